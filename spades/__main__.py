@@ -1,0 +1,3 @@
+from spades.cli import main
+
+raise SystemExit(main())

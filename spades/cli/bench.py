@@ -1,0 +1,111 @@
+"""``spades bench engine``: random full hands per second through the public API."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from spades.engine import Match, profile
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("bench", help="benchmarks (engine speed)")
+    p.add_argument("what", choices=["engine"], help="what to measure")
+    p.add_argument("--seconds", type=float, default=3.0,
+                   help="time for each of the runs (default 3)")
+    p.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
+    p.add_argument("--rules", default="cardems", help="rules profile (default cardems)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def spades_hands(seconds: float, rules_name: str = "cardems", seed: int = 1) -> float:
+    """Hands per second: a seeded deal, every bid and play chosen at random among the
+    legal actions, generated at every step; a new match whenever one ends."""
+    rules = profile(rules_name)
+    pick = random.Random(seed).random
+    deal_seed = seed
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        match = Match(rules, rng=random.Random(deal_seed), dealer=0)
+        deal_seed += 1
+        for _ in range(100):  # hands per match at most, then a fresh match
+            number = match.hand_number
+            while match.hand_number == number and match.phase != "over":
+                actions = match.legal_actions()
+                match.apply(actions[int(pick() * len(actions))])
+            hands += 1
+            if match.phase == "over":
+                break
+            if hands % 64 == 0 and time.perf_counter() > deadline:
+                return hands / (time.perf_counter() - start)
+
+
+def pyspiel_hands(seconds: float, seed: int = 1) -> float | None:
+    """The same loop through OpenSpiel's Python API (``pyspiel``), or None if absent.
+
+    OpenSpiel deals by chance actions, so the loop samples each chance outcome as
+    OpenSpiel's own random playouts do, then picks random legal bids and plays."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    pick = random.Random(seed).random
+    hands = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(pick() * len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(pick() * len(actions))])
+        hands += 1
+        if hands % 64 == 0 and time.perf_counter() > deadline:
+            return hands / (time.perf_counter() - start)
+
+
+def run(args: argparse.Namespace) -> int:
+    ours: list[float] = []
+    theirs: list[float] = []
+    for i in range(args.runs):
+        ours.append(spades_hands(args.seconds, args.rules, args.seed + i))
+        other = pyspiel_hands(args.seconds, args.seed + i)
+        if other is not None:
+            theirs.append(other)
+        if not args.json:
+            line = f"run {i + 1}: spades {ours[-1]:,.0f} hands/s"
+            if other is not None:
+                line += f", pyspiel {other:,.0f} hands/s"
+            print(line, flush=True)
+    result: dict[str, Any] = {
+        "hands_per_second": round(statistics.median(ours), 1),
+        "runs": [round(x, 1) for x in ours],
+        "rules": args.rules,
+        "seconds_per_run": args.seconds,
+    }
+    if theirs:
+        result["pyspiel_hands_per_second"] = round(statistics.median(theirs), 1)
+        result["pyspiel_runs"] = [round(x, 1) for x in theirs]
+        result["ratio"] = round(result["hands_per_second"] / result["pyspiel_hands_per_second"], 2)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"median: spades {result['hands_per_second']:,.0f} hands/s", end="")
+        if theirs:
+            print(f", pyspiel {result['pyspiel_hands_per_second']:,.0f} hands/s, "
+                  f"ratio {result['ratio']:.2f}x")
+        else:
+            print(" (install open-spiel to compare with pyspiel)")
+    return 0

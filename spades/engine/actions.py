@@ -1,0 +1,93 @@
+"""Actions as small integers.
+
+* ``0 .. 53``: play that card (see :mod:`spades.engine.cards`);
+* ``BID_BASE + n``: bid ``n`` tricks, where ``n == 0`` is Nil;
+* ``BLIND_NIL``: bid Blind Nil (before looking at the cards);
+* ``LOOK``: look at the cards instead of bidding Blind Nil.
+"""
+
+from __future__ import annotations
+
+from spades.engine.cards import card_name, card_str, parse_card
+from spades.engine.errors import SpadesError
+
+BID_BASE = 64
+NIL = BID_BASE
+BLIND_NIL = 96
+LOOK = 97
+MAX_BID = 18
+
+
+def bid_action(n: int) -> int:
+    """The action of bidding ``n`` tricks (0 = Nil)."""
+    return BID_BASE + n
+
+
+def is_bid(action: int) -> bool:
+    return BID_BASE <= action <= BLIND_NIL
+
+
+def is_play(action: int) -> bool:
+    return 0 <= action < BID_BASE
+
+
+def bid_value(action: int) -> int:
+    """Tricks bid by a bid action (0 for Nil and Blind Nil)."""
+    return 0 if action == BLIND_NIL else action - BID_BASE
+
+
+def action_str(action: int) -> str:
+    """``AS``, ``3``, ``nil``, ``blind-nil``, ``look``: the record's spelling."""
+    if action == BLIND_NIL:
+        return "blind-nil"
+    if action == LOOK:
+        return "look"
+    if action == NIL:
+        return "nil"
+    if BID_BASE < action <= BID_BASE + MAX_BID:
+        return str(action - BID_BASE)
+    if 0 <= action < 54:
+        return card_str(action)
+    raise SpadesError(f"{action!r} is not an action")
+
+
+def action_name(action: int) -> str:
+    """An action in words, for people: ``bids 3``, ``plays the queen of hearts``."""
+    if action == BLIND_NIL:
+        return "bids blind nil"
+    if action == LOOK:
+        return "looks at the cards"
+    if action == NIL:
+        return "bids nil"
+    if BID_BASE < action <= BID_BASE + MAX_BID:
+        return f"bids {action - BID_BASE}"
+    return f"plays the {card_name(action)}"
+
+
+def parse_bid(value: object) -> int:
+    """A record's bid (``3``, ``"nil"``, ``"blind-nil"``, ``0``) as an action."""
+    if isinstance(value, bool):
+        raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
+    if isinstance(value, int):
+        if 0 <= value <= MAX_BID:
+            return BID_BASE + value
+        raise SpadesError(f"{value} is not a bid: bids run from 0 (Nil) to the hand size")
+    if isinstance(value, str):
+        text = value.strip().lower().replace("_", "-").replace(" ", "-")
+        if text == "nil":
+            return NIL
+        if text == "blind-nil":
+            return BLIND_NIL
+        if text.isdigit():
+            return parse_bid(int(text))
+    raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
+
+
+def parse_action(text: str) -> int:
+    """A card (``QH``), a bid (``3``, ``nil``, ``blind-nil``) or ``look``."""
+    t = text.strip().lower()
+    if t == "look":
+        return LOOK
+    if t.isdigit() or t in ("nil", "blind-nil", "blind nil"):
+        return parse_bid(t)
+    return parse_card(text)

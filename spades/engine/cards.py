@@ -1,0 +1,164 @@
+"""Cards as small integers and hands as bitmasks.
+
+A card is an ``int``: ``suit * 13 + rank`` for the 52 ordinary cards, where suits are
+clubs 0, diamonds 1, hearts 2, spades 3 and ranks run from 0 (the two) to 12 (the ace).
+The little joker is 52 and the big joker 53. Jokers belong to the spade suit, so within a
+suit a larger number is a stronger card, and every trump (spades and jokers) is numbered
+above every other card.
+
+A set of cards (a hand, the cards played so far) is an ``int`` with one bit per card, so
+following suit is ``hand & SUIT_MASKS[led] or hand``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from spades.engine.errors import CardError
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANK_LETTERS = "23456789TJQKA"
+RANK_NAMES = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)
+
+LITTLE_JOKER = 52
+BIG_JOKER = 53
+NUM_CARDS = 54
+
+#: The suit of every card (jokers are spades).
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (SPADES, SPADES)
+#: The rank of every card, 0 (two) .. 12 (ace), 13 little joker, 14 big joker.
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52)) + (13, 14)
+
+SUIT_MASKS: tuple[int, ...] = (
+    0x1FFF,
+    0x1FFF << 13,
+    0x1FFF << 26,
+    (0x1FFF << 39) | (1 << LITTLE_JOKER) | (1 << BIG_JOKER),
+)
+SPADE_MASK = SUIT_MASKS[SPADES]
+NON_SPADE_MASK = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
+JOKER_MASK = (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
+FULL_DECK = (1 << 52) - 1
+
+_TWOS_IN_REMOVAL_ORDER = (0, 13, 26, 39)  # 2C, 2D, 2H, 2S
+
+
+def deck_mask(players: int, jokers: bool = False) -> int:
+    """The cards in play: 52 (or 54 with jokers) less as many twos as needed, in the
+    order 2C, 2D, 2H, 2S, for every player to get the same number of cards."""
+    mask = FULL_DECK | (JOKER_MASK if jokers else 0)
+    extra = (54 if jokers else 52) % players
+    for card in _TWOS_IN_REMOVAL_ORDER[:extra]:
+        mask &= ~(1 << card)
+    return mask
+
+
+def card_str(card: int) -> str:
+    """``AS``, ``TH``, ``2C``; ``LJ`` and ``BJ`` for the jokers."""
+    if card == LITTLE_JOKER:
+        return "LJ"
+    if card == BIG_JOKER:
+        return "BJ"
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_name(card: int) -> str:
+    """A card in words: ``queen of hearts``, ``big joker``."""
+    if card == LITTLE_JOKER:
+        return "little joker"
+    if card == BIG_JOKER:
+        return "big joker"
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def card_symbol(card: int) -> str:
+    """A short form with a suit symbol: ``Q♥``, ``10♠``, ``BJ``."""
+    if card >= LITTLE_JOKER:
+        return card_str(card)
+    rank = RANK_LETTERS[card % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+
+
+_WORD_RANKS = {name: i for i, name in enumerate(RANK_NAMES)}
+_WORD_RANKS.update({"deuce": 0, "10": 8, "jack": 9, "j": 9, "q": 10, "k": 11, "a": 12})
+_WORD_RANKS.update({str(i + 2): i for i in range(9)})
+_WORD_SUITS = {name: i for i, name in enumerate(SUIT_NAMES)}
+_WORD_SUITS.update({name[:-1]: i for i, name in enumerate(SUIT_NAMES)})
+
+
+def parse_card(text: str) -> int:
+    """Parse ``AS``, ``th``, ``10H``, ``BJ``, ``LJ`` or words (``queen of hearts``).
+
+    Raises :class:`CardError` saying what is wrong with the text.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"a card must be a string like 'AS', not {text!r}")
+    s = text.strip().upper()
+    if s in ("BJ", "LJ"):
+        return BIG_JOKER if s == "BJ" else LITTLE_JOKER
+    if " " in s:
+        return _parse_words(text)
+    if len(s) == 3 and s.startswith("10"):
+        s = "T" + s[2]
+    if len(s) != 2 or s[0] not in RANK_LETTERS or s[1] not in SUIT_LETTERS:
+        raise CardError(
+            f"{text!r} is not a card: write rank then suit, like 'AS', 'TH', '10H' or '2C'"
+        )
+    return SUIT_LETTERS.index(s[1]) * 13 + RANK_LETTERS.index(s[0])
+
+
+def _parse_words(text: str) -> int:
+    words = text.strip().lower().split()
+    if words in (["big", "joker"], ["little", "joker"]):
+        return BIG_JOKER if words[0] == "big" else LITTLE_JOKER
+    if len(words) == 3 and words[1] == "of" and words[0] in _WORD_RANKS and words[2] in _WORD_SUITS:
+        return _WORD_SUITS[words[2]] * 13 + _WORD_RANKS[words[0]]
+    raise CardError(f"{text!r} is not a card: write it like 'queen of hearts' or 'QH'")
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask in ascending order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+#: Seed 002's display order: hearts, spades, diamonds, clubs, weakest first in each.
+DISPLAY_SUIT_ORDER = (HEARTS, SPADES, DIAMONDS, CLUBS)
+
+
+def sorted_for_display(mask: int) -> list[int]:
+    """A hand sorted as seed 002 sorts it: hearts, spades, diamonds, clubs, weakest first."""
+    out: list[int] = []
+    for suit in DISPLAY_SUIT_ORDER:
+        out.extend(cards_of(mask & SUIT_MASKS[suit]))
+    return out
+
+
+def count_spades(mask: int) -> int:
+    """Trumps held: spades and jokers."""
+    return (mask & SPADE_MASK).bit_count()

@@ -1,0 +1,582 @@
+"""The state machine of a whole match: deal, bid, play, score, rotate the dealer, win.
+
+>>> import random
+>>> from spades.engine import Match, profile
+>>> m = Match(profile("cardems"), rng=random.Random(7))
+>>> while not m.is_over():
+...     m.apply(m.legal_actions()[0])
+>>> m.winner is not None
+True
+
+The engine holds no clock and no global random: dealing uses the ``random.Random`` passed
+in (or the deals given to :meth:`Match.deal`). An illegal action raises
+:class:`IllegalAction` with the reason and leaves the match unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str, bid_action
+from spades.engine.cards import (
+    NON_SPADE_MASK,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_name,
+    card_str,
+    cards_of,
+    count_spades,
+)
+from spades.engine.errors import IllegalAction, SpadesError
+from spades.engine.rules import Rules
+from spades.engine.scoring import SideScore, apply_bags, score_side, winner
+
+if TYPE_CHECKING:
+    from spades.engine.observation import Observation
+
+DEAL, BID, PLAY, OVER = "deal", "bid", "play", "over"
+#: ``current_player`` while the next hand waits to be dealt, and once the match is over.
+CHANCE, TERMINAL = -1, -2
+
+_SPADE_LOW = 39  # every card >= this is a trump (spades and jokers)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One scored hand: a row of the score sheet."""
+
+    number: int  # 1-based
+    dealer: int
+    bids: tuple[int, ...]  # per seat, 0 = Nil
+    blind: tuple[bool, ...]
+    tricks: tuple[int, ...]  # per seat
+    sides: tuple[SideScore, ...]
+    points: tuple[int, ...]  # per side, this hand, timer penalties included
+    scores: tuple[int, ...]  # per side, after this hand
+    bags: tuple[int, ...]  # per side, after this hand
+    timeout_bags: tuple[int, ...]  # per side, penalty bags from the turn timer this hand
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+        }
+
+
+@dataclass(slots=True)
+class HandLog:
+    """Everything that happened in one hand, as a record stores it."""
+
+    dealer: int
+    deal: tuple[int, ...]  # card masks per seat
+    actions: list[int]  # bids (and LOOK) and plays, in order
+    timeouts: list[int]  # indexes into ``actions`` of actions taken by the turn timer
+    scores_before: tuple[int, ...]
+    bags_before: tuple[int, ...]
+
+    @property
+    def bids(self) -> list[int]:
+        return [a for a in self.actions if BID_BASE <= a <= BLIND_NIL]
+
+    @property
+    def plays(self) -> list[int]:
+        return [a for a in self.actions if a < BID_BASE]
+
+
+class Match:
+    """A match in progress. See the module docstring for an example."""
+
+    __slots__ = (
+        "rules", "n", "hand_size", "side_of", "sides", "rng", "phase", "dealer",
+        "hands", "bids", "blind", "looked", "turn", "leader", "trick", "led", "tricks",
+        "broken", "played", "num_bids", "scores", "bags", "results", "winner",
+        "log", "timeout_bags", "trick_winners", "actions", "best", "best_seat", "win_mask",
+        "break_any", "deck_cards", "pending_deals",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        rng: random.Random | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        """Start a match. With ``rng``, hands are shuffled and dealt automatically (and the
+        first dealer drawn from it unless given); without, call :meth:`deal` each hand."""
+        self.rules = rules
+        self.n = rules.players
+        self.hand_size = rules.hand_size
+        self.side_of = rules.side_of
+        self.sides = rules.sides
+        self.rng = rng
+        self.break_any = rules.spades_break == "any"
+        self.deck_cards = cards_of(rules.deck)
+        self.pending_deals: list[tuple[int, ...]] = []
+        if dealer is None:
+            dealer = rng.randrange(self.n) if rng is not None else 0
+        if not (isinstance(dealer, int) and 0 <= dealer < self.n):
+            raise SpadesError(f"dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
+        self.dealer = dealer
+        self.phase = DEAL
+        nsides = len(self.sides)
+        self.scores = [0] * nsides
+        self.bags = [0] * nsides
+        self.results: list[HandResult] = []
+        self.winner: int | None = None
+        self.log: list[HandLog] = []
+        self._reset_hand()
+        if rng is not None:
+            self.deal()
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Match:
+        """A match dealt from ``random.Random(seed)``."""
+        return cls(rules, rng=random.Random(seed), dealer=dealer)
+
+    def _reset_hand(self) -> None:
+        n = self.n
+        self.hands = [0] * n
+        self.bids = [-1] * n
+        self.blind = [False] * n
+        self.looked = [True] * n
+        self.turn = -1
+        self.leader = -1
+        self.trick: list[int] = []
+        self.led = -1
+        self.tricks = [0] * n
+        self.broken = False
+        self.played = 0
+        self.num_bids = 0
+        self.best = self.best_seat = self.win_mask = -1
+        self.actions: list[int] = []
+        self.timeout_bags = [0] * len(self.sides)
+        self.trick_winners: list[int] = []
+
+    # Dealing ----------------------------------------------------------------------------
+
+    def deal(self, hands: Sequence[int] | None = None) -> None:
+        """Deal the next hand: the given card masks per seat, or shuffled from ``rng``."""
+        if self.phase != DEAL:
+            raise IllegalAction(f"cannot deal now: the {self.phase} phase is under way")
+        if hands is None and self.pending_deals:
+            hands = self.pending_deals.pop()  # the deal an undo took back: deal it again
+        elif hands is None:
+            if self.rng is None:
+                raise SpadesError("no deal given and no random generator to shuffle with")
+            rnd = self.rng.random
+            cards = sorted(self.deck_cards, key=lambda _card: rnd())
+            masks = [0] * self.n
+            n = self.n
+            for i in range(n):  # one card at a time, starting left of the dealer
+                m = 0
+                for c in cards[i::n]:
+                    m |= 1 << c
+                masks[(self.dealer + 1 + i) % n] = m
+        if hands is not None:
+            masks = list(hands)
+            self._check_deal(masks)
+        self._reset_hand()
+        self.hands = masks
+        self.phase = BID
+        self.turn = (self.dealer + 1) % self.n
+        if self.rules.blind_nil:
+            self.looked[self.turn] = False
+        self.log.append(HandLog(self.dealer, tuple(masks), self.actions, [],
+                                tuple(self.scores), tuple(self.bags)))
+
+    def _check_deal(self, masks: list[int]) -> None:
+        if len(masks) != self.n:
+            raise SpadesError(f"the deal must have {self.n} hands, not {len(masks)}")
+        deck = self.rules.deck
+        seen = 0
+        for seat, m in enumerate(masks):
+            if not isinstance(m, int) or m < 0:
+                raise SpadesError(f"seat {seat}: a hand must be a card mask")
+            if m & ~deck:
+                extra = ", ".join(card_str(c) for c in cards_of(m & ~deck))
+                raise SpadesError(f"seat {seat} holds {extra}, not in this deck")
+            if m & seen:
+                dup = ", ".join(card_str(c) for c in cards_of(m & seen))
+                raise SpadesError(f"seat {seat} holds {dup}, dealt twice")
+            if m.bit_count() != self.hand_size:
+                raise SpadesError(
+                    f"seat {seat} holds {m.bit_count()} cards, not {self.hand_size}"
+                )
+            seen |= m
+
+    # Queries ----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` when a deal is due, ``TERMINAL`` when over."""
+        if self.phase == BID or self.phase == PLAY:
+            return self.turn
+        return TERMINAL if self.phase == OVER else CHANCE
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current (or last) hand."""
+        return len(self.log)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions allowed now, sorted ascending; empty when nobody is to act."""
+        if self.phase == PLAY:
+            hand = self.hands[self.turn]
+            if self.trick:
+                led = self.led
+                follow = hand & SUIT_MASKS[led]
+                if follow:
+                    return _BY_SUIT[led][follow >> _SHIFT[led]]
+                legal = hand
+            elif self.broken:
+                legal = hand
+            else:
+                legal = hand & NON_SPADE_MASK or hand
+            return (_CLUBS[legal & 0x1FFF] + _DIAMONDS[legal >> 13 & 0x1FFF]
+                    + _HEARTS[legal >> 26 & 0x1FFF] + _SPADES[legal >> 39])
+        if self.phase == BID:
+            return self._legal_bids()
+        return ()
+
+    def legal_cards_mask(self) -> int:
+        """Bitmask of the cards the player to act may play (0 outside the play phase)."""
+        return self._legal_mask() if self.phase == PLAY else 0
+
+    def _legal_mask(self) -> int:
+        hand = self.hands[self.turn]
+        if self.trick:
+            return hand & SUIT_MASKS[self.led] or hand
+        if self.broken:
+            return hand
+        return hand & NON_SPADE_MASK or hand
+
+    def _legal_bids(self) -> tuple[int, ...]:
+        seat = self.turn
+        rules = self.rules
+        if not self.looked[seat]:
+            return (BLIND_NIL, LOOK)
+        if rules.bidding != "standard":
+            held = count_spades(self.hands[seat])
+            if rules.bidding == "mirror":
+                return (BID_BASE + held,)
+            if rules.bidding == "whiz":
+                return (NIL,) if held == 0 else (NIL, BID_BASE + held)
+            mates = [s for s in self.sides[self.side_of[seat]] if s != seat]  # suicide
+            if any(self.bids[s] == 0 for s in mates):
+                return tuple(range(BID_BASE + 1, BID_BASE + self.hand_size + 1))
+            if all(self.bids[s] > 0 for s in mates):
+                return (NIL,)
+        low = 0 if rules.nil else 1
+        return tuple(range(BID_BASE + low, BID_BASE + self.hand_size + 1))
+
+    def is_legal(self, action: int) -> bool:
+        if self.phase == PLAY:
+            return 0 <= action < 54 and bool(self._legal_mask() >> action & 1)
+        return self.phase == BID and action in self._legal_bids()
+
+    def check(self, action: int) -> None:
+        """Raise :class:`IllegalAction` saying why ``action`` is not allowed now."""
+        if self.is_legal(action):
+            return
+        raise IllegalAction(self._why_illegal(action))
+
+    def _why_illegal(self, action: int) -> str:
+        if self.phase == OVER:
+            return "the match is over"
+        if self.phase == DEAL:
+            return "the next hand has not been dealt"
+        if not isinstance(action, int) or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
+            return f"{action!r} is not an action"
+        if self.phase == BID:
+            return self._why_bid_illegal(action)
+        if action >= BID_BASE:
+            return f"bidding is over; seat {self.turn} must play a card"
+        hand = self.hands[self.turn]
+        if not hand >> action & 1:
+            if self.played >> action & 1:
+                return f"the {card_name(action)} has already been played"
+            return f"seat {self.turn} does not hold the {card_name(action)}"
+        if self.trick:
+            return (f"must follow suit: {SUIT_NAMES[self.led]} were led and seat {self.turn} "
+                    f"holds {SUIT_NAMES[self.led]}")
+        return "spades are not broken yet, and this hand holds cards of other suits"
+
+    def _why_bid_illegal(self, action: int) -> str:
+        if action < BID_BASE:
+            return f"it is time to bid, not to play; seat {self.turn} must bid"
+        seat = self.turn
+        legal = self._legal_bids()
+        if not self.looked[seat]:
+            return "first bid blind nil or look at the cards"
+        if action == LOOK:
+            return "the cards have already been seen"
+        if action == BLIND_NIL:
+            if not self.rules.blind_nil:
+                return "blind nil is not allowed under these rules"
+            if self.num_bids:
+                return "blind nil is only allowed as the first bid of the hand"
+            return "blind nil must be bid before looking at the cards"
+        n = action - BID_BASE
+        style = self.rules.bidding
+        if style == "mirror":
+            return f"mirror bidding: the bid must be the {legal[0] - BID_BASE} spades held"
+        if style == "whiz":
+            return "whiz bidding: the bid must be nil or the number of spades held"
+        if style == "suicide":
+            if n == 0:
+                return "suicide bidding: a partner has already bid nil; bid a number"
+            if legal == (NIL,):
+                return "suicide bidding: one partner of each side must bid nil"
+        if n == 0:
+            return "nil is not allowed under these rules"
+        return f"a bid must be from {legal[0] - BID_BASE} to {self.hand_size}, not {n}"
+
+    # Acting -----------------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
+        if self.phase != PLAY:
+            if self.phase == BID and action in self._legal_bids():
+                self._bid(action)
+                return
+            raise IllegalAction(self._why_illegal(action))
+        # The play phase, inlined: this is the engine's hot path.
+        seat = self.turn
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick:
+            legal = hand & SUIT_MASKS[self.led] or hand
+        elif self.broken:
+            legal = hand
+        else:
+            legal = hand & NON_SPADE_MASK or hand
+        if not (isinstance(action, int) and 0 <= action < 54 and legal >> action & 1):
+            raise IllegalAction(self._why_illegal(action))
+        bit = 1 << action
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
+        self.actions.append(action)
+        if trick:
+            if action > self.best and self.win_mask >> action & 1:
+                self.best = action
+                self.best_seat = seat
+        else:
+            led = self.led = SUIT_OF[action]
+            self.win_mask = SUIT_MASKS[led] | SPADE_MASK
+            self.best = action
+            self.best_seat = seat
+        trick.append(action)
+        if action >= _SPADE_LOW and not self.broken and (self.break_any or self.led != SPADES):
+            self.broken = True
+        if len(trick) < self.n:
+            self.turn = seat + 1 if seat + 1 < self.n else 0
+            return
+        won = self.leader = self.turn = self.best_seat
+        self.tricks[won] += 1
+        winners = self.trick_winners
+        winners.append(won)
+        self.trick = []
+        if len(winners) == self.hand_size:
+            self._score_hand()
+
+    def _bid(self, action: int) -> None:
+        seat = self.turn
+        self.actions.append(action)
+        if action == LOOK:
+            self.looked[seat] = True
+            return
+        if action == BLIND_NIL:
+            self.bids[seat] = 0
+            self.blind[seat] = True
+            self.looked[seat] = True
+        else:
+            self.bids[seat] = action - BID_BASE
+        self.num_bids += 1
+        self.turn = (seat + 1) % self.n
+        if self.num_bids == self.n:
+            self.phase = PLAY
+            self.leader = self.turn
+
+    def _score_hand(self) -> None:
+        log = self.log[-1]
+        sides_scored = []
+        for k, seats in enumerate(self.sides):
+            side, self.bags[k] = score_side(
+                self.rules, seats, self.bids, self.blind, self.tricks, self.bags[k]
+            )
+            self.scores[k] += side.points
+            sides_scored.append(side)
+        result = HandResult(
+            number=len(self.log),
+            dealer=self.dealer,
+            bids=tuple(self.bids),
+            blind=tuple(self.blind),
+            tricks=tuple(self.tricks),
+            sides=tuple(sides_scored),
+            points=tuple(a - b for a, b in zip(self.scores, log.scores_before, strict=True)),
+            scores=tuple(self.scores),
+            bags=tuple(self.bags),
+            timeout_bags=tuple(self.timeout_bags),
+        )
+        self.results.append(result)
+        finished, self.winner = winner(self.rules, self.scores, len(self.results))
+        if finished:
+            self.phase = OVER
+            return
+        self.dealer = (self.dealer + 1) % self.n
+        self.phase = DEAL
+        if self.rng is not None:
+            self.deal()
+
+    # The turn timer ---------------------------------------------------------------------
+
+    def timeout_action(self) -> int:
+        """What the turn timer does for the player to act: a bid that suits the hand, or
+        the weakest legal card (lowest rank among non-spades; a spade only when nothing else
+        is legal)."""
+        if self.phase == PLAY:
+            legal = self._legal_mask()
+            pool = legal & NON_SPADE_MASK or legal
+            return min(cards_of(pool), key=lambda c: (c % 13 if c < 52 else c, c))
+        if self.phase != BID:
+            raise IllegalAction(self._why_illegal(LOOK))
+        if not self.looked[self.turn]:
+            return LOOK
+        legal = self._legal_bids()
+        want = max(1, suggested_bid(self.hands[self.turn], self.rules))
+        return min(legal, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
+
+    def apply_timeout(self) -> int:
+        """The turn timer ran out: act for the player and give their side the penalty bags
+        at once (which may trigger the bag penalty at once). Returns the bid or card."""
+        action = self.timeout_action()
+        if action == LOOK:
+            self._bid(LOOK)
+            action = self.timeout_action()
+        seat = self.turn
+        k = self.side_of[seat]
+        log = self.log[-1]
+        log.timeouts.append(len(log.actions))
+        self.timeout_bags[k] += self.rules.timeout_penalty_bags
+        self.bags[k], penalties = apply_bags(self.rules, self.bags[k] + self.rules.timeout_penalty_bags)
+        self.scores[k] -= penalties * self.rules.bag_penalty
+        self.apply(action)
+        return action
+
+    # Copies and undo --------------------------------------------------------------------
+
+    def clone(self) -> Match:
+        """An independent copy (cheap: a few small lists)."""
+        other = Match.__new__(Match)
+        for name in Match.__slots__:
+            object.__setattr__(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.bids = self.bids[:]
+        other.blind = self.blind[:]
+        other.looked = self.looked[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]
+        other.scores = self.scores[:]
+        other.bags = self.bags[:]
+        other.results = self.results[:]
+        other.timeout_bags = self.timeout_bags[:]
+        other.trick_winners = self.trick_winners[:]
+        if other.log:
+            other.actions = other.log[-1].actions
+        other.log = [HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:], h.scores_before,
+                             h.bags_before) for h in self.log]
+        other.pending_deals = self.pending_deals[:]
+        if self.rng is not None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+        return other
+
+    def undo(self) -> int:
+        """Take back the last action (a deal is undone with the action that caused it, and
+        dealt again the same way). Returns the action taken back. Replays the current hand."""
+        if not any(h.actions for h in self.log):
+            raise IllegalAction("nothing to undo")
+        while not self.log[-1].actions:
+            self.pending_deals.append(self.log.pop().deal)  # dealt, not yet acted in
+        last = self.log.pop()
+        undone = last.actions[-1]
+        self.results = self.results[: len(self.log)]
+        self.scores = list(last.scores_before)
+        self.bags = list(last.bags_before)
+        self.winner = None
+        self.dealer = last.dealer
+        self.phase = DEAL
+        self.deal(last.deal)
+        for i, a in enumerate(last.actions[:-1]):
+            if i in last.timeouts:
+                self.apply_timeout()
+            else:
+                self.apply(a)
+        return undone
+
+    # Views ------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now: its own hand (once looked at) and public information."""
+        from spades.engine.observation import observe
+
+        return observe(self, seat)
+
+    def to_record(self, **extra: Any) -> dict[str, Any]:
+        """The match as a ``spades-record/1`` dictionary (see docs/records.md)."""
+        from spades.engine.records import to_record
+
+        return to_record(self, **extra)
+
+    def __repr__(self) -> str:
+        return (f"<Match {self.rules.name} hand {self.hand_number} {self.phase} "
+                f"turn {self.current_player} scores {self.scores}>")
+
+
+def suggested_bid(hand: int, rules: Rules) -> int:
+    """A plain count of likely tricks (seed 001's rules of thumb): aces, kings with a
+    guard, queens with two or three others, spades above the ten and long spades."""
+    tricks = 0.0
+    for suit in range(4):
+        cards = hand & SUIT_MASKS[suit]
+        length = cards.bit_count()
+        ace, king, queen = (cards >> (suit * 13 + 12)) & 1, (cards >> (suit * 13 + 11)) & 1, (
+            cards >> (suit * 13 + 10)) & 1
+        if suit == SPADES:
+            tricks += ace + (king if length >= 2 else 0) + (queen if length >= 3 else 0)
+            tricks += (cards >> 52).bit_count()  # jokers
+            tricks += max(0, length - 4 - ace - king - queen) * 0.7 if length > 4 else 0
+        else:
+            tricks += ace + (king if length >= 2 else 0.4 * king)
+            if queen and 3 <= length <= 4:
+                tricks += 0.7
+    cap = rules.hand_size
+    return max(0, min(cap, round(tricks)))
+
+
+class _SuitCards(dict[int, tuple[int, ...]]):
+    """Lazily filled table: the bits of one suit (and above) → the cards, ascending."""
+
+    def __init__(self, base: int) -> None:
+        super().__init__()
+        self.base = base
+
+    def __missing__(self, bits: int) -> tuple[int, ...]:
+        cards = tuple(self.base + c for c in cards_of(bits))
+        self[bits] = cards
+        return cards
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = _BY_SUIT = tuple(_SuitCards(13 * s) for s in range(4))
+_SHIFT = (0, 13, 26, 39)

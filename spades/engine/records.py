@@ -1,0 +1,201 @@
+"""Match records, format ``spades-record/1`` (see docs/records.md): export and replay.
+
+:func:`replay` checks every step of a record against the rules and returns the
+:class:`Match` it describes; a broken record raises :class:`RecordError` whose message says
+where (``hand 2, play 17: ...``) and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str, parse_bid
+from spades.engine.cards import card_str, cards_of, parse_card
+from spades.engine.errors import RecordError, SpadesError
+from spades.engine.rules import Rules, rules_from_json
+
+if TYPE_CHECKING:
+    from spades.engine.match import Match
+
+FORMAT = "spades-record/1"
+
+
+def to_record(match: Match, **extra: Any) -> dict[str, Any]:
+    """The match as a record. ``extra`` fields (``players`` names, ``id``...) are added."""
+    rules = match.rules
+    record: dict[str, Any] = {"format": FORMAT, "rules": rules_json(rules)}
+    if rules.teams is not None:
+        record["teams"] = [list(side) for side in rules.teams]
+    hands = []
+    for log in match.log:
+        hand: dict[str, Any] = {
+            "dealer": log.dealer,
+            "deal": [[card_str(c) for c in cards_of(m)] for m in log.deal],
+            "bids": [action_str(a) if a in (NIL, BLIND_NIL) else a - NIL for a in log.bids],
+            "plays": [card_str(c) for c in log.plays],
+        }
+        if log.timeouts:
+            hand["timeouts"] = _timeouts_json(log.actions, log.timeouts)
+        hands.append(hand)
+    record["hands"] = hands
+    record.update(extra)
+    return record
+
+
+def rules_json(rules: Rules) -> str | dict[str, Any]:
+    """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
+    data = rules.to_json()
+    return data["preset"] if len(data) == 1 else data
+
+
+def _timeouts_json(actions: list[int], timeouts: list[int]) -> list[dict[str, int]]:
+    out = []
+    for i in timeouts:
+        before = [a for a in actions[:i] if a != LOOK]
+        bids = sum(1 for a in before if a >= NIL)
+        if actions[i] >= NIL:
+            out.append({"bid": bids + 1})
+        else:
+            out.append({"play": len(before) - bids + 1})
+    return out
+
+
+def replay(record: Any) -> Match:
+    """The match a record describes, every step checked. Raises :class:`RecordError`."""
+    from spades.engine.match import DEAL, OVER, Match
+
+    if not isinstance(record, Mapping):
+        raise RecordError("record: must be a JSON object")
+    fmt = record.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"record: format must be {FORMAT!r}, not {fmt!r}")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError('record: "hands" must be a list')
+    players = None
+    if hands and isinstance(hands[0], Mapping) and isinstance(hands[0].get("deal"), list):
+        players = len(hands[0]["deal"])
+    try:
+        rules = rules_from_json(record.get("rules"), record.get("teams"), players)
+    except SpadesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    match: Match | None = None
+    for h, hand in enumerate(hands, start=1):
+        where = f"hand {h}"
+        if not isinstance(hand, Mapping):
+            raise RecordError(f"{where}: must be an object with dealer, deal, bids and plays")
+        if match is not None and match.phase == OVER:
+            raise RecordError(f"{where}: the match was already over")
+        if match is not None and match.phase != DEAL:
+            raise RecordError(f"{where}: hand {h - 1} is not complete, yet another hand follows")
+        dealer = hand.get("dealer")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+            raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}")
+        if match is None:
+            match = Match(rules, dealer=dealer)
+        elif dealer != match.dealer:
+            raise RecordError(f"{where}: the dealer must be seat {match.dealer} "
+                              f"(one seat clockwise of the last), not {dealer}")
+        try:
+            match.deal(_parse_deal(hand.get("deal"), rules))
+        except SpadesError as exc:
+            raise RecordError(f"{where}: deal: {exc}") from None
+        _replay_hand(match, hand, where)
+    if match is None:
+        match = Match(rules)
+    return match
+
+
+def _parse_deal(deal: Any, rules: Rules) -> list[int]:
+    if not isinstance(deal, list):
+        raise SpadesError("must be a list of the cards of each seat")
+    masks = []
+    for seat, cards in enumerate(deal):
+        if not isinstance(cards, list):
+            raise SpadesError(f"seat {seat}: must be a list of cards")
+        m = 0
+        for c in cards:
+            try:
+                bit = 1 << parse_card(c)
+            except SpadesError as exc:
+                raise SpadesError(f"seat {seat}: {exc}") from None
+            if m & bit:
+                raise SpadesError(f"seat {seat}: {card_str(bit.bit_length() - 1)} is listed twice")
+            m |= bit
+        masks.append(m)
+    return masks
+
+
+def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
+    from spades.engine.match import BID
+
+    bids = hand.get("bids", [])
+    plays = hand.get("plays", [])
+    if not isinstance(bids, list) or not isinstance(plays, list):
+        raise RecordError(f"{where}: bids and plays must be lists")
+    timed = _parse_timeouts(hand.get("timeouts", []), where)
+    for b, value in enumerate(bids, start=1):
+        at = f"{where}, bid {b}"
+        if match.phase != BID:
+            raise RecordError(f"{at}: all {match.n} players have already bid")
+        try:
+            action = parse_bid(value)
+            if ("bid", b) in timed:
+                if match.timeout_action() == LOOK and action != BLIND_NIL:
+                    match.apply(LOOK)
+                expected = match.timeout_action()
+                if action != expected:
+                    raise SpadesError(f"the turn timer bids {action_str(expected)} here, "
+                                      f"not {action_str(action)}")
+                match.apply_timeout()
+                continue
+            if not match.looked[match.turn] and action != BLIND_NIL:
+                match.apply(LOOK)
+            match.apply(action)
+        except SpadesError as exc:
+            raise RecordError(f"{at}: {exc}") from None
+    if plays and match.phase == BID:
+        raise RecordError(f"{where}, play 1: bidding is not over ({len(bids)} of {match.n} bids)")
+    total = match.n * match.hand_size
+    for p, value in enumerate(plays, start=1):
+        at = f"{where}, play {p}"
+        if p > total:
+            raise RecordError(f"{at}: the hand has only {total} plays")
+        try:
+            card = parse_card(value)
+            if ("play", p) in timed:
+                expected = match.timeout_action()
+                if card != expected:
+                    raise SpadesError(f"the turn timer plays {card_str(expected)} here, "
+                                      f"not {card_str(card)}")
+                match.apply_timeout()
+            else:
+                match.apply(card)
+        except SpadesError as exc:
+            raise RecordError(f"{at}: {exc}") from None
+
+
+def _parse_timeouts(value: Any, where: str) -> set[tuple[str, int]]:
+    out = set()
+    if not isinstance(value, list):
+        raise RecordError(f'{where}: timeouts must be a list like [{{"bid": 2}}, {{"play": 17}}]')
+    for item in value:
+        if (not isinstance(item, Mapping) or len(item) != 1
+                or next(iter(item)) not in ("bid", "play")
+                or not isinstance(next(iter(item.values())), int)):
+            raise RecordError(f'{where}: bad timeout {item!r}; use {{"bid": B}} or {{"play": P}}')
+        kind, index = next(iter(item.items()))
+        out.add((kind, index))
+    return out
+
+
+def summary(match: Match) -> dict[str, Any]:
+    """The ``spades replay --json`` line for a replayed match."""
+    return {
+        "hands": [r.to_json() for r in match.results],
+        "scores": list(match.scores),
+        "bags": list(match.bags),
+        "finished": match.is_over(),
+        "winner": match.winner,
+    }

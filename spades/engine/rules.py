@@ -1,0 +1,310 @@
+"""The rules of a match: one frozen object whose fields are the knobs of every profile.
+
+A profile (``cardems``, ``cardgames-club``, ``race400``, ``game93``, ``cards4net``) is only
+a set of values for these knobs; :func:`profile` builds one, with overrides. Impossible
+combinations are refused when the object is built, with a :class:`RulesError` that names
+the knob.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from spades.engine.cards import deck_mask
+from spades.engine.errors import RulesError
+
+Bidding = Literal["standard", "mirror", "suicide", "whiz"]
+SpadesBreak = Literal["any", "trump"]
+Teams = tuple[tuple[int, ...], ...]
+
+BIDDING_STYLES: tuple[Bidding, ...] = ("standard", "mirror", "suicide", "whiz")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """Every rule of a match. Build with :func:`profile`, or directly for a custom game."""
+
+    #: The profile these values came from (``custom`` when built by hand).
+    name: str = "custom"
+    #: Number of seats, 3 to 6.
+    players: int = 4
+    #: Seats of each side (``((0, 2), (1, 3))``), or ``None`` when every player plays alone.
+    teams: Teams | None = ((0, 2), (1, 3))
+    #: Big and little joker added as the two highest trumps.
+    jokers: bool = False
+    #: A bid of 0 (Nil) is allowed.
+    nil: bool = True
+    #: Blind Nil may be bid as the first bid of a hand, before looking at the cards.
+    blind_nil: bool = False
+    nil_points: int = 100
+    blind_nil_points: int = 200
+    #: ``standard`` or a house variant of seed 004: ``mirror``, ``suicide``, ``whiz``.
+    bidding: Bidding = "standard"
+    #: ``any``: broken by any spade played; ``trump``: only by a spade played on another suit.
+    spades_break: SpadesBreak = "any"
+    #: A failed Nil bidder's tricks count toward the side's contract (else +1 point, 1 bag each).
+    failed_nil_tricks_count: bool = False
+    bag_limit: int = 10
+    bag_penalty: int = 100
+    #: After a bag penalty the counter drops to 0 (else it keeps the remainder).
+    bags_reset: bool = False
+    #: Points for a contract of exactly 1 or 2 made with no overtrick.
+    small_contract_bonus: int = 0
+    #: +10 per bid trick above this number when the contract is made; ``None``: no bonus.
+    hard_contract_from: int | None = None
+    #: A side contract of exactly 10 scores ±200 instead of ±100.
+    ten_for_200: bool = False
+    #: Score that wins (the unique highest score at or above it, after each hand).
+    target: int = 500
+    #: The match is a single hand; the higher score wins, equal scores draw.
+    one_hand: bool = False
+    #: Seconds per turn, or ``None`` for no timer.
+    turn_timer: int | None = None
+    #: Bags given to a side whose player lets the turn timer run out.
+    timeout_penalty_bags: int = 1
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # Derived values -------------------------------------------------------------------
+
+    @property
+    def deck(self) -> int:
+        """Bitmask of the cards in play."""
+        return deck_mask(self.players, self.jokers)
+
+    @property
+    def hand_size(self) -> int:
+        return self.deck.bit_count() // self.players
+
+    @property
+    def sides(self) -> Teams:
+        """Seats of each side; a solo game has one side per seat."""
+        if self.teams is None:
+            return tuple((s,) for s in range(self.players))
+        return self.teams
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        """Side index of each seat."""
+        out = [0] * self.players
+        for k, seats in enumerate(self.sides):
+            for s in seats:
+                out[s] = k
+        return tuple(out)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some knobs changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    # JSON -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"preset": name, ...knobs that differ from the preset}``; see docs/records.md."""
+        base = profile(self.name, players=self.players) if self.name in PROFILES else Rules()
+        out: dict[str, Any] = {"preset": self.name if self.name in PROFILES else "custom"}
+        if self.players != 4 or self.name not in PROFILES:
+            out["players"] = self.players
+        for f in dataclasses.fields(self):
+            if f.name in ("name", "players", "teams"):
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name) or self.name not in PROFILES:
+                if f.name == "one_hand":
+                    out["match"] = "one-hand" if value else "target"
+                else:
+                    out[f.name] = value
+        return out
+
+
+def _validate(r: Rules) -> None:
+    def bad(knob: str, why: str) -> RulesError:
+        return RulesError(f"{knob}: {why}")
+
+    if not isinstance(r.players, int) or isinstance(r.players, bool) or not 3 <= r.players <= 6:
+        raise bad("players", f"must be 3 to 6, not {r.players!r}")
+    for knob in ("nil_points", "blind_nil_points", "bag_penalty", "small_contract_bonus",
+                 "timeout_penalty_bags"):
+        v = getattr(r, knob)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise bad(knob, f"must be a whole number 0 or more, not {v!r}")
+    for knob in ("jokers", "nil", "blind_nil", "failed_nil_tricks_count", "bags_reset",
+                 "ten_for_200", "one_hand"):
+        if not isinstance(getattr(r, knob), bool):
+            raise bad(knob, f"must be true or false, not {getattr(r, knob)!r}")
+    if not isinstance(r.bag_limit, int) or isinstance(r.bag_limit, bool) or r.bag_limit < 1:
+        raise bad("bag_limit", f"must be a whole number 1 or more, not {r.bag_limit!r}")
+    if not isinstance(r.target, int) or isinstance(r.target, bool) or r.target < 1:
+        raise bad("target", f"must be a whole number 1 or more, not {r.target!r}")
+    if r.bidding not in BIDDING_STYLES:
+        raise bad("bidding", f"must be one of {', '.join(BIDDING_STYLES)}, not {r.bidding!r}")
+    if r.spades_break not in ("any", "trump"):
+        raise bad("spades_break", f"must be 'any' or 'trump', not {r.spades_break!r}")
+    if r.turn_timer is not None and (
+        not isinstance(r.turn_timer, int) or isinstance(r.turn_timer, bool)
+        or not 5 <= r.turn_timer <= 600
+    ):
+        raise bad("turn_timer", f"must be off (null) or 5 to 600 seconds, not {r.turn_timer!r}")
+    hand_size = deck_mask(r.players, r.jokers).bit_count() // r.players
+    if r.hard_contract_from is not None and (
+        not isinstance(r.hard_contract_from, int) or not 0 <= r.hard_contract_from < hand_size
+    ):
+        raise bad("hard_contract_from", f"must be null or 0 to {hand_size - 1}, "
+                  f"not {r.hard_contract_from!r}")
+    if r.teams is not None:
+        _validate_teams(r.teams, r.players)
+    if r.bidding == "suicide" and r.teams is None:
+        raise bad("bidding", "suicide needs teams: one partner of each side bids Nil")
+    if r.bidding != "standard" and not r.nil:
+        raise bad("bidding", f"{r.bidding} bidding needs Nil to be allowed")
+    if r.bidding == "mirror" and r.blind_nil:
+        raise bad("blind_nil", "mirror bidding has no blind nil")
+    if r.blind_nil and not r.nil:
+        raise bad("blind_nil", "blind nil needs Nil to be allowed")
+
+
+def _validate_teams(teams: Teams, players: int) -> None:
+    def bad(why: str) -> RulesError:
+        return RulesError(f"teams: {why}")
+
+    if not isinstance(teams, tuple) or len(teams) < 2:
+        raise bad("there must be at least two sides")
+    seats = [s for side in teams for s in side]
+    if sorted(seats) != list(range(players)):
+        raise bad(f"every seat 0 to {players - 1} must be on exactly one side, got {list(map(list, teams))}")
+    sizes = {len(side) for side in teams}
+    if len(sizes) != 1 or sizes.pop() < 2:
+        raise bad("sides must be of equal size, two or more players each")
+    for side in teams:
+        for s in side:
+            if (s + 1) % players in side:
+                raise bad(f"seats {s} and {(s + 1) % players} are teammates sitting side by side")
+
+
+# Profiles ---------------------------------------------------------------------------------
+
+_RACE400_HARD_FROM = {3: 9, 4: 6, 5: 5, 6: 4}
+
+
+def _cardems(players: int) -> dict[str, Any]:
+    return {"failed_nil_tricks_count": True}
+
+
+def _cardgames_club(players: int) -> dict[str, Any]:
+    return {}
+
+
+def _race400(players: int) -> dict[str, Any]:
+    return {
+        "teams": None,
+        "target": 400,
+        "small_contract_bonus": 20 if players <= 4 else 0,
+        "hard_contract_from": _RACE400_HARD_FROM[players],
+    }
+
+
+def _game93(players: int) -> dict[str, Any]:
+    return {"spades_break": "trump"}
+
+
+def _cards4net(players: int) -> dict[str, Any]:
+    return {"blind_nil": True, "spades_break": "trump", "bags_reset": True}
+
+
+#: Profile name → (allowed player counts, knob values).
+PROFILES = {
+    "cardems": ((4,), _cardems),
+    "cardgames-club": ((4,), _cardgames_club),
+    "race400": ((3, 4, 5, 6), _race400),
+    "game93": ((4,), _game93),
+    "cards4net": ((4,), _cards4net),
+}
+
+#: Knobs each seed system offers its players as options (the rest may still be overridden).
+PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "cardems": (),
+    "cardgames-club": (),
+    "race400": ("players", "teams", "target", "turn_timer"),
+    "game93": ("one_hand", "target"),
+    "cards4net": ("target", "blind_nil", "bag_limit", "bag_penalty", "jokers", "ten_for_200",
+                  "bidding"),
+}
+
+_KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+
+
+def profile(name: str, **overrides: Any) -> Rules:
+    """The rules of a named profile, with knob overrides (validated).
+
+    >>> profile("race400", players=3).hand_size
+    17
+    """
+    if name not in PROFILES:
+        raise RulesError(f"unknown rules profile {name!r}; choose one of {', '.join(PROFILES)}")
+    counts, values = PROFILES[name]
+    players = overrides.pop("players", counts[0] if len(counts) == 1 else 4)
+    if players not in counts:
+        allowed = " or ".join(map(str, counts))
+        raise RulesError(f"players: {name} is played by {allowed} players, not {players!r}")
+    knobs: dict[str, Any] = {"name": name, "players": players}
+    knobs.update(values(players))
+    if players != 4 and knobs.get("teams", ()) is not None:
+        knobs["teams"] = None
+    for key, value in overrides.items():
+        if key not in _KNOBS:
+            raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+        knobs[key] = value
+    if "teams" in knobs and knobs["teams"] is not None:
+        knobs["teams"] = _teams_tuple(knobs["teams"])
+    try:
+        return Rules(**knobs)
+    except TypeError as exc:  # pragma: no cover - guarded by the knob check above
+        raise RulesError(str(exc)) from None
+
+
+def _teams_tuple(teams: Any) -> Teams:
+    if not isinstance(teams, Sequence) or isinstance(teams, str):
+        raise RulesError(f"teams: must be lists of seats, like [[0, 2], [1, 3]], not {teams!r}")
+    out = []
+    for side in teams:
+        if not isinstance(side, Sequence) or isinstance(side, str) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in side
+        ):
+            raise RulesError(f"teams: each side must be a list of seat numbers, not {side!r}")
+        out.append(tuple(side))
+    return tuple(out)
+
+
+def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -> Rules:
+    """Rules from a record's ``rules`` field (a profile name or ``{"preset": NAME, ...}``),
+    its optional ``teams`` field, and the number of players seen in its deal."""
+    if isinstance(value, str):
+        name, overrides = value, {}
+    elif isinstance(value, Mapping):
+        if "preset" not in value or not isinstance(value["preset"], str):
+            raise RulesError('rules: an object needs "preset": a profile name')
+        name = value["preset"]
+        overrides = {k: v for k, v in value.items() if k != "preset"}
+    else:
+        raise RulesError(f"rules: must be a profile name or an object, not {value!r}")
+    if "match" in overrides:
+        match = overrides.pop("match")
+        if match not in ("one-hand", "target"):
+            raise RulesError(f"match: must be 'one-hand' or 'target', not {match!r}")
+        overrides["one_hand"] = match == "one-hand"
+    if "players" not in overrides and players is not None:
+        overrides["players"] = players
+    if teams is not None:
+        overrides["teams"] = teams
+    if name == "custom":
+        base = {k: v for k, v in overrides.items() if k in _KNOBS}
+        unknown = set(overrides) - _KNOBS
+        if unknown:
+            raise RulesError(f"{sorted(unknown)[0]}: unknown rules knob")
+        if "teams" in base and base["teams"] is not None:
+            base["teams"] = _teams_tuple(base["teams"])
+        return Rules(**base)
+    return profile(name, **overrides)

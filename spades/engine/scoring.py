@@ -1,0 +1,101 @@
+"""Scoring a hand, side by side. Pure functions of the rules and the hand's results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spades.engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    """How one side scored one hand (before the bag penalty is added in)."""
+
+    contract: int
+    contract_tricks: int
+    made: bool
+    contract_points: int
+    bonus_points: int
+    nil_points: int
+    new_bags: int
+    penalties: int  # number of bag penalties paid at the end of the hand
+    points: int  # everything together, bag penalties included
+
+
+def apply_bags(rules: Rules, bags: int) -> tuple[int, int]:
+    """Settle a bag counter: ``(bags left, penalties paid)``."""
+    if bags < rules.bag_limit:
+        return bags, 0
+    penalties = bags // rules.bag_limit
+    return (0 if rules.bags_reset else bags % rules.bag_limit), penalties
+
+
+def score_side(
+    rules: Rules,
+    seats: Sequence[int],
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+    bags_before: int,
+) -> tuple[SideScore, int]:
+    """Score one side's hand. ``bids[s]`` is 0 for Nil. Returns the score and the side's
+    bag counter after the hand (penalties already settled)."""
+    contract = 0
+    contract_tricks = 0
+    nil_points = 0
+    loose_tricks = 0  # failed-nil tricks that do not count toward the contract
+    for s in seats:
+        if bids[s] > 0:
+            contract += bids[s]
+            contract_tricks += tricks[s]
+            continue
+        worth = rules.blind_nil_points if blind[s] else rules.nil_points
+        nil_points += worth if tricks[s] == 0 else -worth
+        if rules.failed_nil_tricks_count:
+            contract_tricks += tricks[s]
+        else:
+            loose_tricks += tricks[s]
+    made = contract_tricks >= contract
+    base = 20 * contract if rules.ten_for_200 and contract == 10 else 10 * contract
+    bonus = 0
+    new_bags = loose_tricks
+    if made:
+        over = contract_tricks - contract
+        contract_points = base + over
+        new_bags += over
+        if contract in (1, 2) and over == 0:
+            bonus += rules.small_contract_bonus
+        if rules.hard_contract_from is not None and contract > rules.hard_contract_from:
+            bonus += 10 * (contract - rules.hard_contract_from)
+    else:
+        contract_points = -base
+    bags, penalties = apply_bags(rules, bags_before + new_bags)
+    points = contract_points + bonus + nil_points + loose_tricks - penalties * rules.bag_penalty
+    score = SideScore(
+        contract=contract,
+        contract_tricks=contract_tricks,
+        made=made,
+        contract_points=contract_points,
+        bonus_points=bonus,
+        nil_points=nil_points,
+        new_bags=new_bags,
+        penalties=penalties,
+        points=points,
+    )
+    return score, bags
+
+
+def winner(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[bool, int | None]:
+    """``(finished, winning side or None)`` after a hand has been scored.
+
+    The side with the unique highest score wins once it reaches the target; a tie at the
+    top plays on. A one-hand match ends after its hand, and equal top scores draw.
+    """
+    top = max(scores)
+    leaders = [k for k, v in enumerate(scores) if v == top]
+    if rules.one_hand:
+        return True, (leaders[0] if len(leaders) == 1 else None)
+    if top >= rules.target and len(leaders) == 1:
+        return True, leaders[0]
+    return False, None
