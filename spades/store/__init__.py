@@ -1,0 +1,376 @@
+"""Persistence: the one module that talks to the database (SQLAlchemy 2; SQLite by default).
+
+A game is a row of ``games`` plus its ``events``, appended one per accepted action and
+committed before the caller acknowledges the action, so a killed process loses nothing.
+:func:`rebuild` turns the events back into a :class:`~spades.engine.Match`.
+
+>>> store = Store.open(":memory:")
+>>> gid = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+>>> store.game(gid).status
+'active'
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import StaticPool
+
+from spades.engine import Match, Rules, profile, rules_from_json, summary
+from spades.engine.records import FORMAT, rules_json
+from spades.store.schema import events, game_players, games, migrate, sessions, users
+
+
+def default_path() -> Path:
+    """The SQLite file in the user's data folder (``$SPADES_DB`` overrides it)."""
+    if os.environ.get("SPADES_DB"):
+        return Path(os.environ["SPADES_DB"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "spades" / "spades.sqlite3"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: str
+    kind: str
+    status: str
+    rules: Rules
+    first_dealer: int | None
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    seq: int
+    kind: str  # "deal", "act", "timeout"
+    seat: int | None
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: int
+    name: str
+    password_hash: str | None
+    guest: bool
+    created_at: datetime
+
+
+class StoreError(RuntimeError):
+    """A stored game or user that is missing or inconsistent."""
+
+
+class Store:
+    """A database of games, events, users and sessions."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        with engine.begin() as conn:
+            migrate(conn)
+
+    @classmethod
+    def open(cls, where: str | Path | None = None) -> Store:
+        """Open (creating and migrating) a store: a SQLite file path, ``:memory:``, or a
+        SQLAlchemy URL such as ``postgresql+psycopg://...``. Default: :func:`default_path`."""
+        if where is None:
+            where = default_path()
+        where = str(where)
+        if "://" in where:
+            return cls(create_engine(where))
+        if where == ":memory:":
+            engine = create_engine("sqlite://", poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
+        else:
+            Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(f"sqlite:///{Path(where).expanduser()}",
+                                   connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return cls(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # Games ------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        kind: str,
+        rules: Rules,
+        *,
+        seats: Sequence[dict[str, Any]],
+        first_dealer: int | None = None,
+        options: dict[str, Any] | None = None,
+        status: str = "active",
+        game_id: str | None = None,
+    ) -> str:
+        gid = game_id or str(uuid.uuid4())
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(
+                id=gid, kind=kind, status=status, rules=_rules_to_db(rules),
+                first_dealer=first_dealer, seats=list(seats), options=options or {},
+                result=None, created_at=now, updated_at=now,
+            ))
+            self._sync_players(conn, gid, seats)
+        return gid
+
+    def update_game(self, game_id: str, **fields: Any) -> None:
+        """Change ``status``, ``seats``, ``options``, ``result``, ``first_dealer`` or ``rules``."""
+        allowed = {"status", "seats", "options", "result", "first_dealer", "rules"}
+        if set(fields) - allowed:
+            raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
+        if "rules" in fields:
+            fields["rules"] = _rules_to_db(fields["rules"])
+        with self.engine.begin() as conn:
+            done = conn.execute(update(games).where(games.c.id == game_id)
+                                .values(updated_at=_now(), **fields))
+            if done.rowcount == 0:
+                raise StoreError(f"no game {game_id!r}")
+            if "seats" in fields:
+                self._sync_players(conn, game_id, fields["seats"])
+
+    def _sync_players(self, conn: Connection, game_id: str, seats: Sequence[dict[str, Any]]) -> None:
+        conn.execute(game_players.delete().where(game_players.c.game_id == game_id))
+        seen = set()
+        for seat, info in enumerate(seats):
+            uid = info.get("user_id")
+            if uid is not None and uid not in seen:
+                seen.add(uid)
+                conn.execute(insert(game_players).values(game_id=game_id, user_id=uid, seat=seat))
+
+    def game(self, game_id: str) -> GameRow:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        if row is None:
+            raise StoreError(f"no game {game_id!r}")
+        return _game_row(row)
+
+    def find_game(self, prefix: str) -> GameRow:
+        """A game by its id or a unique prefix of it (as people type them)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
+                                .limit(2)).mappings().all()
+        if not rows:
+            raise StoreError(f"no game with id {prefix!r}")
+        if len(rows) > 1:
+            raise StoreError(f"{prefix!r} matches more than one game; type more of its id")
+        return _game_row(rows[0])
+
+    def list_games(
+        self,
+        *,
+        kind: str | None = None,
+        status: str | Iterable[str] | None = None,
+        user_id: int | None = None,
+        limit: int = 100,
+    ) -> list[GameRow]:
+        """Games, newest first."""
+        q = select(games).order_by(games.c.updated_at.desc()).limit(limit)
+        if kind is not None:
+            q = q.where(games.c.kind == kind)
+        if isinstance(status, str):
+            q = q.where(games.c.status == status)
+        elif status is not None:
+            q = q.where(games.c.status.in_(list(status)))
+        if user_id is not None:
+            q = q.where(games.c.id.in_(
+                select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
+        with self.engine.connect() as conn:
+            return [_game_row(r) for r in conn.execute(q).mappings()]
+
+    def delete_game(self, game_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(events.delete().where(events.c.game_id == game_id))
+            conn.execute(game_players.delete().where(game_players.c.game_id == game_id))
+            conn.execute(games.delete().where(games.c.id == game_id))
+
+    # Events -----------------------------------------------------------------------------
+
+    def append(self, game_id: str, kind: str, value: Any, seat: int | None = None) -> int:
+        """Append one event, committed before returning its sequence number."""
+        return self.append_many(game_id, [(kind, value, seat)])[-1]
+
+    def append_many(self, game_id: str, items: Sequence[tuple[str, Any, int | None]]) -> list[int]:
+        """Append events in one transaction (all or none)."""
+        if not items:
+            return []
+        now = _now()
+        with self.engine.begin() as conn:
+            last = conn.execute(select(func.max(events.c.seq))
+                                .where(events.c.game_id == game_id)).scalar() or 0
+            rows = [{"game_id": game_id, "seq": last + i, "kind": kind, "seat": seat,
+                     "value": value, "created_at": now}
+                    for i, (kind, value, seat) in enumerate(items, start=1)]
+            conn.execute(insert(events), rows)
+            conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now))
+        return [r["seq"] for r in rows]
+
+    def events(self, game_id: str) -> list[EventRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events).where(events.c.game_id == game_id)
+                                .order_by(events.c.seq)).mappings().all()
+        return [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows]
+
+    def load_match(self, game_id: str) -> tuple[GameRow, Match]:
+        game = self.game(game_id)
+        return game, rebuild(game.rules, game.first_dealer or 0, self.events(game_id))
+
+    def save_record(self, match: Match, *, kind: str = "import", seats: Sequence[dict[str, Any]],
+                    options: dict[str, Any] | None = None) -> str:
+        """Store a replayed match (e.g. an imported record) as a game with its events."""
+        status = "finished" if match.is_over() else "active"
+        first = match.log[0].dealer if match.log else match.dealer
+        gid = self.create_game(kind, match.rules, seats=seats, first_dealer=first,
+                               options=options, status=status)
+        self.append_many(gid, match_events(match))
+        if match.is_over():
+            self.update_game(gid, result=summary(match))
+        return gid
+
+    # Users and sessions -----------------------------------------------------------------
+
+    def create_user(self, name: str, password_hash: str | None = None, *, guest: bool = False) -> int:
+        with self.engine.begin() as conn:
+            res = conn.execute(insert(users).values(name=name, password_hash=password_hash,
+                                                    guest=guest, created_at=_now()))
+            key = res.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def user(self, user_id: int) -> UserRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
+        return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],
+                                              bool(r["guest"]), r["created_at"])
+
+    def account(self, name: str) -> UserRow | None:
+        """The account (not guest) with this name, compared without regard to case."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(users).where(func.lower(users.c.name) == name.lower(),
+                                                 users.c.guest.is_(False))).mappings().first()
+        return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],
+                                              bool(r["guest"]), r["created_at"])
+
+    def rename_user(self, user_id: int, name: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(users).where(users.c.id == user_id).values(name=name))
+
+    def create_session(self, token_hash: str, user_id: int, expires_at: datetime) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(sessions).values(token_hash=token_hash, user_id=user_id,
+                                                 created_at=_now(), expires_at=expires_at))
+
+    def session_user(self, token_hash: str, now: datetime | None = None) -> UserRow | None:
+        """The user of an unexpired session, or None."""
+        now = now or _now()
+        with self.engine.connect() as conn:
+            r = conn.execute(select(sessions).where(sessions.c.token_hash == token_hash)
+                             ).mappings().first()
+        if r is None:
+            return None
+        expires = r["expires_at"]
+        if expires.tzinfo is None:
+            expires = expires.replace(tzinfo=UTC)
+        if expires <= now:
+            self.delete_session(token_hash)
+            return None
+        return self.user(r["user_id"])
+
+    def delete_session(self, token_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")  # committed data survives a killed process
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _rules_to_db(rules: Rules) -> dict[str, Any]:
+    data = rules.to_json()
+    data["teams"] = None if rules.teams is None else [list(s) for s in rules.teams]
+    return data
+
+
+def _rules_from_db(data: dict[str, Any]) -> Rules:
+    data = dict(data)
+    teams = data.pop("teams", None)
+    players = data.get("players")
+    rules = rules_from_json(data, None, players)
+    if teams is None:
+        return rules.replace(teams=None)
+    return rules.replace(teams=tuple(tuple(s) for s in teams))
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        id=r["id"], kind=r["kind"], status=r["status"], rules=_rules_from_db(r["rules"]),
+        first_dealer=r["first_dealer"], seats=list(r["seats"]), options=dict(r["options"]),
+        result=r["result"], created_at=r["created_at"], updated_at=r["updated_at"],
+    )
+
+
+def match_events(match: Match) -> list[tuple[str, Any, int | None]]:
+    """A match as store events: each hand's deal, then its actions (timer ones marked)."""
+    out: list[tuple[str, Any, int | None]] = []
+    for log in match.log:
+        out.append(("deal", list(log.deal), None))
+        replica = Match(match.rules, dealer=log.dealer)  # to know who acted
+        replica.deal(log.deal)
+        for i, action in enumerate(log.actions):
+            seat = replica.current_player
+            out.append(("timeout" if i in log.timeouts else "act", action, seat))
+            if i in log.timeouts:
+                replica.apply_timeout()
+            else:
+                replica.apply(action)
+    return out
+
+
+def rebuild(rules: Rules, first_dealer: int, rows: Iterable[EventRow]) -> Match:
+    """The match that a game's events describe (every step checked again)."""
+    match = Match(rules, dealer=first_dealer)
+    for row in rows:
+        try:
+            if row.kind == "deal":
+                match.deal([int(m) for m in row.value])
+            elif row.kind == "act":
+                match.apply(int(row.value))
+            elif row.kind == "timeout":
+                match.apply_timeout()
+            else:
+                raise StoreError(f"event {row.seq}: unknown kind {row.kind!r}")
+        except ValueError as exc:
+            raise StoreError(f"event {row.seq}: {exc}") from None
+    return match
+
+
+def record_of(game: GameRow, match: Match) -> dict[str, Any]:
+    """The game as a ``spades-record/1`` record, with player names."""
+    names = [s.get("name") or "" for s in game.seats]
+    return match.to_record(id=game.id, names=names)
+
+
+__all__ = [
+    "FORMAT", "EventRow", "GameRow", "Store", "StoreError", "UserRow", "default_path",
+    "match_events", "profile", "rebuild", "record_of", "rules_json",
+]

@@ -1,0 +1,131 @@
+"""Tables, and the migrations that build them. SQLite by default; any SQLAlchemy 2 URL works.
+
+Every schema change is a new entry at the end of :data:`MIGRATIONS`; a database records
+the number of migrations applied in ``schema_version`` and is brought up to date on open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, nullable=False),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    # NULL for guests; an argon2 hash for accounts.
+    Column("password_hash", String(200), nullable=True),
+    Column("guest", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_users_account_name", users.c.name, users.c.guest)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # A SHA-256 of the token: the token itself is never stored.
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    # "terminal" (a local game), "table" (a server table), "import" (a loaded record).
+    Column("kind", String(16), nullable=False),
+    # "waiting" (table not started), "active", "finished", "abandoned".
+    Column("status", String(16), nullable=False),
+    Column("rules", JSON, nullable=False),  # Rules.to_json() plus "teams"
+    Column("first_dealer", Integer, nullable=True),
+    # Per seat: {"name": ..., "user_id": ... or null, "cpu": level or null}.
+    Column("seats", JSON, nullable=False),
+    # Anything the app needs: table options, owner, invite code, local player's seat...
+    Column("options", JSON, nullable=False),
+    Column("result", JSON, nullable=True),  # spades replay --json summary once finished
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_games_status", games.c.kind, games.c.status)
+
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 1, 2, 3... within the game
+    # "deal" (value: card masks per seat, as a JSON list of ints),
+    # "act" (value: the action int), "timeout" (the action the timer took).
+    Column("kind", String(12), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("value", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+)
+Index("ix_game_players_user", game_players.c.user_id)
+
+
+def _initial(conn: Connection) -> None:
+    for table in (users, sessions, games, events, game_players):
+        table.create(conn, checkfirst=True)
+
+
+#: Ordered schema changes; append, never edit or reorder.
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial]
+
+
+def migrate(conn: Connection) -> int:
+    """Bring the schema up to date; returns the version now in force."""
+    schema_version.create(conn, checkfirst=True)
+    row = conn.execute(text("SELECT version FROM schema_version")).first()
+    current = row[0] if row else 0
+    if current > len(MIGRATIONS):
+        raise RuntimeError(
+            f"the database has schema version {current}, newer than this program "
+            f"({len(MIGRATIONS)}): upgrade spades"
+        )
+    for step in MIGRATIONS[current:]:
+        step(conn)
+    if row is None:
+        conn.execute(schema_version.insert().values(version=len(MIGRATIONS)))
+    else:
+        conn.execute(schema_version.update().values(version=len(MIGRATIONS)))
+    return len(MIGRATIONS)
+
+
+__all__ = ["MIGRATIONS", "Text", "events", "game_players", "games", "metadata", "migrate",
+           "schema_version", "sessions", "users"]
