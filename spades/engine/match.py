@@ -492,10 +492,10 @@ class Match:
         other.results = self.results[:]
         other.timeout_bags = self.timeout_bags[:]
         other.trick_winners = self.trick_winners[:]
-        if other.log:
-            other.actions = other.log[-1].actions
         other.log = [HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:], h.scores_before,
                              h.bags_before) for h in self.log]
+        if other.log:
+            other.actions = other.log[-1].actions
         other.pending_deals = self.pending_deals[:]
         if self.rng is not None:
             other.rng = random.Random()
