@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str, bid_action
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL
 from spades.engine.cards import (
     NON_SPADE_MASK,
     SPADE_MASK,
@@ -95,11 +95,40 @@ class Match:
     """A match in progress. See the module docstring for an example."""
 
     __slots__ = (
-        "rules", "n", "hand_size", "side_of", "sides", "rng", "phase", "dealer",
-        "hands", "bids", "blind", "looked", "turn", "leader", "trick", "led", "tricks",
-        "broken", "played", "num_bids", "scores", "bags", "results", "winner",
-        "log", "timeout_bags", "trick_winners", "actions", "best", "best_seat", "win_mask",
-        "break_any", "deck_cards", "pending_deals",
+        "actions",
+        "bags",
+        "best",
+        "best_seat",
+        "bids",
+        "blind",
+        "break_any",
+        "broken",
+        "dealer",
+        "deck_cards",
+        "hand_size",
+        "hands",
+        "leader",
+        "led",
+        "log",
+        "looked",
+        "n",
+        "num_bids",
+        "pending_deals",
+        "phase",
+        "played",
+        "results",
+        "rng",
+        "rules",
+        "scores",
+        "side_of",
+        "sides",
+        "timeout_bags",
+        "trick",
+        "trick_winners",
+        "tricks",
+        "turn",
+        "win_mask",
+        "winner",
     )
 
     def __init__(
@@ -453,9 +482,9 @@ class Match:
             raise IllegalAction(self._why_illegal(LOOK))
         if not self.looked[self.turn]:
             return LOOK
-        legal = self._legal_bids()
+        bids = self._legal_bids()
         want = max(1, suggested_bid(self.hands[self.turn], self.rules))
-        return min(legal, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
+        return min(bids, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
 
     def apply_timeout(self) -> int:
         """The turn timer ran out: act for the player and give their side the penalty bags

@@ -130,4 +130,4 @@ def unseen_cards(obs: Observation) -> int:
     return obs.rules.deck & ~played & ~(obs.hand or 0)
 
 
-__all__ = ["Observation", "observe", "unseen_cards", "cards_of", "BID_BASE"]
+__all__ = ["BID_BASE", "Observation", "cards_of", "observe", "unseen_cards"]
