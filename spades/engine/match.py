@@ -474,6 +474,8 @@ class Match:
         """What the turn timer does for the player to act: a bid that suits the hand, or
         the weakest legal card (lowest rank among non-spades; a spade only when nothing else
         is legal)."""
+        if self.rules.turn_timer is None:
+            raise IllegalAction("there is no turn timer under these rules")
         if self.phase == PLAY:
             legal = self._legal_mask()
             pool = legal & NON_SPADE_MASK or legal
@@ -508,8 +510,25 @@ class Match:
     def clone(self) -> Match:
         """An independent copy (cheap: a few small lists)."""
         other = Match.__new__(Match)
-        for name in Match.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
+        other.best = self.best
+        other.best_seat = self.best_seat
+        other.break_any = self.break_any
+        other.broken = self.broken
+        other.dealer = self.dealer
+        other.deck_cards = self.deck_cards
+        other.hand_size = self.hand_size
+        other.leader = self.leader
+        other.led = self.led
+        other.n = self.n
+        other.num_bids = self.num_bids
+        other.phase = self.phase
+        other.played = self.played
+        other.rules = self.rules
+        other.side_of = self.side_of
+        other.sides = self.sides
+        other.turn = self.turn
+        other.win_mask = self.win_mask
+        other.winner = self.winner
         other.hands = self.hands[:]
         other.bids = self.bids[:]
         other.blind = self.blind[:]
@@ -521,11 +540,17 @@ class Match:
         other.results = self.results[:]
         other.timeout_bags = self.timeout_bags[:]
         other.trick_winners = self.trick_winners[:]
-        other.log = [HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:], h.scores_before,
-                             h.bags_before) for h in self.log]
-        if other.log:
+        # Finished hands' logs never change again: share them, copy the current one.
+        other.log = self.log[:]
+        if self.log:
+            h = self.log[-1]
+            other.log[-1] = HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:],
+                                    h.scores_before, h.bags_before)
             other.actions = other.log[-1].actions
+        else:
+            other.actions = []
         other.pending_deals = self.pending_deals[:]
+        other.rng = None
         if self.rng is not None:
             other.rng = random.Random()
             other.rng.setstate(self.rng.getstate())

@@ -261,7 +261,7 @@ def side_hand_result(rules: Rules, bids: list[int], tricks: list[int]) -> tuple[
     `bids` and `tricks` are parallel lists, one entry per member of the side.
     """
     contract = sum(b for b in bids if b > 0)
-    counted = sum(t for b, t in zip(bids, tricks) if b > 0 or rules.failed_nil_count)
+    counted = sum(t for b, t in zip(bids, tricks, strict=True) if b > 0 or rules.failed_nil_count)
     value = 200 if rules.ten_for_200 and contract == 10 else 10 * contract
     points = bags = 0
     if counted >= contract:
@@ -274,7 +274,7 @@ def side_hand_result(rules: Rules, bids: list[int], tricks: list[int]) -> tuple[
             points += 10 * (contract - rules.hard_from)
     else:
         points -= value
-    for b, t in zip(bids, tricks):
+    for b, t in zip(bids, tricks, strict=True):
         if b <= 0:
             nil_value = 200 if b == BLIND_NIL else 100
             points += nil_value if t == 0 else -nil_value
