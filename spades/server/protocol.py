@@ -1,0 +1,457 @@
+"""Wire schemas: every HTTP body and WebSocket message, as pydantic models.
+
+These are the only shapes that cross the network; domain objects (``Match``, ``Table``)
+are converted to them at the edge. ``python -m spades.server.schema`` (or
+``spades serve --print-schema``) prints a JSON schema for each message; docs/protocol.md
+describes them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Ref = Annotated[int | Annotated[str, Field(max_length=40)],
+                Field(description="client-chosen id echoed in ack/error")]
+Name = Annotated[str, Field(min_length=1, max_length=24)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+# Table options ------------------------------------------------------------------------------
+
+class TableOptions(_Strict):
+    """What the owner may set before the start. ``None`` means "the profile's value"."""
+
+    name: str = Field("", max_length=40, description="table name shown in the lobby")
+    profile: str = Field("cardems", description="rules profile: cardems, cardgames-club, "
+                         "race400, game93, cards4net")
+    players: int | None = Field(None, ge=3, le=6, description="3-6 where the profile allows")
+    teams: int | None = Field(None, ge=0, le=3, description="None: profile default; 0: solo; "
+                              "2 or 3: that many teams (seated so no teammates are adjacent)")
+    target: int | None = Field(None, ge=1, le=10000)
+    one_hand: bool | None = None
+    bag_limit: int | None = Field(None, ge=1, le=100)
+    bag_penalty: int | None = Field(None, ge=0, le=10000)
+    blind_nil: bool | None = None
+    bidding: Literal["standard", "mirror", "suicide", "whiz"] | None = None
+    jokers: bool | None = None
+    ten_for_200: bool | None = None
+    turn_timer: int | None = Field(None, ge=5, le=600,
+                                   description="seconds per turn; None: no timer")
+    cpu: str = Field("random", max_length=40, description="CPU strength for empty seats "
+                     "(see GET /api/profiles)")
+    private: bool = Field(False, description="not listed in the lobby; join by invite code")
+    spectators: bool = True
+    grace_seconds: int = Field(30, ge=0, le=600, description="how long a dropped player's "
+                               "seat waits before a CPU covers it")
+    first_dealer: int | None = Field(None, ge=0, le=5, description="opening seat order: the "
+                                     "first dealer's seat; None: random")
+
+
+# Shared pieces ------------------------------------------------------------------------------
+
+class UserInfo(BaseModel):
+    id: int
+    name: str
+    guest: bool
+
+
+class SeatInfo(BaseModel):
+    """A seat (or, before the start, a place at the table)."""
+
+    seat: int
+    kind: Literal["empty", "human", "cpu"]
+    name: str = ""
+    user_id: int | None = None
+    connected: bool = False
+    covered: bool = Field(False, description="a CPU plays for this dropped player")
+    team: int | None = Field(None, description="team chosen before the start / side after")
+    owner: bool = False
+    cpu: str | None = Field(None, description="CPU strength of a CPU seat")
+
+
+class TurnInfo(BaseModel):
+    seat: int
+    deadline: float | None = Field(None, description="unix time when the turn timer fires")
+    seconds: int | None = Field(None, description="the timer's length")
+
+
+class ScoreInfo(BaseModel):
+    scores: list[int]
+    bags: list[int]
+    bag_warning: list[str] = Field(description="per side: '' or e.g. '2 bags from a penalty' "
+                                   "(within three bags of the limit)")
+    near_bag_limit: list[bool]
+    sides: list[list[int]] = Field(description="seats of each side")
+
+
+class TableSummary(BaseModel):
+    """A row of the lobby."""
+
+    id: str
+    name: str
+    status: Literal["waiting", "active", "finished"]
+    profile: str
+    players: int
+    humans: int
+    open_seats: int
+    spectators: bool
+    spectating: int
+    owner: str
+    turn_timer: int | None
+    private: bool
+
+
+class TableState(BaseModel):
+    id: str
+    name: str
+    status: Literal["waiting", "active", "finished"]
+    options: TableOptions
+    rules: dict[str, Any] = Field(description="Rules.to_json() plus teams")
+    seats: list[SeatInfo]
+    spectating: int
+    owner: int | None = Field(None, description="user id of the owner")
+    invite: str | None = Field(None, description="invite code (members only)")
+    game_id: str
+    winner: int | None = Field(None, description="winning side once over (None: draw)")
+    winner_names: list[str] = Field(default_factory=list)
+
+
+class YouInfo(BaseModel):
+    role: Literal["player", "spectator"]
+    seat: int | None
+
+
+class ChatLine(BaseModel):
+    name: str
+    seat: int | None
+    text: str = Field(description="plain text: insert with textContent")
+    html: str = Field(description="the same text HTML-escaped")
+    at: float
+
+
+class GameEvent(BaseModel):
+    kind: Literal["deal", "bid", "look", "play", "hand_scored", "timeout", "timer_warning",
+                  "match_over", "covered", "returned", "joined", "left", "seated", "options",
+                  "owner", "started"]
+    hand: int = 0
+    seat: int | None = None
+    action: str | None = Field(None, description="the bid or card (record spelling)")
+    trick: list[tuple[int, str]] | None = Field(None, description="a completed trick: "
+                                                "(seat, card) in play order")
+    trick_winner: int | None = None
+    penalty_bags: int | None = None
+    seconds_left: float | None = None
+    result: dict[str, Any] | None = Field(None, description="a scored hand (sheet row)")
+    winner: int | None = None
+    text: str = Field("", description="a plain-text description for people")
+
+
+# Client -> server ---------------------------------------------------------------------------
+
+class _Msg(_Strict):
+    ref: Ref | None = None
+
+
+class Hello(_Msg):
+    """First message of every connection: the session token from POST /api/guest|login."""
+
+    type: Literal["hello"]
+    token: str = Field(max_length=100)
+
+
+class LobbyMsg(_Msg):
+    type: Literal["lobby"]
+    subscribe: bool = True
+
+
+class CreateMsg(_Msg):
+    """Create a table and sit at it as its owner. ``cpus``: fill the empty seats with CPU
+    players and start at once (play against CPUs)."""
+
+    type: Literal["create"]
+    options: TableOptions = Field(default_factory=TableOptions)
+    cpus: bool = False
+
+
+class JoinMsg(_Msg):
+    """Join (or return to) a table by id or invite code, as a player or a spectator."""
+
+    type: Literal["join"]
+    table_id: str | None = Field(None, max_length=40)
+    invite: str | None = Field(None, max_length=40)
+    role: Literal["player", "spectator"] = "player"
+
+
+class LeaveMsg(_Msg):
+    type: Literal["leave"]
+
+
+class SeatMsg(_Msg):
+    """Before the start: move to an empty place."""
+
+    type: Literal["seat"]
+    seat: int = Field(ge=0, le=5)
+
+
+class TeamMsg(_Msg):
+    """Before the start: choose a team (0-based; None = no preference)."""
+
+    type: Literal["team"]
+    team: int | None = Field(ge=0, le=2)
+
+
+class TeammateMsg(_Msg):
+    """Before the start: name a teammate: join the team of the player at ``seat``."""
+
+    type: Literal["teammate"]
+    seat: int = Field(ge=0, le=5)
+
+
+class OptionsMsg(_Msg):
+    """Owner, before the start: replace the table options."""
+
+    type: Literal["options"]
+    options: TableOptions
+
+
+class AddCpuMsg(_Msg):
+    """Owner, before the start: a CPU takes an empty place (first empty if None)."""
+
+    type: Literal["add_cpu"]
+    seat: int | None = Field(None, ge=0, le=5)
+
+
+class RemoveMsg(_Msg):
+    """Owner, before the start: remove the CPU (or move the player away) from ``seat``."""
+
+    type: Literal["remove"]
+    seat: int = Field(ge=0, le=5)
+
+
+class GiveOwnerMsg(_Msg):
+    type: Literal["give_owner"]
+    seat: int = Field(ge=0, le=5)
+
+
+class StartMsg(_Msg):
+    """Owner: fill empty places with CPUs, arrange teams, deal."""
+
+    type: Literal["start"]
+
+
+class ActMsg(_Msg):
+    """Bid or play: ``"3"``, ``"nil"``, ``"blind-nil"``, ``"look"``, or a card ``"QH"``."""
+
+    type: Literal["act"]
+    action: str = Field(max_length=12)
+
+
+class ChatMsg(_Msg):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=300)
+
+
+class ResyncMsg(_Msg):
+    """Ask for a full ``table`` snapshot."""
+
+    type: Literal["resync"]
+
+
+class SheetMsg(_Msg):
+    type: Literal["sheet"]
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | LobbyMsg | CreateMsg | JoinMsg | LeaveMsg | SeatMsg | TeamMsg | TeammateMsg
+    | OptionsMsg | AddCpuMsg | RemoveMsg | GiveOwnerMsg | StartMsg | ActMsg | ChatMsg
+    | ResyncMsg | SheetMsg | PingMsg,
+    Field(discriminator="type"),
+]
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+# Server -> client ---------------------------------------------------------------------------
+
+class WelcomeOut(BaseModel):
+    type: Literal["welcome"] = "welcome"
+    user: UserInfo
+    tables: list[str] = Field(description="ids of unfinished tables where you hold a seat")
+    limits: dict[str, int]
+
+
+class ErrorOut(BaseModel):
+    type: Literal["error"] = "error"
+    ref: Ref | None = None
+    code: str = Field(description="bad_message, not_allowed, illegal, not_found, rate_limit,"
+                      " auth, too_big, state")
+    message: str
+
+
+class AckOut(BaseModel):
+    type: Literal["ack"] = "ack"
+    ref: Ref | None = None
+    seq: int | None = None
+
+
+class PongOut(BaseModel):
+    type: Literal["pong"] = "pong"
+    ref: Ref | None = None
+    time: float
+
+
+class LobbyOut(BaseModel):
+    type: Literal["lobby"] = "lobby"
+    tables: list[TableSummary]
+
+
+class LobbyUpdateOut(BaseModel):
+    type: Literal["lobby_update"] = "lobby_update"
+    table: TableSummary
+
+
+class LobbyRemoveOut(BaseModel):
+    type: Literal["lobby_remove"] = "lobby_remove"
+    table_id: str
+
+
+class TableOut(BaseModel):
+    """A full snapshot of the table as this client may see it. ``seq`` is the number of the
+    table's last event; the next event will carry ``seq + 1``."""
+
+    type: Literal["table"] = "table"
+    seq: int
+    table: TableState
+    you: YouInfo
+    view: dict[str, Any] | None = Field(description="Observation.to_json() of your seat "
+                                        "(spectators: public view, hand null); null before start")
+    turn: TurnInfo | None
+    score: ScoreInfo | None
+    chat: list[ChatLine]
+
+
+class EventOut(BaseModel):
+    """Something happened at the table. ``view``/``turn``/``score`` are the state after it."""
+
+    type: Literal["event"] = "event"
+    seq: int
+    table_id: str
+    event: GameEvent
+    view: dict[str, Any] | None
+    turn: TurnInfo | None
+    score: ScoreInfo | None
+
+
+class ChatOut(BaseModel):
+    type: Literal["chat"] = "chat"
+    seq: int
+    table_id: str
+    line: ChatLine
+
+
+class SheetOut(BaseModel):
+    type: Literal["sheet"] = "sheet"
+    table_id: str
+    hands: list[dict[str, Any]]
+    scores: list[int]
+    bags: list[int]
+    bag_warning: list[str]
+    sides: list[list[int]]
+    names: list[str]
+    text: str
+    finished: bool
+    winner: int | None
+
+
+ServerMessage = Annotated[
+    WelcomeOut | ErrorOut | AckOut | PongOut | LobbyOut | LobbyUpdateOut | LobbyRemoveOut
+    | TableOut | EventOut | ChatOut | SheetOut,
+    Field(discriminator="type"),
+]
+server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+# HTTP bodies --------------------------------------------------------------------------------
+
+class GuestIn(_Strict):
+    name: Name
+
+
+class AccountIn(_Strict):
+    name: Name
+    password: str = Field(min_length=8, max_length=200)
+
+
+class SessionOut(BaseModel):
+    token: str = Field(description="send as 'Authorization: Bearer TOKEN' and in WS hello")
+    user: UserInfo
+    expires_at: float
+
+
+class OkOut(BaseModel):
+    ok: bool = True
+
+
+class ProfileInfo(BaseModel):
+    name: str
+    players: list[int]
+    teams: bool = Field(description="partnership by default")
+    options: list[str]
+    rules: dict[str, Any]
+
+
+class ProfilesOut(BaseModel):
+    profiles: list[ProfileInfo]
+    cpu: list[str]
+    default_cpu: str
+
+
+class RecordIn(_Strict):
+    record: dict[str, Any]
+    mode: Literal["review", "continue"] = "review"
+    seat: int = Field(0, ge=0, le=5, description="continue: the seat you take")
+    options: TableOptions | None = Field(None, description="continue: table options "
+                                         "(cpu, timer, private...); rules come from the record")
+
+
+class RecordOut(BaseModel):
+    game_id: str
+    table_id: str | None = None
+    summary: dict[str, Any]
+
+
+class HistoryItem(BaseModel):
+    game_id: str
+    kind: str
+    status: str
+    profile: str
+    seat: int
+    names: list[str]
+    scores: list[int]
+    winner: int | None
+    won: bool
+    finished: bool
+    updated_at: float
+
+
+class StatsOut(BaseModel):
+    user: UserInfo
+    stats: dict[str, Any]
+
+
+CLIENT_MODELS: list[type[BaseModel]] = [
+    Hello, LobbyMsg, CreateMsg, JoinMsg, LeaveMsg, SeatMsg, TeamMsg, TeammateMsg, OptionsMsg,
+    AddCpuMsg, RemoveMsg, GiveOwnerMsg, StartMsg, ActMsg, ChatMsg, ResyncMsg, SheetMsg, PingMsg,
+]
+SERVER_MODELS: list[type[BaseModel]] = [
+    WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,
+    EventOut, ChatOut, SheetOut,
+]
