@@ -76,6 +76,13 @@ def pyspiel_hands(seconds: float, seed: int = 1) -> float | None:
             return hands / (time.perf_counter() - start)
 
 
+def engine_build() -> str:
+    """``compiled`` when the engine's hot path was built with mypyc, else ``pure``."""
+    import spades.engine.match
+
+    return "pure" if spades.engine.match.__file__.endswith(".py") else "compiled"
+
+
 def run(args: argparse.Namespace) -> int:
     ours: list[float] = []
     theirs: list[float] = []
@@ -91,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, flush=True)
     result: dict[str, Any] = {
         "hands_per_second": round(statistics.median(ours), 1),
+        "engine": engine_build(),
         "runs": [round(x, 1) for x in ours],
         "rules": args.rules,
         "seconds_per_run": args.seconds,
@@ -102,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"median: spades {result['hands_per_second']:,.0f} hands/s", end="")
+        print(f"median: spades ({result['engine']}) {result['hands_per_second']:,.0f} hands/s",
+              end="")
         if theirs:
             print(f", pyspiel {result['pyspiel_hands_per_second']:,.0f} hands/s, "
                   f"ratio {result['ratio']:.2f}x")

@@ -137,9 +137,13 @@ class Match:
         *,
         rng: random.Random | None = None,
         dealer: int | None = None,
+        _copy_of: Match | None = None,
     ) -> None:
         """Start a match. With ``rng``, hands are shuffled and dealt automatically (and the
         first dealer drawn from it unless given); without, call :meth:`deal` each hand."""
+        if _copy_of is not None:
+            self._copy(_copy_of)
+            return
         self.rules = rules
         self.n = rules.players
         self.hand_size = rules.hand_size
@@ -509,52 +513,53 @@ class Match:
 
     def clone(self) -> Match:
         """An independent copy (cheap: a few small lists)."""
-        other = Match.__new__(Match)
-        other.best = self.best
-        other.best_seat = self.best_seat
-        other.break_any = self.break_any
-        other.broken = self.broken
-        other.dealer = self.dealer
-        other.deck_cards = self.deck_cards
-        other.hand_size = self.hand_size
-        other.leader = self.leader
-        other.led = self.led
-        other.n = self.n
-        other.num_bids = self.num_bids
-        other.phase = self.phase
-        other.played = self.played
-        other.rules = self.rules
-        other.side_of = self.side_of
-        other.sides = self.sides
-        other.turn = self.turn
-        other.win_mask = self.win_mask
-        other.winner = self.winner
-        other.hands = self.hands[:]
-        other.bids = self.bids[:]
-        other.blind = self.blind[:]
-        other.looked = self.looked[:]
-        other.trick = self.trick[:]
-        other.tricks = self.tricks[:]
-        other.scores = self.scores[:]
-        other.bags = self.bags[:]
-        other.results = self.results[:]
-        other.timeout_bags = self.timeout_bags[:]
-        other.trick_winners = self.trick_winners[:]
+        return Match(self.rules, _copy_of=self)
+
+    def _copy(self, src: Match) -> None:
+        self.best = src.best
+        self.best_seat = src.best_seat
+        self.break_any = src.break_any
+        self.broken = src.broken
+        self.dealer = src.dealer
+        self.deck_cards = src.deck_cards
+        self.hand_size = src.hand_size
+        self.leader = src.leader
+        self.led = src.led
+        self.n = src.n
+        self.num_bids = src.num_bids
+        self.phase = src.phase
+        self.played = src.played
+        self.rules = src.rules
+        self.side_of = src.side_of
+        self.sides = src.sides
+        self.turn = src.turn
+        self.win_mask = src.win_mask
+        self.winner = src.winner
+        self.hands = src.hands[:]
+        self.bids = src.bids[:]
+        self.blind = src.blind[:]
+        self.looked = src.looked[:]
+        self.trick = src.trick[:]
+        self.tricks = src.tricks[:]
+        self.scores = src.scores[:]
+        self.bags = src.bags[:]
+        self.results = src.results[:]
+        self.timeout_bags = src.timeout_bags[:]
+        self.trick_winners = src.trick_winners[:]
         # Finished hands' logs never change again: share them, copy the current one.
-        other.log = self.log[:]
-        if self.log:
-            h = self.log[-1]
-            other.log[-1] = HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:],
+        self.log = src.log[:]
+        if src.log:
+            h = src.log[-1]
+            self.log[-1] = HandLog(h.dealer, h.deal, h.actions[:], h.timeouts[:],
                                     h.scores_before, h.bags_before)
-            other.actions = other.log[-1].actions
+            self.actions = self.log[-1].actions
         else:
-            other.actions = []
-        other.pending_deals = self.pending_deals[:]
-        other.rng = None
-        if self.rng is not None:
-            other.rng = random.Random()
-            other.rng.setstate(self.rng.getstate())
-        return other
+            self.actions = []
+        self.pending_deals = src.pending_deals[:]
+        self.rng = None
+        if src.rng is not None:
+            self.rng = random.Random()
+            self.rng.setstate(src.rng.getstate())
 
     def undo(self) -> int:
         """Take back the last action (a deal is undone with the action that caused it, and
