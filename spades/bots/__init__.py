@@ -1,16 +1,78 @@
-"""CPU players. Build one with :func:`make_bot` from a level name (see :data:`LEVELS`)."""
+"""CPU players. Build one with :func:`make_bot` from a spec ``level[:budget]``.
+
+Levels (see :data:`LEVELS`): ``random``, ``beginner``, ``intermediate``, ``expert``,
+``ismcts``, and ``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md).
+The budget of the search levels is a number of iterations per decision (deterministic), or
+seconds with an ``s`` suffix (``expert:0.8s``; not reproducible). :data:`STRENGTHS` maps
+the user-facing CPU strengths to specs.
+"""
 
 from __future__ import annotations
 
 from spades.bots.base import Bot, RandomBot
+from spades.bots.heuristic import BeginnerBot, IntermediateBot
+
+LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts")
+
+#: User-facing CPU strength → bot spec. The terminal and the server offer these names.
+STRENGTHS: dict[str, str] = {
+    "easy": "beginner",
+    "normal": "intermediate",
+    "hard": "expert:12",
+    "expert": "expert",
+}
+
+DEFAULT_STRENGTH = "normal"
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec like ``random``, ``beginner``, ``expert:0.5`` (level[:budget])."""
-    level, _, _budget = spec.partition(":")
+    """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
+    ``hard`` (a strength name) or ``cmd:python3 my_bot.py``."""
+    if spec.startswith("cmd:"):
+        from spades.bots.external import ExternalBot
+
+        return ExternalBot(spec[4:])
+    if spec in STRENGTHS:
+        spec = STRENGTHS[spec]
+    level, _, budget = spec.partition(":")
+    if level in ("random", "beginner", "intermediate") and budget:
+        raise ValueError(f"level {level!r} takes no budget")
     if level == "random":
         return RandomBot(seed)
-    raise ValueError(f"unknown bot level {level!r}")
+    if level == "beginner":
+        return BeginnerBot(seed)
+    if level == "intermediate":
+        return IntermediateBot(seed)
+    if level == "expert":
+        from spades.bots.expert import ExpertBot
+
+        return ExpertBot(seed, **parse_budget(budget, "worlds"))
+    if level == "ismcts":
+        from spades.bots.ismcts import IsmctsBot
+
+        return IsmctsBot(seed, **parse_budget(budget, "iterations"))
+    raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
+                     f"a strength ({', '.join(STRENGTHS)}) or cmd:PROGRAM")
 
 
-__all__ = ["Bot", "RandomBot", "make_bot"]
+def parse_budget(text: str, unit: str) -> dict[str, float]:
+    """``""`` → defaults; ``"40"`` → ``{unit: 40}``; ``"0.5s"`` → ``{"seconds": 0.5}``."""
+    if not text:
+        return {}
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if seconds <= 0:
+                raise ValueError
+            return {"seconds": seconds}
+        count = int(text)
+        if count < 1:
+            raise ValueError
+        return {unit: count}
+    except ValueError:
+        raise ValueError(f"bad budget {text!r}: a whole number of {unit}, or seconds like "
+                         "0.5s") from None
+
+
+__all__ = ["DEFAULT_STRENGTH", "LEVELS", "STRENGTHS", "BeginnerBot", "Bot",
+           "IntermediateBot", "RandomBot", "make_bot", "parse_budget"]

@@ -1,0 +1,305 @@
+"""Duplicate-deal evaluation of two bot specs (``spades arena``; see docs/bots.md).
+
+Each deal is played twice with the same cards and dealer. The sides of the table are
+labelled alternately A, B, A, B... by side number in the first play and the other way round
+in the second, so every side's cards are played once by A and once by B. A deal's score is
+the mean over sides of (the side's points when A held its cards − its points when B did).
+With two sides that is the mean of (A's points − B's points) over the two plays.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from spades.bots import make_bot
+from spades.bots.base import Bot
+from spades.engine import Match, Rules, profile
+
+#: Hands after which a match in --matches mode is stopped as unfinished.
+MAX_HANDS = 80
+
+
+class BotFailure(Exception):
+    """A bot could not go on (an external program died); the deal is void."""
+
+
+@dataclass
+class SideStats:
+    """Counts for one label (A or B) over a run."""
+
+    bids: int = 0
+    nil_bids: int = 0
+    nil_made: int = 0
+    side_hands: int = 0
+    new_bags: int = 0
+    points: int = 0
+    wins: float = 0.0
+    matches: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, other: SideStats) -> None:
+        self.bids += other.bids
+        self.nil_bids += other.nil_bids
+        self.nil_made += other.nil_made
+        self.side_hands += other.side_hands
+        self.new_bags += other.new_bags
+        self.points += other.points
+        self.wins += other.wins
+        self.matches += other.matches
+        self.times.extend(other.times)
+
+    def summary(self, spec: str) -> dict[str, Any]:
+        times = sorted(self.times)
+        return {
+            "spec": spec,
+            "nil_bid_rate": _ratio(self.nil_bids, self.bids),
+            "nil_success": _ratio(self.nil_made, self.nil_bids),
+            "bags_per_hand": _ratio(self.new_bags, self.side_hands),
+            "decisions": len(times),
+            "decision_ms_median": round(1000 * _quantile(times, 0.5), 2),
+            "decision_ms_p95": round(1000 * _quantile(times, 0.95), 2),
+        }
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    i = min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))
+    return values[i]
+
+
+@dataclass
+class DealOutcome:
+    """One duplicate deal: its score for A (``diff``) or void, the stats, the records."""
+
+    index: int
+    diff: float | None
+    stats: dict[str, SideStats]
+    records: list[dict[str, Any]]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    a: str
+    b: str
+    rules: Rules
+    deals: int
+    seed: int = 1
+    matches: bool = False
+    save_records: bool = False
+
+
+def labels_for(nsides: int, swap: bool) -> list[str]:
+    """``["a", "b", "a", ...]`` by side number, or the other way round."""
+    out = ["a" if k % 2 == 0 else "b" for k in range(nsides)]
+    if swap:
+        out = ["b" if x == "a" else "a" for x in out]
+    return out
+
+
+def deal_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
+    """Both plays of deal ``index``."""
+    rules = cfg.rules
+    nsides = len(rules.sides)
+    dseed = deal_seed(cfg.seed, index)
+    points: list[list[int]] = []
+    stats = {"a": SideStats(), "b": SideStats()}
+    records: list[dict[str, Any]] = []
+    try:
+        for play in (0, 1):
+            labels = labels_for(nsides, swap=play == 1)
+            match, play_stats = play_once(cfg, dseed, labels, play)
+            points.append(list(match.scores))
+            for key in ("a", "b"):
+                stats[key].add(play_stats[key])
+            if cfg.save_records:
+                names = [f"{labels[rules.side_of[s]].upper()}:"
+                         f"{cfg.a if labels[rules.side_of[s]] == 'a' else cfg.b}"
+                         for s in range(rules.players)]
+                records.append(match.to_record(
+                    players=names, arena={"deal": index, "play": play, "seed": dseed}))
+    except BotFailure as exc:
+        return DealOutcome(index, None, {"a": SideStats(), "b": SideStats()}, [], str(exc))
+    first = labels_for(nsides, swap=False)
+    total = 0.0
+    for k in range(nsides):
+        a_play, b_play = (0, 1) if first[k] == "a" else (1, 0)
+        total += points[a_play][k] - points[b_play][k]
+    return DealOutcome(index, total / nsides, stats, records)
+
+
+def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
+              play: int) -> tuple[Match, dict[str, SideStats]]:
+    """One play of a deal (one hand, or a whole match with ``cfg.matches``)."""
+    from spades.bots.external import ExternalBotError
+
+    rules = cfg.rules
+    match = Match.new(rules, dseed)
+    bots: list[Bot] = []
+    for seat in range(rules.players):
+        label = labels[rules.side_of[seat]]
+        spec = cfg.a if label == "a" else cfg.b
+        bots.append(make_bot(spec, seed=dseed * 8 + seat))
+    stats = {"a": SideStats(), "b": SideStats()}
+    clock = time.perf_counter
+    try:
+        while not match.is_over():
+            if not cfg.matches and match.results:
+                break
+            if cfg.matches and len(match.results) >= MAX_HANDS:
+                break
+            seat = match.current_player
+            obs = match.observation(seat)
+            t0 = clock()
+            action = bots[seat].act(obs)
+            stats[labels[rules.side_of[seat]]].times.append(clock() - t0)
+            match.apply(action)
+    except ExternalBotError as exc:
+        raise BotFailure(f"deal seed {dseed}: {exc}") from None
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    for result in match.results:
+        for k, seats in enumerate(rules.sides):
+            st = stats[labels[k]]
+            st.side_hands += 1
+            st.new_bags += result.sides[k].new_bags
+            st.points += result.points[k]
+            for s in seats:
+                st.bids += 1
+                if result.bids[s] == 0:
+                    st.nil_bids += 1
+                    st.nil_made += result.tricks[s] == 0
+    if cfg.matches:
+        for key in ("a", "b"):
+            stats[key].matches += 1
+        if match.winner is None:
+            stats["a"].wins += 0.5
+            stats["b"].wins += 0.5
+        else:
+            stats[labels[match.winner]].wins += 1
+    return match, stats
+
+
+def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:
+    return play_deal(*args)
+
+
+def run_arena(cfg: ArenaConfig, jobs: int = 1,
+              progress: Callable[[int, list[float], int], None] | None = None,
+              on_outcome: Callable[[DealOutcome], None] | None = None) -> dict[str, Any]:
+    """Play every deal (in ``jobs`` processes) and return the summary dictionary."""
+    tasks = [(cfg, i) for i in range(cfg.deals)]
+    diffs: list[float] = []
+    voids: list[str] = []
+    stats = {"a": SideStats(), "b": SideStats()}
+    start = time.perf_counter()
+
+    def outcomes() -> Iterator[DealOutcome]:
+        if jobs <= 1:
+            for t in tasks:
+                yield _run_task(t)
+            return
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap_unordered(_run_task, tasks)
+
+    for done, outcome in enumerate(outcomes(), start=1):
+        if outcome.diff is None:
+            voids.append(outcome.error or "void")
+        else:
+            diffs.append(outcome.diff)
+            for key in ("a", "b"):
+                stats[key].add(outcome.stats[key])
+        if on_outcome is not None:
+            on_outcome(outcome)
+        if progress is not None:
+            progress(done, diffs, len(voids))
+    elapsed = time.perf_counter() - start
+    mean, low, high = mean_ci(diffs)
+    result: dict[str, Any] = {
+        "a": cfg.a,
+        "b": cfg.b,
+        "rules": cfg.rules.name,
+        "players": cfg.rules.players,
+        "teams": cfg.rules.teams is not None,
+        "mode": "matches" if cfg.matches else "hands",
+        "seed": cfg.seed,
+        "deals": len(diffs),
+        "void": len(voids),
+        "mean": round(mean, 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "seconds": round(elapsed, 1),
+        "stats": {"a": stats["a"].summary(cfg.a), "b": stats["b"].summary(cfg.b)},
+    }
+    if cfg.matches:
+        games = stats["a"].matches
+        result["a_win_share"] = _ratio(stats["a"].wins, games)
+        result["matches_played"] = games
+    if voids:
+        result["void_reasons"] = voids[:10]
+    return result
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of the mean."""
+    if not values:
+        return 0.0, 0.0, 0.0
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def stderr_progress(total: int, every: float = 5.0) -> Callable[[int, list[float], int], None]:
+    """A progress printer for standard error (at most one line per ``every`` seconds)."""
+    start = time.perf_counter()
+    last = [0.0]
+
+    def show(done: int, diffs: list[float], voids: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - last[0] < every:
+            return
+        last[0] = now
+        mean, low, high = mean_ci(diffs)
+        rate = done / max(now - start, 1e-9)
+        eta = (total - done) / rate if rate else 0.0
+        void = f", {voids} void" if voids else ""
+        print(f"arena: {done}/{total} deals, mean {mean:+.1f} [{low:+.1f}, {high:+.1f}]"
+              f"{void}, {rate:.2f} deals/s, ETA {eta / 60:.1f} min", file=sys.stderr, flush=True)
+
+    return show
+
+
+def config_from(a: str, b: str, rules_name: str, players: int | None, deals: int, seed: int,
+                matches: bool, save: bool) -> ArenaConfig:
+    kwargs: dict[str, Any] = {}
+    if players is not None:
+        kwargs["players"] = players
+    rules = profile(rules_name, **kwargs)
+    return ArenaConfig(a=a, b=b, rules=rules, deals=deals, seed=seed, matches=matches,
+                       save_records=save)

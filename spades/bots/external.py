@@ -1,0 +1,207 @@
+"""Bots from outside: a separate program speaking the line protocol of docs/bot-protocol.md.
+
+:class:`ExternalBot` starts the program on its first decision, sends it the rules and its
+seat, then one observation each time it must act, and reads one action per line. A refused
+answer (garbage, or an illegal action) is reported to the program and asked again, at most
+``retries`` times. A program that exits, stops answering within ``timeout`` seconds, or keeps
+answering wrongly raises an :class:`ExternalBotError`; the caller decides what happens next
+(the arena voids the deal, a table seats a CPU player instead).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import select
+import shlex
+import subprocess
+import time
+from typing import Any
+
+from spades.engine import Observation, Rules, SpadesError, action_str, parse_action
+from spades.engine.records import rules_json
+
+PROTOCOL = "spades-bot/1"
+log = logging.getLogger("spades.bots.external")
+
+
+class ExternalBotError(Exception):
+    """The external program cannot go on playing."""
+
+
+class BotDied(ExternalBotError):
+    """The program exited, or closed its standard input or output."""
+
+
+class BotTimeout(ExternalBotError):
+    """The program did not answer in time (it has been stopped)."""
+
+
+class BotRefused(ExternalBotError):
+    """The program kept giving answers that are not legal actions."""
+
+
+def rules_message(rules: Rules, seat: int) -> dict[str, Any]:
+    """The ``start`` message: the rules (as in records, and every knob spelled out) and the
+    program's seat."""
+    knobs = dataclasses.asdict(rules)
+    if knobs["teams"] is not None:
+        knobs["teams"] = [list(side) for side in knobs["teams"]]
+    return {
+        "type": "start",
+        "protocol": PROTOCOL,
+        "seat": seat,
+        "rules": rules_json(rules),
+        "knobs": knobs,
+        "sides": [list(side) for side in rules.sides],
+        "hand_size": rules.hand_size,
+    }
+
+
+class ExternalBot:
+    """A player run by another program (``cmd:PROGRAM ARGS`` in bot specs)."""
+
+    name = "external"
+
+    def __init__(self, command: str, *, timeout: float = 10.0, start_timeout: float = 10.0,
+                 retries: int = 2) -> None:
+        self.command = command
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("cmd: needs a program to run")
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.retries = retries
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+        self.started_for: tuple[Rules, int] | None = None
+        self.problems: list[str] = []
+        self.first = True
+
+    # Process handling ----------------------------------------------------------------
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        if self.proc is None:
+            try:
+                self.proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            except OSError as exc:
+                raise self._fail(BotDied, f"cannot start {self.command!r}: {exc}") from None
+        return self.proc
+
+    def _fail(self, kind: type[ExternalBotError], why: str) -> ExternalBotError:
+        self._report(why)
+        self.close()
+        return kind(f"external bot {self.command!r}: {why}")
+
+    def _report(self, why: str) -> None:
+        self.problems.append(why)
+        log.warning("external bot %r: %s", self.command, why)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        proc = self._spawn()
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write((json.dumps(message) + "\n").encode())
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._fail(BotDied, self._exit_text()) from None
+
+    def _exit_text(self) -> str:
+        proc = self.proc
+        code = proc.poll() if proc is not None else None
+        return "the program has exited" + (f" (status {code})" if code is not None else "")
+
+    def _readline(self, timeout: float) -> str:
+        proc = self._spawn()
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._fail(BotTimeout, f"no answer within {timeout:g} s")
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise self._fail(BotDied, self._exit_text())
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace").strip()
+
+    def close(self) -> None:
+        """Tell the program to quit and make sure it has ended."""
+        proc, self.proc = self.proc, None
+        self.buffer = b""
+        self.started_for = None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None and proc.stdin is not None:
+                proc.stdin.write(b'{"type": "quit"}\n')
+                proc.stdin.flush()
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    # Playing -------------------------------------------------------------------------
+
+    def act(self, obs: Observation) -> int:
+        key = (obs.rules, obs.seat)
+        if self.started_for != key:
+            self._send(rules_message(obs.rules, obs.seat))
+            self.started_for = key
+        message = {"type": "act", "observation": obs.to_json()}
+        legal = set(obs.legal_actions)
+        for attempt in range(self.retries + 1):
+            self._send(message)
+            timeout = self.timeout + (self.start_timeout if self.first else 0.0)
+            answer = self._readline(timeout)
+            self.first = False
+            action, why = parse_answer(answer, legal)
+            if action is not None:
+                return action
+            self._report(f"refused answer {answer[:80]!r}: {why}")
+            if attempt < self.retries:
+                self._send({"type": "error", "answer": answer[:200], "message": why})
+        raise self._fail(BotRefused, f"{self.retries + 1} refused answers in a row")
+
+
+def parse_answer(answer: str, legal: set[int]) -> tuple[int | None, str]:
+    """An answer line (``QH``, ``3``, ``nil`` or ``{"action": "QH"}``) as a legal action,
+    or ``None`` and the reason it is refused."""
+    text = answer
+    if answer.startswith("{"):
+        try:
+            value = json.loads(answer)
+        except json.JSONDecodeError:
+            return None, "not valid JSON"
+        if not isinstance(value, dict) or not isinstance(value.get("action"), str | int):
+            return None, 'a JSON answer needs "action"'
+        text = str(value["action"])
+    if not text:
+        return None, "empty answer"
+    try:
+        action = parse_action(text)
+    except SpadesError as exc:
+        return None, str(exc)
+    if action not in legal:
+        options = " ".join(action_str(a) for a in sorted(legal))
+        return None, f"{action_str(action)} is not legal now; legal: {options}"
+    return action, ""

@@ -1,0 +1,106 @@
+"""``spades arena``: pit two bots against each other on duplicate deals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from spades.bots import make_bot
+from spades.bots.arena import (
+    DealOutcome,
+    config_from,
+    default_jobs,
+    run_arena,
+    stderr_progress,
+)
+from spades.engine import PROFILES, SpadesError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="compare two CPU players (or external programs) on duplicate deals",
+        description="Play every deal twice with the same cards, the two players swapping "
+        "seats, and report A's mean points per deal minus B's with a 95%% interval, nil "
+        "rates, bags per hand and decision times. Specs: random, beginner, intermediate, "
+        "expert[:N|:Ss], ismcts[:N|:Ss], a strength (easy, normal, hard, expert) or "
+        "cmd:\"PROGRAM ARGS\". See docs/bots.md.",
+    )
+    p.add_argument("--a", required=True, metavar="SPEC", help="player A")
+    p.add_argument("--b", required=True, metavar="SPEC", help="player B")
+    p.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
+    p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
+                   help="rules profile (default cardems)")
+    p.add_argument("--players", type=int, default=None, help="players (race400: 3 to 6)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="processes (default: all cores)")
+    p.add_argument("--matches", action="store_true",
+                   help="play whole matches instead of single hands")
+    p.add_argument("--save", metavar="FILE",
+                   help="write every play of every deal as spades-record/1 JSON lines")
+    p.add_argument("--json", action="store_true",
+                   help="end with one JSON object on the last line of output")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        print("spades arena: --deals must be 1 or more", file=sys.stderr)
+        return 2
+    for spec in (args.a, args.b):
+        if spec.startswith("cmd:"):
+            continue
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            print(f"spades arena: {exc}", file=sys.stderr)
+            return 2
+    try:
+        cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,
+                          args.matches, bool(args.save))
+    except SpadesError as exc:
+        print(f"spades arena: {exc}", file=sys.stderr)
+        return 2
+    jobs = args.jobs or default_jobs()
+    progress = None if args.quiet else stderr_progress(args.deals)
+    save = open(args.save, "w", encoding="utf-8") if args.save else None  # noqa: SIM115
+    try:
+        def on_outcome(outcome: DealOutcome) -> None:
+            if save is not None:
+                for record in outcome.records:
+                    save.write(json.dumps(record) + "\n")
+                save.flush()
+
+        result = run_arena(cfg, jobs=jobs, progress=progress, on_outcome=on_outcome)
+    finally:
+        if save is not None:
+            save.close()
+    print_report(result)
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def print_report(r: dict[str, Any]) -> None:
+    teams = "teams" if r["teams"] else "solo"
+    print(f"{r['a']} (A) vs {r['b']} (B): {r['rules']}, {r['players']} players ({teams}), "
+          f"{r['deals']} duplicate {'matches' if r['mode'] == 'matches' else 'deals'}"
+          + (f", {r['void']} void" if r["void"] else ""))
+    low, high = r["ci95"]
+    print(f"A minus B: {r['mean']:+.2f} points per deal, 95% interval [{low:+.2f}, {high:+.2f}]")
+    if "a_win_share" in r and r["a_win_share"] is not None:
+        print(f"A won {100 * r['a_win_share']:.1f}% of {r['matches_played']} matches")
+    for key in ("a", "b"):
+        s = r["stats"][key]
+        nil = "-" if s["nil_bid_rate"] is None else f"{100 * s['nil_bid_rate']:.1f}%"
+        made = "-" if s["nil_success"] is None else f"{100 * s['nil_success']:.0f}%"
+        bags = "-" if s["bags_per_hand"] is None else f"{s['bags_per_hand']:.2f}"
+        print(f"  {key.upper()} {s['spec']}: nil bids {nil} (made {made}), bags per hand "
+              f"{bags}, decision median {s['decision_ms_median']:.1f} ms, "
+              f"p95 {s['decision_ms_p95']:.1f} ms")
+    for why in r.get("void_reasons", []):
+        print(f"  void: {why}")
