@@ -1,0 +1,364 @@
+"""``spades play``: a match in the terminal against CPU players, saved as it is played."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from spades.engine import PROFILES, Match, Rules, RulesError, profile
+from spades.store import GameRow, Store, StoreError, default_path
+from spades.tui import cpu
+from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
+from spades.tui.game import TerminalGame
+from spades.tui.text import COMPASS, default_names
+
+SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
+
+
+class UsageError(Exception):
+    """A bad option: the message says what is wrong and how to fix it."""
+
+
+def add_db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help=f"the games database (default {default_path()}; $SPADES_DB overrides)")
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    return Store.open(args.db if args.db else default_path())
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a match in the terminal against CPU players",
+        description="Play Spades against CPU players. With no options you sit South with "
+        "North as your partner, cardems rules, intermediate CPUs. Every bid and card is "
+        "saved as it is played; spades play --resume continues an unfinished game. Seats "
+        "are numbered clockwise from 0 (at four players: 0 North, 1 East, 2 South, 3 West).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    g = p.add_argument_group("the table")
+    g.add_argument("--rules", "--profile", dest="rules", default="cardems", metavar="PROFILE",
+                   help=f"rules profile: {', '.join(PROFILES)} (default cardems)")
+    g.add_argument("--players", type=int, metavar="N",
+                   help="number of players, 3 to 6 (race400 only; default 4)")
+    g.add_argument("--teams", metavar="HOW",
+                   help="solo, teams, 2+2, 3+3, 2+2+2, or seats like 0,2/1,3 "
+                   "(default: as the profile says)")
+    g.add_argument("--solo", action="store_const", const="solo", dest="teams",
+                   help="everyone plays alone (same as --teams solo)")
+    g.add_argument("--seat", metavar="SEAT",
+                   help="your seat: north/east/south/west or a number (default south; "
+                   "seat 0 when not four players)")
+    g.add_argument("--name", metavar="NAME", help="your name at the table (default: the seat)")
+    g.add_argument("--dealer", metavar="SEAT", help="the first dealer (default: drawn at random)")
+    g.add_argument("--opener", metavar="SEAT",
+                   help="the seat that bids and leads first in the first hand (instead of "
+                   "--dealer; the dealer is the seat before it)")
+    g.add_argument("--cpu", action="append", default=[], metavar="LEVEL|SEAT=LEVEL",
+                   help="CPU strength for every CPU, or for one seat (repeat the option); "
+                   f"levels: {', '.join(cpu.known_levels())} (default {cpu.DEFAULT_LEVEL})")
+    g.add_argument("--seed", type=int, help="random seed for the deals (default: random)")
+    k = p.add_argument_group("rules knobs (override the profile)")
+    k.add_argument("--target", type=int, metavar="POINTS", help="points that win the match")
+    k.add_argument("--one-hand", action="store_true", default=None,
+                   help="a one-hand match: the higher score after one hand wins")
+    k.add_argument("--blind-nil", action=argparse.BooleanOptionalAction, default=None,
+                   help="allow blind nil as the first bid of a hand (before seeing the cards)")
+    k.add_argument("--nil", action=argparse.BooleanOptionalAction, default=None,
+                   help="allow nil bids")
+    k.add_argument("--jokers", action=argparse.BooleanOptionalAction, default=None,
+                   help="add the big and little jokers as the two highest trumps")
+    k.add_argument("--bidding", choices=["standard", "mirror", "suicide", "whiz"],
+                   help="house bidding variant")
+    k.add_argument("--ten-for-200", action=argparse.BooleanOptionalAction, default=None,
+                   help="a contract of exactly 10 scores ±200")
+    k.add_argument("--bag-limit", type=int, metavar="N", help="bags that cost a penalty")
+    k.add_argument("--bag-penalty", type=int, metavar="POINTS", help="points a bag penalty costs")
+    k.add_argument("--timer", type=int, metavar="SECONDS",
+                   help="turn timer, 5 to 600 seconds (off by default)")
+    k.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="any other rules knob, e.g. --set spades_break=trump "
+                   "(see docs/ENGINE_API.md)")
+    o = p.add_argument_group("the screen and saved games")
+    mode = o.add_mutually_exclusive_group()
+    mode.add_argument("--plain", action="store_true",
+                      help="line mode: one plain sentence per line, no colour (for screen "
+                      "readers and logs)")
+    mode.add_argument("--rich", action="store_true",
+                      help="colour and the trick laid out, even if the terminal is not detected")
+    o.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="pause before each CPU move (default 0)")
+    o.add_argument("--no-pause", action="store_true",
+                   help="do not wait for Enter between hands")
+    o.add_argument("--resume", nargs="?", const="", metavar="GAME",
+                   help="continue an unfinished game (lists them when GAME is not given)")
+    add_db_option(o)
+    p.set_defaults(func=run)
+
+
+# Options -> a new game --------------------------------------------------------------------
+
+
+def parse_seat(text: str, players: int, what: str) -> int:
+    t = text.strip().lower()
+    if players == 4 and t in SEAT_WORDS:
+        return SEAT_WORDS[t]
+    if t.isdigit() and 0 <= int(t) < players:
+        return int(t)
+    names = "north, east, south, west or " if players == 4 else ""
+    raise UsageError(f"{what}: {text!r} is not a seat; use {names}a number from 0 to "
+                     f"{players - 1}")
+
+
+def parse_teams(text: str, players: int) -> tuple[tuple[int, ...], ...] | None:
+    t = text.strip().lower()
+    if t == "solo":
+        return None
+    shapes = {
+        ("teams", 4): ((0, 2), (1, 3)), ("2+2", 4): ((0, 2), (1, 3)),
+        ("teams", 6): ((0, 2, 4), (1, 3, 5)), ("3+3", 6): ((0, 2, 4), (1, 3, 5)),
+        ("2+2+2", 6): ((0, 3), (1, 4), (2, 5)),
+    }
+    if (t, players) in shapes:
+        return shapes[(t, players)]
+    if t in ("teams", "2+2", "3+3", "2+2+2"):
+        raise UsageError(f"--teams {text}: not possible with {players} players (teams are "
+                         "2+2 at four players, 3+3 or 2+2+2 at six)")
+    try:
+        return tuple(tuple(int(s) for s in side.split(",")) for side in t.split("/"))
+    except ValueError:
+        raise UsageError(f"--teams {text!r}: use solo, teams, 2+2, 3+3, 2+2+2 or seats like "
+                         "0,2/1,3") from None
+
+
+def parse_knob(text: str) -> tuple[str, Any]:
+    key, eq, raw = text.partition("=")
+    if not eq or not key.strip():
+        raise UsageError(f"--set {text!r}: write KNOB=VALUE, like spades_break=trump")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip().replace("-", "_"), value
+
+
+def build_rules(args: argparse.Namespace) -> Rules:
+    overrides: dict[str, Any] = {}
+    if args.players is not None:
+        overrides["players"] = args.players
+    players = args.players or 4
+    if args.teams is not None:
+        overrides["teams"] = parse_teams(args.teams, players)
+    for knob, attr in (("target", "target"), ("one_hand", "one_hand"),
+                       ("blind_nil", "blind_nil"), ("nil", "nil"), ("jokers", "jokers"),
+                       ("bidding", "bidding"), ("ten_for_200", "ten_for_200"),
+                       ("bag_limit", "bag_limit"), ("bag_penalty", "bag_penalty"),
+                       ("turn_timer", "timer")):
+        value = getattr(args, attr)
+        if value is not None:
+            overrides[knob] = value
+    for item in args.set:
+        knob, value = parse_knob(item)
+        if knob == "teams" and isinstance(value, list):
+            value = tuple(tuple(s) for s in value)
+        overrides[knob] = value
+    try:
+        return profile(args.rules, **overrides)
+    except RulesError as exc:
+        msg = str(exc)
+        if msg.startswith("players:"):
+            msg += " (race400 is played by 3 to 6)"
+        raise UsageError(msg) from None
+
+
+def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str | None]:
+    levels: list[str | None] = [cpu.DEFAULT_LEVEL] * players
+    known = cpu.known_levels()
+    for item in args.cpu:
+        seat_text, eq, level = item.rpartition("=")
+        level = level.strip().lower()
+        if level not in known:
+            raise UsageError(f"--cpu {item!r}: unknown CPU level {level!r}; choose one of "
+                             f"{', '.join(known)}")
+        if eq:
+            seat = parse_seat(seat_text, players, f"--cpu {item}")
+            if seat == human:
+                raise UsageError(f"--cpu {item!r}: that is your seat")
+            levels[seat] = level
+        else:
+            levels = [level] * players
+    levels[human] = None
+    return levels
+
+
+def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
+    rules = build_rules(args)
+    n = rules.players
+    human = parse_seat(args.seat, n, "--seat") if args.seat else (2 if n == 4 else 0)
+    levels = build_levels(args, n, human)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if args.dealer and args.opener:
+        raise UsageError("give --dealer or --opener, not both")
+    if args.dealer:
+        dealer = parse_seat(args.dealer, n, "--dealer")
+    elif args.opener:
+        dealer = (parse_seat(args.opener, n, "--opener") - 1) % n
+    else:
+        dealer = random.Random(f"{seed}:dealer").randrange(n)
+    names = default_names(n, human, args.name)
+    seats = [{"name": names[s], "cpu": levels[s], "user_id": None} for s in range(n)]
+    options = {"human": human, "seed": seed}
+    gid = store.create_game("terminal", rules, seats=seats, first_dealer=dealer,
+                            options=options)
+    return store.game(gid), Match(rules, dealer=dealer)
+
+
+# Resuming ---------------------------------------------------------------------------------
+
+
+def describe_game(game: GameRow, match: Match) -> str:
+    """``1a2b3c4d, cardems, hand 3, North & South 120 to East & West 80, 2 June 14:05``."""
+    from spades.cli.sheet import side_name
+
+    names = seat_names(game)
+    rules = match.rules
+    scores = " to ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
+                         for k in range(len(rules.sides)))
+    when = game.updated_at.astimezone().strftime("%d %b %Y %H:%M")
+    where = f"hand {max(1, match.hand_number)}" if match.phase != "over" else "finished"
+    return f"{game.id[:8]}, {rules.name}, {where}, {scores}; {when}"
+
+
+def seat_names(game: GameRow) -> list[str]:
+    n = game.rules.players
+    base = list(COMPASS) if n == 4 else [f"Seat {s}" for s in range(n)]
+    return [str(s.get("name") or base[i]) if i < len(game.seats) else base[i]
+            for i, s in enumerate(game.seats)] + base[len(game.seats):]
+
+
+def unfinished(store: Store) -> list[GameRow]:
+    games = (store.list_games(kind="terminal", status="active", limit=1000)
+             + store.list_games(kind="import", status="active", limit=1000))
+    return sorted(games, key=lambda g: g.updated_at, reverse=True)
+
+
+def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameRow | None:
+    if args.resume:
+        game = store.find_game(args.resume)
+        if game.status != "active":
+            raise UsageError(f"game {game.id[:8]} is {game.status}, not unfinished; "
+                             f"see it with spades show {game.id[:8]}")
+        return game
+    games = unfinished(store)
+    if not games:
+        console.say("There is no unfinished game to resume. Start one with: spades play")
+        return None
+    console.say("Unfinished games, most recent first:")
+    for i, g in enumerate(games, start=1):
+        _, m = store.load_match(g.id)
+        console.say(f"  {i}. {describe_game(g, m)}")
+    if len(games) == 1:
+        console.say("Continuing the only one.")
+        return games[0]
+    while True:
+        line = console.ask(f"Which game? Type its number, 1 to {len(games)} "
+                           "(Enter for 1, q to quit): ")
+        t = (line or "").strip().lower()
+        if t in ("q", "quit"):
+            return None
+        if not t:
+            return games[0]
+        if t.isdigit() and 1 <= int(t) <= len(games):
+            return games[int(t) - 1]
+        console.say(f"{t!r} is not one of the numbers 1 to {len(games)}.")
+
+
+# Running ----------------------------------------------------------------------------------
+
+
+def make_console(args: argparse.Namespace) -> Console:
+    rich = args.rich or (not args.plain and supports_rich(sys.stdout))
+    return Console(rich=rich, symbols=supports_symbols(sys.stdout))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.delay < 0:
+        print("spades play: --delay must be 0 or more seconds", file=sys.stderr)
+        return 2
+    try:
+        store = open_store(args)
+    except Exception as exc:  # a path that cannot be created or is not a database
+        print(f"spades play: cannot open the database {args.db or default_path()}: {exc}",
+              file=sys.stderr)
+        return 1
+    console = make_console(args)
+    resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")
+    try:
+        if args.resume is not None:
+            game = pick_game(args, store, console)
+            if game is None:
+                return 0 if args.resume == "" else 1
+            game, match = store.load_match(game.id)
+            resumed = True
+        else:
+            game, match = new_game(args, store)
+            resumed = False
+    except (UsageError, StoreError) as exc:
+        print(f"spades play: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, UsageError) else 1
+    except InputClosed:
+        return 0
+    names = seat_names(game)
+    human = int(game.options.get("human", 2 if match.n == 4 else 0))
+    levels: list[str | None] = []
+    for s, seat in enumerate(game.seats):
+        level = seat.get("cpu")
+        levels.append(None if s == human else str(level or cpu.DEFAULT_LEVEL))
+    seed = int(game.options.get("seed", 0))
+    session = TerminalGame(store, game.id, match, console, names=names, human=human,
+                           levels=levels, seed=seed, delay=args.delay,
+                           pause=not args.no_pause, resume_hint=resume_hint)
+    intro(session, game, resumed)
+    try:
+        return session.run()
+    finally:
+        store.close()
+
+
+def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
+    from spades.cli.sheet import side_name
+    from spades.tui import text
+
+    m = session.match
+    rules = m.rules
+    names = session.names
+    me = session.human
+    say = session.say
+    if resumed:
+        say(f"Resuming game {game.id[:8]}, {rules.name} rules, hand {max(1, m.hand_number)}.")
+    goal = "a one-hand match" if rules.one_hand else f"to {rules.target} points"
+    sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
+    if rules.teams is None:
+        say(f"Spades, {rules.name} rules, {rules.players} players each on their own, {goal}.")
+    else:
+        say(f"Spades, {rules.name} rules: {sides}, {goal}.")
+    mates = [s for s in rules.sides[rules.side_of[me]] if s != me]
+    partner = ""
+    if mates:
+        partner = f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
+            names[s] for s in mates)
+    levels = sorted({lv for lv in session.levels if lv})
+    say(f"You are {names[me]}{partner}. CPU level: {', '.join(levels)}.")
+    if rules.turn_timer:
+        say(f"Turn timer: {rules.turn_timer} seconds a turn.")
+    if not resumed:
+        say(f"Game {game.id[:8]} is saved as you play. Type ? for the commands.")
+    else:
+        say(text.scores_sentence(m, names))
+        if m.phase in ("bid", "play"):
+            say(text.trick_sentence(m.observation(me), names))

@@ -1,0 +1,1 @@
+"""Playing in the terminal: the console, the texts and the game loop of ``spades play``."""

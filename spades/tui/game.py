@@ -1,0 +1,441 @@
+"""The game loop of ``spades play``: deal, ask the human, let the CPUs act, announce.
+
+Every accepted action is appended to the store (and committed) before it is applied and
+announced, so a killed process loses nothing; :meth:`TerminalGame.run` picks up a rebuilt
+match exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+from spades.bots import Bot
+from spades.cli.sheet import side_name
+from spades.engine import (
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    CardError,
+    Match,
+    Observation,
+    SpadesError,
+    bid_value,
+    card_name,
+    cards_of,
+    is_bid,
+    is_play,
+    mask_of,
+    parse_bid,
+    parse_card,
+    sorted_for_display,
+    summary,
+)
+from spades.store import Store
+from spades.tui import cpu, text
+from spades.tui.console import BOLD, Console, InputClosed
+
+
+class QuitGame(Exception):
+    """The player asked to stop; the game stays saved."""
+
+
+def deal_masks(match: Match, seed: int) -> list[int]:
+    """The next hand's deal: the deck shuffled by ``random.Random(f"{seed}:{hand}")`` and
+    given one card at a time, starting left of the dealer. The same seed and hand number
+    always give the same deal, so a resumed game deals as the original would have."""
+    rng = random.Random(f"{seed}:{match.hand_number + 1}")
+    cards = cards_of(match.rules.deck)
+    rng.shuffle(cards)
+    n = match.n
+    masks = [0] * n
+    for i in range(n):
+        masks[(match.dealer + 1 + i) % n] = mask_of(cards[i::n])
+    return masks
+
+
+@dataclass(slots=True)
+class _Before:
+    broken: bool
+    tricks_done: int
+    results: int
+    phase: str
+
+
+@dataclass(slots=True)
+class TerminalGame:
+    """One stored game played at this terminal."""
+
+    store: Store
+    game_id: str
+    match: Match
+    console: Console
+    names: list[str]
+    human: int
+    levels: list[str | None]  # CPU level per seat, None for the human
+    seed: int
+    delay: float = 0.0
+    pause: bool = True
+    resume_hint: str = "spades play --resume"
+    bots: dict[int, Bot] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        fallbacks: dict[tuple[str, str], list[str]] = {}
+        for seat, level in enumerate(self.levels):
+            if level is None or seat == self.human:
+                continue
+            bot, used = cpu.make_cpu(level, self.seed * 10 + seat)
+            self.bots[seat] = bot
+            if used != level:
+                fallbacks.setdefault((level, used), []).append(self.names[seat])
+        for (wanted, used), who in fallbacks.items():
+            self.notes.append(f"The {wanted} CPU level is not available in this version yet: "
+                              f"{' and '.join(who)} play at the {used} level instead.")
+
+    # The loop ---------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the match is over (0) or the player quits (0, the game saved)."""
+        for note in self.notes:
+            self.say(note)
+        try:
+            while True:
+                m = self.match
+                if m.phase == "over":
+                    self.finish()
+                    return 0
+                if m.phase == "deal":
+                    self.deal()
+                    continue
+                seat = m.current_player
+                if seat == self.human:
+                    action, timed_out = self.human_turn()
+                    if timed_out:
+                        self.timeout()
+                        continue
+                else:
+                    action = self.cpu_action(seat)
+                self.commit(seat, action)
+        except (QuitGame, InputClosed):
+            self.say(f"The game is saved. Resume it with: {self.resume_hint}")
+            return 0
+
+    def say(self, line: str = "") -> None:
+        self.console.say(line)
+
+    def deal(self) -> None:
+        m = self.match
+        masks = deal_masks(m, self.seed)
+        self.store.append(self.game_id, "deal", masks)
+        m.deal(masks)
+        first = (m.dealer + 1) % m.n
+        self.say("")
+        self.say(f"Hand {m.hand_number}: {self.names[m.dealer]} deals; "
+                 f"{self.names[first]} bids first.")
+
+    def cpu_action(self, seat: int) -> int:
+        if self.delay > 0:
+            time.sleep(self.delay)
+        obs = self.match.observation(seat)
+        bot = self.bots.get(seat)
+        action = bot.act(obs) if bot is not None else -1
+        if not self.match.is_legal(action):  # a misbehaving bot must not stop the game
+            action = self.match.timeout_action()
+            if action == LOOK:
+                action = self.match.legal_actions()[0]
+        return action
+
+    def commit(self, seat: int, action: int) -> None:
+        """Check, store (committed), apply, announce."""
+        m = self.match
+        m.check(action)
+        before = self.snapshot()
+        self.store.append(self.game_id, "act", action, seat)
+        m.apply(action)
+        self.announce(seat, action, before)
+
+    def timeout(self) -> None:
+        """The turn timer ran out: the rules play for the human, with the penalty bag."""
+        m = self.match
+        seat = self.human
+        trial = m.clone()
+        action = trial.apply_timeout()
+        before = self.snapshot()
+        side = m.rules.side_of[seat]
+        score_before = m.scores[side]
+        self.store.append(self.game_id, "timeout", action, seat)
+        m.apply_timeout()
+        self.say(f"Time is up for {self.names[seat]}: the game plays for you.")
+        bags = m.rules.timeout_penalty_bags
+        who = side_name(m.rules, side, self.names)
+        extra = ""
+        lost = score_before - m.scores[side] if m.phase in ("bid", "play") else 0
+        if lost > 0:
+            extra = f", which completes a bag penalty of {lost} points"
+        self.say(f"{who} take{'s' if len(m.rules.sides[side]) == 1 else ''} "
+                 f"{text.plural(bags, 'penalty bag')}{extra}.")
+        self.announce(seat, action, before)
+
+    def snapshot(self) -> _Before:
+        m = self.match
+        return _Before(m.broken, len(m.trick_winners), len(m.results), m.phase)
+
+    def announce(self, seat: int, action: int, before: _Before) -> None:
+        m = self.match
+        name = self.names[seat]
+        if action == LOOK:
+            self.say(f"{name} looks at the cards." if seat != self.human
+                     else "You look at your cards.")
+            return
+        if is_bid(action):
+            words = "blind nil" if action == BLIND_NIL else text.bid_words(bid_value(action))
+            self.say(f"{name} bids {words}.")
+            if before.phase == "bid" and m.phase == "play":
+                self.say(self.bidding_over())
+            return
+        self.say(f"{name} plays the {card_name(action)}.")
+        if m.broken and not before.broken:
+            self.say("Spades are broken.")
+        if len(m.trick_winners) > before.tricks_done or len(m.results) > before.results:
+            w = m.trick_winners[-1]
+            self.say(f"{self.names[w]} wins the trick, "
+                     f"{text.plural(m.tricks[w], 'trick')} so far.")
+        if len(m.results) > before.results:
+            for line in text.result_lines(m.results[-1], m.rules, self.names):
+                self.say(line)
+            if m.phase == "over":
+                self.store.update_game(self.game_id, status="finished", result=summary(m))
+            elif self.pause:
+                self.hand_pause()
+
+    def bidding_over(self) -> str:
+        m = self.match
+        rules = m.rules
+        parts = []
+        for k, seats in enumerate(rules.sides):
+            if len(seats) == 1:
+                continue
+            contract = sum(m.bids[s] for s in seats)
+            each = ", ".join(f"{self.names[s]} {text.bid_words(m.bids[s], m.blind[s])}"
+                             for s in seats)
+            parts.append(f"{side_name(rules, k, self.names)} bid {contract} ({each})")
+        total = sum(m.bids)
+        lead = f"{self.names[m.leader]} leads."
+        team = ("; ".join(parts) + ". ") if parts else ""
+        return (f"Bidding is over. {team}{total} of {m.hand_size} tricks are bid. {lead}")
+
+    def finish(self) -> None:
+        m = self.match
+        self.say("")
+        self.say(text.match_over_sentence(m, self.names))
+        self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
+                 f"spades show {self.game_id[:8]}")
+
+    # The human's turn -------------------------------------------------------------------
+
+    def human_turn(self) -> tuple[int, bool]:
+        """Ask until an allowed bid or card is entered: ``(action, False)``; or the timer
+        ran out: ``(-1, True)``."""
+        m = self.match
+        obs = m.observation(self.human)
+        self.show_turn(obs)
+        timer = m.rules.turn_timer
+        deadline = None
+        if timer:
+            deadline = self.console.clock() + timer
+            self.say(f"You have {timer} seconds.")
+        bidding = obs.phase == "bid"
+        prompt = "Your bid: " if bidding else "Your card: "
+        if self.console.rich:
+            prompt = self.console.style(f"{self.names[self.human]}, {prompt.lower()}", BOLD)
+        warnings = tuple(w for w in (30, 10, 5) if timer and w < timer)
+        while True:
+            line = self.console.ask(prompt, deadline=deadline, warnings=warnings,
+                                    on_warning=self.warn)
+            if line is None:
+                return -1, True
+            entry = line.strip()
+            if not entry:
+                self.say("Type a " + ("bid" if bidding else "card")
+                         + ", or ? for the commands.")
+                continue
+            if self.command(entry, obs):
+                continue
+            try:
+                action = self.parse_entry(entry, obs)
+                m.check(action)
+            except SpadesError as exc:
+                self.say(f"Refused: {self.friendly(str(exc))}. It is still your turn.")
+                continue
+            if action == LOOK:
+                self.commit(self.human, action)
+                obs = m.observation(self.human)
+                self.show_turn(obs)
+                continue
+            return action, False
+
+    def warn(self, left: float) -> None:
+        self.say(f"{round(left)} seconds left.")
+
+    def show_turn(self, obs: Observation) -> None:
+        con = self.console
+        if obs.phase == "bid":
+            n = obs.rules.players
+            order = [(obs.dealer + 1 + i) % n for i in range(n)]
+            done = [f"{self.names[s]} {text.bid_words(b, obs.blind[s])}"
+                    for s in order if (b := obs.bids[s]) is not None]
+            self.say("Your turn to bid. " + ("Bids so far: " + ", ".join(done) + "."
+                                              if done else "You bid first."))
+            if obs.hand is None:
+                self.say(f"You may bid blind nil (worth {obs.rules.blind_nil_points}) before "
+                         "looking at your cards: type blind nil, or look to see them.")
+                return
+            self.show_hand(obs, 0)
+            legal = [a for a in obs.legal_actions if a != BLIND_NIL]
+            if len(legal) < obs.rules.hand_size:
+                self.say("You may bid: " + ", ".join(text.bid_words(bid_value(a))
+                                                     for a in legal) + ".")
+            return
+        if con.rich:
+            for row in text.trick_table(obs, self.names, symbols=con.symbols):
+                self.say(row)
+            self.say("Spades are broken." if obs.spades_broken else "Spades are not broken.")
+        else:
+            if obs.trick:
+                self.say("Your turn. " + text.trick_sentence(obs, self.names))
+            else:
+                self.say("Your turn to lead. " + ("Spades are broken." if obs.spades_broken
+                                                 else "Spades are not broken yet."))
+        self.show_hand(obs, mask_of(a for a in obs.legal_actions if is_play(a)))
+
+    def show_hand(self, obs: Observation, legal: int) -> None:
+        if obs.hand is None:
+            self.say("You have not looked at your cards yet: type look to see them, or "
+                     "blind nil to bid without looking.")
+            return
+        if self.console.rich:
+            for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols):
+                self.say(row)
+            return
+        if legal and legal != obs.hand:
+            self.say(text.hand_plain(obs.hand, legal, title="You can play"))
+        else:
+            self.say(text.hand_plain(obs.hand))
+
+    def parse_entry(self, entry: str, obs: Observation) -> int:
+        """A bid or a card as typed: ``3``, ``nil``, ``blind nil``, ``look``; ``QH``, ``qh``,
+        ``10h``, ``queen of hearts`` or the card's number in the sorted hand."""
+        t = " ".join(entry.lower().replace("-", " ").split())
+        if obs.phase == "bid":
+            if t in ("look", "l", "look at cards", "look at my cards"):
+                return LOOK
+            if t in ("blind nil", "blind", "bn"):
+                return BLIND_NIL
+            if t in ("nil", "0", "zero"):
+                return NIL
+            if t.isdigit():
+                return parse_bid(int(t))
+            try:
+                parse_card(t)
+            except CardError:
+                raise SpadesError(f"{entry!r} is not a bid: type a number, or nil") from None
+            raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
+        if t.isdigit():
+            hand = sorted_for_display(obs.hand or 0)
+            n = int(t)
+            if not 1 <= n <= len(hand):
+                raise SpadesError(f"there is no card number {n}: your hand has "
+                                  f"{text.plural(len(hand), 'card')}, numbered 1 to {len(hand)}")
+            return hand[n - 1]
+        if t in ("nil", "blind nil", "look"):
+            raise SpadesError("bidding is over: play a card")
+        try:
+            return parse_card(t)
+        except CardError:
+            raise SpadesError(f"{entry!r} is not a card or a command: type a card like QH, "
+                              "10h or queen of hearts, its number in your hand, or ? for "
+                              "the commands") from None
+
+    def friendly(self, reason: str) -> str:
+        """An engine reason in the second person, starting with a capital."""
+        me = f"seat {self.human}"
+        reason = (reason.replace(f"{me} does not hold", "you do not hold")
+                  .replace(f"{me} holds", "you hold").replace(f"{me} must", "you must")
+                  .replace("this hand holds", "you hold"))
+        reason = re.sub(r"\s+", " ", reason).strip().rstrip(".")
+        return reason[:1].upper() + reason[1:]
+
+    # Commands ---------------------------------------------------------------------------
+
+    def command(self, entry: str, obs: Observation | None) -> bool:
+        """Run a command if ``entry`` is one; False if it is not a command."""
+        word = entry.strip().lower()
+        name = next((w for w, key, _ in text.COMMANDS if word in (w, key)), None)
+        aliases = {"scores": "sheet", "score": "sheet", "exit": "quit", "h?": "help",
+                   "commands": "help", "round": "status", "cards": "hand", "sheet": "sheet"}
+        name = name or aliases.get(word)
+        if name is None:
+            return False
+        m = self.match
+        obs = m.observation(self.human)
+        if name == "help":
+            for line in text.help_lines():
+                self.say(line)
+        elif name == "hand":
+            if m.phase not in ("bid", "play"):
+                self.say("No hand is being played.")
+            else:
+                legal = mask_of(a for a in obs.legal_actions if is_play(a))
+                self.show_hand(obs, legal if obs.phase == "play" else 0)
+        elif name == "trick":
+            self.say(text.trick_sentence(obs, self.names))
+        elif name == "status":
+            for line in text.status_lines(m, self.names):
+                self.say(line)
+        elif name == "sheet":
+            from spades.cli.sheet import score_sheet
+
+            for line in score_sheet(m, self.names).splitlines():
+                self.say(line)
+        elif name == "hint":
+            self.show_hint(obs)
+        elif name == "rules":
+            for line in text.rules_lines(m.rules, self.names):
+                self.say(line)
+        elif name == "save":
+            self.say(f"Saved: every move is stored as it is made (game {self.game_id[:8]}). "
+                     f"Resume it any time with: {self.resume_hint}")
+        elif name == "quit":
+            raise QuitGame
+        return True
+
+    def show_hint(self, obs: Observation) -> None:
+        if not obs.legal_actions:
+            self.say("There is nothing to decide right now.")
+            return
+        action, reason = cpu.hint(obs)
+        if action == LOOK:
+            what = "look at your cards"
+        elif action == BLIND_NIL:
+            what = "bid blind nil"
+        elif is_bid(action):
+            what = f"bid {text.bid_words(bid_value(action))}"
+        else:
+            number = sorted_for_display(obs.hand or 0).index(action) + 1
+            what = f"play the {card_name(action)} (card {number})"
+        reason = reason.strip().rstrip(".")
+        self.say(f"Hint: {what}" + (f". {reason[:1].upper()}{reason[1:]}." if reason else "."))
+
+    def hand_pause(self) -> None:
+        while True:
+            line = self.console.ask("Press Enter for the next hand (or type a command): ")
+            if line is None or not line.strip():
+                return
+            if not self.command(line, None):
+                self.say("Press Enter to deal the next hand, or type ? for the commands.")
+
+
+__all__ = ["QuitGame", "TerminalGame", "deal_masks"]

@@ -1,0 +1,290 @@
+"""The sentences and small blocks of text that ``spades play`` prints (pure functions).
+
+Every event is one plain sentence, so a screen reader reads the game in order; the richer
+view only adds colour and a laid-out trick on top of the same sentences.
+"""
+
+from __future__ import annotations
+
+from spades.cli.sheet import bag_warning, side_name
+from spades.engine import HandResult, Match, Observation, Rules, card_name, sorted_for_display
+from spades.engine.cards import SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, card_symbol
+
+COMPASS = ("North", "East", "South", "West")
+RED_SUITS = (1, 2)  # diamonds, hearts
+
+
+def default_names(players: int, human: int, name: str | None = None) -> list[str]:
+    """North, East, South, West at four; Player 1..N otherwise. ``name`` for the human."""
+    names = list(COMPASS) if players == 4 else [f"Player {s + 1}" for s in range(players)]
+    if name:
+        names[human] = name
+    return names
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def bid_words(bid: int, blind: bool = False) -> str:
+    if blind:
+        return "blind nil"
+    return "nil" if bid == 0 else str(bid)
+
+
+def card_label(card: int, *, rich: bool, symbols: bool) -> str:
+    """``Q♥`` (coloured in the rich view) or ``QH`` without symbols."""
+    from spades.engine import card_str
+
+    text = card_symbol(card) if symbols else card_str(card)
+    if rich and card < 52 and SUIT_OF[card] in RED_SUITS:
+        return f"\x1b[31m{text}\x1b[0m"
+    return text
+
+
+def _rank_word(card: int) -> str:
+    name = card_name(card)
+    return name.split(" of ")[0] if " of " in name else name
+
+
+def hand_plain(hand: int, legal: int = 0, title: str = "Your hand") -> str:
+    """``Your hand, 5 cards: hearts: 1 two, 2 queen; spades: 3 ace; ...``, numbered as the
+    hand is sorted, so a card can be played by its number. With ``legal``, only those
+    cards are listed (keeping their numbers)."""
+    cards = sorted_for_display(hand)
+    if not cards:
+        return "Your hand is empty."
+    groups: list[str] = []
+    current = -1
+    parts: list[str] = []
+    shown = 0
+    for i, c in enumerate(cards, start=1):
+        if legal and not legal >> c & 1:
+            continue
+        shown += 1
+        suit = SUIT_OF[c]
+        if suit != current:
+            if parts:
+                groups.append(f"{SUIT_NAMES[current]}: " + ", ".join(parts))
+            parts, current = [], suit
+        parts.append(f"{i} {_rank_word(c)}")
+    groups.append(f"{SUIT_NAMES[current]}: " + ", ".join(parts))
+    count = plural(len(cards), "card") if not legal else plural(shown, "card")
+    return f"{title}, {count}: " + "; ".join(groups) + "."
+
+
+def hand_rich(hand: int, legal: int, *, symbols: bool) -> list[str]:
+    """One row per suit, each card with its number; cards you may not play now dimmed."""
+    cards = sorted_for_display(hand)
+    if not cards:
+        return ["Your hand is empty."]
+    rows: list[str] = []
+    current = -1
+    row = ""
+    for i, c in enumerate(cards, start=1):
+        suit = SUIT_OF[c]
+        if suit != current:
+            if row:
+                rows.append(row)
+            label = SUIT_SYMBOLS[suit] if symbols else SUIT_NAMES[suit][0].upper()
+            if suit in RED_SUITS:
+                label = f"\x1b[31m{label}\x1b[0m"
+            row, current = f"  {label} ", suit
+        text = f"{i}:" + card_label(c, rich=True, symbols=symbols)
+        if legal and not legal >> c & 1:
+            text = f"\x1b[2m{i}:{card_symbol(c) if symbols else card_name(c)}\x1b[0m"
+        row += "  " + text
+    rows.append(row)
+    return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
+
+
+def trick_sentence(obs: Observation, names: list[str]) -> str:
+    """The cards played to the open trick and whether spades are broken (seed 002's key)."""
+    broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
+    if obs.phase == "bid":
+        return f"Bidding is under way; no card has been played. {broken}"
+    if obs.phase != "play":
+        return f"No trick is being played. {broken}"
+    if not obs.trick:
+        return f"No card has been played to this trick yet; {names[obs.leader]} leads. {broken}"
+    played = ", ".join(f"{names[s]} played the {card_name(c)}" for s, c in obs.trick)
+    return f"This trick: {played}. {broken}"
+
+
+def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[str]:
+    """The open trick laid out round the table (the richer view)."""
+    played = dict(obs.trick)
+
+    def at(seat: int) -> str:
+        label = names[seat]
+        if seat in played:
+            return f"{label} {card_label(played[seat], rich=True, symbols=symbols)}"
+        if seat == obs.current_player:
+            return f"{label} \x1b[1m?\x1b[0m"
+        return f"{label} ·"
+
+    if obs.rules.players == 4:
+        pad = " " * 14
+        return [pad + at(0), at(3).ljust(28 + (len(at(3)) - _visible(at(3)))) + at(1),
+                pad + at(2)]
+    return ["   ".join(at(s) for s in range(obs.rules.players))]
+
+
+def _visible(text: str) -> int:
+    import re
+
+    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
+
+
+def status_lines(match: Match, names: list[str]) -> list[str]:
+    """Round status: each player's bid and tricks so far, each side's contract and score."""
+    rules = match.rules
+    lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
+    parts = []
+    for s in range(rules.players):
+        b = match.bids[s]
+        bid = "has not bid yet" if b < 0 else f"bid {bid_words(b, match.blind[s])}"
+        parts.append(f"{names[s]} {bid}, {plural(match.tricks[s], 'trick')}")
+    lines.append("; ".join(parts) + ".")
+    for k, seats in enumerate(rules.sides):
+        if len(seats) > 1:
+            contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
+            taken = sum(match.tricks[s] for s in seats)
+            lines.append(f"{side_name(rules, k, names)}: contract {contract}, "
+                         f"{plural(taken, 'trick')} taken.")
+    lines.append(scores_sentence(match, names))
+    return lines
+
+
+def scores_sentence(match: Match, names: list[str]) -> str:
+    rules = match.rules
+    parts = []
+    for k in range(len(rules.sides)):
+        warn = bag_warning(rules, match.bags[k])
+        parts.append(f"{side_name(rules, k, names)} {match.scores[k]} points, "
+                     f"{plural(match.bags[k], 'bag')}" + (f" ({warn})" if warn else ""))
+    return "Scores: " + "; ".join(parts) + "."
+
+
+def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
+    """How each side scored a hand, one sentence per side, then bag warnings."""
+    lines = [f"Hand {result.number} is over."]
+    for k, seats in enumerate(rules.sides):
+        side = result.sides[k]
+        who = side_name(rules, k, names)
+        bits = []
+        if side.contract > 0:
+            verdict = "made it" if side.made else "were set" if len(seats) > 1 else "was set"
+            bits.append(f"bid {side.contract} and took {side.contract_tricks}: {verdict}, "
+                        f"{side.contract_points:+d}")
+        for s in seats:
+            if result.bids[s] == 0:
+                kind = "blind nil" if result.blind[s] else "nil"
+                ok = "made" if result.tricks[s] == 0 else f"failed with {plural(result.tricks[s], 'trick')}"
+                bits.append(f"{names[s]}'s {kind} {ok}")
+        if side.bonus_points:
+            bits.append(f"bonus {side.bonus_points:+d}")
+        if side.new_bags:
+            bits.append(plural(side.new_bags, "new bag"))
+        if result.timeout_bags[k]:
+            bits.append(plural(result.timeout_bags[k], "timer penalty bag"))
+        if side.penalties:
+            bits.append(f"bag penalty {-side.penalties * rules.bag_penalty:+d}")
+        lines.append(f"{who}: " + "; ".join(bits) + f". {result.points[k]:+d} points this hand, "
+                     f"{result.scores[k]} in all, {plural(result.bags[k], 'bag')}.")
+    for k in range(len(rules.sides)):
+        warn = bag_warning(rules, result.bags[k])
+        if warn:
+            lines.append(f"Warning: {side_name(rules, k, names)} "
+                         f"{'are' if len(rules.sides[k]) > 1 else 'is'} {warn}.")
+    return lines
+
+
+def match_over_sentence(match: Match, names: list[str]) -> str:
+    rules = match.rules
+    scores = ", ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
+                       for k in range(len(rules.sides)))
+    if match.winner is None:
+        return f"The match is a draw: {scores}."
+    who = side_name(rules, match.winner, names)
+    verb = "win" if len(rules.sides[match.winner]) > 1 else "wins"
+    return f"{who} {verb} the match: {scores}."
+
+
+def rules_lines(rules: Rules, names: list[str]) -> list[str]:
+    """The rules of the profile in force, in plain words."""
+    hs = rules.hand_size
+    lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each"
+             + (", with the two jokers as the highest trumps" if rules.jokers else "") + "."]
+    if rules.teams is None:
+        lines.append("Everyone plays alone.")
+    else:
+        sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
+        lines.append(f"Teams: {sides}; partners' bids add up to one contract.")
+    if rules.bidding == "mirror":
+        lines.append("Mirror bidding: everyone bids the number of spades held (none: nil).")
+    elif rules.bidding == "whiz":
+        lines.append("Whiz bidding: bid nil or exactly the number of spades you hold.")
+    elif rules.bidding == "suicide":
+        lines.append("Suicide bidding: one partner of each side bids nil every hand.")
+    low = "nil (0) or 1" if rules.nil else "1"
+    if rules.bidding == "standard":
+        lines.append(f"Bids: {low} to {hs}.")
+    if rules.nil:
+        counts = ("count toward the contract" if rules.failed_nil_tricks_count
+                  else "do not count toward the contract; each is 1 point and 1 bag")
+        lines.append(f"Nil: +{rules.nil_points} if you take no trick, -{rules.nil_points} "
+                     f"otherwise; a failed nil's tricks {counts}.")
+    if rules.blind_nil:
+        lines.append(f"Blind nil: ±{rules.blind_nil_points}, only as the first bid of a hand, "
+                     "before looking at the cards.")
+    else:
+        lines.append("Blind nil is not allowed.")
+    lines.append("Follow suit if you can. Spades are trumps and cannot be led until broken, "
+                 "unless you hold only spades; they are broken "
+                 + ("by any spade played." if rules.spades_break == "any"
+                    else "only by a spade played on a trick led in another suit."))
+    lines.append("A made contract scores 10 per trick bid and 1 point and 1 bag per extra "
+                 "trick; a set contract loses 10 per trick bid"
+                 + (" (a contract of exactly 10 scores ±200)." if rules.ten_for_200 else "."))
+    if rules.small_contract_bonus:
+        lines.append(f"A contract of 1 or 2 made exactly earns +{rules.small_contract_bonus}.")
+    if rules.hard_contract_from is not None:
+        lines.append(f"A made contract above {rules.hard_contract_from} earns +10 for each "
+                     "trick above it.")
+    keep = "drops to 0" if rules.bags_reset else "keeps the remainder"
+    lines.append(f"Bags: every {rules.bag_limit} cost {rules.bag_penalty} points, and the "
+                 f"counter {keep}.")
+    if rules.one_hand:
+        lines.append("One-hand match: the higher score after one hand wins; equal scores draw.")
+    else:
+        lines.append(f"The first side to reach {rules.target} points with the highest score "
+                     "wins; a tie at the top plays on.")
+    if rules.turn_timer:
+        bags = plural(rules.timeout_penalty_bags, "penalty bag")
+        lines.append(f"Turn timer: {rules.turn_timer} seconds; when it runs out the game "
+                     f"plays for you and your side takes {bags}.")
+    return lines
+
+
+#: (command, one-key short form, what it does)
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("hand", "h", "your hand, numbered"),
+    ("trick", "t", "the cards played to this trick, and whether spades are broken"),
+    ("status", "s", "round status: each player's bid and tricks so far, and the scores"),
+    ("sheet", "p", "the score sheet: every hand so far, with bag warnings"),
+    ("hint", "i", "a hint from the expert"),
+    ("rules", "r", "the rules of this game"),
+    ("save", "w", "save the game (every move is already saved as it happens)"),
+    ("quit", "q", "stop playing; resume later with: spades play --resume"),
+    ("help", "?", "this list"),
+)
+
+
+def help_lines() -> list[str]:
+    lines = ["Commands, at any prompt (the word or its one-key short form):"]
+    lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
+    lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number "
+                 "in your hand. To bid type a number, or nil"
+                 + " (blind nil and look where allowed).")
+    return lines
