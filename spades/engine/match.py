@@ -496,8 +496,8 @@ class Match:
         """The turn timer ran out: act for the player and give their side the penalty bags
         at once (which may trigger the bag penalty at once). Returns the bid or card."""
         action = self.timeout_action()
-        if action == LOOK:
-            self._bid(LOOK)
+        if action == LOOK:  # the timer looks for the player: part of this one action, so
+            self.looked[self.turn] = True  # that undo takes both back
             action = self.timeout_action()
         seat = self.turn
         k = self.side_of[seat]
