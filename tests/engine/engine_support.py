@@ -96,6 +96,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("race400-3-timer", "race400", {"players": 3, "turn_timer": 30}, timeouts=True),
     Variant("race400-6-timer", "race400", {"players": 6, "teams": T6_3x2, "turn_timer": 15},
             timeouts=True),
+    Variant("cards4net-timer", "cards4net", {"turn_timer": 20, "target": 150}, timeouts=True),
+    Variant("cards4net-jokers-timer", "cards4net", {"jokers": True, "turn_timer": 20},
+            timeouts=True),
 )
 
 VARIANT_BY_LABEL = {v.label: v for v in VARIANTS}
