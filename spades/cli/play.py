@@ -230,7 +230,12 @@ def describe_game(game: GameRow, match: Match) -> str:
     scores = " to ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
                          for k in range(len(rules.sides)))
     when = game.updated_at.astimezone().strftime("%d %b %Y %H:%M")
-    where = f"hand {max(1, match.hand_number)}" if match.phase != "over" else "finished"
+    if match.phase == "over":
+        where = "finished"
+    elif match.phase == "deal":
+        where = f"after hand {match.hand_number}" if match.hand_number else "not dealt yet"
+    else:
+        where = f"hand {match.hand_number}"
     return f"{game.id[:8]}, {rules.name}, {where}, {scores}; {when}"
 
 

@@ -176,7 +176,8 @@ class TerminalGame:
         if lost > 0:
             extra = f", which completes a bag penalty of {lost} points"
         self.say(f"{who} take{'s' if len(m.rules.sides[side]) == 1 else ''} "
-                 f"{text.plural(bags, 'penalty bag')}{extra}.")
+                 f"{text.plural(bags, 'penalty bag')}{extra}; "
+                 f"{text.plural(m.bags[side], 'bag')} now.")
         self.announce(seat, action, before)
 
     def snapshot(self) -> _Before:
@@ -251,7 +252,7 @@ class TerminalGame:
         prompt = "Your bid: " if bidding else "Your card: "
         if self.console.rich:
             prompt = self.console.style(f"{self.names[self.human]}, {prompt.lower()}", BOLD)
-        warnings = tuple(w for w in (30, 10, 5) if timer and w < timer)
+        warnings = tuple(w for w in (30, 10, 3) if timer and w < timer)
         while True:
             line = self.console.ask(prompt, deadline=deadline, warnings=warnings,
                                     on_warning=self.warn)

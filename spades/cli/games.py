@@ -1,0 +1,284 @@
+"""Saved games: ``spades export``, ``spades import``, ``spades history``, ``spades show``
+and ``spades stats``. Every command takes ``--db PATH``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from spades.cli.play import add_db_option, describe_game, open_store, seat_names
+from spades.cli.replay import read_records
+from spades.cli.sheet import score_sheet, side_name
+from spades.engine import Match, RecordError, SpadesError, replay
+from spades.stats import Stats, compute
+from spades.store import GameRow, Store, StoreError, record_of
+from spades.tui import cpu, text
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("export", help="write a saved game as a match record (spades-record/1)",
+                       description="Write a saved game, finished or not, as a spades-record/1 "
+                       "JSON record: to FILE, or to standard output.")
+    p.add_argument("game", metavar="GAME", help="the game's id (the first letters are "
+                   "enough, as spades history shows them), or 'last'")
+    p.add_argument("file", metavar="FILE", nargs="?", help="where to write (default: stdout)")
+    add_db_option(p)
+    p.set_defaults(func=run_export)
+
+    p = sub.add_parser("import", help="load a match record as a game to review or continue",
+                       description="Load a spades-record/1 record (finished or not), checking "
+                       "every step, as a saved game: review it with spades show, continue it "
+                       "with spades play --resume.")
+    p.add_argument("file", metavar="FILE", help="record file (JSON, or JSON Lines), - for stdin")
+    p.add_argument("--seat", metavar="SEAT", help="your seat in the game (default: as the "
+                   "record says, else south, or seat 0 when not four players)")
+    add_db_option(p)
+    p.set_defaults(func=run_import)
+
+    p = sub.add_parser("history", help="list past and unfinished games with their result")
+    p.add_argument("--limit", type=int, default=30, metavar="N",
+                   help="how many games, most recent first (default 30)")
+    add_db_option(p)
+    p.set_defaults(func=run_history)
+
+    p = sub.add_parser("show", help="print a saved game's score sheet")
+    p.add_argument("game", metavar="GAME", help="the game's id (or its first letters), or 'last'")
+    add_db_option(p)
+    p.set_defaults(func=run_show)
+
+    p = sub.add_parser("stats", help="your statistics, per rules profile",
+                       description="Matches and hands played and won, average points per "
+                       "hand, bids made and set, nil and blind nil tried and made, bags and bag "
+                       "penalties: over the games played in the terminal (and imported ones).")
+    p.add_argument("--rules", metavar="PROFILE", help="only this rules profile")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_db_option(p)
+    p.set_defaults(func=run_stats)
+
+
+def _fail(command: str, message: str, status: int = 1) -> int:
+    print(f"spades {command}: {message}", file=sys.stderr)
+    return status
+
+
+def find(store: Store, key: str) -> GameRow:
+    if key == "last":
+        games = store.list_games(limit=1)
+        if not games:
+            raise StoreError("there are no saved games yet; play one with: spades play")
+        return games[0]
+    return store.find_game(key)
+
+
+def human_seat(game: GameRow) -> int:
+    default = 2 if game.rules.players == 4 else 0
+    value = game.options.get("human", default)
+    return int(value) if isinstance(value, int) else default
+
+
+# export / import --------------------------------------------------------------------------
+
+
+def export_record(game: GameRow, match: Match) -> dict[str, Any]:
+    record = record_of(game, match)
+    record["human"] = human_seat(game)
+    record["cpu"] = [s.get("cpu") for s in game.seats]
+    return record
+
+
+def run_export(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args)
+        game = find(store, args.game)
+        _, match = store.load_match(game.id)
+    except StoreError as exc:
+        return _fail("export", str(exc))
+    data = json.dumps(export_record(game, match), ensure_ascii=False) + "\n"
+    if args.file is None or args.file == "-":
+        sys.stdout.write(data)
+        return 0
+    try:
+        with open(args.file, "w", encoding="utf-8") as f:
+            f.write(data)
+    except OSError as exc:
+        return _fail("export", f"cannot write {args.file}: {exc.strerror}")
+    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}) "
+          f"to {args.file}.", file=sys.stderr)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            raw = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                raw = f.read()
+    except OSError as exc:
+        return _fail("import", f"cannot read {args.file}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return _fail("import", f"{args.file} is not a text file")
+    records = read_records(raw)
+    store = open_store(args)
+    status = 0
+    for i, record in enumerate(records, start=1):
+        where = f"record {i}: " if len(records) > 1 else ""
+        try:
+            if isinstance(record, RecordError):
+                raise record
+            match = replay(record)
+            gid = import_match(store, record, match, args.seat)
+        except (SpadesError, StoreError) as exc:
+            status = 1
+            print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
+            continue
+        state = ("finished" if match.is_over()
+                 else f"unfinished, hand {max(1, match.hand_number)}")
+        print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
+              f"{gid[:8]}" + ("" if match.is_over() else
+                              f"; continue it with: spades play --resume {gid[:8]}"))
+    return status
+
+
+def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None) -> str:
+    from spades.cli.play import UsageError, parse_seat
+
+    n = match.n
+    if seat is not None:
+        try:
+            human = parse_seat(seat, n, "--seat")
+        except UsageError as exc:
+            raise SpadesError(str(exc)) from None
+    else:
+        given = record.get("human")
+        human = given if isinstance(given, int) and 0 <= given < n else (2 if n == 4 else 0)
+    names = record.get("names")
+    base = text.default_names(n, human)
+    levels = record.get("cpu")
+    seats = []
+    for s in range(n):
+        name = names[s] if isinstance(names, list) and s < len(names) and names[s] else base[s]
+        level = levels[s] if isinstance(levels, list) and s < len(levels) else None
+        if s != human and level not in cpu.known_levels():
+            level = cpu.DEFAULT_LEVEL
+        seats.append({"name": str(name), "cpu": None if s == human else level,
+                      "user_id": None})
+    options = {"human": human, "seed": random.SystemRandom().randrange(2**31),
+               "source_id": record.get("id")}
+    return store.save_record(match, kind="import", seats=seats, options=options)
+
+
+# history / show ---------------------------------------------------------------------------
+
+
+def outcome(game: GameRow, match: Match) -> str:
+    """``won``, ``lost``, ``draw`` or ``unfinished``, from the human's side."""
+    if not match.is_over():
+        return "unfinished"
+    if match.winner is None:
+        return "draw"
+    return "won" if match.winner == match.rules.side_of[human_seat(game)] else "lost"
+
+
+def run_history(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        return _fail("history", "--limit must be 1 or more", 2)
+    store = open_store(args)
+    games = store.list_games(limit=args.limit)
+    if not games:
+        print("No saved games yet. Play one with: spades play")
+        return 0
+    print("Games, most recent first:")
+    for game in games:
+        try:
+            _, match = store.load_match(game.id)
+        except StoreError as exc:
+            print(f"  {game.id[:8]}: cannot be read: {exc}")
+            continue
+        kind = " (imported)" if game.kind == "import" else ""
+        print(f"  {describe_game(game, match)}: {outcome(game, match)}{kind}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args)
+        game = find(store, args.game)
+        _, match = store.load_match(game.id)
+    except StoreError as exc:
+        return _fail("show", str(exc))
+    names = seat_names(game)
+    me = human_seat(game)
+    when = game.created_at.astimezone().strftime("%d %b %Y %H:%M")
+    print(f"Game {game.id[:8]}, started {when}; you sat {names[me]}. "
+          f"Result: {outcome(game, match)}.")
+    print(score_sheet(match, names))
+    if match.phase in ("bid", "play"):
+        for line in text.status_lines(match, names)[:-1]:
+            print(line)
+    return 0
+
+
+# stats ------------------------------------------------------------------------------------
+
+
+def played_games(store: Store) -> list[tuple[Match, int]]:
+    """Every terminal game, and imported games not copies of a game already here."""
+    games = store.list_games(kind="terminal", limit=1_000_000)
+    ids = {g.id for g in games}
+    for g in store.list_games(kind="import", limit=1_000_000):
+        if g.options.get("source_id") not in ids:
+            games.append(g)
+    out = []
+    for g in games:
+        try:
+            _, match = store.load_match(g.id)
+        except StoreError:
+            continue
+        out.append((match, human_seat(g)))
+    return out
+
+
+STAT_LINES: tuple[tuple[str, str], ...] = (
+    ("Matches", "{matches_played} played, {matches_won} won, {matches_drawn} drawn"),
+    ("Hands", "{hands_played} played, {hands_won} won, {average_points:.1f} points a hand "
+              "on average"),
+    ("Bids", "{bids_made} made, {bids_set} set"),
+    ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
+            "{blind_nil_made} made"),
+    ("Bags", "{bags} taken, {bag_penalties} bag penalties"),
+)
+
+
+def stats_lines(title: str, stats: Stats) -> list[str]:
+    data = stats.to_json()
+    data["average_points"] = stats.average_points
+    return [title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    pairs = played_games(store)
+    if args.rules:
+        pairs = [(m, s) for m, s in pairs if m.rules.name == args.rules]
+    book = compute(pairs)
+    if args.json:
+        print(json.dumps(book.to_json()))
+        return 0
+    if not book.by_profile:
+        which = f" under {args.rules} rules" if args.rules else ""
+        print(f"No games played yet{which}. Play one with: spades play")
+        return 0
+    lines: list[str] = []
+    for name, stats in sorted(book.by_profile.items()):
+        lines += stats_lines(f"{name} rules:", stats)
+    if len(book.by_profile) > 1:
+        lines += stats_lines("All rules together:", book.total)
+    print("\n".join(lines))
+    return 0
+
+
+__all__ = ["export_record", "import_match", "played_games", "side_name"]
