@@ -1,0 +1,171 @@
+"""Guessing the hidden hands: deals consistent with everything a seat has seen.
+
+:func:`sample_deals` gives every other seat (and the observer too, before a blind-nil
+decision) the right number of unseen cards, never a card of a suit that seat has shown it
+lacks, and the exact spade count that Mirror and Whiz bids reveal. With ``evidence`` the
+candidates are then weighted by how well each seat's bid fits the hand it would have held
+(a Nil bid makes high cards unlikely, a bid of 5 makes a weak hand unlikely) and resampled.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from spades.bots.policy import estimate_tricks, nil_risk
+from spades.bots.sim import public_voids
+from spades.engine import Observation, unseen_cards
+from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
+
+
+class _Infeasible(Exception):
+    pass
+
+
+def spade_requirements(obs: Observation) -> list[int | None]:
+    """Trumps each seat must still hold, when its bid revealed its count (Mirror, Whiz)."""
+    rules = obs.rules
+    out: list[int | None] = [None] * rules.players
+    if rules.bidding not in ("mirror", "whiz"):
+        return out
+    played = [0] * rules.players
+    for seat, c in obs.plays:
+        if c >= 39:
+            played[seat] += 1
+    for seat, bid in enumerate(obs.bids):
+        if seat == obs.seat or bid is None or obs.blind[seat]:
+            continue
+        if rules.bidding == "mirror" or bid > 0:
+            out[seat] = bid - played[seat]
+    return out
+
+
+def _deal_once(rng: random.Random, obs: Observation, sizes: list[int], voids: list[int],
+               spades_needed: list[int | None], unseen: int) -> list[int]:
+    n = len(sizes)
+    hands = [0] * n
+    room = sizes[:]
+    spades = [c for c in range(64) if unseen >> c & 1 and c >= 39]
+    rng.shuffle(spades)
+    no_more_spades = 0
+    for seat, need in enumerate(spades_needed):
+        if need is None:
+            continue
+        if need < 0 or need > room[seat] or need > len(spades):
+            raise _Infeasible
+        for _ in range(need):
+            c = spades.pop()
+            hands[seat] |= 1 << c
+        room[seat] -= need
+        no_more_spades |= 1 << seat
+    rest = [c for c in range(64) if unseen >> c & 1 and c < 39] + spades
+    rng.shuffle(rest)
+    allowed_by_suit = []
+    for suit in range(4):
+        allowed = [p for p in range(n) if room[p] > 0 and not voids[p] >> suit & 1
+                   and not (suit == SPADES and no_more_spades >> p & 1)]
+        allowed_by_suit.append(allowed)
+    rest.sort(key=lambda c: len(allowed_by_suit[SUIT_OF[c]]))
+    for c in rest:
+        seats = [p for p in allowed_by_suit[SUIT_OF[c]] if room[p] > 0]
+        if not seats:
+            raise _Infeasible
+        if len(seats) == 1:
+            p = seats[0]
+        else:
+            total = sum(room[q] for q in seats)
+            x = rng.random() * total
+            for p in seats:
+                x -= room[p]
+                if x < 0:
+                    break
+        hands[p] |= 1 << c
+        room[p] -= 1
+    if any(room):
+        raise _Infeasible
+    return hands
+
+
+def sample_deals(obs: Observation, rng: random.Random, count: int,
+                 evidence: bool = True) -> list[list[int]]:
+    """``count`` guesses of every seat's cards (the observer's own hand as it is)."""
+    rules = obs.rules
+    n = rules.players
+    me = obs.seat
+    unseen = unseen_cards(obs)
+    sizes = list(obs.hand_sizes)
+    known = obs.hand is not None
+    if known:
+        sizes[me] = 0
+    voids = public_voids(obs)
+    need = spade_requirements(obs)
+    use_evidence = evidence and rules.bidding in ("standard", "suicide") and any(
+        b is not None and not bl and s != me
+        for s, (b, bl) in enumerate(zip(obs.bids, obs.blind, strict=True)))
+    pool = count * 3 if use_evidence else count
+    out: list[list[int]] = []
+    failures = 0
+    while len(out) < pool:
+        try:
+            hands = _deal_once(rng, obs, sizes, voids, need, unseen)
+        except _Infeasible:
+            failures += 1
+            if failures > 20 + 5 * pool:
+                # Inconsistent evidence (it should not happen): drop the void constraints.
+                voids = [0] * n
+                need = [None] * n
+            continue
+        if known:
+            hands[me] = obs.hand or 0
+        out.append(hands)
+    if not use_evidence:
+        return out
+    played_by = [0] * n
+    for seat, c in obs.plays:
+        played_by[seat] |= 1 << c
+    weights = []
+    for hands in out:
+        log_w = 0.0
+        for seat in range(n):
+            bid = obs.bids[seat]
+            if seat == me or bid is None or obs.blind[seat]:
+                continue
+            log_w += bid_log_likelihood(hands[seat] | played_by[seat], bid, obs)
+        weights.append(log_w)
+    top = max(weights)
+    w = [math.exp(x - top) for x in weights]
+    # Systematic resampling: low variance and deterministic given the rng.
+    total = sum(w)
+    step = total / count
+    x = rng.random() * step
+    chosen: list[list[int]] = []
+    acc = 0.0
+    for hands, weight in zip(out, w, strict=True):
+        acc += weight
+        while x < acc and len(chosen) < count:
+            chosen.append(hands)
+            x += step
+    while len(chosen) < count:
+        chosen.append(out[-1])
+    return chosen
+
+
+def bid_log_likelihood(hand: int, bid: int, obs: Observation) -> float:
+    """Log of how likely a seat holding ``hand`` was to make ``bid`` (0 = Nil)."""
+    if bid == 0:
+        if obs.rules.bidding == "suicide":
+            return 0.0
+        risk = nil_risk(hand, obs.rules)
+        excess = max(0.0, risk - 1.2)
+        return -excess * excess / 2.0
+    est = estimate_tricks(hand, obs.rules)
+    d = bid - est
+    return -d * d / (2 * 1.6 * 1.6)
+
+
+def spade_count(hand: int) -> int:
+    return (hand & SPADE_MASK).bit_count()
+
+
+def suit_length(hand: int, suit: int) -> int:
+    return (hand & SUIT_MASKS[suit]).bit_count()

@@ -1,0 +1,129 @@
+"""The ``ismcts`` level: single-observer Information Set Monte Carlo Tree Search
+(Cowling, Powley and Whitehouse, 2012).
+
+One tree, keyed by the sequence of actions since the decision, all of which this seat
+observes (bids and cards played are public), so nodes are shared by every determinization.
+Each iteration samples a fresh deal consistent with the observation, descends the tree
+among the actions legal in that deal (UCB1 with availability counts: a child's exploration
+term uses how often it was available, not its parent's visits), adds one node, plays the
+rest of the hand out with the intermediate policy, and credits every node with the result
+for the side that chose it. The root action visited most is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from spades.bots.heuristic import blind_nil_choice
+from spades.bots.infer import sample_deals
+from spades.bots.policy import rollout
+from spades.bots.sim import Sim
+from spades.engine import LOOK, Observation
+
+DEFAULT_ITERATIONS = 1500
+#: Exploration constant, for utilities measured in hundreds of points.
+EXPLORATION = 0.7
+_SCALE = 100.0
+
+
+class _Node:
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _actions(s: Sim) -> list[int]:
+    if s.phase == 0:
+        return list(s.legal_bids())
+    m = s.legal_mask()
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+class IsmctsBot:
+    """SO-ISMCTS; budget in iterations per decision, or in seconds."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: float = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, bag_weight: float = 0.5) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = max(1, int(iterations))
+        self.seconds = seconds
+        self.bag_weight = bag_weight
+
+    def act(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if LOOK in legal:
+            return blind_nil_choice(obs)
+        root = _Node()
+        rng = self.rng
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations if deadline is None else 10**9
+        batch: list[list[int]] = []
+        root_legal = set(legal)
+        log = math.log
+        sqrt = math.sqrt
+        sides = len(obs.rules.sides)
+        for it in range(limit):
+            if deadline is not None and it >= 8 and time.perf_counter() > deadline:
+                break
+            if not batch:
+                batch = sample_deals(obs, rng, 32)
+            s = Sim.from_obs(obs, batch.pop())
+            node = root
+            path: list[tuple[_Node, int]] = []
+            while s.phase != 2:
+                actions = _actions(s)
+                if node is root:
+                    actions = [a for a in actions if a in root_legal]
+                side = s.side_of[s.turn]
+                children = node.children
+                untried = []
+                for a in actions:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried:
+                    a = untried[int(rng.random() * len(untried))]
+                    child = _Node()
+                    child.avail = 1
+                    children[a] = child
+                    s.apply(a)
+                    path.append((child, side))
+                    break
+                best_value = -1e18
+                best_action = actions[0]
+                for a in actions:
+                    child = children[a]
+                    value = (child.total / child.visits
+                             + EXPLORATION * sqrt(log(child.avail) / child.visits))
+                    if value > best_value:
+                        best_value, best_action = value, a
+                node = children[best_action]
+                s.apply(best_action)
+                path.append((node, side))
+            rollout(s)
+            values = s.side_values(self.bag_weight)
+            total = sum(values)
+            utility = [(v - (total - v) / (sides - 1)) / _SCALE for v in values]
+            for n, side in path:
+                n.visits += 1
+                n.total += utility[side]
+        if not root.children:
+            return legal[0]
+        return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
