@@ -69,7 +69,10 @@ def hint(obs: Observation) -> tuple[int, str]:
     """The expert's suggestion for this observation, with its reason."""
     fn: Callable[[Observation], Any] | None = getattr(bots, "hint", None)
     if fn is not None:
-        action, reason = fn(obs)
+        found = fn(obs)
+        if hasattr(found, "action"):  # a ``Hint`` record
+            return int(found.action), str(getattr(found, "reason", ""))
+        action, reason = found
         return int(action), str(reason)
     try:
         bot, level = make_cpu(HINT_LEVEL, 0)

@@ -390,7 +390,7 @@ class TerminalGame:
                 self.say("No hand is being played.")
             else:
                 legal = mask_of(a for a in obs.legal_actions if is_play(a))
-                self.show_hand(obs, legal if obs.phase == "play" else 0)
+                self.show_hand(obs, legal if self.console.rich else 0)
         elif name == "trick":
             self.say(text.trick_sentence(obs, self.names))
         elif name == "status":

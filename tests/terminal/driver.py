@@ -1,0 +1,53 @@
+"""Drive ``spades play`` through a real pseudo-terminal with pexpect."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+CARD_PROMPT = "Your card: "
+BID_PROMPT = "Your bid: "
+PAUSE_PROMPT = r"Press Enter for the next hand \(or type a command\): "
+MATCH_OVER = r"wins? the match: [^\r\n]*\.|The match is a draw: [^\r\n]*\."
+LISTING = re.compile(r"(?:You can play|Your hand), \d+ cards?: ([^\r\n]*)\.\r?\n")
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e.pop("SPADES_DB", None)
+    e["TERM"] = "dumb"
+    e["PYTHONUNBUFFERED"] = "1"
+    return e
+
+
+def spawn(db: Path, *args: str, timeout: float = 30) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "spades", "play", "--db", str(db), *args],
+                          env=env(), encoding="utf-8", timeout=timeout,
+                          dimensions=(50, 200))
+    return child
+
+
+def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spades", *args], capture_output=True,
+                          text=True, env=env(), input=input, timeout=60)
+
+
+def listing_numbers(text: str) -> list[int]:
+    """The card numbers of the last hand listing in ``text`` (the playable ones)."""
+    found = LISTING.findall(text)
+    assert found, f"no hand listing in {text[-500:]!r}"
+    return [int(n) for n in re.findall(r"(\d+) [a-z]", found[-1])]
+
+
+def export(db: Path, game: str = "last") -> dict[str, Any]:
+    out = run_cli("export", game, "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    record: dict[str, Any] = json.loads(out.stdout)
+    return record

@@ -1,0 +1,207 @@
+"""A whole match of ``spades play`` through a pseudo-terminal: bids, plays, a refused
+card, every command, a kill -9 and a resume in the middle of a trick, quit and resume,
+then export, replay and import of the record."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.terminal.driver import (
+    BID_PROMPT,
+    CARD_PROMPT,
+    MATCH_OVER,
+    PAUSE_PROMPT,
+    export,
+    listing_numbers,
+    run_cli,
+    spawn,
+)
+
+ARGS = ("--plain", "--seed", "11", "--target", "150", "--cpu", "intermediate")
+
+
+def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    child = spawn(db, *ARGS)
+    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
+    game = child.match.group(1)
+
+    # The first bid: every command, then bad bids, then a good one.
+    child.expect(BID_PROMPT)
+    assert "Your hand, 13 cards: hearts:" in child.before or "Your hand, 13 cards:" in child.before
+    for command, reply in [
+        ("?", r"Commands, at any prompt"), ("help", r"q  quit"),
+        ("h", r"Your hand, 13 cards:"), ("hand", r"Your hand, 13 cards:"),
+        ("t", r"Bidding is under way; no card has been played\. Spades are not broken yet\."),
+        ("s", r"South has not bid yet"), ("status", r"Scores: North & South 0 points"),
+        ("p", r"Score sheet — cardems"), ("sheet", r"No hand has been scored yet"),
+        ("i", r"Hint: bid (nil|\d+)"), ("r", r"Rules: cardems, 4 players"),
+        ("rules", r"The first side to reach 150 points"),
+        ("w", r"Saved: every move is stored"), ("save", r"Resume it any time with"),
+    ]:
+        child.sendline(command)
+        child.expect(reply)
+        child.expect(BID_PROMPT)
+    for bad, reason in [("14", r"Refused: A bid must be from 0 to 13, not 14\. It is still"),
+                        ("QH", r"Refused: It is time to bid, not to play a card"),
+                        ("lots", r"Refused: 'lots' is not a bid")]:
+        child.sendline(bad)
+        child.expect(reason)
+        child.expect(BID_PROMPT)
+    child.sendline("3")
+    child.expect(r"South bids 3\.")
+
+    refused = kills = quits = 0
+    turns = 0
+    hands_seen = 1
+    while True:
+        i = child.expect([CARD_PROMPT, BID_PROMPT, PAUSE_PROMPT, MATCH_OVER])
+        if i == 3:
+            break
+        if i == 2:
+            hands_seen += 1
+            if hands_seen == 2:  # commands at the pause between hands
+                child.sendline("p")
+                child.expect(r"Hand 1 \(dealer")
+                child.expect(PAUSE_PROMPT)
+            child.sendline("")
+            continue
+        if i == 1:
+            child.sendline("nil" if hands_seen % 2 == 0 else "2")
+            continue
+        turns += 1
+        before = child.before
+        numbers = listing_numbers(before)
+        trick = re.findall(r"Your turn\. This trick: ([^\r\n]*)\r?\n", before)
+        if trick and turns > 2 and "You can play" in before and not refused:
+            # A card not allowed now: refused with the reason, nothing changes.
+            wrong = next(n for n in range(1, 14) if n not in numbers)
+            child.sendline(str(wrong))
+            child.expect(r"Refused: (Must follow suit|[^\r\n]*)\. It is still your turn\.")
+            refused += 1
+            child.expect(CARD_PROMPT)
+            child.sendline("t")
+            child.expect(re.escape("This trick: " + trick[-1].split("This trick: ")[-1]))
+            child.expect(CARD_PROMPT)
+            child.sendline("h")
+            child.expect(r"Your hand, \d+ cards")
+            child.expect(CARD_PROMPT)
+            child.sendline("i")
+            child.expect(r"Hint: play the [a-z ]+ \(card (\d+)\)")
+            child.expect(CARD_PROMPT)
+        if trick and turns > 4 and kills == 0:
+            # kill -9 at our turn in the middle of a trick, then resume: same trick, same hand.
+            hand_line = re.findall(r"((?:You can play|Your hand), [^\r\n]*)", before)[-1]
+            child.kill(signal.SIGKILL)
+            child.wait()
+            child = spawn(db, "--plain", "--resume")
+            child.expect(r"Continuing the only one\.")
+            child.expect(rf"Resuming game {game}")
+            child.expect(CARD_PROMPT)
+            assert trick[-1] in child.before
+            assert hand_line in child.before
+            kills += 1
+            before = child.before
+        if trick and turns > 8 and kills == 1:
+            # kill -9 just after our card is announced: the card is not lost.
+            played_before = sum(len(h["plays"]) for h in export(db)["hands"])
+            child.sendline(str(numbers[0]))
+            child.expect(r"South plays the ([a-z ]+)\.\r?\n")
+            card = child.match.group(1)
+            child.kill(signal.SIGKILL)
+            child.wait()
+            record = export(db)
+            plays = [p for h in record["hands"] for p in h["plays"]]
+            assert len(plays) >= played_before + 1
+            assert card in _names(plays[played_before:played_before + 1])
+            child = spawn(db, "--plain", "--resume", game)
+            child.expect(rf"Resuming game {game}")
+            kills += 1
+            continue
+        if turns == 14 and quits == 0:
+            child.sendline("q")
+            child.expect(r"The game is saved\. Resume it with: spades play --resume")
+            child.expect(pexpect.EOF)
+            child = spawn(db, "--plain", "--resume")
+            child.expect(r"Continuing the only one\.")
+            quits += 1
+            continue
+        child.sendline(str(numbers[0]))
+    final = child.after
+    child.expect(r"see its score sheet with spades show " + game)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert refused == 1 and kills == 2 and quits == 1
+
+    # Export: the record replays to the same result; import it back and show it.
+    out_file = db.parent / "match.json"
+    done = run_cli("export", game, str(out_file), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    replayed = run_cli("replay", "--json", str(out_file))
+    assert replayed.returncode == 0, replayed.stdout
+    result = json.loads(replayed.stdout)
+    assert result["finished"] is True
+    for score in result["scores"]:
+        assert str(score) in final
+    imported = run_cli("import", str(out_file), "--db", str(db))
+    assert imported.returncode == 0, imported.stderr
+    new_id = re.search(r"Imported as game ([0-9a-f]{8}) \(finished\)", imported.stdout)
+    assert new_id, imported.stdout
+    shown = run_cli("show", new_id.group(1), "--db", str(db))
+    original = run_cli("show", game, "--db", str(db))
+    assert shown.returncode == original.returncode == 0
+    sheet = lambda s: s[s.index("Score sheet"):]  # noqa: E731
+    assert sheet(shown.stdout) == sheet(original.stdout)
+    history = run_cli("history", "--db", str(db))
+    assert history.stdout.count(": won") + history.stdout.count(": lost") == 2
+    stats = run_cli("stats", "--db", str(db), "--json")
+    book = json.loads(stats.stdout)
+    assert book["by_profile"]["cardems"]["matches_played"] == 1  # the import is a copy
+    assert book["total"]["hands_played"] == len(result["hands"])
+
+
+def _names(cards: list[str]) -> str:
+    from spades.engine import card_name, parse_card
+
+    return " ".join(card_name(parse_card(c)) for c in cards)
+
+
+def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    child = spawn(db, "--plain", "--one-hand", "--timer", "5", "--seed", "4", "--opener",
+                  "south", "--cpu", "random")
+    child.expect(r"You have 5 seconds\.")
+    child.expect(BID_PROMPT)
+    child.expect(r"3 seconds left\.", timeout=8)
+    child.expect(r"Time is up for South: the game plays for you\.", timeout=8)
+    child.expect(r"North & South take 1 penalty bag; 1 bag now\.")
+    child.expect(r"South bids (\d+|nil)\.")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    record = export(db)
+    assert record["hands"][0]["timeouts"] == [{"bid": 1}]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rules", "nope"], "unknown rules profile 'nope'"),
+    (["--players", "5"], "players: cardems is played by 4 players, not 5 (race400"),
+    (["--seat", "up"], "--seat: 'up' is not a seat"),
+    (["--cpu", "godlike"], "unknown CPU level 'godlike'"),
+    (["--timer", "2"], "turn_timer: must be off (null) or 5 to 600 seconds"),
+    (["--rules", "race400", "--players", "5", "--teams", "teams"], "not possible with 5"),
+    (["--set", "bogus=1"], "bogus: unknown rules knob"),
+    (["--resume", "ffffffff"], "no game with id 'ffffffff'"),
+])
+def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
+    out = run_cli("play", "--db", str(tmp_path / "x.sqlite3"), *args)
+    assert out.returncode in (1, 2)
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
