@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
+from spades.bots.hints import Hint, hint
 
 LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts")
 
@@ -74,5 +75,5 @@ def parse_budget(text: str, unit: str) -> dict[str, float]:
                          "0.5s") from None
 
 
-__all__ = ["DEFAULT_STRENGTH", "LEVELS", "STRENGTHS", "BeginnerBot", "Bot",
-           "IntermediateBot", "RandomBot", "make_bot", "parse_budget"]
+__all__ = ["DEFAULT_STRENGTH", "LEVELS", "STRENGTHS", "BeginnerBot", "Bot", "Hint",
+           "IntermediateBot", "RandomBot", "hint", "make_bot", "parse_budget"]

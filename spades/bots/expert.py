@@ -145,7 +145,7 @@ def distinct_cards(obs: Observation) -> list[int]:
     out: list[int] = []
     prev = -1
     for c in sorted(obs.legal_actions):
-        if prev >= 0 and prev // 13 == c // 13 or (prev >= 39 and c >= 39):
+        if (prev >= 0 and prev // 13 == c // 13) or (prev >= 39 and c >= 39):
             between = ((1 << c) - 1) & ~((2 << prev) - 1)
             if between & filler == between:
                 prev = c

@@ -1,0 +1,138 @@
+"""``spades hint``: suggest a bid or a card, with a one-line reason."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from spades.bots.hints import HINT_WORLDS, hint
+from spades.cli.replay import read_records
+from spades.engine import (
+    LOOK,
+    PROFILES,
+    Match,
+    RecordError,
+    SpadesError,
+    action_name,
+    card_symbol,
+    parse_card,
+    profile,
+    replay,
+    sorted_for_display,
+)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "hint",
+        help="suggest a bid or a card for a seat, with the reason",
+        description="Suggest what a seat should do, with a one-line reason. Either give a "
+        "match record (spades-record/1; the last one of a JSON Lines file), possibly "
+        "unfinished, and get a hint for the seat whose turn it is at its end; or give "
+        "--hand to get a bid for a fresh hand of your own (the other cards are dealt at "
+        "random).",
+        epilog="examples: spades hint saved.json --seat 2;  "
+        "spades hint --hand 'AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C'",
+    )
+    p.add_argument("record", nargs="?", metavar="RECORD",
+                   help="record file, or - for standard input")
+    p.add_argument("--seat", type=int, default=None,
+                   help="the seat to advise (default: the seat to act; with --hand, 0)")
+    p.add_argument("--hand", metavar="CARDS",
+                   help="your cards, like 'AS KH 10D 2C ...': a bid hint as the first bidder")
+    p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
+                   help="rules profile for --hand (default cardems)")
+    p.add_argument("--players", type=int, default=None, help="players for --hand")
+    p.add_argument("--seed", type=int, default=1, help="deal of the other cards for --hand")
+    p.add_argument("--worlds", type=int, default=HINT_WORLDS,
+                   help=f"sampled deals to think with (default {HINT_WORLDS})")
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object: {"seat", "action", "reason"}')
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"spades hint: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.record is None) == (args.hand is None):
+        return _fail("give a RECORD file or --hand CARDS (one of the two)")
+    try:
+        match = _from_hand(args) if args.hand is not None else _from_record(args.record)
+    except (SpadesError, OSError) as exc:
+        return _fail(str(exc))
+    seat = args.seat if args.seat is not None else match.current_player
+    if seat < 0:
+        return _fail("nobody is to act at the end of this record "
+                     f"(the {'match is over' if match.is_over() else 'next hand is not dealt'})")
+    if not 0 <= seat < match.n:
+        return _fail(f"--seat must be 0 to {match.n - 1}")
+    if match.current_player != seat:
+        return _fail(f"it is seat {match.current_player}'s turn, not seat {seat}'s")
+    obs = match.observation(seat)
+    h = hint(obs, worlds=max(1, args.worlds))
+    if args.json:
+        print(json.dumps({"seat": seat, **h.to_json()}))
+        return 0
+    if obs.hand is not None:
+        cards = " ".join(card_symbol(c) for c in sorted_for_display(obs.hand))
+        print(f"Seat {seat} holds {cards}")
+    print(f"Hint: {action_name(h.action)} ({h.action_str}). {h.reason}")
+    return 0
+
+
+def _from_record(path: str) -> Match:
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    records = read_records(text)
+    last = records[-1]
+    if isinstance(last, RecordError):
+        raise last
+    return replay(last)
+
+
+def _from_hand(args: argparse.Namespace) -> Match:
+    kwargs: dict[str, Any] = {}
+    if args.players is not None:
+        kwargs["players"] = args.players
+    rules = profile(args.rules, **kwargs)
+    seat = args.seat if args.seat is not None else 0
+    if not 0 <= seat < rules.players:
+        raise SpadesError(f"--seat must be 0 to {rules.players - 1}")
+    mine = 0
+    for word in args.hand.replace(",", " ").split():
+        c = parse_card(word)
+        if mine >> c & 1:
+            raise SpadesError(f"{word} is listed twice")
+        mine |= 1 << c
+    if mine & ~rules.deck:
+        raise SpadesError("a card of --hand is not in this deck")
+    if mine.bit_count() != rules.hand_size:
+        raise SpadesError(f"--hand needs {rules.hand_size} cards, not {mine.bit_count()}")
+    rest = [c for c in range(54) if rules.deck >> c & 1 and not mine >> c & 1]
+    random.Random(args.seed).shuffle(rest)
+    hands = []
+    size = rules.hand_size
+    others = iter(range(rules.players - 1))
+    for s in range(rules.players):
+        if s == seat:
+            hands.append(mine)
+        else:
+            k = next(others)
+            m = 0
+            for c in rest[k * size:(k + 1) * size]:
+                m |= 1 << c
+            hands.append(m)
+    match = Match(rules, dealer=(seat - 1) % rules.players)
+    match.deal(hands)
+    if LOOK in match.legal_actions():
+        match.apply(LOOK)
+    return match

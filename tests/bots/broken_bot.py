@@ -1,0 +1,37 @@
+"""External bots that misbehave, for the protocol tests: ``broken_bot.py MODE``.
+
+crash: exits on the first request; garbage: answers nonsense; sleep: never answers;
+illegal-once: first answers an illegal action, then the first legal one.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    refused = False
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "error":
+            refused = True
+            continue
+        if message["type"] != "act":
+            continue
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "garbage":
+            print("what is a spade?", flush=True)
+        elif mode == "sleep":
+            time.sleep(30)
+        elif mode == "illegal-once" and not refused:
+            print("14", flush=True)
+        else:
+            print(message["observation"]["legal_actions"][0], flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""The arena command's report and records, and hints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spades.bots import hint, make_bot
+from spades.bots.arena import labels_for, mean_ci
+from spades.cli import main
+from spades.engine import Match, profile, replay
+
+
+def test_arena_json_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "deals.jsonl"
+    code = main(["arena", "--a", "intermediate", "--b", "random", "--deals", "3", "--jobs", "1",
+                 "--json", "--quiet", "--save", str(save)])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["deals"] == 3
+    low, high = last["ci95"]
+    assert low <= last["mean"] <= high
+    for key in ("a", "b"):
+        stats = last["stats"][key]
+        for field in ("nil_bid_rate", "nil_success", "bags_per_hand", "decision_ms_median",
+                      "decision_ms_p95"):
+            assert field in stats
+    records = [json.loads(line) for line in save.read_text().splitlines()]
+    assert len(records) == 6
+    for record in records:
+        assert len(replay(record).results) == 1
+    assert records[0]["hands"][0]["deal"] == records[1]["hands"][0]["deal"]
+
+
+def test_arena_matches_and_solo(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "2", "--jobs", "2",
+                 "--rules", "race400", "--players", "3", "--matches", "--json", "--quiet"])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["deals"] == 2 and last["mode"] == "matches"
+    assert 0.0 <= last["a_win_share"] <= 1.0
+
+
+def test_labels_and_ci() -> None:
+    assert labels_for(3, swap=False) == ["a", "b", "a"]
+    assert labels_for(3, swap=True) == ["b", "a", "b"]
+    mean, low, high = mean_ci([1.0, 2.0, 3.0])
+    assert mean == 2.0 and low < 2.0 < high
+
+
+@pytest.mark.parametrize("steps", [0, 4, 9, 30])
+def test_hints_are_legal_and_explained(steps: int) -> None:
+    match = Match.new(profile("cardems"), seed=21)
+    bots = [make_bot("intermediate", s) for s in range(4)]
+    for _ in range(steps):
+        seat = match.current_player
+        match.apply(bots[seat].act(match.observation(seat)))
+    obs = match.observation(match.current_player)
+    h = hint(obs, worlds=8)
+    assert h.action in obs.legal_actions
+    assert h.reason and "\n" not in h.reason and len(h.reason) < 160
+    assert h.reason.endswith(".")
+
+
+def test_hint_refuses_other_seats_turn() -> None:
+    match = Match.new(profile("cardems"), seed=21)
+    other = (match.current_player + 1) % 4
+    with pytest.raises(ValueError):
+        hint(match.observation(other))
+
+
+def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--json",
+                 "--worlds", "6"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seat"] == 0 and out["action"].isdigit() and out["reason"]
+    assert main(["hint", "--hand", "AS KS"]) == 2

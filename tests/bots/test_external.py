@@ -1,0 +1,94 @@
+"""The external bot protocol, with the example bot and with misbehaving programs."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from spades.bots import make_bot
+from spades.bots.arena import ArenaConfig, run_arena
+from spades.bots.external import BotDied, BotRefused, BotTimeout, ExternalBot, parse_answer
+from spades.engine import NIL, Match, parse_card, profile
+from tests.bots.conftest import play_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "bots" / "simple_bot.py"
+BROKEN = Path(__file__).with_name("broken_bot.py")
+
+
+def cmd(path: Path, *args: str) -> str:
+    return " ".join(shlex.quote(x) for x in (sys.executable, str(path), *args))
+
+
+@pytest.mark.parametrize("rules_name", ["cardems", "cards4net"])
+def test_example_bot_plays_a_whole_hand(rules_name: str) -> None:
+    rules = profile(rules_name, jokers=True) if rules_name == "cards4net" else profile(rules_name)
+    match = Match.new(rules, seed=2)
+    bot = ExternalBot(cmd(EXAMPLE))
+    try:
+        bots = [bot if s == 0 else make_bot("beginner", s) for s in range(4)]
+        play_hand(match, bots)
+    finally:
+        bot.close()
+    assert len(match.results) == 1
+    assert bot.problems == []
+
+
+def _first_decision(bot: ExternalBot) -> int:
+    match = Match.new(profile("cardems"), seed=1)
+    return bot.act(match.observation(match.current_player))
+
+
+def test_crash_raises_bot_died() -> None:
+    bot = ExternalBot(cmd(BROKEN, "crash"))
+    with pytest.raises(BotDied):
+        _first_decision(bot)
+    assert bot.problems
+
+
+def test_garbage_is_refused_then_gives_up() -> None:
+    bot = ExternalBot(cmd(BROKEN, "garbage"), retries=2)
+    with pytest.raises(BotRefused):
+        _first_decision(bot)
+    assert len(bot.problems) == 4  # three refused answers, then giving up
+
+
+def test_timeout_stops_the_program() -> None:
+    bot = ExternalBot(cmd(BROKEN, "sleep"), timeout=0.3, start_timeout=0.0)
+    with pytest.raises(BotTimeout):
+        _first_decision(bot)
+    assert bot.proc is None
+
+
+def test_refused_answer_is_asked_again() -> None:
+    bot = ExternalBot(cmd(BROKEN, "illegal-once"))
+    try:
+        action = _first_decision(bot)
+    finally:
+        bot.close()
+    assert action == NIL
+    assert len(bot.problems) == 1 and "not legal" in bot.problems[0]
+
+
+def test_missing_program() -> None:
+    with pytest.raises(BotDied):
+        _first_decision(ExternalBot("/nonexistent/bot-program"))
+
+
+def test_parse_answer() -> None:
+    legal = {parse_card("QH"), parse_card("2C")}
+    assert parse_answer("QH", legal) == (parse_card("QH"), "")
+    assert parse_answer('{"action": "2c"}', legal)[0] == parse_card("2C")
+    assert parse_answer("AS", legal)[0] is None
+    assert parse_answer("", legal)[0] is None
+    assert parse_answer("{oops", legal)[0] is None
+
+
+def test_arena_voids_deals_of_a_dead_program() -> None:
+    cfg = ArenaConfig(a=f"cmd:{cmd(BROKEN, 'crash')}", b="beginner", rules=profile("cardems"),
+                      deals=2)
+    result = run_arena(cfg, jobs=1)
+    assert result["void"] == 2 and result["deals"] == 0
