@@ -1,0 +1,645 @@
+// The page: session, routes (#/...), the reading pages, settings, help, and the keyboard.
+
+import { Announcer } from "./announcer.js";
+import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY } from "./content.js";
+import { clear, h } from "./dom.js";
+import { api, Connection } from "./net.js";
+import { SOUND_NAMES, Sounds } from "./sound.js";
+import { store } from "./storage.js";
+import { TableView } from "./table.js";
+
+class App {
+  constructor() {
+    this.settings = store.settings();
+    this.main = document.getElementById("main");
+    this.announcer = new Announcer(
+      document.getElementById("live-polite"), document.getElementById("live-assertive"),
+      { pace: this.settings.pace });
+    this.sounds = new Sounds(this.settings);
+    this.conn = new Connection();
+    this.user = null;
+    this.myTables = [];
+    this.profiles = null;
+    this.lobby = [];
+    this.table = null;
+    this.announceListeners = new Set();
+    this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
+    this.applySettings();
+    this.wire();
+    window.addEventListener("hashchange", () => this.route());
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
+    if (store.token()) this.conn.open();
+    this.route();
+  }
+
+  onAnnounce(fn) { this.announceListeners.add(fn); return () => this.announceListeners.delete(fn); }
+
+  onQueued(fn) { this.announcer.queuedListeners.add(fn); return () => this.announcer.queuedListeners.delete(fn); }
+
+  motion() {
+    if (this.settings.animations === "off") return false;
+    if (this.settings.animations === "on") return true;
+    return !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  applySettings() {
+    document.documentElement.classList.toggle("no-motion", !this.motion());
+    document.documentElement.classList.toggle("four-colour", !!this.settings.fourColour);
+    this.announcer.pace = this.settings.pace;
+    this.sounds.settings = this.settings;
+  }
+
+  saveSettings() {
+    store.saveSettings(this.settings);
+    this.applySettings();
+  }
+
+  setTitle(t) { document.title = t; }
+
+  // ------------------------------------------------------------------ connection
+  wire() {
+    const c = this.conn;
+    c.on("welcome", (m) => {
+      this.user = m.user;
+      this.myTables = m.tables || [];
+      if (this.table) c.send({ type: "join", table_id: this.table.id });
+      if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
+      if (this.currentRoute === "home") this.renderHome();
+    });
+    c.on("status", ({ status }) => {
+      const el = document.getElementById("conn");
+      el.textContent = status === "online" ? (this.user ? this.user.name : "Online") : status === "connecting" ? "Connecting…" : "Offline";
+      el.dataset.status = status;
+      if (status === "offline" && this.table && this.wasOnline) this.announcer.say("Connection lost. Reconnecting…");
+      if (status === "online" && this.table && this.wasOnline === false) this.announcer.say("Reconnected.");
+      if (status === "online") this.wasOnline = true;
+      else if (this.wasOnline) this.wasOnline = false;
+    });
+    c.on("error", (m) => {
+      if (m.code === "auth") {
+        store.setToken(null);
+        this.user = null;
+        c.close();
+        this.announcer.say("Your session has expired. Choose a name to play again.", { assertive: true });
+        if (this.currentRoute !== "home") location.hash = "#/";
+        else this.renderHome();
+        return;
+      }
+      if (m.ref == null) this.announcer.say(`Refused: ${m.message}`, { assertive: true });
+    });
+    c.on("table", (m) => {
+      if (!this.table || m.table.id !== this.table.id) return;
+      this.table.onTable(m);
+    });
+    c.on("event", (m) => this.table && this.table.onEvent(m));
+    c.on("chat", (m) => this.table && this.table.onChat(m));
+    c.on("sheet", (m) => this.table && this.table.onSheet(m));
+    c.on("lobby", (m) => { this.lobby = m.tables; this.renderLobbyList(); });
+    c.on("lobby_update", (m) => {
+      const i = this.lobby.findIndex((t) => t.id === m.table.id);
+      if (i >= 0) this.lobby[i] = m.table; else this.lobby.push(m.table);
+      this.renderLobbyList();
+    });
+    c.on("lobby_remove", (m) => { this.lobby = this.lobby.filter((t) => t.id !== m.table_id); this.renderLobbyList(); });
+  }
+
+  async ensureSession(name) {
+    if (store.token() && this.user) return true;
+    if (!store.token()) {
+      const clean = (name || store.name() || "").trim();
+      if (!clean) throw new Error("Choose a display name first.");
+      const s = await api("POST", "/api/guest", { name: clean });
+      store.setToken(s.token);
+      store.setName(s.user.name);
+      this.user = s.user;
+    }
+    this.conn.open();
+    return true;
+  }
+
+  async getProfiles() {
+    if (!this.profiles) {
+      try { this.profiles = await api("GET", "/api/profiles"); } catch { this.profiles = null; }
+    }
+    return this.profiles;
+  }
+
+  // ------------------------------------------------------------------ routes
+  route() {
+    const hash = location.hash.replace(/^#\/?/, "");
+    const [page, arg] = hash.split("/");
+    const name = page || "home";
+    if (this.table && !(name === "table" && arg === this.table.id)) {
+      if (this.table.unlisten) this.table.unlisten();
+      this.table.unmount();
+      this.table = null;
+    }
+    this.currentRoute = name;
+    if (name !== "table") clear(this.main);
+    const pages = {
+      home: () => this.renderHome(),
+      lobby: () => this.renderLobby(),
+      create: () => this.renderCreate(),
+      table: () => this.openTable(arg),
+      join: () => this.joinInvite(arg),
+      stats: () => this.renderStats(),
+      rules: () => this.renderRules(arg),
+      glossary: () => this.renderGlossary(),
+      strategy: () => this.renderStrategy(),
+      help: () => this.renderHelp(),
+      settings: () => this.renderSettings(),
+    };
+    (pages[name] || pages.home)();
+    for (const a of document.querySelectorAll(".topbar nav a")) {
+      const target = a.getAttribute("href").replace(/^#\/?/, "") || "home";
+      if (target === name || (name === "glossary" || name === "strategy") && target === "rules") a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+    if (name !== "table") {
+      const h1 = this.main.querySelector("h1");
+      if (h1) { h1.setAttribute("tabindex", "-1"); if (this.routed) h1.focus(); }
+      this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
+    }
+    this.routed = true;
+  }
+
+  page(title, ...children) {
+    const el = h("div", { class: "page" }, h("h1", {}, title), ...children);
+    this.main.append(el);
+    return el;
+  }
+
+  nameField(id = "name") {
+    return h("p", { class: "field" },
+      h("label", { for: id }, "Your name"),
+      h("input", { id, name: "name", type: "text", maxlength: "24", required: true, autocomplete: "nickname", value: (this.user && this.user.name) || store.name() || "" }));
+  }
+
+  profileSelect(id, value = "cardgames-club") {
+    return h("select", { id, name: "profile" }, Object.entries(PROFILES).map(([k, p]) => h("option", { value: k, selected: k === value }, p.title)));
+  }
+
+  async cpuSelect(id) {
+    const sel = h("select", { id, name: "cpu" });
+    const p = await this.getProfiles();
+    const levels = p && p.cpu && p.cpu.length ? p.cpu : ["random"];
+    const def = p && p.default_cpu ? p.default_cpu : levels[0];
+    for (const l of levels) sel.append(h("option", { value: l, selected: l === def }, l[0].toUpperCase() + l.slice(1)));
+    return sel;
+  }
+
+  renderHome() {
+    if (this.currentRoute !== "home") return;
+    clear(this.main);
+    const quick = h("form", { class: "panel quick", "aria-labelledby": "quick-title" },
+      h("h2", { id: "quick-title" }, "Play against CPUs now"),
+      this.nameField("quick-name"),
+      h("p", { class: "field" }, h("label", { for: "quick-profile" }, "Rules"), this.profileSelect("quick-profile")),
+      h("p", { class: "field" }, h("label", { for: "quick-cpu" }, "CPU strength"), h("span", { id: "quick-cpu-slot" })),
+      h("fieldset", { class: "field" }, h("legend", {}, "Match length"),
+        h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "target", checked: true }), " To the target score"),
+        h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "one" }), " One hand"),
+        h("label", { class: "inline", for: "quick-target" }, "Target"),
+        h("input", { id: "quick-target", name: "target", type: "number", min: "50", max: "10000", step: "50", placeholder: "profile's", inputmode: "numeric" })),
+      h("p", { class: "form-error", role: "alert", id: "quick-error" }),
+      h("button", { type: "submit", class: "primary big" }, "Deal me in"));
+    this.cpuSelect("quick-cpu").then((sel) => { const slot = quick.querySelector("#quick-cpu-slot"); if (slot) slot.replaceWith(sel); });
+    quick.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = new FormData(quick);
+      const err = quick.querySelector("#quick-error");
+      err.textContent = "";
+      const options = { profile: f.get("profile"), cpu: f.get("cpu") || "random", private: true, name: `${f.get("name")}'s table` };
+      if (f.get("length") === "one") {
+        if (f.get("profile") === "game93") options.one_hand = true;
+        else options.target = 1;
+      } else if (f.get("target")) options.target = Number(f.get("target"));
+      try {
+        await this.ensureSession(f.get("name"));
+        await this.createTable(options, true);
+      } catch (ex) { err.textContent = ex.message; }
+    });
+    const join = h("form", { class: "panel", "aria-labelledby": "join-title" },
+      h("h2", { id: "join-title" }, "Join by invite code"),
+      h("p", { class: "field" }, h("label", { for: "invite" }, "Invite code"), h("input", { id: "invite", name: "invite", type: "text", autocomplete: "off", maxlength: "40", required: true })),
+      h("p", { class: "form-error", role: "alert", id: "join-error" }),
+      h("button", { type: "submit" }, "Join"));
+    join.addEventListener("submit", (e) => { e.preventDefault(); location.hash = `#/join/${encodeURIComponent(new FormData(join).get("invite").trim())}`; });
+    const mine = this.myTables.length || store.lastTable()
+      ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
+        h("h2", { id: "back-title" }, "Your tables"),
+        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to table ${id}`)))))
+      : null;
+    this.page("Spades",
+      h("p", { class: "lede" }, "Bid your tricks, trump with spades, and mind the bags. Play against the computer at once, or open a table for friends."),
+      h("div", { class: "home-grid" }, mine, quick,
+        h("section", { class: "panel", "aria-labelledby": "more-title" },
+          h("h2", { id: "more-title" }, "With friends"),
+          h("ul", { class: "links" },
+            h("li", {}, h("a", { href: "#/create" }, "Create a table"), " — every option, public or private"),
+            h("li", {}, h("a", { href: "#/lobby" }, "Open tables in the lobby")),
+            h("li", {}, h("a", { href: "#/stats" }, "Your statistics and match history"))),
+          h("h2", {}, "Learn"),
+          h("ul", { class: "links" },
+            h("li", {}, h("a", { href: "#/rules" }, "Rules of each profile")),
+            h("li", {}, h("a", { href: "#/glossary" }, "Glossary")),
+            h("li", {}, h("a", { href: "#/strategy" }, "Strategy guide")),
+            h("li", {}, h("a", { href: "#/help" }, "Keyboard and screen reader help")))),
+        join));
+  }
+
+  async createTable(options, cpus) {
+    // the server answers with a table snapshot and an ack (in either order)
+    const snapshot = this.waitTable();
+    try {
+      await this.conn.request({ type: "create", options, cpus });
+    } catch (err) {
+      snapshot.catch(() => {});
+      this.stopWaiting?.();
+      throw err;
+    }
+    const id = await snapshot;
+    location.hash = `#/table/${id}`;
+  }
+
+  waitTable() {
+    return new Promise((resolve, reject) => {
+      const off = () => {
+        const list = this.conn.handlers.get("table") || [];
+        if (list.includes(fn)) list.splice(list.indexOf(fn), 1);
+      };
+      const t = setTimeout(() => { off(); reject(new Error("The table did not open.")); }, 10000);
+      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; resolve(m.table.id); };
+      this.stopWaiting = () => { clearTimeout(t); off(); };
+      this.conn.on("table", fn);
+    });
+  }
+
+  openTable(id) {
+    if (!id) { location.hash = "#/"; return; }
+    if (this.table && this.table.id === id) return;
+    clear(this.main);
+    this.table = new TableView(this, id);
+    this.table.mount(this.main);
+    if (this.pendingTable && this.pendingTable.table.id === id) {
+      const m = this.pendingTable;
+      this.pendingTable = null;
+      this.table.onTable(m);
+    } else if (!store.token()) {
+      this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
+      return;
+    } else {
+      this.conn.open();
+      this.conn.request({ type: "join", table_id: id }).catch((err) => {
+        if (!this.table) return;
+        this.announcer.say(`Could not join: ${err.message}`, { assertive: true });
+        clear(this.table.el).append(h("div", { class: "panel" }, h("h1", {}, "Could not join the table"), h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      });
+    }
+    const focusTitle = () => {
+      const hand = this.main.querySelector("#hand");
+      if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
+    };
+    setTimeout(focusTitle, 50);
+  }
+
+  async joinInvite(code) {
+    if (!store.token()) {
+      this.page("Join a table", h("p", {}, "Choose a name first."), this.inviteNameForm(code));
+      return;
+    }
+    this.page("Joining…");
+    try {
+      await this.ensureSession();
+      const snapshot = this.waitTable();
+      try {
+        await this.conn.request({ type: "join", invite: decodeURIComponent(code || "") });
+      } catch (err) { snapshot.catch(() => {}); this.stopWaiting(); throw err; }
+      const id = await snapshot;
+      location.hash = `#/table/${id}`;
+    } catch (err) {
+      clear(this.main);
+      this.page("Could not join", h("p", { role: "alert" }, err.message), h("p", {}, h("a", { href: "#/" }, "Back")));
+    }
+  }
+
+  inviteNameForm(code) {
+    const f = h("form", { class: "panel" }, this.nameField("invite-name"), h("button", { type: "submit", class: "primary" }, "Join"));
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try { await this.ensureSession(new FormData(f).get("name")); this.route(); } catch (err) { f.append(h("p", { role: "alert" }, err.message)); }
+    });
+    return f;
+  }
+
+  renderLobby() {
+    this.page("Lobby",
+      h("p", {}, "Public tables, updated live. ", h("a", { href: "#/create" }, "Create a table"), " to open your own."),
+      h("div", { id: "lobby-list", "aria-live": "off" }, h("p", {}, "Loading…")));
+    const go = () => this.conn.send({ type: "lobby", subscribe: true });
+    if (store.token()) { this.conn.open(); go(); }
+    else api("GET", "/api/tables").then((t) => { this.lobby = t; this.renderLobbyList(); }).catch(() => {});
+  }
+
+  renderLobbyList() {
+    const box = document.getElementById("lobby-list");
+    if (!box) return;
+    clear(box);
+    if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
+    const table = h("table", { class: "lobby-table" },
+      h("caption", { class: "sr-only" }, "Open tables"),
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col" }, t)))));
+    const body = h("tbody");
+    for (const t of this.lobby) {
+      body.append(h("tr", {},
+        h("th", { scope: "row" }, t.name || t.id, h("br"), h("small", {}, `owner ${t.owner}`)),
+        h("td", {}, t.profile),
+        h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
+        h("td", {}, t.status),
+        h("td", {}, t.turn_timer ? `${t.turn_timer}s` : "off"),
+        h("td", {}, h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `Join ${t.name || t.id}` }, t.status === "waiting" && t.open_seats ? "Join" : "Watch"))));
+    }
+    table.append(body);
+    box.append(table);
+  }
+
+  async renderCreate() {
+    const profiles = await this.getProfiles();
+    const known = profiles ? profiles.profiles : Object.keys(PROFILES).map((name) => ({ name, players: PROFILES[name].players, options: [] }));
+    const form = h("form", { class: "panel create-form" });
+    const num = (id, label, attrs = {}) => h("p", { class: "field", "data-knob": id }, h("label", { for: `c-${id}` }, label), h("input", { id: `c-${id}`, name: id, type: "number", inputmode: "numeric", ...attrs }));
+    const check = (id, label, checked = false) => h("p", { class: "field check", "data-knob": id }, h("input", { id: `c-${id}`, name: id, type: "checkbox", checked }), h("label", { for: `c-${id}` }, label));
+    form.append(
+      this.nameField("c-your-name"),
+      h("p", { class: "field" }, h("label", { for: "c-name" }, "Table name"), h("input", { id: "c-name", name: "name", type: "text", maxlength: "40" })),
+      h("p", { class: "field" }, h("label", { for: "c-profile" }, "Rules profile"),
+        h("select", { id: "c-profile", name: "profile" }, known.map((p) => h("option", { value: p.name }, (PROFILES[p.name] || { title: p.name }).title)))),
+      h("p", { class: "field", "data-knob": "players" }, h("label", { for: "c-players" }, "Players"), h("select", { id: "c-players", name: "players" })),
+      h("p", { class: "field", "data-knob": "teams" }, h("label", { for: "c-teams" }, "Sides"),
+        h("select", { id: "c-teams", name: "teams" }, h("option", { value: "" }, "Profile default"), h("option", { value: "0" }, "Everyone plays alone"), h("option", { value: "2" }, "Two teams"), h("option", { value: "3" }, "Three teams (6 players)"))),
+      num("target", "Target score", { min: "1", max: "10000", placeholder: "profile's" }),
+      check("one_hand", "One-hand match"),
+      num("bag_limit", "Bags before a penalty", { min: "1", max: "100", placeholder: "10" }),
+      num("bag_penalty", "Bag penalty (points)", { min: "0", max: "10000", placeholder: "100" }),
+      check("blind_nil", "Blind Nil allowed", true),
+      h("p", { class: "field", "data-knob": "bidding" }, h("label", { for: "c-bidding" }, "Bidding"),
+        h("select", { id: "c-bidding", name: "bidding" }, ["standard", "mirror", "suicide", "whiz"].map((b) => h("option", { value: b }, b[0].toUpperCase() + b.slice(1))))),
+      check("jokers", "Jokers (Big and Little Joker as top trumps)"),
+      check("ten_for_200", "10-for-200"),
+      h("fieldset", { class: "field" }, h("legend", {}, "Turn timer"),
+        h("p", { class: "check" }, h("input", { id: "c-timer-on", name: "timer_on", type: "checkbox" }), h("label", { for: "c-timer-on" }, "Use a turn timer")),
+        h("p", {}, h("label", { for: "c-turn_timer" }, "Seconds per turn"), h("input", { id: "c-turn_timer", name: "turn_timer", type: "number", min: "5", max: "600", value: "30" }))),
+      h("p", { class: "field" }, h("label", { for: "c-cpu" }, "CPU strength for empty seats"), h("span", { id: "c-cpu-slot" })),
+      check("private", "Private (invite code only)"),
+      check("spectators", "Spectators allowed", true),
+      num("grace_seconds", "Seconds a dropped player's seat waits", { min: "0", max: "600", value: "30" }),
+      h("p", { class: "field" }, h("label", { for: "c-first_dealer" }, "First dealer"),
+        h("select", { id: "c-first_dealer", name: "first_dealer" }, h("option", { value: "" }, "Random"), [0, 1, 2, 3, 4, 5].map((s) => h("option", { value: String(s) }, `Seat ${s + 1}`)))),
+      h("p", { class: "form-error", role: "alert", id: "create-error" }),
+      h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Create the table"),
+        h("button", { type: "button", id: "c-cpus" }, "Create and play against CPUs now")));
+    this.page("Create a table", h("p", {}, "You are the owner: you start the match when everyone is seated, and can fill empty seats with CPU players."), form);
+    this.cpuSelect("c-cpu").then((sel) => { const slot = form.querySelector("#c-cpu-slot"); if (slot) slot.replaceWith(sel); });
+    const profileSel = form.querySelector("#c-profile");
+    const sync = () => {
+      const p = known.find((x) => x.name === profileSel.value) || { players: [4], options: [] };
+      const players = form.querySelector("#c-players");
+      clear(players);
+      for (const n of p.players) players.append(h("option", { value: String(n), selected: n === 4 }, String(n)));
+      const offered = new Set(p.options || []);
+      for (const el of form.querySelectorAll("[data-knob]")) {
+        const k = el.dataset.knob;
+        const show = k === "target" ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
+        el.hidden = !show;
+      }
+    };
+    profileSel.addEventListener("change", sync);
+    sync();
+    const collect = () => {
+      const f = new FormData(form);
+      const o = { profile: f.get("profile"), name: f.get("name") || "", cpu: f.get("cpu") || "random", private: !!f.get("private"), spectators: !!f.get("spectators") };
+      const visible = (k) => { const el = form.querySelector(`[data-knob=${k}]`); return el && !el.hidden; };
+      if (visible("players")) o.players = Number(f.get("players"));
+      if (visible("teams") && f.get("teams") !== "") o.teams = Number(f.get("teams"));
+      if (f.get("target")) o.target = Number(f.get("target"));
+      if (visible("one_hand")) o.one_hand = !!f.get("one_hand");
+      for (const k of ["bag_limit", "bag_penalty"]) if (visible(k) && f.get(k)) o[k] = Number(f.get(k));
+      for (const k of ["blind_nil", "jokers", "ten_for_200"]) if (visible(k)) o[k] = !!f.get(k);
+      if (visible("bidding")) o.bidding = f.get("bidding");
+      if (f.get("timer_on")) o.turn_timer = Number(f.get("turn_timer") || 30);
+      if (f.get("grace_seconds")) o.grace_seconds = Number(f.get("grace_seconds"));
+      if (f.get("first_dealer") !== "") o.first_dealer = Number(f.get("first_dealer"));
+      return o;
+    };
+    const submit = async (cpus) => {
+      const err = form.querySelector("#create-error");
+      err.textContent = "";
+      try {
+        await this.ensureSession(new FormData(form).get("name") && form.querySelector("#c-your-name").value);
+        await this.createTable(collect(), cpus);
+      } catch (ex) { err.textContent = ex.message; }
+    };
+    form.addEventListener("submit", (e) => { e.preventDefault(); submit(false); });
+    form.querySelector("#c-cpus").addEventListener("click", () => submit(true));
+  }
+
+  async renderStats() {
+    const page = this.page("Statistics and history");
+    if (!store.token() || !this.user) {
+      if (store.token()) { this.conn.open(); }
+      try { this.user = this.user || await api("GET", "/api/me"); } catch { /* no session */ }
+    }
+    if (!this.user) { page.append(h("p", {}, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
+    page.append(h("p", {}, `Playing as ${this.user.name}${this.user.guest ? " (guest)" : ""}.`));
+    try {
+      const s = await api("GET", `/api/users/${this.user.id}/stats`);
+      page.append(this.statsTable(s.stats));
+    } catch (err) { page.append(h("p", {}, `Statistics are not available: ${err.message}`)); }
+    try {
+      const hist = await api("GET", `/api/users/${this.user.id}/history`);
+      const sec = h("section", { class: "panel", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
+      if (!hist.length) sec.append(h("p", {}, "No matches yet."));
+      else {
+        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col" }, x)))));
+        const b = h("tbody");
+        for (const it of hist) {
+          b.append(h("tr", {},
+            h("td", {}, new Date(it.updated_at * 1000).toLocaleString()),
+            h("td", {}, it.profile),
+            h("td", {}, it.names.join(", ")),
+            h("td", {}, it.scores.join(" – ")),
+            h("td", {}, it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"),
+            h("td", {}, it.finished ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json` }, "Download") : "—")));
+        }
+        t.append(b);
+        sec.append(t);
+      }
+      page.append(sec);
+    } catch (err) { page.append(h("p", {}, `History is not available: ${err.message}`)); }
+    this.recordsPanel(page);
+  }
+
+  statsTable(stats) {
+    const sec = h("section", { class: "panel", "aria-labelledby": "stats-title" }, h("h2", { id: "stats-title" }, "Your statistics"));
+    const total = stats && (stats.total || stats);
+    if (!total || typeof total !== "object") { sec.append(h("p", {}, "No games yet.")); return sec; }
+    const dl = h("dl", { class: "stats" });
+    const label = (k) => k.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+    for (const [k, v] of Object.entries(total)) {
+      if (v !== null && typeof v === "object") continue;
+      dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v))));
+    }
+    sec.append(dl);
+    return sec;
+  }
+
+  recordsPanel(page) {
+    const form = h("form", { class: "panel", "aria-labelledby": "rec-title" },
+      h("h2", { id: "rec-title" }, "Upload a record"),
+      h("p", {}, "A ", h("code", {}, "spades-record/1"), " file from this or another table: keep it for review, or continue an unfinished match against CPUs."),
+      h("p", { class: "field" }, h("label", { for: "rec-file" }, "Record file"), h("input", { id: "rec-file", name: "file", type: "file", accept: ".json,application/json", required: true })),
+      h("fieldset", { class: "field" }, h("legend", {}, "What to do"),
+        h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "review", checked: true }), " Keep it for review"),
+        h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "continue" }), " Continue the match")),
+      h("p", { class: "form-error", role: "alert", id: "rec-error" }),
+      h("p", { role: "status", id: "rec-status" }),
+      h("button", { type: "submit" }, "Upload"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const err = form.querySelector("#rec-error");
+      const ok = form.querySelector("#rec-status");
+      err.textContent = ""; ok.textContent = "";
+      try {
+        await this.ensureSession();
+        const file = form.querySelector("#rec-file").files[0];
+        const record = JSON.parse(await file.text());
+        const mode = new FormData(form).get("mode");
+        const out = await api("POST", "/api/records", { record, mode });
+        if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
+        ok.append("Stored. ", h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json` }, "Download it again"));
+      } catch (ex) { err.textContent = ex instanceof SyntaxError ? "That file is not JSON." : ex.message; }
+    });
+    page.append(form);
+  }
+
+  renderRules(name) {
+    const pick = name && PROFILES[name] ? name : "cardgames-club";
+    const tabs = h("nav", { class: "subnav", "aria-label": "Rules profiles" }, h("ul", {},
+      Object.entries(PROFILES).map(([k, p]) => h("li", {}, h("a", { href: `#/rules/${k}`, "aria-current": k === pick ? "page" : null }, p.title)))));
+    const p = PROFILES[pick];
+    this.page(`Rules: ${p.title}`, tabs,
+      h("p", { class: "lede" }, p.blurb),
+      h("article", { class: "prose panel", html: rulesHtml(pick) }),
+      h("p", {}, "See also the ", h("a", { href: "#/glossary" }, "glossary"), " and the ", h("a", { href: "#/strategy" }, "strategy guide"), "."));
+  }
+
+  renderGlossary() {
+    const dl = h("dl", { class: "glossary panel" });
+    for (const [term, def] of GLOSSARY) dl.append(h("div", {}, h("dt", {}, term), h("dd", {}, def)));
+    this.page("Glossary", dl, h("p", {}, h("a", { href: "#/rules" }, "Rules"), " · ", h("a", { href: "#/strategy" }, "Strategy")));
+  }
+
+  renderStrategy() {
+    this.page("Strategy guide", h("article", { class: "prose panel", html: STRATEGY }),
+      h("p", {}, h("a", { href: "#/rules" }, "Rules"), " · ", h("a", { href: "#/glossary" }, "Glossary")));
+  }
+
+  helpContent() {
+    const table = (caption, rows) => h("table", { class: "keys" }, h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Action"), h("th", { scope: "col" }, "Key"))),
+      h("tbody", {}, rows.map(([a, k]) => h("tr", {}, h("td", {}, a), h("td", {}, h("kbd", {}, k))))));
+    return [
+      h("p", {}, "Everything can be done with the keyboard alone. The shortcut keys work only while the focus is on the table, and can be switched off in ",
+        h("a", { href: "#/settings" }, "Settings"), ` (they are ${this.settings.shortcuts ? "on" : "off"}).`),
+      table("Your hand (one focusable list of cards)", HAND_KEYS),
+      table("Shortcut keys at the table", SHORTCUTS),
+      h("p", {}, "Everything that happens is announced: your turn and refused actions at once, the rest in order, without cutting each other off. The last announcements are also listed under “Table talk”."),
+      h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. No gesture is needed for anything."),
+    ];
+  }
+
+  renderHelp() {
+    this.page("Keyboard and screen reader help", ...this.helpContent());
+  }
+
+  openHelp() {
+    let dlg = document.getElementById("help-dialog");
+    if (!dlg) {
+      dlg = h("dialog", { id: "help-dialog", class: "help-dialog", "aria-labelledby": "help-title" },
+        h("h2", { id: "help-title" }, "Keys"), ...this.helpContent(),
+        h("form", { method: "dialog", class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Close")));
+      document.body.append(dlg);
+    }
+    if (!dlg.open) dlg.showModal();
+  }
+
+  renderSettings() {
+    const s = this.settings;
+    const form = h("form", { class: "panel settings" },
+      h("fieldset", {}, h("legend", {}, "Sound"),
+        h("p", { class: "check" }, h("input", { id: "s-muted", type: "checkbox", checked: s.muted }), h("label", { for: "s-muted" }, "Mute")),
+        h("p", {}, h("label", { for: "s-volume" }, "Volume"), h("input", { id: "s-volume", type: "range", min: "0", max: "100", step: "5", value: String(Math.round(s.volume * 100)), "aria-valuetext": `${Math.round(s.volume * 100)} percent` })),
+        h("div", { class: "button-row" }, SOUND_NAMES.map((n) => h("button", { type: "button", class: "small", onclick: () => this.sounds.play(n) }, `Try “${n}”`)))),
+      h("fieldset", {}, h("legend", {}, "Animations"),
+        ...[["auto", "Follow my system (off when it asks for reduced motion)"], ["on", "On"], ["off", "Off"]].map(([v, l]) =>
+          h("p", { class: "check" }, h("input", { type: "radio", name: "anim", id: `s-anim-${v}`, value: v, checked: s.animations === v }), h("label", { for: `s-anim-${v}` }, l)))),
+      h("fieldset", {}, h("legend", {}, "Keyboard and announcements"),
+        h("p", { class: "check" }, h("input", { id: "s-shortcuts", type: "checkbox", checked: s.shortcuts }), h("label", { for: "s-shortcuts" }, "Single-key shortcuts at the table")),
+        h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no pause between announcements; for fast screen reader users)")),
+        h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me"))),
+      h("fieldset", {}, h("legend", {}, "Cards"),
+        h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
+      h("p", { role: "status", id: "s-saved", class: "note" }));
+    form.addEventListener("change", (e) => {
+      const t = e.target;
+      if (t.id === "s-muted") s.muted = t.checked;
+      if (t.id === "s-volume") { s.volume = Number(t.value) / 100; t.setAttribute("aria-valuetext", `${t.value} percent`); }
+      if (t.name === "anim") s.animations = t.value;
+      if (t.id === "s-shortcuts") s.shortcuts = t.checked;
+      if (t.id === "s-pace") s.pace = t.checked ? 0 : 1;
+      if (t.id === "s-autoplay") s.autoplay = t.checked;
+      if (t.id === "s-four") s.fourColour = t.checked;
+      this.saveSettings();
+      form.querySelector("#s-saved").textContent = "Saved.";
+    });
+    form.querySelector("#s-volume").addEventListener("input", (e) => { s.volume = Number(e.target.value) / 100; this.saveSettings(); });
+    this.page("Settings", form);
+  }
+
+  // ------------------------------------------------------------------ keyboard shortcuts
+  onKey(e) {
+    if (e.key === "Escape") return;
+    const t = this.table;
+    if (!t || !t.el || !t.view || !this.settings.shortcuts) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target;
+    if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
+      (target.tagName === "INPUT" && !["radio", "checkbox", "button", "range"].includes(target.type)) || target.isContentEditable)) return;
+    // active only while the game has focus
+    const a = document.activeElement;
+    if (!t.el.contains(a) && a !== this.main && a !== document.body) return;
+    if (document.querySelector("dialog[open]")) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const say = (text) => this.announcer.say(text);
+    const actions = {
+      w: () => say(t.whoseTurnText()),
+      t: () => say(t.trickText()),
+      r: () => say(t.roundText()),
+      p: () => say(t.scoresText()),
+      o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
+      l: () => this.announcer.repeat(),
+      i: () => t.hint(),
+      y: () => { const left = t.timeLeft(); say(left === null ? "There is no turn timer." : `${left} seconds left for ${t.seatName(t.turn.seat)}.`); },
+      j: () => t.focusHand(),
+      b: () => t.focusBid(),
+      "?": () => this.openHelp(),
+    };
+    const fn = actions[k];
+    if (!fn) return;
+    e.preventDefault();
+    fn();
+  }
+}
+
+window.spadesApp = new App();

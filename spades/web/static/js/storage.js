@@ -1,0 +1,48 @@
+// Everything the page keeps in this browser (localStorage), in one place.
+//   spades.token           the guest/account token (returns you to your seat)
+//   spades.name            display name
+//   spades.settings        sound, animations, shortcuts, announcement pace
+//   spades.draft.<table>   the bid being chosen and the selected card (seed 003)
+
+const PREFIX = "spades.";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === undefined || value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch { /* private mode or full: the game still works, it just forgets */ }
+}
+
+export const DEFAULT_SETTINGS = {
+  volume: 0.7,
+  muted: false,
+  animations: "auto", // auto (follows prefers-reduced-motion), on, off
+  shortcuts: true,
+  pace: 1, // announcement pacing: 1 normal, 0 immediate
+  autoplay: false, // play a single legal card automatically
+  fourColour: false,
+};
+
+export const store = {
+  token: () => read("token", null),
+  setToken: (t) => write("token", t),
+  name: () => read("name", ""),
+  setName: (n) => write("name", n),
+  settings: () => ({ ...DEFAULT_SETTINGS, ...read("settings", {}) }),
+  saveSettings: (s) => write("settings", s),
+  draft: (table) => read(`draft.${table}`, null),
+  saveDraft: (table, draft) => write(`draft.${table}`, draft),
+  lastTable: () => read("lastTable", null),
+  setLastTable: (t) => write("lastTable", t),
+  read,
+  write,
+};

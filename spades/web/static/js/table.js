@@ -1,0 +1,1160 @@
+// The table: seats around the felt, the trick in the middle, your hand, the bidding panel,
+// scores with bags, the score sheet, chat, the end-of-match screen — and everything said
+// about them (announcements) and heard (sounds).
+
+import {
+  cardBack, cardFace, cardName, cardShort, isCard, rankOf, sortForDisplay, suitOf,
+  SUIT_NAMES, SUIT_SINGULAR,
+} from "./cards.js";
+import { clear, h, listJoin, plural, svgUse } from "./dom.js";
+import { suggestBid, suggestPlay } from "./hint.js";
+import { store } from "./storage.js";
+
+const COMPASS = ["North", "East", "South", "West"];
+const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
+
+export class TableView {
+  constructor(app, tableId) {
+    this.app = app;
+    this.id = tableId;
+    this.msg = null; // last table snapshot
+    this.view = null;
+    this.turn = null;
+    this.score = null;
+    this.chat = [];
+    this.seq = null;
+    this.queue = []; // events waiting to be shown
+    this.busy = false;
+    this.lastTrick = null; // {cards, winner} shown until the next card
+    this.selected = null;
+    this.warned = null; // turn key already warned about
+    this.turnKey = null; // last turn announced to me
+    this.sheetData = null;
+    this.pendingSheet = false;
+    this.timerHandle = null;
+    this.el = null;
+    this.draftLoaded = false;
+  }
+
+  // ------------------------------------------------------------------ state helpers
+  get rules() { return this.msg ? this.msg.table.rules : null; }
+  get players() { return this.msg ? this.msg.table.seats.length : 4; }
+  get mySeat() { return this.msg && this.msg.you ? this.msg.you.seat : null; }
+  get isPlayer() { return this.msg && this.msg.you && this.msg.you.role === "player" && this.mySeat !== null; }
+  get status() { return this.msg ? this.msg.table.status : "waiting"; }
+  get sides() {
+    if (this.score && this.score.sides) return this.score.sides;
+    const r = this.rules;
+    if (r && r.teams) return r.teams;
+    return Array.from({ length: this.players }, (_, i) => [i]);
+  }
+  sideOf(seat) { return this.sides.findIndex((s) => s.includes(seat)); }
+  get mySide() { return this.mySeat === null ? -1 : this.sideOf(this.mySeat); }
+  get teamGame() { return this.sides.some((s) => s.length > 1); }
+
+  seatName(seat, { you = true } = {}) {
+    if (seat === null || seat === undefined || seat < 0) return "nobody";
+    if (you && seat === this.mySeat && this.isPlayer) return "You";
+    const info = this.msg && this.msg.table.seats[seat];
+    const name = info && info.name ? info.name : this.compass(seat);
+    return name;
+  }
+  compass(seat) { return this.players === 4 ? COMPASS[seat] : `Seat ${seat + 1}`; }
+  seatFull(seat) {
+    const name = this.seatName(seat, { you: false });
+    const c = this.compass(seat);
+    return name === c ? c : `${name} (${c})`;
+  }
+  sideName(side) {
+    const seats = this.sides[side] || [];
+    if (seats.length === 1) return this.seatName(seats[0]) === "You" ? "You" : this.seatName(seats[0]);
+    const names = seats.map((s) => (s === this.mySeat && this.isPlayer ? "you" : this.seatName(s, { you: false })));
+    return listJoin(names);
+  }
+  verb(seat, third, second) { return seat === this.mySeat && this.isPlayer ? second : third; }
+
+  bidText(bid) {
+    if (bid === null || bid === undefined || bid === "") return null;
+    if (bid === "nil" || bid === 0 || bid === "0") return "Nil";
+    if (bid === "blind-nil") return "Blind Nil";
+    return String(bid);
+  }
+
+  myTurn() {
+    const v = this.view;
+    return !!(v && this.isPlayer && v.current_player === this.mySeat && v.legal_actions && v.legal_actions.length);
+  }
+
+  legalCards() {
+    return this.view && this.myTurn() ? this.view.legal_actions.filter(isCard) : [];
+  }
+
+  legalBids() {
+    return this.view && this.myTurn() ? this.view.legal_actions.filter((a) => !isCard(a)) : [];
+  }
+
+  handCards() {
+    return this.view && this.view.hand ? sortForDisplay(this.view.hand) : [];
+  }
+
+  // ------------------------------------------------------------------ messages
+  onTable(msg) {
+    const first = !this.msg;
+    const prevStatus = this.msg ? this.msg.table.status : null;
+    this.msg = msg;
+    this.view = msg.view;
+    this.turn = msg.turn;
+    this.score = msg.score;
+    this.chat = msg.chat || [];
+    this.seq = msg.seq;
+    this.queue = [];
+    this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
+    store.setLastTable(this.id);
+    this.loadDraft();
+    this.render();
+    if (first) {
+      const a = document.activeElement;
+      if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
+      this.say(this.summary());
+    }
+    void prevStatus;
+    this.checkTurn();
+    if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
+  }
+
+  onEvent(msg) {
+    if (msg.table_id !== this.id) return;
+    if (this.seq !== null && msg.seq <= this.seq) return; // already seen
+    if (this.seq !== null && msg.seq !== this.seq + 1) {
+      this.app.conn.send({ type: "resync" });
+      return;
+    }
+    this.seq = msg.seq;
+    this.queue.push(msg);
+    this.pump();
+  }
+
+  onChat(msg) {
+    if (msg.table_id !== this.id) return;
+    if (this.seq !== null && msg.seq <= this.seq) return;
+    if (this.seq !== null && msg.seq !== this.seq + 1) {
+      this.app.conn.send({ type: "resync" });
+      return;
+    }
+    this.seq = msg.seq;
+    this.queue.push(msg);
+    this.pump();
+  }
+
+  onSheet(msg) {
+    if (msg.table_id !== this.id) return;
+    this.sheetData = msg;
+    this.renderSheet();
+    if (this.pendingSheet) {
+      this.pendingSheet = false;
+      this.openSheet();
+    }
+  }
+
+  /** Show queued events one after another, with a short pause so each can be seen. */
+  pump() {
+    if (this.busy) return;
+    const msg = this.queue.shift();
+    if (!msg) return;
+    let pause = 0;
+    if (msg.type === "chat") {
+      this.chat.push(msg.line);
+      this.renderChat();
+      this.say(`${msg.line.name} says: ${msg.line.text}`);
+    } else {
+      pause = this.applyEvent(msg);
+    }
+    if (this.app.settings.pace === 0 || !this.queue.length) pause = Math.min(pause, 0);
+    if (pause > 0) {
+      this.busy = true;
+      setTimeout(() => { this.busy = false; this.pump(); }, pause);
+    } else {
+      this.pump();
+    }
+  }
+
+  applyEvent(msg) {
+    const ev = msg.event;
+    const before = this.view;
+    this.view = msg.view;
+    this.turn = msg.turn;
+    this.score = msg.score;
+    const sounds = this.app.sounds;
+    let pause = 0;
+    const who = (s) => this.seatName(s);
+    switch (ev.kind) {
+      case "started":
+        this.say("The match has started.");
+        this.app.conn.send({ type: "resync" });
+        break;
+      case "deal": {
+        const v = this.view;
+        const dealer = v ? v.dealer : null;
+        const first = v ? (dealer + 1) % this.players : null;
+        let text = `Hand ${ev.hand || (v && v.hand_number)}. ${who(dealer)} ${this.verb(dealer, "deals", "deal")}; ${who(first)} ${this.verb(first, "bids", "bid")} first.`;
+        if (v && v.hand) text += ` ${this.handSummary(v.hand)}`;
+        else if (v && this.isPlayer && v.hand === null) text += " Your cards are face down: you may bid Blind Nil before you look.";
+        this.lastTrick = null;
+        this.selected = null;
+        this.say(text);
+        break;
+      }
+      case "bid": {
+        const bid = this.bidText(ev.action);
+        this.say(`${who(ev.seat)} ${this.verb(ev.seat, "bids", "bid")} ${bid}.`);
+        if (this.view && this.view.phase === "play") this.say(this.bidsSummary() + ".");
+        if (ev.seat === this.mySeat) this.clearDraft();
+        break;
+      }
+      case "look":
+        if (ev.seat === this.mySeat) this.say(`You look at your cards. ${this.handSummary(this.view.hand || [])}`);
+        else this.say(`${who(ev.seat)} looks at their cards.`);
+        break;
+      case "play": {
+        const card = ev.action;
+        const spade = suitOf(card) === "S";
+        sounds.play(spade ? "spade" : "card");
+        this.lastTrick = null;
+        let text = `${who(ev.seat)} ${this.verb(ev.seat, "plays", "play")} the ${cardName(card)}.`;
+        const brokenNow = before && !before.spades_broken && this.view && this.view.spades_broken;
+        if (brokenNow) text += " Spades are broken.";
+        if (ev.trick) {
+          this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
+          const winCard = (ev.trick.find(([s]) => s === ev.trick_winner) || [])[1];
+          text += ` ${who(ev.trick_winner)} ${this.verb(ev.trick_winner, "wins", "win")} the trick${winCard ? ` with the ${cardName(winCard)}` : ""}.`;
+          setTimeout(() => sounds.play("trick"), 250);
+          pause = 900;
+        } else {
+          pause = 280;
+        }
+        if (ev.seat === this.mySeat) { this.selected = null; this.saveDraft(); }
+        this.say(text);
+        this.animatePlay(ev.seat);
+        break;
+      }
+      case "hand_scored":
+        this.say(this.resultText(ev.result));
+        this.sheetData = null;
+        sounds.play("chord");
+        pause = 600;
+        break;
+      case "timer_warning":
+        if (ev.seat === this.mySeat) this.warnTimer(ev.seconds_left);
+        break;
+      case "timeout": {
+        const act = ev.action && isCard(ev.action) ? `the ${cardName(ev.action)}` : `a bid of ${this.bidText(ev.action)}`;
+        this.say(`Time ran out for ${who(ev.seat)}: the game played ${act}` +
+          (ev.penalty_bags ? `, and ${plural(ev.penalty_bags, "penalty bag")} for ${this.sideName(this.sideOf(ev.seat))}.` : "."),
+        { assertive: ev.seat === this.mySeat });
+        if (ev.action && isCard(ev.action)) {
+          sounds.play(suitOf(ev.action) === "S" ? "spade" : "card");
+          if (ev.trick) this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
+        }
+        break;
+      }
+      case "match_over":
+        this.msg.table.status = "finished";
+        this.msg.table.winner = ev.winner;
+        this.say(this.overText(ev.winner));
+        this.app.conn.send({ type: "resync" });
+        this.requestSheet();
+        sounds.play("chord");
+        break;
+      default:
+        if (ev.text) this.say(ev.text);
+        if (["joined", "left", "seated", "options", "owner", "covered", "returned"].includes(ev.kind)) {
+          this.app.conn.send({ type: "resync" });
+        }
+    }
+    this.render();
+    this.checkTurn();
+    return this.app.motion() ? pause : Math.min(pause, 350);
+  }
+
+  /** Say "your turn" once per turn, assertively, with a sound. */
+  checkTurn() {
+    const v = this.view;
+    if (!v || !this.myTurn()) { this.turnKey = null; return; }
+    const key = `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}`;
+    if (this.turnKey === key) return;
+    this.turnKey = key;
+    this.app.sounds.play("turn");
+    this.say(this.turnText(), { assertive: true });
+    if (this.app.settings.autoplay && v.phase === "play") {
+      const legal = this.legalCards();
+      if (legal.length === 1) setTimeout(() => this.play(legal[0]), 400);
+    }
+  }
+
+  say(text, opts) { this.app.announcer.say(text, opts); }
+
+  // ------------------------------------------------------------------ texts (what is spoken)
+  summary() {
+    const t = this.msg.table;
+    const v = this.view;
+    const parts = [];
+    if (this.isPlayer) parts.push(`You sit ${this.players === 4 ? "" : "at "}${this.compass(this.mySeat)} at ${t.name || "this table"}.`);
+    else parts.push(`You are watching ${t.name || "this table"}.`);
+    if (t.status === "waiting") parts.push("The match has not started yet.");
+    else if (t.status === "finished") parts.push(this.overText(t.winner));
+    else if (v) {
+      parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
+      if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
+      if (!this.myTurn()) parts.push(this.whoseTurnText());
+    }
+    return parts.join(" ");
+  }
+
+  handSummary(hand) {
+    if (!hand || !hand.length) return "";
+    const counts = ["H", "S", "D", "C"].map((s) => [s, hand.filter((c) => suitOf(c) === s).length])
+      .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${n === 1 ? SUIT_SINGULAR[s] : SUIT_NAMES[s]}`);
+    return `You hold ${hand.length} cards: ${listJoin(counts)}.`;
+  }
+
+  turnText() {
+    const v = this.view;
+    if (v.phase === "bid") {
+      const bids = this.legalBids();
+      if (bids.includes("look")) return "Your turn to bid. You may bid Blind Nil before looking, or look at your cards.";
+      const nums = bids.filter((b) => /^\d+$/.test(b)).map(Number);
+      const hasNil = bids.includes("nil") || nums.includes(0);
+      const pos = nums.filter((n) => n > 0);
+      let range = "";
+      if (pos.length === 1 && !hasNil) range = `your bid can only be ${pos[0]}`;
+      else if (pos.length) range = `${hasNil ? "Nil or " : ""}${Math.min(...pos)} to ${Math.max(...pos)}`;
+      else if (hasNil) range = "Nil";
+      return `Your turn to bid: ${range}.`;
+    }
+    const legal = this.legalCards();
+    const hand = this.handCards();
+    if (!v.trick.length) {
+      return `Your turn to lead. Spades are ${v.spades_broken ? "broken" : "not broken"}. ${plural(legal.length, "card")} playable.`;
+    }
+    const led = suitOf(v.trick[0][1]);
+    const following = legal.some((c) => suitOf(c) === led);
+    const cur = this.trickText(false);
+    return `Your turn. ${cur} ${following ? `Follow ${SUIT_NAMES[led]}: ${plural(legal.length, "card")}.` : `You have no ${SUIT_NAMES[led]}: play any card.`}`.trim()
+      + (hand.length === legal.length && !following ? "" : "");
+  }
+
+  whoseTurnText() {
+    const v = this.view;
+    if (!v || this.status === "waiting") return "The match has not started.";
+    if (this.status === "finished" || v.phase === "over") return "The match is over.";
+    if (v.current_player < 0) return "Waiting for the next deal.";
+    const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
+    const s = v.current_player;
+    const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s)} to ${doing}.`;
+    const left = this.timeLeft();
+    return left !== null ? `${base} ${left} seconds left.` : base;
+  }
+
+  /** Seed 002's played-cards key: the open trick, and whether spades are broken. */
+  trickText(withBroken = true) {
+    const v = this.view;
+    if (!v) return "No hand in play.";
+    const broken = `Spades are ${v.spades_broken ? "broken" : "not broken"}.`;
+    if (!v.trick.length) {
+      const last = this.lastTrick && this.lastTrick.cards.length
+        ? ` The last trick went to ${this.seatName(this.lastTrick.winner)}.` : "";
+      return `No card played to this trick yet.${last}${withBroken ? ` ${broken}` : ""}`;
+    }
+    const plays = v.trick.map(([s, c]) => `${this.seatName(s)}: ${cardName(c)}`);
+    return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
+  }
+
+  bidsSummary() {
+    const v = this.view;
+    return `Bids: ${v.bids.map((b, s) => `${this.seatName(s)} ${this.bidText(b) ?? "not yet"}`).join(", ")}`;
+  }
+
+  /** Seed 002's round status: bids and tricks of everyone. */
+  roundText() {
+    const v = this.view;
+    if (!v) return "No hand in play.";
+    const rows = v.bids.map((b, s) => {
+      const bid = this.bidText(b);
+      return `${this.seatName(s)}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
+    });
+    const played = v.plays ? Math.floor(v.plays.length / this.players) : 0;
+    const where = v.phase === "play" ? `, trick ${played + 1}` : v.phase === "bid" ? ", bidding" : ", finished";
+    return `Hand ${v.hand_number}${where}. ${rows.join("; ")}.`;
+  }
+
+  scoresText() {
+    const sc = this.score || (this.view ? { scores: this.view.scores, bags: this.view.bags, bag_warning: [] } : null);
+    if (!sc) return "No scores yet.";
+    const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
+    return `Scores, ${target}: ` + sc.scores.map((p, k) => {
+      const warn = sc.bag_warning && sc.bag_warning[k] ? `, ${sc.bag_warning[k]}` : "";
+      return `${cap(this.sideName(k))} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
+    }).join("; ") + ".";
+  }
+
+  target() {
+    const r = this.rules;
+    if (r && r.target) return r.target;
+    const o = this.msg && this.msg.table.options;
+    if (o && o.target) return o.target;
+    return this.msg && this.msg.table.options.profile === "race400" ? 400 : 500;
+  }
+
+  resultText(row) {
+    if (!row) return "The hand is scored.";
+    const parts = this.sides.map((seats, k) => {
+      const pts = row.points[k];
+      const side = row.sides && row.sides[k];
+      let made = "";
+      if (side && side.contract !== undefined && side.contract > 0) {
+        made = side.made ? `made ${side.contract}` : `set on ${side.contract}`;
+      }
+      const took = seats.reduce((n, s) => n + row.tricks[s], 0);
+      return `${cap(this.sideName(k))}: took ${took}${made ? `, ${made}` : ""}, ${pts >= 0 ? "plus" : "minus"} ${Math.abs(pts)}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}`;
+    });
+    const warn = (this.score && this.score.bag_warning || []).map((w, k) => (w ? `${cap(this.sideName(k))}: ${w}.` : "")).filter(Boolean);
+    return `Hand ${row.number || ""} scored. ${parts.join("; ")}.${warn.length ? ` ${warn.join(" ")}` : ""}`;
+  }
+
+  overText(winner) {
+    const sc = this.score || (this.view ? { scores: this.view.scores } : null);
+    const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${p}`).join(", ")}.` : "";
+    if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
+    const mine = winner === this.mySide;
+    const name = cap(this.sideName(winner));
+    return `The match is over. ${name} ${name === "You" || (mine && this.sides[winner].length > 1) ? "win" : "wins"}!${scores}`;
+  }
+
+  timeLeft() {
+    if (!this.turn || !this.turn.deadline) return null;
+    return Math.max(0, Math.round(this.turn.deadline - Date.now() / 1000));
+  }
+
+  warnTimer(seconds) {
+    const key = `${this.turnKey}`;
+    if (this.warned === key) return;
+    this.warned = key;
+    this.app.sounds.play("timer");
+    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${this.view && this.view.phase === "bid" ? "bid" : "play"}.`, { assertive: true });
+  }
+
+  // ------------------------------------------------------------------ actions
+  async act(action) {
+    try {
+      await this.app.conn.request({ type: "act", action });
+      return true;
+    } catch (err) {
+      this.refuse(err.message || "That was refused.");
+      return false;
+    }
+  }
+
+  refuse(reason) {
+    this.app.sounds.play("refused");
+    this.say(`Refused: ${reason}`, { assertive: true });
+    const hand = this.el && this.el.querySelector(".hand");
+    if (hand && this.app.motion()) {
+      hand.classList.remove("shake");
+      void hand.offsetWidth;
+      hand.classList.add("shake");
+    }
+  }
+
+  /** Why a card may not be played now (seed 002: a refused card changes nothing). */
+  whyNot(card) {
+    const v = this.view;
+    if (!v || v.phase !== "play") return "cards are played after the bidding.";
+    if (!this.myTurn()) return `it is not your turn; ${this.whoseTurnText()}`;
+    if (v.trick.length) {
+      const led = suitOf(v.trick[0][1]);
+      return `you must follow ${SUIT_NAMES[led]}.`;
+    }
+    if (suitOf(card) === "S") return "spades are not broken yet, and you hold other suits.";
+    return `the ${cardName(card)} cannot be played now.`;
+  }
+
+  play(card) {
+    if (!card) { this.refuse("select a card first."); return; }
+    const legal = this.legalCards();
+    if (!legal.includes(card)) { this.refuse(`the ${cardName(card)} cannot be played: ${this.whyNot(card)}`); return; }
+    this.act(card);
+  }
+
+  bid(value) {
+    const legal = this.legalBids();
+    if (!this.myTurn() || this.view.phase !== "bid") { this.refuse(`it is not your turn to bid. ${this.whoseTurnText()}`); return; }
+    let action = String(value);
+    if (action === "0") action = legal.includes("nil") ? "nil" : "0";
+    if (!legal.includes(action) && !(action === "nil" && legal.includes("0"))) {
+      this.refuse(`${this.bidText(value)} is not a bid you can make now.`);
+      return;
+    }
+    if (action === "nil" && !legal.includes("nil")) action = "0";
+    this.act(action);
+  }
+
+  hint() {
+    const v = this.view;
+    if (!v || !this.isPlayer) { this.say("Hints are for players at the table."); return; }
+    if (!this.myTurn()) { this.say(`No hint now: ${this.whoseTurnText()}`); return; }
+    if (v.phase === "bid") {
+      if (!v.hand) { this.say("Hint: look at your cards first, unless your side needs a Blind Nil gamble."); return; }
+      const n = suggestBid(v.hand, v.hand.length);
+      const legal = this.legalBids();
+      let pick = n === 0 && (legal.includes("nil") || legal.includes("0")) ? "nil" : String(n);
+      if (!legal.includes(pick) && pick !== "nil") {
+        const nums = legal.filter((b) => /^\d+$/.test(b)).map(Number);
+        if (nums.length) pick = String(nums.reduce((a, b) => (Math.abs(b - n) < Math.abs(a - n) ? b : a)));
+      }
+      this.setDraftBid(pick);
+      this.say(`Hint: bid ${this.bidText(pick)}. Your aces, guarded kings and spades count about ${n} tricks. The bid is chosen for you: confirm it to bid.`);
+      return;
+    }
+    const partners = this.sides[this.mySide] || [this.mySeat];
+    const s = suggestPlay(v, partners);
+    if (!s) { this.say("No hint."); return; }
+    this.select(s.action);
+    this.say(`Hint: play the ${cardName(s.action)}: ${s.why}. It is selected; press Enter to play it.`);
+  }
+
+  requestSheet() {
+    this.app.conn.send({ type: "sheet" });
+  }
+
+  // ------------------------------------------------------------------ drafts (seed 003)
+  loadDraft() {
+    const d = store.draft(this.id);
+    const v = this.view;
+    if (!d || !v || d.hand !== v.hand_number) { this.bidDraft = this.bidDraft ?? null; return; }
+    if (d.bid !== undefined && v.phase === "bid" && v.bids[this.mySeat] === null) this.bidDraft = d.bid;
+    const hand = this.handCards();
+    if (d.card && hand.includes(d.card)) this.selected = d.card;
+  }
+
+  saveDraft() {
+    if (!this.view) return;
+    store.saveDraft(this.id, { hand: this.view.hand_number, bid: this.bidDraft ?? undefined, card: this.selected || undefined });
+  }
+
+  clearDraft() {
+    this.bidDraft = null;
+    this.saveDraft();
+  }
+
+  setDraftBid(value) {
+    this.bidDraft = value;
+    this.saveDraft();
+    this.renderBidPanel();
+  }
+
+  select(card) {
+    this.selected = card;
+    this.saveDraft();
+    this.renderHand();
+  }
+
+  // ------------------------------------------------------------------ rendering
+  mount(container) {
+    this.el = h("div", { class: "table-view", "data-table": this.id });
+    container.append(this.el);
+    this.el.append(h("p", { class: "loading" }, "Joining the table…"));
+    this.timerHandle = setInterval(() => this.tick(), 250);
+  }
+
+  unmount() {
+    clearInterval(this.timerHandle);
+    this.el = null;
+  }
+
+  render() {
+    if (!this.el || !this.msg) return;
+    const mode = this.status === "waiting" || !this.view ? "waiting" : "game";
+    if (this.el.dataset.mode !== mode) {
+      this.el.dataset.mode = mode;
+      clear(this.el);
+      if (mode === "waiting") this.buildWaiting(); else this.buildGame();
+    }
+    const hadFocus = this.el.contains(document.activeElement);
+    if (mode === "waiting") this.renderWaiting(); else this.renderGame();
+    // never leave the keyboard user stranded on <body> when what they were on went away
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      const target = this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]")
+        || this.el.querySelector("#hand") || this.el.querySelector("h1");
+      if (target) target.focus();
+    }
+  }
+
+  // ---------- waiting room
+  buildWaiting() {
+    this.el.append(
+      h("h1", { tabindex: "-1", class: "page-title" }, "Waiting for the start"),
+      h("div", { class: "waiting-grid" },
+        h("section", { class: "panel", "aria-labelledby": "seats-title" },
+          h("h2", { id: "seats-title" }, "Seats"),
+          h("ul", { class: "seat-list", id: "seat-list" })),
+        h("section", { class: "panel", "aria-labelledby": "invite-title" },
+          h("h2", { id: "invite-title" }, "Invite and start"),
+          h("div", { id: "waiting-info" }),
+          h("div", { class: "button-row", id: "owner-actions" })),
+        this.buildChat()),
+    );
+  }
+
+  renderWaiting() {
+    const t = this.msg.table;
+    const list = this.el.querySelector("#seat-list");
+    clear(list);
+    const amOwner = this.amOwner();
+    t.seats.forEach((s) => {
+      const label = s.kind === "empty" ? "Empty" : s.name + (s.kind === "cpu" ? ` (CPU${s.cpu ? `, ${s.cpu}` : ""})` : "");
+      const li = h("li", { class: `seat-row kind-${s.kind}` },
+        h("span", { class: "seat-compass" }, this.compass(s.seat)),
+        h("span", { class: "seat-who" }, label),
+        s.owner ? h("span", { class: "badge" }, "owner") : null,
+        s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, `team ${s.team + 1}`) : null,
+        s.seat === this.mySeat ? h("span", { class: "badge you" }, "you") : null);
+      if (s.kind === "empty" && this.isPlayer) {
+        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "seat", seat: s.seat }) }, `Sit at ${this.compass(s.seat)}`));
+      }
+      if (amOwner && s.kind === "empty") {
+        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "add_cpu", seat: s.seat }) }, "Add a CPU"));
+      }
+      if (amOwner && s.kind === "cpu") {
+        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "remove", seat: s.seat }) }, "Remove CPU"));
+      }
+      if (amOwner && s.kind === "human" && s.seat !== this.mySeat) {
+        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "give_owner", seat: s.seat }) }, "Make owner"));
+      }
+      if (this.msg.table.options.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer) {
+        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "teammate", seat: s.seat }) }, `Team up with ${s.name}`));
+      }
+      list.append(li);
+    });
+    const info = clear(this.el.querySelector("#waiting-info"));
+    const o = t.options;
+    info.append(
+      h("p", {}, `Rules: ${o.profile}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
+      t.invite ? h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
+        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`)) : null);
+    const actions = clear(this.el.querySelector("#owner-actions"));
+    if (amOwner) {
+      actions.append(h("button", { type: "button", class: "primary", onclick: () => this.request({ type: "start" }) }, "Start the match"));
+      actions.append(h("span", { class: "note" }, "Empty seats are filled with CPU players."));
+    } else {
+      actions.append(h("p", {}, "The owner starts the match."));
+    }
+    actions.append(h("button", { type: "button", onclick: () => this.leave() }, "Leave the table"));
+    this.renderChat();
+  }
+
+  amOwner() {
+    const t = this.msg.table;
+    const me = t.seats.find((s) => s.seat === this.mySeat);
+    return !!(me && me.owner) || (this.app.user && t.owner === this.app.user.id);
+  }
+
+  async request(msg) {
+    try { await this.app.conn.request(msg); } catch (err) { this.refuse(err.message); }
+  }
+
+  leave() {
+    this.app.conn.send({ type: "leave" });
+    store.setLastTable(null);
+    location.hash = "#/";
+  }
+
+  // ---------- game
+  buildGame() {
+    const n = this.players;
+    const felt = h("div", { class: `felt players-${n}`, role: "region", "aria-label": "Card table" });
+    for (let s = 0; s < n; s++) felt.append(h("div", { class: "seat", "data-seat": s }));
+    felt.append(h("div", { class: "center" },
+      h("div", { class: "trick", "aria-hidden": "true" }),
+      h("p", { class: "trick-info" })));
+    this.el.append(
+      h("h1", { class: "sr-only", tabindex: "-1", id: "table-title" }, "Spades table"),
+      h("div", { class: "game-grid" },
+        h("div", { class: "play-area" },
+          felt,
+          h("section", { class: "my-area", "aria-label": "Your hand and actions" },
+            h("p", { class: "status-line", id: "status-line" }),
+            h("div", { class: "bid-panel", id: "bid-panel", hidden: true }),
+            h("div", {
+              class: "hand", role: "listbox", tabindex: "0", id: "hand",
+              "aria-orientation": "horizontal", "aria-label": "Your hand",
+              "aria-describedby": "hand-help",
+            }),
+            h("p", { id: "hand-help", class: "sr-only" }, "Arrow keys move between cards, Home and End, H S D C jump to a suit, Enter plays the card."),
+            h("div", { class: "button-row action-row" },
+              h("button", { type: "button", class: "primary", id: "play-btn", onclick: () => this.play(this.selected) }, "Play selected card"),
+              h("button", { type: "button", id: "hint-btn", onclick: () => this.hint() }, "Hint"),
+              h("button", { type: "button", id: "sheet-btn", onclick: () => this.openSheet() }, "Score sheet"),
+              h("button", { type: "button", id: "help-btn", onclick: () => this.app.openHelp() }, "Keys")))),
+        h("aside", { class: "side-area", "aria-label": "Scores, events and chat" },
+          h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
+            h("h2", { id: "scores-title" }, "Scores"),
+            h("div", { id: "score-box" })),
+          h("section", { class: "panel events", "aria-labelledby": "events-title" },
+            h("h2", { id: "events-title" }, "Table talk"),
+            h("ol", { class: "event-log", id: "event-log", "aria-live": "off" })),
+          this.buildChat())),
+      h("div", { class: "match-over", id: "match-over", hidden: true }),
+      this.buildSheetDialog(),
+    );
+    const hand = this.el.querySelector("#hand");
+    hand.addEventListener("keydown", (e) => this.onHandKey(e));
+    hand.addEventListener("focus", () => {
+      const cards = this.handCards();
+      if (!this.selected && cards.length) this.select(cards[0]);
+    });
+    hand.addEventListener("click", (e) => {
+      const opt = e.target.closest("[role=option]");
+      if (!opt) return;
+      const card = opt.dataset.card;
+      hand.focus({ preventScroll: true });
+      if (this.selected === card && this.myTurn() && this.view.phase === "play") this.play(card);
+      else this.select(card);
+    });
+    // the recent announcements are shown too, for everyone
+    const log = this.el.querySelector("#event-log");
+    for (const text of this.app.announcer.said.slice(-30)) this.logLine(log, text);
+    this.unlisten = this.app.onQueued((text) => { if (this.el) this.logLine(this.el.querySelector("#event-log"), text); });
+  }
+
+  logLine(log, text) {
+    if (!log) return;
+    log.append(h("li", {}, text));
+    while (log.children.length > 40) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  buildChat() {
+    const form = h("form", { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      const input = form.querySelector("input");
+      const text = input.value.trim();
+      if (!text) return;
+      this.request({ type: "chat", text });
+      input.value = "";
+    } },
+    h("label", { for: "chat-input", class: "sr-only" }, "Chat message"),
+    h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", placeholder: "Say something…" }),
+    h("button", { type: "submit" }, "Send"));
+    return h("section", { class: "panel chat", "aria-labelledby": "chat-title" },
+      h("h2", { id: "chat-title" }, "Chat"),
+      h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off" }),
+      form);
+  }
+
+  renderChat() {
+    const log = this.el && this.el.querySelector("#chat-log");
+    if (!log) return;
+    clear(log);
+    for (const line of this.chat.slice(-50)) {
+      log.append(h("li", {}, h("strong", {}, line.name), ": ", line.text));
+    }
+    log.scrollTop = log.scrollHeight;
+  }
+
+  renderGame() {
+    this.renderSeats();
+    this.renderTrick();
+    this.renderStatus();
+    this.renderBidPanel();
+    this.renderHand();
+    this.renderScores();
+    this.renderChat();
+    this.renderOver();
+  }
+
+  /** Where seat `s` sits: me at the bottom, the others clockwise (to my left first). */
+  seatAngle(s) {
+    const n = this.players;
+    const me = this.mySeat ?? 0;
+    const k = (s - me + n) % n;
+    return (k * 2 * Math.PI) / n;
+  }
+
+  seatPos(s, rx = 42, ry = 40) {
+    const a = this.seatAngle(s);
+    return { x: 50 - Math.sin(a) * rx, y: 50 + Math.cos(a) * ry };
+  }
+
+  renderSeats() {
+    const v = this.view;
+    const t = this.msg.table;
+    for (const el of this.el.querySelectorAll(".felt .seat")) {
+      const s = Number(el.dataset.seat);
+      const info = t.seats[s] || { kind: "empty", name: "" };
+      const pos = this.seatPos(s);
+      el.style.left = `${pos.x}%`;
+      el.style.top = `${pos.y}%`;
+      const k = (s - (this.mySeat ?? 0) + this.players) % this.players;
+      el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
+      const turn = v.current_player === s && v.phase !== "over";
+      el.classList.toggle("turn", turn);
+      el.classList.toggle("mine", s === this.mySeat && this.isPlayer);
+      const bid = this.bidText(v.bids[s]);
+      const side = this.sideOf(s);
+      const partner = this.teamGame && side === this.mySide && s !== this.mySeat;
+      const name = this.seatName(s, { you: false });
+      const label = [
+        `${name}${s === this.mySeat && this.isPlayer ? " (you)" : ""}, ${this.compass(s)}`,
+        partner ? "your partner" : null,
+        info.kind === "cpu" ? "CPU player" : info.covered ? "away, a CPU plays for them" : info.connected === false && info.kind === "human" ? "disconnected" : null,
+        v.dealer === s ? "dealer" : null,
+        bid === null ? "no bid yet" : `bid ${bid}`,
+        `${plural(v.tricks[s], "trick")} taken`,
+        `${plural(v.hand_sizes[s], "card")} left`,
+        turn ? "their turn" : null,
+      ].filter(Boolean).join(", ");
+      clear(el);
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", label);
+      const left = turn ? this.timeLeft() : null;
+      el.append(
+        h("div", { class: "seat-name" },
+          h("span", { class: "avatar", "aria-hidden": "true" }, (name || "?").slice(0, 1).toUpperCase()),
+          h("span", { class: "who" }, name),
+          v.dealer === s ? h("span", { class: "dealer-chip", title: "Dealer", "aria-hidden": "true" }, "D") : null),
+        h("div", { class: "seat-meta", "aria-hidden": "true" },
+          h("span", { class: "bidtricks", title: "bid / tricks taken" }, `${bid === null ? "–" : bid === "Blind Nil" ? "BN" : bid}/${v.tricks[s]}`),
+          partner ? h("span", { class: "tag" }, "partner") : null,
+          info.kind === "cpu" ? h("span", { class: "tag" }, "CPU") : null,
+          info.covered ? h("span", { class: "tag warn" }, "away") : null,
+          turn ? h("span", { class: "tag turn-tag" }, left !== null ? `${left}s` : "turn") : null),
+      );
+      if (s !== this.mySeat || !this.isPlayer) {
+        const backs = h("div", { class: "backs", "aria-hidden": "true" });
+        const count = Math.min(v.hand_sizes[s], 8);
+        for (let i = 0; i < count; i++) backs.append(cardBack());
+        el.append(backs);
+      }
+    }
+  }
+
+  renderTrick() {
+    const v = this.view;
+    const box = this.el.querySelector(".trick");
+    const info = this.el.querySelector(".trick-info");
+    const showing = v.trick.length ? v.trick : (this.lastTrick ? this.lastTrick.cards : []);
+    const done = !v.trick.length && this.lastTrick;
+    const have = new Map([...box.children].map((c) => [c.dataset.key, c]));
+    const keep = new Set();
+    for (const [s, c] of showing) {
+      const key = `${v.hand_number}-${s}-${c}`;
+      keep.add(key);
+      let el = have.get(key);
+      if (!el) {
+        el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
+        const p = this.seatPos(s, 14, 15);
+        el.style.left = `${p.x}%`;
+        el.style.top = `${p.y}%`;
+        el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
+        el.style.setProperty("--from-y", `${(this.seatPos(s).y - p.y) * 4}%`);
+        if (this.app.motion()) el.classList.add("enter");
+        box.append(el);
+      }
+      el.classList.toggle("winner", !!(done && this.lastTrick.winner === s));
+    }
+    for (const [key, el] of have) if (!keep.has(key)) el.remove();
+    box.classList.toggle("done", !!done);
+    clear(info);
+    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? " Spades broken" : " Spades not broken"));
+    if (done) info.append(h("span", { class: "won" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "takes", "take")} the trick`));
+  }
+
+  animatePlay() { /* the card's CSS entry animation does it; kept for clarity */ }
+
+  renderStatus() {
+    const v = this.view;
+    const line = this.el.querySelector("#status-line");
+    let text;
+    if (this.status === "finished" || v.phase === "over") text = "The match is over.";
+    else if (this.myTurn()) {
+      if (v.phase === "bid") text = "Your turn: choose your bid and confirm.";
+      else if (!v.trick.length) text = "Your turn to lead.";
+      else text = `Your turn: ${this.legalCards().some((c) => suitOf(c) === suitOf(v.trick[0][1])) ? `follow ${SUIT_NAMES[suitOf(v.trick[0][1])]}` : "play any card"}.`;
+    } else text = this.whoseTurnText();
+    line.textContent = `Hand ${v.hand_number} · ${text}`;
+    line.classList.toggle("your-turn", this.myTurn());
+  }
+
+  renderBidPanel() {
+    const panel = this.el && this.el.querySelector("#bid-panel");
+    if (!panel || !this.view) return;
+    const v = this.view;
+    const bidding = v.phase === "bid" && this.isPlayer && v.bids[this.mySeat] === null;
+    panel.hidden = !bidding;
+    if (!bidding) { clear(panel); return; }
+    const mine = this.myTurn();
+    const legal = mine ? this.legalBids() : [];
+    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (v.hand ? v.hand.length : 13);
+    const nilAllowed = !this.rules || this.rules.nil !== false;
+    let options = [];
+    if (mine) {
+      options = legal.filter((b) => b !== "blind-nil" && b !== "look").map((b) => (b === "0" ? "nil" : b));
+    } else {
+      options = [...(nilAllowed ? ["nil"] : []), ...Array.from({ length: max }, (_, i) => String(i + 1))];
+    }
+    options = [...new Set(options)];
+    const key = `${v.hand_number}|${mine}|${options.join(",")}|${legal.join(",")}|${v.hand ? 1 : 0}`;
+    const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft) : null;
+    if (panel.dataset.key === key) {
+      // only the draft may have changed
+      for (const r of panel.querySelectorAll("input[name=bid]")) r.checked = r.value === draft;
+      return;
+    }
+    const hadFocus = panel.contains(document.activeElement);
+    panel.dataset.key = key;
+    clear(panel);
+    const title = h("h2", { id: "bid-title" }, mine ? "Your bid" : "Your bid (choose now, confirm on your turn)");
+    panel.append(title);
+    if (legal.includes("look")) {
+      panel.append(h("p", {}, "Your cards are face down. Bid Blind Nil (", this.rules && this.rules.blind_nil_points ? `±${this.rules.blind_nil_points}` : "±200", ") before looking, or look at them and bid as usual."),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "danger", onclick: () => this.act("blind-nil") }, "Bid Blind Nil"),
+          h("button", { type: "button", class: "primary", onclick: () => this.act("look") }, "Look at my cards")));
+      return;
+    }
+    const group = h("div", { role: "radiogroup", "aria-labelledby": "bid-title", class: "bid-choices" });
+    for (const o of options) {
+      const id = `bid-${o}`;
+      const input = h("input", { type: "radio", name: "bid", id, value: o, checked: o === draft });
+      input.addEventListener("change", () => { this.bidDraft = o; this.saveDraft(); });
+      group.append(h("span", { class: `bid-choice${o === "nil" ? " nil" : ""}` }, input, h("label", { for: id }, o === "nil" ? "Nil" : o)));
+    }
+    panel.append(group);
+    const confirm = h("button", { type: "button", class: "primary", id: "bid-confirm", onclick: () => {
+      const choice = panel.querySelector("input[name=bid]:checked");
+      if (!choice) { this.refuse("choose a bid first."); return; }
+      this.bid(choice.value);
+    } }, "Confirm bid");
+    panel.append(h("div", { class: "button-row" }, confirm,
+      legal.includes("blind-nil") ? h("button", { type: "button", class: "danger", onclick: () => this.act("blind-nil") }, "Blind Nil") : null,
+      h("button", { type: "button", onclick: () => this.hint() }, "Suggest a bid")));
+    if (hadFocus) {
+      const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]");
+      if (target) target.focus();
+    }
+  }
+
+  focusBid() {
+    const panel = this.el && this.el.querySelector("#bid-panel");
+    if (!panel || panel.hidden) { this.say("There is no bid to make now."); return; }
+    const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]") || panel.querySelector("button");
+    if (target) target.focus();
+  }
+
+  focusHand() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (hand) hand.focus();
+  }
+
+  renderHand() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (!hand || !this.view) return;
+    const v = this.view;
+    const cards = this.handCards();
+    if (this.selected && !cards.includes(this.selected)) this.selected = null;
+    const legal = new Set(this.legalCards());
+    const myPlay = this.myTurn() && v.phase === "play";
+    if (!this.selected && cards.length && document.activeElement === hand) this.selected = cards[0];
+    const have = new Map([...hand.children].map((c) => [c.dataset.card, c]));
+    cards.forEach((card, i) => {
+      let el = have.get(card);
+      if (!el) {
+        el = h("div", { role: "option", id: `card-${card}`, class: "card in-hand", "data-card": card }, cardFace(card));
+      }
+      have.delete(card);
+      const playable = myPlay && legal.has(card);
+      el.setAttribute("aria-posinset", String(i + 1));
+      el.setAttribute("aria-setsize", String(cards.length));
+      el.setAttribute("aria-selected", String(card === this.selected));
+      el.setAttribute("aria-label", `${cardName(card)}, ${myPlay ? (playable ? "playable" : "not playable") : v.phase === "play" ? "wait for your turn" : "bidding"}`);
+      el.classList.toggle("playable", playable);
+      el.classList.toggle("unplayable", myPlay && !playable);
+      el.classList.toggle("selected", card === this.selected);
+      el.style.setProperty("--i", String(i));
+      if (hand.children[i] !== el) hand.insertBefore(el, hand.children[i] || null);
+    });
+    for (const el of have.values()) el.remove();
+    hand.style.setProperty("--n", String(cards.length));
+    if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
+    else hand.removeAttribute("aria-activedescendant");
+    const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
+      : `Your hand, ${plural(cards.length, "card")}${myPlay ? `, ${legal.size} playable` : ""}`;
+    hand.setAttribute("aria-label", label);
+    if (v.hand === null && !hand.querySelector(".facedown-note")) {
+      hand.append(h("p", { class: "facedown-note", "aria-hidden": "true" }, this.isPlayer ? "Cards face down" : "Watching"));
+    } else if (v.hand !== null) {
+      for (const n of hand.querySelectorAll(".facedown-note")) n.remove();
+    }
+    const btn = this.el.querySelector("#play-btn");
+    if (btn) {
+      btn.textContent = this.selected ? `Play ${cardShort(this.selected)}` : "Play selected card";
+      btn.setAttribute("aria-disabled", String(!(myPlay && this.selected && legal.has(this.selected))));
+      btn.hidden = v.phase !== "play" || !this.isPlayer;
+    }
+  }
+
+  onHandKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const cards = this.handCards();
+    if (!cards.length) return;
+    let i = Math.max(0, cards.indexOf(this.selected));
+    const key = e.key;
+    let handled = true;
+    if (key === "ArrowRight" || key === "ArrowDown") i = Math.min(cards.length - 1, this.selected ? i + 1 : 0);
+    else if (key === "ArrowLeft" || key === "ArrowUp") i = Math.max(0, i - 1);
+    else if (key === "Home") i = 0;
+    else if (key === "End") i = cards.length - 1;
+    else if (SUIT_KEYS[key.toLowerCase()] && key.length === 1) {
+      const suit = SUIT_KEYS[key.toLowerCase()];
+      const inSuit = cards.map((c, j) => [c, j]).filter(([c]) => suitOf(c) === suit);
+      if (!inSuit.length) {
+        this.say(`You have no ${SUIT_NAMES[suit]}.`);
+        e.preventDefault();
+        return;
+      }
+      const cur = this.selected && suitOf(this.selected) === suit ? inSuit.findIndex(([c]) => c === this.selected) : -1;
+      i = inSuit[(cur + 1) % inSuit.length][1];
+    } else if (key === "Enter") {
+      e.preventDefault();
+      if (this.myTurn() && this.view.phase === "play") this.play(this.selected || cards[i]);
+      else {
+        this.select(this.selected || cards[i]);
+        this.say(this.view.phase === "bid" ? "Cards are played after the bidding." : `Not your turn: ${this.whoseTurnText()}`);
+      }
+      return;
+    } else if (key === " ") {
+      i = Math.max(0, cards.indexOf(this.selected || cards[0]));
+    } else handled = false;
+    if (!handled) return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.select(cards[i]);
+    const el = this.el.querySelector(`#card-${cards[i]}`);
+    if (el) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
+  renderScores() {
+    const box = this.el.querySelector("#score-box");
+    const sc = this.score || { scores: this.view.scores, bags: this.view.bags, bag_warning: [] };
+    clear(box);
+    const r = this.rules || {};
+    const limit = r.bag_limit || 10;
+    const table = h("table", { class: "score-table" },
+      h("caption", { class: "sr-only" }, "Scores and bags"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, this.teamGame ? "Side" : "Player"), h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, "Bags"))));
+    const body = h("tbody");
+    sc.scores.forEach((p, k) => {
+      const warn = sc.bag_warning && sc.bag_warning[k];
+      body.append(h("tr", { class: k === this.mySide ? "mine" : "" },
+        h("th", { scope: "row" }, cap(this.sideName(k))),
+        h("td", { class: "num" }, String(p)),
+        h("td", { class: `bags${warn ? " near" : ""}` },
+          h("span", { class: "bag-count" }, `${sc.bags[k]}/${limit}`),
+          warn ? h("span", { class: "bag-warning" }, h("span", { "aria-hidden": "true" }, "⚠ "), warn) : null)));
+    });
+    table.append(body);
+    const goal = r.match === "one-hand" || (this.msg.table.options && this.msg.table.options.one_hand) ? "One-hand match" : `Playing to ${this.target()}`;
+    box.append(table, h("p", { class: "note" }, `${goal} · ${this.msg.table.options.profile}`));
+  }
+
+  renderOver() {
+    const box = this.el.querySelector("#match-over");
+    const finished = this.status === "finished" || (this.view && this.view.phase === "over");
+    if (!finished) { box.hidden = true; return; }
+    if (!box.hidden && box.dataset.done) return;
+    box.hidden = false;
+    box.dataset.done = "1";
+    clear(box);
+    const winner = this.msg.table.winner ?? (this.view ? this.view.winner : null);
+    const mine = winner !== null && winner === this.mySide;
+    box.append(h("div", { class: "over-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "over-title" },
+      h("h2", { id: "over-title", tabindex: "-1" }, winner === null || winner === undefined ? "A draw!" : mine ? "You win!" : `${this.sideName(winner)} ${this.sides[winner].length > 1 ? "win" : "wins"}`),
+      h("p", {}, this.overText(winner)),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", class: "primary", onclick: () => this.openSheet() }, "Score sheet"),
+        h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.msg.table.game_id)}/record`, download: `spades-${this.msg.table.game_id}.json` }, "Download the record"),
+        h("a", { class: "button", href: "#/" }, "New match"),
+        h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close"))));
+  }
+
+  // ---------- score sheet
+  buildSheetDialog() {
+    const dlg = h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
+      h("h2", { id: "sheet-title" }, "Score sheet"),
+      h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
+      h("form", { method: "dialog", class: "button-row" },
+        h("button", { type: "submit", class: "primary" }, "Close")));
+    return dlg;
+  }
+
+  openSheet() {
+    const dlg = this.el && this.el.querySelector("#sheet-dialog");
+    if (!dlg) return;
+    if (!this.sheetData) { this.pendingSheet = true; this.requestSheet(); }
+    this.renderSheet();
+    if (!dlg.open) dlg.showModal();
+  }
+
+  renderSheet() {
+    const body = this.el && this.el.querySelector("#sheet-body");
+    if (!body) return;
+    const d = this.sheetData;
+    if (!d) return;
+    clear(body);
+    if (!d.hands.length) { body.append(h("p", {}, "No hand has been scored yet.")); }
+    const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
+    const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
+    for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, cap(this.sideName(k))));
+    table.append(h("thead", {}, head));
+    const tb = h("tbody");
+    for (const row of d.hands) {
+      const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
+      d.sides.forEach((seats, k) => {
+        const bids = seats.map((s) => `${this.seatName(s)} ${this.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
+        const pts = row.points[k];
+        tr.append(h("td", {},
+          h("span", { class: "sheet-bids" }, bids),
+          h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
+          h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
+          h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
+      });
+      tb.append(tr);
+    }
+    table.append(tb);
+    const foot = h("tr", {}, h("th", { scope: "row" }, "Total"));
+    d.scores.forEach((p, k) => foot.append(h("td", {}, `${p} (${plural(d.bags[k], "bag")}${d.bag_warning[k] ? `, ${d.bag_warning[k]}` : ""})`)));
+    table.append(h("tfoot", {}, foot));
+    body.append(table);
+    if (d.finished) body.append(h("p", { class: "sheet-result" }, this.overText(d.winner)));
+  }
+
+  sheetText() {
+    const d = this.sheetData;
+    if (!d) { this.requestSheet(); return "The score sheet is on its way; press O again in a moment."; }
+    if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
+    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${cap(this.sideName(k))} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
+    return `Score sheet. ${rows.join(". ")}.`;
+  }
+
+  // ---------- timer
+  tick() {
+    if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
+    const left = this.timeLeft();
+    const tag = this.el.querySelector(".seat.turn .turn-tag");
+    if (tag) tag.textContent = `${left}s`;
+    const total = this.turn.seconds || 30;
+    const warnAt = Math.min(10, total / 2);
+    if (this.myTurn() && left !== null && left <= warnAt && left > 0) this.warnTimer(left);
+  }
+}
