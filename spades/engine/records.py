@@ -79,6 +79,9 @@ def replay(record: Any) -> Match:
     try:
         rules = rules_from_json(record.get("rules"), record.get("teams"), players)
     except SpadesError as exc:
+        if players is not None and _fits_without_deal(record):
+            # The rules are fine; the first deal has the wrong number of hands.
+            raise RecordError(f"hand 1: deal: {players} hands do not fit the rules: {exc}") from None
         raise RecordError(f"rules: {exc}") from None
     match: Match | None = None
     for h, hand in enumerate(hands, start=1):
@@ -88,7 +91,7 @@ def replay(record: Any) -> Match:
         if match is not None and match.phase == OVER:
             raise RecordError(f"{where}: the match was already over")
         if match is not None and match.phase != DEAL:
-            raise RecordError(f"{where}: hand {h - 1} is not complete, yet another hand follows")
+            raise RecordError(f"hand {h - 1}: the hand is not complete, yet hand {h} follows")
         dealer = hand.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}")
@@ -105,6 +108,14 @@ def replay(record: Any) -> Match:
     if match is None:
         match = Match(rules)
     return match
+
+
+def _fits_without_deal(record: Mapping[str, Any]) -> bool:
+    try:
+        rules_from_json(record.get("rules"), record.get("teams"), None)
+    except SpadesError:
+        return False
+    return True
 
 
 def _parse_deal(deal: Any, rules: Rules) -> list[int]:
