@@ -75,9 +75,13 @@ def _explain_bid(obs: Observation, action: int) -> str:
     rules = obs.rules
     est = estimate_tricks(hand, rules)
     if action == NIL:
-        high = [card_name(c) for c in (51, 50) if hand >> c & 1]
-        if high:
-            return "Bid nil: the bidding style leaves nil as the better choice."
+        if rules.bidding == "suicide":
+            return ("Bid nil: one partner of each side must bid nil, and this hand is "
+                    "the one to do it.")
+        if rules.bidding == "whiz":
+            spades = (hand & SPADE_MASK).bit_count()
+            return (f"Bid nil: whiz allows only nil or your {spades} spades, and nil is "
+                    "the better contract here.")
         risk = nil_risk(hand, rules)
         return (f"Bid nil: few high cards (about {est:.1f} likely tricks) and "
                 f"{'no' if risk < 1 else 'few'} dangerous ones, so taking no trick is realistic.")
