@@ -41,10 +41,6 @@ class ExpertBot:
 
     # Budget ---------------------------------------------------------------------------
 
-    def _deals(self, obs: Observation, scale: float = 1.0) -> list[list[int]]:
-        count = self.worlds if self.seconds is None else 400
-        return sample_deals(obs, self.rng, max(2, int(count * scale)))
-
     def _deadline(self, share: float = 1.0) -> float | None:
         if self.seconds is None:
             return None
@@ -62,25 +58,30 @@ class ExpertBot:
             return self._bid(obs, legal)
         return self._play(obs)
 
-    def _evaluate(self, obs: Observation, candidates: list[int], deals: list[list[int]],
+    def _evaluate(self, obs: Observation, candidates: list[int], scale: float,
                   play_out: bool) -> list[float]:
-        """Mean utility of each candidate action over the deals (stops at the deadline)."""
+        """Mean utility of each candidate action over sampled deals: a fixed number of
+        deals, or batches of deals until the time budget is spent."""
         side = obs.my_side
         totals = [0.0] * len(candidates)
         done = 0
         deadline = self._deadline()
-        for hands in deals:
-            base = Sim.from_obs(obs, hands)
-            for i, action in enumerate(candidates):
-                s = base.clone()
-                s.apply(action)
-                if play_out and s.phase == 1 and _cards_left(s) <= EXACT_CARDS:
-                    totals[i] += solve(s, side, self.bag_weight)
-                else:
-                    rollout(s)
-                    totals[i] += s.utility(side, self.bag_weight)
-            done += 1
-            if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+        count = max(2, int(self.worlds * scale)) if deadline is None else 16
+        while True:
+            for hands in sample_deals(obs, self.rng, count):
+                base = Sim.from_obs(obs, hands)
+                for i, action in enumerate(candidates):
+                    s = base.clone()
+                    s.apply(action)
+                    if play_out and s.phase == 1 and _cards_left(s) <= EXACT_CARDS:
+                        totals[i] += solve(s, side, self.bag_weight)
+                    else:
+                        rollout(s)
+                        totals[i] += s.utility(side, self.bag_weight)
+                done += 1
+                if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+                    break
+            if deadline is None or time.perf_counter() > deadline or done >= 2000:
                 break
         return [t / max(done, 1) for t in totals]
 
@@ -88,8 +89,7 @@ class ExpertBot:
         candidates = distinct_cards(obs)
         if len(candidates) == 1:
             return candidates[0]
-        deals = self._deals(obs)
-        values = self._evaluate(obs, candidates, deals, play_out=True)
+        values = self._evaluate(obs, candidates, 1.0, play_out=True)
         best = max(range(len(candidates)), key=lambda i: (values[i], -candidates[i]))
         return candidates[best]
 
@@ -106,8 +106,7 @@ class ExpertBot:
             candidates.append(NIL)
         if len(candidates) == 1:
             return candidates[0]
-        deals = self._deals(obs, 0.75)
-        values = self._evaluate(obs, candidates, deals, play_out=False)
+        values = self._evaluate(obs, candidates, 0.75, play_out=False)
         best = max(range(len(candidates)), key=lambda i: (values[i], -abs(
             candidates[i] - BID_BASE - est) if candidates[i] != NIL else -99))
         return candidates[best]
@@ -116,8 +115,8 @@ class ExpertBot:
         """Blind nil or look: simulate both over guessed hands for this seat too."""
         side = obs.my_side
         blind = normal = 0.0
-        deals = self._deals(obs, 0.75)
-        for hands in deals:
+        count = max(2, int(self.worlds * 0.75)) if self.seconds is None else 48
+        for hands in sample_deals(obs, self.rng, count):
             base = Sim.from_obs(obs, hands)
             s = base.clone()
             s.bid(BLIND_NIL)
