@@ -575,16 +575,19 @@ export class TableView {
   render() {
     if (!this.el || !this.msg) return;
     const mode = this.status === "waiting" || !this.view ? "waiting" : "game";
-    if (this.el.dataset.mode !== mode) {
+    let hadFocus = this.el.contains(document.activeElement);
+    const rebuilt = this.el.dataset.mode !== mode;
+    if (rebuilt) {
+      const a = document.activeElement;
+      hadFocus = hadFocus || !a || a === document.body || a === this.app.main;
       this.el.dataset.mode = mode;
       clear(this.el);
       if (mode === "waiting") this.buildWaiting(); else this.buildGame();
     }
-    const hadFocus = this.el.contains(document.activeElement);
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     // never leave the keyboard user stranded on <body> when what they were on went away
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
-      const target = this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]")
+      const target = (!rebuilt && this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]"))
         || this.el.querySelector("#hand") || this.el.querySelector("h1");
       if (target) target.focus();
     }
@@ -882,7 +885,13 @@ export class TableView {
       else if (!v.trick.length) text = "Your turn to lead.";
       else text = `Your turn: ${this.legalCards().some((c) => suitOf(c) === suitOf(v.trick[0][1])) ? `follow ${SUIT_NAMES[suitOf(v.trick[0][1])]}` : "play any card"}.`;
     } else text = this.whoseTurnText();
-    line.textContent = `Hand ${v.hand_number} · ${text}`;
+    clear(line).append(`Hand ${v.hand_number} · ${text}`);
+    if (v.phase === "play") {
+      line.append(h("span", { class: `status-chip ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? "broken" : "not broken"));
+    }
+    if (!v.trick.length && this.lastTrick) {
+      line.append(h("span", { class: "status-chip" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "took", "took")} the trick`));
+    }
     line.classList.toggle("your-turn", this.myTurn());
   }
 

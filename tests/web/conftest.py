@@ -1,0 +1,132 @@
+"""Browser tests of the page served by ``spades serve`` (issue 6).
+
+A real server runs as a subprocess on a free 127.0.0.1 port with a temporary database; the
+page is driven by Playwright in Debian's chromium. Without /usr/bin/chromium the tests are
+skipped with that reason (``scripts/test`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "web"
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a running ``spades serve`` (fast CPU players)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (scripts/test installs Debian's chromium)")
+    db = tmp_path_factory.mktemp("web") / "spades.sqlite3"
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("weblog") / "serve.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", str(db),
+         "--cpu-delay", "0.05", "--log-level", "warning"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.time() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(url + "api/health", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            log.close()
+            raise RuntimeError("spades serve did not start; see " + log.name)
+        time.sleep(0.1)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync",
+            "--autoplay-policy=no-user-gesture-required"])
+        yield b
+        b.close()
+
+
+FAST = json.dumps({"pace": 0, "volume": 0.4})
+
+
+@pytest.fixture
+def new_page(browser: Any, server: str) -> Iterator[Any]:
+    """``new_page(viewport=..., settings=...)`` → a page at the home page of the server."""
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None, settings: str = FAST,
+             reduced_motion: str = "reduce") -> Any:
+        ctx = browser.new_context(viewport=viewport or {"width": 1366, "height": 900},
+                                  reduced_motion=reduced_motion)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.add_init_script(
+            f"if (!localStorage.getItem('spades.settings')) "
+            f"localStorage.setItem('spades.settings', {json.dumps(settings)});")
+        page.goto(server)
+        page.wait_for_selector("#quick-name")
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("axe-core is not installed and npm is missing (cd tests/web && npm install)")
+        subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=AXE.parents[2],
+                       check=True, capture_output=True, timeout=300)
+    return AXE.read_text()
+
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")

@@ -1,0 +1,110 @@
+"""Driving the page the way a keyboard or screen-reader user does, and reading what it said."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+ACTIVE_LABEL = """(() => {
+  const h = document.getElementById('hand');
+  const id = h && h.getAttribute('aria-activedescendant');
+  const el = id && document.getElementById(id);
+  return el ? el.getAttribute('aria-label') : null;
+})()"""
+
+
+class Speech:
+    """What the live regions said, as the tests read it (``spadesApp.announcer.history``)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.seen = 0
+
+    def all(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = self.page.evaluate(
+            "spadesApp.announcer.history.map(e => ({text: e.text, kind: e.kind}))")
+        return out
+
+    def new(self) -> list[dict[str, Any]]:
+        items = self.all()
+        fresh = items[self.seen:]
+        self.seen = len(items)
+        return fresh
+
+    def wait_for(self, needle: str, timeout: float = 15, kind: str | None = None
+                 ) -> dict[str, Any]:
+        """The first new announcement containing ``needle`` (case-insensitive)."""
+        end = time.time() + timeout
+        pending: list[dict[str, Any]] = []
+        while time.time() < end:
+            items = self.all()
+            pending = items[self.seen:]
+            for i, item in enumerate(pending):
+                if needle.lower() in item["text"].lower() and (kind is None or item["kind"] == kind):
+                    self.seen += i + 1  # later announcements stay for the next wait
+                    return item
+            time.sleep(0.05)
+        raise AssertionError(f"never announced: {needle!r}; said: "
+                             f"{[p['text'] for p in pending][-12:]}")
+
+
+def start_quick_match(page: Any, name: str, profile: str = "game93", one_hand: bool = True
+                      ) -> None:
+    """Fill the "Play against CPUs now" form with the keyboard and submit it."""
+    page.focus("#quick-name")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(name)
+    page.keyboard.press("Tab")  # rules
+    page.select_option("#quick-profile", profile)
+    if one_hand:
+        page.check("input[name=length][value=one]")
+    page.focus("form.quick button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand", timeout=15000, state="attached")
+
+
+def my_turn_key(page: Any) -> Any:
+    return page.evaluate("spadesApp.table && spadesApp.table.turnKey")
+
+
+def wait_my_turn_or_over(page: Any, timeout: float = 30000) -> str:
+    page.wait_for_function(
+        "() => { const t = spadesApp.table; if (!t || !t.view) return false;"
+        " return t.status === 'finished' || t.view.phase === 'over' || t.turnKey !== null; }",
+        timeout=timeout)
+    t = page.evaluate("(() => { const t = spadesApp.table;"
+                      " return t.status === 'finished' || t.view.phase === 'over' ? 'over'"
+                      " : t.view.phase; })()")
+    return str(t)
+
+
+def wait_turn_passed(page: Any, key: Any, timeout: float = 15000) -> None:
+    page.wait_for_function("k => spadesApp.table.turnKey !== k", arg=key, timeout=timeout)
+
+
+def bid_with_keyboard(page: Any) -> str:
+    """B focuses the bid, I (hint) chooses one, Tab to Confirm, Enter. Returns the bid label."""
+    page.keyboard.press("b")
+    page.keyboard.press("i")
+    bid = page.evaluate("document.querySelector('input[name=bid]:checked').value")
+    page.keyboard.press("b")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "bid-confirm"
+    page.keyboard.press("Enter")
+    return str(bid)
+
+
+def play_with_keyboard(page: Any) -> str:
+    """J focuses the hand; arrows walk to the first playable card; Enter plays it."""
+    page.keyboard.press("j")
+    page.keyboard.press("Home")
+    for _ in range(20):
+        label = page.evaluate(ACTIVE_LABEL)
+        if label and label.endswith(", playable"):
+            break
+        page.keyboard.press("ArrowRight")
+    else:
+        raise AssertionError("no playable card found with the arrow keys")
+    card = page.evaluate("spadesApp.table.selected")
+    page.keyboard.press("Enter")
+    return str(card)

@@ -1,0 +1,116 @@
+"""A whole match against CPU players, played with the keyboard alone, listening to the page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.helpers import (
+    ACTIVE_LABEL,
+    Speech,
+    bid_with_keyboard,
+    my_turn_key,
+    play_with_keyboard,
+    start_quick_match,
+    wait_my_turn_or_over,
+    wait_turn_passed,
+)
+
+CARD = r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (hearts|spades|diamonds|clubs)"
+
+
+def test_whole_match_with_the_keyboard_alone(new_page: Any) -> None:
+    page = new_page()
+    speech = Speech(page)
+    start_quick_match(page, "Kim", profile="game93", one_hand=True)
+    first = speech.wait_for("You sit")
+    assert "Kim's table" in first["text"]
+    # the hand is one focusable widget, focused on arrival
+    assert page.evaluate("document.activeElement.id") == "hand"
+    assert page.get_attribute("#hand", "role") == "listbox"
+
+    refused_once = False
+    shortcuts_checked = False
+    bids = plays = 0
+    for _ in range(60):
+        state = wait_my_turn_or_over(page)
+        if state == "over":
+            break
+        turn = speech.wait_for("Your turn", kind="assertive")
+        key = my_turn_key(page)
+        if state == "bid":
+            assert re.search(r"Your turn to bid: (Nil or )?\d+ to \d+", turn["text"]), turn
+            bid = bid_with_keyboard(page)
+            hint = speech.wait_for("Hint: bid")
+            assert ("Nil" if bid == "nil" else bid) in hint["text"]
+            speech.wait_for(f"You bid {'Nil' if bid == 'nil' else bid}.")
+            bids += 1
+        else:
+            if not shortcuts_checked:
+                # seed 002's keys: the open trick and spades broken, round status, scores
+                page.keyboard.press("t")
+                trick = speech.wait_for("Spades are")
+                assert "broken" in trick["text"]
+                page.keyboard.press("r")
+                assert "bid" in speech.wait_for("Hand 1, trick")["text"]
+                page.keyboard.press("p")
+                assert "bags" in speech.wait_for("Scores")["text"]
+                page.keyboard.press("w")
+                speech.wait_for("Your turn to")
+                page.keyboard.press("l")
+                speech.wait_for("Again: Your turn to")
+                shortcuts_checked = True
+            if not refused_once:
+                refused_once = try_a_refused_card(page, speech)
+            cards_before = page.evaluate("spadesApp.table.view.hand.length")
+            card = play_with_keyboard(page)
+            said = speech.wait_for("You play the")
+            assert re.search(CARD, said["text"]) and card_name_in(card, said["text"])
+            plays += 1
+            page.wait_for_function("n => !spadesApp.table.view.hand || spadesApp.table.view.hand.length < n",
+                                   arg=cards_before)
+        wait_turn_passed(page, key)
+    else:
+        raise AssertionError("the match did not end")
+
+    over = speech.wait_for("The match is over")
+    assert "Final score" in over["text"]
+    assert bids == 1 and plays == 13, (bids, plays)
+    assert page.is_visible("#match-over")
+    # the other players' cards were announced as they were played
+    texts = [e["text"] for e in speech.all()]
+    assert sum(len(re.findall(r"CPU \w+ plays the " + CARD, t)) for t in texts) == 39
+    assert any("wins the trick" in t or "win the trick" in t for t in texts)
+    assert any("Hand 1 scored" in t for t in texts)
+    # nothing read twice: no announcement repeats the one before it
+    assert all(a != b for a, b in zip(texts, texts[1:], strict=False))
+    assert not page.errors, page.errors
+
+
+def card_name_in(card: str, text: str) -> bool:
+    ranks = dict(zip("23456789TJQKA", ["two", "three", "four", "five", "six", "seven", "eight",
+                                         "nine", "ten", "jack", "queen", "king", "ace"], strict=True))
+    suits = {"H": "hearts", "S": "spades", "D": "diamonds", "C": "clubs"}
+    rank = "T" if card.startswith("10") else card[0]
+    return f"{ranks[rank]} of {suits[card[-1]]}" in text
+
+
+def try_a_refused_card(page: Any, speech: Speech) -> bool:
+    """Enter on a card that may not be played: a refusal, said assertively; nothing changes."""
+    page.keyboard.press("j")
+    page.keyboard.press("Home")
+    for _ in range(20):
+        label = page.evaluate(ACTIVE_LABEL)
+        if label and label.endswith("not playable"):
+            break
+        page.keyboard.press("ArrowRight")
+    else:
+        return False
+    before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
+    page.keyboard.press("Enter")
+    refused = speech.wait_for("Refused:", kind="assertive")
+    assert "cannot be played" in refused["text"]
+    assert page.evaluate("spadesApp.sounds.played.at(-1)") == "refused"
+    after = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
+    assert before == after
+    return True
