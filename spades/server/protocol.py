@@ -42,7 +42,7 @@ class TableOptions(_Strict):
     ten_for_200: bool | None = None
     turn_timer: int | None = Field(None, ge=5, le=600,
                                    description="seconds per turn; None: no timer")
-    cpu: str = Field("random", max_length=40, description="CPU strength for empty seats "
+    cpu: str = Field("normal", max_length=40, description="CPU strength for empty seats "
                      "(see GET /api/profiles)")
     private: bool = Field(False, description="not listed in the lobby; join by invite code")
     spectators: bool = True
@@ -348,6 +348,9 @@ class EventOut(BaseModel):
     view: dict[str, Any] | None
     turn: TurnInfo | None
     score: ScoreInfo | None
+    table: TableState | None = Field(None, description="the new table state, on events that "
+                                     "change seats, owner, options or status")
+    you: YouInfo | None = Field(None, description="your role and seat, with ``table``")
 
 
 class ChatOut(BaseModel):

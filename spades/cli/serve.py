@@ -1,0 +1,50 @@
+"""``spades serve``: the game server (HTTP + WebSocket) on the embedded SQLite store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run the game server (lobby, tables, live play)",
+                       description="Run the game server: the browser page at /, the HTTP API "
+                       "under /api (OpenAPI docs at /api/docs) and the WebSocket at /ws.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument("--db", default=None,
+                   help="SQLite file or SQLAlchemy URL (default: $SPADES_DB or the data folder)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="another origin allowed to open the WebSocket (repeatable)")
+    p.add_argument("--cpu-delay", type=float, default=0.6,
+                   help="seconds a CPU waits before acting (0.6)")
+    p.add_argument("--bots", choices=("process", "thread", "inline"), default="process",
+                   help="where CPU players think (process: a process pool)")
+    p.add_argument("--bot-workers", type=int, default=2)
+    p.add_argument("--log-level", default="warning")
+    p.add_argument("--print-schema", action="store_true",
+                   help="print the JSON schema of every WebSocket message and exit")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.print_schema:
+        from spades.server.schema import schemas
+
+        print(json.dumps(schemas(), indent=2))
+        return 0
+    import uvicorn
+
+    from spades.server.app import create_app
+    from spades.server.settings import Settings
+    from spades.store import default_path
+
+    settings = Settings(db=str(args.db or default_path()), host=args.host, port=args.port,
+                        allow_origins=list(args.allow_origin), cpu_delay=args.cpu_delay,
+                        bot_executor=args.bots, bot_workers=args.bot_workers)
+    app = create_app(settings)
+    print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db})",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20)
+    return 0

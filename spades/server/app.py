@@ -1,0 +1,482 @@
+"""The FastAPI application: HTTP routes under /api, the WebSocket at /ws, the web page at /."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from argon2 import PasswordHasher
+from argon2.exceptions import Argon2Error, InvalidHashError
+from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from spades.engine import PROFILES, SpadesError, parse_action, profile, replay, summary
+from spades.engine.rules import PROFILE_OPTIONS
+from spades.server import views
+from spades.server.cpu import default_strength, strengths
+from spades.server.hub import Conn, Hub
+from spades.server.protocol import (
+    AccountIn,
+    GuestIn,
+    HistoryItem,
+    OkOut,
+    ProfileInfo,
+    ProfilesOut,
+    RecordIn,
+    RecordOut,
+    SessionOut,
+    StatsOut,
+    TableSummary,
+    UserInfo,
+    client_message,
+)
+from spades.server.settings import Settings
+from spades.server.tables import Table, TableError
+from spades.server.text import TextError, clean_chat, clean_name
+from spades.stats import compute
+from spades.store import StoreError, UserRow, record_of
+
+log = logging.getLogger("spades.server")
+_hasher = PasswordHasher()
+
+
+def _user_info(u: UserRow) -> UserInfo:
+    return UserInfo(id=u.id, name=u.name, guest=u.guest)
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+def current_user(hub: HubDep,
+                 authorization: Annotated[str | None, Header()] = None) -> UserRow:
+    token = None
+    if authorization and authorization.lower().startswith("bearer "):
+        token = authorization[7:].strip()
+    user = hub.user_for(token)
+    if user is None:
+        raise HTTPException(401, "not signed in, or the session expired")
+    return user
+
+UserDep = Annotated[UserRow, Depends(current_user)]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(settings)
+        app.state.hub = hub
+        n = await hub.restore()
+        if n:
+            log.info("restored %d tables", n)
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
+                  docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+
+    def session(hub: Hub, user: UserRow) -> SessionOut:
+        token, expires = hub.new_session(user.id)
+        return SessionOut(token=token, user=_user_info(user), expires_at=expires)
+
+    # People -------------------------------------------------------------------------------
+
+    @app.post("/api/guest", response_model=SessionOut, tags=["people"])
+    async def guest(body: GuestIn, hub: HubDep) -> SessionOut:
+        try:
+            name = clean_name(body.name)
+        except TextError as exc:
+            raise HTTPException(422, str(exc)) from None
+        uid = hub.store.create_user(name, guest=True)
+        user = hub.store.user(uid)
+        assert user is not None
+        return session(hub, user)
+
+    @app.post("/api/register", response_model=SessionOut, tags=["people"])
+    async def register(body: AccountIn, hub: HubDep) -> SessionOut:
+        try:
+            name = clean_name(body.name)
+        except TextError as exc:
+            raise HTTPException(422, str(exc)) from None
+        if hub.store.account(name) is not None:
+            raise HTTPException(409, "that name is taken")
+        digest = await asyncio.to_thread(_hasher.hash, body.password)
+        uid = hub.store.create_user(name, digest)
+        user = hub.store.user(uid)
+        assert user is not None
+        return session(hub, user)
+
+    @app.post("/api/login", response_model=SessionOut, tags=["people"])
+    async def login(body: AccountIn, hub: HubDep) -> SessionOut:
+        user = hub.store.account(body.name.strip())
+        ok = False
+        if user is not None and user.password_hash:
+            try:
+                ok = await asyncio.to_thread(_hasher.verify, user.password_hash, body.password)
+            except (Argon2Error, InvalidHashError):
+                ok = False
+        if not ok or user is None:
+            raise HTTPException(401, "wrong name or password")
+        return session(hub, user)
+
+    @app.post("/api/logout", response_model=OkOut, tags=["people"])
+    async def logout(hub: HubDep, user: UserDep,
+                     authorization: Annotated[str | None, Header()] = None) -> OkOut:
+        from spades.server.hub import token_hash
+
+        assert authorization is not None
+        hub.store.delete_session(token_hash(authorization[7:].strip()))
+        return OkOut()
+
+    @app.get("/api/me", response_model=UserInfo, tags=["people"])
+    async def me(user: UserDep) -> UserInfo:
+        return _user_info(user)
+
+    @app.get("/api/users/{user_id}/stats", response_model=StatsOut, tags=["people"])
+    async def user_stats(user_id: int, hub: HubDep) -> StatsOut:
+        user = hub.store.user(user_id)
+        if user is None:
+            raise HTTPException(404, "no such user")
+
+        def work() -> dict[str, Any]:
+            pairs = []
+            for g in hub.store.list_games(user_id=user_id, status="finished", limit=10000):
+                seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id),
+                            None)
+                if seat is None:
+                    continue
+                _, match = hub.store.load_match(g.id)
+                pairs.append((match, seat))
+            return compute(pairs).to_json()
+
+        stats = await hub.db(work)
+        return StatsOut(user=_user_info(user), stats=stats)
+
+    @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
+    async def user_history(user_id: int, hub: HubDep) -> list[HistoryItem]:
+        out = []
+        for g in hub.store.list_games(user_id=user_id, limit=200):
+            seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), 0)
+            res = g.result or {}
+            winner = res.get("winner")
+            out.append(HistoryItem(
+                game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
+                names=[str(s.get("name") or "") for s in g.seats],
+                scores=list(res.get("scores") or []), winner=winner,
+                won=winner is not None and g.rules.side_of[seat] == winner,
+                finished=g.status == "finished", updated_at=g.updated_at.timestamp()))
+        return out
+
+    # Tables and records ---------------------------------------------------------------------
+
+    @app.get("/api/profiles", response_model=ProfilesOut, tags=["tables"])
+    async def profiles() -> ProfilesOut:
+        out = []
+        for name, (counts, _) in PROFILES.items():
+            rules = profile(name, players=counts[0] if len(counts) == 1 else 4)
+            out.append(ProfileInfo(name=name, players=list(counts), teams=rules.teams is not None,
+                                   options=list(PROFILE_OPTIONS.get(name, ())),
+                                   rules=views.rules_info(rules)))
+        return ProfilesOut(profiles=out, cpu=list(strengths()), default_cpu=default_strength())
+
+    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
+    async def tables(hub: HubDep) -> list[dict[str, Any]]:
+        return hub.lobby()
+
+    @app.get("/api/tables/{table_id}/sheet", tags=["tables"])
+    async def table_sheet(table_id: str, hub: HubDep) -> dict[str, Any]:
+        try:
+            return hub.find(table_id, None).sheet()
+        except TableError as exc:
+            raise HTTPException(404, exc.message) from None
+
+    @app.get("/api/games/{game_id}/record", tags=["records"])
+    async def game_record(game_id: str, hub: HubDep,
+                          authorization: Annotated[str | None, Header()] = None
+                          ) -> dict[str, Any]:
+        try:
+            game, match = await hub.db(hub.store.load_match, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        token = authorization[7:].strip() if authorization else None
+        viewer = hub.user_for(token)
+        uploader = game.options.get("uploader")
+        if not match.is_over() and not (viewer is not None and uploader == viewer.id):
+            raise HTTPException(403, "the match is not finished: its record would show "
+                                "hidden cards")
+        return record_of(game, match)
+
+    @app.post("/api/records", response_model=RecordOut, tags=["records"])
+    async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
+        size = int(request.headers.get("content-length") or 0)
+        if size > settings.max_record_bytes:
+            raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
+        raw = await request.body()
+        if len(raw) > settings.max_record_bytes:
+            raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
+        try:
+            body = RecordIn.model_validate_json(raw)
+        except ValidationError as exc:
+            raise HTTPException(422, _why(exc)) from None
+        try:
+            match = await asyncio.to_thread(replay, body.record)
+        except SpadesError as exc:
+            raise HTTPException(422, f"record: {exc}") from None
+        names = body.record.get("names") or body.record.get("players") or []
+        if body.mode == "review":
+            seats = [{"name": str(names[i])[:24] if i < len(names) else f"Seat {i + 1}"}
+                     for i in range(match.rules.players)]
+            gid = await hub.db(hub.store.save_record, match, kind="import", seats=seats,
+                               options={"uploader": user.id})
+            return RecordOut(game_id=gid, summary=summary(match))
+        if match.is_over():
+            raise HTTPException(422, "this match is over: upload it to review instead")
+        try:
+            table = await hub.continue_match(user, match, body.seat, body.options)
+        except TableError as exc:
+            raise HTTPException(422, exc.message) from None
+        return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
+
+    @app.get("/api/health", tags=["tables"])
+    async def health(hub: HubDep) -> dict[str, Any]:
+        return {"ok": True, "tables": len(hub.tables)}
+
+    # The WebSocket ----------------------------------------------------------------------------
+
+    @app.websocket("/ws")
+    async def ws_endpoint(ws: WebSocket) -> None:
+        hub: Hub = ws.app.state.hub
+        if not origin_ok(ws, settings):
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        conn = await hello(ws, hub)
+        if conn is None:
+            return
+        sender = asyncio.create_task(conn.sender())
+        receiver = asyncio.create_task(receive_loop(ws, hub, conn))
+        try:
+            done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sender, receiver):
+                task.cancel()
+            for task in (sender, receiver):
+                with contextlib.suppress(BaseException):
+                    await task
+            conn.closed = True
+            hub.lobby_subs.discard(conn)
+            if conn.table is not None:
+                with contextlib.suppress(Exception):
+                    await conn.table.detach(conn, leaving=False)
+            if ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=conn.close_code)
+
+    web = settings.web_static or str(Path(__file__).resolve().parent.parent / "web" / "static")
+    if Path(web, "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web, html=True), name="web")
+    return app
+
+
+def origin_ok(ws: WebSocket, settings: Settings) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser
+    if origin in settings.allow_origins or "*" in settings.allow_origins:
+        return True
+    host = ws.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower() and host != ""
+
+
+def _why(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if not isinstance(x, int) or True)
+        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+    return "; ".join(parts)
+
+
+def _err(code: str, message: str, ref: Any = None) -> str:
+    return json.dumps({"type": "error", "ref": ref, "code": code, "message": message})
+
+
+async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
+    s = hub.settings
+    try:
+        raw = await asyncio.wait_for(ws.receive(), timeout=s.hello_timeout)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008)
+        return None
+    text = raw.get("text")
+    user = None
+    ref = None
+    if isinstance(text, str) and len(text) <= s.max_frame:
+        try:
+            msg = client_message.validate_json(text)
+            ref = msg.ref
+            if msg.type == "hello":
+                user = await hub.db(hub.user_for, msg.token)
+        except ValidationError:
+            pass
+    if user is None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(_err("auth", "the first message must be hello with a valid "
+                                    "session token (POST /api/guest or /api/login)", ref))
+            await ws.close(code=1008)
+        return None
+    conn = Conn(ws, user, s)
+    seated = [t.id for t in hub.tables.values()
+              if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
+    conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
+                          "tables": seated, "limits": {
+                              "max_frame": s.max_frame, "rate_per_second": int(s.rate_per_second),
+                              "rate_burst": int(s.rate_burst), "chat_max": 300}}))
+    return conn
+
+
+async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
+    s = hub.settings
+    while not conn.closed:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        if not conn.allow():
+            if conn.dropped >= s.flood_close:
+                conn.close(1008)
+                return
+            now = time.monotonic()
+            if now - conn.last_rate_error > 1.0:
+                conn.last_rate_error = now
+                conn.send(_err("rate_limit", f"too many messages: at most "
+                                             f"{s.rate_per_second:g} a second"))
+            continue
+        text = msg.get("text")
+        if text is None:
+            conn.send(_err("bad_message", "binary frames are not accepted: send JSON text"))
+            continue
+        if len(text) > s.max_frame:
+            conn.send(_err("too_big", f"a message may be at most {s.max_frame} bytes"))
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            conn.send(_err("bad_message", "not JSON"))
+            continue
+        ref = data.get("ref") if isinstance(data, dict) else None
+        if not isinstance(ref, (int, str)) or isinstance(ref, bool) or (
+                isinstance(ref, str) and len(ref) > 40):
+            ref = None
+        try:
+            message = client_message.validate_python(data)
+        except ValidationError as exc:
+            conn.send(_err("bad_message", _why(exc), ref))
+            continue
+        try:
+            await dispatch(hub, conn, message)
+        except TableError as exc:
+            conn.send(_err(exc.code, exc.message, ref))
+        except TextError as exc:
+            conn.send(_err("bad_message", str(exc), ref))
+
+
+def _ack(ref: Any, seq: int | None = None) -> str:
+    return json.dumps({"type": "ack", "ref": ref, "seq": seq})
+
+
+def _table(conn: Conn) -> Table:
+    if conn.table is None:
+        raise TableError("state", "you are not at a table: join one first")
+    return conn.table
+
+
+async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
+    kind = msg.type
+    ref = msg.ref
+    if kind == "ping":
+        conn.send(json.dumps({"type": "pong", "ref": ref, "time": time.time()}))
+    elif kind == "hello":
+        raise TableError("state", "already signed in on this connection")
+    elif kind == "lobby":
+        if msg.subscribe:
+            hub.lobby_subs.add(conn)
+        else:
+            hub.lobby_subs.discard(conn)
+        conn.send(json.dumps({"type": "lobby", "tables": hub.lobby()}))
+    elif kind == "create":
+        if conn.table is not None:
+            await conn.table.detach(conn, leaving=conn.table.status == "waiting")
+        table = await hub.create_table(conn, msg.options)
+        table.members[conn.user_id] = conn
+        conn.table = table
+        conn.send(_ack(ref, table.seq))
+        conn.send(json.dumps(table.snapshot(conn)))
+        hub.lobby_changed(table)
+        if msg.cpus:
+            await table.start(conn)
+    elif kind == "join":
+        table = hub.find(msg.table_id, msg.invite)
+        if conn.table is not None and conn.table is not table:
+            await conn.table.detach(conn, leaving=False)
+        table.check_private(conn, msg.invite)
+        await table.join(conn, msg.role, msg.invite)
+        conn.send(_ack(ref, table.seq))
+        conn.send(json.dumps(table.snapshot(conn)))
+    elif kind == "leave":
+        table = _table(conn)
+        await table.detach(conn, leaving=True)
+        conn.send(_ack(ref))
+    elif kind == "act":
+        table = _table(conn)
+        seat = table.seat_of_conn(conn)
+        if seat is None:
+            raise TableError("not_allowed", "spectators cannot play: you hold no seat here")
+        try:
+            action = parse_action(msg.action)
+        except SpadesError as exc:
+            raise TableError("illegal", str(exc)) from None
+        seq = await table.act(conn, seat, action, "human")
+        conn.send(_ack(ref, seq))
+    elif kind == "chat":
+        table = _table(conn)
+        line = table.chat_line(conn, clean_chat(msg.text))
+        seq = table.emit_chat(line)
+        conn.send(_ack(ref, seq))
+    elif kind == "resync":
+        conn.send(json.dumps(_table(conn).snapshot(conn)))
+    elif kind == "sheet":
+        conn.send(json.dumps(_table(conn).sheet()))
+    else:
+        table = _table(conn)
+        if kind == "seat":
+            await table.move(conn, msg.seat)
+        elif kind == "team":
+            await table.choose_team(conn, msg.team)
+        elif kind == "teammate":
+            await table.choose_team(conn, None, mate=msg.seat)
+        elif kind == "options":
+            await table.set_options(conn, msg.options)
+        elif kind == "add_cpu":
+            await table.add_cpu(conn, msg.seat)
+        elif kind == "remove":
+            await table.remove(conn, msg.seat)
+        elif kind == "give_owner":
+            await table.give_owner(conn, msg.seat)
+        elif kind == "start":
+            await table.start(conn)
+        conn.send(_ack(ref, table.seq))

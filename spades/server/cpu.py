@@ -1,0 +1,73 @@
+"""CPU players for the server: strengths, and deciding off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+from collections.abc import Mapping
+from typing import Any
+
+from spades import bots
+from spades.engine import Observation
+
+_CACHE: dict[tuple[str, int], Any] = {}
+
+
+def strengths() -> dict[str, str]:
+    """CPU strength name → bot spec: ``spades.bots.STRENGTHS`` plus ``random`` (the
+    fastest, for tests and load runs). Clients choose names only, never a spec (a spec such
+    as ``cmd:...`` would run a program)."""
+    out: dict[str, str] = {}
+    table = getattr(bots, "STRENGTHS", None)
+    if isinstance(table, Mapping):
+        out.update({str(k): str(v) for k, v in table.items() if not str(v).startswith("cmd:")})
+    out["random"] = "random"
+    return out
+
+
+def default_strength() -> str:
+    pick = getattr(bots, "DEFAULT_STRENGTH", None)
+    names = strengths()
+    return pick if isinstance(pick, str) and pick in names else next(iter(names))
+
+
+def spec_of(strength: str) -> str:
+    names = strengths()
+    if strength in names:
+        return names[strength]
+    raise ValueError(f"unknown CPU strength {strength!r}; choose one of {', '.join(names)}")
+
+
+def bot_act(spec: str, seed: int, obs: Observation) -> int:
+    """Decide for one seat (runs in a worker). Bots are cached per (spec, seed)."""
+    key = (spec, seed)
+    bot = _CACHE.get(key)
+    if bot is None:
+        if len(_CACHE) > 2000:
+            _CACHE.clear()
+        bot = _CACHE[key] = bots.make_bot(spec, seed)
+    return int(bot.act(obs))
+
+
+class CpuPool:
+    """Runs bot decisions in a process pool, a thread pool, or inline (tests)."""
+
+    def __init__(self, kind: str = "thread", workers: int = 2) -> None:
+        self.kind = kind
+        self.pool: concurrent.futures.Executor | None = None
+        if kind == "process":
+            ctx = multiprocessing.get_context("spawn")
+            self.pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx)
+        elif kind == "thread":
+            self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="cpu")
+
+    async def decide(self, spec: str, seed: int, obs: Observation) -> int:
+        if self.pool is None:
+            return bot_act(spec, seed, obs)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,268 @@
+"""The server's state: the store, the tables, the lobby, sessions, and client connections."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from starlette.websockets import WebSocket
+
+from spades.engine import DEAL, Match
+from spades.server.cpu import CpuPool, default_strength, spec_of
+from spades.server.protocol import TableOptions
+from spades.server.settings import Settings
+from spades.server.tables import Place, Table, TableError, build_rules
+from spades.store import GameRow, Store, StoreError, UserRow, rebuild
+
+log = logging.getLogger("spades.server")
+T = TypeVar("T")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Conn:
+    """One WebSocket client: a user, a send queue drained by its own task, a rate limiter."""
+
+    def __init__(self, ws: WebSocket, user: UserRow, settings: Settings) -> None:
+        self.ws = ws
+        self.user_id = user.id
+        self.name = user.name
+        self.guest = user.guest
+        self.settings = settings
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.lobby = False
+        self.closed = False
+        self.close_code = 1000
+        self.tokens = settings.rate_burst
+        self.stamp = time.monotonic()
+        self.dropped = 0
+        self.last_rate_error = 0.0
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.settings.send_queue:
+            self.close(1008)  # too slow to read: let go rather than hold memory
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """Token bucket: ``rate_per_second`` messages a second, bursts of ``rate_burst``."""
+        now = time.monotonic()
+        s = self.settings
+        self.tokens = min(s.rate_burst, self.tokens + (now - self.stamp) * s.rate_per_second)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.dropped += 1
+        return False
+
+    async def sender(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            await self.ws.send_text(text)
+
+
+class Hub:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = Store.open(settings.db)
+        self.cpu = CpuPool(settings.bot_executor, settings.bot_workers)
+        self.db_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="db")
+        self.tables: dict[str, Table] = {}
+        self.invites: dict[str, Table] = {}
+        self.lobby_subs: set[Conn] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    # Plumbing ---------------------------------------------------------------------------
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call on the one database thread (writes stay in order)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.db_pool, functools.partial(fn, *args, **kwargs))
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            if not isinstance(exc, TableError):
+                log.error("background task failed", exc_info=exc)
+
+    async def close(self) -> None:
+        for t in list(self.tables.values()):
+            t.close_timers()
+        for task in list(self.tasks):
+            task.cancel()
+        self.cpu.close()
+        self.db_pool.shutdown(wait=True)
+        self.store.close()
+
+    # Sessions ---------------------------------------------------------------------------
+
+    def new_session(self, user_id: int) -> tuple[str, float]:
+        token = secrets.token_urlsafe(32)
+        expires = datetime.now(UTC) + timedelta(days=self.settings.session_days)
+        self.store.create_session(token_hash(token), user_id, expires)
+        return token, expires.timestamp()
+
+    def user_for(self, token: str | None) -> UserRow | None:
+        if not token or len(token) > 100:
+            return None
+        return self.store.session_user(token_hash(token))
+
+    # The lobby --------------------------------------------------------------------------
+
+    def listed(self, table: Table) -> bool:
+        return not table.options.private and table.status in ("waiting", "active")
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values() if self.listed(t)]
+
+    def lobby_changed(self, table: Table) -> None:
+        if not self.lobby_subs:
+            return
+        if self.listed(table) and table.id in self.tables:
+            text = json.dumps({"type": "lobby_update", "table": table.summary()})
+        else:
+            text = json.dumps({"type": "lobby_remove", "table_id": table.id})
+        for conn in list(self.lobby_subs):
+            conn.send(text)
+
+    def forget(self, table: Table) -> None:
+        table.close_timers()
+        self.tables.pop(table.id, None)
+        self.invites.pop(table.invite, None)
+        self.lobby_changed(table)
+
+    # Tables -----------------------------------------------------------------------------
+
+    def find(self, table_id: str | None, invite: str | None) -> Table:
+        table = None
+        if table_id:
+            table = self.tables.get(table_id)
+        elif invite:
+            table = self.invites.get(invite.strip().upper())
+        if table is None:
+            raise TableError("not_found", "no such table (it may have finished)")
+        return table
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.invites[table.invite] = table
+
+    @staticmethod
+    def new_invite() -> str:
+        alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+        return "".join(secrets.choice(alphabet) for _ in range(8))
+
+    async def create_table(self, conn: Conn, options: TableOptions) -> Table:
+        try:
+            rules = build_rules(options)
+            spec_of(options.cpu)
+        except ValueError as exc:
+            raise TableError("bad_options", str(exc)) from None
+        places = [Place() for _ in range(rules.players)]
+        places[0] = Place("human", conn.user_id, conn.name)
+        invite = self.new_invite()
+        meta = {"table": options.model_dump(), "owner": conn.user_id, "invite": invite}
+        gid = await self.db(self.store.create_game, "table", rules,
+                            seats=[p.to_db() for p in places], options=meta, status="waiting")
+        table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
+        self._register(table)
+        return table
+
+    def default_options(self) -> TableOptions:
+        return TableOptions(cpu=default_strength())
+
+    async def continue_match(self, user: UserRow, match: Match, seat: int,
+                             options: TableOptions | None) -> Table:
+        """A private table that carries on an uploaded match: the user at ``seat``."""
+        rules = match.rules
+        if seat >= rules.players:
+            raise TableError("bad_options", f"seat must be 0 to {rules.players - 1}")
+        opts = (options or self.default_options()).model_copy(update={"private": True})
+        try:
+            spec_of(opts.cpu)
+        except ValueError as exc:
+            raise TableError("bad_options", str(exc)) from None
+        places = [Place("cpu", None, f"CPU {i + 1}", opts.cpu) for i in range(rules.players)]
+        places[seat] = Place("human", user.id, user.name)
+        invite = self.new_invite()
+        meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
+        gid = await self.db(self.store.save_record, match, kind="table",
+                            seats=[p.to_db() for p in places], options=meta)
+        table = Table(self, gid, opts, rules, places, user.id, invite, "active")
+        table.match = match
+        table.seq = len(await self.db(self.store.events, gid))
+        self._register(table)
+        if match.phase == DEAL:
+            async with table.lock:
+                await table._deal()
+        return table
+
+    async def restore(self) -> int:
+        """Bring back every unfinished table after a (re)start. Returns how many."""
+        rows: list[GameRow] = await self.db(self.store.list_games, kind="table",
+                                            status=["waiting", "active"], limit=100000)
+        for row in rows:
+            try:
+                await self._restore_one(row)
+            except (StoreError, ValueError) as exc:
+                log.error("table %s cannot be restored: %s", row.id, exc)
+        return len(rows)
+
+    async def _restore_one(self, row: GameRow) -> None:
+        meta = row.options
+        try:
+            options = TableOptions.model_validate(meta.get("table") or {})
+        except ValueError:
+            options = self.default_options()
+        places = [Place.from_db(d) for d in row.seats]
+        table = Table(self, row.id, options, row.rules, places, meta.get("owner"),
+                      str(meta.get("invite") or self.new_invite()), row.status)
+        if row.status == "active":
+            events = await self.db(self.store.events, row.id)
+            table.match = rebuild(row.rules, row.first_dealer or 0, events)
+            table.seq = len(events)
+        self._register(table)
+        m = table.match
+        async with table.lock:
+            if m is not None and m.is_over():
+                await table._finish()
+            elif m is not None and m.phase == DEAL:
+                await table._deal()
+        for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
+            if p.kind == "human" and not p.covered:
+                table._start_grace(i)
+
+    def shutdown_grace(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            for t in self.tables.values():
+                t.close_timers()

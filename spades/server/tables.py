@@ -1,0 +1,874 @@
+"""A table: its owner, options, places, the match, CPU players, timers, and who sees what.
+
+The server alone holds the state. Every change goes through the table's lock; an accepted
+action is appended to the store (committed) before it changes the match in memory, is
+acknowledged or broadcast. Each member gets only its own seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import secrets
+import time
+import zlib
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spades.engine import (
+    DEAL,
+    LOOK,
+    PLAY,
+    IllegalAction,
+    Match,
+    Rules,
+    RulesError,
+    action_name,
+    action_str,
+    cards_of,
+    profile,
+    summary,
+)
+from spades.engine.actions import is_play
+from spades.engine.rules import PROFILE_OPTIONS, PROFILES
+from spades.server import views
+from spades.server.cpu import spec_of
+from spades.server.protocol import TableOptions
+
+if TYPE_CHECKING:
+    from spades.server.hub import Conn, Hub
+
+SEAT_NAMES_4 = ("North", "East", "South", "West")
+
+
+class TableError(Exception):
+    """A refused request: ``code`` and a message saying why. Nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Place:
+    """A place before the start, a seat after it."""
+
+    kind: str = "empty"  # "empty", "human", "cpu"
+    user_id: int | None = None
+    name: str = ""
+    cpu: str | None = None
+    team: int | None = None
+    covered: bool = False
+
+    def to_db(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+                "cpu": self.cpu, "team": self.team, "covered": self.covered}
+
+    @classmethod
+    def from_db(cls, d: dict[str, Any]) -> Place:
+        kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
+                                 else "empty")
+        return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
+                   bool(d.get("covered")))
+
+
+OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
+             "jokers", "ten_for_200", "turn_timer")
+
+
+def build_rules(opts: TableOptions) -> Rules:
+    """The rules a table's options describe (raises :class:`RulesError` saying why)."""
+    if opts.profile not in PROFILES:
+        raise RulesError(f"profile: unknown {opts.profile!r}; choose one of "
+                         f"{', '.join(PROFILES)}")
+    counts = PROFILES[opts.profile][0]
+    knobs: dict[str, Any] = {}
+    if opts.players is not None:
+        knobs["players"] = opts.players
+    for key in OVERRIDES:
+        value = getattr(opts, key)
+        if value is not None:
+            knobs[key] = value
+    base = profile(opts.profile, players=knobs.get("players", counts[0] if len(counts) == 1
+                                                    else 4))
+    n = base.players
+    if opts.teams is not None:
+        offers = "teams" in PROFILE_OPTIONS.get(opts.profile, ())
+        if opts.teams == 0:
+            if base.teams is not None and not offers:
+                raise RulesError(f"teams: {opts.profile} is a partnership game")
+            knobs["teams"] = None
+        else:
+            k = opts.teams
+            if base.teams is None and not offers:
+                raise RulesError(f"teams: {opts.profile} is played solo")
+            if n % k or n // k < 2:
+                raise RulesError(f"teams: {n} players cannot make {k} teams of two or more")
+            knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
+    if opts.first_dealer is not None and opts.first_dealer >= n:
+        raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
+    return profile(opts.profile, **knobs)
+
+
+def team_count(rules: Rules) -> int:
+    return 0 if rules.teams is None else len(rules.teams)
+
+
+class Table:
+    def __init__(self, hub: Hub, game_id: str, options: TableOptions, rules: Rules,
+                 places: list[Place], owner: int | None, invite: str, status: str) -> None:
+        self.hub = hub
+        self.id = game_id
+        self.options = options
+        self.rules = rules
+        self.places = places
+        self.owner = owner
+        self.invite = invite
+        self.status = status  # "waiting", "active", "finished", "closed"
+        self.match: Match | None = None
+        self.seq = 0
+        self.version = 0
+        self.lock = asyncio.Lock()
+        self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
+        self.spectators: set[Conn] = set()
+        self.chat: deque[dict[str, Any]] = deque(maxlen=hub.settings.chat_history)
+        self.seed_base = zlib.crc32(game_id.encode())
+        self.turn_deadline: float | None = None
+        self._handles: list[asyncio.TimerHandle] = []
+        self._cpu_task: asyncio.Task[None] | None = None
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self.last_active = time.time()
+
+    # Who is who -----------------------------------------------------------------------
+
+    def place_of(self, user_id: int) -> int | None:
+        for i, p in enumerate(self.places):
+            if p.kind == "human" and p.user_id == user_id:
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        p = self.places[seat]
+        return p.kind == "human" and p.user_id in self.members
+
+    def names(self) -> list[str]:
+        return [p.name or self.default_name(i) for i, p in enumerate(self.places)]
+
+    def default_name(self, seat: int) -> str:
+        if self.rules.players == 4:
+            return SEAT_NAMES_4[seat]
+        return f"Seat {seat + 1}"
+
+    def owner_name(self) -> str:
+        if self.owner is None:
+            return ""
+        i = self.place_of(self.owner)
+        return self.places[i].name if i is not None else ""
+
+    def humans(self) -> int:
+        return sum(p.kind == "human" for p in self.places)
+
+    def any_human_connected(self) -> bool:
+        return any(self.connected(i) for i in range(len(self.places)))
+
+    def seat_of_conn(self, conn: Conn) -> int | None:
+        if self.members.get(conn.user_id) is conn:
+            return self.place_of(conn.user_id)
+        return None
+
+    # What is sent ----------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.options.name or f"{self.owner_name()}'s table",
+            "status": "finished" if self.status == "closed" else self.status,
+            "profile": self.rules.name, "players": self.rules.players,
+            "humans": self.humans(),
+            "open_seats": sum(p.kind == "empty" for p in self.places)
+            if self.status == "waiting" else 0,
+            "spectators": self.options.spectators, "spectating": len(self.spectators),
+            "owner": self.owner_name(), "turn_timer": self.rules.turn_timer,
+            "private": self.options.private,
+        }
+
+    def state(self, member: bool) -> dict[str, Any]:
+        side_of = self.rules.side_of
+        seats = []
+        for i, p in enumerate(self.places):
+            team = p.team
+            if self.status != "waiting" and self.rules.teams is not None:
+                team = side_of[i]
+            seats.append({
+                "seat": i, "kind": p.kind, "name": p.name if p.kind != "empty" else "",
+                "user_id": p.user_id, "connected": self.connected(i),
+                "covered": p.covered, "team": team,
+                "owner": p.kind == "human" and p.user_id == self.owner and self.owner is not None,
+                "cpu": p.cpu if p.kind == "cpu" or p.covered else None,
+            })
+        m = self.match
+        winner = m.winner if m is not None and m.is_over() else None
+        winner_names: list[str] = []
+        if winner is not None:
+            names = self.names()
+            winner_names = [names[s] for s in self.rules.sides[winner]]
+        return {
+            "id": self.id, "name": self.options.name or f"{self.owner_name()}'s table",
+            "status": "finished" if self.status == "closed" else self.status,
+            "options": self.options.model_dump(), "rules": views.rules_info(self.rules),
+            "seats": seats, "spectating": len(self.spectators), "owner": self.owner,
+            "invite": self.invite if member else None, "game_id": self.id,
+            "winner": winner, "winner_names": winner_names,
+        }
+
+    def you(self, conn: Conn) -> dict[str, Any]:
+        seat = self.seat_of_conn(conn)
+        return {"role": "player" if seat is not None else "spectator", "seat": seat}
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        m = self.match
+        if m is None:
+            return None
+        return views.seat_view(m, seat) if seat is not None else views.public_view(m)
+
+    def turn_info(self) -> dict[str, Any] | None:
+        m = self.match
+        if m is None or self.status != "active" or m.current_player < 0:
+            return None
+        return {"seat": m.current_player, "deadline": self.turn_deadline,
+                "seconds": self.rules.turn_timer}
+
+    def score(self) -> dict[str, Any] | None:
+        return views.score_info(self.match) if self.match is not None else None
+
+    def snapshot(self, conn: Conn) -> dict[str, Any]:
+        seat = self.seat_of_conn(conn)
+        return {
+            "type": "table", "seq": self.seq, "table": self.state(True),
+            "you": self.you(conn), "view": self.view_for(seat), "turn": self.turn_info(),
+            "score": self.score(), "chat": list(self.chat),
+        }
+
+    def recipients(self) -> list[tuple[Conn, int | None]]:
+        out: list[tuple[Conn, int | None]] = []
+        for uid, conn in self.members.items():
+            out.append((conn, self.place_of(uid)))
+        out.extend((c, None) for c in self.spectators)
+        return out
+
+    def emit(self, event: dict[str, Any], *, with_table: bool = False) -> int:
+        """Send an event (numbered) to every member, each with its own view."""
+        self.seq += 1
+        ev = {"kind": event["kind"], "hand": event.get("hand", 0), "seat": event.get("seat"),
+              "action": event.get("action"), "trick": event.get("trick"),
+              "trick_winner": event.get("trick_winner"),
+              "penalty_bags": event.get("penalty_bags"),
+              "seconds_left": event.get("seconds_left"), "result": event.get("result"),
+              "winner": event.get("winner"), "text": event.get("text", "")}
+        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id,
+                           "event": ev, "turn": self.turn_info(), "score": self.score()})[:-1]
+        table_json = json.dumps(self.state(True)) if with_table else None
+        public: str | None = None
+        for conn, seat in self.recipients():
+            if seat is None:
+                if public is None:
+                    public = json.dumps(self.view_for(None))
+                view = public
+            else:
+                view = json.dumps(self.view_for(seat))
+            tail = f',"view":{view}'
+            if table_json is not None:
+                tail += f',"table":{table_json},"you":{json.dumps(self.you(conn))}'
+            conn.send(head + tail + "}")
+        return self.seq
+
+    def emit_chat(self, line: dict[str, Any]) -> int:
+        self.seq += 1
+        self.chat.append(line)
+        text = json.dumps({"type": "chat", "seq": self.seq, "table_id": self.id, "line": line})
+        for conn, _ in self.recipients():
+            conn.send(text)
+        return self.seq
+
+    # Persistence -----------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite}
+
+    async def save_meta(self) -> None:
+        status = {"closed": "abandoned"}.get(self.status, self.status)
+        seats = [p.to_db() for p in self.places]
+        await self.hub.db(self.hub.store.update_game, self.id, status=status, seats=seats,
+                          options=self.meta(), rules=self.rules)
+
+    # Membership ------------------------------------------------------------------------
+
+    def check_private(self, conn: Conn, invite: str | None) -> None:
+        if (self.options.private and self.place_of(conn.user_id) is None
+                and not (invite and secrets.compare_digest(invite, self.invite))):
+            raise TableError("not_allowed", "this table is private: join with its invite code")
+
+    async def join(self, conn: Conn, role: str, invite: str | None) -> None:
+        async with self.lock:
+            if self.status == "closed":
+                raise TableError("not_found", "this table has closed")
+            self.check_private(conn, invite)
+            seat = self.place_of(conn.user_id)
+            if seat is not None:  # back to one's own seat
+                old = self.members.get(conn.user_id)
+                if old is not None and old is not conn:
+                    old.send(json.dumps({"type": "error", "ref": None, "code": "state",
+                                         "message": "this seat was taken over by a newer "
+                                         "connection of yours"}))
+                    old.table = None
+                self.spectators.discard(conn)
+                self.members[conn.user_id] = conn
+                conn.table = self
+                await self._returned(seat)
+                return
+            if role == "player":
+                if self.status != "waiting":
+                    raise TableError("state", "the match has started: join as a spectator")
+                free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
+                if not free:
+                    raise TableError("state", "the table is full: join as a spectator")
+                self.places[free[0]] = Place("human", conn.user_id, conn.name)
+                self.members[conn.user_id] = conn
+                self.spectators.discard(conn)
+                conn.table = self
+                await self.save_meta()
+                self.emit({"kind": "joined", "seat": free[0],
+                           "text": f"{conn.name} sits down"}, with_table=True)
+            else:
+                if not self.options.spectators:
+                    raise TableError("not_allowed", "this table does not allow spectators")
+                self.spectators.add(conn)
+                conn.table = self
+                self.emit({"kind": "joined", "text": f"{conn.name} is watching"},
+                          with_table=True)
+            self.hub.lobby_changed(self)
+
+    async def _returned(self, seat: int) -> None:
+        place = self.places[seat]
+        handle = self._grace.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        was_covered = place.covered
+        place.covered = False
+        if was_covered:
+            await self.save_meta()
+        self.emit({"kind": "returned", "seat": seat, "text": f"{place.name} is back"},
+                  with_table=True)
+        self.schedule()
+
+    async def detach(self, conn: Conn, *, leaving: bool) -> None:
+        """A connection goes away (closed socket) or leaves the table on purpose."""
+        async with self.lock:
+            if conn.table is self:
+                conn.table = None
+            if conn in self.spectators:
+                self.spectators.discard(conn)
+                if not leaving or self.status == "closed":
+                    self.hub.lobby_changed(self)
+                    return
+                self.emit({"kind": "left", "text": f"{conn.name} stops watching"},
+                          with_table=True)
+                self.hub.lobby_changed(self)
+                return
+            if self.members.get(conn.user_id) is not conn:
+                return
+            del self.members[conn.user_id]
+            seat = self.place_of(conn.user_id)
+            if seat is None:
+                return
+            place = self.places[seat]
+            if self.status == "waiting":
+                if leaving:
+                    await self._free_place(seat)
+                else:
+                    self.emit({"kind": "left", "seat": seat,
+                               "text": f"{place.name} lost the connection"}, with_table=True)
+                    self._start_grace(seat)
+            elif self.status == "active":
+                if leaving:
+                    await self._cover(seat)
+                    if self.owner == conn.user_id:
+                        self._pass_ownership()
+                        await self.save_meta()
+                else:
+                    self.emit({"kind": "left", "seat": seat,
+                               "text": f"{place.name} lost the connection"}, with_table=True)
+                    self._start_grace(seat)
+                self.schedule()
+            self.hub.lobby_changed(self)
+            self._maybe_forget()
+
+    def _maybe_forget(self) -> None:
+        if self.status in ("finished", "closed") and not self.members and not self.spectators:
+            self.hub.forget(self)
+
+    def _start_grace(self, seat: int) -> None:
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._grace[seat] = loop.call_later(
+            self.options.grace_seconds, lambda: self._spawn(self._grace_over(seat)))
+
+    async def _grace_over(self, seat: int) -> None:
+        async with self.lock:
+            self._grace.pop(seat, None)
+            if self.connected(seat) or self.places[seat].kind != "human":
+                return
+            if self.status == "waiting":
+                await self._free_place(seat)
+                self.hub.lobby_changed(self)
+            elif self.status == "active" and not self.places[seat].covered:
+                await self._cover(seat)
+                self.schedule()
+
+    async def _cover(self, seat: int) -> None:
+        place = self.places[seat]
+        place.covered = True
+        place.cpu = place.cpu or self.options.cpu
+        await self.save_meta()
+        self.emit({"kind": "covered", "seat": seat,
+                   "text": f"a CPU plays for {place.name} until they return"}, with_table=True)
+
+    async def _free_place(self, seat: int) -> None:
+        place = self.places[seat]
+        uid = place.user_id
+        self.places[seat] = Place()
+        if uid is not None:
+            self.members.pop(uid, None)
+        if uid == self.owner:
+            self._pass_ownership()
+        if self.owner is None or not any(p.kind == "human" for p in self.places):
+            self.status = "closed"
+            await self.save_meta()
+            self.emit({"kind": "left", "seat": seat, "text": "the table closes"},
+                      with_table=True)
+            for conn in list(self.spectators):
+                conn.table = None
+            self.spectators.clear()
+            self.hub.forget(self)
+            return
+        await self.save_meta()
+        self.emit({"kind": "left", "seat": seat, "text": f"{place.name} leaves the table"},
+                  with_table=True)
+
+    def _pass_ownership(self) -> None:
+        humans = [p for p in self.places if p.kind == "human" and p.user_id != self.owner]
+        connected = [p for p in humans if p.user_id in self.members]
+        pick = (connected or humans or [None])[0]
+        self.owner = pick.user_id if pick is not None else None
+
+    # The owner's controls --------------------------------------------------------------
+
+    def _require_owner(self, conn: Conn) -> None:
+        if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
+            raise TableError("not_allowed", "only the table owner may do that")
+
+    def _require_waiting(self) -> None:
+        if self.status != "waiting":
+            raise TableError("state", "the match has already started")
+
+    async def set_options(self, conn: Conn, opts: TableOptions) -> None:
+        async with self.lock:
+            self._require_owner(conn)
+            self._require_waiting()
+            try:
+                rules = build_rules(opts)
+                spec_of(opts.cpu)
+            except (RulesError, ValueError) as exc:
+                raise TableError("bad_options", str(exc)) from None
+            n = rules.players
+            people = [p for p in self.places if p.kind != "empty"]
+            if len(people) > n:
+                raise TableError("state", f"{len(people)} places are taken; remove players "
+                                 f"or CPUs before going down to {n}")
+            k = team_count(rules)
+            places = list(self.places)
+            if len(places) > n:  # keep the taken places, in order
+                places = people + [Place()] * (n - len(people))
+            places += [Place() for _ in range(n - len(places))]
+            for p in places:
+                if p.team is not None and p.team >= k:
+                    p.team = None
+            self.places = places
+            self.options = opts
+            self.rules = rules
+            await self.save_meta()
+            self.emit({"kind": "options", "text": "the owner changed the options"},
+                      with_table=True)
+            self.hub.lobby_changed(self)
+
+    async def move(self, conn: Conn, seat: int) -> None:
+        async with self.lock:
+            self._require_waiting()
+            mine = self.seat_of_conn(conn)
+            if mine is None:
+                raise TableError("not_allowed", "you have no place at this table")
+            if seat >= len(self.places) or self.places[seat].kind != "empty":
+                raise TableError("state", f"place {seat} is not free")
+            self.places[seat], self.places[mine] = self.places[mine], Place()
+            await self.save_meta()
+            self.emit({"kind": "seated", "seat": seat, "text": f"{conn.name} moves"},
+                      with_table=True)
+
+    async def choose_team(self, conn: Conn, team: int | None, *, mate: int | None = None) -> None:
+        async with self.lock:
+            self._require_waiting()
+            mine = self.seat_of_conn(conn)
+            if mine is None:
+                raise TableError("not_allowed", "you have no place at this table")
+            k = team_count(self.rules)
+            if k == 0:
+                raise TableError("state", "this table plays solo: there are no teams")
+            if mate is not None:
+                if mate >= len(self.places) or self.places[mate].kind == "empty" or mate == mine:
+                    raise TableError("state", f"nobody else sits at place {mate}")
+                team = self.places[mate].team
+                if team is None:  # a new team for the two of them: the emptiest one
+                    counts = [sum(p.team == t for p in self.places) for t in range(k)]
+                    team = counts.index(min(counts))
+                    self.places[mate].team = team
+            if team is not None:
+                if team >= k:
+                    raise TableError("state", f"team must be 0 to {k - 1}")
+                size = self.rules.players // k
+                taken = sum(p.team == team for i, p in enumerate(self.places) if i != mine)
+                if taken >= size:
+                    raise TableError("state", f"team {team} is full ({size} players)")
+            self.places[mine].team = team
+            await self.save_meta()
+            self.emit({"kind": "seated", "seat": mine,
+                       "text": f"{conn.name} joins team {team}" if team is not None
+                       else f"{conn.name} has no team"}, with_table=True)
+
+    async def add_cpu(self, conn: Conn, seat: int | None) -> None:
+        async with self.lock:
+            self._require_owner(conn)
+            self._require_waiting()
+            free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
+            if seat is None:
+                if not free:
+                    raise TableError("state", "no place is free")
+                seat = free[0]
+            if seat not in free:
+                raise TableError("state", f"place {seat} is not free")
+            self.places[seat] = Place("cpu", None, f"CPU {seat + 1}", self.options.cpu)
+            await self.save_meta()
+            self.emit({"kind": "seated", "seat": seat, "text": "a CPU sits down"},
+                      with_table=True)
+            self.hub.lobby_changed(self)
+
+    async def remove(self, conn: Conn, seat: int) -> None:
+        async with self.lock:
+            self._require_owner(conn)
+            self._require_waiting()
+            if seat >= len(self.places) or self.places[seat].kind == "empty":
+                raise TableError("state", f"place {seat} is empty")
+            p = self.places[seat]
+            if p.kind == "human":
+                if p.user_id == self.owner:
+                    raise TableError("state", "the owner cannot remove themselves: leave")
+                other = self.members.pop(p.user_id or 0, None)
+                if other is not None and self.options.spectators:
+                    self.spectators.add(other)
+                elif other is not None:
+                    other.table = None
+            self.places[seat] = Place()
+            await self.save_meta()
+            self.emit({"kind": "left", "seat": seat, "text": f"{p.name} was removed"},
+                      with_table=True)
+            self.hub.lobby_changed(self)
+
+    async def give_owner(self, conn: Conn, seat: int) -> None:
+        async with self.lock:
+            self._require_owner(conn)
+            if seat >= len(self.places) or self.places[seat].kind != "human":
+                raise TableError("state", f"no player sits at place {seat}")
+            self.owner = self.places[seat].user_id
+            await self.save_meta()
+            self.emit({"kind": "owner", "seat": seat,
+                       "text": f"{self.places[seat].name} owns the table"}, with_table=True)
+            self.hub.lobby_changed(self)
+
+    async def start(self, conn: Conn | None) -> None:
+        async with self.lock:
+            if conn is not None:
+                self._require_owner(conn)
+            self._require_waiting()
+            for i, p in enumerate(self.places):
+                if p.kind == "empty":
+                    self.places[i] = Place("cpu", None, "", self.options.cpu)
+            self.places = self._arranged()
+            for i, p in enumerate(self.places):
+                if p.kind == "cpu":
+                    p.name = f"CPU {self.default_name(i)}" if self.rules.players == 4 \
+                        else f"CPU {i + 1}"
+            n = self.rules.players
+            dealer = self.options.first_dealer
+            if dealer is None:
+                dealer = secrets.randbelow(n)
+            self.match = Match(self.rules, dealer=dealer)
+            self.status = "active"
+            seats = [p.to_db() for p in self.places]
+            await self.hub.db(self.hub.store.update_game, self.id, status="active",
+                              seats=seats, options=self.meta(), rules=self.rules,
+                              first_dealer=dealer)
+            self.emit({"kind": "started", "text": "the match starts"}, with_table=True)
+            await self._deal()
+            self.hub.lobby_changed(self)
+        self.schedule()
+
+    def _arranged(self) -> list[Place]:
+        """Seats for the match: team t takes seats t, t+k, t+2k..., so no teammates sit
+        side by side; in a solo game everyone keeps their place."""
+        k = team_count(self.rules)
+        if k == 0:
+            return list(self.places)
+        size = self.rules.players // k
+        teams: list[list[Place]] = [[] for _ in range(k)]
+        loose: list[Place] = []
+        for p in self.places:
+            if p.team is not None and len(teams[p.team]) < size:
+                teams[p.team].append(p)
+            else:
+                loose.append(p)
+        loose.sort(key=lambda p: p.kind != "human")  # people first, then CPUs
+        for t in range(k):
+            while len(teams[t]) < size:
+                teams[t].append(loose.pop(0))
+        seats: list[Place] = [Place()] * self.rules.players
+        for t in range(k):
+            for i, p in enumerate(teams[t]):
+                p.team = t
+                seats[t + i * k] = p
+        return seats
+
+    # Play ------------------------------------------------------------------------------
+
+    async def _deal(self) -> None:
+        """Shuffle (system randomness), store the deal, then deal it. Holds the lock."""
+        m = self.match
+        assert m is not None
+        cards = list(cards_of(self.rules.deck))
+        random.SystemRandom().shuffle(cards)
+        n = m.n
+        masks = [0] * n
+        for i in range(n):
+            mask = 0
+            for c in cards[i::n]:
+                mask |= 1 << c
+            masks[(m.dealer + 1 + i) % n] = mask
+        await self.hub.db(self.hub.store.append, self.id, "deal", masks, None)
+        m.deal(masks)
+        self.version += 1
+        names = self.names()
+        self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
+                   "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
+
+    async def act(self, conn: Conn | None, seat: int, action: int | None, source: str,
+                  version: int | None = None) -> int:
+        """Take an action for ``seat`` (``source``: human, cpu, timer). Returns its event
+        number. Refused actions raise :class:`TableError` and change nothing."""
+        async with self.lock:
+            m = self.match
+            if version is not None and version != self.version:
+                return 0  # the turn moved on while a CPU or the timer was deciding
+            if m is None or self.status != "active":
+                raise TableError("state", "no match is being played at this table"
+                                 if self.status != "finished" else "the match is over")
+            if source == "human":
+                if conn is None or self.seat_of_conn(conn) != seat:
+                    raise TableError("not_allowed", "you do not hold a seat at this table")
+                if m.current_player != seat:
+                    names = self.names()
+                    who = m.current_player
+                    raise TableError("illegal", f"it is not your turn: {names[who]} is to act"
+                                     if who >= 0 else "nobody is to act now")
+            elif source == "cpu":
+                p = self.places[seat]
+                if not (p.kind == "cpu" or p.covered) or m.current_player != seat:
+                    return 0
+            elif m.current_player != seat:
+                return 0
+            hand = m.hand_number
+            if source == "timer":
+                sim = m.clone()
+                action = sim.apply_timeout()
+                kind = "timeout"
+            else:
+                assert action is not None
+                try:
+                    m.check(action)
+                except IllegalAction as exc:
+                    raise TableError("illegal", str(exc)) from None
+                kind = "act"
+            trick: list[tuple[int, str]] | None = None
+            if m.phase == PLAY and len(m.trick) == m.n - 1:
+                trick = [(s, action_str(c)) for s, c in m.observation(seat).trick]
+                trick.append((seat, action_str(action)))
+            results = len(m.results)
+            # Written (and committed) before anything else happens.
+            await self.hub.db(self.hub.store.append, self.id, kind, action, seat)
+            if kind == "timeout":
+                m.apply_timeout()
+            else:
+                m.apply(action)
+            self.version += 1
+            self.turn_deadline = None
+            self._cancel_timers()
+            names = self.names()
+            ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(action)}
+            if kind == "timeout":
+                ev.update(kind="timeout", penalty_bags=self.rules.timeout_penalty_bags,
+                          text=f"time ran out: {names[seat]} {action_name(action)} and takes "
+                          f"{self.rules.timeout_penalty_bags} penalty bag")
+            elif action == LOOK:
+                ev.update(kind="look", text=f"{names[seat]} looks at the cards")
+            else:
+                ev.update(kind="play" if is_play(action) else "bid",
+                          text=f"{names[seat]} {action_name(action)}")
+            if trick is not None:
+                win = m.trick_winners[-1]
+                ev.update(trick=trick, trick_winner=win)
+                ev["text"] += f"; {names[win]} takes the trick"
+            seq = self.emit(ev)
+            if len(m.results) > results:
+                row = views.result_row(m.results[-1])
+                self.emit({"kind": "hand_scored", "hand": hand, "result": row,
+                           "text": f"hand {hand} scored: " + ", ".join(
+                               str(s) for s in m.scores)})
+            if m.is_over():
+                await self._finish()
+            elif m.phase == DEAL:
+                await self._deal()
+            self.last_active = time.time()
+        self.schedule()
+        return seq
+
+    async def _finish(self) -> None:
+        m = self.match
+        assert m is not None
+        self.status = "finished"
+        self._cancel_timers()
+        result = summary(m)
+        result["names"] = self.names()
+        await self.hub.db(self.hub.store.update_game, self.id, status="finished",
+                          result=result, seats=[p.to_db() for p in self.places])
+        names = self.names()
+        if m.winner is None:
+            text = "the match is a draw"
+        else:
+            text = " & ".join(names[s] for s in self.rules.sides[m.winner]) + " win the match"
+        self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
+                   "text": text}, with_table=True)
+        self.hub.lobby_changed(self)
+
+    # CPUs and the turn timer -------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> None:
+        self.hub.spawn(coro)
+
+    def _cancel_timers(self) -> None:
+        for h in self._handles:
+            h.cancel()
+        self._handles.clear()
+
+    def schedule(self) -> None:
+        """Start what the seat to act needs: a CPU decision, or the turn timer."""
+        m = self.match
+        if m is None or self.status != "active" or m.current_player < 0:
+            return
+        seat = m.current_player
+        place = self.places[seat]
+        version = self.version
+        if not self.any_human_connected():
+            self._cancel_timers()
+            self.turn_deadline = None
+            return  # nobody is watching: the table pauses
+        if place.kind == "cpu" or place.covered:
+            if self._cpu_task is None or self._cpu_task.done():
+                self._cpu_task = asyncio.get_running_loop().create_task(
+                    self._cpu_turn(seat, version))
+            return
+        seconds = self.rules.turn_timer
+        if seconds is None or self._handles:
+            return
+        loop = asyncio.get_running_loop()
+        self.turn_deadline = time.time() + seconds
+        warn_in = max(seconds / 2, seconds - 10)
+        left = seconds - warn_in
+        self._handles.append(loop.call_later(
+            warn_in, self._warn, seat, version, left))
+        self._handles.append(loop.call_later(
+            seconds, lambda: self._spawn(self.act(None, seat, None, "timer", version))))
+
+    def _warn(self, seat: int, version: int, left: float) -> None:
+        if version != self.version or self.status != "active":
+            return
+        m = self.match
+        assert m is not None
+        self.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
+                   "seconds_left": round(left, 1),
+                   "text": f"{self.names()[seat]}: {left:.0f} seconds left"})
+
+    async def _cpu_turn(self, seat: int, version: int) -> None:
+        try:
+            delay = self.hub.settings.cpu_delay
+            if delay:
+                await asyncio.sleep(delay)
+            while True:
+                m = self.match
+                if m is None or version != self.version or self.status != "active":
+                    return
+                place = self.places[seat]
+                spec = spec_of(place.cpu or self.options.cpu)
+                obs = m.observation(seat)
+                action = await self.hub.cpu.decide(spec, self.seed_base + seat, obs)
+                if version != self.version:
+                    return
+                if action not in obs.legal_actions:  # a bot bug must not stall the table
+                    action = obs.legal_actions[0]
+                await self.act(None, seat, action, "cpu", version)
+                return
+        except TableError:
+            return
+        except Exception:  # a failing bot: play the first legal action instead
+            m = self.match
+            if m is not None and version == self.version and m.current_player == seat:
+                with contextlib.suppress(TableError):
+                    await self.act(None, seat, m.legal_actions()[0], "cpu", version)
+        finally:
+            self._cpu_task = None
+            self.schedule_soon()
+
+    def schedule_soon(self) -> None:
+        asyncio.get_running_loop().call_soon(self.schedule)
+
+    # Chat and the sheet -------------------------------------------------------------------
+
+    def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
+        from spades.server.text import escape
+
+        return {"name": conn.name, "seat": self.seat_of_conn(conn), "text": text,
+                "html": escape(text), "at": time.time()}
+
+    def sheet(self) -> dict[str, Any]:
+        if self.match is None:
+            raise TableError("state", "the match has not started")
+        return {"type": "sheet", "table_id": self.id, **views.sheet(self.match, self.names())}
+
+    def close_timers(self) -> None:
+        self._cancel_timers()
+        for h in self._grace.values():
+            h.cancel()
+        self._grace.clear()
+        if self._cpu_task is not None:
+            self._cpu_task.cancel()

@@ -1,0 +1,81 @@
+"""What a client may see: per-seat views, the public view, the score, the sheet."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from spades.cli.sheet import bag_warning, score_sheet
+from spades.engine import HandResult, Match, Rules, action_str
+from spades.engine.actions import BLIND_NIL, NIL
+
+
+def seat_view(match: Match, seat: int) -> dict[str, Any]:
+    """``Observation.to_json()`` of ``seat``: its own hand and public information only."""
+    return match.observation(seat).to_json()
+
+
+def public_view(match: Match) -> dict[str, Any]:
+    """What a spectator sees: a seat's view with the hand and the legal actions taken out."""
+    view = match.observation(0).to_json()
+    view["seat"] = None
+    view["hand"] = None
+    view["legal_actions"] = []
+    return view
+
+
+def score_info(match: Match) -> dict[str, Any]:
+    rules = match.rules
+    warnings = [bag_warning(rules, b) for b in match.bags]
+    return {
+        "scores": list(match.scores),
+        "bags": list(match.bags),
+        "bag_warning": warnings,
+        "near_bag_limit": [bool(w) for w in warnings],
+        "sides": [list(s) for s in rules.sides],
+    }
+
+
+def bid_text(bid: int, blind: bool) -> str | int:
+    if bid < 0:
+        return ""
+    if bid == 0:
+        return action_str(BLIND_NIL if blind else NIL)
+    return bid
+
+
+def result_row(r: HandResult) -> dict[str, Any]:
+    return {
+        "number": r.number,
+        "dealer": r.dealer,
+        "bids": [bid_text(b, bl) for b, bl in zip(r.bids, r.blind, strict=True)],
+        "tricks": list(r.tricks),
+        "points": list(r.points),
+        "scores": list(r.scores),
+        "bags": list(r.bags),
+        "timeout_bags": list(r.timeout_bags),
+        "sides": [dataclasses.asdict(s) for s in r.sides],
+    }
+
+
+def sheet(match: Match, names: list[str]) -> dict[str, Any]:
+    info = score_info(match)
+    return {
+        "hands": [result_row(r) for r in match.results],
+        "scores": info["scores"],
+        "bags": info["bags"],
+        "bag_warning": info["bag_warning"],
+        "sides": info["sides"],
+        "names": names,
+        "text": score_sheet(match, names),
+        "finished": match.is_over(),
+        "winner": match.winner,
+    }
+
+
+def rules_info(rules: Rules) -> dict[str, Any]:
+    data = rules.to_json()
+    data["players"] = rules.players
+    data["teams"] = None if rules.teams is None else [list(s) for s in rules.teams]
+    data["hand_size"] = rules.hand_size
+    return data

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from spades.server.app import create_app
+from spades.server.settings import Settings
+from tests.server.helpers import close_all
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(db=str(tmp_path / "test.sqlite3"), bot_executor="inline", cpu_delay=0.0,
+                    web_static=str(tmp_path / "noweb"))
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        try:
+            yield c
+        finally:
+            close_all()

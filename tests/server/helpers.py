@@ -1,0 +1,124 @@
+"""A scripted WebSocket client for the in-process server tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient
+
+Msg = dict[str, Any]
+OPEN: list[Player] = []
+
+
+def close_all() -> None:
+    while OPEN:
+        OPEN.pop().close()
+
+
+def guest(client: TestClient, name: str) -> str:
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+class Player:
+    """One connection: reads frames, checks sequence numbers, remembers the latest state."""
+
+    def __init__(self, client: TestClient, name: str, token: str | None = None) -> None:
+        self.client = client
+        self.name = name
+        self.token = token or guest(client, name)
+        self.cm = client.websocket_connect("/ws")
+        self.ws = self.cm.__enter__()
+        OPEN.append(self)
+        self.frames: list[Msg] = []
+        self.seq: int | None = None
+        self.view: Msg | None = None
+        self.table: Msg | None = None
+        self.you: Msg | None = None
+        self.turn: Msg | None = None
+        self.errors: list[Msg] = []
+        self.send({"type": "hello", "token": self.token})
+        self.welcome = self.until(lambda m: m["type"] == "welcome")
+
+    def send(self, msg: Msg) -> None:
+        self.ws.send_text(json.dumps(msg))
+
+    def recv(self) -> Msg:
+        m: Msg = json.loads(self.ws.receive_text())
+        self.frames.append(m)
+        t = m["type"]
+        if t == "table":
+            self.seq = m["seq"]
+            self.table, self.you, self.view, self.turn = m["table"], m["you"], m["view"], m["turn"]
+        elif t in ("event", "chat"):
+            if self.seq is not None:
+                assert m["seq"] == self.seq + 1, (self.name, self.seq, m)
+            self.seq = m["seq"]
+            if t == "event":
+                self.view, self.turn = m["view"], m["turn"]
+                if m.get("table") is not None:
+                    self.table, self.you = m["table"], m["you"]
+        elif t == "error":
+            self.errors.append(m)
+        return m
+
+    def until(self, pred: Callable[[Msg], bool], limit: int = 10000) -> Msg:
+        for _ in range(limit):
+            m = self.recv()
+            if pred(m):
+                return m
+        raise AssertionError(f"{self.name}: no such message")
+
+    def request(self, msg: Msg) -> Msg:
+        """Send and read up to the ack or error answering it."""
+        ref = f"r{len(self.frames)}"
+        self.send({**msg, "ref": ref})
+        return self.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == ref)
+
+    def catch_up(self, seq: int) -> None:
+        while self.seq is None or self.seq < seq:
+            self.recv()
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.you is None else self.you["seat"]
+
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
+                    and v["legal_actions"])
+
+    def close(self) -> None:
+        if self in OPEN:
+            OPEN.remove(self)
+        try:
+            self.cm.__exit__(None, None, None)
+        except Exception:
+            pass
+
+
+def play_to_end(players: list[Player], choose: Callable[[Msg], str] | None = None,
+                limit: int = 20000) -> Msg:
+    """Drive humans (and wait for CPUs) until the match is over; returns the last event."""
+    lead = players[0]
+    pick = choose or (lambda view: view["legal_actions"][0])
+    for _ in range(limit):
+        if lead.view is not None and lead.view["phase"] == "over":
+            return lead.until(lambda m: m["type"] == "event"
+                              and m["event"]["kind"] == "match_over")
+        acted = False
+        for p in players:
+            p.catch_up(lead.seq or 0)
+            if p.my_turn():
+                assert p.view is not None
+                ans = p.request({"type": "act", "action": pick(p.view)})
+                assert ans["type"] == "ack", ans
+                acted = True
+                break
+        if not acted:
+            lead.recv()
+    raise AssertionError("the match did not end")
