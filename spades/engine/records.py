@@ -153,9 +153,7 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
         try:
             action = parse_bid(value)
             if ("bid", b) in timed:
-                if match.timeout_action() == LOOK and action != BLIND_NIL:
-                    match.apply(LOOK)
-                expected = match.timeout_action()
+                expected = match.clone().apply_timeout()  # it may look at the cards first
                 if action != expected:
                     raise SpadesError(f"the turn timer bids {action_str(expected)} here, "
                                       f"not {action_str(action)}")
