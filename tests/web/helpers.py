@@ -9,7 +9,7 @@ ACTIVE_LABEL = """(() => {
   const h = document.getElementById('hand');
   const id = h && h.getAttribute('aria-activedescendant');
   const el = id && document.getElementById(id);
-  return el ? el.getAttribute('aria-label') : null;
+  return el ? el.textContent.trim() : null;
 })()"""
 
 
@@ -60,7 +60,12 @@ def start_quick_match(page: Any, name: str, profile: str = "game93", one_hand: b
         page.check("input[name=length][value=one]")
     page.focus("form.quick button[type=submit]")
     page.keyboard.press("Enter")
-    page.wait_for_selector("#hand", timeout=15000, state="attached")
+    try:
+        page.wait_for_selector("#hand", timeout=15000, state="attached")
+    except Exception as exc:
+        raise AssertionError("the table did not open: " + page.evaluate(
+            "location.hash + ' | ' + document.querySelector('main').innerText.slice(0, 400)")
+            + f" | errors {getattr(page, 'errors', [])}") from exc
 
 
 def my_turn_key(page: Any) -> Any:

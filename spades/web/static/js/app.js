@@ -286,6 +286,8 @@ class App {
       const m = this.pendingTable;
       this.pendingTable = null;
       this.table.onTable(m);
+      // events that came between the snapshot and this view were not seen: catch up
+      this.conn.send({ type: "resync" });
     } else if (!store.token()) {
       this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
       return;

@@ -565,10 +565,13 @@ export class TableView {
     container.append(this.el);
     this.el.append(h("p", { class: "loading" }, "Joining the table…"));
     this.timerHandle = setInterval(() => this.tick(), 250);
+    this.onResize = () => this.fitHand();
+    window.addEventListener("resize", this.onResize);
   }
 
   unmount() {
     clearInterval(this.timerHandle);
+    window.removeEventListener("resize", this.onResize);
     this.el = null;
   }
 
@@ -705,7 +708,7 @@ export class TableView {
             h("div", { id: "score-box" })),
           h("section", { class: "panel events", "aria-labelledby": "events-title" },
             h("h2", { id: "events-title" }, "Table talk"),
-            h("ol", { class: "event-log", id: "event-log", "aria-live": "off" })),
+            h("ol", { class: "event-log", id: "event-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "events-title" })),
           this.buildChat())),
       h("div", { class: "match-over", id: "match-over", hidden: true }),
       this.buildSheetDialog(),
@@ -751,7 +754,7 @@ export class TableView {
     h("button", { type: "submit" }, "Send"));
     return h("section", { class: "panel chat", "aria-labelledby": "chat-title" },
       h("h2", { id: "chat-title" }, "Chat"),
-      h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off" }),
+      h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" }),
       form);
   }
 
@@ -986,7 +989,10 @@ export class TableView {
       el.setAttribute("aria-posinset", String(i + 1));
       el.setAttribute("aria-setsize", String(cards.length));
       el.setAttribute("aria-selected", String(card === this.selected));
-      el.setAttribute("aria-label", `${cardName(card)}, ${myPlay ? (playable ? "playable" : "not playable") : v.phase === "play" ? "wait for your turn" : "bidding"}`);
+      const name = `${cardName(card)}, ${myPlay ? (playable ? "playable" : "not playable") : v.phase === "play" ? "wait for your turn" : "bidding"}`;
+      let label = el.querySelector(".card-name");
+      if (!label) { label = h("span", { class: "card-name sr-only" }); el.append(label); }
+      if (label.textContent !== name) label.textContent = name;
       el.classList.toggle("playable", playable);
       el.classList.toggle("unplayable", myPlay && !playable);
       el.classList.toggle("selected", card === this.selected);
@@ -995,6 +1001,7 @@ export class TableView {
     });
     for (const el of have.values()) el.remove();
     hand.style.setProperty("--n", String(cards.length));
+    this.fitHand();
     if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
     else hand.removeAttribute("aria-activedescendant");
     const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
@@ -1011,6 +1018,20 @@ export class TableView {
       btn.setAttribute("aria-disabled", String(!(myPlay && this.selected && legal.has(this.selected))));
       btn.hidden = v.phase !== "play" || !this.isPlayer;
     }
+  }
+
+  /** Spread the cards over the width there is: as little overlap as the space allows. */
+  fitHand() {
+    const hand = this.el && this.el.querySelector("#hand");
+    const first = hand && hand.querySelector(".card");
+    if (!first) return;
+    const n = hand.querySelectorAll(".card").length;
+    const w = first.offsetWidth;
+    const style = getComputedStyle(hand);
+    const avail = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+    const step = n > 1 ? (avail - w) / (n - 1) : w;
+    const overlap = Math.max(-0.74 * w, Math.min(0.08 * w, step - w));
+    hand.style.setProperty("--overlap", `${overlap}px`);
   }
 
   onHandKey(e) {
