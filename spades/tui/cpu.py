@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spades import bots
-from spades.engine import BLIND_NIL, LOOK, Observation, action_name, is_play, suggested_bid
+from spades.engine import BLIND_NIL, LOOK, Observation, card_name, is_play, suggested_bid
 from spades.engine.actions import BID_BASE
 
 #: The levels of the issue, weakest first.
@@ -88,12 +88,13 @@ def _simple_hint(obs: Observation) -> tuple[int, str]:
     legal = obs.legal_actions
     note = " (a simple rule of thumb: the expert CPU is not available in this version)"
     if LOOK in legal:
-        return LOOK, "look at your cards before you decide" + note
+        return LOOK, "Look at your cards before you decide" + note
     if obs.hand is not None and not is_play(legal[0]):
         want = suggested_bid(obs.hand, obs.rules)
         options = [a for a in legal if a != BLIND_NIL]
         best = min(options, key=lambda a: (abs(a - BID_BASE - want), a))
-        return best, f"count your aces, guarded kings and long spades: about {want}" + note
+        return best, (f"Bid {text_bid(best)}: count your aces, guarded kings and long "
+                      f"spades: about {want}" + note)
     cards = [a for a in legal if is_play(a)]
     if obs.trick:
         led = obs.trick[0][1]
@@ -101,11 +102,11 @@ def _simple_hint(obs: Observation) -> tuple[int, str]:
         beats = [c for c in cards if _beats(c, winning, led)]
         if beats and len(obs.trick) == obs.rules.players - 1:
             choice = min(beats)
-            return choice, f"{action_name(choice)}: the lowest card that takes the trick" + note
+            return choice, f"Play the {card_name(choice)}: the lowest card that takes the trick" + note
         choice = min(cards, key=lambda c: (c >= 39, c % 13))
-        return choice, f"{action_name(choice)}: keep your strength, play low" + note
+        return choice, f"Play the {card_name(choice)}: keep your strength, play low" + note
     choice = max((c for c in cards if c < 39), key=lambda c: c % 13, default=min(cards))
-    return choice, f"{action_name(choice)}: lead your strongest side card" + note
+    return choice, f"Lead the {card_name(choice)}: your strongest side card" + note
 
 
 def _beats(card: int, best: int, led: int) -> bool:
@@ -113,3 +114,7 @@ def _beats(card: int, best: int, led: int) -> bool:
         return (2 if c >= 39 else 1 if c // 13 == led // 13 else 0, c)
 
     return key(card) > key(best)
+
+
+def text_bid(action: int) -> str:
+    return "nil" if action == BID_BASE else str(action - BID_BASE)

@@ -35,7 +35,7 @@ from spades.engine import (
 )
 from spades.store import Store
 from spades.tui import cpu, text
-from spades.tui.console import BOLD, Console, InputClosed
+from spades.tui.console import BOLD, RED, Console, InputClosed
 
 
 class QuitGame(Exception):
@@ -231,6 +231,10 @@ class TerminalGame:
     def finish(self) -> None:
         m = self.match
         self.say("")
+        from spades.cli.sheet import score_sheet
+
+        for line in score_sheet(m, self.names).splitlines():
+            self.say(line)
         self.say(text.match_over_sentence(m, self.names))
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
@@ -269,7 +273,8 @@ class TerminalGame:
                 action = self.parse_entry(entry, obs)
                 m.check(action)
             except SpadesError as exc:
-                self.say(f"Refused: {self.friendly(str(exc))}. It is still your turn.")
+                self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
+                         "It is still your turn.")
                 continue
             if action == LOOK:
                 self.commit(self.human, action)
@@ -300,7 +305,7 @@ class TerminalGame:
                 self.say("You may bid: " + ", ".join(text.bid_words(bid_value(a))
                                                      for a in legal) + ".")
             return
-        if con.rich:
+        if con.rich and obs.trick:
             for row in text.trick_table(obs, self.names, symbols=con.symbols):
                 self.say(row)
             self.say("Spades are broken." if obs.spades_broken else "Spades are not broken.")
@@ -418,17 +423,24 @@ class TerminalGame:
             self.say("There is nothing to decide right now.")
             return
         action, reason = cpu.hint(obs)
-        if action == LOOK:
-            what = "look at your cards"
-        elif action == BLIND_NIL:
-            what = "bid blind nil"
-        elif is_bid(action):
-            what = f"bid {text.bid_words(bid_value(action))}"
-        else:
-            number = sorted_for_display(obs.hand or 0).index(action) + 1
-            what = f"play the {card_name(action)} (card {number})"
-        reason = reason.strip().rstrip(".")
-        self.say(f"Hint: {what}" + (f". {reason[:1].upper()}{reason[1:]}." if reason else "."))
+        reason = re.sub(r"\bseat (\d)\b", lambda g: self.names[int(g.group(1))]
+                        if int(g.group(1)) < len(self.names) else g.group(0), reason.strip())
+        if not reason:
+            if action == LOOK:
+                reason = "Look at your cards."
+            elif action == BLIND_NIL:
+                reason = "Bid blind nil."
+            elif is_bid(action):
+                reason = f"Bid {text.bid_words(bid_value(action))}."
+            else:
+                reason = f"Play the {card_name(action)}."
+        if not reason.endswith((".", "!", "?")):
+            reason += "."
+        line = f"Hint: {reason[:1].upper()}{reason[1:]}"
+        if is_play(action) and obs.hand is not None:
+            number = sorted_for_display(obs.hand).index(action) + 1
+            line += f" It is card {number} in your hand."
+        self.say(line)
 
     def hand_pause(self) -> None:
         while True:

@@ -15,8 +15,9 @@ RED_SUITS = (1, 2)  # diamonds, hearts
 
 
 def default_names(players: int, human: int, name: str | None = None) -> list[str]:
-    """North, East, South, West at four; Player 1..N otherwise. ``name`` for the human."""
-    names = list(COMPASS) if players == 4 else [f"Player {s + 1}" for s in range(players)]
+    """North, East, South, West at four; Seat 0..N-1 otherwise (seats are numbered as
+    everywhere in spades: clockwise from 0). ``name`` for the human."""
+    names = list(COMPASS) if players == 4 else [f"Seat {s}" for s in range(players)]
     if name:
         names[human] = name
     return names

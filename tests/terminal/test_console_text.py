@@ -1,0 +1,141 @@
+"""The pieces of ``spades play`` in-process: reading with a deadline, the texts, the
+parsing of what the player types, and the deal."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from spades.engine import (
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    Match,
+    SpadesError,
+    card_name,
+    card_str,
+    parse_card,
+    profile,
+    sorted_for_display,
+)
+from spades.store import Store, rebuild
+from spades.tui import text
+from spades.tui.console import Console, InputClosed, LineReader
+from spades.tui.game import TerminalGame, deal_masks
+
+
+def pipe_console(data: bytes = b"", *, rich: bool = False) -> tuple[Console, io.StringIO, int]:
+    r, w = os.pipe()
+    if data:
+        os.write(w, data)
+    out = io.StringIO()
+    return Console(out, LineReader(r), rich=rich), out, w
+
+
+def test_line_reader_splits_lines_and_times_out() -> None:
+    r, w = os.pipe()
+    reader = LineReader(r)
+    os.write(w, b"qh\n10h\r\npartial")
+    assert reader.read_line(None) == "qh"
+    assert reader.read_line(time.monotonic() + 1) == "10h"
+    start = time.monotonic()
+    assert reader.read_line(time.monotonic() + 0.2) is None  # "partial" has no newline yet
+    assert 0.15 < time.monotonic() - start < 1.5
+    os.write(w, b" line\n")
+    assert reader.read_line(None) == "partial line"
+    os.close(w)
+    with pytest.raises(InputClosed):
+        reader.read_line(None)
+
+
+def test_ask_warns_before_the_deadline_then_gives_up() -> None:
+    console, out, _w = pipe_console()
+    warned: list[float] = []
+    deadline = time.monotonic() + 0.6
+    got = console.ask("Your card: ", deadline=deadline, warnings=(0.3,),
+                      on_warning=warned.append)
+    assert got is None
+    assert warned == [0.3]
+    assert out.getvalue().count("Your card: ") == 2
+
+
+def test_hand_is_numbered_in_seed_002_order() -> None:
+    hand = sum(1 << parse_card(c) for c in ["2C", "AS", "QH", "3H", "KD", "4S"])
+    line = text.hand_plain(hand)
+    assert line == ("Your hand, 6 cards: hearts: 1 three, 2 queen; spades: 3 four, 4 ace; "
+                    "diamonds: 5 king; clubs: 6 two.")
+    legal = (1 << parse_card("3H")) | (1 << parse_card("QH"))
+    assert text.hand_plain(hand, legal, "You can play") == (
+        "You can play, 2 cards: hearts: 1 three, 2 queen.")
+
+
+def test_rules_and_help_texts() -> None:
+    rules = profile("cards4net")
+    lines = " ".join(text.rules_lines(rules, text.default_names(4, 2)))
+    assert "Blind nil: ±200" in lines and "counter drops to 0" in lines
+    assert "only by a spade played on a trick led in another suit" in lines
+    assert any("q  quit" in line for line in text.help_lines())
+    assert text.default_names(3, 0) == ["Seat 0", "Seat 1", "Seat 2"]
+
+
+def make_game(tmp_path: Path, rules_name: str = "cardems", **knobs: object) -> TerminalGame:
+    store = Store.open(tmp_path / "g.sqlite3")
+    rules = profile(rules_name, **knobs)
+    gid = store.create_game("terminal", rules, seats=[{"name": n} for n in text.COMPASS],
+                            first_dealer=1, options={"human": 2, "seed": 5})
+    console, _out, _w = pipe_console()
+    return TerminalGame(store, gid, Match(rules, dealer=1), console,
+                        names=list(text.COMPASS), human=2,
+                        levels=["random", "random", None, "random"], seed=5)
+
+
+def test_parse_entry_cards_bids_and_numbers(tmp_path: Path) -> None:
+    game = make_game(tmp_path, "cards4net")
+    game.deal()
+    obs = game.match.observation(2)
+    assert obs.hand is None  # South bids first and may bid blind nil unseen
+    assert game.parse_entry("blind nil", obs) == BLIND_NIL
+    assert game.parse_entry("look", obs) == LOOK
+    game.commit(2, LOOK)
+    obs = game.match.observation(2)
+    assert game.parse_entry("nil", obs) == NIL
+    assert game.parse_entry("4", obs) == NIL + 4
+    with pytest.raises(SpadesError, match="time to bid"):
+        game.parse_entry("qh", obs)
+    game.commit(2, NIL + 3)
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 2)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert obs.hand is not None
+    first = sorted_for_display(obs.hand)[0]
+    for typed in ["1", card_str(first), card_str(first).lower(), card_name(first)]:
+        assert game.parse_entry(typed, obs) == first
+    with pytest.raises(SpadesError, match="no card number 14"):
+        game.parse_entry("14", obs)
+    with pytest.raises(SpadesError, match="not a card or a command"):
+        game.parse_entry("banana", obs)
+
+
+def test_friendly_reasons_speak_to_the_player(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    assert game.friendly("must follow suit: hearts were led and seat 2 holds hearts") == (
+        "Must follow suit: hearts were led and you hold hearts")
+    assert game.friendly("seat 2 does not hold the ace of spades") == (
+        "You do not hold the ace of spades")
+
+
+def test_deal_is_stored_before_it_is_played_and_replays(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    game.deal()
+    assert game.store.events(game.game_id)[0].kind == "deal"
+    assert deal_masks(Match(game.match.rules, dealer=1), 5) == list(game.match.log[0].deal)
+    for _ in range(9):
+        game.commit(game.match.current_player, game.match.legal_actions()[-1])
+    again = rebuild(game.match.rules, 1, game.store.events(game.game_id))
+    assert again.observation(2) == game.match.observation(2)
