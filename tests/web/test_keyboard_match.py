@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -83,7 +84,7 @@ def test_whole_match_with_the_keyboard_alone(new_page: Any) -> None:
     assert any("wins the trick" in t or "win the trick" in t for t in texts)
     assert any("Hand 1 scored" in t for t in texts)
     # nothing read twice: no announcement repeats the one before it
-    assert all(a != b for a, b in zip(texts, texts[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(texts))
     assert not page.errors, page.errors
 
 

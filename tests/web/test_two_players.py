@@ -30,8 +30,9 @@ def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str) -> Non
     ann.click("text=Start the match")
     ann_speech, bob_speech = Speech(ann), Speech(bob)
     for page in (ann, bob):
-        page.wait_for_function("spadesApp.table && spadesApp.table.view && spadesApp.table.view.phase !== 'deal'",
-                               timeout=15000)
+        page.wait_for_function(
+            "spadesApp.table && spadesApp.table.view && spadesApp.table.view.phase !== 'deal'",
+            timeout=15000)
     seats = [p.evaluate("spadesApp.table.mySeat") for p in (ann, bob)]
     assert seats[0] != seats[1]
     # each sees their own hand only
