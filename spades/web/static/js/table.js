@@ -859,7 +859,7 @@ export class TableView {
       let el = have.get(key);
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
-        const p = this.seatPos(s, 14, 15);
+        const p = this.seatPos(s, 15, 12);
         el.style.left = `${p.x}%`;
         el.style.top = `${p.y}%`;
         el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
