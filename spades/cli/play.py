@@ -286,6 +286,23 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
 # Running ----------------------------------------------------------------------------------
 
 
+def new_game_options(args: argparse.Namespace) -> list[str]:
+    """The options given that only matter when a new game starts."""
+    given = []
+    for attr in ("players", "teams", "seat", "name", "dealer", "opener", "seed", "target",
+                 "one_hand", "blind_nil", "nil", "jokers", "bidding", "ten_for_200",
+                 "bag_limit", "bag_penalty", "timer"):
+        if getattr(args, attr) is not None:
+            given.append("--" + attr.replace("_", "-"))
+    if args.rules != "cardems":
+        given.append("--rules")
+    if args.cpu:
+        given.append("--cpu")
+    if args.set:
+        given.append("--set")
+    return given
+
+
 def make_console(args: argparse.Namespace) -> Console:
     rich = args.rich or (not args.plain and supports_rich(sys.stdout))
     return Console(rich=rich, symbols=supports_symbols(sys.stdout))
@@ -303,6 +320,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")
+    if args.resume is not None and new_game_options(args):
+        console.say("Resuming: the options for a new game ("
+                    + ", ".join(new_game_options(args)) + ") are not used.")
     try:
         if args.resume is not None:
             game = pick_game(args, store, console)

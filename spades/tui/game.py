@@ -122,6 +122,10 @@ class TerminalGame:
         except (QuitGame, InputClosed):
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
+        except KeyboardInterrupt:
+            self.say("")
+            self.say(f"Stopped. The game is saved. Resume it with: {self.resume_hint}")
+            return 130
 
     def say(self, line: str = "") -> None:
         self.console.say(line)
