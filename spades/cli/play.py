@@ -162,6 +162,8 @@ def build_rules(args: argparse.Namespace) -> Rules:
         value = getattr(args, attr)
         if value is not None:
             overrides[knob] = value
+    if overrides.get("bidding") == "mirror" and "blind_nil" not in overrides:
+        overrides["blind_nil"] = False  # mirror bidding has no blind nil
     for item in args.set:
         knob, value = parse_knob(item)
         if knob == "teams" and isinstance(value, list):

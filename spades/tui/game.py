@@ -111,6 +111,13 @@ class TerminalGame:
                     self.deal()
                     continue
                 seat = m.current_player
+                legal = m.legal_actions()
+                if seat == self.human and m.phase == "bid" and len(legal) == 1:
+                    # Mirror bidding (or a forced suicide nil): the bid is automatic.
+                    self.say(f"Only one bid is allowed ({m.rules.bidding} bidding): you bid "
+                             f"{text.bid_words(bid_value(legal[0]))}.")
+                    self.commit(seat, legal[0])
+                    continue
                 if seat == self.human:
                     action, timed_out = self.human_turn()
                     if timed_out:
