@@ -28,7 +28,15 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    return Store.open(args.db if args.db else default_path())
+    """The store at ``--db`` (or the default); a clear message and exit status 1 if it
+    cannot be opened."""
+    where = args.db if args.db else default_path()
+    try:
+        return Store.open(where)
+    except Exception as exc:  # a folder that cannot be made, a file that is not a database
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise SystemExit(f"spades {args.command}: cannot open the database {where}: "
+                         f"{reason}") from None
 
 
 def register(sub: Any) -> None:
@@ -314,12 +322,7 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         print("spades play: --delay must be 0 or more seconds", file=sys.stderr)
         return 2
-    try:
-        store = open_store(args)
-    except Exception as exc:  # a path that cannot be created or is not a database
-        print(f"spades play: cannot open the database {args.db or default_path()}: {exc}",
-              file=sys.stderr)
-        return 1
+    store = open_store(args)
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")
     if args.resume is not None and new_game_options(args):

@@ -205,3 +205,28 @@ def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message:
     assert out.returncode in (1, 2)
     assert message in out.stderr
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["history", "--db", "/proc/no/such/dir/x.db"], "cannot open the database"),
+    (["show", "nope"], "no game with id 'nope'"),
+    (["export", "last"], "there are no saved games yet"),
+    (["import", "/no/such/file.json"], "cannot read /no/such/file.json"),
+])
+def test_game_commands_explain_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
+    if "--db" not in args:
+        args = [*args, "--db", str(tmp_path / "empty.sqlite3")]
+    out = run_cli(*args)
+    assert out.returncode == 1
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_import_refuses_a_broken_record_and_history_stats_start_empty(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rules": "cardems", "hands": [{"dealer": 0, "deal": [], "bids": []}]}')
+    out = run_cli("import", str(bad), "--db", db)
+    assert out.returncode == 1 and "hand 1: deal:" in out.stderr
+    assert "No saved games yet" in run_cli("history", "--db", db).stdout
+    assert "No games played yet" in run_cli("stats", "--db", db).stdout
