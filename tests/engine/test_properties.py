@@ -109,7 +109,11 @@ def check_secrecy(match: Match) -> None:
 
 def check_undo(match: Match, action: int, timeout: bool) -> None:
     before = snapshot(match)
-    done = match.apply_timeout() if timeout else (match.apply(action) or action)
+    if timeout:
+        done = match.apply_timeout()
+    else:
+        match.apply(action)
+        done = action
     after = snapshot(match)
     assert match.undo() == done
     assert snapshot(match) == before
