@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str, parse_bid
 from spades.engine.cards import card_str, cards_of, parse_card
 from spades.engine.errors import RecordError, SpadesError
-from spades.engine.rules import Rules, rules_from_json
+from spades.engine.rules import PROFILES, Rules, profile, rules_from_json
 
 if TYPE_CHECKING:
     from spades.engine.match import Match
@@ -46,6 +46,10 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
 def rules_json(rules: Rules) -> str | dict[str, Any]:
     """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
     data = rules.to_json()
+    if rules.teams is None and rules.name in PROFILES and profile(
+        rules.name, players=rules.players
+    ).teams is not None:
+        data["teams"] = None  # solo under a partnership profile: no "teams" would mean partners
     return data["preset"] if len(data) == 1 else data
 
 
