@@ -265,3 +265,14 @@ def test_a_replayed_record_cut_anywhere_replays_its_prefix(seed: int, index: int
         raise AssertionError(exc) from None
     assert len(short.log[0].plays) == cut
     assert short.results == (match.results[:1] if cut == match.n * match.hand_size else [])
+
+
+@pytest.mark.parametrize("name", ["cardems", "cardgames-club", "game93", "cards4net"])
+@settings(max_examples=5, deadline=None, database=None)
+@given(seed=SEEDS)
+def test_solo_play_under_a_partnership_profile_round_trips(name: str, seed: int) -> None:
+    """A house rule (teams=None under a partnership profile) must not replay as partners."""
+    variant = Variant(f"{name}-solo", name, {"teams": None})
+    match = random_match(variant, seed, max_hands=2, partial=True)
+    assert len(match.scores) == 4
+    check_round_trip(match)
