@@ -198,8 +198,11 @@ def run_history(args: argparse.Namespace) -> int:
         except StoreError as exc:
             print(f"  {game.id[:8]}: cannot be read: {exc}")
             continue
+        state = outcome(game, match)
+        if state == "unfinished":
+            state = f"unfinished, hand {max(1, match.hand_number)}"
         kind = " (imported)" if game.kind == "import" else ""
-        print(f"  {describe_game(game, match)}: {outcome(game, match)}{kind}")
+        print(f"  {describe_game(game, match, state)}{kind}")
     return 0
 
 

@@ -231,8 +231,8 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
 # Resuming ---------------------------------------------------------------------------------
 
 
-def describe_game(game: GameRow, match: Match) -> str:
-    """``1a2b3c4d, cardems, hand 3, North & South 120 to East & West 80, 2 June 14:05``."""
+def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
+    """``1a2b3c4d, 2 Jun 2026 14:05, cardems, hand 3: North & South 120 to East & West 80``."""
     from spades.cli.sheet import side_name
 
     names = seat_names(game)
@@ -240,13 +240,14 @@ def describe_game(game: GameRow, match: Match) -> str:
     scores = " to ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
                          for k in range(len(rules.sides)))
     when = game.updated_at.astimezone().strftime("%d %b %Y %H:%M")
-    if match.phase == "over":
-        where = "finished"
-    elif match.phase == "deal":
-        where = f"after hand {match.hand_number}" if match.hand_number else "not dealt yet"
-    else:
-        where = f"hand {match.hand_number}"
-    return f"{game.id[:8]}, {rules.name}, {where}, {scores}; {when}"
+    if state is None:
+        if match.phase == "over":
+            state = "finished"
+        elif match.phase == "deal":
+            state = f"after hand {match.hand_number}" if match.hand_number else "not dealt yet"
+        else:
+            state = f"hand {match.hand_number}"
+    return f"{game.id[:8]}, {when}, {rules.name}, {state}: {scores}"
 
 
 def seat_names(game: GameRow) -> list[str]:

@@ -160,7 +160,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
     sheet = lambda s: s[s.index("Score sheet"):]  # noqa: E731
     assert sheet(shown.stdout) == sheet(original.stdout)
     history = run_cli("history", "--db", str(db))
-    assert history.stdout.count(": won") + history.stdout.count(": lost") == 2
+    assert history.stdout.count(", won: ") + history.stdout.count(", lost: ") == 2
     stats = run_cli("stats", "--db", str(db), "--json")
     book = json.loads(stats.stdout)
     assert book["by_profile"]["cardems"]["matches_played"] == 1  # the import is a copy
