@@ -391,5 +391,5 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
         say(f"Game {game.id[:8]} is saved as you play. Type ? for the commands.")
     else:
         say(text.scores_sentence(m, names))
-        if m.phase in ("bid", "play"):
+        if m.phase in ("bid", "play") and m.current_player != me:
             say(text.trick_sentence(m.observation(me), names))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from spades.store import Store
 from tests.terminal.driver import (
     BID_PROMPT,
     CARD_PROMPT,
@@ -150,6 +151,10 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
     assert result["finished"] is True
     for score in result["scores"]:
         assert str(score) in final
+    store = Store.open(db)
+    stored = store.find_game(game)
+    assert stored.status == "finished" and stored.result == result
+    store.close()
     imported = run_cli("import", str(out_file), "--db", str(db))
     assert imported.returncode == 0, imported.stderr
     new_id = re.search(r"Imported as game ([0-9a-f]{8}) \(finished\)", imported.stdout)
