@@ -47,7 +47,6 @@ def register(sub: Any) -> None:
         "North as your partner, cardems rules, intermediate CPUs. Every bid and card is "
         "saved as it is played; spades play --resume continues an unfinished game. Seats "
         "are numbered clockwise from 0 (at four players: 0 North, 1 East, 2 South, 3 West).",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     g = p.add_argument_group("the table")
     g.add_argument("--rules", "--profile", dest="rules", default="cardems", metavar="PROFILE",

@@ -179,7 +179,7 @@ class TerminalGame:
         score_before = m.scores[side]
         self.store.append(self.game_id, "timeout", action, seat)
         m.apply_timeout()
-        self.say(f"Time is up for {self.names[seat]}: the game plays for you.")
+        self.say(f"Time is up: the game plays for you ({self.names[seat]}).")
         bags = m.rules.timeout_penalty_bags
         who = side_name(m.rules, side, self.names)
         extra = ""

@@ -162,7 +162,7 @@ def scores_sentence(match: Match, names: list[str]) -> str:
     parts = []
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, match.bags[k])
-        parts.append(f"{side_name(rules, k, names)} {match.scores[k]} points, "
+        parts.append(f"{side_name(rules, k, names)}: {match.scores[k]} points, "
                      f"{plural(match.bags[k], 'bag')}" + (f" ({warn})" if warn else ""))
     return "Scores: " + "; ".join(parts) + "."
 

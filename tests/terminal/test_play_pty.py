@@ -40,7 +40,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
         ("?", r"Commands, at any prompt"), ("help", r"q  quit"),
         ("h", r"Your hand, 13 cards:"), ("hand", r"Your hand, 13 cards:"),
         ("t", r"Bidding is under way; no card has been played\. Spades are not broken yet\."),
-        ("s", r"South has not bid yet"), ("status", r"Scores: North & South 0 points"),
+        ("s", r"South has not bid yet"), ("status", r"Scores: North & South: 0 points"),
         ("p", r"Score sheet — cardems"), ("sheet", r"No hand has been scored yet"),
         ("i", r"Hint: (Bid|Look)[^\r\n]+"), ("r", r"Rules: cardems, 4 players"),
         ("rules", r"The first side to reach 150 points"),
@@ -185,7 +185,7 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     child.expect(r"You have 5 seconds\.")
     child.expect(BID_PROMPT)
     child.expect(r"3 seconds left\.", timeout=8)
-    child.expect(r"Time is up for South: the game plays for you\.", timeout=8)
+    child.expect(r"Time is up: the game plays for you \(South\)\.", timeout=8)
     child.expect(r"North & South take 1 penalty bag; 1 bag now\.")
     child.expect(r"South bids (\d+|nil)\.")
     child.expect(CARD_PROMPT)
