@@ -64,9 +64,16 @@ def _fail(command: str, message: str, status: int = 1) -> int:
     return status
 
 
+def local_games(store: Store, limit: int) -> list[GameRow]:
+    """Games played in this terminal and imported ones (not server tables), newest first."""
+    games = (store.list_games(kind="terminal", limit=limit)
+             + store.list_games(kind="import", limit=limit))
+    return sorted(games, key=lambda g: g.updated_at, reverse=True)[:limit]
+
+
 def find(store: Store, key: str) -> GameRow:
     if key == "last":
-        games = store.list_games(limit=1)
+        games = local_games(store, 1)
         if not games:
             raise StoreError("there are no saved games yet; play one with: spades play")
         return games[0]
@@ -187,7 +194,7 @@ def run_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _fail("history", "--limit must be 1 or more", 2)
     store = open_store(args)
-    games = store.list_games(limit=args.limit)
+    games = local_games(store, args.limit)
     if not games:
         print("No saved games yet. Play one with: spades play")
         return 0

@@ -7,7 +7,15 @@ view only adds colour and a laid-out trick on top of the same sentences.
 from __future__ import annotations
 
 from spades.cli.sheet import bag_warning, side_name
-from spades.engine import HandResult, Match, Observation, Rules, card_name, sorted_for_display
+from spades.engine import (
+    HandResult,
+    Match,
+    Observation,
+    Rules,
+    card_name,
+    card_str,
+    sorted_for_display,
+)
 from spades.engine.cards import SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, card_symbol
 
 COMPASS = ("North", "East", "South", "West")
@@ -35,8 +43,6 @@ def bid_words(bid: int, blind: bool = False) -> str:
 
 def card_label(card: int, *, rich: bool, symbols: bool) -> str:
     """``Q♥`` (coloured in the rich view) or ``QH`` without symbols."""
-    from spades.engine import card_str
-
     text = card_symbol(card) if symbols else card_str(card)
     if rich and card < 52 and SUIT_OF[card] in RED_SUITS:
         return f"\x1b[31m{text}\x1b[0m"
@@ -93,7 +99,7 @@ def hand_rich(hand: int, legal: int, *, symbols: bool) -> list[str]:
             row, current = f"  {label} ", suit
         text = f"{i}:" + card_label(c, rich=True, symbols=symbols)
         if legal and not legal >> c & 1:
-            text = f"\x1b[2m{i}:{card_symbol(c) if symbols else card_name(c)}\x1b[0m"
+            text = f"\x1b[2m{i}:{card_symbol(c) if symbols else card_str(c)}\x1b[0m"
         row += "  " + text
     rows.append(row)
     return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
