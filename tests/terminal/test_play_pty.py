@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import sys
 from pathlib import Path
 
 import pexpect
@@ -235,3 +236,24 @@ def test_import_refuses_a_broken_record_and_history_stats_start_empty(tmp_path: 
     assert out.returncode == 1 and "hand 1: deal:" in out.stderr
     assert "No saved games yet" in run_cli("history", "--db", db).stdout
     assert "No games played yet" in run_cli("stats", "--db", db).stdout
+
+
+def test_rich_view_when_the_terminal_supports_it(tmp_path: Path) -> None:
+    from tests.terminal.driver import env
+
+    e = env()
+    e["TERM"] = "xterm-256color"
+    e.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "spades", "play", "--db",
+                                           str(tmp_path / "r.sqlite3"), "--seed", "3",
+                                           "--opener", "east", "--cpu", "random"],
+                          env=e, encoding="utf-8", timeout=30, dimensions=(50, 120))
+    child.expect(r"South, your bid: ")
+    assert "\x1b[31m" in child.before  # red hearts or diamonds
+    assert re.search(r"♥|♦", child.before)
+    child.sendline("2")
+    child.expect(r"South, your card: ")
+    # East led, so the trick is laid out round the table with South to play.
+    assert re.search(r"North .*\r\n.*West .*East .*\r\n +South \x1b\[1m\?", child.before)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
