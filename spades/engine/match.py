@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
     SPADE_MASK,
@@ -492,13 +492,28 @@ class Match:
         want = max(1, suggested_bid(self.hands[self.turn], self.rules))
         return min(bids, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
 
-    def apply_timeout(self) -> int:
+    def apply_timeout(self, action: int | None = None) -> int:
         """The turn timer ran out: act for the player and give their side the penalty bags
-        at once (which may trigger the bag penalty at once). Returns the bid or card."""
-        action = self.timeout_action()
-        if action == LOOK:  # the timer looks for the player: part of this one action, so
+        at once (which may trigger the bag penalty at once). Returns the bid or card.
+
+        ``action`` replays a recorded timeout: any legal bid (the seeds leave "a bid that
+        suits the hand" open), or exactly the weakest legal card. Without it, the timer bids
+        :func:`suggested_bid` or plays the weakest card."""
+        chosen = self.timeout_action()
+        looks = chosen == LOOK
+        if looks:  # the timer looks for the player: part of this one action, so
             self.looked[self.turn] = True  # that undo takes both back
-            action = self.timeout_action()
+            chosen = self.timeout_action()
+        if action is not None and action != chosen:
+            bid_ok = self.phase == BID and action != LOOK and action in self._legal_bids()
+            if not bid_ok:
+                if looks:
+                    self.looked[self.turn] = False
+                what = "bid" if self.phase == BID else "play"
+                raise IllegalAction(f"the turn timer cannot {what} {action_str(action)} here; "
+                                    f"it {what}s {action_str(chosen)}")
+            chosen = action
+        action = chosen
         seat = self.turn
         k = self.side_of[seat]
         log = self.log[-1]
@@ -579,7 +594,7 @@ class Match:
         self.deal(last.deal)
         for i, a in enumerate(last.actions[:-1]):
             if i in last.timeouts:
-                self.apply_timeout()
+                self.apply_timeout(a)
             else:
                 self.apply(a)
         return undone

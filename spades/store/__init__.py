@@ -340,7 +340,7 @@ def match_events(match: Match) -> list[tuple[str, Any, int | None]]:
             seat = replica.current_player
             out.append(("timeout" if i in log.timeouts else "act", action, seat))
             if i in log.timeouts:
-                replica.apply_timeout()
+                replica.apply_timeout(action)
             else:
                 replica.apply(action)
     return out
@@ -356,7 +356,7 @@ def rebuild(rules: Rules, first_dealer: int, rows: Iterable[EventRow]) -> Match:
             elif row.kind == "act":
                 match.apply(int(row.value))
             elif row.kind == "timeout":
-                match.apply_timeout()
+                match.apply_timeout(int(row.value))
             else:
                 raise StoreError(f"event {row.seq}: unknown kind {row.kind!r}")
         except ValueError as exc:

@@ -378,6 +378,32 @@ def test_timeouts_must_be_the_timer_s_own_choice() -> None:
                 broken = copy.deepcopy(record)
                 broken["hands"][0]["plays"][p - 1] = card_str(others[0])
                 error = engine_result(broken)["error"]
-                assert error.startswith(f"hand 1, play {p}: the turn timer plays ")
+                assert error.startswith(f"hand 1, play {p}: the turn timer cannot play ")
                 return
     raise AssertionError("no timed play with a choice found")
+
+
+def test_a_timed_out_bid_may_be_any_legal_bid() -> None:
+    """The seeds leave "a bid that suits the hand" open, so a record's timed-out bid may be
+    any legal bid (another program's timer may judge the hand differently); it still costs
+    the penalty bag. A bid that is not legal is refused at that bid."""
+    variant = next(v for v in VARIANTS if v.timeouts)
+    for seed in range(200):
+        match = random_match(variant, seed, max_hands=1)
+        record = match.to_record()
+        hand = record["hands"][0]
+        timed = [t["bid"] for t in hand.get("timeouts", []) if "bid" in t]
+        if not timed:
+            continue
+        b = timed[0]
+        other = copy.deepcopy(record)
+        old = hand["bids"][b - 1]
+        other["hands"][0]["bids"][b - 1] = 1 if old != 1 else 2
+        result = engine_result(other)
+        if "error" in result:  # the new bid may break a later rule; never the timer's
+            assert "turn timer" not in result["error"]
+        bad = copy.deepcopy(record)
+        bad["hands"][0]["bids"][b - 1] = 99
+        assert engine_result(bad)["error"].startswith(f"hand 1, bid {b}: ")
+        return
+    raise AssertionError("no timed bid found")
