@@ -669,6 +669,7 @@ class Table:
         await self.hub.db(self.hub.store.append, self.id, "deal", masks, None)
         m.deal(masks)
         self.version += 1
+        self.schedule()
         names = self.names()
         self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
                    "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
@@ -724,6 +725,7 @@ class Table:
             self.version += 1
             self.turn_deadline = None
             self._cancel_timers()
+            self.schedule()
             names = self.names()
             ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(action)}
             if kind == "timeout":

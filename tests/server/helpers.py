@@ -55,6 +55,8 @@ class Player:
             self.seq = m["seq"]
             self.table, self.you, self.view, self.turn = m["table"], m["you"], m["view"], m["turn"]
         elif t in ("event", "chat"):
+            if self.table is not None and m["table_id"] != self.table["id"]:
+                self.seq = None  # another table: its own numbering
             if self.seq is not None:
                 assert m["seq"] == self.seq + 1, (self.name, self.seq, m)
             self.seq = m["seq"]
@@ -108,6 +110,9 @@ def play_to_end(players: list[Player], choose: Callable[[Msg], str] | None = Non
     pick = choose or (lambda view: view["legal_actions"][0])
     for _ in range(limit):
         if lead.view is not None and lead.view["phase"] == "over":
+            for m in lead.frames:
+                if m["type"] == "event" and m["event"]["kind"] == "match_over":
+                    return m
             return lead.until(lambda m: m["type"] == "event"
                               and m["event"]["kind"] == "match_over")
         acted = False

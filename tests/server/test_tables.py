@@ -1,0 +1,276 @@
+"""Refused actions, reconnecting, the owner's options, spectators, timer, chat, auth."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.helpers import Msg, Player, guest, play_to_end
+
+
+def hub_of(client: TestClient) -> Any:
+    return client.app.state.hub  # type: ignore[attr-defined]
+
+
+def new_table(owner: Player, options: dict[str, Any], *others: Player) -> str:
+    ack = owner.request({"type": "create", "options": {"cpu": "random", **options}})
+    assert ack["type"] == "ack", ack
+    owner.until(lambda m: m["type"] == "table")
+    assert owner.table is not None
+    tid: str = owner.table["id"]
+    for p in others:
+        assert p.request({"type": "join", "table_id": tid})["type"] == "ack"
+        p.until(lambda m: m["type"] == "table")
+    return tid
+
+
+def started(owner: Player, *others: Player) -> None:
+    assert owner.request({"type": "start"})["type"] == "ack"
+    for p in (owner, *others):
+        p.catch_up(owner.seq or 0)
+
+
+def state_of(p: Player) -> Msg:
+    """A fresh snapshot (resync) without the chat."""
+    p.send({"type": "resync"})
+    snap = p.until(lambda m: m["type"] == "table")
+    return {k: snap[k] for k in ("seq", "view", "table", "you")}
+
+
+def test_refused_actions_change_nothing(client: TestClient) -> None:
+    ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
+    tid = new_table(ann, {"profile": "cardems"}, bob)
+    assert eve.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    assert bob.request({"type": "start"})["code"] == "not_allowed"  # not the owner
+    started(ann, bob, eve)
+    while not (ann.my_turn() or bob.my_turn()):
+        ann.recv()
+    mover, other = (ann, bob) if ann.my_turn() else (bob, ann)
+    other.catch_up(mover.seq or 0)
+    eve.catch_up(mover.seq or 0)
+    before = state_of(mover), state_of(other)
+    events_before = len(hub_of(client).store.events(tid))
+    assert mover.view is not None and other.view is not None
+    refusals = [
+        (other, {"type": "act", "action": other.view["legal_actions"][0]
+                 if other.view["legal_actions"] else "3"}, "illegal"),  # not your turn
+        (eve, {"type": "act", "action": "3"}, "not_allowed"),  # a spectator
+        (mover, {"type": "act", "action": "zz"}, "illegal"),  # not an action
+        (ann, {"type": "options", "options": {"profile": "race400"}}, "state"),
+        (other, {"type": "add_cpu"}, "not_allowed"),
+        (mover, {"type": "act", "action": "QH" if mover.view["phase"] == "bid" else "5"},
+         "illegal"),  # wrong phase
+    ]
+    hand = mover.view["hand"] or []
+    theirs = [c for c in ("AS", "KS", "QS", "2C", "3D", "4H") if c not in hand]
+    refusals.append((mover, {"type": "act", "action": theirs[0]}, "illegal"))
+    for who, msg, code in refusals:
+        ans = who.request(msg)
+        assert ans["type"] == "error" and ans["code"] == code, (msg, ans)
+        assert ans["message"]
+    assert (state_of(mover), state_of(other)) == before
+    assert len(hub_of(client).store.events(tid)) == events_before
+
+
+def test_reconnect_returns_the_same_seat_with_full_view(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60, "one_hand": True}, bob)
+    started(ann, bob)
+    seat, hand = bob.seat, bob.view["hand"]  # type: ignore[index]
+    token = bob.token
+    bob.close()
+    ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left")
+    back = Player(client, "Bob", token)
+    assert tid in back.welcome["tables"]
+    assert back.request({"type": "join", "table_id": tid})["type"] == "ack"
+    back.until(lambda m: m["type"] == "table")
+    assert back.seat == seat and back.you == {"role": "player", "seat": seat}
+    assert back.view is not None and back.view["seat"] == seat
+    assert back.view["hand"] == hand or back.view["phase"] != "bid"
+    last = play_to_end([ann, back])
+    assert last["event"]["kind"] == "match_over"
+
+
+def test_dropped_player_is_covered_by_a_cpu_then_returns(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    tid = new_table(ann, {"profile": "game93", "one_hand": True, "grace_seconds": 0}, bob)
+    started(ann, bob)
+    token = bob.token
+    bob.close()
+    ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "covered")
+    seat = [s for s in ann.table["seats"] if s["name"] == "Bob"][0]  # type: ignore[index]
+    assert seat["covered"] and not seat["connected"]
+    back = Player(client, "Bob", token)
+    back.request({"type": "join", "table_id": tid})
+    back.until(lambda m: m["type"] == "table")
+    mine = back.table["seats"][back.seat]  # type: ignore[index]
+    assert not mine["covered"] and mine["connected"]
+    assert play_to_end([ann, back])["event"]["kind"] == "match_over"
+
+
+def test_owner_options_take_effect_and_teams_are_seated_apart(client: TestClient) -> None:
+    people = [Player(client, n) for n in ("Ann", "Bob", "Cy", "Di")]
+    ann = people[0]
+    tid = new_table(ann, {"profile": "race400"}, *people[1:])
+    assert people[1].request({"type": "options", "options": {"profile": "cardems"}}
+                             )["code"] == "not_allowed"
+    bad = ann.request({"type": "options", "options": {"profile": "cardems", "players": 6}})
+    assert bad["type"] == "error" and "players" in bad["message"]
+    opts = {"profile": "race400", "players": 6, "teams": 3, "target": 150, "turn_timer": 30,
+            "cpu": "random", "private": True, "spectators": False, "bag_limit": 5,
+            "first_dealer": 2}
+    assert ann.request({"type": "options", "options": opts})["type"] == "ack"
+    for p in people:
+        p.catch_up(ann.seq or 0)
+    # Ann names Bob as a teammate; Cy and Di choose team 2.
+    assert ann.request({"type": "teammate", "seat": 1})["type"] == "ack"
+    assert people[2].request({"type": "team", "team": 2})["type"] == "ack"
+    assert people[3].request({"type": "team", "team": 2})["type"] == "ack"
+    lobby = client.get("/api/tables").json()
+    assert all(t["id"] != tid for t in lobby)  # private
+    started(ann, *people[1:])
+    rules = ann.table["rules"]  # type: ignore[index]
+    assert rules["players"] == 6 and rules["target"] == 150 and rules["bag_limit"] == 5
+    assert rules["turn_timer"] == 30 and rules["teams"] == [[0, 3], [1, 4], [2, 5]]
+    seats = {s["name"]: s["seat"] for s in ann.table["seats"]}  # type: ignore[index]
+    side = {s: k for k, team in enumerate(rules["teams"]) for s in team}
+    assert side[seats["Ann"]] == side[seats["Bob"]]
+    assert side[seats["Cy"]] == side[seats["Di"]] == 2
+    for team in rules["teams"]:
+        for s in team:
+            assert (s + 1) % 6 not in team
+    assert ann.view is not None and ann.view["dealer"] == 2
+    assert ann.turn is not None and ann.turn["seconds"] == 30 and (
+        ann.turn["deadline"] is not None or ann.table["seats"][ann.turn["seat"]]["kind"] == "cpu")
+    eve = Player(client, "Eve")
+    ans = eve.request({"type": "join", "table_id": tid, "role": "spectator"})
+    assert ans["type"] == "error"  # private, no invite code
+    ans = eve.request({"type": "join", "invite": ann.table["invite"], "role": "spectator"})
+    assert ans["code"] == "not_allowed" and "spectators" in ans["message"]
+
+
+def test_spectator_sees_no_hand(client: TestClient) -> None:
+    ann, eve = Player(client, "Ann"), Player(client, "Eve")
+    tid = new_table(ann, {"profile": "cards4net", "one_hand": True})
+    assert eve.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    started(ann, eve)
+    play_to_end([ann])
+    eve.catch_up(ann.seq or 0)
+    assert eve.you == {"role": "spectator", "seat": None}
+    views = [f["view"] for f in eve.frames if f.get("view")]
+    assert views and all(v["hand"] is None and v["legal_actions"] == [] for v in views)
+
+
+def test_turn_timer_warns_then_acts_and_penalizes(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    new_table(ann, {"profile": "race400", "turn_timer": 5, "one_hand": True, "players": 3})
+    started(ann)
+    start = time.time()
+    warn = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "timer_warning")
+    assert warn["event"]["seat"] == ann.seat and warn["event"]["seconds_left"] == 2.5
+    out = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "timeout")
+    assert 4.5 < time.time() - start < 9
+    assert out["event"]["seat"] == ann.seat and out["event"]["penalty_bags"] == 1
+    assert out["score"]["bags"][ann.seat] >= 1 or out["score"]["scores"][ann.seat] < 0
+
+
+def test_chat_is_limited_and_escaped(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    new_table(ann, {}, bob)
+    ans = ann.request({"type": "chat", "text": "<script>alert(1)</script>\x00 hi"})
+    assert ans["type"] == "ack"
+    line = bob.until(lambda m: m["type"] == "chat")["line"]
+    assert line["text"] == "<script>alert(1)</script> hi"
+    assert line["html"] == "&lt;script&gt;alert(1)&lt;/script&gt; hi"
+    assert ann.request({"type": "chat", "text": "x" * 301})["code"] == "bad_message"
+    assert ann.request({"type": "chat", "text": "\x01\x02"})["code"] == "bad_message"
+
+
+def test_accounts_sessions_and_logout(client: TestClient) -> None:
+    r = client.post("/api/register", json={"name": "Zed", "password": "correct horse"})
+    assert r.status_code == 200
+    assert client.post("/api/register", json={"name": "zed", "password": "another one"}
+                       ).status_code == 409
+    assert client.post("/api/login", json={"name": "Zed", "password": "wrong pass"}
+                       ).status_code == 401
+    tok = client.post("/api/login", json={"name": "zed", "password": "correct horse"}
+                      ).json()["token"]
+    auth = {"Authorization": f"Bearer {tok}"}
+    assert client.get("/api/me", headers=auth).json()["name"] == "Zed"
+    assert client.post("/api/logout", headers=auth).status_code == 200
+    assert client.get("/api/me", headers=auth).status_code == 401
+    assert client.post("/api/guest", json={"name": "<b>x</b>"}).status_code == 422
+    row = hub_of(client).store.account("zed")
+    assert row.password_hash.startswith("$argon2")
+
+
+def test_expired_session_is_refused(client: TestClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from spades.server.hub import token_hash
+
+    store = hub_of(client).store
+    uid = store.create_user("Old", guest=True)
+    store.create_session(token_hash("old-token"), uid, datetime.now(UTC) - timedelta(seconds=1))
+    assert client.get("/api/me", headers={"Authorization": "Bearer old-token"}).status_code == 401
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "token": "old-token"})
+        assert ws.receive_json()["code"] == "auth"
+
+
+def test_foreign_origin_is_refused(client: TestClient) -> None:
+    guest(client, "Ann")
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+            "/ws", headers={"origin": "http://evil.example"}) as ws:
+        ws.receive_text()
+
+
+def test_lobby_updates_live_and_quick_cpu_table(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    bob.send({"type": "lobby"})
+    assert bob.until(lambda m: m["type"] == "lobby")["tables"] == []
+    new_table(ann, {"name": "Friday"})
+    upd = bob.until(lambda m: m["type"] == "lobby_update")
+    assert upd["table"]["name"] == "Friday" and upd["table"]["open_seats"] == 3
+    cy = Player(client, "Cy")
+    assert cy.request({"type": "create", "cpus": True, "options": {
+        "cpu": "random", "private": True, "one_hand": True}})["type"] == "ack"
+    cy.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal")
+    assert cy.table is not None and cy.table["status"] == "active"
+    assert [s["kind"] for s in cy.table["seats"]].count("cpu") == 3
+    assert play_to_end([cy])["event"]["kind"] == "match_over"
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    assert bob.until(lambda m: m["type"] == "lobby_remove")
+
+
+def test_sheet_and_records_upload(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    tid = new_table(ann, {"profile": "cardems", "one_hand": True})
+    started(ann)
+    play_to_end([ann])
+    ann.send({"type": "sheet"})
+    sheet = ann.until(lambda m: m["type"] == "sheet")
+    assert sheet["finished"] and len(sheet["hands"]) >= 1 and "Score sheet" in sheet["text"]
+    record = client.get(f"/api/games/{tid}/record").json()
+    auth = {"Authorization": f"Bearer {ann.token}"}
+    r = client.post("/api/records", json={"record": record, "mode": "review"}, headers=auth)
+    assert r.status_code == 200 and r.json()["summary"]["finished"]
+    # An unfinished record continues at a new table.
+    partial = dict(record)
+    first = dict(record["hands"][0])
+    first["plays"] = first["plays"][:9]
+    partial["hands"] = [first]
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 1,
+                                          "options": {"cpu": "random"}}, headers=auth)
+    assert r.status_code == 200, r.text
+    new = r.json()["table_id"]
+    assert ann.request({"type": "join", "table_id": new})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.seat == 1 and ann.view is not None and len(ann.view["plays"]) == 9
+    bad = dict(record, hands=[dict(record["hands"][0], plays=["ZZ"])])
+    r = client.post("/api/records", json={"record": bad, "mode": "review"}, headers=auth)
+    assert r.status_code == 422 and "hand 1" in r.json()["detail"]
