@@ -271,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sender = asyncio.create_task(conn.sender())
         receiver = asyncio.create_task(receive_loop(ws, hub, conn))
         try:
-            done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            _done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (sender, receiver):
                 task.cancel()
@@ -375,8 +375,8 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
             continue
         try:
             data = json.loads(text)
-        except ValueError:
-            conn.send(_err("bad_message", "not JSON"))
+        except (ValueError, RecursionError):
+            conn.send(_err("bad_message", "not JSON (or nested too deeply)"))
             continue
         ref = data.get("ref") if isinstance(data, dict) else None
         if not isinstance(ref, (int, str)) or isinstance(ref, bool) or (
@@ -419,6 +419,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             hub.lobby_subs.discard(conn)
         conn.send(json.dumps({"type": "lobby", "tables": hub.lobby()}))
     elif kind == "create":
+        hub.check_options(msg.options)  # refuse before anything changes
         if conn.table is not None:
             await conn.table.detach(conn, leaving=conn.table.status == "waiting")
         table = await hub.create_table(conn, msg.options)
@@ -431,9 +432,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await table.start(conn)
     elif kind == "join":
         table = hub.find(msg.table_id, msg.invite)
+        table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         if conn.table is not None and conn.table is not table:
             await conn.table.detach(conn, leaving=False)
-        table.check_private(conn, msg.invite)
         await table.join(conn, msg.role, msg.invite)
         conn.send(_ack(ref, table.seq))
         conn.send(json.dumps(table.snapshot(conn)))

@@ -182,12 +182,17 @@ class Hub:
         alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
         return "".join(secrets.choice(alphabet) for _ in range(8))
 
-    async def create_table(self, conn: Conn, options: TableOptions) -> Table:
+    @staticmethod
+    def check_options(options: TableOptions) -> None:
         try:
-            rules = build_rules(options)
+            build_rules(options)
             spec_of(options.cpu)
         except ValueError as exc:
             raise TableError("bad_options", str(exc)) from None
+
+    async def create_table(self, conn: Conn, options: TableOptions) -> Table:
+        self.check_options(options)
+        rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
         places[0] = Place("human", conn.user_id, conn.name)
         invite = self.new_invite()

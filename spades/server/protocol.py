@@ -26,29 +26,29 @@ class _Strict(BaseModel):
 class TableOptions(_Strict):
     """What the owner may set before the start. ``None`` means "the profile's value"."""
 
-    name: str = Field("", max_length=40, description="table name shown in the lobby")
-    profile: str = Field("cardems", description="rules profile: cardems, cardgames-club, "
+    name: str = Field(default="", max_length=40, description="table name shown in the lobby")
+    profile: str = Field(default="cardems", description="rules profile: cardems, cardgames-club, "
                          "race400, game93, cards4net")
-    players: int | None = Field(None, ge=3, le=6, description="3-6 where the profile allows")
-    teams: int | None = Field(None, ge=0, le=3, description="None: profile default; 0: solo; "
+    players: int | None = Field(default=None, ge=3, le=6, description="3-6 where the profile allows")
+    teams: int | None = Field(default=None, ge=0, le=3, description="None: profile default; 0: solo; "
                               "2 or 3: that many teams (seated so no teammates are adjacent)")
-    target: int | None = Field(None, ge=1, le=10000)
+    target: int | None = Field(default=None, ge=1, le=10000)
     one_hand: bool | None = None
-    bag_limit: int | None = Field(None, ge=1, le=100)
-    bag_penalty: int | None = Field(None, ge=0, le=10000)
+    bag_limit: int | None = Field(default=None, ge=1, le=100)
+    bag_penalty: int | None = Field(default=None, ge=0, le=10000)
     blind_nil: bool | None = None
     bidding: Literal["standard", "mirror", "suicide", "whiz"] | None = None
     jokers: bool | None = None
     ten_for_200: bool | None = None
-    turn_timer: int | None = Field(None, ge=5, le=600,
+    turn_timer: int | None = Field(default=None, ge=5, le=600,
                                    description="seconds per turn; None: no timer")
-    cpu: str = Field("normal", max_length=40, description="CPU strength for empty seats "
+    cpu: str = Field(default="normal", max_length=40, description="CPU strength for empty seats "
                      "(see GET /api/profiles)")
-    private: bool = Field(False, description="not listed in the lobby; join by invite code")
+    private: bool = Field(default=False, description="not listed in the lobby; join by invite code")
     spectators: bool = True
-    grace_seconds: int = Field(30, ge=0, le=600, description="how long a dropped player's "
+    grace_seconds: int = Field(default=30, ge=0, le=600, description="how long a dropped player's "
                                "seat waits before a CPU covers it")
-    first_dealer: int | None = Field(None, ge=0, le=5, description="opening seat order: the "
+    first_dealer: int | None = Field(default=None, ge=0, le=5, description="opening seat order: the "
                                      "first dealer's seat; None: random")
 
 
@@ -68,16 +68,16 @@ class SeatInfo(BaseModel):
     name: str = ""
     user_id: int | None = None
     connected: bool = False
-    covered: bool = Field(False, description="a CPU plays for this dropped player")
-    team: int | None = Field(None, description="team chosen before the start / side after")
+    covered: bool = Field(default=False, description="a CPU plays for this dropped player")
+    team: int | None = Field(default=None, description="team chosen before the start / side after")
     owner: bool = False
-    cpu: str | None = Field(None, description="CPU strength of a CPU seat")
+    cpu: str | None = Field(default=None, description="CPU strength of a CPU seat")
 
 
 class TurnInfo(BaseModel):
     seat: int
-    deadline: float | None = Field(None, description="unix time when the turn timer fires")
-    seconds: int | None = Field(None, description="the timer's length")
+    deadline: float | None = Field(default=None, description="unix time when the turn timer fires")
+    seconds: int | None = Field(default=None, description="the timer's length")
 
 
 class ScoreInfo(BaseModel):
@@ -114,10 +114,10 @@ class TableState(BaseModel):
     rules: dict[str, Any] = Field(description="Rules.to_json() plus teams")
     seats: list[SeatInfo]
     spectating: int
-    owner: int | None = Field(None, description="user id of the owner")
-    invite: str | None = Field(None, description="invite code (members only)")
+    owner: int | None = Field(default=None, description="user id of the owner")
+    invite: str | None = Field(default=None, description="invite code (members only)")
     game_id: str
-    winner: int | None = Field(None, description="winning side once over (None: draw)")
+    winner: int | None = Field(default=None, description="winning side once over (None: draw)")
     winner_names: list[str] = Field(default_factory=list)
 
 
@@ -140,15 +140,15 @@ class GameEvent(BaseModel):
                   "owner", "started"]
     hand: int = 0
     seat: int | None = None
-    action: str | None = Field(None, description="the bid or card (record spelling)")
-    trick: list[tuple[int, str]] | None = Field(None, description="a completed trick: "
+    action: str | None = Field(default=None, description="the bid or card (record spelling)")
+    trick: list[tuple[int, str]] | None = Field(default=None, description="a completed trick: "
                                                 "(seat, card) in play order")
     trick_winner: int | None = None
     penalty_bags: int | None = None
     seconds_left: float | None = None
-    result: dict[str, Any] | None = Field(None, description="a scored hand (sheet row)")
+    result: dict[str, Any] | None = Field(default=None, description="a scored hand (sheet row)")
     winner: int | None = None
-    text: str = Field("", description="a plain-text description for people")
+    text: str = Field(default="", description="a plain-text description for people")
 
 
 # Client -> server ---------------------------------------------------------------------------
@@ -174,7 +174,7 @@ class CreateMsg(_Msg):
     players and start at once (play against CPUs)."""
 
     type: Literal["create"]
-    options: TableOptions = Field(default_factory=TableOptions)
+    options: TableOptions = Field(default_factory=lambda: TableOptions())
     cpus: bool = False
 
 
@@ -182,8 +182,8 @@ class JoinMsg(_Msg):
     """Join (or return to) a table by id or invite code, as a player or a spectator."""
 
     type: Literal["join"]
-    table_id: str | None = Field(None, max_length=40)
-    invite: str | None = Field(None, max_length=40)
+    table_id: str | None = Field(default=None, max_length=40)
+    invite: str | None = Field(default=None, max_length=40)
     role: Literal["player", "spectator"] = "player"
 
 
@@ -223,7 +223,7 @@ class AddCpuMsg(_Msg):
     """Owner, before the start: a CPU takes an empty place (first empty if None)."""
 
     type: Literal["add_cpu"]
-    seat: int | None = Field(None, ge=0, le=5)
+    seat: int | None = Field(default=None, ge=0, le=5)
 
 
 class RemoveMsg(_Msg):
@@ -348,9 +348,9 @@ class EventOut(BaseModel):
     view: dict[str, Any] | None
     turn: TurnInfo | None
     score: ScoreInfo | None
-    table: TableState | None = Field(None, description="the new table state, on events that "
+    table: TableState | None = Field(default=None, description="the new table state, on events that "
                                      "change seats, owner, options or status")
-    you: YouInfo | None = Field(None, description="your role and seat, with ``table``")
+    you: YouInfo | None = Field(default=None, description="your role and seat, with ``table``")
 
 
 class ChatOut(BaseModel):
@@ -420,8 +420,8 @@ class ProfilesOut(BaseModel):
 class RecordIn(_Strict):
     record: dict[str, Any]
     mode: Literal["review", "continue"] = "review"
-    seat: int = Field(0, ge=0, le=5, description="continue: the seat you take")
-    options: TableOptions | None = Field(None, description="continue: table options "
+    seat: int = Field(default=0, ge=0, le=5, description="continue: the seat you take")
+    options: TableOptions | None = Field(default=None, description="continue: table options "
                                          "(cpu, timer, private...); rules come from the record")
 
 

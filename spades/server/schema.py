@@ -11,7 +11,6 @@ from typing import Any
 
 from spades.server.protocol import CLIENT_MODELS, SERVER_MODELS
 
-
 MARKER = "## Schemas\n"
 
 

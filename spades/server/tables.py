@@ -311,11 +311,24 @@ class Table:
                 and not (invite and secrets.compare_digest(invite, self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
 
+    def check_join(self, conn: Conn, role: str, invite: str | None) -> None:
+        """Raise :class:`TableError` if ``conn`` may not join now as ``role``."""
+        if self.status == "closed":
+            raise TableError("not_found", "this table has closed")
+        self.check_private(conn, invite)
+        if self.place_of(conn.user_id) is not None:
+            return
+        if role == "player":
+            if self.status != "waiting":
+                raise TableError("state", "the match has started: join as a spectator")
+            if not any(p.kind == "empty" for p in self.places):
+                raise TableError("state", "the table is full: join as a spectator")
+        elif not self.options.spectators:
+            raise TableError("not_allowed", "this table does not allow spectators")
+
     async def join(self, conn: Conn, role: str, invite: str | None) -> None:
         async with self.lock:
-            if self.status == "closed":
-                raise TableError("not_found", "this table has closed")
-            self.check_private(conn, invite)
+            self.check_join(conn, role, invite)
             seat = self.place_of(conn.user_id)
             if seat is not None:  # back to one's own seat
                 old = self.members.get(conn.user_id)
@@ -463,8 +476,8 @@ class Table:
     def _pass_ownership(self) -> None:
         humans = [p for p in self.places if p.kind == "human" and p.user_id != self.owner]
         connected = [p for p in humans if p.user_id in self.members]
-        pick = (connected or humans or [None])[0]
-        self.owner = pick.user_id if pick is not None else None
+        pick = (connected or humans)[:1]
+        self.owner = pick[0].user_id if pick else None
 
     # The owner's controls --------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -97,10 +98,8 @@ class Player:
     def close(self) -> None:
         if self in OPEN:
             OPEN.remove(self)
-        try:
+        with contextlib.suppress(Exception):
             self.cm.__exit__(None, None, None)
-        except Exception:
-            pass
 
 
 def play_to_end(players: list[Player], choose: Callable[[Msg], str] | None = None,

@@ -102,7 +102,7 @@ def test_dropped_player_is_covered_by_a_cpu_then_returns(client: TestClient) -> 
     token = bob.token
     bob.close()
     ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "covered")
-    seat = [s for s in ann.table["seats"] if s["name"] == "Bob"][0]  # type: ignore[index]
+    seat = next(s for s in ann.table["seats"] if s["name"] == "Bob")  # type: ignore[index]
     assert seat["covered"] and not seat["connected"]
     back = Player(client, "Bob", token)
     back.request({"type": "join", "table_id": tid})
