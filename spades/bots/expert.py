@@ -13,18 +13,29 @@ out in each sampled deal, the other seats bidding as the intermediate level does
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
+from spades.bots.heuristic import own_sim
 from spades.bots.infer import sample_deals
-from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, rollout
+from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
 from spades.bots.sim import Sim
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
 
 #: Default sampled deals per decision (the ``expert`` spec without a budget).
 DEFAULT_WORLDS = 100
-#: Remaining cards (all seats) at or below which the hand is solved exactly per deal.
-EXACT_CARDS = 8
+#: The last tricks of a hand are solved exactly per deal: this many tricks, at most
+#: :data:`EXACT_CARDS` cards in all (3 tricks with 3 or 4 players, 2 with 6).
+EXACT_TRICKS = 3
+EXACT_CARDS = 12
+#: Racing: a candidate this many standard errors (of the paired difference) below the
+#: leader drops out; survivors may get up to ``RACE_CAP`` times the base deals.
+RACE_Z = 2.5
+RACE_CAP = 3.0
+#: The rule-based (intermediate) card is kept unless the best card beats it by this many
+#: standard errors.
+PREFER_DEFAULT_Z = 1.0
 
 
 class ExpertBot:
@@ -33,8 +44,19 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, seed: int | None = None, worlds: float = DEFAULT_WORLDS,
-                 seconds: float | None = None, bag_weight: float = 0.5) -> None:
+                 seconds: float | None = None, bag_weight: float = 0.5,
+                 rel: float = 1.0, spend: float = 1.0, cap: float = RACE_CAP,
+                 z: float = RACE_Z, exact_cards: float | None = None,
+                 zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0) -> None:
+        self.zdef = zdef
+        self.zdef_bid = zdef_bid
+        self._values: list[list[float]] = []
         self.rng = random.Random(seed)
+        self.rel = rel
+        self.spend = spend
+        self.cap = cap
+        self.z = z
+        self.exact_cards = None if exact_cards is None else int(exact_cards)
         self.worlds = max(2, int(worlds))
         self.seconds = seconds
         self.bag_weight = bag_weight
@@ -60,38 +82,90 @@ class ExpertBot:
 
     def _evaluate(self, obs: Observation, candidates: list[int], scale: float,
                   play_out: bool) -> list[float]:
-        """Mean utility of each candidate action over sampled deals: a fixed number of
-        deals, or batches of deals until the time budget is spent."""
+        """Mean utility of each candidate action over sampled deals, racing: deals come in
+        batches played out for every candidate still in the race; after each batch a
+        candidate clearly worse than the leader (paired over the same deals) drops out, so
+        close decisions get more deals. The budget is a number of play-outs (``worlds``
+        per candidate, times ``scale``), or seconds. Dropped candidates get -inf."""
         side = obs.my_side
-        totals = [0.0] * len(candidates)
-        done = 0
+        exact = self.exact_cards
+        if exact is None:
+            exact = min(EXACT_CARDS, EXACT_TRICKS * obs.rules.players)
+        k = len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
+        active = list(range(k))
+        dropped: dict[int, float] = {}
         deadline = self._deadline()
-        count = max(2, int(self.worlds * scale)) if deadline is None else 16
+        worlds = max(2, int(self.worlds * scale))
+        budget = worlds * k * self.spend if deadline is None else 10**9
+        cap = int(worlds * self.cap) if deadline is None else 4000
+        batch = max(2, min(16, worlds // 4)) if deadline is None else 8
+        spent = 0
+        done = 0
         while True:
-            for hands in sample_deals(obs, self.rng, count):
+            size = batch
+            if deadline is None:
+                size = min(batch, cap - done, int(budget - spent) // len(active))
+                if size < 1:
+                    break
+            for hands in sample_deals(obs, self.rng, size):
                 base = Sim.from_obs(obs, hands)
-                for i, action in enumerate(candidates):
+                for i in active:
                     s = base.clone()
-                    s.apply(action)
-                    if play_out and s.phase == 1 and _cards_left(s) <= EXACT_CARDS:
-                        totals[i] += solve(s, side, self.bag_weight)
+                    s.apply(candidates[i])
+                    if play_out and s.phase == 1 and _cards_left(s) <= exact:
+                        values[i].append(solve(s, side, self.bag_weight, self.rel))
                     else:
                         rollout(s)
-                        totals[i] += s.utility(side, self.bag_weight)
+                        values[i].append(s.utility(side, self.bag_weight, self.rel))
+                spent += len(active)
                 done += 1
                 if deadline is not None and done >= 4 and time.perf_counter() > deadline:
                     break
-            if deadline is None or time.perf_counter() > deadline or done >= 2000:
+            if deadline is not None and time.perf_counter() > deadline:
                 break
-        return [t / max(done, 1) for t in totals]
+            active = _race(values, active, done, self.z, dropped)
+            if len(active) == 1:
+                break
+        self._values = values
+        out = []
+        for i in range(k):
+            if i in dropped:
+                out.append(-1e9 + dropped[i])
+            else:
+                out.append(sum(values[i]) / max(1, len(values[i])))
+        return out
 
     def _play(self, obs: Observation) -> int:
         candidates = distinct_cards(obs)
         if len(candidates) == 1:
             return candidates[0]
+        default = play_card(own_sim(obs)) if self.zdef > 0 else -1
+        if default >= 0 and default not in candidates:
+            rep = max(c for c in candidates if c <= default)
+            candidates[candidates.index(rep)] = default
         values = self._evaluate(obs, candidates, 1.0, play_out=True)
         best = max(range(len(candidates)), key=lambda i: (values[i], -candidates[i]))
+        if default >= 0:
+            best = self._prefer(candidates, values, best, candidates.index(default))
         return candidates[best]
+
+    def _prefer(self, candidates: list[int], values: list[float], best: int,
+                default: int) -> int:
+        """Keep the rule-based choice ``default`` unless ``best`` beats it clearly
+        (``zdef`` standard errors of the paired difference)."""
+        if best == default or values[default] < -1e8:
+            return best
+        a, b = self._values[best], self._values[default]
+        n = min(len(a), len(b))
+        if n < 2:
+            return best
+        diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+        d = sum(diffs) / n
+        var = sum((x - d) ** 2 for x in diffs) / (n - 1)
+        if d > self.zdef * math.sqrt(var / n):
+            return best
+        return default
 
     def _bid(self, obs: Observation, legal: tuple[int, ...]) -> int:
         hand = obs.hand or 0
@@ -106,9 +180,16 @@ class ExpertBot:
             candidates.append(NIL)
         if len(candidates) == 1:
             return candidates[0]
+        default = -1
+        if self.zdef > 0:
+            default = choose_bid(own_sim(obs), obs.scores, legal)
+            if default not in candidates:
+                candidates.append(default)
         values = self._evaluate(obs, candidates, 0.75, play_out=False)
         best = max(range(len(candidates)), key=lambda i: (values[i], -abs(
             candidates[i] - BID_BASE - est) if candidates[i] != NIL else -99))
+        if default >= 0 and self.zdef_bid > 0:
+            best = self._prefer(candidates, values, best, candidates.index(default))
         return candidates[best]
 
     def _blind_nil(self, obs: Observation) -> int:
@@ -121,12 +202,37 @@ class ExpertBot:
             s = base.clone()
             s.bid(BLIND_NIL)
             rollout(s)
-            blind += s.utility(side, self.bag_weight)
+            blind += s.utility(side, self.bag_weight, self.rel)
             s = base.clone()
             s.bid(choose_bid(s, obs.scores, tuple(a for a in s.legal_bids() if a != BLIND_NIL)))
             rollout(s)
-            normal += s.utility(side, self.bag_weight)
+            normal += s.utility(side, self.bag_weight, self.rel)
         return BLIND_NIL if blind > normal else LOOK
+
+
+def _race(values: list[list[float]], active: list[int], done: int, z: float,
+          dropped: dict[int, float]) -> list[int]:
+    """The candidates still in the race: those not clearly worse than the leader over the
+    ``done`` deals all of them have played (paired differences, ``z`` standard errors)."""
+    if done < 8 or len(active) < 2:
+        return active
+    means = {i: sum(values[i][-done:]) / done for i in active}
+    lead = max(active, key=lambda i: means[i])
+    lv = values[lead][-done:]
+    keep = []
+    for i in active:
+        if i == lead:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(lv, values[i][-done:], strict=True)]
+        d = sum(diffs) / done
+        var = sum((x - d) ** 2 for x in diffs) / (done - 1)
+        se = math.sqrt(var / done)
+        if d > z * se + 0.5:
+            dropped[i] = means[i]
+        else:
+            keep.append(i)
+    return keep
 
 
 def _cards_left(s: Sim) -> int:
@@ -154,15 +260,16 @@ def distinct_cards(obs: Observation) -> list[int]:
     return out
 
 
-def solve(s: Sim, side: int, bag_weight: float) -> float:
+def solve(s: Sim, side: int, bag_weight: float, rel: float = 1.0) -> float:
     """Exact value of the rest of the hand for ``side`` (its seats maximize, the other
     seats minimize), by alpha-beta search over every play."""
-    return _alphabeta(s, side, -1e9, 1e9, bag_weight)
+    return _alphabeta(s, side, -1e9, 1e9, bag_weight, rel)
 
 
-def _alphabeta(s: Sim, side: int, alpha: float, beta: float, bag_weight: float) -> float:
+def _alphabeta(s: Sim, side: int, alpha: float, beta: float, bag_weight: float,
+               rel: float) -> float:
     if s.phase != 1:
-        return s.utility(side, bag_weight)
+        return s.utility(side, bag_weight, rel)
     legal = s.legal_mask()
     cards = []
     m = legal
@@ -176,7 +283,7 @@ def _alphabeta(s: Sim, side: int, alpha: float, beta: float, bag_weight: float) 
         for c in reversed(cards):
             child = s.clone()
             child.play(c)
-            value = max(value, _alphabeta(child, side, alpha, beta, bag_weight))
+            value = max(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
@@ -185,7 +292,7 @@ def _alphabeta(s: Sim, side: int, alpha: float, beta: float, bag_weight: float) 
     for c in cards:
         child = s.clone()
         child.play(c)
-        value = min(value, _alphabeta(child, side, alpha, beta, bag_weight))
+        value = min(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
         beta = min(beta, value)
         if alpha >= beta:
             break

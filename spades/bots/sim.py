@@ -251,12 +251,12 @@ class Sim:
             out.append(sc.points + sc.penalties * rules.bag_penalty - cost * sc.new_bags)
         return out
 
-    def utility(self, side: int, bag_weight: float = 0.5) -> float:
-        """``side``'s value minus the mean of the other sides' values."""
+    def utility(self, side: int, bag_weight: float = 0.5, rel: float = 1.0) -> float:
+        """``side``'s value minus ``rel`` times the mean of the other sides' values."""
         vals = self.side_values(bag_weight)
         mine = vals[side]
         others = (sum(vals) - mine) / (len(vals) - 1)
-        return mine - others
+        return mine - rel * others
 
 
 def public_voids(obs: Observation) -> list[int]:
