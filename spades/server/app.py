@@ -280,9 +280,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await task
             conn.closed = True
             hub.lobby_subs.discard(conn)
-            if conn.table is not None:
-                with contextlib.suppress(Exception):
-                    await conn.table.detach(conn, leaving=False)
+            if conn.table is not None:  # its own task: runs even if this one is cancelled
+                hub.spawn(conn.table.detach(conn, leaving=False))
             if ws.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close(code=conn.close_code)

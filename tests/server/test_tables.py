@@ -61,7 +61,7 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
         (eve, {"type": "act", "action": "3"}, "not_allowed"),  # a spectator
         (mover, {"type": "act", "action": "zz"}, "illegal"),  # not an action
         (ann, {"type": "options", "options": {"profile": "race400"}}, "state"),
-        (other, {"type": "add_cpu"}, "not_allowed"),
+        (bob, {"type": "add_cpu"}, "not_allowed"),
         (mover, {"type": "act", "action": "QH" if mover.view["phase"] == "bid" else "5"},
          "illegal"),  # wrong phase
     ]
