@@ -36,6 +36,8 @@ RACE_CAP = 3.0
 #: The rule-based (intermediate) card is kept unless the best card beats it by this many
 #: standard errors.
 PREFER_DEFAULT_Z = 1.0
+#: Deals for a bid, relative to a card decision (bids are few and decide the most).
+BID_SCALE = 0.75
 
 
 class ExpertBot:
@@ -47,7 +49,10 @@ class ExpertBot:
                  seconds: float | None = None, bag_weight: float = 0.5,
                  rel: float = 1.0, spend: float = 1.0, cap: float = RACE_CAP,
                  z: float = RACE_Z, exact_cards: float | None = None,
-                 zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0) -> None:
+                 zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
+                 bid_scale: float = BID_SCALE, bid_width: float = 2) -> None:
+        self.bid_scale = bid_scale
+        self.bid_width = int(bid_width)
         self.zdef = zdef
         self.zdef_bid = zdef_bid
         self._values: list[list[float]] = []
@@ -173,7 +178,8 @@ class ExpertBot:
         est = estimate_tricks(hand, rules)
         numbers = [a for a in legal if BID_BASE < a < BLIND_NIL]
         centre = round(est)
-        candidates = [a for a in numbers if centre - 2 <= a - BID_BASE <= centre + 2]
+        w = self.bid_width
+        candidates = [a for a in numbers if centre - w <= a - BID_BASE <= centre + w]
         if not candidates and numbers:
             candidates = [min(numbers, key=lambda a: abs(a - BID_BASE - centre))]
         if NIL in legal and (nil_risk(hand, rules) < 4.5 or not candidates):
@@ -185,7 +191,7 @@ class ExpertBot:
             default = choose_bid(own_sim(obs), obs.scores, legal)
             if default not in candidates:
                 candidates.append(default)
-        values = self._evaluate(obs, candidates, 0.75, play_out=False)
+        values = self._evaluate(obs, candidates, self.bid_scale, play_out=False)
         best = max(range(len(candidates)), key=lambda i: (values[i], -abs(
             candidates[i] - BID_BASE - est) if candidates[i] != NIL else -99))
         if default >= 0 and self.zdef_bid > 0:
