@@ -1,0 +1,141 @@
+"""A blocking WebSocket client for tests against a real ``spades serve`` process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+Msg = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``spades serve`` in a subprocess on 127.0.0.1."""
+
+    def __init__(self, db: Path, port: int, *extra: str) -> None:
+        self.db, self.port, self.extra = db, port, extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "spades", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--db", str(self.db), *self.extra],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class NetPlayer:
+    def __init__(self, server: Server, name: str, token: str | None = None) -> None:
+        if token is None:
+            r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=10)
+            token = str(r.json()["token"])
+        self.token = token
+        self.name = name
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{server.port}/ws",
+                                            open_timeout=10)
+        self.frames: list[Msg] = []
+        self.seq: int | None = None
+        self.view: Msg | None = None
+        self.you: Msg | None = None
+        self.table: Msg | None = None
+        self.n = 0
+        self.send({"type": "hello", "token": token})
+        self.welcome = self.until(lambda m: m["type"] == "welcome")
+
+    def send(self, msg: Msg) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def recv(self, timeout: float = 20) -> Msg:
+        m: Msg = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(m)
+        if m["type"] == "table":
+            self.seq, self.view, self.you, self.table = m["seq"], m["view"], m["you"], m["table"]
+        elif m["type"] in ("event", "chat"):
+            assert self.seq is None or m["seq"] == self.seq + 1, (self.seq, m)
+            self.seq = m["seq"]
+            if m["type"] == "event":
+                self.view = m["view"]
+                if m.get("table"):
+                    self.table, self.you = m["table"], m["you"]
+        return m
+
+    def until(self, pred: Any, limit: int = 100000) -> Msg:
+        for _ in range(limit):
+            m = self.recv()
+            if pred(m):
+                return m
+        raise AssertionError("no such message")
+
+    def request(self, msg: Msg) -> Msg:
+        self.n += 1
+        ref = f"q{self.n}"
+        self.send({**msg, "ref": ref})
+        return self.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == ref)
+
+    def catch_up(self, seq: int) -> None:
+        while self.seq is None or self.seq < seq:
+            self.recv()
+
+    def my_turn(self) -> bool:
+        v = self.view
+        return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
+                    and v["legal_actions"])
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def step(players: list[NetPlayer]) -> bool:
+    """One step: the human to act acts (True), or the first reads a frame (False)."""
+    lead = players[0]
+    for p in players:
+        p.catch_up(lead.seq or 0)
+        if p.my_turn():
+            assert p.view is not None
+            ans = p.request({"type": "act", "action": p.view["legal_actions"][0]})
+            assert ans["type"] == "ack", ans
+            return True
+    lead.recv()
+    return False
