@@ -221,6 +221,16 @@ class Store:
             conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now))
         return [r["seq"] for r in rows]
 
+    def append_at(self, game_id: str, seq: int, kind: str, value: Any,
+                  seat: int | None = None) -> int:
+        """Append one event whose number the caller knows (a single writer per game, such as
+        a server table): one INSERT, committed before returning. A number already taken
+        raises (the primary key), so nothing is ever overwritten."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind, seat=seat,
+                                               value=value, created_at=_now()))
+        return seq
+
     def events(self, game_id: str) -> list[EventRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(events).where(events.c.game_id == game_id)
