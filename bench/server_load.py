@@ -31,6 +31,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 HOST = "127.0.0.1"
 MAX_TABLES = 250
@@ -141,7 +142,10 @@ class Client:
         self.sent[self.seat] = now
         if self.stats.measuring:
             self.stats.actions += 1
-        await self.send({"type": "act", "action": self.rng.choice(legal), "ref": ref})
+        try:
+            await self.send({"type": "act", "action": self.rng.choice(legal), "ref": ref})
+        except ConnectionClosed:
+            pass
 
 
 def free_port() -> int:
@@ -171,6 +175,7 @@ async def setup_table(port: int, url: str, stats: Stats, think: float, rng: rand
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    load_before = [round(x, 2) for x in os.getloadavg()]
     tables = min(args.tables, MAX_TABLES)
     duration = min(args.duration, MAX_SECONDS)
     port = args.port or free_port()
@@ -232,6 +237,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         if stats.acks else 0.0,
         "lost_or_out_of_order": stats.gaps, "errors": len(stats.errors),
         "error_samples": stats.errors[:5], "cpus": os.cpu_count(),
+        "loadavg_before": load_before, "loadavg_after": [round(x, 2) for x in os.getloadavg()],
+        "note": "the load averages include other jobs on this shared machine",
     }
 
 

@@ -225,7 +225,7 @@ class Hub:
                             seats=[p.to_db() for p in places], options=meta)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.match = match
-        table.seq = len(await self.db(self.store.events, gid))
+        table.seq = table.stored = len(await self.db(self.store.events, gid))
         self._register(table)
         if match.phase == DEAL:
             async with table.lock:
@@ -255,7 +255,7 @@ class Hub:
         if row.status == "active":
             events = await self.db(self.store.events, row.id)
             table.match = rebuild(row.rules, row.first_dealer or 0, events)
-            table.seq = len(events)
+            table.seq = table.stored = len(events)
         self._register(table)
         m = table.match
         async with table.lock:

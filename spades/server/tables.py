@@ -131,6 +131,7 @@ class Table:
         self.status = status  # "waiting", "active", "finished", "closed"
         self.match: Match | None = None
         self.seq = 0
+        self.stored = 0  # events of this game in the store
         self.version = 0
         self.lock = asyncio.Lock()
         self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
@@ -304,6 +305,11 @@ class Table:
         await self.hub.db(self.hub.store.update_game, self.id, status=status, seats=seats,
                           options=self.meta(), rules=self.rules)
 
+    async def store_event(self, kind: str, value: Any, seat: int | None) -> None:
+        """Append and commit one event of the match (before anyone hears of it)."""
+        await self.hub.db(self.hub.store.append_at, self.id, self.stored + 1, kind, value, seat)
+        self.stored += 1
+
     # Membership ------------------------------------------------------------------------
 
     def check_private(self, conn: Conn, invite: str | None) -> None:
@@ -447,6 +453,10 @@ class Table:
         place = self.places[seat]
         place.covered = True
         place.cpu = place.cpu or self.options.cpu
+        m = self.match
+        if m is not None and m.current_player == seat:
+            self._cancel_timers()  # the CPU acts now: no timer, no penalty
+            self.turn_deadline = None
         await self.save_meta()
         self.emit({"kind": "covered", "seat": seat,
                    "text": f"a CPU plays for {place.name} until they return"}, with_table=True)
@@ -679,7 +689,7 @@ class Table:
             for c in cards[i::n]:
                 mask |= 1 << c
             masks[(m.dealer + 1 + i) % n] = mask
-        await self.hub.db(self.hub.store.append, self.id, "deal", masks, None)
+        await self.store_event("deal", masks, None)
         m.deal(masks)
         self.version += 1
         self.schedule()
@@ -730,7 +740,7 @@ class Table:
                 trick.append((seat, action_str(action)))
             results = len(m.results)
             # Written (and committed) before anything else happens.
-            await self.hub.db(self.hub.store.append, self.id, kind, action, seat)
+            await self.store_event(kind, action, seat)
             if kind == "timeout":
                 m.apply_timeout()
             else:
