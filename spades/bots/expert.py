@@ -6,6 +6,10 @@ plays each candidate action out to the end of the hand: with the intermediate po
 seats, or, for the last few tricks, by exact search. It takes the action with the best mean
 outcome for its side (points minus the opponents', a bag costing its share of the penalty).
 The same deals serve every candidate, so their comparison is not blurred by deal luck.
+Deals come in batches and the candidates race: one clearly worse than the leader (paired
+over the same deals) drops out, and its share of the budget goes to the close ones. The
+rule-based card is kept unless the search finds a clearly better one, so sampling noise
+does not replace a sound card by a dubious one.
 
 Bids are chosen the same way: every candidate bid (nil and blind nil included) is played
 out in each sampled deal, the other seats bidding as the intermediate level does.
