@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -142,10 +143,8 @@ class Client:
         self.sent[self.seat] = now
         if self.stats.measuring:
             self.stats.actions += 1
-        try:
+        with contextlib.suppress(ConnectionClosed):
             await self.send({"type": "act", "action": self.rng.choice(legal), "ref": ref})
-        except ConnectionClosed:
-            pass
 
 
 def free_port() -> int:
