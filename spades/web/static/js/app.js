@@ -28,9 +28,32 @@ class App {
     this.wire();
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.onKey(e));
+    // record links download with the session (an uploaded unfinished record is the uploader's)
+    document.addEventListener("click", (e) => {
+      const a = e.target.closest && e.target.closest("a[data-record]");
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+      e.preventDefault();
+      this.downloadRecord(a.dataset.record, a);
+    });
     matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
     if (store.token()) this.conn.open();
     this.route();
+  }
+
+  async downloadRecord(gameId, link) {
+    try {
+      const record = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+      const a = h("a", { href: url, download: `spades-${gameId}.json`, hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      this.announcer.say("The record is downloaded.");
+    } catch (err) {
+      this.announcer.say(`The record could not be downloaded: ${err.message}`, { assertive: true });
+      if (link) link.setAttribute("aria-description", err.message);
+    }
   }
 
   onAnnounce(fn) { this.announceListeners.add(fn); return () => this.announceListeners.delete(fn); }
@@ -389,7 +412,7 @@ class App {
         h("select", { id: "c-bidding", name: "bidding" }, ["standard", "mirror", "suicide", "whiz"].map((b) => h("option", { value: b }, b[0].toUpperCase() + b.slice(1))))),
       check("jokers", "Jokers (Big and Little Joker as top trumps)"),
       check("ten_for_200", "10-for-200"),
-      h("fieldset", { class: "field" }, h("legend", {}, "Turn timer"),
+      h("fieldset", { class: "field", "data-knob": "turn_timer" }, h("legend", {}, "Turn timer"),
         h("p", { class: "check" }, h("input", { id: "c-timer-on", name: "timer_on", type: "checkbox" }), h("label", { for: "c-timer-on" }, "Use a turn timer")),
         h("p", {}, h("label", { for: "c-turn_timer" }, "Seconds per turn"), h("input", { id: "c-turn_timer", name: "turn_timer", type: "number", min: "5", max: "600", value: "30" }))),
       h("p", { class: "field" }, h("label", { for: "c-cpu" }, "CPU strength for empty seats"), h("span", { id: "c-cpu-slot" })),
@@ -412,7 +435,7 @@ class App {
       const offered = new Set(p.options || []);
       for (const el of form.querySelectorAll("[data-knob]")) {
         const k = el.dataset.knob;
-        const show = k === "target" ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
+        const show = ["target", "private", "spectators", "grace_seconds"].includes(k) ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
         el.hidden = !show;
       }
     };
@@ -429,7 +452,7 @@ class App {
       for (const k of ["bag_limit", "bag_penalty"]) if (visible(k) && f.get(k)) o[k] = Number(f.get(k));
       for (const k of ["blind_nil", "jokers", "ten_for_200"]) if (visible(k)) o[k] = !!f.get(k);
       if (visible("bidding")) o.bidding = f.get("bidding");
-      if (f.get("timer_on")) o.turn_timer = Number(f.get("turn_timer") || 30);
+      if (visible("turn_timer") && f.get("timer_on")) o.turn_timer = Number(f.get("turn_timer") || 30);
       if (f.get("grace_seconds")) o.grace_seconds = Number(f.get("grace_seconds"));
       if (f.get("first_dealer") !== "") o.first_dealer = Number(f.get("first_dealer"));
       return o;
@@ -472,7 +495,7 @@ class App {
             h("td", {}, it.names.join(", ")),
             h("td", {}, it.scores.join(" – ")),
             h("td", {}, it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"),
-            h("td", {}, it.finished ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json` }, "Download") : "—")));
+            h("td", {}, it.finished ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${it.names.join(", ")}` }, "Download") : "—")));
         }
         t.append(b);
         sec.append(t);
@@ -504,9 +527,29 @@ class App {
       h("fieldset", { class: "field" }, h("legend", {}, "What to do"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "review", checked: true }), " Keep it for review"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "continue" }), " Continue the match")),
+      h("p", { class: "field", id: "rec-seat-field", hidden: true }, h("label", { for: "rec-seat" }, "Your seat (CPUs take the others)"),
+        h("select", { id: "rec-seat", name: "seat" }, [0, 1, 2, 3].map((i) => h("option", { value: String(i) }, `Seat ${i + 1}`)))),
       h("p", { class: "form-error", role: "alert", id: "rec-error" }),
       h("p", { role: "status", id: "rec-status" }),
       h("button", { type: "submit" }, "Upload"));
+    const seatField = form.querySelector("#rec-seat-field");
+    const syncMode = () => { seatField.hidden = new FormData(form).get("mode") !== "continue"; };
+    form.addEventListener("change", async (e) => {
+      syncMode();
+      if (e.target.id !== "rec-file") return;
+      // offer the record's seats by name
+      const file = e.target.files[0];
+      form.querySelector("#rec-error").textContent = "";
+      if (!file) return;
+      try {
+        const rec = JSON.parse(await file.text());
+        const deal = rec.hands && rec.hands[0] && rec.hands[0].deal;
+        const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
+        const names = rec.names || rec.players || [];
+        const sel = clear(form.querySelector("#rec-seat"));
+        for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i + 1}: ${names[i]}` : `Seat ${i + 1}`));
+      } catch { form.querySelector("#rec-error").textContent = "That file is not JSON."; }
+    });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const err = form.querySelector("#rec-error");
@@ -517,9 +560,13 @@ class App {
         const file = form.querySelector("#rec-file").files[0];
         const record = JSON.parse(await file.text());
         const mode = new FormData(form).get("mode");
-        const out = await api("POST", "/api/records", { record, mode });
+        const body = { record, mode };
+        if (mode === "continue") body.seat = Number(form.querySelector("#rec-seat").value);
+        const out = await api("POST", "/api/records", body);
         if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
-        ok.append("Stored. ", h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json` }, "Download it again"));
+        const sum = out.summary || {};
+        const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
+        ok.append(`Stored for review.${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
       } catch (ex) { err.textContent = ex instanceof SyntaxError ? "That file is not JSON." : ex.message; }
     });
     page.append(form);

@@ -245,17 +245,34 @@ export class TableView {
         pause = 600;
         break;
       case "timer_warning":
-        if (ev.seat === this.mySeat) this.warnTimer(ev.seconds_left);
+        if (ev.seat === this.mySeat && this.isPlayer) this.warnTimer(ev.seconds_left);
+        else this.say(`${who(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`);
         break;
       case "timeout": {
-        const act = ev.action && isCard(ev.action) ? `the ${cardName(ev.action)}` : `a bid of ${this.bidText(ev.action)}`;
-        this.say(`Time ran out for ${who(ev.seat)}: the game played ${act}` +
-          (ev.penalty_bags ? `, and ${plural(ev.penalty_bags, "penalty bag")} for ${this.sideName(this.sideOf(ev.seat))}.` : "."),
-        { assertive: ev.seat === this.mySeat });
-        if (ev.action && isCard(ev.action)) {
+        // the timer acted for the seat: a bid or a card, and the side's penalty bag(s)
+        const mine = ev.seat === this.mySeat && this.isPlayer;
+        const card = ev.action && isCard(ev.action);
+        const act = card ? `the ${cardName(ev.action)}` : this.bidText(ev.action) === "Nil" ? "a Nil bid" : `a bid of ${this.bidText(ev.action)}`;
+        const side = this.sideOf(ev.seat);
+        const bags = ev.penalty_bags ? plural(ev.penalty_bags, "penalty bag") : "";
+        let text = mine
+          ? `Time ran out. The game played ${act} for you${bags ? `, and ${side === this.mySide && this.sides[side].length > 1 ? "your side takes" : "you take"} ${bags}` : ""}.`
+          : `Time ran out for ${who(ev.seat)}. The game played ${act}${bags ? `, and ${cap(this.sideName(side))} ${this.sides[side].length > 1 ? "take" : "takes"} ${bags}` : ""}.`;
+        if (card) {
           sounds.play(suitOf(ev.action) === "S" ? "spade" : "card");
-          if (ev.trick) this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
+          this.lastTrick = null;
+          if (before && !before.spades_broken && this.view && this.view.spades_broken) text += " Spades are broken.";
+          if (ev.trick) {
+            this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
+            text += ` ${who(ev.trick_winner)} ${this.verb(ev.trick_winner, "wins", "win")} the trick.`;
+            pause = 900;
+          }
+          if (mine) { this.selected = null; this.saveDraft(); }
+        } else {
+          if (mine) this.clearDraft();
+          if (this.view && this.view.phase === "play") text += ` ${this.bidsSummary()}.`;
         }
+        this.say(text, { assertive: mine });
         break;
       }
       case "match_over":
@@ -344,7 +361,7 @@ export class TableView {
       + (hand.length === legal.length && !following ? "" : "");
   }
 
-  whoseTurnText() {
+  whoseTurnText({ time = true } = {}) {
     const v = this.view;
     if (!v || this.status === "waiting") return "The match has not started.";
     if (this.status === "finished" || v.phase === "over") return "The match is over.";
@@ -352,8 +369,8 @@ export class TableView {
     const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
     const s = v.current_player;
     const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s)} to ${doing}.`;
-    const left = this.timeLeft();
-    return left !== null ? `${base} ${left} seconds left.` : base;
+    const left = time ? this.timeLeft() : null;
+    return left !== null ? `${base} ${plural(left, "second")} left.` : base;
   }
 
   /** Seed 002's played-cards key: the open trick, and whether spades are broken. */
@@ -716,8 +733,7 @@ export class TableView {
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
-      const cards = this.handCards();
-      if (!this.selected && cards.length) this.select(cards[0]);
+      if (!this.selected && this.handCards().length) this.select(this.defaultCard());
     });
     hand.addEventListener("click", (e) => {
       const opt = e.target.closest("[role=option]");
@@ -834,7 +850,7 @@ export class TableView {
           partner ? h("span", { class: "tag" }, "partner") : null,
           info.kind === "cpu" ? h("span", { class: "tag" }, "CPU") : null,
           info.covered ? h("span", { class: "tag warn" }, "away") : null,
-          turn ? h("span", { class: "tag turn-tag" }, left !== null ? `${left}s` : "turn") : null),
+          turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
       if (s !== this.mySeat || !this.isPlayer) {
         const backs = h("div", { class: "backs", "aria-hidden": "true" });
@@ -859,7 +875,7 @@ export class TableView {
       let el = have.get(key);
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
-        const p = this.seatPos(s, 15, 12);
+        const p = this.players >= 5 ? this.seatPos(s, 11, 12) : this.seatPos(s, 15, 12);
         el.style.left = `${p.x}%`;
         el.style.top = `${p.y}%`;
         el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
@@ -887,8 +903,14 @@ export class TableView {
       if (v.phase === "bid") text = "Your turn: choose your bid and confirm.";
       else if (!v.trick.length) text = "Your turn to lead.";
       else text = `Your turn: ${this.legalCards().some((c) => suitOf(c) === suitOf(v.trick[0][1])) ? `follow ${SUIT_NAMES[suitOf(v.trick[0][1])]}` : "play any card"}.`;
-    } else text = this.whoseTurnText();
+    } else text = this.whoseTurnText({ time: false });
     clear(line).append(`Hand ${v.hand_number} · ${text}`);
+    if (this.turn && this.turn.deadline && v.phase !== "over" && this.status !== "finished") {
+      // the turn timer, visible all the time (WCAG 2.2.1); tick() keeps it current
+      line.append(h("span", { class: "status-chip timer-chip", id: "timer-chip", role: "timer", "aria-live": "off" },
+        h("span", { class: "timer-bar", "aria-hidden": "true" }), h("span", { class: "timer-text" })));
+      this.tick();
+    }
     if (v.phase === "play") {
       line.append(h("span", { class: `status-chip ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? "broken" : "not broken"));
     }
@@ -977,7 +999,7 @@ export class TableView {
     if (this.selected && !cards.includes(this.selected)) this.selected = null;
     const legal = new Set(this.legalCards());
     const myPlay = this.myTurn() && v.phase === "play";
-    if (!this.selected && cards.length && document.activeElement === hand) this.selected = cards[0];
+    if (!this.selected && cards.length && document.activeElement === hand) this.selected = this.defaultCard();
     const have = new Map([...hand.children].map((c) => [c.dataset.card, c]));
     cards.forEach((card, i) => {
       let el = have.get(card);
@@ -1014,10 +1036,35 @@ export class TableView {
     }
     const btn = this.el.querySelector("#play-btn");
     if (btn) {
-      btn.textContent = this.selected ? `Play ${cardShort(this.selected)}` : "Play selected card";
-      btn.setAttribute("aria-disabled", String(!(myPlay && this.selected && legal.has(this.selected))));
+      // the button never offers a play that will be refused: it says why instead
+      const sel = this.selected;
+      const ok = myPlay && sel && legal.has(sel);
+      let text;
+      if (ok) text = `Play ${cardShort(sel)}`;
+      else if (!myPlay) text = sel ? `${cardShort(sel)}: not your turn` : "Not your turn";
+      else if (!sel) text = "Select a card";
+      else text = `${cardShort(sel)}: ${this.shortWhy(sel)}`;
+      if (btn.textContent !== text) btn.textContent = text;
+      btn.setAttribute("aria-disabled", String(!ok));
+      btn.classList.toggle("why", !ok);
       btn.hidden = v.phase !== "play" || !this.isPlayer;
     }
+  }
+
+  /** Why the selected card cannot be played, in a few words (for the Play button). */
+  shortWhy(card) {
+    const v = this.view;
+    if (v.trick.length) return `follow ${SUIT_NAMES[suitOf(v.trick[0][1])]}`;
+    if (suitOf(card) === "S" && !v.spades_broken) return "spades not broken";
+    return "not playable now";
+  }
+
+  /** The card a keyboard user lands on: the selection, else the first playable card. */
+  defaultCard() {
+    const cards = this.handCards();
+    if (this.selected && cards.includes(this.selected)) return this.selected;
+    const legal = this.legalCards();
+    return cards.find((c) => legal.includes(c)) || cards[0] || null;
   }
 
   /** Spread the cards over the width there is: as little overlap as the space allows. */
@@ -1113,7 +1160,7 @@ export class TableView {
       h("p", {}, this.overText(winner)),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "primary", onclick: () => this.openSheet() }, "Score sheet"),
-        h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.msg.table.game_id)}/record`, download: `spades-${this.msg.table.game_id}.json` }, "Download the record"),
+        h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.msg.table.game_id)}/record`, download: `spades-${this.msg.table.game_id}.json`, "data-record": this.msg.table.game_id }, "Download the record"),
         h("a", { class: "button", href: "#/" }, "New match"),
         h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close"))));
   }
@@ -1181,10 +1228,21 @@ export class TableView {
   tick() {
     if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
     const left = this.timeLeft();
-    const tag = this.el.querySelector(".seat.turn .turn-tag");
-    if (tag) tag.textContent = `${left}s`;
     const total = this.turn.seconds || 30;
     const warnAt = Math.min(10, total / 2);
+    const urgent = left <= warnAt;
+    const tag = this.el.querySelector(".seat.turn .turn-tag");
+    if (tag) { tag.textContent = `${left} s`; tag.classList.add("time"); tag.classList.toggle("urgent", urgent); }
+    const chip = this.el.querySelector("#timer-chip");
+    if (chip) {
+      const mine = this.myTurn();
+      const who = mine ? "" : ` for ${this.seatName(this.turn.seat)}`;
+      chip.querySelector(".timer-text").textContent = `${left} s left${who}`;
+      chip.setAttribute("aria-label", `${plural(left, "second")} left${who}`);
+      chip.style.setProperty("--frac", String(Math.max(0, Math.min(1, (this.turn.deadline - Date.now() / 1000) / total))));
+      chip.classList.toggle("urgent", urgent);
+      chip.classList.toggle("mine", mine);
+    }
     if (this.myTurn() && left !== null && left <= warnAt && left > 0) this.warnTimer(left);
   }
 }
