@@ -93,9 +93,10 @@ def new_page(browser: Any, server: str) -> Iterator[Any]:
     contexts = []
 
     def make(viewport: dict[str, int] | None = None, settings: str = FAST,
-             reduced_motion: str = "reduce") -> Any:
+             reduced_motion: str = "reduce", device_scale_factor: float = 1) -> Any:
         ctx = browser.new_context(viewport=viewport or {"width": 1366, "height": 900},
-                                  reduced_motion=reduced_motion)
+                                  reduced_motion=reduced_motion,
+                                  device_scale_factor=device_scale_factor)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

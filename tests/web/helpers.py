@@ -113,3 +113,73 @@ def play_with_keyboard(page: Any) -> str:
     card = page.evaluate("spadesApp.table.selected")
     page.keyboard.press("Enter")
     return str(card)
+
+
+def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400",
+                     players: int = 4, teams: str = "", timer: int | None = None) -> None:
+    """Fill the "Create a table" form (every option) and press "Create and play against CPUs
+    now"; wait for the table to open."""
+    page.goto(server + "#/create")
+    page.wait_for_selector("#c-profile")
+    page.fill("#c-your-name", name)
+    page.fill("#c-name", f"{name}'s table")
+    page.select_option("#c-profile", profile)
+    if page.is_visible("#c-players"):
+        page.select_option("#c-players", str(players))
+    if teams and page.is_visible("#c-teams"):
+        page.select_option("#c-teams", teams)
+    if timer is not None:
+        page.check("#c-timer-on")
+        page.fill("#c-turn_timer", str(timer))
+    page.click("#c-cpus")
+    try:
+        page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    except Exception as exc:
+        raise AssertionError("the table did not open: " + page.evaluate(
+            "location.hash + ' | ' + document.querySelector('#create-error').textContent")
+            + f" | errors {getattr(page, 'errors', [])}") from exc
+
+
+OVERLAPS = """(() => {
+  // pairs of boxes on the felt that overlap: seats with seats, seats with trick cards, and
+  // anything that sticks out of the page sideways
+  const r = (e) => e.getBoundingClientRect();
+  const seats = [...document.querySelectorAll('.felt .seat')];
+  const cards = [...document.querySelectorAll('.felt .trick .played')];
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const out = [];
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
+    if (hit(r(a), r(b))) out.push(`seat ${a.dataset.seat} / seat ${b.dataset.seat}`);
+  }));
+  for (const s of seats) for (const c of cards) if (hit(r(s), r(c))) out.push(`seat ${s.dataset.seat} / card of seat ${c.dataset.seat}`);
+  cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => {
+    const x = r(a), y = r(b);
+    const w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
+    const h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
+    // trick cards may overlap a little, never hide each other's index corner
+    if (w > x.width * 0.6 && h > x.height * 0.6) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat}`);
+  }));
+  const felt = document.querySelector('.felt');
+  if (felt) for (const s of seats) { const b = r(s); if (b.left < 0 || b.right > innerWidth) out.push(`seat ${s.dataset.seat} off the screen`); }
+  if (document.documentElement.scrollWidth > innerWidth + 1) out.push(`page scrolls sideways (${document.documentElement.scrollWidth} > ${innerWidth})`);
+  return out;
+})()"""
+
+
+def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:
+    """Bid with the hint and play hinted cards until it is our turn with ``min_cards`` on the
+    trick (or as many as there can be before us)."""
+    for _ in range(30):
+        state = wait_my_turn_or_over(page)
+        if state == "over":
+            return
+        if state == "play" and page.evaluate("spadesApp.table.view.trick.length") >= min_cards:
+            return
+        key = my_turn_key(page)
+        if state == "bid":
+            bid_with_keyboard(page)
+        else:
+            page.keyboard.press("i")
+            page.keyboard.press("j")
+            page.keyboard.press("Enter")
+        wait_turn_passed(page, key)

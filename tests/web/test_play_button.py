@@ -1,0 +1,77 @@
+"""The Play button never offers a play that would be refused: with an unplayable card selected
+on your turn it says why ("5♥: follow diamonds") and is disabled; with a playable one it plays
+it. At phone size, with the pointer (taps)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    my_turn_key,
+    start_quick_match,
+    wait_my_turn_or_over,
+    wait_turn_passed,
+)
+
+SUITS = {"H": "hearts", "S": "spades", "D": "diamonds", "C": "clubs"}
+
+
+def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
+    speech = Speech(page)
+    start_quick_match(page, "Pat", profile="cardgames-club", one_hand=False)
+    checked_waiting = checked = False
+    for _ in range(13):
+        state = wait_my_turn_or_over(page)
+        assert state != "over"
+        key = my_turn_key(page)
+        if state == "bid":
+            bid_with_keyboard(page)
+            wait_turn_passed(page, key)
+            continue
+        unplayable = page.locator("#hand .card.unplayable")
+        if page.evaluate("spadesApp.table.view.trick.length") and unplayable.count():
+            card_el = unplayable.first
+            card = card_el.get_attribute("data-card")
+            if card_el.get_attribute("aria-selected") != "true":
+                card_el.click(position={"x": 8, "y": 24})
+            page.wait_for_function("c => spadesApp.table.selected === c", arg=card, timeout=3000)
+            assert card_el.get_attribute("aria-selected") == "true"
+            btn = page.locator("#play-btn")
+            led = page.evaluate("spadesApp.table.view.trick[0][1].slice(-1)")
+            assert btn.get_attribute("aria-disabled") == "true"
+            assert f"follow {SUITS[led]}" in btn.text_content()
+            assert not btn.text_content().startswith("Play")
+            before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
+            btn.click(force=True)  # (aria-disabled, yet clickable) says why, out loud, and nothing changes
+            refused = speech.wait_for("Refused:", kind="assertive")
+            assert "cannot be played" in refused["text"]
+            assert page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])") == before
+            assert page.evaluate("spadesApp.table.selected") == card
+            checked = True
+        # a playable card: the button offers it and plays it
+        playable = page.locator("#hand .card.playable").last
+        if playable.get_attribute("aria-selected") != "true":  # a second tap would play it
+            playable.click(position={"x": 8, "y": 24})
+        btn = page.locator("#play-btn")
+        assert btn.get_attribute("aria-disabled") == "false"
+        assert btn.text_content().startswith("Play ")
+        btn.click()
+        wait_turn_passed(page, key)
+        if not checked_waiting:
+            # between our turns the button does not offer a play either
+            if not page.evaluate("spadesApp.table.myTurn()"):
+                page.locator("#hand .card").first.click(position={"x": 8, "y": 24})
+            mine, text, disabled = page.evaluate(
+                "[spadesApp.table.myTurn(), document.getElementById('play-btn').textContent,"
+                " document.getElementById('play-btn').getAttribute('aria-disabled')]")
+            if not mine:
+                assert "not your turn" in text
+                assert disabled == "true"
+                checked_waiting = True
+        if checked and checked_waiting:
+            break
+    assert checked, "never had an unplayable card while following"
+    assert not page.errors, page.errors

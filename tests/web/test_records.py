@@ -1,0 +1,109 @@
+"""Records from the page: download at the end of a match and from the history, upload a record
+for review (and download it again), upload an unfinished one to continue it against CPUs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    my_turn_key,
+    start_quick_match,
+    wait_my_turn_or_over,
+    wait_turn_passed,
+)
+
+
+def download(page: Any, selector: str, where: Path) -> dict[str, Any]:
+    with page.expect_download() as info:
+        page.click(selector)
+    path = where / info.value.suggested_filename
+    info.value.save_as(path)
+    assert path.name.startswith("spades-") and path.suffix == ".json"
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def upload(page: Any, server: str, path: Path, mode: str, seat: int | None = None) -> None:
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    page.set_input_files("#rec-file", str(path))
+    page.check(f"input[name=mode][value={mode}]")
+    if seat is not None:
+        assert page.is_visible("#rec-seat")
+        page.select_option("#rec-seat", str(seat))
+    else:
+        assert not page.is_visible("#rec-seat")
+    page.click("#rec-file ~ button, form[aria-labelledby=rec-title] button[type=submit]")
+
+
+def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path) -> None:
+    page = new_page()
+    start_quick_match(page, "Rita", profile="game93", one_hand=True)
+    for _ in range(20):
+        state = wait_my_turn_or_over(page)
+        if state == "over":
+            break
+        key = my_turn_key(page)
+        if state == "bid":
+            bid_with_keyboard(page)
+        else:
+            page.keyboard.press("i")
+            page.keyboard.press("j")
+            page.keyboard.press("Enter")
+        wait_turn_passed(page, key)
+    page.wait_for_selector("#match-over:not([hidden])")
+
+    # download at the end of the match
+    rec = download(page, "#match-over a:has-text('Download the record')", tmp_path)
+    assert rec["format"] == "spades-record/1" and len(rec["hands"]) == 1
+    assert len(rec["hands"][0]["plays"]) == 52 and "Rita" in rec["names"]
+
+    # the same record from the history on the statistics page
+    page.goto(server + "#/stats")
+    page.wait_for_selector(".history-table a:has-text('Download')")
+    again = download(page, ".history-table a:has-text('Download')", tmp_path / "h")
+    assert again["hands"] == rec["hands"]
+
+    # upload it for review, then download the stored copy
+    full = tmp_path / "full.json"
+    full.write_text(json.dumps(rec))
+    upload(page, server, full, "review")
+    page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    assert "Stored for review" in page.text_content("#rec-status")
+    stored = download(page, "#rec-status a", tmp_path / "r")
+    assert stored["hands"][0]["plays"] == rec["hands"][0]["plays"]
+
+    # a finished match cannot be continued: the reason is shown
+    upload(page, server, full, "continue", seat=0)
+    page.wait_for_function("document.getElementById('rec-error').textContent.length > 0")
+    assert "over" in page.text_content("#rec-error")
+
+    # not JSON at all
+    bad = tmp_path / "bad.json"
+    bad.write_text("no record here")
+    page.set_input_files("#rec-file", str(bad))
+    page.wait_for_function("document.getElementById('rec-error').textContent.includes('not JSON')")
+
+    # an unfinished record (the first 21 cards) continues at a new table, at the chosen seat
+    part = dict(rec)
+    part["hands"] = [dict(rec["hands"][0], plays=rec["hands"][0]["plays"][:21])]
+    part["hands"][0].pop("timeouts", None)
+    half = tmp_path / "half.json"
+    half.write_text(json.dumps(part))
+    seat = 2
+    upload(page, server, half, "continue", seat=seat)
+    page.wait_for_function(
+        "spadesApp.table && spadesApp.table.view && spadesApp.table.view.phase === 'play'",
+        timeout=15000)
+    assert page.evaluate("spadesApp.table.mySeat") == seat
+    hand = page.evaluate("spadesApp.table.view.hand")
+    dealt = {c.upper().replace("10", "T") for c in rec["hands"][0]["deal"][seat]}
+    played = {c.upper().replace("10", "T") for c in part["hands"][0]["plays"]}
+    assert {c.replace("10", "T") for c in hand} == dealt - played
+    # and it plays on: the CPUs continue and the turn comes back to us
+    Speech(page).wait_for("Your turn", kind="assertive", timeout=20)
+    assert not page.errors, page.errors
