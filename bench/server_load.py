@@ -177,13 +177,15 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     load_before = [round(x, 2) for x in os.getloadavg()]
     tables = min(args.tables, MAX_TABLES)
     duration = min(args.duration, MAX_SECONDS)
-    port = args.port or free_port()
+    port = args.connect or args.port or free_port()
     url = f"http://{HOST}:{port}"
     tmp = tempfile.mkdtemp(prefix="spades-bench-")
     db = Path(tmp) / "bench.sqlite3"
-    proc = subprocess.Popen([sys.executable, "-m", "spades", "serve", "--host", HOST,
-                             "--port", str(port), "--db", str(db), "--bots", "inline",
-                             "--cpu-delay", "0"], stdout=subprocess.DEVNULL)
+    cmd = [sys.executable, "-m", "spades", "serve", "--host", HOST, "--port", str(port),
+           "--db", str(db), "--bots", "inline", "--cpu-delay", "0"]
+    if args.connect:  # a server already running on 127.0.0.1 (e.g. under a profiler)
+        cmd = [sys.executable, "-c", "import time; time.sleep(1e6)"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     try:
         for _ in range(300):
             try:
@@ -250,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="mean seconds a client waits before acting (0.5)")
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--connect", type=int, default=0, metavar="PORT",
+                   help="use a server already listening on 127.0.0.1:PORT")
     p.add_argument("--out", default=None, help="JSON report (default bench/results/...)")
     args = p.parse_args(argv)
     report = asyncio.run(main_async(args))

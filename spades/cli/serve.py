@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bots", choices=("process", "thread", "inline"), default="process",
                    help="where CPU players think (process: a process pool)")
     p.add_argument("--bot-workers", type=int, default=2)
+    p.add_argument("--ws-compression", action="store_true",
+                   help="offer permessage-deflate on the WebSocket (saves bandwidth, costs "
+                   "CPU: off by default)")
     p.add_argument("--log-level", default="warning")
     p.add_argument("--print-schema", action="store_true",
                    help="print the JSON schema of every WebSocket message and exit")
@@ -46,5 +49,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db})",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
+                ws_per_message_deflate=args.ws_compression)
     return 0
