@@ -40,6 +40,17 @@ class App {
     this.route();
   }
 
+  /** Does the server answer `{"type":"hint"}` with the bots' hint? An unknown message type is
+   * refused with `bad_message` (and changes nothing); any other answer means it does. Until we
+   * know, and when offline, the page's own hint (hint.js) is used. */
+  probeHints() {
+    if (this.serverHints !== undefined) return;
+    this.serverHints = null;
+    this.conn.request({ type: "hint" }).then(() => { this.serverHints = true; }, (err) => {
+      this.serverHints = err.code === "offline" ? undefined : err.code !== "bad_message";
+    });
+  }
+
   async downloadRecord(gameId, link) {
     try {
       const record = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
@@ -85,6 +96,7 @@ class App {
     const c = this.conn;
     c.on("welcome", (m) => {
       this.user = m.user;
+      this.probeHints();
       this.myTables = m.tables || [];
       if (this.table) c.send({ type: "join", table_id: this.table.id });
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
@@ -435,7 +447,7 @@ class App {
       const offered = new Set(p.options || []);
       for (const el of form.querySelectorAll("[data-knob]")) {
         const k = el.dataset.knob;
-        const show = ["target", "private", "spectators", "grace_seconds"].includes(k) ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
+        const show = ["target", "turn_timer", "private", "spectators", "grace_seconds"].includes(k) ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
         el.hidden = !show;
       }
     };

@@ -76,10 +76,11 @@ export class Connection {
         const waiting = this.queue.splice(0);
         for (const text of waiting) ws.send(text);
       }
-      if ((msg.type === "ack" || msg.type === "error") && msg.ref != null && this.pending.has(msg.ref)) {
+      // an answer to a request: its ack or error, or a reply of its own type (e.g. `hint`)
+      if (msg.ref != null && this.pending.has(msg.ref)) {
         const { resolve, reject } = this.pending.get(msg.ref);
         this.pending.delete(msg.ref);
-        if (msg.type === "ack") resolve(msg); else reject(Object.assign(new Error(msg.message), msg));
+        if (msg.type === "error") reject(Object.assign(new Error(msg.message), msg)); else resolve(msg);
       }
       this.emit(msg.type, msg);
     };

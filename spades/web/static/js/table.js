@@ -520,6 +520,48 @@ export class TableView {
     const v = this.view;
     if (!v || !this.isPlayer) { this.say("Hints are for players at the table."); return; }
     if (!this.myTurn()) { this.say(`No hint now: ${this.whoseTurnText()}`); return; }
+    if (this.app.serverHints && this.app.conn.ready) { this.serverHint(); return; }
+    this.localHint();
+  }
+
+  /** The bots' hint from the server (`{"type":"hint"}` → action and a one-line reason). */
+  async serverHint() {
+    const key = this.turnKey;
+    let msg;
+    try {
+      msg = await Promise.race([
+        this.app.conn.request({ type: "hint" }),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("slow")), 4000)),
+      ]);
+    } catch { msg = null; }
+    if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
+    const hint = msg && (msg.hint || msg);
+    const action = hint && hint.action;
+    const why = hint && (hint.reason || hint.why);
+    if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
+      this.localHint();
+      return;
+    }
+    this.showHint(action, why);
+  }
+
+  showHint(action, why) {
+    const reason = why ? `: ${why.replace(/\.$/, "")}` : "";
+    if (isCard(action)) {
+      this.select(action);
+      this.say(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
+    } else if (action === "blind-nil" || action === "look") {
+      this.say(`Hint: ${action === "look" ? "look at your cards" : "bid Blind Nil"}${reason}.`);
+    } else {
+      const pick = action === "0" ? "nil" : action;
+      this.setDraftBid(pick);
+      this.say(`Hint: bid ${this.bidText(pick)}${reason}. The bid is chosen for you: confirm it to bid.`);
+    }
+  }
+
+  /** The page's own hint, from the seat's view (used offline or without the server's). */
+  localHint() {
+    const v = this.view;
     if (v.phase === "bid") {
       if (!v.hand) { this.say("Hint: look at your cards first, unless your side needs a Blind Nil gamble."); return; }
       const n = suggestBid(v.hand, v.hand.length);
