@@ -87,10 +87,21 @@ def wait_turn_passed(page: Any, key: Any, timeout: float = 15000) -> None:
     page.wait_for_function("k => spadesApp.table.turnKey !== k", arg=key, timeout=timeout)
 
 
+HINTS = "spadesApp.announcer.history.filter(e => e.text.startsWith('Hint')).length"
+
+
+def press_hint(page: Any) -> None:
+    """I: the hint (the server's, which answers over the socket, or the page's own); wait
+    until it has been given."""
+    n = page.evaluate(HINTS)
+    page.keyboard.press("i")
+    page.wait_for_function(f"n => {HINTS} > n", arg=n, timeout=8000)
+
+
 def bid_with_keyboard(page: Any) -> str:
     """B focuses the bid, I (hint) chooses one, Tab to Confirm, Enter. Returns the bid label."""
     page.keyboard.press("b")
-    page.keyboard.press("i")
+    press_hint(page)
     bid = page.evaluate("document.querySelector('input[name=bid]:checked').value")
     page.keyboard.press("b")
     page.keyboard.press("Tab")
@@ -179,7 +190,7 @@ def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:
         if state == "bid":
             bid_with_keyboard(page)
         else:
-            page.keyboard.press("i")
+            press_hint(page)
             page.keyboard.press("j")
             page.keyboard.press("Enter")
         wait_turn_passed(page, key)

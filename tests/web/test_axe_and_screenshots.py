@@ -11,6 +11,7 @@ import pytest
 from tests.web.helpers import (
     bid_with_keyboard,
     my_turn_key,
+    press_hint,
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
@@ -61,7 +62,7 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
         if page.evaluate("spadesApp.table.view.trick.length") >= 2:
             break
         key = my_turn_key(page)
-        page.keyboard.press("i")  # the hint selects a card
+        press_hint(page)  # the hint selects a card
         page.keyboard.press("j")
         page.keyboard.press("Enter")
         wait_turn_passed(page, key)
@@ -93,7 +94,7 @@ def test_end_of_match_screen_passes_axe(new_page: Any, axe_source: str, artifact
         if state == "bid":
             bid_with_keyboard(page)
         else:
-            page.keyboard.press("i")
+            press_hint(page)
             page.keyboard.press("j")
             page.keyboard.press("Enter")
         wait_turn_passed(page, key)

@@ -74,4 +74,32 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
         if checked and checked_waiting:
             break
     assert checked, "never had an unplayable card while following"
+    check_hint_sources(page, speech)
     assert not page.errors, page.errors
+
+
+def check_hint_sources(page: Any, speech: Speech) -> None:
+    """The hint comes from the server when it answers `{"type":"hint"}` (the bots' hint: an
+    action and a reason), else from the page itself — also when the server's answer fails."""
+    probe = page.evaluate("spadesApp.serverHints")
+    assert probe in (True, False), probe  # the probe at `welcome` has been answered
+    state = wait_my_turn_or_over(page)
+    if state != "play":
+        return
+    card = page.evaluate("spadesApp.table.legalCards().at(-1)")
+    page.evaluate("""c => { const conn = spadesApp.conn; const real = conn.request.bind(conn);
+      spadesApp.serverHints = true;
+      conn.request = (m) => m.type === 'hint'
+        ? Promise.resolve({ type: 'hint', action: c, reason: 'the bots say so.' }) : real(m);
+      window.__realRequest = real; }""", card)
+    page.keyboard.press("i")
+    said = speech.wait_for("Hint: play the", timeout=5)
+    assert "the bots say so" in said["text"]
+    assert page.evaluate("spadesApp.table.selected") == card
+    # the server's hint fails (offline, or refused): the page's own is given instead
+    page.evaluate("""() => { spadesApp.conn.request = (m) => m.type === 'hint'
+        ? Promise.reject(Object.assign(new Error('gone'), { code: 'offline' })) : window.__realRequest(m); }""")
+    page.keyboard.press("i")
+    said = speech.wait_for("Hint: play the", timeout=5)
+    assert "the bots say so" not in said["text"] and "selected" in said["text"]
+    page.evaluate(f"() => {{ spadesApp.conn.request = window.__realRequest; spadesApp.serverHints = {str(probe).lower()}; }}")

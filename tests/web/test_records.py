@@ -11,6 +11,7 @@ from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
     my_turn_key,
+    press_hint,
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
@@ -51,7 +52,7 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path)
         if state == "bid":
             bid_with_keyboard(page)
         else:
-            page.keyboard.press("i")
+            press_hint(page)
             page.keyboard.press("j")
             page.keyboard.press("Enter")
         wait_turn_passed(page, key)
