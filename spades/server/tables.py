@@ -516,7 +516,7 @@ class Table:
             k = team_count(rules)
             places = list(self.places)
             if len(places) > n:  # keep the taken places, in order
-                places = people + [Place()] * (n - len(people))
+                places = people + [Place() for _ in range(n - len(people))]
             places += [Place() for _ in range(n - len(places))]
             for p in places:
                 if p.team is not None and p.team >= k:
