@@ -19,7 +19,15 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from spades.engine import PROFILES, SpadesError, parse_action, profile, replay, summary
+from spades.engine import (
+    PROFILES,
+    SpadesError,
+    action_str,
+    parse_action,
+    profile,
+    replay,
+    summary,
+)
 from spades.engine.rules import PROFILE_OPTIONS
 from spades.server import views
 from spades.server.cpu import default_strength, strengths
@@ -461,6 +469,21 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.send(json.dumps(_table(conn).snapshot(conn)))
     elif kind == "sheet":
         conn.send(json.dumps(_table(conn).sheet()))
+    elif kind == "hint":
+        table = _table(conn)
+        seat = table.seat_of_conn(conn)
+        m = table.match
+        if seat is None or m is None or m.current_player != seat or table.status != "active":
+            raise TableError("state", "a hint is for the player whose turn it is")
+        obs = m.observation(seat)
+        try:
+            action, reason = await hub.cpu.hint(obs)
+        except Exception:  # no hint rather than a broken connection
+            raise TableError("state", "no hint is available now") from None
+        if action not in obs.legal_actions:
+            raise TableError("state", "no hint is available now")
+        conn.send(json.dumps({"type": "hint", "ref": ref, "table_id": table.id,
+                              "action": action_str(action), "reason": reason}))
     else:
         table = _table(conn)
         if kind == "seat":

@@ -50,6 +50,12 @@ def bot_act(spec: str, seed: int, obs: Observation) -> int:
     return int(bot.act(obs))
 
 
+def hint_for(obs: Observation) -> tuple[int, str]:
+    """The bots' suggestion for the seat of ``obs`` (runs in a worker)."""
+    h = bots.hint(obs)
+    return int(h.action), str(h.reason)
+
+
 class CpuPool:
     """Runs bot decisions in a process pool, a thread pool, or inline (tests)."""
 
@@ -67,6 +73,12 @@ class CpuPool:
             return bot_act(spec, seed, obs)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
+
+    async def hint(self, obs: Observation) -> tuple[int, str]:
+        if self.pool is None:
+            return hint_for(obs)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, hint_for, obs)
 
     def close(self) -> None:
         if self.pool is not None:

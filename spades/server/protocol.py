@@ -270,10 +270,16 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
+class HintMsg(_Msg):
+    """On your turn: the CPU players' suggestion for your seat (from your view only)."""
+
+    type: Literal["hint"]
+
+
 ClientMessage = Annotated[
     Hello | LobbyMsg | CreateMsg | JoinMsg | LeaveMsg | SeatMsg | TeamMsg | TeammateMsg
     | OptionsMsg | AddCpuMsg | RemoveMsg | GiveOwnerMsg | StartMsg | ActMsg | ChatMsg
-    | ResyncMsg | SheetMsg | PingMsg,
+    | ResyncMsg | SheetMsg | PingMsg | HintMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -360,6 +366,14 @@ class ChatOut(BaseModel):
     line: ChatLine
 
 
+class HintOut(BaseModel):
+    type: Literal["hint"] = "hint"
+    ref: Ref | None = None
+    table_id: str
+    action: str = Field(description="a legal action (record spelling)")
+    reason: str = Field(description="one line, plain text")
+
+
 class SheetOut(BaseModel):
     type: Literal["sheet"] = "sheet"
     table_id: str
@@ -376,7 +390,7 @@ class SheetOut(BaseModel):
 
 ServerMessage = Annotated[
     WelcomeOut | ErrorOut | AckOut | PongOut | LobbyOut | LobbyUpdateOut | LobbyRemoveOut
-    | TableOut | EventOut | ChatOut | SheetOut,
+    | TableOut | EventOut | ChatOut | SheetOut | HintOut,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -453,8 +467,9 @@ class StatsOut(BaseModel):
 CLIENT_MODELS: list[type[BaseModel]] = [
     Hello, LobbyMsg, CreateMsg, JoinMsg, LeaveMsg, SeatMsg, TeamMsg, TeammateMsg, OptionsMsg,
     AddCpuMsg, RemoveMsg, GiveOwnerMsg, StartMsg, ActMsg, ChatMsg, ResyncMsg, SheetMsg, PingMsg,
+    HintMsg,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,
-    EventOut, ChatOut, SheetOut,
+    EventOut, ChatOut, SheetOut, HintOut,
 ]

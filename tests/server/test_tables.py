@@ -47,7 +47,10 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
     assert eve.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
     assert bob.request({"type": "start"})["code"] == "not_allowed"  # not the owner
     started(ann, bob, eve)
-    while not (ann.my_turn() or bob.my_turn()):
+    while True:
+        bob.catch_up(ann.seq or 0)
+        if ann.my_turn() or bob.my_turn():
+            break
         ann.recv()
     mover, other = (ann, bob) if ann.my_turn() else (bob, ann)
     other.catch_up(mover.seq or 0)
@@ -274,3 +277,17 @@ def test_sheet_and_records_upload(client: TestClient) -> None:
     bad = dict(record, hands=[dict(record["hands"][0], plays=["ZZ"])])
     r = client.post("/api/records", json={"record": bad, "mode": "review"}, headers=auth)
     assert r.status_code == 422 and "hand 1" in r.json()["detail"]
+
+
+def test_hint_on_your_turn_only(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    assert ann.request({"type": "hint"})["code"] == "state"  # not at a table
+    new_table(ann, {"profile": "cardems", "one_hand": True})
+    started(ann)
+    while not ann.my_turn():
+        ann.recv()
+    ann.send({"type": "hint", "ref": "h"})
+    hint = ann.until(lambda m: m.get("ref") == "h")
+    assert hint["type"] == "hint", hint
+    assert ann.view is not None and hint["action"] in ann.view["legal_actions"]
+    assert hint["reason"]
