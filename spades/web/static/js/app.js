@@ -37,6 +37,7 @@ class App {
     });
     matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
     if (store.token()) this.conn.open();
+    else Object.assign(document.getElementById("conn"), { textContent: "Not signed in" }).dataset.status = "none";
     this.route();
   }
 
@@ -395,7 +396,10 @@ class App {
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
         h("td", {}, t.status),
         h("td", {}, t.turn_timer ? `${t.turn_timer}s` : "off"),
-        h("td", {}, h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `Join ${t.name || t.id}` }, t.status === "waiting" && t.open_seats ? "Join" : "Watch"))));
+        h("td", {}, (() => {
+          const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
+          return h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
+        })())));
     }
     table.append(body);
     box.append(table);

@@ -445,7 +445,7 @@ export class TableView {
     if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
     const mine = winner === this.mySide;
     const name = cap(this.sideName(winner));
-    return `The match is over. ${name} ${name === "You" || (mine && this.sides[winner].length > 1) ? "win" : "wins"}!${scores}`;
+    return `The match is over. ${name} ${name === "You" || this.sides[winner].length > 1 ? "win" : "wins"}!${scores}`;
   }
 
   timeLeft() {
@@ -614,6 +614,7 @@ export class TableView {
 
   select(card) {
     this.selected = card;
+    this.autoSelected = false;
     this.saveDraft();
     this.renderHand();
   }
@@ -775,7 +776,7 @@ export class TableView {
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
-      if (!this.selected && this.handCards().length) this.select(this.defaultCard());
+      if (!this.selected && this.handCards().length) { this.select(this.defaultCard()); this.autoSelected = true; }
     });
     hand.addEventListener("click", (e) => {
       const opt = e.target.closest("[role=option]");
@@ -917,7 +918,9 @@ export class TableView {
       let el = have.get(key);
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
-        const p = this.players >= 5 ? this.seatPos(s, 11, 12) : this.seatPos(s, 15, 12);
+        // where the card lands: towards its player, clear of the seats (5-6 seats: rounder)
+        const narrow = matchMedia("(max-width: 40rem)").matches;
+        const p = this.players >= 5 ? this.seatPos(s, narrow ? 11 : 15, 16) : this.seatPos(s, 15, 12);
         el.style.left = `${p.x}%`;
         el.style.top = `${p.y}%`;
         el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
@@ -1041,7 +1044,12 @@ export class TableView {
     if (this.selected && !cards.includes(this.selected)) this.selected = null;
     const legal = new Set(this.legalCards());
     const myPlay = this.myTurn() && v.phase === "play";
-    if (!this.selected && cards.length && document.activeElement === hand) this.selected = this.defaultCard();
+    if (!this.selected && cards.length && document.activeElement === hand) { this.selected = this.defaultCard(); this.autoSelected = true; }
+    // a card the page chose (not you) moves to a playable one when your turn comes
+    if (myPlay && this.autoSelected && this.selected && !legal.has(this.selected)) {
+      const first = cards.find((c) => legal.has(c));
+      if (first) this.selected = first;
+    }
     const have = new Map([...hand.children].map((c) => [c.dataset.card, c]));
     cards.forEach((card, i) => {
       let el = have.get(card);
