@@ -87,7 +87,9 @@ def wait_turn_passed(page: Any, key: Any, timeout: float = 15000) -> None:
     page.wait_for_function("k => spadesApp.table.turnKey !== k", arg=key, timeout=timeout)
 
 
-HINTS = "spadesApp.announcer.history.filter(e => e.text.startsWith('Hint')).length"
+HINTS = """(() => { if (window.__hints === undefined) { window.__hints = 0;
+  spadesApp.onQueued((t) => { if (t.startsWith('Hint')) window.__hints++; }); }
+  return window.__hints; })()"""
 
 
 def press_hint(page: Any) -> None:
@@ -102,6 +104,13 @@ def bid_with_keyboard(page: Any) -> str:
     """B focuses the bid, I (hint) chooses one, Tab to Confirm, Enter. Returns the bid label."""
     page.keyboard.press("b")
     press_hint(page)
+    try:
+        page.wait_for_selector("input[name=bid]:checked", state="attached", timeout=3000)
+    except Exception as exc:
+        raise AssertionError("the hint chose no bid: " + str(page.evaluate(
+            "[spadesApp.announcer.said.slice(-6), spadesApp.table.bidDraft,"
+            " spadesApp.table.view.legal_actions, document.getElementById('bid-panel').dataset.key]"))
+        ) from exc
     bid = page.evaluate("document.querySelector('input[name=bid]:checked').value")
     page.keyboard.press("b")
     page.keyboard.press("Tab")

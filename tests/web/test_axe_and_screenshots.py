@@ -44,6 +44,9 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
         page.wait_for_selector("main h1")
         page.wait_for_timeout(150)
         audit(page, axe_source, route)
+        name = route.strip("#/").replace("/", "-") or "home"
+        (artifacts / "pages").mkdir(exist_ok=True)
+        page.screenshot(path=str(artifacts / "pages" / f"{name}-{size}.png"), full_page=True)
     page.goto(server + "#/")
     page.screenshot(path=str(artifacts / f"home-{size}.png"), full_page=True)
 

@@ -41,8 +41,9 @@ def upload(page: Any, server: str, path: Path, mode: str, seat: int | None = Non
     page.click("#rec-file ~ button, form[aria-labelledby=rec-title] button[type=submit]")
 
 
-def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path) -> None:
-    page = new_page()
+def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
+                                     artifacts: Path) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
     start_quick_match(page, "Rita", profile="game93", one_hand=True)
     for _ in range(20):
         state = wait_my_turn_or_over(page)
@@ -57,6 +58,8 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path)
             page.keyboard.press("Enter")
         wait_turn_passed(page, key)
     page.wait_for_selector("#match-over:not([hidden])")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(artifacts / "match-over-phone.png"))
 
     # download at the end of the match
     rec = download(page, "#match-over a:has-text('Download the record')", tmp_path)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.web.helpers import Speech, bid_with_keyboard, play_with_keyboard
 
 
-def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str) -> None:
+def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str, artifacts: Path) -> None:
     ann = new_page()
     ann.goto(server + "#/create")
     ann.fill("#c-your-name", "Ann")
@@ -26,6 +27,8 @@ def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str) -> Non
     bob.click("form.panel button[type=submit]")
     bob.wait_for_selector("#seat-list")
     ann.wait_for_function("[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    ann.screenshot(path=str(artifacts / "waiting-room-desktop.png"), full_page=True)
+    bob.screenshot(path=str(artifacts / "waiting-room-phone.png"), full_page=True)
 
     ann.click("text=Start the match")
     ann_speech, bob_speech = Speech(ann), Speech(bob)
