@@ -695,7 +695,11 @@ class App {
       o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
       l: () => this.announcer.repeat(),
       i: () => t.hint(),
-      y: () => { const left = t.timeLeft(); say(left === null ? "There is no turn timer." : `${left} seconds left for ${t.seatName(t.turn.seat)}.`); },
+      y: () => {
+        const left = t.timeLeft();
+        const mine = t.turn && t.turn.seat === t.mySeat && t.isPlayer;
+        say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(t.turn.seat)} has ${left} seconds left.`);
+      },
       j: () => t.focusHand(),
       b: () => t.focusBid(),
       "?": () => this.openHelp(),

@@ -1239,7 +1239,7 @@ export class TableView {
     const d = this.sheetData;
     if (!d) return;
     clear(body);
-    if (!d.hands.length) { body.append(h("p", {}, "No hand has been scored yet.")); }
+    if (!d.hands.length) { body.append(h("p", {}, "No hand has been scored yet.")); return; }
     const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
     const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
     for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, cap(this.sideName(k))));
