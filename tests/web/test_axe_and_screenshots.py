@@ -77,10 +77,12 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
     page.click("#sheet-btn")
     page.wait_for_selector("#sheet-dialog[open] table, #sheet-dialog[open] p")
     audit(page, axe_source, "score sheet")
+    page.screenshot(path=str(artifacts / f"sheet-{size}.png"))
     page.keyboard.press("Escape")
     page.click("#help-btn")
     page.wait_for_selector("#help-dialog[open]")
     audit(page, axe_source, "keys dialog")
+    page.screenshot(path=str(artifacts / f"keys-{size}.png"))
     page.keyboard.press("Escape")
     assert not page.errors, page.errors
 

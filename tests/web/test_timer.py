@@ -32,6 +32,8 @@ def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, ar
     assert int(first.split()[0].lstrip("⚠")) >= 3, first
     assert page.get_attribute("#timer-chip", "role") == "timer"
     assert page.text_content(".seat.mine .turn-tag").strip().endswith(" s")
+    page.keyboard.press("y")  # the time left, on demand
+    assert "You have" in speech.wait_for("seconds left", timeout=3)["text"]
     side = page.evaluate("spadesApp.table.mySide")
     bags_before = page.evaluate("spadesApp.table.score.bags[spadesApp.table.mySide]")
 
