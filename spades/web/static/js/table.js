@@ -545,8 +545,12 @@ export class TableView {
     this.showHint(action, why);
   }
 
-  showHint(action, why) {
-    const reason = why ? `: ${why.replace(/\.$/, "")}` : "";
+  showHint(action, why, source = "server") {
+    this.lastHintSource = source;
+    // the bots' reason names the action itself ("Play the 4 of clubs: ..."): say it once
+    let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard)\b[^:]*:\s*/i, "").replace(/\.$/, "");
+    if (text) text = text[0].toLowerCase() + text.slice(1);
+    const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
       this.say(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
@@ -561,6 +565,7 @@ export class TableView {
 
   /** The page's own hint, from the seat's view (used offline or without the server's). */
   localHint() {
+    this.lastHintSource = "page";
     const v = this.view;
     if (v.phase === "bid") {
       if (!v.hand) { this.say("Hint: look at your cards first, unless your side needs a Blind Nil gamble."); return; }
