@@ -4,6 +4,7 @@ it. At phone size, with the pointer (taps)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.web.helpers import (
@@ -82,10 +83,18 @@ def check_hint_sources(page: Any, speech: Speech) -> None:
     """The hint comes from the server when it answers `{"type":"hint"}` (the bots' hint: an
     action and a reason), else from the page itself — also when the server's answer fails."""
     probe = page.evaluate("spadesApp.serverHints")
-    assert probe in (True, False), probe  # the probe at `welcome` has been answered
+    assert probe is True, probe  # the probe at `welcome`: the server answers `hint`
     state = wait_my_turn_or_over(page)
     if state != "play":
         return
+    # the real server's hint (the bots'): a legal card, selected, with its reason
+    key = page.evaluate("spadesApp.table.turnKey")
+    page.keyboard.press("i")
+    said = speech.wait_for("Hint: play the", timeout=8)
+    assert page.evaluate("spadesApp.table.lastHintSource") == "server", said
+    assert not re.search(r"of \w+: (play|lead|trump with|discard) the", said["text"], re.I), said  # said once
+    assert page.evaluate("spadesApp.table.legalCards().includes(spadesApp.table.selected)")
+    assert page.evaluate("spadesApp.table.turnKey") == key
     card = page.evaluate("spadesApp.table.legalCards().at(-1)")
     page.evaluate("""c => { const conn = spadesApp.conn; const real = conn.request.bind(conn);
       spadesApp.serverHints = true;
