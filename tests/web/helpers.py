@@ -152,6 +152,7 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
         page.check("#c-timer-on")
         page.fill("#c-turn_timer", str(timer))
     page.click("#c-cpus")
+    page.mouse.move(0, 0)  # no card raised by a resting pointer in the screenshots
     try:
         page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
     except Exception as exc:

@@ -111,7 +111,8 @@ def try_a_refused_card(page: Any, speech: Speech) -> bool:
     page.keyboard.press("Enter")
     refused = speech.wait_for("Refused:", kind="assertive")
     assert "cannot be played" in refused["text"]
-    assert page.evaluate("spadesApp.sounds.played.at(-1)") == "refused"
+    # (the trick sound of the trick just won may come a moment later)
+    assert "refused" in page.evaluate("spadesApp.sounds.played.slice(-2)")
     after = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
     assert before == after
     return True

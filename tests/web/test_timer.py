@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from tests.web.helpers import Speech, create_cpu_table
+from tests.web.test_axe_and_screenshots import audit
 
 CHIP = "(() => { const c = document.getElementById('timer-chip'); return c && c.offsetParent ? c.textContent : null; })()"
 
 
 @pytest.mark.parametrize("size", ["phone"])
 def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, artifacts: Path,
-                                                  size: str) -> None:
+                                                  axe_source: str, size: str) -> None:
     page = new_page(viewport={"width": 390, "height": 844})
     speech = Speech(page)
     create_cpu_table(page, server, "Tim", profile="race400", players=4, timer=5)
@@ -42,6 +43,7 @@ def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, ar
     assert "timer" in page.evaluate("spadesApp.sounds.played")
     page.wait_for_selector("#timer-chip.urgent")
     page.screenshot(path=str(artifacts / f"table-timer-warning-{size}.png"))
+    audit(page, axe_source, "table with the timer warning")
     assert warn
 
     # at the end: the server bids for us, and we take the penalty bag
