@@ -12,7 +12,7 @@ import pytest
 from tests.web.helpers import OVERLAPS, create_cpu_table, play_to_mid_trick
 from tests.web.test_axe_and_screenshots import audit
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1366, "height": 900}},
     "phone": {"viewport": {"width": 390, "height": 844}},
     # 200 % zoom of a 1366x900 window: the same CSS pixels as 683x450 at device scale 2

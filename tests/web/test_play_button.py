@@ -107,8 +107,10 @@ def check_hint_sources(page: Any, speech: Speech) -> None:
     assert page.evaluate("spadesApp.table.selected") == card
     # the server's hint fails (offline, or refused): the page's own is given instead
     page.evaluate("""() => { spadesApp.conn.request = (m) => m.type === 'hint'
-        ? Promise.reject(Object.assign(new Error('gone'), { code: 'offline' })) : window.__realRequest(m); }""")
+        ? Promise.reject(Object.assign(new Error('gone'), { code: 'offline' }))
+        : window.__realRequest(m); }""")
     page.keyboard.press("i")
     said = speech.wait_for("Hint: play the", timeout=5)
     assert "the bots say so" not in said["text"] and "selected" in said["text"]
-    page.evaluate(f"() => {{ spadesApp.conn.request = window.__realRequest; spadesApp.serverHints = {str(probe).lower()}; }}")
+    page.evaluate("p => { spadesApp.conn.request = window.__realRequest; spadesApp.serverHints = p; }",
+                  probe)

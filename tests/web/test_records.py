@@ -103,7 +103,8 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     page.wait_for_function(
         "spadesApp.table && spadesApp.table.view && spadesApp.table.view.phase === 'play'",
         timeout=15000)
-    you = page.evaluate("[spadesApp.table.mySeat, spadesApp.table.msg.you, spadesApp.table.msg.table.seats.map(s => s.name)]")
+    you = page.evaluate("[spadesApp.table.mySeat, spadesApp.table.msg.you,"
+                        " spadesApp.table.msg.table.seats.map(s => s.name)]")
     assert you[0] == seat, you
     hand = page.evaluate("spadesApp.table.view.hand")
     dealt = {c.upper().replace("10", "T") for c in rec["hands"][0]["deal"][seat]}

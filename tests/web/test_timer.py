@@ -13,7 +13,8 @@ import pytest
 from tests.web.helpers import Speech, create_cpu_table
 from tests.web.test_axe_and_screenshots import audit
 
-CHIP = "(() => { const c = document.getElementById('timer-chip'); return c && c.offsetParent ? c.textContent : null; })()"
+CHIP = ("(() => { const c = document.getElementById('timer-chip');"
+        " return c && c.offsetParent ? c.textContent : null; })()")
 
 
 @pytest.mark.parametrize("size", ["phone"])
