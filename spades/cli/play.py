@@ -68,7 +68,8 @@ def register(sub: Any) -> None:
                    "--dealer; the dealer is the seat before it)")
     g.add_argument("--cpu", action="append", default=[], metavar="LEVEL|SEAT=LEVEL",
                    help="CPU strength for every CPU, or for one seat (repeat the option); "
-                   f"levels: {', '.join(cpu.known_levels())} (default {cpu.DEFAULT_LEVEL})")
+                   f"levels: {', '.join(cpu.known_levels())} (default {cpu.DEFAULT_LEVEL}), "
+                   "or cmd:\"PROGRAM ARGS\" for your own bot (docs/bot-protocol.md)")
     g.add_argument("--seed", type=int, help="random seed for the deals (default: random)")
     k = p.add_argument_group("rules knobs (override the profile)")
     k.add_argument("--target", type=int, metavar="POINTS", help="points that win the match")
@@ -189,9 +190,13 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
     levels: list[str | None] = [cpu.DEFAULT_LEVEL] * players
     known = cpu.known_levels()
     for item in args.cpu:
-        seat_text, eq, level = item.rpartition("=")
-        level = level.strip().lower()
-        if level not in known:
+        if "=cmd:" in item or item.startswith("cmd:"):  # an external program (bot protocol)
+            seat_text, eq, level = item.partition("=") if "=cmd:" in item else ("", "", item)
+            level = level.strip()
+        else:
+            seat_text, eq, level = item.rpartition("=")
+            level = level.strip().lower()
+        if level not in known and not level.startswith("cmd:"):
             raise UsageError(f"--cpu {item!r}: unknown CPU level {level!r}; choose one of "
                              f"{', '.join(known)}")
         if eq:

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from spades.bots import Bot
+from spades.bots.external import ExternalBotError
 from spades.cli.sheet import side_name
 from spades.engine import (
     BLIND_NIL,
@@ -152,11 +153,16 @@ class TerminalGame:
             time.sleep(self.delay)
         obs = self.match.observation(seat)
         bot = self.bots.get(seat)
-        action = bot.act(obs) if bot is not None else -1
+        try:
+            action = bot.act(obs) if bot is not None else -1
+        except ExternalBotError as exc:  # a program that died or stopped answering
+            action = -1
+            self.say(f"{self.names[seat]}'s program failed ({exc}); "
+                     f"a CPU player ({cpu.DEFAULT_LEVEL}) takes the seat.")
         if not self.match.is_legal(action):  # a misbehaving bot must not stop the game
-            action = self.match.timeout_action()
-            if action == LOOK:
-                action = self.match.legal_actions()[0]
+            replacement, _ = cpu.make_cpu(cpu.DEFAULT_LEVEL, self.seed * 10 + seat)
+            self.bots[seat] = replacement
+            action = replacement.act(obs)
         return action
 
     def commit(self, seat: int, action: int) -> None:
