@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +22,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bots", choices=("process", "thread", "inline"), default="process",
                    help="where CPU players think (process: a process pool)")
     p.add_argument("--bot-workers", type=int, default=2)
+    p.add_argument("--bot", action="append", default=[], metavar="NAME=cmd:PROGRAM",
+                   help="offer an external bot program (docs/bot-protocol.md) as a CPU "
+                        "strength named NAME; a program that fails is replaced by a CPU")
     p.add_argument("--ws-compression", action="store_true",
                    help="offer permessage-deflate on the WebSocket (saves bandwidth, costs "
                    "CPU: off by default)")
@@ -39,6 +43,15 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from spades.server.app import create_app
+    from spades.server.cpu import register_external
+
+    for item in args.bot:
+        name, _, spec = item.partition("=")
+        try:
+            register_external(name.strip(), spec.strip())
+        except ValueError as exc:
+            print(f"spades serve: {exc}", file=sys.stderr)
+            return 2
     from spades.server.settings import Settings
     from spades.store import default_path
 

@@ -12,6 +12,15 @@ from spades import bots
 from spades.engine import Observation
 
 _CACHE: dict[tuple[str, int], Any] = {}
+#: External programs the operator offers as CPU strengths (``spades serve --bot NAME=cmd:...``).
+_EXTERNAL: dict[str, str] = {}
+
+
+def register_external(name: str, spec: str) -> None:
+    """Offer an external bot program (bot protocol) to table owners under ``name``."""
+    if not spec.startswith("cmd:") or not name or name in strengths():
+        raise ValueError(f"--bot {name}={spec}: use a new name and cmd:PROGRAM ARGS")
+    _EXTERNAL[name] = spec
 
 
 def strengths() -> dict[str, str]:
@@ -23,6 +32,7 @@ def strengths() -> dict[str, str]:
     if isinstance(table, Mapping):
         out.update({str(k): str(v) for k, v in table.items() if not str(v).startswith("cmd:")})
     out["random"] = "random"
+    out.update(_EXTERNAL)  # registered by the operator, never by a client
     return out
 
 
@@ -30,6 +40,10 @@ def default_strength() -> str:
     pick = getattr(bots, "DEFAULT_STRENGTH", None)
     names = strengths()
     return pick if isinstance(pick, str) and pick in names else next(iter(names))
+
+
+def is_external(spec: str) -> bool:
+    return spec.startswith("cmd:")
 
 
 def spec_of(strength: str) -> str:

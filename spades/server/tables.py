@@ -35,7 +35,7 @@ from spades.engine import (
 from spades.engine.actions import is_play
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.server import views
-from spades.server.cpu import spec_of
+from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
 
 if TYPE_CHECKING:
@@ -856,10 +856,19 @@ class Table:
                 place = self.places[seat]
                 spec = spec_of(place.cpu or self.options.cpu)
                 obs = m.observation(seat)
-                action = await self.hub.cpu.decide(spec, self.seed_base + seat, obs)
+                try:
+                    action = await self.hub.cpu.decide(spec, self.seed_base + seat, obs)
+                except Exception:
+                    if not is_external(spec):
+                        raise
+                    place.cpu = default_strength()  # a dead program: a CPU takes the seat
+                    continue
                 if version != self.version:
                     return
                 if action not in obs.legal_actions:  # a bot bug must not stall the table
+                    if is_external(spec):
+                        place.cpu = default_strength()
+                        continue
                     action = obs.legal_actions[0]
                 await self.act(None, seat, action, "cpu", version)
                 return
