@@ -7,7 +7,7 @@ import random
 from spades.bots.policy import _discard, choose_bid, play_card, side_need
 from spades.bots.sim import Sim, above, highest, lowest
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
-from spades.engine.cards import NON_SPADE_MASK, RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
+from spades.engine.cards import NON_SPADE_MASK, RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, cards_of
 
 
 def own_sim(obs: Observation) -> Sim:
@@ -105,16 +105,16 @@ class BeginnerBot:
             spades = keep & SPADE_MASK
             if (hand & SPADE_MASK).bit_count() >= 5 and spades:
                 return lowest(spades)
-            for c in sorted(_cards(keep & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
+            for c in sorted(cards_of(keep & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
                 if not out & above(c):
                     return c
             side_cards = keep & NON_SPADE_MASK or keep
-            return min(_cards(side_cards), key=lambda c: RANK_OF[c])
+            return min(cards_of(side_cards), key=lambda c: RANK_OF[c])
         if pos == 1:
             return _discard(s, seat, keep, out)
         if s.best_seat in mates:
             return _discard(s, seat, keep, out)
-        winners = [c for c in _cards(keep) if c > s.best and (
+        winners = [c for c in cards_of(keep) if c > s.best and (
             SUIT_OF[c] == s.led or SUIT_OF[c] == SPADES)]
         if winners:
             if keep & SUIT_MASKS[s.led]:
@@ -139,22 +139,13 @@ def beginner_count(hand: int) -> int:
     return count
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _under_or_low(s: Sim, legal: int) -> int:
     """The highest card that does not take the trick, else the lowest."""
     if s.trick:
-        unders = [c for c in _cards(legal) if not (c > s.best and (
+        unders = [c for c in cards_of(legal) if not (c > s.best and (
             SUIT_OF[c] == s.led or SUIT_OF[c] == SPADES))]
         if unders:
             side = [c for c in unders if c < 39]
             return max(side or unders, key=lambda c: RANK_OF[c])
         return highest(legal) if len(s.trick) == s.n - 1 else lowest(legal)
-    return min(_cards(legal & NON_SPADE_MASK or legal), key=lambda c: RANK_OF[c])
+    return min(cards_of(legal & NON_SPADE_MASK or legal), key=lambda c: RANK_OF[c])
