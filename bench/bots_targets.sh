@@ -13,3 +13,8 @@ spades arena --a expert:0.1s --b ismcts:0.1s --deals 120 --jobs 1 --seed 29 --js
 spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 1 --seed 17 --json > bench/results/bots_expert_vs_intermediate_race400_3p.out
 spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 1 --seed 19 --json > bench/results/bots_expert_vs_intermediate_race400_6p.out
 spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 1 --seed 23 --json > bench/results/bots_expert_vs_intermediate_cards4net.out
+# Fourth equal-time run, decided before its result was known (started 2026-11-29 19:54 UTC):
+# 800 deals, seed 53, same code as the runs above. The target counts as shown if this run's
+# 95% interval is above zero; the pooled estimate over seeds 13, 29, 41 and 53 (1,320 deals,
+# weighted by deals, interval from each run's standard error) is reported alongside.
+spades arena --a expert:0.1s --b ismcts:0.1s --deals 800 --jobs 2 --seed 53 --json > bench/results/bots_expert_vs_ismcts_equal_time_seed53.out
