@@ -180,8 +180,8 @@ OVERLAPS = """(() => {
     const x = r(a), y = r(b);
     const w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
     const h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
-    // trick cards may overlap a little, never hide each other's index corner
-    if (w > x.width * 0.6 && h > x.height * 0.6) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat}`);
+    // trick cards may touch, never cover a fifth of each other
+    if (w > x.width * 0.2 && h > x.height * 0.2) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat}`);
   }));
   const felt = document.querySelector('.felt');
   if (felt) for (const s of seats) {

@@ -909,6 +909,15 @@ export class TableView {
     }
   }
 
+  /** Where seat ``s``'s card lands on the trick: towards its player, clear of the seats
+   * and of the other cards (5 and 6 seats need a rounder spread; 6 on a phone, a wider one). */
+  trickSpot(s) {
+    const narrow = matchMedia("(max-width: 40rem)").matches;
+    if (this.players === 6) return this.seatPos(s, narrow ? 12 : 15, narrow ? 22 : 20);
+    if (this.players === 5) return this.seatPos(s, narrow ? 11 : 15, 16);
+    return this.seatPos(s, 15, 12);
+  }
+
   renderTrick() {
     const v = this.view;
     const box = this.el.querySelector(".trick");
@@ -923,9 +932,7 @@ export class TableView {
       let el = have.get(key);
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
-        // where the card lands: towards its player, clear of the seats (5-6 seats: rounder)
-        const narrow = matchMedia("(max-width: 40rem)").matches;
-        const p = this.players >= 5 ? this.seatPos(s, narrow ? 11 : 15, 16) : this.seatPos(s, 15, 12);
+        const p = this.trickSpot(s);
         el.style.left = `${p.x}%`;
         el.style.top = `${p.y}%`;
         el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
