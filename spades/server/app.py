@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -50,6 +51,7 @@ from spades.server.protocol import (
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, clean_chat, clean_name
+from spades.server.throttle import LoginThrottle
 from spades.stats import compute
 from spades.store import StoreError, UserRow, record_of
 
@@ -95,6 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.close()
 
+    throttle = LoginThrottle(settings.login_failures, settings.login_window)
+
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
 
@@ -130,7 +134,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return session(hub, user)
 
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
-    async def login(body: AccountIn, hub: HubDep) -> SessionOut:
+    async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
+        address = request.client.host if request.client else "?"
+        wait = throttle.wait(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many failed sign-ins from your address: try again in "
+                                f"{math.ceil(wait)} s", headers={"Retry-After": str(math.ceil(wait))})
         user = hub.store.account(body.name.strip())
         ok = False
         if user is not None and user.password_hash:
@@ -139,7 +148,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except (Argon2Error, InvalidHashError):
                 ok = False
         if not ok or user is None:
+            throttle.failed(address)
             raise HTTPException(401, "wrong name or password")
+        throttle.succeeded(address)
         return session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])

@@ -29,4 +29,8 @@ class Settings:
     hello_timeout: float = 10.0
     chat_history: int = 50
     max_record_bytes: int = 1_000_000
+    #: Failed sign-ins allowed per client address within ``login_window`` seconds (0: no
+    #: limit); more attempts are refused with 429 until the oldest failure is that old.
+    login_failures: int = 10
+    login_window: float = 300.0
     web_static: str | None = None

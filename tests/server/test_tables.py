@@ -9,6 +9,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from spades.server.app import create_app
+from spades.server.settings import Settings
 from tests.server.helpers import Msg, Player, guest, play_to_end
 
 
@@ -291,3 +293,36 @@ def test_hint_on_your_turn_only(client: TestClient) -> None:
     assert hint["type"] == "hint", hint
     assert ann.view is not None and hint["action"] in ann.view["legal_actions"]
     assert hint["reason"]
+
+
+def test_repeated_failed_sign_ins_are_slowed(settings: Settings) -> None:
+    settings.login_failures = 3
+    settings.login_window = 60.0
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/api/register", json={"name": "Kim", "password": "right one"}
+                           ).status_code == 200
+        wrong = {"name": "Kim", "password": "a wrong guess"}
+        assert [client.post("/api/login", json=wrong).status_code for _ in range(3)] == [401] * 3
+        r = client.post("/api/login", json={"name": "Kim", "password": "right one"})
+        assert r.status_code == 429, r.text
+        assert "too many failed sign-ins" in r.json()["detail"]
+        assert 0 < int(r.headers["Retry-After"]) <= 60
+
+
+def test_login_throttle_window_and_reset() -> None:
+    from spades.server.throttle import LoginThrottle
+
+    now = [0.0]
+    t = LoginThrottle(2, 10.0, clock=lambda: now[0])
+    t.failed("a")
+    assert t.wait("a") == 0
+    t.failed("a")
+    assert t.wait("a") == 10.0
+    assert t.wait("b") == 0  # another address is not affected
+    now[0] = 4.0
+    assert t.wait("a") == 6.0
+    now[0] = 10.0  # the first failure is old enough
+    assert t.wait("a") == 0
+    t.failed("a")
+    t.succeeded("a")  # a good sign-in forgets the failures
+    assert t.wait("a") == 0
