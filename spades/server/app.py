@@ -474,7 +474,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "chat":
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
-        seq = table.emit_chat(line)
+        async with table.lock:  # kept before anyone sees it, in the order it is shown
+            await hub.db(hub.store.add_chat, table.id, line)
+            seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":
         conn.send(json.dumps(_table(conn).snapshot(conn)))

@@ -256,6 +256,7 @@ class Hub:
             events = await self.db(self.store.events, row.id)
             table.match = rebuild(row.rules, row.first_dealer or 0, events)
             table.seq = table.stored = len(events)
+        table.chat.extend(await self.db(self.store.chat, row.id, self.settings.chat_history))
         self._register(table)
         m = table.match
         async with table.lock:

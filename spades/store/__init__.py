@@ -26,7 +26,7 @@ from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
 from spades.engine.records import FORMAT, rules_json
-from spades.store.schema import events, game_players, games, migrate, sessions, users
+from spades.store.schema import chat_lines, events, game_players, games, migrate, sessions, users
 
 
 def default_path() -> Path:
@@ -197,6 +197,7 @@ class Store:
     def delete_game(self, game_id: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(events.delete().where(events.c.game_id == game_id))
+            conn.execute(chat_lines.delete().where(chat_lines.c.game_id == game_id))
             conn.execute(game_players.delete().where(game_players.c.game_id == game_id))
             conn.execute(games.delete().where(games.c.id == game_id))
 
@@ -236,6 +237,20 @@ class Store:
             rows = conn.execute(select(events).where(events.c.game_id == game_id)
                                 .order_by(events.c.seq)).mappings().all()
         return [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows]
+
+    # Chat -------------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, line: dict[str, Any]) -> None:
+        """Keep one chat line of a table, committed before returning."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(chat_lines).values(game_id=game_id, line=line, created_at=_now()))
+
+    def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(chat_lines.c.line).where(chat_lines.c.game_id == game_id)
+                                .order_by(chat_lines.c.id.desc()).limit(limit)).scalars().all()
+        return [dict(r) for r in reversed(rows)]
 
     def load_match(self, game_id: str) -> tuple[GameRow, Match]:
         game = self.game(game_id)

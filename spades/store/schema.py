@@ -99,13 +99,29 @@ game_players = Table(
 Index("ix_game_players_user", game_players.c.user_id)
 
 
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    # {"name", "seat", "text", "html", "at"}: what the table showed, as it showed it.
+    Column("line", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_chat_lines_game", chat_lines.c.game_id, chat_lines.c.id)
+
+
 def _initial(conn: Connection) -> None:
     for table in (users, sessions, games, events, game_players):
         table.create(conn, checkfirst=True)
 
 
+def _chat(conn: Connection) -> None:
+    chat_lines.create(conn, checkfirst=True)
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat]
 
 
 def migrate(conn: Connection) -> int:
@@ -127,5 +143,5 @@ def migrate(conn: Connection) -> int:
     return len(MIGRATIONS)
 
 
-__all__ = ["MIGRATIONS", "Text", "events", "game_players", "games", "metadata", "migrate",
-           "schema_version", "sessions", "users"]
+__all__ = ["MIGRATIONS", "Text", "chat_lines", "events", "game_players", "games", "metadata",
+           "migrate", "schema_version", "sessions", "users"]

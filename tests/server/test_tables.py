@@ -11,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, guest, play_to_end
+from tests.server.helpers import Msg, Player, close_all, guest, play_to_end
 
 
 def hub_of(client: TestClient) -> Any:
@@ -326,3 +326,20 @@ def test_login_throttle_window_and_reset() -> None:
     t.failed("a")
     t.succeeded("a")  # a good sign-in forgets the failures
     assert t.wait("a") == 0
+
+
+def test_chat_survives_a_restart(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        ann, bob = Player(client, "Ann"), Player(client, "Bob")
+        tid = new_table(ann, {}, bob)
+        for text in ("good luck", "have fun"):
+            assert ann.request({"type": "chat", "text": text})["type"] == "ack"
+        token = ann.token
+        close_all()
+    with TestClient(create_app(settings)) as client:
+        ann = Player(client, "Ann", token)
+        assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+        snap = ann.until(lambda m: m["type"] == "table")
+        assert [line["text"] for line in snap["chat"]] == ["good luck", "have fun"]
+        assert snap["chat"][0]["name"] == "Ann"
+        close_all()
