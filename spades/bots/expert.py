@@ -11,8 +11,12 @@ over the same deals) drops out, and its share of the budget goes to the close on
 rule-based card is kept unless the search finds a clearly better one, so sampling noise
 does not replace a sound card by a dubious one.
 
-Bids are chosen the same way: every candidate bid (nil and blind nil included) is played
-out in each sampled deal, the other seats bidding as the intermediate level does.
+Bids are chosen by simulation too, the other seats bidding as the intermediate level does.
+Under standard and Suicide bidding each sampled deal is played out once with a number bid
+and every number candidate is scored on the tricks that play-out gave (a side's tricks
+hardly depend on the number it bid), and once with Nil; so number bids are compared over
+several times more deals. Under Mirror and Whiz, and for blind nil against looking, every
+candidate is played out in each deal.
 """
 
 from __future__ import annotations
@@ -54,7 +58,9 @@ class ExpertBot:
                  rel: float = 1.0, spend: float = 1.0, cap: float = RACE_CAP,
                  z: float = RACE_Z, exact_cards: float | None = None,
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
-                 bid_scale: float = BID_SCALE, bid_width: float = 2) -> None:
+                 bid_scale: float = BID_SCALE, bid_width: float = 2,
+                 rescore: float = 1) -> None:
+        self.rescore = bool(rescore)
         self.bid_scale = bid_scale
         self.bid_width = int(bid_width)
         self.zdef = zdef
@@ -195,12 +201,58 @@ class ExpertBot:
             default = choose_bid(own_sim(obs), obs.scores, legal)
             if default not in candidates:
                 candidates.append(default)
-        values = self._evaluate(obs, candidates, self.bid_scale, play_out=False)
+        if self.rescore and rules.bidding in ("standard", "suicide"):
+            values = self._rescore_bids(obs, candidates, default)
+        else:
+            values = self._evaluate(obs, candidates, self.bid_scale, play_out=False)
         best = max(range(len(candidates)), key=lambda i: (values[i], -abs(
             candidates[i] - BID_BASE - est) if candidates[i] != NIL else -99))
         if default >= 0 and self.zdef_bid > 0:
             best = self._prefer(candidates, values, best, candidates.index(default))
         return candidates[best]
+
+    def _rescore_bids(self, obs: Observation, candidates: list[int], default: int) -> list[float]:
+        """Mean utility of each candidate bid, number bids scored on one play-out per deal.
+
+        The tricks a side takes hardly depend on which number it bid, so each sampled deal is
+        played out once with a number bid (the rule-based one) and every number candidate is
+        scored on the tricks that play-out gave (the bid-in-spades method of Cohensius et
+        al., 2020). Nil, a different way of playing, gets its own play-out. With one play-out
+        per deal for all numbers, the numbers are compared over several times more deals,
+        and without deal-to-deal noise between them."""
+        side = obs.my_side
+        me = obs.seat
+        numbers = [a for a in candidates if BID_BASE <= a < BLIND_NIL and a != NIL]
+        anchor = default if default in numbers else (
+            min(numbers, key=lambda a: abs(a - BID_BASE - estimate_tricks(obs.hand or 0, obs.rules)))
+            if numbers else -1)
+        nil = NIL in candidates
+        sums = dict.fromkeys(candidates, 0.0)
+        count = 0
+        deadline = self._deadline()
+        total = max(2, int(self.worlds * self.bid_scale * max(1, len(candidates)) / (1 + nil)))
+        while True:
+            for hands in sample_deals(obs, self.rng, 8):
+                base = Sim.from_obs(obs, hands)
+                if anchor >= 0:
+                    s = base.clone()
+                    s.bid(anchor)
+                    rollout(s)
+                    for a in numbers:
+                        s.bids[me] = a - BID_BASE
+                        sums[a] += s.utility(side, self.bag_weight, self.rel)
+                if nil:
+                    s = base.clone()
+                    s.bid(NIL)
+                    rollout(s)
+                    sums[NIL] += s.utility(side, self.bag_weight, self.rel)
+                count += 1
+            if deadline is None:
+                if count >= total:
+                    break
+            elif time.perf_counter() > deadline:
+                break
+        return [sums[a] / count if a in numbers or a == NIL else -1e9 for a in candidates]
 
     def _blind_nil(self, obs: Observation) -> int:
         """Blind nil or look: simulate both over guessed hands for this seat too."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from spades.bots.expert import ExpertBot, _race
+from spades.engine import BID_BASE, BLIND_NIL, NIL, Match, Observation, action_str, profile
+from spades.engine.cards import parse_card
 
 
 def test_race_drops_only_clearly_worse_candidates() -> None:
@@ -27,3 +31,42 @@ def test_prefer_keeps_the_default_unless_clearly_beaten() -> None:
     clearly_better = [5.0, 6.0, 5.5, 6.5, 5.0, 6.0]
     bot._values = [clearly_better, default]
     assert bot._prefer([5, 7], [5.7, 0.0], 0, 1) == 0
+
+
+def _first_bid_with(hand_text: str) -> Observation:
+    """The first bidder's observation when it holds ``hand_text``; the rest dealt at random."""
+    rules = profile("cardems")
+    mine = 0
+    for word in hand_text.split():
+        mine |= 1 << parse_card(word)
+    rest = [c for c in range(52) if not mine >> c & 1]
+    random.Random(3).shuffle(rest)
+    match = Match(rules, dealer=3)
+    hands = [0] * 4
+    first = 0  # the seat after the dealer bids first
+    hands[first] = mine
+    others = [s for s in range(4) if s != first]
+    for k, s in enumerate(others):
+        for c in rest[13 * k:13 * (k + 1)]:
+            hands[s] |= 1 << c
+    match.deal(hands)
+    assert match.current_player == first
+    return match.observation(first)
+
+
+def test_rescored_bids_follow_the_hand() -> None:
+    strong = _first_bid_with("AS KS QS JS 10S 9S AH KH AD KD AC 2C 3C")
+    weak = _first_bid_with("2S 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 5C 7C")
+    for seed in (1, 2):
+        bid = ExpertBot(seed=seed, worlds=30).act(strong)
+        assert BID_BASE + 9 <= bid <= BID_BASE + 13, action_str(bid)
+        assert ExpertBot(seed=seed, worlds=30).act(weak) == NIL
+
+
+def test_rescoring_plays_each_deal_once_for_all_numbers() -> None:
+    obs = _first_bid_with("AS KS 5S 4S AH 10H 7H 6D 5D 4D QC 8C 3C")
+    bot = ExpertBot(seed=4, worlds=20)
+    values = bot._rescore_bids(obs, [BID_BASE + 3, BID_BASE + 4, BID_BASE + 5, NIL], BID_BASE + 4)
+    assert len(values) == 4 and all(v > -1e8 for v in values)
+    # A blind nil is no number to rescore: it is left out, not given a made-up value.
+    assert bot._rescore_bids(obs, [BID_BASE + 4, BLIND_NIL], BID_BASE + 4)[1] < -1e8
