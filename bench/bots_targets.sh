@@ -19,6 +19,6 @@ spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 1 
 # weighted by deals, interval from each run's standard error) is reported alongside.
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 800 --jobs 2 --seed 53 --json > bench/results/bots_expert_vs_ismcts_equal_time_seed53.out
 # After the expert's bids moved to rescoring (one play-out per sampled deal scores every
-# number bid), decided before its result was known: 500 deals, seed 61. The target counts as
+# number bid, estimate ± 3), decided before its result was known: 500 deals, seed 61. The target counts as
 # shown for this code if the 95% interval is above zero.
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 500 --jobs 2 --seed 61 --json > bench/results/bots_expert_vs_ismcts_equal_time_rescored_seed61.out

@@ -189,6 +189,8 @@ class ExpertBot:
         numbers = [a for a in legal if BID_BASE < a < BLIND_NIL]
         centre = round(est)
         w = self.bid_width
+        if self.rescore and rules.bidding in ("standard", "suicide"):
+            w += 1  # scoring one more number on the same play-outs costs nothing
         candidates = [a for a in numbers if centre - w <= a - BID_BASE <= centre + w]
         if not candidates and numbers:
             candidates = [min(numbers, key=lambda a: abs(a - BID_BASE - centre))]
@@ -230,7 +232,8 @@ class ExpertBot:
         sums = dict.fromkeys(candidates, 0.0)
         count = 0
         deadline = self._deadline()
-        total = max(2, int(self.worlds * self.bid_scale * max(1, len(candidates)) / (1 + nil)))
+        # As many play-outs as the old way's five or six candidates: 3 per base deal.
+        total = max(2, int(self.worlds * self.bid_scale * 3))
         while True:
             for hands in sample_deals(obs, self.rng, 8):
                 base = Sim.from_obs(obs, hands)
