@@ -7,12 +7,12 @@ mkdir -p bench/results
 spades arena --a beginner --b random --deals 500 --jobs 1 --seed 7 --json --quiet > bench/results/bots_beginner_vs_random_cardems.out
 spades arena --a intermediate --b beginner --deals 500 --jobs 1 --seed 7 --json --quiet > bench/results/bots_intermediate_vs_beginner_cardems.out
 spades arena --a intermediate --b beginner --deals 200 --matches --jobs 1 --seed 5 --json --quiet > bench/results/bots_intermediate_vs_beginner_matches.out
-spades arena --a expert --b intermediate --deals 200 --jobs 1 --seed 11 --json > bench/results/bots_expert_vs_intermediate_cardems.out
+spades arena --a expert --b intermediate --deals 200 --jobs 2 --seed 11 --json > bench/results/bots_expert_vs_intermediate_cardems.out
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 200 --jobs 1 --seed 13 --json > bench/results/bots_expert_vs_ismcts_equal_time.out
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 120 --jobs 1 --seed 29 --json > bench/results/bots_expert_vs_ismcts_equal_time_seed29.out
-spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 1 --seed 17 --json > bench/results/bots_expert_vs_intermediate_race400_3p.out
-spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 1 --seed 19 --json > bench/results/bots_expert_vs_intermediate_race400_6p.out
-spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 1 --seed 23 --json > bench/results/bots_expert_vs_intermediate_cards4net.out
+spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 2 --seed 17 --json > bench/results/bots_expert_vs_intermediate_race400_3p.out
+spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 2 --seed 19 --json > bench/results/bots_expert_vs_intermediate_race400_6p.out
+spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 --seed 23 --json > bench/results/bots_expert_vs_intermediate_cards4net.out
 # Fourth equal-time run, decided before its result was known (started 2026-11-29 19:54 UTC):
 # 800 deals, seed 53, same code as the runs above. The target counts as shown if this run's
 # 95% interval is above zero; the pooled estimate over seeds 13, 29, 41 and 53 (1,320 deals,
