@@ -8,6 +8,8 @@ spades arena --a beginner --b random --deals 500 --jobs 1 --seed 7 --json --quie
 spades arena --a intermediate --b beginner --deals 500 --jobs 1 --seed 7 --json --quiet > bench/results/bots_intermediate_vs_beginner_cardems.out
 spades arena --a intermediate --b beginner --deals 200 --matches --jobs 1 --seed 5 --json --quiet > bench/results/bots_intermediate_vs_beginner_matches.out
 spades arena --a expert --b intermediate --deals 200 --jobs 2 --seed 11 --json > bench/results/bots_expert_vs_intermediate_cardems.out
+# Equal time against ismcts, seeds 13, 29, 41 and 53: the previous expert (before rescored bids,
+# commit 2e06a39 and earlier); rerunning them now measures the current one.
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 200 --jobs 1 --seed 13 --json > bench/results/bots_expert_vs_ismcts_equal_time.out
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 120 --jobs 1 --seed 29 --json > bench/results/bots_expert_vs_ismcts_equal_time_seed29.out
 spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 2 --seed 17 --json > bench/results/bots_expert_vs_intermediate_race400_3p.out
