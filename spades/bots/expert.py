@@ -225,14 +225,18 @@ class ExpertBot:
         side = obs.my_side
         me = obs.seat
         numbers = [a for a in candidates if BID_BASE <= a < BLIND_NIL and a != NIL]
-        anchor = default if default in numbers else (
-            min(numbers, key=lambda a: abs(a - BID_BASE - estimate_tricks(obs.hand or 0, obs.rules)))
-            if numbers else -1)
+        anchor = -1  # the number bid each deal is played out with
+        if default in numbers:
+            anchor = default
+        elif numbers:
+            est = estimate_tricks(obs.hand or 0, obs.rules)
+            anchor = min(numbers, key=lambda a: abs(a - BID_BASE - est))
         nil = NIL in candidates
         sums = dict.fromkeys(candidates, 0.0)
         count = 0
         deadline = self._deadline()
-        # As many play-outs as the old way's five or six candidates: 3 per base deal.
+        # Deals without a time budget: 3 per base deal (about the play-outs it took to play
+        # five or six candidates out in every deal).
         total = max(2, int(self.worlds * self.bid_scale * 3))
         while True:
             for hands in sample_deals(obs, self.rng, 8):
