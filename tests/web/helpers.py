@@ -203,11 +203,26 @@ def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:
             return
         if state == "play" and page.evaluate("spadesApp.table.view.trick.length") >= min_cards:
             return
-        key = my_turn_key(page)
-        if state == "bid":
-            bid_with_keyboard(page)
-        else:
-            press_hint(page)
-            page.keyboard.press("j")
-            page.keyboard.press("Enter")
-        wait_turn_passed(page, key)
+        take_hinted_turn(page, state)
+
+
+def take_hinted_turn(page: Any, state: str) -> None:
+    """Act on our turn (``state`` "bid" or "play") by keyboard: the suggested bid, or the
+    hint (I), then Enter on the hand; wait until the turn has passed."""
+    key = my_turn_key(page)
+    if state == "bid":
+        bid_with_keyboard(page)
+    else:
+        press_hint(page)
+        page.keyboard.press("j")
+        page.keyboard.press("Enter")
+    wait_turn_passed(page, key)
+
+
+def play_hinted_to_end(page: Any, turns: int = 20) -> None:
+    """Take our turns with the hint until the match is over (at most ``turns`` of them)."""
+    for _ in range(turns):
+        state = wait_my_turn_or_over(page)
+        if state == "over":
+            return
+        take_hinted_turn(page, state)

@@ -11,6 +11,7 @@ import pytest
 from tests.web.helpers import (
     bid_with_keyboard,
     my_turn_key,
+    play_hinted_to_end,
     press_hint,
     start_quick_match,
     wait_my_turn_or_over,
@@ -90,19 +91,7 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
 def test_end_of_match_screen_passes_axe(new_page: Any, axe_source: str, artifacts: Path) -> None:
     page = new_page(viewport={"width": 1366, "height": 900})
     start_quick_match(page, "Enid", profile="game93", one_hand=True)
-    # let the hint play for us: I, then Enter on the hand, until the match is over
-    for _ in range(20):
-        state = wait_my_turn_or_over(page)
-        if state == "over":
-            break
-        key = my_turn_key(page)
-        if state == "bid":
-            bid_with_keyboard(page)
-        else:
-            press_hint(page)
-            page.keyboard.press("j")
-            page.keyboard.press("Enter")
-        wait_turn_passed(page, key)
+    play_hinted_to_end(page)  # the hint plays for us: I, then Enter on the hand
     page.wait_for_selector("#match-over:not([hidden])")
     page.wait_for_timeout(400)
     audit(page, axe_source, "end of match")

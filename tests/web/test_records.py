@@ -9,12 +9,8 @@ from typing import Any
 
 from tests.web.helpers import (
     Speech,
-    bid_with_keyboard,
-    my_turn_key,
-    press_hint,
+    play_hinted_to_end,
     start_quick_match,
-    wait_my_turn_or_over,
-    wait_turn_passed,
 )
 
 
@@ -45,18 +41,7 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
                                      artifacts: Path) -> None:
     page = new_page(viewport={"width": 390, "height": 844})
     start_quick_match(page, "Rita", profile="game93", one_hand=True)
-    for _ in range(20):
-        state = wait_my_turn_or_over(page)
-        if state == "over":
-            break
-        key = my_turn_key(page)
-        if state == "bid":
-            bid_with_keyboard(page)
-        else:
-            press_hint(page)
-            page.keyboard.press("j")
-            page.keyboard.press("Enter")
-        wait_turn_passed(page, key)
+    play_hinted_to_end(page)
     page.wait_for_selector("#match-over:not([hidden])")
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts / "match-over-phone.png"))
