@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000)")
     p.add_argument("--db", default=None,
-                   help="SQLite file or SQLAlchemy URL (default: $SPADES_DB or the data folder)")
+                   help="SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://USER@HOST/DB "
+                   "(default: $SPADES_DB or the data folder)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another origin allowed to open the WebSocket (repeatable)")
     p.add_argument("--cpu-delay", type=float, default=0.6,
@@ -58,6 +59,13 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(db=str(args.db or default_path()), host=args.host, port=args.port,
                         allow_origins=list(args.allow_origin), cpu_delay=args.cpu_delay,
                         bot_executor=args.bots, bot_workers=args.bot_workers)
+    from spades.store import Store, StoreError
+
+    try:  # a wrong URL or an unreachable database: one clear line, not a traceback
+        Store.open(settings.db).close()
+    except StoreError as exc:
+        print(f"spades serve: {exc}", file=sys.stderr)
+        return 2
     app = create_app(settings)
     print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db})",
           flush=True)

@@ -28,7 +28,7 @@ def free_port() -> int:
 class Server:
     """``spades serve`` in a subprocess on 127.0.0.1."""
 
-    def __init__(self, db: Path, port: int, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int, *extra: str) -> None:
         self.db, self.port, self.extra = db, port, extra
         self.proc: subprocess.Popen[bytes] | None = None
 
