@@ -120,3 +120,70 @@ class PostgresServer:
                 self.proc.wait()
         with contextlib.suppress(OSError):
             shutil.rmtree(self.dir)
+
+
+NGINX_CONF = """\
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+{site}
+}}
+"""
+
+
+class NginxServer:
+    """Debian's nginx with a site file of the project's (``docs/deploy.md``), its upstream
+    servers and port filled in, run in the foreground from a temporary folder."""
+
+    def __init__(self, site: str) -> None:
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not Path(nginx).exists():
+            raise ServiceMissing("nginx is not installed (scripts/test installs Debian's nginx)")
+        self.nginx = nginx
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="spades-nginx-"))
+        self.conf = self.dir / "nginx.conf"
+        body = NGINX_CONF.format(dir=self.dir, site=site)
+        if os.geteuid() == 0:  # workers run as nobody: let them read and write here
+            body = "user root;\n" + body
+        self.conf.write_text(body)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> NginxServer:
+        with open(self.dir / "stderr.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                [self.nginx, "-p", str(self.dir), "-c", str(self.conf), "-g", "daemon off;"],
+                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=1):
+                return self
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("nginx did not start: "
+                                   + (self.dir / "stderr.log").read_text()[-2000:])
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        with contextlib.suppress(OSError):
+            shutil.rmtree(self.dir)

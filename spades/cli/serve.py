@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ws-compression", action="store_true",
                    help="offer permessage-deflate on the WebSocket (saves bandwidth, costs "
                    "CPU: off by default)")
+    p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="ADDRESSES",
+                   help="comma-separated addresses of trusted reverse proxies (or *): only "
+                   "from these are X-Forwarded-For/-Proto believed, so that limits see the "
+                   "real client; '' trusts none (default: 127.0.0.1)")
     p.add_argument("--log-level", default="warning")
     p.add_argument("--print-schema", action="store_true",
                    help="print the JSON schema of every WebSocket message and exit")
@@ -71,5 +75,6 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression, proxy_headers=True,
+                forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
