@@ -236,8 +236,9 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
 
 
-def profile(name: str, **overrides: Any) -> Rules:
-    """The rules of a named profile, with knob overrides (validated).
+def profile(name: str, /, **overrides: Any) -> Rules:
+    """The rules of a named profile, with knob overrides (validated). Choosing
+    ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
 
     >>> profile("race400", players=3).hand_size
     17
@@ -253,6 +254,8 @@ def profile(name: str, **overrides: Any) -> Rules:
     knobs.update(values(players))
     if players != 4 and knobs.get("teams", ()) is not None:
         knobs["teams"] = None
+    if overrides.get("bidding") == "mirror" and "blind_nil" not in overrides:
+        knobs["blind_nil"] = False  # choosing Mirror turns blind nil off (rules-profiles.md)
     for key, value in overrides.items():
         if key not in _KNOBS:
             raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
