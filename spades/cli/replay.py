@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
 from typing import Any
 
 from spades.cli.sheet import score_sheet
 from spades.engine import RecordError, replay, summary
+from spades.engine.records import record_names
 
 
 def register(sub: Any) -> None:
@@ -25,38 +27,63 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def read_records(text: str) -> list[Any]:
-    """One JSON document, or JSON Lines. Unreadable lines become ``RecordError`` items."""
-    stripped = text.strip()
-    if not stripped:
-        return [RecordError("record: the input is empty")]
-    try:
-        return [json.loads(stripped)]
-    except json.JSONDecodeError:
-        pass
-    out: list[Any] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+def read_records(data: str | bytes) -> list[Any]:
+    """One JSON document, or JSON Lines (one record per line). Whatever the input holds,
+    each unreadable line (not UTF-8, not JSON, nested too deeply) becomes one
+    ``RecordError`` item saying where, and the other lines are still read."""
+    if isinstance(data, bytes):
+        raw = data.removeprefix(codecs.BOM_UTF8)
         try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            out.append(RecordError(f"line {n}: not JSON: {exc.msg} at column {exc.colno}"))
-    return out
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:  # JSON Lines with a broken line: read the others
+            return [_load_bytes(line, n) for n, line in enumerate(raw.split(b"\n"), start=1)
+                    if line.strip()]
+    else:
+        text = data.removeprefix("\ufeff")
+    if not text.strip():
+        return [RecordError("record: the input is empty")]
+    whole = _load(text.strip(), "record")
+    if not isinstance(whole, RecordError):
+        return [whole]
+    return [_load(line, f"line {n}") for n, line in enumerate(text.split("\n"), start=1)
+            if line.strip()]
+
+
+def _load_bytes(line: bytes, n: int) -> Any:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return RecordError(f"line {n}: not UTF-8 text: byte 0x{line[exc.start]:02x} "
+                           f"at column {exc.start + 1}")
+    return _load(text, f"line {n}")
+
+
+def _load(text: str, where: str) -> Any:
+    """The JSON value of ``text``, or a ``RecordError`` saying why it is not one."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        return RecordError(f"{where}: not JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        return RecordError(f"{where}: not JSON that can be read: nested too deeply")
+    except ValueError:  # a number of more digits than Python converts
+        return RecordError(f"{where}: not JSON that can be read: a number has too many digits")
 
 
 def run(args: argparse.Namespace) -> int:
+    data: str | bytes
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = stdin.read() if stdin is not None else sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
+            with open(args.file, "rb") as f:
+                data = f.read()
     except OSError as exc:
         print(f"spades replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     status = 0
-    records = read_records(text)
+    records = read_records(data)
     for i, record in enumerate(records, start=1):
         try:
             if isinstance(record, RecordError):
@@ -75,6 +102,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             if len(records) > 1:
                 print(f"Record {i}")
-            names = record.get("names") if isinstance(record.get("names"), list) else None
-            print(score_sheet(match, names))
+            print(score_sheet(match, record_names(record, match.rules.players)))
     return status
