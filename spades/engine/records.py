@@ -49,10 +49,10 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
 def rules_json(rules: Rules) -> str | dict[str, Any]:
     """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
     data = rules.to_json()
-    if rules.teams is None and rules.name in PROFILES and profile(
+    if rules.teams is None and (rules.name not in PROFILES or profile(
         rules.name, players=rules.players
-    ).teams is not None:
-        data["teams"] = None  # solo under a partnership profile: no "teams" would mean partners
+    ).teams is not None):
+        data["teams"] = None  # solo where no "teams" would mean partners (custom: 0+2, 1+3)
     return data["preset"] if len(data) == 1 else data
 
 

@@ -5,6 +5,7 @@ traceback."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from spades.cli.replay import read_records
-from spades.engine import RecordError, replay, summary
+from spades.engine import Match, RecordError, Rules, replay, summary
 from spades.engine.records import record_names
 from spades.engine.rules import shown
 
@@ -140,3 +141,20 @@ def test_shown_is_short_and_never_recursive() -> None:
     assert shown(float("nan")) == "nan"
     with pytest.raises(RecordError, match=r"^hand 1: must be an object"):
         replay({"rules": "cardems", "hands": [deep]})
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(players=4, teams=None), Rules(players=3, teams=None),
+    Rules(players=6, teams=((0, 3), (1, 4), (2, 5))), Rules(players=5, teams=None, jokers=True),
+    Rules(bidding="mirror", turn_timer=30, spades_break="trump"),
+])
+def test_custom_rules_come_back_from_their_record(rules: Rules) -> None:
+    match = Match(rules, rng=random.Random(5))
+    for _ in range(30):
+        match.apply_timeout() if rules.turn_timer else match.apply(match.legal_actions()[0])
+        if match.phase == "deal":
+            match.deal()
+    record = json.loads(json.dumps(match.to_record()))
+    assert record["rules"]["preset"] == "custom"
+    assert replay(record).rules == rules
+    assert summary(replay(record)) == summary(match)
