@@ -28,46 +28,67 @@ def register(sub: Any) -> None:
 
 
 def read_records(data: str | bytes) -> list[Any]:
-    """One JSON document, or JSON Lines (one record per line). Whatever the input holds,
-    each unreadable line (not UTF-8, not JSON, nested too deeply) becomes one
-    ``RecordError`` item saying where, and the other lines are still read."""
+    """One JSON document (which may span lines), or JSON Lines (one record per line).
+
+    Whatever the input holds, it gives values and ``RecordError`` items saying where
+    (``line N: ...``): each line of JSON Lines that cannot be read (not UTF-8, not JSON,
+    nested too deeply) is one error and the other lines are still read; a document that
+    spans lines and cannot be read (no line of it is a JSON object alone) is one error."""
+    whole: Any
     if isinstance(data, bytes):
         raw = data.removeprefix(codecs.BOM_UTF8)
         try:
             text = raw.decode("utf-8")
-        except UnicodeDecodeError:  # JSON Lines with a broken line: read the others
-            return [_load_bytes(line, n) for n, line in enumerate(raw.split(b"\n"), start=1)
-                    if line.strip()]
+        except UnicodeDecodeError as exc:
+            line_start = raw.rfind(b"\n", 0, exc.start) + 1
+            whole = _not_utf8(raw.count(b"\n", 0, exc.start) + 1, raw[exc.start],
+                              exc.start - line_start + 1)
+            lines = [_load_bytes(line, n) for n, line in enumerate(raw.split(b"\n"), start=1)
+                     if line.strip()]
+            return _records_of(whole, lines)
     else:
         text = data.removeprefix("\ufeff")
     if not text.strip():
         return [RecordError("record: the input is empty")]
-    whole = _load(text.strip(), "record")
+    whole = _load(text, 1)
     if not isinstance(whole, RecordError):
         return [whole]
-    return [_load(line, f"line {n}") for n, line in enumerate(text.split("\n"), start=1)
-            if line.strip()]
+    return _records_of(whole, [_load(line, n) for n, line in enumerate(text.split("\n"), start=1)
+                               if line.strip()])
+
+
+def _records_of(whole: RecordError, lines: list[Any]) -> list[Any]:
+    """JSON Lines, unless no line is a record alone: then one broken document."""
+    if len(lines) > 1 and not any(isinstance(item, dict) for item in lines):
+        return [whole]
+    return lines
+
+
+def _not_utf8(line: int, byte: int, column: int) -> RecordError:
+    return RecordError(f"line {line}: not UTF-8 text: byte 0x{byte:02x} at column {column}")
 
 
 def _load_bytes(line: bytes, n: int) -> Any:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return RecordError(f"line {n}: not UTF-8 text: byte 0x{line[exc.start]:02x} "
-                           f"at column {exc.start + 1}")
-    return _load(text, f"line {n}")
+        return _not_utf8(n, line[exc.start], exc.start + 1)
+    return _load(text, n)
 
 
-def _load(text: str, where: str) -> Any:
-    """The JSON value of ``text``, or a ``RecordError`` saying why it is not one."""
+def _load(text: str, line: int) -> Any:
+    """The JSON value of ``text`` (whose first line is line ``line`` of the file), or a
+    ``RecordError`` saying why it is not one and on which line."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        return RecordError(f"{where}: not JSON: {exc.msg} at column {exc.colno}")
-    except RecursionError:
-        return RecordError(f"{where}: not JSON that can be read: nested too deeply")
-    except ValueError:  # a number of more digits than Python converts
-        return RecordError(f"{where}: not JSON that can be read: a number has too many digits")
+        return RecordError(f"line {line + exc.lineno - 1}: not JSON: {exc.msg} "
+                           f"at column {exc.colno}")
+    except (RecursionError, ValueError) as exc:
+        first = line + text[:len(text) - len(text.lstrip())].count("\n")
+        why = ("nested too deeply" if isinstance(exc, RecursionError)
+               else "a number has too many digits")  # more than Python converts
+        return RecordError(f"line {first}: not JSON that can be read: {why}")
 
 
 def run(args: argparse.Namespace) -> int:

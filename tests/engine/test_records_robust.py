@@ -122,6 +122,23 @@ def test_names_that_are_not_text_are_ignored_on_the_score_sheet(tmp_path: Path) 
     assert any("Nora" in line and "Sofia" in line for line in text)
 
 
+def test_a_broken_record_spanning_lines_is_one_error_on_the_line_where_it_breaks(
+        tmp_path: Path) -> None:
+    text = json.dumps(SHORT, indent=2).replace('"hands"', '"hands" "x"')
+    line = 1 + text[:text.index('"x"')].count("\n")
+    status, lines, err = spades_replay(b"\n" + text.encode(), tmp_path, "--json")
+    assert (status, err) == (1, "")
+    assert lines == [json.dumps({"error": f"line {line + 1}: not JSON: Expecting ':' delimiter "
+                                          "at column 11"})]
+    deep = "{\n" + '"hands":' + "[\n" * 3000 + "]\n" * 3000 + "}\n"
+    status, lines, _ = spades_replay(b"\n\n" + deep.encode(), tmp_path, "--json")
+    assert lines == [json.dumps({"error": "line 3: not JSON that can be read: nested too deeply"})]
+    bad = json.dumps(GOOD, indent=1).encode().replace(b'"AS"', b'"A\xffS"', 1)
+    status, lines, _ = spades_replay(bad, tmp_path, "--json")
+    assert len(lines) == 1 and json.loads(lines[0])["error"].startswith("line ")
+    assert "not UTF-8 text: byte 0xff at column" in lines[0]
+
+
 def test_read_records_takes_text_or_bytes() -> None:
     assert read_records('{"a": 1}\n{"b": 2}') == [{"a": 1}, {"b": 2}]
     assert read_records(b'{"a": 1}\n{"b": 2}') == [{"a": 1}, {"b": 2}]
