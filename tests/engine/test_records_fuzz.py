@@ -13,17 +13,18 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_support import VARIANT_BY_LABEL, random_match
+from engine_support import VARIANT_BY_LABEL, random_match, step
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spades.cli import main
-from spades.engine import RecordError, replay, summary
+from spades.engine import Match, RecordError, Rules, replay, summary
 from spades.engine.records import MAX_MESSAGE
 from spades.engine.rules import JSON_KNOBS
 
@@ -41,6 +42,13 @@ def base_records() -> list[dict[str, Any]]:
                         ("cards4net-suicide", 17), ("game93-one-hand", 19)):
         match = random_match(VARIANT_BY_LABEL[label], seed, max_hands=2, partial=True)
         records.append(match.to_record(names=["Nora", "Emil", "Sofia", "Walt", "Ines", "Omar"]))
+    rng = random.Random(23)  # a custom solo game with jokers and the timer, 1.5 hands
+    custom = Match(Rules(teams=None, jokers=True, turn_timer=30), rng=random.Random(29))
+    for _ in range(80):
+        step(custom, rng, timeouts=True)
+        if custom.phase == "deal":
+            custom.deal()
+    records.append(custom.to_record())
     records.append({"rules": {"preset": "custom", "players": 5, "teams": None,
                               "turn_timer": 30}, "hands": []})
     return records
@@ -119,8 +127,10 @@ def mutate(data: st.DataObject, value: Any) -> Any:
     return data.draw(JSON)
 
 
-def dumps(value: Any) -> str:
-    """JSON text of any value, however deep (``json.dumps`` recurses), on one line."""
+def dumps(value: Any, pretty: bool = False) -> str:
+    """JSON text of any value, however deep (``json.dumps`` recurses): on one line, or
+    ``pretty`` with a line break after every ``{``, ``[`` and ``,``."""
+    br = "\n" if pretty else ""
     out: list[str] = []
     stack: list[Any] = [value]
     while stack:
@@ -128,14 +138,14 @@ def dumps(value: Any) -> str:
         if isinstance(item, _Text):
             out.append(item.text)
         elif isinstance(item, dict):
-            parts: list[Any] = [_Text("{")]
+            parts: list[Any] = [_Text("{" + br)]
             for n, (k, v) in enumerate(item.items()):
-                parts += [_Text(("," if n else "") + json.dumps(k) + ":"), v]
+                parts += [_Text(("," + br if n else "") + json.dumps(k) + ":"), v]
             stack.extend(reversed([*parts, _Text("}")]))
         elif isinstance(item, list):
-            parts = [_Text("[")]
+            parts = [_Text("[" + br)]
             for n, v in enumerate(item):
-                parts += [_Text(","), v] if n else [v]
+                parts += [_Text("," + br), v] if n else [v]
             stack.extend(reversed([*parts, _Text("]")]))
         else:
             out.append(json.dumps(item))
@@ -226,3 +236,20 @@ def test_a_file_mixing_good_and_mangled_records_still_scores_the_good_ones(
     assert not any(t.startswith(("record 1: error", "record 3: error")) for t in text)
     if "error" in middle:
         assert errors[0] == f"record 2: error: {middle['error']}"
+
+
+@settings(FUZZ, max_examples=100)
+@given(st.data())
+def test_a_mangled_record_spanning_lines_is_one_result(
+        tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+    path = tmp_path_factory.getbasetemp() / "one.json"
+    _, record = mangled(data)
+    path.write_bytes(garble(data, dumps(record, pretty=True).encode("utf-8", "surrogatepass")))
+    status, lines = run_replay(path, "--json")
+    assert len(lines) == 1, lines
+    result = json.loads(lines[0])
+    if "error" in result:
+        check_error(result["error"])
+        assert status == 1
+    else:
+        assert set(result) == set(SUMMARIES[0]) and status == 0
