@@ -5,6 +5,7 @@ traceback."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -175,3 +176,13 @@ def test_custom_rules_come_back_from_their_record(rules: Rules) -> None:
     assert record["rules"]["preset"] == "custom"
     assert replay(record).rules == rules
     assert summary(replay(record)) == summary(match)
+
+
+def test_the_sheet_prints_on_an_ascii_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps({**GOOD, "names": ["Zoë", "Émil", "李", "W"]}), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, "-m", "spades", "replay", str(path)],
+                          capture_output=True, timeout=120, check=False, env=env)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert b"Zo\\xeb" in done.stdout and b"Winner:" in done.stdout
