@@ -76,16 +76,27 @@ def test_the_game_itself_still_picks_clubs_then_diamonds_then_hearts(
 
 
 def test_a_spade_is_timed_out_only_when_nothing_else_is_legal() -> None:
-    # Seat 0 holds only spades and two hearts; after the hearts are gone it must play a spade.
+    # Seat 0 holds spades and two hearts: a heart, though the 2 of spades is lower.
     spades = [r + "S" for r in RANKS[:11]] + ["2H", "3H"]
     rest = [c for c in (r + s for s in "CDHS" for r in RANKS) if c not in spades]
-    deal = [spades, rest[0:13], rest[13:26], rest[26:39]]
-    hand = {"dealer": 3, "deal": deal, "bids": [1, 3, 3, 3],
-            "plays": ["2S"], "timeouts": [{"play": 1}]}
+    hand = {"dealer": 3, "deal": [spades, rest[0:13], rest[13:26], rest[26:39]],
+            "bids": [1, 3, 3, 3], "plays": ["2S"], "timeouts": [{"play": 1}]}
     with pytest.raises(RecordError, match="it plays 2H"):
         replay({"rules": TIMED, "hands": [hand]})
     hand["plays"] = ["2H"]
     assert replay({"rules": TIMED, "hands": [hand]}).trick == [parse_card("2H")]
+    # Only trumps held (jokers too): the lowest spade, and no other.
+    trumps = ["BJ", "LJ"] + [r + "S" for r in RANKS[:11]]
+    rest = [c for c in (r + s for s in "CDHS" for r in RANKS) if c not in trumps
+            and c not in ("2C", "2D")]
+    hand = {"dealer": 3, "deal": [trumps, rest[0:13], rest[13:26], rest[26:39]],
+            "bids": [1, 3, 3, 3], "plays": ["2S"], "timeouts": [{"play": 1}]}
+    rules = {**TIMED, "jokers": True}
+    assert replay({"rules": rules, "hands": [hand]}).trick == [parse_card("2S")]
+    for card in ("3S", "LJ"):
+        hand["plays"] = [card]
+        with pytest.raises(RecordError, match="it plays 2S"):
+            replay({"rules": rules, "hands": [hand]})
 
 
 def test_choosing_mirror_turns_blind_nil_off_in_a_record() -> None:
