@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
 from typing import Any
 
 from spades.cli.sheet import score_sheet
 from spades.engine import RecordError, replay, summary
+from spades.engine.records import record_names
 
 
 def register(sub: Any) -> None:
@@ -25,38 +27,87 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def read_records(text: str) -> list[Any]:
-    """One JSON document, or JSON Lines. Unreadable lines become ``RecordError`` items."""
-    stripped = text.strip()
-    if not stripped:
-        return [RecordError("record: the input is empty")]
-    try:
-        return [json.loads(stripped)]
-    except json.JSONDecodeError:
-        pass
-    out: list[Any] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+def read_records(data: str | bytes) -> list[Any]:
+    """One JSON document (which may span lines), or JSON Lines (one record per line).
+
+    Whatever the input holds, it gives values and ``RecordError`` items saying where
+    (``line N: ...``): each line of JSON Lines that cannot be read (not UTF-8, not JSON,
+    nested too deeply) is one error and the other lines are still read; a document that
+    spans lines and cannot be read (no line of it is a JSON object alone) is one error."""
+    whole: Any
+    if isinstance(data, bytes):
+        raw = data.removeprefix(codecs.BOM_UTF8)
         try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            out.append(RecordError(f"line {n}: not JSON: {exc.msg} at column {exc.colno}"))
-    return out
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line_start = raw.rfind(b"\n", 0, exc.start) + 1
+            whole = _not_utf8(raw.count(b"\n", 0, exc.start) + 1, raw[exc.start],
+                              exc.start - line_start + 1)
+            lines = [_load_bytes(line, n) for n, line in enumerate(raw.split(b"\n"), start=1)
+                     if line.strip()]
+            return _records_of(whole, lines)
+    else:
+        text = data.removeprefix("\ufeff")
+    if not text.strip():
+        return [RecordError("record: the input is empty")]
+    whole = _load(text, 1)
+    if not isinstance(whole, RecordError):
+        return [whole]
+    return _records_of(whole, [_load(line, n) for n, line in enumerate(text.split("\n"), start=1)
+                               if line.strip()])
+
+
+def _records_of(whole: RecordError, lines: list[Any]) -> list[Any]:
+    """JSON Lines, unless no line is a record alone: then one broken document."""
+    if len(lines) > 1 and not any(isinstance(item, dict) for item in lines):
+        return [whole]
+    return lines
+
+
+def _not_utf8(line: int, byte: int, column: int) -> RecordError:
+    return RecordError(f"line {line}: not UTF-8 text: byte 0x{byte:02x} at column {column}")
+
+
+def _load_bytes(line: bytes, n: int) -> Any:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _not_utf8(n, line[exc.start], exc.start + 1)
+    return _load(text, n)
+
+
+def _load(text: str, line: int) -> Any:
+    """The JSON value of ``text`` (whose first line is line ``line`` of the file), or a
+    ``RecordError`` saying why it is not one and on which line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        return RecordError(f"line {line + exc.lineno - 1}: not JSON: {exc.msg} "
+                           f"at column {exc.colno}")
+    except (RecursionError, ValueError) as exc:
+        first = line + text[:len(text) - len(text.lstrip())].count("\n")
+        why = ("nested too deeply" if isinstance(exc, RecursionError)
+               else "a number has too many digits")  # more than Python converts
+        return RecordError(f"line {first}: not JSON that can be read: {why}")
 
 
 def run(args: argparse.Namespace) -> int:
+    data: str | bytes
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            stdin = getattr(sys.stdin, "buffer", None)
+            data = stdin.read() if stdin is not None else sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
+            with open(args.file, "rb") as f:
+                data = f.read()
     except OSError as exc:
         print(f"spades replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # names and sheets print even where the terminal is ASCII
+        reconfigure(errors="backslashreplace")
     status = 0
-    records = read_records(text)
+    records = read_records(data)
     for i, record in enumerate(records, start=1):
         try:
             if isinstance(record, RecordError):
@@ -75,6 +126,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             if len(records) > 1:
                 print(f"Record {i}")
-            names = record.get("names") if isinstance(record.get("names"), list) else None
-            print(score_sheet(match, names))
+            print(score_sheet(match, record_names(record, match.rules.players)))
     return status

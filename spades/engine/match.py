@@ -497,16 +497,23 @@ class Match:
         at once (which may trigger the bag penalty at once). Returns the bid or card.
 
         ``action`` replays a recorded timeout: any legal bid (the seeds leave "a bid that
-        suits the hand" open), or exactly the weakest legal card. Without it, the timer bids
-        :func:`suggested_bid` or plays the weakest card."""
+        suits the hand" open), or any of the equally weakest legal cards (same rank as the
+        weakest; the timer itself picks clubs, then diamonds, then hearts). Without it, the
+        timer bids :func:`suggested_bid` or plays the weakest card."""
         chosen = self.timeout_action()
         looks = chosen == LOOK
         if looks:  # the timer looks for the player: part of this one action, so
             self.looked[self.turn] = True  # that undo takes both back
             chosen = self.timeout_action()
         if action is not None and action != chosen:
-            bid_ok = self.phase == BID and action != LOOK and action in self._legal_bids()
-            if not bid_ok:
+            if self.phase == BID:
+                ok = action != LOOK and action in self._legal_bids()
+            else:  # a card of the chosen one's rank, among the cards the timer picks from
+                legal = self._legal_mask()
+                pool = legal & NON_SPADE_MASK or legal
+                ok = 0 <= action < 54 and bool(pool >> action & 1) and (
+                    action % 13 == chosen % 13 and action < 52 and chosen < 52)
+            if not ok:
                 if looks:
                     self.looked[self.turn] = False
                 what = "bid" if self.phase == BID else "play"

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str, parse_bid
 from spades.engine.cards import card_str, cards_of, parse_card
 from spades.engine.errors import RecordError, SpadesError
-from spades.engine.rules import PROFILES, Rules, profile, rules_from_json
+from spades.engine.rules import PROFILES, Rules, profile, rules_from_json, shown
 
 if TYPE_CHECKING:
     from spades.engine.match import Match
 
 FORMAT = "spades-record/1"
+
+#: Error messages longer than this are cut (a record's text may be echoed in them).
+MAX_MESSAGE = 500
 
 
 def to_record(match: Match, **extra: Any) -> dict[str, Any]:
@@ -46,10 +49,10 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
 def rules_json(rules: Rules) -> str | dict[str, Any]:
     """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
     data = rules.to_json()
-    if rules.teams is None and rules.name in PROFILES and profile(
+    if rules.teams is None and (rules.name not in PROFILES or profile(
         rules.name, players=rules.players
-    ).teams is not None:
-        data["teams"] = None  # solo under a partnership profile: no "teams" would mean partners
+    ).teams is not None):
+        data["teams"] = None  # solo where no "teams" would mean partners (custom: 0+2, 1+3)
     return data["preset"] if len(data) == 1 else data
 
 
@@ -66,17 +69,31 @@ def _timeouts_json(actions: list[int], timeouts: list[int]) -> list[dict[str, in
 
 
 def replay(record: Any) -> Match:
-    """The match a record describes, every step checked. Raises :class:`RecordError`."""
+    """The match a record describes, every step checked.
+
+    Any JSON value either replays or raises :class:`RecordError`, whose one-line message
+    starts with where (``record:``, ``rules:``, ``hand 2:``, ``hand 2, play 17:``) and says
+    why; nothing else is raised."""
+    try:
+        return _replay(record)
+    except RecordError as exc:
+        message = " ".join(str(exc).split())  # one line, whatever the record held
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE - 3] + "..."
+        raise RecordError(message) from None
+
+
+def _replay(record: Any) -> Match:
     from spades.engine.match import DEAL, OVER, Match
 
     if not isinstance(record, Mapping):
-        raise RecordError("record: must be a JSON object")
+        raise RecordError(f"record: must be a JSON object, not {shown(record)}")
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"record: format must be {FORMAT!r}, not {fmt!r}")
+        raise RecordError(f"record: format must be {FORMAT!r}, not {shown(fmt)}")
     hands = record.get("hands")
     if not isinstance(hands, list):
-        raise RecordError('record: "hands" must be a list')
+        raise RecordError(f'record: "hands" must be a list, not {shown(hands)}')
     players = None
     if hands and isinstance(hands[0], Mapping) and isinstance(hands[0].get("deal"), list):
         players = len(hands[0]["deal"])
@@ -91,14 +108,16 @@ def replay(record: Any) -> Match:
     for h, hand in enumerate(hands, start=1):
         where = f"hand {h}"
         if not isinstance(hand, Mapping):
-            raise RecordError(f"{where}: must be an object with dealer, deal, bids and plays")
+            raise RecordError(f"{where}: must be an object with dealer, deal, bids and plays, "
+                              f"not {shown(hand)}")
         if match is not None and match.phase == OVER:
             raise RecordError(f"{where}: the match was already over")
         if match is not None and match.phase != DEAL:
             raise RecordError(f"hand {h - 1}: the hand is not complete, yet hand {h} follows")
         dealer = hand.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-            raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}")
+            raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}, "
+                              f"not {shown(dealer)}")
         if match is None:
             match = Match(rules, dealer=dealer)
         elif dealer != match.dealer:
@@ -124,13 +143,15 @@ def _fits_without_deal(record: Mapping[str, Any]) -> bool:
 
 def _parse_deal(deal: Any, rules: Rules) -> list[int]:
     if not isinstance(deal, list):
-        raise SpadesError("must be a list of the cards of each seat")
+        raise SpadesError(f"must be a list of the cards of each seat, not {shown(deal)}")
     masks = []
     for seat, cards in enumerate(deal):
         if not isinstance(cards, list):
-            raise SpadesError(f"seat {seat}: must be a list of cards")
+            raise SpadesError(f"seat {seat}: must be a list of cards, not {shown(cards)}")
         m = 0
         for c in cards:
+            if not isinstance(c, str):
+                raise SpadesError(f"seat {seat}: a card must be text like 'AS', not {shown(c)}")
             try:
                 bit = 1 << parse_card(c)
             except SpadesError as exc:
@@ -148,14 +169,15 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
     bids = hand.get("bids", [])
     plays = hand.get("plays", [])
     if not isinstance(bids, list) or not isinstance(plays, list):
-        raise RecordError(f"{where}: bids and plays must be lists")
+        raise RecordError(f"{where}: bids and plays must be lists, not "
+                          f"{shown(bids if not isinstance(bids, list) else plays)}")
     timed = _parse_timeouts(hand.get("timeouts", []), where)
     for b, value in enumerate(bids, start=1):
         at = f"{where}, bid {b}"
         if match.phase != BID:
             raise RecordError(f"{at}: all {match.n} players have already bid")
         try:
-            action = parse_bid(value)
+            action = _parse_bid(value)
             if ("bid", b) in timed:
                 match.apply_timeout(action)
                 continue
@@ -172,6 +194,8 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
         if p > total:
             raise RecordError(f"{at}: the hand has only {total} plays")
         try:
+            if not isinstance(value, str):
+                raise SpadesError(f"a card must be text like 'AS', not {shown(value)}")
             card = parse_card(value)
             if ("play", p) in timed:
                 match.apply_timeout(card)
@@ -181,17 +205,46 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
             raise RecordError(f"{at}: {exc}") from None
 
 
+def _parse_bid(value: Any) -> int:
+    if not isinstance(value, (int, str)):
+        raise SpadesError(f"{shown(value)} is not a bid: use a number, 'nil' or 'blind-nil'")
+    try:
+        return parse_bid(value)
+    except SpadesError:
+        raise
+    except ValueError:  # text of digits that int() refuses (too long, not ASCII)
+        raise SpadesError(f"{shown(value)} is not a bid: use a number, 'nil' or 'blind-nil'") \
+            from None
+
+
 def _parse_timeouts(value: Any, where: str) -> set[tuple[str, int]]:
     out = set()
     if not isinstance(value, list):
-        raise RecordError(f'{where}: timeouts must be a list like [{{"bid": 2}}, {{"play": 17}}]')
+        raise RecordError(f'{where}: timeouts must be a list like [{{"bid": 2}}, {{"play": 17}}], '
+                          f'not {shown(value)}')
     for item in value:
         if (not isinstance(item, Mapping) or len(item) != 1
                 or next(iter(item)) not in ("bid", "play")
                 or not isinstance(next(iter(item.values())), int)):
-            raise RecordError(f'{where}: bad timeout {item!r}; use {{"bid": B}} or {{"play": P}}')
+            raise RecordError(f'{where}: bad timeout {shown(item)}; use {{"bid": B}} or '
+                              f'{{"play": P}}')
         kind, index = next(iter(item.items()))
         out.add((kind, index))
+    return out
+
+
+def record_names(record: Mapping[str, Any], players: int) -> list[str]:
+    """The players' names a record gives (``names``, or ``players`` as the arena writes
+    them), one per seat: printable text cut to 24 characters, ``""`` where there is none.
+    Names are not checked: anything else in those fields is ignored."""
+    given = record.get("names") or record.get("players")
+    if not isinstance(given, list):
+        given = []
+    out = []
+    for seat in range(players):
+        name = given[seat] if seat < len(given) else None
+        text = "".join(ch for ch in name[:200] if ch.isprintable()) if isinstance(name, str) else ""
+        out.append(" ".join(text.split())[:24])
     return out
 
 

@@ -23,6 +23,40 @@ Teams = tuple[tuple[int, ...], ...]
 BIDDING_STYLES: tuple[Bidding, ...] = ("standard", "mirror", "suicide", "whiz")
 
 
+def shown(value: object, width: int = 40) -> str:
+    """A short one-line description of any value, for error messages: bounded in length,
+    never recursive (a list nested 1,000 deep is just "a list"), safe to print."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 128 else "a number too large to be one"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) <= width:
+            return repr(value)
+        return f"{value[:width]!r}... ({len(value)} characters)"
+    if isinstance(value, Mapping):
+        if len(value) <= 4 and all(isinstance(k, str) and _is_scalar(v) for k, v in value.items()):
+            text = "{" + ", ".join(f"{shown(k, 16)}: {shown(v, 16)}" for k, v in value.items()) + "}"
+            if len(text) <= 2 * width:
+                return text
+        return f"an object of {len(value)} keys"
+    if isinstance(value, (list, tuple)):
+        if len(value) <= 8 and all(_is_scalar(v) for v in value):
+            text = "[" + ", ".join(shown(v, 16) for v in value) + "]"
+            if len(text) <= 2 * width:
+                return text
+        return f"a list of {len(value)} items"
+    return f"a {type(value).__name__}"
+
+
+def _is_scalar(value: object) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
     """Every rule of a match. Build with :func:`profile`, or directly for a custom game."""
@@ -236,23 +270,26 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
 
 
-def profile(name: str, **overrides: Any) -> Rules:
-    """The rules of a named profile, with knob overrides (validated).
+def profile(name: str, /, **overrides: Any) -> Rules:
+    """The rules of a named profile, with knob overrides (validated). Choosing
+    ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
 
     >>> profile("race400", players=3).hand_size
     17
     """
     if name not in PROFILES:
-        raise RulesError(f"unknown rules profile {name!r}; choose one of {', '.join(PROFILES)}")
+        raise RulesError(f"unknown rules profile {shown(name)}; choose one of {', '.join(PROFILES)}")
     counts, values = PROFILES[name]
     players = overrides.pop("players", counts[0] if len(counts) == 1 else 4)
     if players not in counts:
         allowed = " or ".join(map(str, counts))
-        raise RulesError(f"players: {name} is played by {allowed} players, not {players!r}")
+        raise RulesError(f"players: {name} is played by {allowed} players, not {shown(players)}")
     knobs: dict[str, Any] = {"name": name, "players": players}
     knobs.update(values(players))
     if players != 4 and knobs.get("teams", ()) is not None:
         knobs["teams"] = None
+    if overrides.get("bidding") == "mirror" and "blind_nil" not in overrides:
+        knobs["blind_nil"] = False  # choosing Mirror turns blind nil off (rules-profiles.md)
     for key, value in overrides.items():
         if key not in _KNOBS:
             raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
@@ -267,44 +304,61 @@ def profile(name: str, **overrides: Any) -> Rules:
 
 def _teams_tuple(teams: Any) -> Teams:
     if not isinstance(teams, Sequence) or isinstance(teams, str):
-        raise RulesError(f"teams: must be lists of seats, like [[0, 2], [1, 3]], not {teams!r}")
+        raise RulesError(f"teams: must be lists of seats, like [[0, 2], [1, 3]], "
+                         f"not {shown(teams)}")
     out = []
-    for side in teams:
-        if not isinstance(side, Sequence) or isinstance(side, str) or not all(
-            isinstance(s, int) and not isinstance(s, bool) for s in side
-        ):
-            raise RulesError(f"teams: each side must be a list of seat numbers, not {side!r}")
+    for k, side in enumerate(teams):
+        if not isinstance(side, Sequence) or isinstance(side, str):
+            raise RulesError(f"teams: side {k}: must be a list of seat numbers, not {shown(side)}")
+        for s in side:
+            if not isinstance(s, int) or isinstance(s, bool):
+                raise RulesError(f"teams: side {k}: a seat must be a whole number, not {shown(s)}")
         out.append(tuple(side))
     return tuple(out)
 
 
+#: The keys a record's rules object may hold besides ``"preset"``.
+JSON_KNOBS = frozenset(_KNOBS | {"match"})
+
+
 def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -> Rules:
     """Rules from a record's ``rules`` field (a profile name or ``{"preset": NAME, ...}``),
-    its optional ``teams`` field, and the number of players seen in its deal."""
+    its optional ``teams`` field, and the number of players seen in its deal.
+
+    Any JSON value is either rules or a :class:`RulesError` naming the knob at fault."""
+    overrides: dict[str, Any] = {}
     if isinstance(value, str):
-        name, overrides = value, {}
+        name = value
     elif isinstance(value, Mapping):
-        if "preset" not in value or not isinstance(value["preset"], str):
-            raise RulesError('rules: an object needs "preset": a profile name')
+        if not isinstance(value.get("preset"), str):
+            raise RulesError('an object needs "preset": a profile name or "custom", '
+                             f'not {shown(value.get("preset"))}')
         name = value["preset"]
-        overrides = {k: v for k, v in value.items() if k != "preset"}
+        for key, knob in value.items():
+            if key == "preset":
+                continue
+            if not isinstance(key, str) or key not in JSON_KNOBS:
+                label = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 \
+                    else shown(key)
+                raise RulesError(f"{label}: unknown rules knob; known: "
+                                 f"{', '.join(sorted(JSON_KNOBS))}")
+            if key != "teams" and not _is_scalar(knob):
+                raise RulesError(f"{key}: must be a number, true or false, text or null, "
+                                 f"not {shown(knob)}")
+            overrides[key] = knob
     else:
-        raise RulesError(f"rules: must be a profile name or an object, not {value!r}")
+        raise RulesError(f"must be a profile name or an object, not {shown(value)}")
     if "match" in overrides:
         match = overrides.pop("match")
         if match not in ("one-hand", "target"):
-            raise RulesError(f"match: must be 'one-hand' or 'target', not {match!r}")
+            raise RulesError(f"match: must be 'one-hand' or 'target', not {shown(match)}")
         overrides["one_hand"] = match == "one-hand"
     if "players" not in overrides and players is not None:
         overrides["players"] = players
     if teams is not None:
         overrides["teams"] = teams
+    if "teams" in overrides and overrides["teams"] is not None:
+        overrides["teams"] = _teams_tuple(overrides["teams"])
     if name == "custom":
-        base = {k: v for k, v in overrides.items() if k in _KNOBS}
-        unknown = set(overrides) - _KNOBS
-        if unknown:
-            raise RulesError(f"{sorted(unknown)[0]}: unknown rules knob")
-        if "teams" in base and base["teams"] is not None:
-            base["teams"] = _teams_tuple(base["teams"])
-        return Rules(**base)
+        return Rules(**overrides)
     return profile(name, **overrides)

@@ -29,6 +29,7 @@ from spades.engine import (
     replay,
     summary,
 )
+from spades.engine.records import record_names
 from spades.engine.rules import PROFILE_OPTIONS
 from spades.server import views
 from spades.server.cpu import default_strength, strengths
@@ -256,10 +257,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
             raise HTTPException(422, f"record: {exc}") from None
-        names = body.record.get("names") or body.record.get("players") or []
+        names = record_names(body.record, match.rules.players)
         if body.mode == "review":
-            seats = [{"name": str(names[i])[:24] if i < len(names) else f"Seat {i + 1}"}
-                     for i in range(match.rules.players)]
+            seats = [{"name": name or f"Seat {i + 1}"} for i, name in enumerate(names)]
             gid = await hub.db(hub.store.save_record, match, kind="import", seats=seats,
                                options={"uploader": user.id})
             return RecordOut(game_id=gid, summary=summary(match))

@@ -574,8 +574,10 @@ def test_004_mirror_bids_the_spades_held() -> None:
     assert m.legal_actions() == (bid(9),)
     m.apply(bid(9))
     assert m.legal_actions() == (NIL,)
+    # Decided: choosing Mirror turns blind nil off; asking for both is refused.
+    assert profile("cards4net", bidding="mirror") == rules
     with pytest.raises(RulesError, match="blind"):
-        profile("cards4net", bidding="mirror")
+        profile("cards4net", bidding="mirror", blind_nil=True)
 
 
 def test_004_whiz_bids_nil_or_the_spades_held() -> None:

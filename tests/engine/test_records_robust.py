@@ -1,0 +1,188 @@
+"""The malformed records of issue 15, each one error line saying where, through the real
+``spades replay`` command: the records around them are still scored, and nothing prints a
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spades.cli.replay import read_records
+from spades.engine import Match, RecordError, Rules, replay, summary
+from spades.engine.records import record_names
+from spades.engine.rules import shown
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+GOOD_LINE = json.dumps(GOOD).encode()
+SHORT = {"rules": "cardems", "hands": []}
+
+
+def spades_replay(data: bytes, tmp_path: Path, *flags: str) -> tuple[int, list[str], str]:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-m", "spades", "replay", str(path), *flags],
+                          capture_output=True, timeout=120, check=False)
+    return done.returncode, done.stdout.decode("utf-8").splitlines(), done.stderr.decode()
+
+
+# (the bad line, the start of its error)
+BAD_LINES: list[tuple[bytes, str]] = [
+    (b'{"rules":{"preset":"cardems","name":"x"},"hands":[]}', "rules: name: unknown rules knob"),
+    (b"[" * 1000 + b"]" * 1000, "line 2: not JSON that can be read: nested too deeply"),
+    (b"[" * 100_000 + b"]" * 100_000, "line 2: not JSON that can be read: nested too deeply"),
+    (b'{"rules":"cardems","hands":' + b"[" * 500 + b"]" * 500 + b"}",
+     "hand 1: must be an object with dealer, deal, bids and plays, not a list of 1 items"),
+    (b'{"rules":' + b'{"a":' * 900 + b"1" + b"}" * 900 + b',"hands":[]}',
+     "rules: an object needs \"preset\""),
+    (b'{"rules":"cardems","hands":[], "id": \xff\xfe}', "line 2: not UTF-8 text: byte 0xff"),
+    (b'{"rules":"cardems","hands":[],"id":' + b"7" * 5000 + b"}",
+     "line 2: not JSON that can be read: a number has too many digits"),
+    (b'{"rules":{"preset":"cardems","target":NaN},"hands":[]}',
+     "rules: target: must be a whole number 1 or more, not nan"),
+    (b'{"rules":{"preset":"cardems","target":1e999},"hands":[]}',
+     "rules: target: must be a whole number 1 or more, not inf"),
+    (b'{"rules":{"preset":"cardems","players":[[4]]},"hands":[]}',
+     "rules: players: must be a number, true or false, text or null, not a list of 1 items"),
+    (b'{"rules":{"preset":"race400","teams":[[0,"2"],[1,3]]},"hands":[]}',
+     "rules: teams: side 0: a seat must be a whole number, not '2'"),
+    (b'{"rules":{"preset":"cardems","\\ud800\\n":1},"hands":[]}',
+     "rules: '\\ud800\\n': unknown rules knob"),
+    (b'{"rules":"' + b"x" * 100_000 + b'","hands":[]}', "rules: unknown rules profile 'xxx"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":[[{"c":1}],[],[],[]]}]}',
+     "hand 1: deal: seat 0: a card must be text like 'AS', not {'c': 1}"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
+     .encode() + b',"bids":["\xc2\xb2"]}]}', "hand 1, bid 1: '\u00b2' is not a bid"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
+     .encode() + b',"bids":["' + b"9" * 5000 + b'"]}]}', "hand 1, bid 1: '99999"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
+     .encode() + b',"bids":[1,1,1,1],"plays":[[["AS"]]]}]}',
+     "hand 1, play 1: a card must be text like 'AS', not a list of 1 items"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":[],"timeouts":[{"bid":[1]}]}]}',
+     "hand 1: deal: 0 hands do not fit the rules"),
+    (b'{"rules":"cardems","format":{"v":[1]},"hands":[]}',
+     "record: format must be 'spades-record/1', not an object of 1 keys"),
+    (b'"cardems"', "record: must be a JSON object, not 'cardems'"),
+    (b"NaN", "record: must be a JSON object, not nan"),
+    (b"{\"rules\":\"cardems\",", "line 2: not JSON: Expecting property name enclosed"),
+]
+
+
+def test_each_malformed_record_is_one_located_error_between_scored_ones(tmp_path: Path) -> None:
+    # One file: the example, then each bad line followed by a short good record.
+    data = GOOD_LINE + b"\n" + b"".join(bad + b"\n" + json.dumps(SHORT).encode() + b"\n"
+                                        for bad, _ in BAD_LINES)
+    status, lines, err = spades_replay(data, tmp_path, "--json")
+    assert (status, err) == (1, "")
+    assert len(lines) == 1 + 2 * len(BAD_LINES), lines
+    assert json.loads(lines[0]) == summary(replay(GOOD))
+    messages = []
+    for i, (_, error) in enumerate(BAD_LINES):
+        assert json.loads(lines[2 + 2 * i]) == summary(replay(SHORT))
+        message = json.loads(lines[1 + 2 * i])["error"]
+        where = error.replace("line 2:", f"line {2 + 2 * i}:")
+        assert message.startswith(where), (i, message)
+        assert len(message) <= 500
+        messages.append(message)
+    status, text, err = spades_replay(data, tmp_path)
+    assert (status, err) == (1, "")
+    for i, message in enumerate(messages):
+        assert f"record {2 + 2 * i}: error: {message}" in text
+        assert f"Record {3 + 2 * i}" in text
+    assert text[0] == "Record 1"
+
+
+def test_a_whole_file_that_cannot_be_read(tmp_path: Path) -> None:
+    for data, error in [(b"", "record: the input is empty"), (b" \n\n", "record: the input is empty"),
+                        (b"\xff\xfe\x00", "line 1: not UTF-8 text: byte 0xff at column 1"),
+                        (b"[" * 5000, "line 1: not JSON that can be read: nested too deeply")]:
+        status, lines, err = spades_replay(data, tmp_path, "--json")
+        assert (status, err, lines) == (1, "", [json.dumps({"error": error})])
+
+
+def test_a_byte_order_mark_and_a_record_spanning_lines_are_read(tmp_path: Path) -> None:
+    text = json.dumps(GOOD, indent=2).encode()
+    status, lines, _ = spades_replay(b"\xef\xbb\xbf" + text, tmp_path, "--json")
+    assert (status, lines) == (0, [json.dumps(summary(replay(GOOD)))])
+
+
+def test_names_that_are_not_text_are_ignored_on_the_score_sheet(tmp_path: Path) -> None:
+    record = {**GOOD, "names": ["Nora\u202e\n", {"x": 1}, "\ud800Sofia", "W" * 100]}
+    assert record_names(record, 4) == ["Nora", "", "Sofia", "W" * 24]
+    assert record_names({"names": {"0": "x"}, "players": 4}, 2) == ["", ""]
+    data = json.dumps(record).encode()
+    status, text, err = spades_replay(data, tmp_path)
+    assert (status, err) == (0, "")
+    assert any("Nora" in line and "Sofia" in line for line in text)
+
+
+def test_a_broken_record_spanning_lines_is_one_error_on_the_line_where_it_breaks(
+        tmp_path: Path) -> None:
+    text = json.dumps(SHORT, indent=2).replace('"hands"', '"hands" "x"')
+    line = 1 + text[:text.index('"x"')].count("\n")
+    status, lines, err = spades_replay(b"\n" + text.encode(), tmp_path, "--json")
+    assert (status, err) == (1, "")
+    assert lines == [json.dumps({"error": f"line {line + 1}: not JSON: Expecting ':' delimiter "
+                                          "at column 11"})]
+    deep = "{\n" + '"hands":' + "[\n" * 3000 + "]\n" * 3000 + "}\n"
+    status, lines, _ = spades_replay(b"\n\n" + deep.encode(), tmp_path, "--json")
+    assert lines == [json.dumps({"error": "line 3: not JSON that can be read: nested too deeply"})]
+    bad = json.dumps(GOOD, indent=1).encode().replace(b'"AS"', b'"A\xffS"', 1)
+    status, lines, _ = spades_replay(bad, tmp_path, "--json")
+    assert len(lines) == 1 and json.loads(lines[0])["error"].startswith("line ")
+    assert "not UTF-8 text: byte 0xff at column" in lines[0]
+
+
+def test_read_records_takes_text_or_bytes() -> None:
+    assert read_records('{"a": 1}\n{"b": 2}') == [{"a": 1}, {"b": 2}]
+    assert read_records(b'{"a": 1}\n{"b": 2}') == [{"a": 1}, {"b": 2}]
+    bad = read_records(b'{"a": 1}\n\xff\n{"b": 2}')
+    assert bad[0] == {"a": 1} and bad[2] == {"b": 2}
+    assert isinstance(bad[1], RecordError) and str(bad[1]).startswith("line 2: not UTF-8")
+
+
+def test_shown_is_short_and_never_recursive() -> None:
+    deep: Any = 1
+    for _ in range(100_000):
+        deep = [deep]
+    assert shown(deep) == "a list of 1 items"
+    assert shown("x" * 1000).endswith("... (1000 characters)")
+    assert shown(10**1000) == "a number too large to be one"
+    assert shown({"bid": True}) == "{'bid': true}"
+    assert shown(float("nan")) == "nan"
+    with pytest.raises(RecordError, match=r"^hand 1: must be an object"):
+        replay({"rules": "cardems", "hands": [deep]})
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(players=4, teams=None), Rules(players=3, teams=None),
+    Rules(players=6, teams=((0, 3), (1, 4), (2, 5))), Rules(players=5, teams=None, jokers=True),
+    Rules(bidding="mirror", turn_timer=30, spades_break="trump"),
+])
+def test_custom_rules_come_back_from_their_record(rules: Rules) -> None:
+    match = Match(rules, rng=random.Random(5))
+    for _ in range(30):
+        match.apply_timeout() if rules.turn_timer else match.apply(match.legal_actions()[0])
+        if match.phase == "deal":
+            match.deal()
+    record = json.loads(json.dumps(match.to_record()))
+    assert record["rules"]["preset"] == "custom"
+    assert replay(record).rules == rules
+    assert summary(replay(record)) == summary(match)
+
+
+def test_the_sheet_prints_on_an_ascii_terminal(tmp_path: Path) -> None:
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps({**GOOD, "names": ["Zoë", "Émil", "李", "W"]}), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, "-m", "spades", "replay", str(path)],
+                          capture_output=True, timeout=120, check=False, env=env)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert b"Zo\\xeb" in done.stdout and b"Winner:" in done.stdout

@@ -1,0 +1,52 @@
+"""``POST /api/records`` uses the same record reader as ``spades replay`` (issue 15, item 6):
+a malformed record is a 422 whose detail says where, never a 500, and names that are not
+text are ignored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+
+
+def upload(client: TestClient, body: bytes) -> tuple[int, Any]:
+    token = client.post("/api/guest", json={"name": "Ann"}).json()["token"]
+    r = client.post("/api/records", content=body,
+                    headers={"Authorization": f"Bearer {token}",
+                             "Content-Type": "application/json"})
+    return r.status_code, r.json()
+
+
+def test_a_malformed_upload_is_a_422_saying_where(client: TestClient) -> None:
+    deal = json.dumps(GOOD["hands"][0]["deal"]).encode()
+    for record, detail in [
+        (b'{"rules":{"preset":"cardems","name":"x"},"hands":[]}',
+         "record: rules: name: unknown rules knob"),
+        (b'{"rules":"cardems","hands":' + b"[" * 90 + b"]" * 90 + b"}",
+         "record: hand 1: must be an object with dealer, deal, bids and plays, not a list"),
+        (b'{"rules":{"preset":"cardems","target":NaN},"hands":[]}',
+         "record: rules: target: must be a whole number 1 or more, not nan"),
+        (b'{"rules":{"preset":"cardems","players":{"a":[1]}},"hands":[]}',
+         "record: rules: players: must be a number, true or false, text or null"),
+        (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + deal + b',"bids":["\xc2\xb2"]}]}',
+         "record: hand 1, bid 1: '\u00b2' is not a bid"),
+    ]:
+        status, body = upload(client, b'{"record":' + record + b"}")
+        assert status == 422 and body["detail"].startswith(detail), body
+    # Too deep for the request's JSON parser: refused before the reader, still a 422.
+    status, body = upload(client, b'{"record":{"rules":"cardems","hands":' + b"[" * 1000
+                          + b"]" * 1000 + b"}}")
+    assert status == 422 and "recursion" in body["detail"]
+
+
+def test_names_that_are_not_text_do_not_break_an_upload(client: TestClient) -> None:
+    for names in [{"a": 1}, 5, ["Nora", ["x"], None]]:
+        status, body = upload(client, json.dumps({"record": {**GOOD, "names": names},
+                                                  "mode": "review"}).encode())
+        assert status == 200, body
+        assert body["summary"]["finished"]
