@@ -8,67 +8,24 @@ where (``hand 2, play 17: ...``) and why.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str, parse_bid
-from spades.engine.cards import card_str, cards_of, parse_card
+from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
+from spades.engine.cards import card_str, parse_card
 from spades.engine.errors import RecordError, SpadesError
-from spades.engine.rules import PROFILES, Rules, profile, rules_from_json
-
-if TYPE_CHECKING:
-    from spades.engine.match import Match
-
-FORMAT = "spades-record/1"
+from spades.engine.match import Match
+from spades.engine.phase import BID, DEAL, OVER
+from spades.engine.record_format import FORMAT, record_of, rules_json
+from spades.engine.rules import Rules, rules_from_json
 
 
 def to_record(match: Match, **extra: Any) -> dict[str, Any]:
     """The match as a record. ``extra`` fields (``players`` names, ``id``...) are added."""
-    rules = match.rules
-    record: dict[str, Any] = {"format": FORMAT, "rules": rules_json(rules)}
-    if rules.teams is not None:
-        record["teams"] = [list(side) for side in rules.teams]
-    hands = []
-    for log in match.log:
-        hand: dict[str, Any] = {
-            "dealer": log.dealer,
-            "deal": [[card_str(c) for c in cards_of(m)] for m in log.deal],
-            "bids": [action_str(a) if a in (NIL, BLIND_NIL) else a - NIL for a in log.bids],
-            "plays": [card_str(c) for c in log.plays],
-        }
-        if log.timeouts:
-            hand["timeouts"] = _timeouts_json(log.actions, log.timeouts)
-        hands.append(hand)
-    record["hands"] = hands
-    record.update(extra)
-    return record
-
-
-def rules_json(rules: Rules) -> str | dict[str, Any]:
-    """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
-    data = rules.to_json()
-    if rules.teams is None and rules.name in PROFILES and profile(
-        rules.name, players=rules.players
-    ).teams is not None:
-        data["teams"] = None  # solo under a partnership profile: no "teams" would mean partners
-    return data["preset"] if len(data) == 1 else data
-
-
-def _timeouts_json(actions: list[int], timeouts: list[int]) -> list[dict[str, int]]:
-    out = []
-    for i in timeouts:
-        before = [a for a in actions[:i] if a != LOOK]
-        bids = sum(1 for a in before if a >= NIL)
-        if actions[i] >= NIL:
-            out.append({"bid": bids + 1})
-        else:
-            out.append({"play": len(before) - bids + 1})
-    return out
+    return record_of(match.rules, match.log, **extra)
 
 
 def replay(record: Any) -> Match:
     """The match a record describes, every step checked. Raises :class:`RecordError`."""
-    from spades.engine.match import DEAL, OVER, Match
-
     if not isinstance(record, Mapping):
         raise RecordError("record: must be a JSON object")
     fmt = record.get("format", FORMAT)
@@ -143,8 +100,6 @@ def _parse_deal(deal: Any, rules: Rules) -> list[int]:
 
 
 def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
-    from spades.engine.match import BID
-
     bids = hand.get("bids", [])
     plays = hand.get("plays", [])
     if not isinstance(bids, list) or not isinstance(plays, list):
@@ -204,3 +159,6 @@ def summary(match: Match) -> dict[str, Any]:
         "finished": match.is_over(),
         "winner": match.winner,
     }
+
+
+__all__ = ["FORMAT", "replay", "rules_json", "summary", "to_record"]
