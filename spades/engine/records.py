@@ -24,8 +24,10 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
     return record_of(match.rules, match.log, **extra)
 
 
-def replay(record: Any) -> Match:
-    """The match a record describes, every step checked. Raises :class:`RecordError`."""
+def replay(record: Any, *, events: bool = False) -> Match:
+    """The match a record describes, every step checked. Raises :class:`RecordError`.
+    With ``events``, the match has recorded every event of the record in ``match.events``
+    (see :mod:`spades.engine.events`)."""
     if not isinstance(record, Mapping):
         raise RecordError("record: must be a JSON object")
     fmt = record.get("format", FORMAT)
@@ -57,7 +59,7 @@ def replay(record: Any) -> Match:
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}")
         if match is None:
-            match = Match(rules, dealer=dealer)
+            match = Match(rules, dealer=dealer, events=events)
         elif dealer != match.dealer:
             raise RecordError(f"{where}: the dealer must be seat {match.dealer} "
                               f"(one seat clockwise of the last), not {dealer}")
@@ -67,7 +69,7 @@ def replay(record: Any) -> Match:
             raise RecordError(f"{where}: deal: {exc}") from None
         _replay_hand(match, hand, where)
     if match is None:
-        match = Match(rules)
+        match = Match(rules, events=events)
     return match
 
 
