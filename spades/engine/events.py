@@ -219,7 +219,8 @@ class HandScored:
 
 @dataclass(frozen=True, slots=True)
 class BagWarning:
-    """A side is ``left`` bags (1 to 3) from the next bag penalty (seed 004's warning)."""
+    """After a hand is scored (and the match goes on), a side is ``left`` bags (1 to 3)
+    from the next bag penalty: seed 004's warning. A timeout's bags are in :class:`TimedOut`."""
 
     kind: ClassVar[str] = "bag_warning"
     side: int

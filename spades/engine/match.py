@@ -561,13 +561,10 @@ class Match:
         if finished:
             events.append(MatchOver(self.winner, result.scores))
             return
+        limit = self.rules.bag_limit
         for k, bags in enumerate(result.bags):
-            self._bag_warning(events, k, bags)
-
-    def _bag_warning(self, events: list[Event], side: int, bags: int) -> None:
-        left = self.rules.bag_limit - bags
-        if 0 < left <= 3:
-            events.append(BagWarning(side, bags, left))
+            if 0 < limit - bags <= 3:
+                events.append(BagWarning(k, bags, limit - bags))
 
     # The turn timer ---------------------------------------------------------------------
 
@@ -623,8 +620,6 @@ class Match:
         events = self.events
         if events is not None:
             events.append(TimedOut(seat, action, k, bags, self.bags[k], lost))
-            if bags:
-                self._bag_warning(events, k, self.bags[k])
             if looks:
                 events.append(LookedAtCards(seat))
         self.apply(action)

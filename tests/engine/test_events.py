@@ -174,7 +174,7 @@ def test_a_timer_that_looks_for_the_player_says_so() -> None:
     assert [type(e) for e in events] == [TimedOut, LookedAtCards, BidMade]
 
 
-def test_a_timer_bag_can_warn_and_the_hand_end_warns() -> None:
+def test_a_timer_bag_counts_and_the_hand_end_warns() -> None:
     rules = profile("cards4net", turn_timer=20, bag_limit=3)
     match = Match(rules, dealer=3, events=True)
     match.deal(suit_deal())
@@ -182,7 +182,16 @@ def test_a_timer_bag_can_warn_and_the_hand_end_warns() -> None:
     match.apply(LOOK)
     match.apply_timeout()
     events = match.take_events()
-    assert BagWarning(side=0, bags=1, left=2) in events
+    assert of_type(events, TimedOut)[0].bags == 1 and of_type(events, BagWarning) == []
+    while match.phase == "bid":
+        match.apply(match.legal_actions()[-1])
+    play_out(match)
+    # Both contracts are set (everyone else bid 13): no new bag; North-South keep the
+    # timer's bag, 2 from the penalty at a limit of 3; East-West are 3 from it.
+    events = match.take_events()
+    assert of_type(events, HandScored)[0].sides[0].timer_bags == 1
+    assert of_type(events, BagWarning) == [BagWarning(0, 1, 2), BagWarning(1, 0, 3)]
+    assert isinstance(events[-1], BagWarning)
 
 
 def test_match_over_ends_the_events_and_recording_does_not_change_the_game() -> None:
@@ -421,6 +430,5 @@ def timer_looks(events: list[Event]) -> list[Event]:
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if isinstance(a, LookedAtCards) and isinstance(b, TimedOut) and a.seat == b.seat:
-            j = i + 2 if i + 2 < len(out) and isinstance(out[i + 2], BagWarning) else i + 1
-            out[i:j + 1] = [*out[i + 1:j + 1], a]
+            out[i:i + 2] = [b, a]
     return out
