@@ -1,4 +1,5 @@
-"""``spades replay FILE [--json]``: check match records and print their scores."""
+"""``spades replay FILE [--json | --events]``: check match records and print their scores,
+or every event of them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import sys
 from typing import Any
 
 from spades.cli.sheet import score_sheet
-from spades.engine import RecordError, replay, summary
+from spades.engine import HandDealt, RecordError, replay, summary
+from spades.present.narrate import Narrator, seat_names
 
 
 def register(sub: Any) -> None:
@@ -22,6 +24,10 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE", help="record file, or - for standard input")
     p.add_argument("--json", action="store_true",
                    help="print exactly one JSON line per record (scores, or an error)")
+    p.add_argument("--events", action="store_true",
+                   help="print one JSON line per event of each record: deal, bid, play, "
+                   "spades_broken, trick, nil, contract, hand_scored, match_over... "
+                   "with its sentence (see docs/records.md)")
     p.set_defaults(func=run)
 
 
@@ -45,6 +51,43 @@ def read_records(text: str) -> list[Any]:
     return out
 
 
+def event_lines(record: Any, number: int) -> list[dict[str, Any]]:
+    """The ``--events`` lines of one record (``number`` counts records from 1): one per
+    event, ``{"record", "hand", "type", ...fields, "text"}``. Raises ``RecordError``."""
+    match = replay(record, events=True)
+    names = record.get("names")
+    if not (isinstance(names, list) and len(names) == match.rules.players
+            and all(isinstance(x, str) or x is None for x in names)):
+        names = None  # the default seat names (North... or Seat N), as the score sheet does
+    narrator = Narrator(match.rules, names=seat_names(match.rules, names))
+    lines = []
+    hand = 0
+    for event in match.take_events():
+        if isinstance(event, HandDealt):
+            hand = event.hand
+        lines.append({"record": number, "hand": hand, **event.to_json(),
+                      "text": narrator.say(event)})
+    return lines
+
+
+def run_events(records: list[Any]) -> int:
+    """``spades replay FILE --events``: a broken record prints ``{"record": R, "error": ...}``
+    and makes the exit status 1; the other records are still printed."""
+    status = 0
+    for i, record in enumerate(records, start=1):
+        try:
+            if isinstance(record, RecordError):
+                raise record
+            lines = event_lines(record, i)
+        except RecordError as exc:
+            status = 1
+            print(json.dumps({"record": i, "error": str(exc)}))
+            continue
+        for line in lines:
+            print(json.dumps(line))
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
@@ -57,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     status = 0
     records = read_records(text)
+    if args.events:
+        if args.json:
+            print("spades replay: choose --json or --events, not both", file=sys.stderr)
+            return 2
+        return run_events(records)
     for i, record in enumerate(records, start=1):
         try:
             if isinstance(record, RecordError):
