@@ -135,3 +135,14 @@ def test_broken_records_and_flags(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert {line["record"] for line in out[1:]} == {2}
     assert main(["replay", str(path), "--events", "--json"]) == 2
     assert "choose --json or --events" in capsys.readouterr().err
+
+
+def test_records_doc_lists_every_event_type() -> None:
+    from spades.engine import EVENT_TYPES
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    section = doc.split("## `spades replay FILE --events`", 1)[1].split("\n## ", 1)[0]
+    for kind in EVENT_TYPES:
+        assert f"| `{kind.kind}` |" in section, kind.kind
+    line = json.loads(section.split("```jsonl\n", 1)[1].split("\n```", 1)[0])
+    assert list(line)[:3] == ["record", "hand", "type"] and "text" in line
