@@ -1,7 +1,7 @@
 """What happened in a match, as small immutable values: the engine's events.
 
 A :class:`~spades.engine.match.Match` records them only when asked (``Match(...,
-events=True)``, or ``match.events = []`` at any time): each ``deal``, ``apply`` and
+events=True)``, or ``match.record_events()`` at any time): each ``deal``, ``apply`` and
 ``apply_timeout`` then appends, in order, the events it caused to ``match.events``, and
 :meth:`~spades.engine.match.Match.take_events` hands them over. A match that does not
 record (the default, and every ``clone()``) builds none, so bots and search pay nothing.

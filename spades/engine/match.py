@@ -441,10 +441,17 @@ class Match:
 
     # Events -----------------------------------------------------------------------------
 
+    def record_events(self, on: bool = True) -> None:
+        """Start recording events from now on (into a fresh :attr:`events`), or stop: for a
+        match rebuilt quietly (a replay, a resumed game) that is to tell what comes next."""
+        self.events = [] if on else None
+
     def take_events(self) -> list[Event]:
-        """The events recorded since the last call, in order (and forget them). Starts
-        recording if the match was not: the first call then returns nothing."""
-        taken = self.events or []
+        """The events recorded since the last call, in order; recording goes on afresh."""
+        taken = self.events
+        if taken is None:
+            raise SpadesError("this match does not record events: build it with "
+                              "Match(..., events=True) or call record_events()")
         self.events = []
         return taken
 

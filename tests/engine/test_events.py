@@ -33,6 +33,7 @@ from spades.engine import (
     NilDecided,
     Phase,
     SpadesBroken,
+    SpadesError,
     TimedOut,
     TrickWon,
     profile,
@@ -208,6 +209,18 @@ def test_match_over_ends_the_events_and_recording_does_not_change_the_game() -> 
     assert isinstance(events[-1], MatchOver) and events[-1].winner == loud.winner
     assert events[-1].scores == tuple(loud.scores)
     assert loud.take_events() == []
+
+
+def test_recording_is_asked_for() -> None:
+    match = Match(profile("cardems"), rng=random.Random(3))
+    with pytest.raises(SpadesError, match="does not record events"):
+        match.take_events()
+    match.apply(match.legal_actions()[0])
+    match.record_events()
+    match.apply(match.legal_actions()[0])
+    assert [type(e) for e in match.take_events()] == [BidMade]
+    match.record_events(False)
+    assert match.events is None
 
 
 def test_clones_record_nothing_and_undo_tells_nothing() -> None:
