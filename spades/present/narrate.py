@@ -37,8 +37,8 @@ from spades.engine import (
     TimedOut,
     TrickWon,
     card_name,
+    is_bid,
 )
-from spades.engine.actions import BID_BASE, BLIND_NIL
 from spades.present.sheet import seat_name
 
 
@@ -238,7 +238,7 @@ class Narrator:
 
     def _timed_out(self, e: TimedOut) -> str:
         who = self.seat(e.seat)
-        what = "bids" if BID_BASE <= e.action <= BLIND_NIL else "plays"
+        what = "bids" if is_bid(e.action) else "plays"
         head = f"time is up for {who}: the game {what} for {'you' if self._is_me(e.seat) else 'them'}"
         if not e.penalty_bags:
             return head
