@@ -9,7 +9,8 @@ import sys
 from typing import Any
 
 from spades.cli.sheet import score_sheet
-from spades.engine import HandDealt, RecordError, replay, summary
+from spades.engine import Event, HandDealt, RecordError, replay, summary
+from spades.engine.records import record_rules
 from spades.present.narrate import Narrator, seat_names
 
 
@@ -51,40 +52,47 @@ def read_records(text: str) -> list[Any]:
     return out
 
 
-def event_lines(record: Any, number: int) -> list[dict[str, Any]]:
+def event_lines(record: Any, number: int) -> tuple[list[dict[str, Any]], RecordError | None]:
     """The ``--events`` lines of one record (``number`` counts records from 1): one per
-    event, ``{"record", "hand", "type", ...fields, "text"}``. Raises ``RecordError``."""
-    match = replay(record, events=True)
+    event, ``{"record", "hand", "type", ...fields, "text"}``; for a broken record, the lines
+    of the events before the broken step, and the error."""
+    sink: list[Event] = []
+    error = None
+    try:
+        replay(record, into=sink)
+    except RecordError as exc:
+        error = exc
+    if not sink:
+        return [], error
+    rules = record_rules(record)  # sound: a hand was dealt under them
     names = record.get("names")
-    if not (isinstance(names, list) and len(names) == match.rules.players
+    if not (isinstance(names, list) and len(names) == rules.players
             and all(isinstance(x, str) or x is None for x in names)):
         names = None  # the default seat names (North... or Seat N), as the score sheet does
-    narrator = Narrator(match.rules, names=seat_names(match.rules, names))
+    narrator = Narrator(rules, names=seat_names(rules, names))
     lines = []
     hand = 0
-    for event in match.take_events():
+    for event in sink:
         if isinstance(event, HandDealt):
             hand = event.hand
         lines.append({"record": number, "hand": hand, **event.to_json(),
                       "text": narrator.say(event)})
-    return lines
+    return lines, error
 
 
 def run_events(records: list[Any]) -> int:
-    """``spades replay FILE --events``: a broken record prints ``{"record": R, "error": ...}``
-    and makes the exit status 1; the other records are still printed."""
+    """``spades replay FILE --events``: a broken record prints the events before the broken
+    step, then ``{"record": R, "error": ...}``, and makes the exit status 1; the other records
+    are still printed."""
     status = 0
     for i, record in enumerate(records, start=1):
-        try:
-            if isinstance(record, RecordError):
-                raise record
-            lines = event_lines(record, i)
-        except RecordError as exc:
-            status = 1
-            print(json.dumps({"record": i, "error": str(exc)}))
-            continue
+        lines, error = event_lines(record, i) if not isinstance(record, RecordError) else (
+            [], record)
         for line in lines:
             print(json.dumps(line))
+        if error is not None:
+            status = 1
+            print(json.dumps({"record": i, "error": str(error)}))
     return status
 
 

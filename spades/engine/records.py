@@ -13,6 +13,7 @@ from typing import Any
 from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
 from spades.engine.cards import card_str, parse_card
 from spades.engine.errors import RecordError, SpadesError
+from spades.engine.events import Event
 from spades.engine.match import Match
 from spades.engine.phase import BID, DEAL, OVER
 from spades.engine.record_format import FORMAT, record_of, rules_json
@@ -24,10 +25,9 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
     return record_of(match.rules, match.log, **extra)
 
 
-def replay(record: Any, *, events: bool = False) -> Match:
-    """The match a record describes, every step checked. Raises :class:`RecordError`.
-    With ``events``, the match has recorded every event of the record in ``match.events``
-    (see :mod:`spades.engine.events`)."""
+def record_rules(record: Any) -> Rules:
+    """The rules a record is played under (its ``rules``, ``teams`` and the number of hands
+    in its first deal), its format checked. Raises :class:`RecordError`."""
     if not isinstance(record, Mapping):
         raise RecordError("record: must be a JSON object")
     fmt = record.get("format", FORMAT)
@@ -40,12 +40,22 @@ def replay(record: Any, *, events: bool = False) -> Match:
     if hands and isinstance(hands[0], Mapping) and isinstance(hands[0].get("deal"), list):
         players = len(hands[0]["deal"])
     try:
-        rules = rules_from_json(record.get("rules"), record.get("teams"), players)
+        return rules_from_json(record.get("rules"), record.get("teams"), players)
     except SpadesError as exc:
         if players is not None and _fits_without_deal(record):
             # The rules are fine; the first deal has the wrong number of hands.
             raise RecordError(f"hand 1: deal: {players} hands do not fit the rules: {exc}") from None
         raise RecordError(f"rules: {exc}") from None
+
+
+def replay(record: Any, *, events: bool = False, into: list[Event] | None = None) -> Match:
+    """The match a record describes, every step checked. Raises :class:`RecordError`.
+    With ``events``, the match has recorded every event of the record in ``match.events``
+    (see :mod:`spades.engine.events`); ``into`` is a list that receives them as they
+    happen instead, so that the events before a broken step are kept."""
+    rules = record_rules(record)
+    hands = record["hands"]
+    events = events or into is not None
     match: Match | None = None
     for h, hand in enumerate(hands, start=1):
         where = f"hand {h}"
@@ -60,6 +70,8 @@ def replay(record: Any, *, events: bool = False) -> Match:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}")
         if match is None:
             match = Match(rules, dealer=dealer, events=events)
+            if into is not None:
+                match.events = into
         elif dealer != match.dealer:
             raise RecordError(f"{where}: the dealer must be seat {match.dealer} "
                               f"(one seat clockwise of the last), not {dealer}")
@@ -70,6 +82,8 @@ def replay(record: Any, *, events: bool = False) -> Match:
         _replay_hand(match, hand, where)
     if match is None:
         match = Match(rules, events=events)
+        if into is not None:
+            match.events = into
     return match
 
 
@@ -163,4 +177,4 @@ def summary(match: Match) -> dict[str, Any]:
     }
 
 
-__all__ = ["FORMAT", "replay", "rules_json", "summary", "to_record"]
+__all__ = ["FORMAT", "record_rules", "replay", "rules_json", "summary", "to_record"]

@@ -130,9 +130,18 @@ def test_broken_records_and_flags(tmp_path: Path, capsys: pytest.CaptureFixture[
     path.write_text(json.dumps(bad) + "\n" + json.dumps(good) + "\n", encoding="utf-8")
     assert main(["replay", str(path), "--events"]) == 1
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert out[0] == {"record": 1, "error": "hand 1, play 2: the two of clubs has already "
-                      "been played"}
-    assert {line["record"] for line in out[1:]} == {2}
+    first = [line for line in out if line["record"] == 1]
+    # The events before the broken step are kept: the deal, the bids, the first card.
+    assert first[0]["type"] == "deal" and first[0]["hand"] == 1
+    assert first[-2]["type"] == "play" and first[-2]["card"] == "2C"
+    assert first[-1] == {"record": 1, "error": "hand 1, play 2: the two of clubs has already "
+                         "been played"}
+    assert {line["record"] for line in out[len(first):]} == {2}
+    path.write_text('{"rules": "nope", "hands": []}\n', encoding="utf-8")
+    assert main(["replay", str(path), "--events"]) == 1
+    assert json.loads(capsys.readouterr().out) == {
+        "record": 1, "error": "rules: unknown rules profile 'nope'; choose one of cardems, "
+        "cardgames-club, race400, game93, cards4net"}
     assert main(["replay", str(path), "--events", "--json"]) == 2
     assert "choose --json or --events" in capsys.readouterr().err
 
