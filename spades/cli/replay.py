@@ -1,4 +1,5 @@
-"""``spades replay FILE [--json]``: check match records and print their scores."""
+"""``spades replay FILE [--json | --events]``: check match records and print their scores,
+or every event of them."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import sys
 from typing import Any
 
 from spades.cli.sheet import score_sheet
-from spades.engine import RecordError, replay, summary
-from spades.engine.records import record_names
+from spades.engine import Event, HandDealt, RecordError, replay, summary
+from spades.engine.records import record_names, record_rules
+from spades.present.narrate import Narrator, seat_names
 
 
 def register(sub: Any) -> None:
@@ -24,6 +26,10 @@ def register(sub: Any) -> None:
     p.add_argument("file", metavar="FILE", help="record file, or - for standard input")
     p.add_argument("--json", action="store_true",
                    help="print exactly one JSON line per record (scores, or an error)")
+    p.add_argument("--events", action="store_true",
+                   help="print one JSON line per event of each record: deal, bid, play, "
+                   "spades_broken, trick, nil, contract, hand_scored, match_over... "
+                   "with its sentence (see docs/records.md)")
     p.set_defaults(func=run)
 
 
@@ -91,6 +97,47 @@ def _load(text: str, line: int) -> Any:
         return RecordError(f"line {first}: not JSON that can be read: {why}")
 
 
+def event_lines(record: Any, number: int) -> tuple[list[dict[str, Any]], RecordError | None]:
+    """The ``--events`` lines of one record (``number`` counts records from 1): one per
+    event, ``{"record", "hand", "type", ...fields, "text"}``; for a broken record, the lines
+    of the events before the broken step, and the error."""
+    sink: list[Event] = []
+    error = None
+    try:
+        replay(record, into=sink)
+    except RecordError as exc:
+        error = exc
+    if not sink:
+        return [], error
+    rules = record_rules(record)  # sound: a hand was dealt under them
+    # A seat the record does not name gets its default name (North... or Seat N).
+    narrator = Narrator(rules, names=seat_names(rules, record_names(record, rules.players)))
+    lines = []
+    hand = 0
+    for event in sink:
+        if isinstance(event, HandDealt):
+            hand = event.hand
+        lines.append({"record": number, "hand": hand, **event.to_json(),
+                      "text": narrator.say(event)})
+    return lines, error
+
+
+def run_events(records: list[Any]) -> int:
+    """``spades replay FILE --events``: a broken record prints the events before the broken
+    step, then ``{"record": R, "error": ...}``, and makes the exit status 1; the other records
+    are still printed."""
+    status = 0
+    for i, record in enumerate(records, start=1):
+        lines, error = event_lines(record, i) if not isinstance(record, RecordError) else (
+            [], record)
+        for line in lines:
+            print(json.dumps(line))
+        if error is not None:
+            status = 1
+            print(json.dumps({"record": i, "error": str(error)}))
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     data: str | bytes
     try:
@@ -108,6 +155,11 @@ def run(args: argparse.Namespace) -> int:
         reconfigure(errors="backslashreplace")
     status = 0
     records = read_records(data)
+    if args.events:
+        if args.json:
+            print("spades replay: choose --json or --events, not both", file=sys.stderr)
+            return 2
+        return run_events(records)
     for i, record in enumerate(records, start=1):
         try:
             if isinstance(record, RecordError):

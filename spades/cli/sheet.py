@@ -1,64 +1,8 @@
-"""The score sheet as text: every hand's bids, tricks, points, bags and totals."""
+"""The score sheet, now in :mod:`spades.present.sheet` (presentation shared by the apps lives
+below them); this name stays importable."""
 
 from __future__ import annotations
 
-from spades.engine import Match
-from spades.engine.rules import Rules
+from spades.present.sheet import SEAT_NAMES_4, bag_warning, score_sheet, seat_name, side_name
 
-SEAT_NAMES_4 = ("North", "East", "South", "West")
-
-
-def seat_name(rules: Rules, seat: int, names: list[str] | None = None) -> str:
-    if names and seat < len(names) and names[seat]:
-        return names[seat]
-    if rules.players == 4:
-        return SEAT_NAMES_4[seat]
-    return f"Seat {seat}"
-
-
-def side_name(rules: Rules, side: int, names: list[str] | None = None) -> str:
-    seats = rules.sides[side]
-    return " & ".join(seat_name(rules, s, names) for s in seats)
-
-
-def bag_warning(rules: Rules, bags: int) -> str:
-    """Seed 004's warning within three bags of the next penalty ('' when not close)."""
-    left = rules.bag_limit - bags
-    if 0 < left <= 3:
-        return f"{left} bag{'s' if left > 1 else ''} from a penalty"
-    return ""
-
-
-def score_sheet(match: Match, names: list[str] | None = None) -> str:
-    """A plain-text score sheet, one line per hand and side, then the totals."""
-    rules = match.rules
-    lines = [f"Score sheet — {rules.name}, {rules.players} players, "
-             + ("one-hand match" if rules.one_hand else f"target {rules.target}")]
-    if not match.results:
-        lines.append("No hand has been scored yet.")
-    for r in match.results:
-        lines.append(f"Hand {r.number} (dealer {seat_name(rules, r.dealer, names)}):")
-        for k, seats in enumerate(rules.sides):
-            bids = ", ".join(
-                f"{seat_name(rules, s, names)} bid "
-                + ("blind nil" if r.blind[s] else "nil" if r.bids[s] == 0 else str(r.bids[s]))
-                + f" took {r.tricks[s]}"
-                for s in seats
-            )
-            lines.append(
-                f"  {side_name(rules, k, names)}: {bids}; points {r.points[k]:+d}, "
-                f"total {r.scores[k]}, bags {r.bags[k]}"
-            )
-    lines.append("Totals: " + "; ".join(
-        f"{side_name(rules, k, names)} {match.scores[k]} ({match.bags[k]} bags"
-        + (f", {w}" if (w := bag_warning(rules, match.bags[k])) else "") + ")"
-        for k in range(len(rules.sides))
-    ))
-    if match.is_over():
-        if match.winner is None:
-            lines.append("The match is a draw.")
-        else:
-            lines.append(f"Winner: {side_name(rules, match.winner, names)}.")
-    else:
-        lines.append("The match is not finished.")
-    return "\n".join(lines)
+__all__ = ["SEAT_NAMES_4", "bag_warning", "score_sheet", "seat_name", "side_name"]

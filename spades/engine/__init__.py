@@ -1,6 +1,9 @@
-"""The pure Spades engine: cards, rules profiles, the match state machine, scoring, records.
+"""The pure Spades engine: cards, rules profiles, the match state machine, its events,
+scoring, records.
 
-No I/O, no clock, no global random.
+No I/O, no clock, no global random. The modules import one another without a cycle:
+``errors``, ``cards``, ``actions``, ``rules``, ``scoring``, ``phase``, ``hands``, ``events``,
+``observation``, ``record_format``, then ``match``, then ``records``.
 """
 
 from spades.engine.actions import (
@@ -29,19 +32,28 @@ from spades.engine.cards import (
     sorted_for_display,
 )
 from spades.engine.errors import CardError, IllegalAction, RecordError, RulesError, SpadesError
-from spades.engine.match import (
-    BID,
-    CHANCE,
-    DEAL,
-    OVER,
-    PLAY,
-    TERMINAL,
-    HandLog,
-    HandResult,
-    Match,
-    suggested_bid,
+from spades.engine.events import (
+    EVENT_TYPES,
+    BagWarning,
+    BiddingClosed,
+    BidMade,
+    CardPlayed,
+    ContractDecided,
+    Event,
+    HandDealt,
+    HandScored,
+    LookedAtCards,
+    MatchOver,
+    NilDecided,
+    SideHand,
+    SpadesBroken,
+    TimedOut,
+    TrickWon,
 )
+from spades.engine.hands import HandLog, HandResult
+from spades.engine.match import CHANCE, TERMINAL, Match, suggested_bid
 from spades.engine.observation import Observation, unseen_cards
+from spades.engine.phase import BID, DEAL, OVER, PLAY, Phase
 from spades.engine.records import FORMAT as RECORD_FORMAT
 from spades.engine.records import replay, summary, to_record
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES, Rules, profile, rules_from_json
@@ -53,6 +65,7 @@ __all__ = [
     "BLIND_NIL",
     "CHANCE",
     "DEAL",
+    "EVENT_TYPES",
     "LITTLE_JOKER",
     "LOOK",
     "NIL",
@@ -62,16 +75,32 @@ __all__ = [
     "PROFILE_OPTIONS",
     "RECORD_FORMAT",
     "TERMINAL",
+    "BagWarning",
+    "BidMade",
+    "BiddingClosed",
     "CardError",
+    "CardPlayed",
+    "ContractDecided",
+    "Event",
+    "HandDealt",
     "HandLog",
     "HandResult",
+    "HandScored",
     "IllegalAction",
+    "LookedAtCards",
     "Match",
+    "MatchOver",
+    "NilDecided",
     "Observation",
+    "Phase",
     "RecordError",
     "Rules",
     "RulesError",
+    "SideHand",
+    "SpadesBroken",
     "SpadesError",
+    "TimedOut",
+    "TrickWon",
     "action_name",
     "action_str",
     "bid_action",

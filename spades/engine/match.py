@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
@@ -34,61 +33,34 @@ from spades.engine.cards import (
     count_spades,
 )
 from spades.engine.errors import IllegalAction, SpadesError
+from spades.engine.events import (
+    BagWarning,
+    BiddingClosed,
+    BidMade,
+    CardPlayed,
+    ContractDecided,
+    Event,
+    HandDealt,
+    HandScored,
+    LookedAtCards,
+    MatchOver,
+    NilDecided,
+    SideHand,
+    SpadesBroken,
+    TimedOut,
+    TrickWon,
+)
+from spades.engine.hands import HandLog, HandResult
+from spades.engine.observation import Observation
+from spades.engine.phase import BID, DEAL, OVER, PLAY, Phase
+from spades.engine.record_format import record_of
 from spades.engine.rules import Rules
-from spades.engine.scoring import SideScore, apply_bags, score_side, winner
+from spades.engine.scoring import apply_bags, score_side, winner
 
-if TYPE_CHECKING:
-    from spades.engine.observation import Observation
-
-DEAL, BID, PLAY, OVER = "deal", "bid", "play", "over"
 #: ``current_player`` while the next hand waits to be dealt, and once the match is over.
 CHANCE, TERMINAL = -1, -2
 
 _SPADE_LOW = 39  # every card >= this is a trump (spades and jokers)
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """One scored hand: a row of the score sheet."""
-
-    number: int  # 1-based
-    dealer: int
-    bids: tuple[int, ...]  # per seat, 0 = Nil
-    blind: tuple[bool, ...]
-    tricks: tuple[int, ...]  # per seat
-    sides: tuple[SideScore, ...]
-    points: tuple[int, ...]  # per side, this hand, timer penalties included
-    scores: tuple[int, ...]  # per side, after this hand
-    bags: tuple[int, ...]  # per side, after this hand
-    timeout_bags: tuple[int, ...]  # per side, penalty bags from the turn timer this hand
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "tricks": list(self.tricks),
-            "points": list(self.points),
-            "scores": list(self.scores),
-            "bags": list(self.bags),
-        }
-
-
-@dataclass(slots=True)
-class HandLog:
-    """Everything that happened in one hand, as a record stores it."""
-
-    dealer: int
-    deal: tuple[int, ...]  # card masks per seat
-    actions: list[int]  # bids (and LOOK) and plays, in order
-    timeouts: list[int]  # indexes into ``actions`` of actions taken by the turn timer
-    scores_before: tuple[int, ...]
-    bags_before: tuple[int, ...]
-
-    @property
-    def bids(self) -> list[int]:
-        return [a for a in self.actions if BID_BASE <= a <= BLIND_NIL]
-
-    @property
-    def plays(self) -> list[int]:
-        return [a for a in self.actions if a < BID_BASE]
 
 
 class Match:
@@ -105,6 +77,7 @@ class Match:
         "broken",
         "dealer",
         "deck_cards",
+        "events",
         "hand_size",
         "hands",
         "leader",
@@ -137,10 +110,13 @@ class Match:
         *,
         rng: random.Random | None = None,
         dealer: int | None = None,
+        events: bool = False,
         _copy_of: Match | None = None,
     ) -> None:
         """Start a match. With ``rng``, hands are shuffled and dealt automatically (and the
-        first dealer drawn from it unless given); without, call :meth:`deal` each hand."""
+        first dealer drawn from it unless given); without, call :meth:`deal` each hand.
+        With ``events``, the match records its events in :attr:`events` (see
+        :mod:`spades.engine.events`)."""
         if _copy_of is not None:
             self._copy(_copy_of)
             return
@@ -158,7 +134,9 @@ class Match:
         if not (isinstance(dealer, int) and 0 <= dealer < self.n):
             raise SpadesError(f"dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
         self.dealer = dealer
-        self.phase = DEAL
+        self.phase: Phase = DEAL
+        #: The events recorded since the last :meth:`take_events`, or None: not recording.
+        self.events: list[Event] | None = [] if events else None
         nsides = len(self.sides)
         self.scores = [0] * nsides
         self.bags = [0] * nsides
@@ -170,9 +148,10 @@ class Match:
             self.deal()
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | None = None, dealer: int | None = None) -> Match:
+    def new(cls, rules: Rules, seed: int | None = None, dealer: int | None = None,
+            *, events: bool = False) -> Match:
         """A match dealt from ``random.Random(seed)``."""
-        return cls(rules, rng=random.Random(seed), dealer=dealer)
+        return cls(rules, rng=random.Random(seed), dealer=dealer, events=events)
 
     def _reset_hand(self) -> None:
         n = self.n
@@ -197,7 +176,7 @@ class Match:
 
     def deal(self, hands: Sequence[int] | None = None) -> None:
         """Deal the next hand: the given card masks per seat, or shuffled from ``rng``."""
-        if self.phase != DEAL:
+        if self.phase is not DEAL:
             raise IllegalAction(f"cannot deal now: the {self.phase} phase is under way")
         if hands is None and self.pending_deals:
             hands = self.pending_deals.pop()  # the deal an undo took back: deal it again
@@ -224,6 +203,8 @@ class Match:
             self.looked[self.turn] = False
         self.log.append(HandLog(self.dealer, tuple(masks), self.actions, [],
                                 tuple(self.scores), tuple(self.bags)))
+        if self.events is not None:
+            self.events.append(HandDealt(len(self.log), self.dealer))
 
     def _check_deal(self, masks: list[int]) -> None:
         if len(masks) != self.n:
@@ -250,12 +231,12 @@ class Match:
     @property
     def current_player(self) -> int:
         """The seat to act, ``CHANCE`` when a deal is due, ``TERMINAL`` when over."""
-        if self.phase == BID or self.phase == PLAY:
+        if self.phase is BID or self.phase is PLAY:
             return self.turn
-        return TERMINAL if self.phase == OVER else CHANCE
+        return TERMINAL if self.phase is OVER else CHANCE
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def hand_number(self) -> int:
@@ -264,7 +245,7 @@ class Match:
 
     def legal_actions(self) -> tuple[int, ...]:
         """The actions allowed now, sorted ascending; empty when nobody is to act."""
-        if self.phase == PLAY:
+        if self.phase is PLAY:
             hand = self.hands[self.turn]
             if self.trick:
                 led = self.led
@@ -278,13 +259,13 @@ class Match:
                 legal = hand & NON_SPADE_MASK or hand
             return (_CLUBS[legal & 0x1FFF] + _DIAMONDS[legal >> 13 & 0x1FFF]
                     + _HEARTS[legal >> 26 & 0x1FFF] + _SPADES[legal >> 39])
-        if self.phase == BID:
+        if self.phase is BID:
             return self._legal_bids()
         return ()
 
     def legal_cards_mask(self) -> int:
         """Bitmask of the cards the player to act may play (0 outside the play phase)."""
-        return self._legal_mask() if self.phase == PLAY else 0
+        return self._legal_mask() if self.phase is PLAY else 0
 
     def _legal_mask(self) -> int:
         hand = self.hands[self.turn]
@@ -314,9 +295,9 @@ class Match:
         return tuple(range(BID_BASE + low, BID_BASE + self.hand_size + 1))
 
     def is_legal(self, action: int) -> bool:
-        if self.phase == PLAY:
+        if self.phase is PLAY:
             return 0 <= action < 54 and bool(self._legal_mask() >> action & 1)
-        return self.phase == BID and action in self._legal_bids()
+        return self.phase is BID and action in self._legal_bids()
 
     def check(self, action: int) -> None:
         """Raise :class:`IllegalAction` saying why ``action`` is not allowed now."""
@@ -325,13 +306,13 @@ class Match:
         raise IllegalAction(self._why_illegal(action))
 
     def _why_illegal(self, action: int) -> str:
-        if self.phase == OVER:
+        if self.phase is OVER:
             return "the match is over"
-        if self.phase == DEAL:
+        if self.phase is DEAL:
             return "the next hand has not been dealt"
         if not isinstance(action, int) or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
             return f"{action!r} is not an action"
-        if self.phase == BID:
+        if self.phase is BID:
             return self._why_bid_illegal(action)
         if action >= BID_BASE:
             return f"bidding is over; seat {self.turn} must play a card"
@@ -379,8 +360,8 @@ class Match:
 
     def apply(self, action: int) -> None:
         """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
-        if self.phase != PLAY:
-            if self.phase == BID and action in self._legal_bids():
+        if self.phase is not PLAY:
+            if self.phase is BID and action in self._legal_bids():
                 self._bid(action)
                 return
             raise IllegalAction(self._why_illegal(action))
@@ -410,24 +391,37 @@ class Match:
             self.best = action
             self.best_seat = seat
         trick.append(action)
+        events = self.events
+        if events is not None:
+            events.append(CardPlayed(seat, action, len(self.trick_winners) + 1))
         if action >= _SPADE_LOW and not self.broken and (self.break_any or self.led != SPADES):
             self.broken = True
+            if events is not None:
+                events.append(SpadesBroken(seat, action, len(self.trick_winners) + 1))
         if len(trick) < self.n:
             self.turn = seat + 1 if seat + 1 < self.n else 0
             return
-        won = self.leader = self.turn = self.best_seat
+        won = self.best_seat
+        if events is not None:
+            self._trick_events(events, won)
+        self.leader = self.turn = won
         self.tricks[won] += 1
         winners = self.trick_winners
         winners.append(won)
         self.trick = []
+        if events is not None:
+            self._decided_events(events, won)
         if len(winners) == self.hand_size:
             self._score_hand()
 
     def _bid(self, action: int) -> None:
         seat = self.turn
         self.actions.append(action)
+        events = self.events
         if action == LOOK:
             self.looked[seat] = True
+            if events is not None:
+                events.append(LookedAtCards(seat))
             return
         if action == BLIND_NIL:
             self.bids[seat] = 0
@@ -437,9 +431,83 @@ class Match:
             self.bids[seat] = action - BID_BASE
         self.num_bids += 1
         self.turn = (seat + 1) % self.n
+        if events is not None:
+            events.append(BidMade(seat, self.bids[seat], self.blind[seat]))
         if self.num_bids == self.n:
             self.phase = PLAY
             self.leader = self.turn
+            if events is not None:
+                self._bidding_closed_events(events)
+
+    # Events -----------------------------------------------------------------------------
+
+    def record_events(self, on: bool = True) -> None:
+        """Start recording events from now on (into a fresh :attr:`events`), or stop: for a
+        match rebuilt quietly (a replay, a resumed game) that is to tell what comes next."""
+        self.events = [] if on else None
+
+    def take_events(self) -> list[Event]:
+        """The events recorded since the last call, in order; recording goes on afresh."""
+        taken = self.events
+        if taken is None:
+            raise SpadesError("this match does not record events: build it with "
+                              "Match(..., events=True) or call record_events()")
+        self.events = []
+        return taken
+
+    def _contract(self, side: int) -> tuple[int, int]:
+        """``(contract, tricks counted toward it)`` of a side in the hand under way."""
+        bids = self.bids
+        tricks = self.tricks
+        count_nil = self.rules.failed_nil_tricks_count
+        contract = counted = 0
+        for s in self.sides[side]:
+            if bids[s] > 0:
+                contract += bids[s]
+                counted += tricks[s]
+            elif count_nil:
+                counted += tricks[s]
+        return contract, counted
+
+    def _bidding_closed_events(self, events: list[Event]) -> None:
+        contracts = tuple(self._contract(k)[0] for k in range(len(self.sides)))
+        events.append(BiddingClosed(contracts, self.leader))
+        for k, contract in enumerate(contracts):
+            if contract > self.hand_size:  # more than the hand holds: set before a card
+                events.append(ContractDecided(k, False, contract, 0, 0))
+
+    def _trick_events(self, events: list[Event], won: int) -> None:
+        """The trick just completed (before the winner is credited with it)."""
+        n = self.n
+        lead = self.leader
+        trick = self.trick
+        cards = tuple(((lead + i) % n, c) for i, c in enumerate(trick))
+        events.append(TrickWon(won, len(self.trick_winners) + 1, cards, self.best,
+                               self.tricks[won] + 1))
+
+    def _decided_events(self, events: list[Event], won: int) -> None:
+        """Nils and contracts that the trick just credited to ``won`` decides."""
+        number = len(self.trick_winners)
+        last = number == self.hand_size
+        bids = self.bids
+        if bids[won] == 0 and self.tricks[won] == 1:
+            events.append(NilDecided(won, False, self.blind[won], number))
+        if last:
+            for s in range(self.n):
+                if bids[s] == 0 and self.tricks[s] == 0:
+                    events.append(NilDecided(s, True, self.blind[s], number))
+        left = self.hand_size - number
+        side_won = self.side_of[won]
+        counts = bids[won] > 0 or self.rules.failed_nil_tricks_count
+        for k in range(len(self.sides)):
+            contract, counted = self._contract(k)
+            if contract == 0:
+                continue
+            if k == side_won and counts:  # the side's count went up by one
+                if counted == contract:
+                    events.append(ContractDecided(k, True, contract, counted, number))
+            elif counted + left == contract - 1:  # just out of reach
+                events.append(ContractDecided(k, False, contract, counted, number))
 
     def _score_hand(self) -> None:
         log = self.log[-1]
@@ -464,6 +532,8 @@ class Match:
         )
         self.results.append(result)
         finished, self.winner = winner(self.rules, self.scores, len(self.results))
+        if self.events is not None:
+            self._scored_events(self.events, result, finished)
         if finished:
             self.phase = OVER
             return
@@ -471,6 +541,37 @@ class Match:
         self.phase = DEAL
         if self.rng is not None:
             self.deal()
+
+    def _scored_events(self, events: list[Event], result: HandResult, finished: bool) -> None:
+        penalty = self.rules.bag_penalty
+        sides = []
+        for k, side in enumerate(result.sides):
+            sides.append(SideHand(
+                side=k,
+                contract=side.contract,
+                tricks=side.contract_tricks,
+                made=side.made,
+                contract_points=side.contract_points - side.overtricks,
+                overtrick_points=side.overtricks,
+                nil_points=side.nil_points,
+                bonus_points=side.bonus_points,
+                loose_trick_points=side.loose_tricks,
+                bag_penalty_points=-side.penalties * penalty,
+                timer_penalty_points=result.points[k] - side.points,
+                points=result.points[k],
+                score=result.scores[k],
+                new_bags=side.new_bags,
+                timer_bags=result.timeout_bags[k],
+                bags=result.bags[k],
+            ))
+        events.append(HandScored(result.number, tuple(sides)))
+        if finished:
+            events.append(MatchOver(self.winner, result.scores))
+            return
+        limit = self.rules.bag_limit
+        for k, bags in enumerate(result.bags):
+            if 0 < limit - bags <= 3:
+                events.append(BagWarning(k, bags, limit - bags))
 
     # The turn timer ---------------------------------------------------------------------
 
@@ -525,9 +626,16 @@ class Match:
         k = self.side_of[seat]
         log = self.log[-1]
         log.timeouts.append(len(log.actions))
-        self.timeout_bags[k] += self.rules.timeout_penalty_bags
-        self.bags[k], penalties = apply_bags(self.rules, self.bags[k] + self.rules.timeout_penalty_bags)
-        self.scores[k] -= penalties * self.rules.bag_penalty
+        bags = self.rules.timeout_penalty_bags
+        self.timeout_bags[k] += bags
+        self.bags[k], penalties = apply_bags(self.rules, self.bags[k] + bags)
+        lost = penalties * self.rules.bag_penalty
+        self.scores[k] -= lost
+        events = self.events
+        if events is not None:
+            events.append(TimedOut(seat, action, k, bags, self.bags[k], lost))
+            if looks:
+                events.append(LookedAtCards(seat))
         self.apply(action)
         return action
 
@@ -538,6 +646,7 @@ class Match:
         return Match(self.rules, _copy_of=self)
 
     def _copy(self, src: Match) -> None:
+        self.events = None  # a copy (for search) records nothing
         self.best = src.best
         self.best_seat = src.best_seat
         self.break_any = src.break_any
@@ -598,31 +707,79 @@ class Match:
         self.winner = None
         self.dealer = last.dealer
         self.phase = DEAL
-        self.deal(last.deal)
-        for i, a in enumerate(last.actions[:-1]):
-            if i in last.timeouts:
-                self.apply_timeout(a)
-            else:
-                self.apply(a)
+        events, self.events = self.events, None  # replaying the hand tells nothing new
+        try:
+            self.deal(last.deal)
+            for i, a in enumerate(last.actions[:-1]):
+                if i in last.timeouts:
+                    self.apply_timeout(a)
+                else:
+                    self.apply(a)
+        finally:
+            self.events = events
         return undone
 
     # Views ------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now: its own hand (once looked at) and public information."""
-        from spades.engine.observation import observe
-
         return observe(self, seat)
 
     def to_record(self, **extra: Any) -> dict[str, Any]:
         """The match as a ``spades-record/1`` dictionary (see docs/records.md)."""
-        from spades.engine.records import to_record
-
-        return to_record(self, **extra)
+        return record_of(self.rules, self.log, **extra)
 
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} hand {self.hand_number} {self.phase} "
                 f"turn {self.current_player} scores {self.scores}>")
+
+
+def observe(match: Match, seat: int) -> Observation:
+    """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
+    if not 0 <= seat < match.n:
+        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
+    log = match.log[-1] if match.log else None
+    plays: list[tuple[int, int]] = []
+    trick: tuple[tuple[int, int], ...] = ()
+    if log is not None and (match.phase is BID or match.phase is PLAY):
+        seat_to_play = (log.dealer + 1) % match.n
+        leader = seat_to_play
+        current: list[tuple[int, int]] = []
+        winners = match.trick_winners
+        for card in log.plays:
+            if not current:
+                seat_to_play = leader
+            current.append((seat_to_play, card))
+            plays.append((seat_to_play, card))
+            seat_to_play = (seat_to_play + 1) % match.n
+            if len(current) == match.n:
+                leader = winners[len(plays) // match.n - 1]
+                current = []
+        trick = tuple(current)
+    hand = match.hands[seat] if match.looked[seat] else None
+    mine = match.current_player == seat
+    return Observation(
+        rules=match.rules,
+        seat=seat,
+        phase=match.phase,
+        hand_number=match.hand_number,
+        dealer=match.dealer,
+        current_player=match.current_player,
+        hand=hand,
+        hand_sizes=tuple(h.bit_count() for h in match.hands),
+        bids=tuple(None if b < 0 else b for b in match.bids),
+        blind=tuple(match.blind),
+        tricks=tuple(match.tricks),
+        leader=match.leader if match.phase is PLAY else (match.dealer + 1) % match.n,
+        trick=trick,
+        spades_broken=match.broken,
+        plays=tuple(plays),
+        scores=tuple(match.scores),
+        bags=tuple(match.bags),
+        results=tuple(match.results),
+        legal_actions=match.legal_actions() if mine else (),
+        winner=match.winner,
+    )
 
 
 def suggested_bid(hand: int, rules: Rules) -> int:
@@ -661,3 +818,18 @@ class _SuitCards(dict[int, tuple[int, ...]]):
 
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = _BY_SUIT = tuple(_SuitCards(13 * s) for s in range(4))
 _SHIFT = (0, 13, 26, 39)
+
+__all__ = [
+    "BID",
+    "CHANCE",
+    "DEAL",
+    "OVER",
+    "PLAY",
+    "TERMINAL",
+    "HandLog",
+    "HandResult",
+    "Match",
+    "Phase",
+    "observe",
+    "suggested_bid",
+]

@@ -1,19 +1,19 @@
 """What one seat may see: its own hand (once looked at) and everything public.
 
 Bots decide from an :class:`Observation` only; the server sends each seat only its own.
+:meth:`spades.engine.match.Match.observation` builds one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from spades.engine.actions import BID_BASE, action_str
-from spades.engine.cards import card_str, cards_of, sorted_for_display
+from spades.engine.actions import action_str
+from spades.engine.cards import card_str, sorted_for_display
+from spades.engine.hands import HandResult
+from spades.engine.phase import Phase
 from spades.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from spades.engine.match import HandResult, Match
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,7 @@ class Observation:
 
     rules: Rules
     seat: int
-    phase: str  # "deal", "bid", "play", "over"
+    phase: Phase  # equal to "deal", "bid", "play", "over"
     hand_number: int  # 1-based
     dealer: int
     current_player: int  # a seat, CHANCE (-1) or TERMINAL (-2)
@@ -53,7 +53,7 @@ class Observation:
         """Plain JSON (cards as ``AS``, bids as numbers, ``"nil"``, ``"blind-nil"``)."""
         return {
             "seat": self.seat,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "current_player": self.current_player,
@@ -75,53 +75,6 @@ class Observation:
         }
 
 
-def observe(match: Match, seat: int) -> Observation:
-    if not 0 <= seat < match.n:
-        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
-    log = match.log[-1] if match.log else None
-    plays: list[tuple[int, int]] = []
-    trick: tuple[tuple[int, int], ...] = ()
-    if log is not None and match.phase in ("bid", "play"):
-        seat_to_play = (log.dealer + 1) % match.n
-        leader = seat_to_play
-        current: list[tuple[int, int]] = []
-        winners = match.trick_winners
-        for card in log.plays:
-            if not current:
-                seat_to_play = leader
-            current.append((seat_to_play, card))
-            plays.append((seat_to_play, card))
-            seat_to_play = (seat_to_play + 1) % match.n
-            if len(current) == match.n:
-                leader = winners[len(plays) // match.n - 1]
-                current = []
-        trick = tuple(current)
-    hand = match.hands[seat] if match.looked[seat] else None
-    mine = match.current_player == seat
-    return Observation(
-        rules=match.rules,
-        seat=seat,
-        phase=match.phase,
-        hand_number=match.hand_number,
-        dealer=match.dealer,
-        current_player=match.current_player,
-        hand=hand,
-        hand_sizes=tuple(h.bit_count() for h in match.hands),
-        bids=tuple(None if b < 0 else b for b in match.bids),
-        blind=tuple(match.blind),
-        tricks=tuple(match.tricks),
-        leader=match.leader if match.phase == "play" else (match.dealer + 1) % match.n,
-        trick=trick,
-        spades_broken=match.broken,
-        plays=tuple(plays),
-        scores=tuple(match.scores),
-        bags=tuple(match.bags),
-        results=tuple(match.results),
-        legal_actions=match.legal_actions() if mine else (),
-        winner=match.winner,
-    )
-
-
 def unseen_cards(obs: Observation) -> int:
     """Cards this seat has not seen: not in its hand and not yet played."""
     played = 0
@@ -130,4 +83,4 @@ def unseen_cards(obs: Observation) -> int:
     return obs.rules.deck & ~played & ~(obs.hand or 0)
 
 
-__all__ = ["BID_BASE", "Observation", "cards_of", "observe", "unseen_cards"]
+__all__ = ["Observation", "unseen_cards"]

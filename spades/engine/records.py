@@ -8,17 +8,16 @@ where (``hand 2, play 17: ...``) and why.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str, parse_bid
-from spades.engine.cards import card_str, cards_of, parse_card
+from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
+from spades.engine.cards import card_str, parse_card
 from spades.engine.errors import RecordError, SpadesError
-from spades.engine.rules import PROFILES, Rules, profile, rules_from_json, shown
-
-if TYPE_CHECKING:
-    from spades.engine.match import Match
-
-FORMAT = "spades-record/1"
+from spades.engine.events import Event
+from spades.engine.match import Match
+from spades.engine.phase import BID, DEAL, OVER
+from spades.engine.record_format import FORMAT, record_of, rules_json
+from spades.engine.rules import Rules, rules_from_json, shown
 
 #: Error messages longer than this are cut (a record's text may be echoed in them).
 MAX_MESSAGE = 500
@@ -26,66 +25,12 @@ MAX_MESSAGE = 500
 
 def to_record(match: Match, **extra: Any) -> dict[str, Any]:
     """The match as a record. ``extra`` fields (``players`` names, ``id``...) are added."""
-    rules = match.rules
-    record: dict[str, Any] = {"format": FORMAT, "rules": rules_json(rules)}
-    if rules.teams is not None:
-        record["teams"] = [list(side) for side in rules.teams]
-    hands = []
-    for log in match.log:
-        hand: dict[str, Any] = {
-            "dealer": log.dealer,
-            "deal": [[card_str(c) for c in cards_of(m)] for m in log.deal],
-            "bids": [action_str(a) if a in (NIL, BLIND_NIL) else a - NIL for a in log.bids],
-            "plays": [card_str(c) for c in log.plays],
-        }
-        if log.timeouts:
-            hand["timeouts"] = _timeouts_json(log.actions, log.timeouts)
-        hands.append(hand)
-    record["hands"] = hands
-    record.update(extra)
-    return record
+    return record_of(match.rules, match.log, **extra)
 
 
-def rules_json(rules: Rules) -> str | dict[str, Any]:
-    """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
-    data = rules.to_json()
-    if rules.teams is None and (rules.name not in PROFILES or profile(
-        rules.name, players=rules.players
-    ).teams is not None):
-        data["teams"] = None  # solo where no "teams" would mean partners (custom: 0+2, 1+3)
-    return data["preset"] if len(data) == 1 else data
-
-
-def _timeouts_json(actions: list[int], timeouts: list[int]) -> list[dict[str, int]]:
-    out = []
-    for i in timeouts:
-        before = [a for a in actions[:i] if a != LOOK]
-        bids = sum(1 for a in before if a >= NIL)
-        if actions[i] >= NIL:
-            out.append({"bid": bids + 1})
-        else:
-            out.append({"play": len(before) - bids + 1})
-    return out
-
-
-def replay(record: Any) -> Match:
-    """The match a record describes, every step checked.
-
-    Any JSON value either replays or raises :class:`RecordError`, whose one-line message
-    starts with where (``record:``, ``rules:``, ``hand 2:``, ``hand 2, play 17:``) and says
-    why; nothing else is raised."""
-    try:
-        return _replay(record)
-    except RecordError as exc:
-        message = " ".join(str(exc).split())  # one line, whatever the record held
-        if len(message) > MAX_MESSAGE:
-            message = message[:MAX_MESSAGE - 3] + "..."
-        raise RecordError(message) from None
-
-
-def _replay(record: Any) -> Match:
-    from spades.engine.match import DEAL, OVER, Match
-
+def record_rules(record: Any) -> Rules:
+    """The rules a record is played under (its ``rules``, ``teams`` and the number of hands
+    in its first deal), its format checked. Raises :class:`RecordError`."""
     if not isinstance(record, Mapping):
         raise RecordError(f"record: must be a JSON object, not {shown(record)}")
     fmt = record.get("format", FORMAT)
@@ -98,12 +43,36 @@ def _replay(record: Any) -> Match:
     if hands and isinstance(hands[0], Mapping) and isinstance(hands[0].get("deal"), list):
         players = len(hands[0]["deal"])
     try:
-        rules = rules_from_json(record.get("rules"), record.get("teams"), players)
+        return rules_from_json(record.get("rules"), record.get("teams"), players)
     except SpadesError as exc:
         if players is not None and _fits_without_deal(record):
             # The rules are fine; the first deal has the wrong number of hands.
             raise RecordError(f"hand 1: deal: {players} hands do not fit the rules: {exc}") from None
         raise RecordError(f"rules: {exc}") from None
+
+
+def replay(record: Any, *, events: bool = False, into: list[Event] | None = None) -> Match:
+    """The match a record describes, every step checked.
+
+    Any JSON value either replays or raises :class:`RecordError`, whose one-line message
+    starts with where (``record:``, ``rules:``, ``hand 2:``, ``hand 2, play 17:``) and says
+    why; nothing else is raised. With ``events``, the match has recorded every event of the
+    record in ``match.events`` (see :mod:`spades.engine.events`); ``into`` is a list that
+    receives them as they happen instead, so that the events before a broken step are
+    kept."""
+    try:
+        return _replay(record, events, into)
+    except RecordError as exc:
+        message = " ".join(str(exc).split())  # one line, whatever the record held
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE - 3] + "..."
+        raise RecordError(message) from None
+
+
+def _replay(record: Any, events: bool, into: list[Event] | None) -> Match:
+    rules = record_rules(record)
+    hands = record["hands"]
+    events = events or into is not None
     match: Match | None = None
     for h, hand in enumerate(hands, start=1):
         where = f"hand {h}"
@@ -119,7 +88,9 @@ def _replay(record: Any) -> Match:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}, "
                               f"not {shown(dealer)}")
         if match is None:
-            match = Match(rules, dealer=dealer)
+            match = Match(rules, dealer=dealer, events=events)
+            if into is not None:
+                match.events = into
         elif dealer != match.dealer:
             raise RecordError(f"{where}: the dealer must be seat {match.dealer} "
                               f"(one seat clockwise of the last), not {dealer}")
@@ -129,7 +100,9 @@ def _replay(record: Any) -> Match:
             raise RecordError(f"{where}: deal: {exc}") from None
         _replay_hand(match, hand, where)
     if match is None:
-        match = Match(rules)
+        match = Match(rules, events=events)
+        if into is not None:
+            match.events = into
     return match
 
 
@@ -164,8 +137,6 @@ def _parse_deal(deal: Any, rules: Rules) -> list[int]:
 
 
 def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
-    from spades.engine.match import BID
-
     bids = hand.get("bids", [])
     plays = hand.get("plays", [])
     if not isinstance(bids, list) or not isinstance(plays, list):
@@ -257,3 +228,7 @@ def summary(match: Match) -> dict[str, Any]:
         "finished": match.is_over(),
         "winner": match.winner,
     }
+
+
+__all__ = ["FORMAT", "record_names", "record_rules", "replay", "rules_json", "summary",
+           "to_record"]

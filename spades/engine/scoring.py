@@ -21,6 +21,8 @@ class SideScore:
     new_bags: int
     penalties: int  # number of bag penalties paid at the end of the hand
     points: int  # everything together, bag penalties included
+    overtricks: int = 0  # tricks above a made contract (in ``contract_points``)
+    loose_tricks: int = 0  # failed-nil tricks outside the contract: +1 point and 1 bag each
 
 
 def apply_bags(rules: Rules, bags: int) -> tuple[int, int]:
@@ -60,6 +62,7 @@ def score_side(
     base = 20 * contract if rules.ten_for_200 and contract == 10 else 10 * contract
     bonus = 0
     new_bags = loose_tricks
+    over = 0
     if made:
         over = contract_tricks - contract
         contract_points = base + over
@@ -82,6 +85,8 @@ def score_side(
         new_bags=new_bags,
         penalties=penalties,
         points=points,
+        overtricks=over,
+        loose_tricks=loose_tricks,
     )
     return score, bags
 

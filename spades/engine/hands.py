@@ -1,0 +1,56 @@
+"""What a match keeps of each hand: the log a record stores, and the scored result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spades.engine.actions import BID_BASE, BLIND_NIL
+from spades.engine.scoring import SideScore
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One scored hand: a row of the score sheet."""
+
+    number: int  # 1-based
+    dealer: int
+    bids: tuple[int, ...]  # per seat, 0 = Nil
+    blind: tuple[bool, ...]
+    tricks: tuple[int, ...]  # per seat
+    sides: tuple[SideScore, ...]
+    points: tuple[int, ...]  # per side, this hand, timer penalties included
+    scores: tuple[int, ...]  # per side, after this hand
+    bags: tuple[int, ...]  # per side, after this hand
+    timeout_bags: tuple[int, ...]  # per side, penalty bags from the turn timer this hand
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+        }
+
+
+@dataclass(slots=True)
+class HandLog:
+    """Everything that happened in one hand, as a record stores it."""
+
+    dealer: int
+    deal: tuple[int, ...]  # card masks per seat
+    actions: list[int]  # bids (and LOOK) and plays, in order
+    timeouts: list[int]  # indexes into ``actions`` of actions taken by the turn timer
+    scores_before: tuple[int, ...]
+    bags_before: tuple[int, ...]
+
+    @property
+    def bids(self) -> list[int]:
+        return [a for a in self.actions if BID_BASE <= a <= BLIND_NIL]
+
+    @property
+    def plays(self) -> list[int]:
+        return [a for a in self.actions if a < BID_BASE]
+
+
+__all__ = ["HandLog", "HandResult"]

@@ -1,0 +1,65 @@
+"""Writing the ``spades-record/1`` format (see docs/records.md) from a match's hand logs.
+
+This module knows nothing of :class:`~spades.engine.match.Match`, so that the match can use
+it and :mod:`spades.engine.records` (which replays records into matches) can use both:
+the engine's modules import one another without a cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str
+from spades.engine.cards import card_str, cards_of
+from spades.engine.hands import HandLog
+from spades.engine.rules import PROFILES, Rules, profile
+
+FORMAT = "spades-record/1"
+
+
+def record_of(rules: Rules, logs: Sequence[HandLog], **extra: Any) -> dict[str, Any]:
+    """The record of the hands ``logs`` played under ``rules``; ``extra`` fields (``players``
+    names, ``id``...) are added."""
+    record: dict[str, Any] = {"format": FORMAT, "rules": rules_json(rules)}
+    if rules.teams is not None:
+        record["teams"] = [list(side) for side in rules.teams]
+    hands = []
+    for log in logs:
+        hand: dict[str, Any] = {
+            "dealer": log.dealer,
+            "deal": [[card_str(c) for c in cards_of(m)] for m in log.deal],
+            "bids": [action_str(a) if a in (NIL, BLIND_NIL) else a - NIL for a in log.bids],
+            "plays": [card_str(c) for c in log.plays],
+        }
+        if log.timeouts:
+            hand["timeouts"] = _timeouts_json(log.actions, log.timeouts)
+        hands.append(hand)
+    record["hands"] = hands
+    record.update(extra)
+    return record
+
+
+def rules_json(rules: Rules) -> str | dict[str, Any]:
+    """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
+    data = rules.to_json()
+    if rules.teams is None and (rules.name not in PROFILES or profile(
+        rules.name, players=rules.players
+    ).teams is not None):
+        data["teams"] = None  # solo where no "teams" would mean partners (custom: 0+2, 1+3)
+    return data["preset"] if len(data) == 1 else data
+
+
+def _timeouts_json(actions: list[int], timeouts: list[int]) -> list[dict[str, int]]:
+    out = []
+    for i in timeouts:
+        before = [a for a in actions[:i] if a != LOOK]
+        bids = sum(1 for a in before if a >= NIL)
+        if actions[i] >= NIL:
+            out.append({"bid": bids + 1})
+        else:
+            out.append({"play": len(before) - bids + 1})
+    return out
+
+
+__all__ = ["FORMAT", "record_of", "rules_json"]

@@ -1,0 +1,260 @@
+"""Events in words: one short sentence per engine event, told to one listener.
+
+>>> from spades.engine import BidMade, profile
+>>> north = Narrator(profile("cardems"), me=0)
+>>> north.say(BidMade(2, 4))
+'Your partner South bids 4.'
+>>> Narrator(profile("cardems")).say(BidMade(2, 0, blind=True))
+'South bids blind nil.'
+
+The listener is a seat (``me``: "You", "your partner South") or nobody (a spectator, a log:
+every seat by name). Seat names are the app's own (``names``), so the words match where the
+seats are drawn; by default North, East, South, West at four players and ``Seat N`` (the
+record's seat number) otherwise. Each event gives exactly one sentence, starting with a
+capital and ending with a full stop, and no sentence repeats what another event says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from spades.engine import (
+    BagWarning,
+    BiddingClosed,
+    BidMade,
+    CardPlayed,
+    ContractDecided,
+    Event,
+    HandDealt,
+    HandScored,
+    LookedAtCards,
+    MatchOver,
+    NilDecided,
+    Rules,
+    SideHand,
+    SpadesBroken,
+    TimedOut,
+    TrickWon,
+    card_name,
+    is_bid,
+)
+from spades.present.sheet import seat_name
+
+
+def seat_names(rules: Rules, names: Sequence[str | None] | None = None) -> tuple[str, ...]:
+    """Every seat's name: ``names[s]`` where given, else the default (see the module)."""
+    return tuple(seat_name(rules, s, [n or "" for n in names] if names else None)
+                 for s in range(rules.players))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def bid_words(bid: int, blind: bool = False) -> str:
+    if blind:
+        return "blind nil"
+    return "nil" if bid == 0 else str(bid)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Narrator:
+    """Tells events to one listener. ``me`` is the listener's seat (None: nobody's)."""
+
+    rules: Rules
+    names: tuple[str, ...] = ()
+    me: int | None = None
+
+    def __post_init__(self) -> None:
+        n = self.rules.players
+        if not self.names:
+            object.__setattr__(self, "names", seat_names(self.rules))
+        elif len(self.names) != n:
+            raise ValueError(f"names: {n} seat names are needed, not {len(self.names)}")
+        if self.me is not None and not 0 <= self.me < n:
+            raise ValueError(f"me: a seat from 0 to {n - 1} or None, not {self.me!r}")
+
+    # Words for seats and sides ----------------------------------------------------------
+
+    def _is_me(self, seat: int) -> bool:
+        return seat == self.me
+
+    def _partner(self, seat: int) -> bool:
+        me = self.me
+        if me is None or seat == me:
+            return False
+        side_of = self.rules.side_of
+        return side_of[seat] == side_of[me]
+
+    def seat(self, seat: int) -> str:
+        """``you``, ``your partner South`` or ``South`` (capitalized by the sentence)."""
+        if self._is_me(seat):
+            return "you"
+        if self._partner(seat):
+            return f"your partner {self.names[seat]}"
+        return self.names[seat]
+
+    def seat_poss(self, seat: int) -> str:
+        return "your" if self._is_me(seat) else f"{self.seat(seat)}'s"
+
+    def _verb(self, seat: int, base: str, third: str) -> str:
+        return base if self._is_me(seat) else third
+
+    def _mine(self, side: int) -> bool:
+        return self.me is not None and self.rules.side_of[self.me] == side
+
+    def side(self, side: int) -> str:
+        """``you``, ``you and your partner South``, ``North and South``."""
+        seats = self.rules.sides[side]
+        if self._mine(side):
+            mates = [self.names[s] for s in seats if s != self.me]
+            if not mates:
+                return "you"
+            word = "partner" if len(mates) == 1 else "partners"
+            return f"you and your {word} {listing(mates)}"
+        return listing([self.names[s] for s in seats])
+
+    def side_poss(self, side: int) -> str:
+        """``your``, ``your side's``, ``North and South's``, ``Seat 2's``."""
+        if self._mine(side):
+            return "your" if len(self.rules.sides[side]) == 1 else "your side's"
+        return f"{self.side(side)}'s"
+
+    def _side_subject(self, side: int) -> str:
+        """A side as the subject of a sentence: ``your side`` rather than a long list."""
+        if self._mine(side) and len(self.rules.sides[side]) > 1:
+            return "your side"
+        return self.side(side)
+
+    def _side_plural(self, side: int) -> bool:
+        """Whether the side's subject takes a plural verb (``your side`` does not)."""
+        if self._mine(side):
+            return len(self.rules.sides[side]) == 1  # "you bid", "your side bids"
+        return len(self.rules.sides[side]) > 1
+
+    # Sentences ----------------------------------------------------------------------------
+
+    def story(self, events: Iterable[Event]) -> list[str]:
+        """One sentence per event, in order."""
+        return [self.say(e) for e in events]
+
+    def say(self, event: Event) -> str:
+        """The sentence for one event."""
+        return _sentence(self._words(event))
+
+    def _words(self, e: Event) -> str:
+        match e:
+            case HandDealt():
+                first = (e.dealer + 1) % self.rules.players
+                return (f"hand {e.hand}: {self.seat(e.dealer)} "
+                        f"{self._verb(e.dealer, 'deal', 'deals')} and {self.seat(first)} "
+                        f"{self._verb(first, 'bid', 'bids')} first")
+            case LookedAtCards():
+                if self._is_me(e.seat):
+                    return "you look at your cards"
+                return f"{self.seat(e.seat)} looks at their cards"
+            case BidMade():
+                return (f"{self.seat(e.seat)} {self._verb(e.seat, 'bid', 'bids')} "
+                        f"{bid_words(e.bid, e.blind)}")
+            case BiddingClosed():
+                return self._bidding_closed(e)
+            case CardPlayed():
+                return (f"{self.seat(e.seat)} {self._verb(e.seat, 'play', 'plays')} "
+                        f"the {card_name(e.card)}")
+            case SpadesBroken():
+                return "spades are broken"
+            case TrickWon():
+                return (f"{self.seat(e.winner)} {self._verb(e.winner, 'win', 'wins')} "
+                        f"trick {e.trick} with the {card_name(e.card)}, "
+                        f"{plural(e.taken, 'trick')} so far")
+            case NilDecided():
+                kind = "blind nil" if e.blind else "nil"
+                return f"{self.seat_poss(e.seat)} {kind} is {'made' if e.made else 'broken'}"
+            case ContractDecided():
+                return self._contract(e)
+            case HandScored():
+                return f"hand {e.hand} scored: " + "; ".join(self._side_hand(s) for s in e.sides)
+            case BagWarning():
+                verb = "are" if self._side_plural(e.side) else "is"
+                return (f"{self._side_subject(e.side)} {verb} {plural(e.left, 'bag')} "
+                        "from a bag penalty")
+            case TimedOut():
+                return self._timed_out(e)
+            case MatchOver():
+                return self._match_over(e)
+        raise TypeError(f"not an event: {e!r}")  # pragma: no cover - every type is above
+
+    def _bidding_closed(self, e: BiddingClosed) -> str:
+        rules = self.rules
+        total = sum(e.contracts)
+        lead = f"{self.seat(e.leader)} {self._verb(e.leader, 'lead', 'leads')}"
+        head = f"bidding is over with {total} of {rules.hand_size} tricks bid"
+        if rules.teams is None:
+            return f"{head}; {lead}"
+        sides = ", ".join(
+            f"{self._side_subject(k)} {'bid' if self._side_plural(k) else 'bids'} {c}"
+            for k, c in enumerate(e.contracts))
+        return f"{head}: {sides}; {lead}"
+
+    def _contract(self, e: ContractDecided) -> str:
+        whose = self.side_poss(e.side)
+        if e.made:
+            return f"{whose} contract of {e.contract} is made"
+        if e.trick == 0:
+            return (f"{whose} contract of {e.contract} is set already: the hand has only "
+                    f"{self.rules.hand_size} tricks")
+        return f"{whose} contract of {e.contract} is set"
+
+    def _side_hand(self, s: SideHand) -> str:
+        parts = []
+        if s.contract:
+            parts.append(f"contract {_signed(s.contract_points)}")
+        for points, label in ((s.overtrick_points, "overtricks"), (s.nil_points, "nil"),
+                              (s.bonus_points, "bonus"),
+                              (s.loose_trick_points, "failed-nil tricks"),
+                              (s.bag_penalty_points, "bag penalty"),
+                              (s.timer_penalty_points, "timer penalty")):
+            if points:
+                parts.append(f"{label} {_signed(points)}")
+        detail = f" ({', '.join(parts)})" if len(parts) > 1 else ""
+        return (f"{self._side_subject(s.side)} {_signed(s.points)}{detail}, {s.score} in all, "
+                f"{plural(s.bags, 'bag')}")
+
+    def _timed_out(self, e: TimedOut) -> str:
+        who = self.seat(e.seat)
+        what = "bids" if is_bid(e.action) else "plays"
+        head = f"time is up for {who}: the game {what} for {'you' if self._is_me(e.seat) else 'them'}"
+        if not e.penalty_bags:
+            return head
+        subject = self._side_subject(e.side)
+        verb = "take" if self._side_plural(e.side) else "takes"
+        text = f"{head}, and {subject} {verb} {plural(e.penalty_bags, 'penalty bag')}"
+        if e.penalty_points:
+            return text + f": a bag penalty of {e.penalty_points} points, {plural(e.bags, 'bag')} left"
+        return text + f", {plural(e.bags, 'bag')} now"
+
+    def _match_over(self, e: MatchOver) -> str:
+        top = max(e.scores)
+        if e.winner is None:
+            return f"the match is a draw at {top} points"
+        plural_verb = self._mine(e.winner) or len(self.rules.sides[e.winner]) > 1
+        return f"{self.side(e.winner)} {'win' if plural_verb else 'wins'} the match with {top} points"
+
+
+__all__ = ["Narrator", "bid_words", "listing", "plural", "seat_names"]

@@ -1,0 +1,188 @@
+"""The narrator: one sentence per event, with the right names for the listener."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from spades.engine import (
+    BagWarning,
+    BiddingClosed,
+    BidMade,
+    CardPlayed,
+    ContractDecided,
+    Event,
+    HandDealt,
+    HandScored,
+    LookedAtCards,
+    Match,
+    MatchOver,
+    NilDecided,
+    SideHand,
+    SpadesBroken,
+    TimedOut,
+    TrickWon,
+    bid_action,
+    parse_card,
+    profile,
+)
+from spades.present import Narrator, seat_names
+
+CARDEMS = profile("cardems")
+T6 = ((0, 2, 4), (1, 3, 5))
+
+
+def side_hand(side: int, **parts: int) -> SideHand:
+    values = {"contract": 7, "tricks": 8, "made": True, "contract_points": 70,
+              "overtrick_points": 1, "nil_points": 0, "bonus_points": 0,
+              "loose_trick_points": 0, "bag_penalty_points": 0, "timer_penalty_points": 0,
+              "points": 71, "score": 171, "new_bags": 1, "timer_bags": 0, "bags": 4}
+    values.update(parts)
+    return SideHand(side=side, **values)  # type: ignore[arg-type]
+
+
+def test_seat_words_for_each_listener() -> None:
+    bid = BidMade(2, 4)
+    assert Narrator(CARDEMS).say(bid) == "South bids 4."
+    assert Narrator(CARDEMS, me=2).say(bid) == "You bid 4."
+    assert Narrator(CARDEMS, me=0).say(bid) == "Your partner South bids 4."
+    assert Narrator(CARDEMS, me=1).say(bid) == "South bids 4."
+    assert Narrator(CARDEMS, me=1).say(BidMade(3, 0)) == "Your partner West bids nil."
+    assert Narrator(CARDEMS).say(BidMade(0, 0, blind=True)) == "North bids blind nil."
+
+
+def test_the_apps_names_are_used_and_checked() -> None:
+    names = ("Ann", "Bob", "Cy", "Di")
+    n = Narrator(CARDEMS, names=names, me=0)
+    assert n.say(BidMade(2, 3)) == "Your partner Cy bids 3."
+    assert n.say(CardPlayed(1, parse_card("QH"), 1)) == "Bob plays the queen of hearts."
+    with pytest.raises(ValueError, match="names: 4 seat names are needed, not 3"):
+        Narrator(CARDEMS, names=("a", "b", "c"))
+    with pytest.raises(ValueError, match="me: a seat from 0 to 3"):
+        Narrator(CARDEMS, me=4)
+    assert seat_names(profile("race400", players=5)) == tuple(f"Seat {s}" for s in range(5))
+    assert seat_names(CARDEMS, ["Ann", None, "", "Di"]) == ("Ann", "East", "South", "Di")
+
+
+def test_deal_look_play_trick_and_spades() -> None:
+    n = Narrator(CARDEMS, me=3)
+    assert n.say(HandDealt(2, 3)) == "Hand 2: you deal and North bids first."
+    assert n.say(HandDealt(3, 0)) == "Hand 3: North deals and your partner East bids first."
+    assert n.say(LookedAtCards(3)) == "You look at your cards."
+    assert n.say(LookedAtCards(0)) == "North looks at their cards."
+    assert n.say(CardPlayed(3, parse_card("2C"), 1)) == "You play the two of clubs."
+    assert n.say(SpadesBroken(3, parse_card("AS"), 4)) == "Spades are broken."
+    won = TrickWon(1, 5, ((0, 1), (1, 51)), 51, 3)
+    assert n.say(won) == "Your partner East wins trick 5 with the ace of spades, 3 tricks so far."
+    assert Narrator(CARDEMS, me=1).say(TrickWon(1, 1, (), 51, 1)) == (
+        "You win trick 1 with the ace of spades, 1 trick so far.")
+
+
+def test_bidding_closed_by_sides() -> None:
+    e = BiddingClosed((7, 5), 0)
+    assert Narrator(CARDEMS).say(e) == (
+        "Bidding is over with 12 of 13 tricks bid: North and South bid 7, East and West bid 5; "
+        "North leads.")
+    assert Narrator(CARDEMS, me=0).say(e) == (
+        "Bidding is over with 12 of 13 tricks bid: your side bids 7, East and West bid 5; "
+        "you lead.")
+    solo = profile("race400", players=3)
+    assert Narrator(solo, me=1).say(BiddingClosed((5, 6, 4), 2)) == (
+        "Bidding is over with 15 of 17 tricks bid; Seat 2 leads.")
+
+
+def test_nil_and_contract_outcomes() -> None:
+    n = Narrator(CARDEMS, me=0)
+    assert n.say(NilDecided(0, True, False, 13)) == "Your nil is made."
+    assert n.say(NilDecided(2, False, True, 4)) == "Your partner South's blind nil is broken."
+    assert n.say(NilDecided(1, False, False, 2)) == "East's nil is broken."
+    assert n.say(ContractDecided(0, True, 7, 7, 9)) == "Your side's contract of 7 is made."
+    assert n.say(ContractDecided(1, False, 6, 2, 11)) == "East and West's contract of 6 is set."
+    assert n.say(ContractDecided(1, False, 14, 0, 0)) == (
+        "East and West's contract of 14 is set already: the hand has only 13 tricks.")
+    solo = Narrator(profile("race400", players=4), me=2)
+    assert solo.say(ContractDecided(2, True, 3, 3, 8)) == "Your contract of 3 is made."
+    assert solo.say(ContractDecided(1, False, 3, 0, 12)) == "East's contract of 3 is set."
+
+
+def test_hand_scored_by_parts_and_bag_warning() -> None:
+    e = HandScored(4, (side_hand(0), side_hand(1, contract=5, made=False, contract_points=-50,
+                                                    overtrick_points=0, nil_points=100,
+                                                    bag_penalty_points=-100, points=-50,
+                                                    score=250, bags=1)))
+    assert Narrator(CARDEMS, me=1).say(e) == (
+        "Hand 4 scored: North and South +71 (contract +70, overtricks +1), 171 in all, 4 bags; "
+        "your side -50 (contract -50, nil +100, bag penalty -100), 250 in all, 1 bag.")
+    assert Narrator(CARDEMS, me=1).say(BagWarning(1, 8, 2)) == (
+        "Your side is 2 bags from a bag penalty.")
+    assert Narrator(CARDEMS).say(BagWarning(0, 9, 1)) == (
+        "North and South are 1 bag from a bag penalty.")
+    assert Narrator(profile("race400", players=3), me=0).say(BagWarning(0, 7, 3)) == (
+        "You are 3 bags from a bag penalty.")
+
+
+def test_timeout_and_match_over() -> None:
+    n = Narrator(CARDEMS, me=0)
+    assert n.say(TimedOut(0, parse_card("2C"), 0, 1, 4, 0)) == (
+        "Time is up for you: the game plays for you, and your side takes 1 penalty bag, "
+        "4 bags now.")
+    assert n.say(TimedOut(1, bid_action(3), 1, 1, 0, 100)) == (
+        "Time is up for East: the game bids for them, and East and West take 1 penalty bag: "
+        "a bag penalty of 100 points, 0 bags left.")
+    assert n.say(MatchOver(0, (510, 380))) == (
+        "You and your partner South win the match with 510 points.")
+    assert Narrator(CARDEMS).say(MatchOver(1, (380, 510))) == (
+        "East and West win the match with 510 points.")
+    assert Narrator(CARDEMS).say(MatchOver(None, (300, 300))) == (
+        "The match is a draw at 300 points.")
+    six = Narrator(profile("race400", players=6, teams=T6), me=3)
+    assert six.say(MatchOver(1, (300, 410))) == (
+        "You and your partners Seat 1 and Seat 5 win the match with 410 points.")
+    assert six.say(BiddingClosed((5, 6), 2)).startswith(
+        "Bidding is over with 11 of 8 tricks bid: Seat 0, Seat 2 and Seat 4 bid 5, your side bids 6")
+
+
+VARIANTS = [
+    profile("cardems"),
+    profile("cards4net", turn_timer=20, target=150),
+    profile("cards4net", bidding="suicide", target=150),
+    profile("race400", players=3, turn_timer=20, target=150),
+    profile("race400", players=6, teams=T6, target=150),
+    profile("race400", players=5, target=150),
+]
+
+
+def random_events(rules_index: int, seed: int) -> tuple[Match, list[Event]]:
+    rules = VARIANTS[rules_index]
+    match = Match(rules, rng=random.Random(seed), events=True)
+    rng = random.Random(seed + 1)
+    while not match.is_over() and match.hand_number < 4:
+        if rules.turn_timer and rng.random() < 0.05:
+            match.apply_timeout()
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+    return match, match.take_events()
+
+
+@pytest.mark.parametrize("index", range(len(VARIANTS)))
+def test_every_sentence_of_random_matches_is_one_clean_sentence(index: int) -> None:
+    match, events = random_events(index, 11 + index)
+    listeners: list[int | None] = [None, *range(match.n)]
+    for me in listeners:
+        narrator = Narrator(match.rules, me=me)
+        hand_sentences: set[str] = set()
+        for e in events:
+            text = narrator.say(e)
+            if isinstance(e, HandDealt):
+                hand_sentences = set()
+            assert text[0].isupper() and text.endswith("."), text
+            assert ". " not in text and ".." not in text, f"more than one sentence: {text}"
+            assert "  " not in text and " ," not in text and "None" not in text, text
+            assert not re.search(r"\bYou\b", text[1:]), f"'You' mid-sentence: {text}"
+            if me is None:
+                assert not re.search(r"\byou\b|\byour\b", text, re.I), text
+            assert text not in hand_sentences, f"said twice in a hand: {text}"
+            hand_sentences.add(text)
+        assert len(narrator.story(events)) == len(events)
