@@ -104,7 +104,9 @@ def register(sub: Any) -> None:
     o.add_argument("--no-pause", action="store_true",
                    help="do not wait for Enter between hands")
     o.add_argument("--resume", nargs="?", const="", metavar="GAME",
-                   help="continue an unfinished game (lists them when GAME is not given)")
+                   help="continue an unfinished game: GAME is its id (the first letters are "
+                   "enough) or last (the most recent one); without GAME, choose from the "
+                   "list of unfinished games")
     add_db_option(o)
     p.set_defaults(func=run)
 
@@ -268,34 +270,48 @@ def unfinished(store: Store) -> list[GameRow]:
 
 
 def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameRow | None:
-    if args.resume:
+    """The game that ``--resume [GAME]`` names: an id (or its first letters), ``last`` (the
+    most recently played unfinished game), or, without GAME, one chosen from the list of
+    unfinished games (the only one is taken at once). Games that cannot be read are left out
+    of the list with a note, so one damaged game does not stop the others from being resumed.
+    """
+    if args.resume and args.resume != "last":
         game = store.find_game(args.resume)
         if game.status != "active":
             raise UsageError(f"game {game.id[:8]} is {game.status}, not unfinished; "
                              f"see it with spades show {game.id[:8]}")
         return game
-    games = unfinished(store)
-    if not games:
+    readable: list[tuple[GameRow, Match]] = []
+    for g in unfinished(store):
+        try:
+            _, m = store.load_match(g.id)
+        except StoreError as exc:
+            console.say(f"Game {g.id[:8]} cannot be read ({exc}); it is left out. "
+                        f"spades export {g.id[:8]} shows what is stored.")
+            continue
+        readable.append((g, m))
+    if not readable:
         console.say("There is no unfinished game to resume. Start one with: spades play")
         return None
+    if args.resume == "last":
+        return readable[0][0]
     console.say("Unfinished games, most recent first:")
-    for i, g in enumerate(games, start=1):
-        _, m = store.load_match(g.id)
+    for i, (g, m) in enumerate(readable, start=1):
         console.say(f"  {i}. {describe_game(g, m)}")
-    if len(games) == 1:
+    if len(readable) == 1:
         console.say("Continuing the only one.")
-        return games[0]
+        return readable[0][0]
     while True:
-        line = console.ask(f"Which game? Type its number, 1 to {len(games)} "
+        line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
                            "(Enter for 1, q to quit): ")
         t = (line or "").strip().lower()
         if t in ("q", "quit"):
             return None
         if not t:
-            return games[0]
-        if t.isdigit() and 1 <= int(t) <= len(games):
-            return games[int(t) - 1]
-        console.say(f"{t!r} is not one of the numbers 1 to {len(games)}.")
+            return readable[0][0]
+        if t.isdecimal() and 1 <= int(t) <= len(readable):
+            return readable[int(t) - 1][0]
+        console.say(f"{t!r} is not one of the numbers 1 to {len(readable)}.")
 
 
 # Running ----------------------------------------------------------------------------------

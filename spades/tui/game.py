@@ -34,7 +34,7 @@ from spades.engine import (
     sorted_for_display,
     summary,
 )
-from spades.store import Store
+from spades.store import ConflictError, Store
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed
 
@@ -82,8 +82,13 @@ class TerminalGame:
     resume_hint: str = "spades play --resume"
     bots: dict[int, Bot] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The number of the last stored event this session knows of (read from the store
+    #: when not given); each new event is stored at the next number or not at all.
+    seq: int = -1
 
     def __post_init__(self) -> None:
+        if self.seq < 0:
+            self.seq = max((e.seq for e in self.store.events(self.game_id)), default=0)
         fallbacks: dict[tuple[str, str], list[str]] = {}
         for seat, level in enumerate(self.levels):
             if level is None or seat == self.human:
@@ -130,6 +135,13 @@ class TerminalGame:
         except (QuitGame, InputClosed):
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
+        except ConflictError:
+            self.say("")
+            self.say("This game is open elsewhere: another session has played in it since "
+                     "this one loaded it.")
+            self.say("Nothing was changed here, and this session stops. Play on in the other "
+                     f"session, or close it and resume with: {self.resume_hint}")
+            return 1
         except KeyboardInterrupt:
             self.say("")
             self.say(f"Stopped. The game is saved. Resume it with: {self.resume_hint}")
@@ -141,12 +153,18 @@ class TerminalGame:
     def deal(self) -> None:
         m = self.match
         masks = deal_masks(m, self.seed)
-        self.store.append(self.game_id, "deal", masks)
+        self.store_event("deal", masks)
         m.deal(masks)
         first = (m.dealer + 1) % m.n
         self.say("")
         self.say(f"Hand {m.hand_number}: {self.names[m.dealer]} deals; "
                  f"{self.names[first]} bids first.")
+
+    def store_event(self, kind: str, value: object, seat: int | None = None) -> None:
+        """Store one event (committed) at the number that follows the last one this session
+        knows of; :class:`~spades.store.ConflictError` if another session stored it first."""
+        self.store.append_at(self.game_id, self.seq + 1, kind, value, seat)
+        self.seq += 1
 
     def cpu_action(self, seat: int) -> int:
         if self.delay > 0:
@@ -170,7 +188,7 @@ class TerminalGame:
         m = self.match
         m.check(action)
         before = self.snapshot()
-        self.store.append(self.game_id, "act", action, seat)
+        self.store_event("act", action, seat)
         m.apply(action)
         self.announce(seat, action, before)
 
@@ -183,7 +201,7 @@ class TerminalGame:
         before = self.snapshot()
         side = m.rules.side_of[seat]
         score_before = m.scores[side]
-        self.store.append(self.game_id, "timeout", action, seat)
+        self.store_event("timeout", action, seat)
         m.apply_timeout()
         self.say(f"Time is up: the game plays for you ({self.names[seat]}).")
         bags = m.rules.timeout_penalty_bags
