@@ -26,6 +26,20 @@ from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT
 #: Sampled deals per hint (about a tenth of a second).
 HINT_WORLDS = 40
 
+#: Seat names by where seats sit, clockwise from North at seat 0 (as the terminal and the
+#: hints name them when no other names are given).
+COMPASS_NAMES: dict[int, tuple[str, ...]] = {
+    3: ("North", "Southeast", "Southwest"),
+    4: ("North", "East", "South", "West"),
+    5: ("North", "Northeast", "Southeast", "Southwest", "Northwest"),
+    6: ("North", "Northeast", "Southeast", "South", "Southwest", "Northwest"),
+}
+
+
+def compass_names(players: int) -> tuple[str, ...]:
+    """The seats' names at a table of ``players``: compass points clockwise from North."""
+    return COMPASS_NAMES.get(players, tuple(f"Seat {s}" for s in range(players)))
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:

@@ -13,7 +13,7 @@ from spades.store import GameRow, Store, StoreError, default_path
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
-from spades.tui.text import COMPASS, default_names
+from spades.tui.text import default_names
 
 SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
 
@@ -84,7 +84,7 @@ def register(sub: Any) -> None:
     k.add_argument("--bidding", choices=["standard", "mirror", "suicide", "whiz"],
                    help="house bidding variant")
     k.add_argument("--ten-for-200", action=argparse.BooleanOptionalAction, default=None,
-                   help="a contract of exactly 10 scores ±200")
+                   help="a contract of exactly 10 scores plus or minus 200")
     k.add_argument("--bag-limit", type=int, metavar="N", help="bags that cost a penalty")
     k.add_argument("--bag-penalty", type=int, metavar="POINTS", help="points a bag penalty costs")
     k.add_argument("--timer", type=int, metavar="SECONDS",
@@ -115,14 +115,18 @@ def register(sub: Any) -> None:
 
 
 def parse_seat(text: str, players: int, what: str) -> int:
+    """A seat as typed: its number, or its name (``north``, ``southeast``...; at four
+    players also ``n``, ``e``, ``s``, ``w``)."""
     t = text.strip().lower()
     if players == 4 and t in SEAT_WORDS:
         return SEAT_WORDS[t]
-    if t.isdigit() and 0 <= int(t) < players:
+    words = [name.lower() for name in default_names(players, 0)]
+    if t in words:
+        return words.index(t)
+    if t.isdecimal() and 0 <= int(t) < players:
         return int(t)
-    names = "north, east, south, west or " if players == 4 else ""
-    raise UsageError(f"{what}: {text!r} is not a seat; use {names}a number from 0 to "
-                     f"{players - 1}")
+    raise UsageError(f"{what}: {text!r} is not a seat; use {', '.join(words)} or a number "
+                     f"from 0 to {players - 1}")
 
 
 def parse_teams(text: str, players: int) -> tuple[tuple[int, ...], ...] | None:
@@ -212,6 +216,24 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
     return levels
 
 
+def check_name(name: str | None, players: int, human: int) -> str | None:
+    """``--name``: printable, at most 40 characters, and not another seat's name."""
+    if name is None or not name.strip():
+        return None
+    name = " ".join(name.split())
+    if not name.isprintable():
+        raise UsageError(f"--name {name!r}: use letters, digits and spaces only")
+    if len(name) > 40:
+        raise UsageError(f"--name: at most 40 characters, not {len(name)}")
+    others = default_names(players, human)
+    for seat, other in enumerate(others):
+        if seat != human and other.casefold() == name.casefold():
+            raise UsageError(f"--name {name}: that is the name of another seat at this table "
+                             f"(seat {seat}); choose another name, or sit there with "
+                             f"--seat {other.lower()}")
+    return name
+
+
 def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
     rules = build_rules(args)
     n = rules.players
@@ -226,7 +248,7 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
         dealer = (parse_seat(args.opener, n, "--opener") - 1) % n
     else:
         dealer = random.Random(f"{seed}:dealer").randrange(n)
-    names = default_names(n, human, args.name)
+    names = default_names(n, human, check_name(args.name, n, human))
     seats = [{"name": names[s], "cpu": levels[s], "user_id": None} for s in range(n)]
     options = {"human": human, "seed": seed}
     gid = store.create_game("terminal", rules, seats=seats, first_dealer=dealer,
@@ -257,10 +279,17 @@ def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
 
 
 def seat_names(game: GameRow) -> list[str]:
+    """The names stored with the game; a seat without one (or with the ``Seat N`` that
+    older versions gave at 3, 5 or 6 players) is named by where it sits."""
     n = game.rules.players
-    base = list(COMPASS) if n == 4 else [f"Seat {s}" for s in range(n)]
-    return [str(s.get("name") or base[i]) if i < len(game.seats) else base[i]
-            for i, s in enumerate(game.seats)] + base[len(game.seats):]
+    base = default_names(n, 0)
+    names = []
+    for i in range(n):
+        stored = game.seats[i].get("name") if i < len(game.seats) else None
+        if not stored or (n != 4 and stored == f"Seat {i}"):
+            stored = base[i]
+        names.append(str(stored))
+    return names
 
 
 def unfinished(store: Store) -> list[GameRow]:

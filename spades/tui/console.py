@@ -21,6 +21,29 @@ DIM = "\x1b[2m"
 RESET = "\x1b[0m"
 
 
+#: Plain-ASCII stand-ins for the few other characters the game prints, for a terminal
+#: whose encoding lacks them (``PYTHONIOENCODING=ascii``, a ``C`` locale).
+ASCII_FALLBACK = str.maketrans({
+    "·": ".", "—": "-", "–": "-", "±": "+/-", "…": "...", "’": "'", "‘": "'", "“": '"',
+    "”": '"', "♠": "S", "♥": "H", "♦": "D", "♣": "C", "×": "x",
+})
+
+
+def fit(text: str, encoding: str | None) -> str:
+    """``text`` as the output's encoding can write it: as it is when it can, else with
+    ASCII stand-ins and ``?`` for anything else (a name typed in another script)."""
+    if not encoding:
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return text
+    return text.translate(ASCII_FALLBACK).encode(encoding, "replace").decode(encoding)
+
+
 class InputClosed(Exception):
     """Standard input reached its end (Ctrl-D, or the end of a script)."""
 
@@ -81,7 +104,11 @@ class Console:
 
     def say(self, line: str = "") -> None:
         """One line of output (one sentence or one block)."""
-        self.out.write(line + "\n")
+        self.write(line + "\n")
+
+    def write(self, text: str) -> None:
+        """Text as the output's encoding can take it (see :func:`fit`), flushed."""
+        self.out.write(fit(text, getattr(self.out, "encoding", None)))
         self.out.flush()
 
     def style(self, text: str, *codes: str) -> str:
@@ -100,8 +127,7 @@ class Console:
         """Print ``prompt`` and read one line. With a deadline, call ``on_warning(seconds)``
         as each of ``warnings`` (seconds left) is reached; ``None`` once the deadline passes.
         """
-        self.out.write(prompt)
-        self.out.flush()
+        self.write(prompt)
         pending = sorted((w for w in warnings if deadline is None
                           or deadline - self.clock() > w), reverse=True)
         while True:
@@ -112,15 +138,13 @@ class Console:
             if line is not None:
                 return line
             if not pending:
-                self.out.write("\n")
-                self.out.flush()
+                self.write("\n")
                 return None
             left = pending.pop(0)
             if on_warning is not None:
-                self.out.write("\n")
+                self.write("\n")
                 on_warning(left)
-                self.out.write(prompt)
-                self.out.flush()
+                self.write(prompt)
 
 
 def supports_rich(out: TextIO) -> bool:

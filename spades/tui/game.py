@@ -31,7 +31,6 @@ from spades.engine import (
     mask_of,
     parse_bid,
     parse_card,
-    sorted_for_display,
     summary,
 )
 from spades.store import ConflictError, Store
@@ -85,6 +84,8 @@ class TerminalGame:
     #: The number of the last stored event this session knows of (read from the store
     #: when not given); each new event is stored at the next number or not at all.
     seq: int = -1
+    #: The hand whose card numbers have been explained (once per hand).
+    explained: int = 0
 
     def __post_init__(self) -> None:
         if self.seq < 0:
@@ -307,7 +308,7 @@ class TerminalGame:
             try:
                 action = self.parse_entry(entry, obs)
                 m.check(action)
-            except SpadesError as exc:
+            except ValueError as exc:  # a SpadesError, or anything else the entry upset
                 self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
                          "It is still your turn.")
                 continue
@@ -352,53 +353,79 @@ class TerminalGame:
                                                  else "Spades are not broken yet."))
         self.show_hand(obs, mask_of(a for a in obs.legal_actions if is_play(a)))
 
+    def dealt(self) -> int:
+        """The cards the human was dealt this hand (0 when no hand is being played)."""
+        m = self.match
+        if m.phase not in ("bid", "play") or not m.log:
+            return 0
+        return m.log[-1].deal[self.human]
+
     def show_hand(self, obs: Observation, legal: int) -> None:
         if obs.hand is None:
             self.say("You have not looked at your cards yet: type look to see them, or "
                      "blind nil to bid without looking.")
             return
         if self.console.rich:
-            for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols):
+            for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols,
+                                      numbers=text.card_numbers(self.dealt())):
                 self.say(row)
-            return
-        if legal and legal != obs.hand:
+        elif legal and legal != obs.hand:
             self.say(text.hand_plain(obs.hand, legal, title="You can play"))
         else:
             self.say(text.hand_plain(obs.hand))
+        if self.explained != self.match.hand_number:
+            self.explained = self.match.hand_number
+            self.say("Your cards are numbered for this hand, and keep their numbers until it "
+                     f"is over: {text.number_ranges(self.dealt())}.")
+            self.say("Type a card by its number or its name, like qh or queen of hearts; "
+                     "n lists the numbers.")
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
-        """A bid or a card as typed: ``3``, ``nil``, ``blind nil``, ``look``; ``QH``, ``qh``,
-        ``10h``, ``queen of hearts`` or the card's number in the sorted hand."""
+        """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
+        ``QH``, ``qh``, ``10h``, ``queen of hearts`` or the card's number for this hand."""
+        number = text.read_number(entry)
         t = " ".join(entry.lower().replace("-", " ").split())
         if obs.phase == "bid":
+            if number is not None:
+                if number < 0:
+                    raise SpadesError(f"a bid cannot be negative ({entry.strip()}): type a "
+                                      f"number from 0 to {obs.rules.hand_size}, or nil")
+                return parse_bid(number)
             if t in ("look", "l", "look at cards", "look at my cards"):
                 return LOOK
             if t in ("blind nil", "blind", "bn"):
                 return BLIND_NIL
-            if t in ("nil", "0", "zero"):
+            if t in ("nil", "zero"):
                 return NIL
-            if t.isdigit():
-                return parse_bid(int(t))
             try:
                 parse_card(t)
             except CardError:
-                raise SpadesError(f"{entry!r} is not a bid: type a number, or nil") from None
+                raise SpadesError(f"{entry.strip()!r} is not a bid: type a number, or nil"
+                                  ) from None
             raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
-        if t.isdigit():
-            hand = sorted_for_display(obs.hand or 0)
-            n = int(t)
-            if not 1 <= n <= len(hand):
-                raise SpadesError(f"there is no card number {n}: your hand has "
-                                  f"{text.plural(len(hand), 'card')}, numbered 1 to {len(hand)}")
-            return hand[n - 1]
+        if number is not None:
+            return self.card_numbered(number, obs)
         if t in ("nil", "blind nil", "look"):
             raise SpadesError("bidding is over: play a card")
         try:
             return parse_card(t)
         except CardError:
-            raise SpadesError(f"{entry!r} is not a card or a command: type a card like QH, "
-                              "10h or queen of hearts, its number in your hand, or ? for "
-                              "the commands") from None
+            raise SpadesError(f"{entry.strip()!r} is not a card or a command: type a card like "
+                              "QH, 10h or queen of hearts, its number, or ? for the commands"
+                              ) from None
+
+    def card_numbered(self, number: int, obs: Observation) -> int:
+        """The card with this number in the hand as dealt (numbers do not shift as cards
+        are played)."""
+        numbers = text.card_numbers(self.dealt())
+        if not 1 <= number <= len(numbers):
+            raise SpadesError(f"there is no card number {number}: your cards are numbered 1 "
+                              f"to {len(numbers)} for this hand")
+        card = next(c for c, n in numbers.items() if n == number)
+        if not (obs.hand or 0) >> card & 1:
+            raise SpadesError(f"card {number}, the {card_name(card)}, has already been "
+                              "played; n lists the cards you still hold")
+        return card
 
     def friendly(self, reason: str) -> str:
         """An engine reason in the second person, starting with a capital."""
@@ -431,6 +458,11 @@ class TerminalGame:
             else:
                 legal = mask_of(a for a in obs.legal_actions if is_play(a))
                 self.show_hand(obs, legal if self.console.rich else 0)
+        elif name == "numbers":
+            if m.phase not in ("bid", "play") or obs.hand is None:
+                self.say("No hand of yours is being played.")
+            else:
+                self.say(text.numbered_cards(self.dealt(), obs.hand))
         elif name == "trick":
             self.say(text.trick_sentence(obs, self.names))
         elif name == "status":
@@ -473,8 +505,9 @@ class TerminalGame:
             reason += "."
         line = f"Hint: {reason[:1].upper()}{reason[1:]}"
         if is_play(action) and obs.hand is not None:
-            number = sorted_for_display(obs.hand).index(action) + 1
-            line += f" It is card {number} in your hand."
+            number = text.card_numbers(self.dealt()).get(action)
+            if number is not None:
+                line += f" It is card {number} in your hand."
         self.say(line)
 
     def hand_pause(self) -> None:

@@ -63,14 +63,19 @@ def test_ask_warns_before_the_deadline_then_gives_up() -> None:
     assert out.getvalue().count("Your card: ") == 2
 
 
-def test_hand_is_numbered_in_seed_002_order() -> None:
+def test_hand_is_read_in_words_in_seed_002_order() -> None:
     hand = sum(1 << parse_card(c) for c in ["2C", "AS", "QH", "3H", "KD", "4S"])
     line = text.hand_plain(hand)
-    assert line == ("Your hand, 6 cards: hearts: 1 three, 2 queen; spades: 3 four, 4 ace; "
-                    "diamonds: 5 king; clubs: 6 two.")
+    assert line == ("Your hand, 6 cards: hearts: three, queen; spades: four, ace; "
+                    "diamonds: king; clubs: two.")
     legal = (1 << parse_card("3H")) | (1 << parse_card("QH"))
     assert text.hand_plain(hand, legal, "You can play") == (
-        "You can play, 2 cards: hearts: 1 three, 2 queen.")
+        "You can play, 2 cards: hearts: three, queen.")
+    assert text.number_ranges(hand) == "hearts 1 to 2, spades 3 to 4, diamonds 5, clubs 6"
+    played = hand & ~(1 << parse_card("3H")) & ~(1 << parse_card("4S"))
+    assert text.numbered_cards(hand, played) == (
+        "Card numbers: 2 queen of hearts, 4 ace of spades, 5 king of diamonds, "
+        "6 two of clubs.")
 
 
 def test_rules_and_help_texts() -> None:
@@ -79,7 +84,9 @@ def test_rules_and_help_texts() -> None:
     assert "Blind nil: ±200" in lines and "counter drops to 0" in lines
     assert "only by a spade played on a trick led in another suit" in lines
     assert any("q  quit" in line for line in text.help_lines())
-    assert text.default_names(3, 0) == ["Seat 0", "Seat 1", "Seat 2"]
+    assert text.default_names(3, 0) == ["North", "Southeast", "Southwest"]
+    assert text.default_names(6, 3, "Ann") == [
+        "North", "Northeast", "Southeast", "Ann", "Southwest", "Northwest"]
 
 
 def make_game(tmp_path: Path, rules_name: str = "cardems", **knobs: object) -> TerminalGame:
@@ -139,3 +146,71 @@ def test_deal_is_stored_before_it_is_played_and_replays(tmp_path: Path) -> None:
         game.commit(game.match.current_player, game.match.legal_actions()[-1])
     again = rebuild(game.match.rules, 1, game.store.events(game.game_id))
     assert again.observation(2) == game.match.observation(2)
+
+
+def test_numbers_signs_and_unicode_digits() -> None:
+    assert text.read_number("-1") == -1
+    assert text.read_number(" +3 ") == 3
+    assert text.read_number("\u0663") == 3  # an Arabic-Indic digit is still a digit
+    assert text.read_number("qh") is None and text.read_number("-") is None
+    with pytest.raises(SpadesError, match="'²' is not a number that can be read here"):
+        text.read_number("²")
+    with pytest.raises(SpadesError, match="far too large"):
+        text.read_number("9" * 5000)
+
+
+def test_bids_with_a_sign_or_an_odd_digit(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    game.deal()
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, NIL + 2)
+    obs = game.match.observation(2)
+    assert game.parse_entry("+3", obs) == NIL + 3
+    assert game.parse_entry("0", obs) == NIL
+    for typed, reason in [("-1", "a bid cannot be negative"), ("-11", "cannot be negative"),
+                          ("²", "not a number that can be read"), ("3²", "digits 0 to 9")]:
+        with pytest.raises(SpadesError, match=reason):
+            game.parse_entry(typed, obs)
+
+
+def test_card_numbers_stay_put_as_cards_are_played(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    dealt = sorted_for_display(game.match.log[-1].deal[2])
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert game.parse_entry("+2", obs) == dealt[1]
+    for typed, reason in [("-11", "there is no card number -11"), ("14", "no card number 14"),
+                          ("²", "not a number that can be read")]:
+        with pytest.raises(SpadesError, match=reason):
+            game.parse_entry(typed, obs)
+    card = game.match.legal_actions()[0]
+    game.commit(2, card)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    number = dealt.index(card) + 1
+    with pytest.raises(SpadesError, match=f"card {number}, the {card_name(card)}, has already"):
+        game.parse_entry(str(number), obs)
+    other = next(c for c in dealt if c != card)
+    assert game.parse_entry(str(dealt.index(other) + 1), obs) == other
+
+
+def test_text_falls_back_to_ascii_when_the_terminal_cannot_take_it() -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    console = Console(out, LineReader(os.pipe()[0]))
+    console.say("Score sheet — cardems · ±200 Q♥ Zoë")
+    assert raw.getvalue() == b"Score sheet - cardems . +/-200 QH Zo?\n"
+
+
+def test_score_sheet_counts_one_bag_in_the_singular() -> None:
+    from spades.cli.sheet import score_sheet
+
+    match = Match(profile("cardems"), dealer=0)
+    match.bags[0] = 1
+    assert "(1 bag)" in score_sheet(match, list(text.COMPASS))
+    assert "(0 bags)" in score_sheet(match, list(text.COMPASS))
