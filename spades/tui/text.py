@@ -6,8 +6,8 @@ view only adds colour and a laid-out trick on top of the same sentences.
 
 from __future__ import annotations
 
-from spades.cli.sheet import bag_warning, side_name
 from spades.bots.hints import compass_names
+from spades.cli.sheet import bag_warning, side_name
 from spades.engine import (
     HandResult,
     Match,
