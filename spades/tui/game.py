@@ -205,6 +205,8 @@ class TerminalGame:
         self.store_event("timeout", action, seat)
         m.apply_timeout()
         self.say(f"Time is up: the game plays for you ({self.names[seat]}).")
+        if self.console.dropped:
+            self.say(f"What you had typed ({self.console.dropped}) was not used.")
         bags = m.rules.timeout_penalty_bags
         who = side_name(m.rules, side, self.names)
         extra = ""

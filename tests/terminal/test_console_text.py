@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -214,3 +215,59 @@ def test_score_sheet_counts_one_bag_in_the_singular() -> None:
     match.bags[0] = 1
     assert "(1 bag)" in score_sheet(match, list(text.COMPASS))
     assert "(0 bags)" in score_sheet(match, list(text.COMPASS))
+
+
+def pty_console() -> tuple[Console, io.StringIO, int]:
+    """A console reading the terminal side of a pseudo-terminal; type into the other fd."""
+    import pty
+
+    master, slave = pty.openpty()
+    out = io.StringIO()
+    return Console(out, LineReader(slave)), out, master
+
+
+def type_when_keyed(console: Console, keys: int, data: bytes) -> threading.Thread:
+    """Type ``data`` once the console takes keys one by one (the terminal's own line
+    editing off), so that the console, not the terminal, edits the line."""
+    import termios
+
+    def run() -> None:
+        while termios.tcgetattr(console.reader.fd)[3] & termios.ICANON:
+            time.sleep(0.001)  # waiting for a condition, not a fixed time
+        os.write(keys, data)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_timeout_drops_what_was_typed_and_a_warning_shows_it_again() -> None:
+    console, out, keys = pty_console()
+    os.write(keys, b"1")
+    warned: list[float] = []
+    got = console.ask("Your card: ", deadline=time.monotonic() + 0.6, warnings=(0.3,),
+                      on_warning=lambda left: warned.append(left) or console.say("soon"))
+    assert got is None and warned == [0.3]
+    assert console.dropped == "1"
+    assert out.getvalue().endswith("Your card: 1\nsoon\nYour card: 1\n")
+    os.write(keys, b"2\n")  # the next answer is 2, not 12
+    assert console.ask("Your card: ", deadline=time.monotonic() + 30) == "2"
+
+
+def test_keys_are_edited_and_echoed_under_a_deadline() -> None:
+    console, out, keys = pty_console()
+    type_when_keyed(console, keys, "qx\x7fh\x1b[D é\x15t\r3\n".encode())
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "t"
+    assert out.getvalue() == "> qx\b \bh é" + "\b \b" * 4 + "t\n"
+    assert console.ask("> ") == "3"  # the rest waits for the next prompt, as typed ahead
+    os.write(keys, b"\x04")
+    with pytest.raises(InputClosed):
+        console.ask("> ", deadline=time.monotonic() + 30)
+
+
+def test_a_piped_line_without_its_newline_is_dropped_at_the_deadline() -> None:
+    console, _out, w = pipe_console(b"x")
+    assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
+    assert console.dropped == "x"
+    os.write(w, b"t\n")
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "t"

@@ -96,3 +96,27 @@ def test_resume_last(tmp_path: Path) -> None:
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_timer_keeps_typed_text_apart_and_shows_it_at_the_warning(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    child = spawn(db, "--plain", "--one-hand", "--timer", "5", "--seed", "4", "--opener",
+                  "south", "--cpu", "random")
+    child.expect(r"You have 5 seconds\.\r?\n")
+    child.expect(BID_PROMPT)
+    child.send("x")  # typed, never entered
+    child.expect(r"3 seconds left\.\r?\nYour bid: x", timeout=8)
+    child.expect(r"Time is up: the game plays for you \(South\)\.", timeout=8)
+    child.expect(r"What you had typed \(x\) was not used\.")
+    child.expect(r"You have 5 seconds\.\r?\n")
+    child.expect(CARD_PROMPT)
+    child.sendline("t")  # read as the trick command, not as "xt"
+    child.expect(r"(This trick: |No card has been played to this trick yet)")
+    child.expect(CARD_PROMPT)
+    child.send("p")
+    child.expect(r"3 seconds left\.\r?\nYour card: p", timeout=8)
+    child.sendline("")  # what the screen shows is what is entered: the score sheet
+    child.expect(r"Totals: North & South 0 \(1 bag\); East & West 0 \(0 bags\)")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
