@@ -228,31 +228,49 @@ def scores_sentence(match: Match, names: list[str]) -> str:
 
 
 def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
-    """How each side scored a hand, one sentence per side, then bag warnings."""
+    """The hand summary, one sentence per line: for each side its contract (made or set),
+    overtricks, nil results, bonus, timer penalty bags, bag penalty, then its points for the
+    hand, new score and bags; then the warnings within three bags of a penalty."""
     lines = [f"Hand {result.number} is over."]
     for k, seats in enumerate(rules.sides):
         side = result.sides[k]
         who = side_name(rules, k, names)
-        bits = []
         if side.contract > 0:
-            verdict = "made it" if side.made else "were set" if len(seats) > 1 else "was set"
-            bits.append(f"bid {side.contract} and took {side.contract_tricks}: {verdict}, "
-                        f"{side.contract_points:+d}")
+            took = f"{who} bid {side.contract} and took {side.contract_tricks}"
+            if side.made:
+                over = side.contract_tricks - side.contract
+                lines.append(f"{took}: contract made, {side.contract_points - over:+d}.")
+                if over:
+                    lines.append(f"{plural(over, 'overtrick')}: {over:+d} and "
+                                 f"{plural(over, 'bag')}.")
+            else:
+                lines.append(f"{took}: contract set, {side.contract_points:+d}.")
         for s in seats:
-            if result.bids[s] == 0:
-                kind = "blind nil" if result.blind[s] else "nil"
-                ok = "made" if result.tricks[s] == 0 else f"failed with {plural(result.tricks[s], 'trick')}"
-                bits.append(f"{names[s]}'s {kind} {ok}")
+            if result.bids[s] != 0:
+                continue
+            kind = "blind nil" if result.blind[s] else "nil"
+            worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
+            taken = result.tricks[s]
+            if taken == 0:
+                lines.append(f"{names[s]}'s {kind} made: {worth:+d}.")
+            elif rules.failed_nil_tricks_count:
+                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                             f"{-worth:+d}; the tricks count toward the contract.")
+            else:
+                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                             f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
+                             "the tricks.")
         if side.bonus_points:
-            bits.append(f"bonus {side.bonus_points:+d}")
-        if side.new_bags:
-            bits.append(plural(side.new_bags, "new bag"))
-        if result.timeout_bags[k]:
-            bits.append(plural(result.timeout_bags[k], "timer penalty bag"))
+            lines.append(f"Bonus: {side.bonus_points:+d}.")
+        timer_points = result.points[k] - side.points  # a bag penalty the timer's bags caused
+        if result.timeout_bags[k] or timer_points:
+            cost = f", which cost {timer_points:+d}" if timer_points else ""
+            lines.append(f"Turn timer: {plural(result.timeout_bags[k], 'penalty bag')}{cost}.")
         if side.penalties:
-            bits.append(f"bag penalty {-side.penalties * rules.bag_penalty:+d}")
-        lines.append(f"{who}: " + "; ".join(bits) + f". {result.points[k]:+d} points this hand, "
-                     f"{result.scores[k]} in all, {plural(result.bags[k], 'bag')}.")
+            count = side.penalties * rules.bag_limit
+            lines.append(f"Bag penalty: {count} bags cost {-side.penalties * rules.bag_penalty:+d}.")
+        lines.append(f"{who}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
+                     f"{plural(result.bags[k], 'bag')}.")
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, result.bags[k])
         if warn:

@@ -271,3 +271,52 @@ def test_a_piped_line_without_its_newline_is_dropped_at_the_deadline() -> None:
     assert console.dropped == "x"
     os.write(w, b"t\n")
     assert console.ask("> ", deadline=time.monotonic() + 30) == "t"
+
+
+@pytest.mark.parametrize("rules_name, seed", [("cardems", 1), ("cards4net", 2),
+                                               ("race400", 3), ("cardgames-club", 4)])
+def test_hand_summary_adds_up_one_sentence_a_line(rules_name: str, seed: int) -> None:
+    import re
+
+    from spades.bots import make_bot
+
+    rules = profile(rules_name, target=2000, bag_limit=3)  # bag penalties come early
+    match = Match.new(rules, seed=seed)
+    bots = [make_bot("random", seed * 10 + s) for s in range(rules.players)]
+    names = text.default_names(rules.players, 0)
+    seen = {"made": 0, "set": 0, "nil": 0, "penalty": 0}
+    while len(match.results) < 12:
+        if match.phase == "deal":
+            match.deal()
+            continue
+        seat = match.current_player
+        done = len(match.results)
+        match.apply(bots[seat].act(match.observation(seat)))
+        if len(match.results) == done:
+            continue
+        result = match.results[-1]
+        lines = text.result_lines(result, rules, names)
+        assert lines[0] == f"Hand {result.number} is over."
+        for line in lines:
+            assert line.endswith(".") and ". " not in line, line
+        group: list[str] = []
+        k = 0
+        for line in lines[1:]:
+            if line.startswith("Warning: "):
+                break
+            who = text.side_name(rules, k, names)
+            if not line.startswith(f"{who}: "):
+                group.append(line)
+                continue
+            assert line == (f"{who}: {result.points[k]:+d} this hand, {result.scores[k]} in "
+                            f"all, {text.plural(result.bags[k], 'bag')}.")
+            signed = sum(int(n) for g in group for n in re.findall(r"(?<![\w-])[+-]\d+", g))
+            assert signed == result.points[k], (group, result)
+            group, k = [], k + 1
+        assert k == len(rules.sides)
+        joined = " ".join(lines)
+        seen["made"] += "contract made" in joined
+        seen["set"] += "contract set" in joined
+        seen["nil"] += "nil made" in joined or "nil broken" in joined
+        seen["penalty"] += "Bag penalty" in joined
+    assert all(seen.values()), seen

@@ -120,3 +120,32 @@ def test_timer_keeps_typed_text_apart_and_shows_it_at_the_warning(tmp_path: Path
     child.expect(CARD_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
+    from tests.terminal.driver import PAUSE_PROMPT, listing_cards
+
+    child = spawn(tmp_path / "h.sqlite3", "--plain", "--seed", "5", "--cpu", "random",
+                  "--opener", "south", "--nil", "--target", "2000")
+    child.expect(BID_PROMPT)
+    child.sendline("nil")
+    seen = ""
+    while True:
+        i = child.expect([CARD_PROMPT, PAUSE_PROMPT])
+        seen += child.before
+        if i == 1:
+            break
+        child.sendline(listing_cards(child.before)[0])
+    summary = seen[seen.index("Hand 1 is over."):]
+    lines = [line for line in summary.splitlines() if line.strip()]
+    assert seen.count("Hand 1 is over.") == 1
+    assert any(line.startswith("South's nil ") for line in lines)
+    for who in ("North & South", "East & West"):
+        assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
+    assert any("contract made" in line or "contract set" in line for line in lines)
+    child.sendline("")
+    child.expect(r"Hand 2: South deals; West bids first\.")
+    assert "Hand 1 is over." not in child.before
+    child.expect(r"Your (bid|card): ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
