@@ -491,9 +491,8 @@ class TerminalGame:
         if not obs.legal_actions:
             self.say("There is nothing to decide right now.")
             return
-        action, reason = cpu.hint(obs)
-        reason = re.sub(r"\bseat (\d)\b", lambda g: self.names[int(g.group(1))]
-                        if int(g.group(1)) < len(self.names) else g.group(0), reason.strip())
+        action, reason = cpu.hint(obs, self.names)
+        reason = reason.strip()
         if not reason:
             if action == LOOK:
                 reason = "Look at your cards."
