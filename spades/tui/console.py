@@ -14,7 +14,7 @@ import sys
 import termios
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext, suppress
 from typing import TextIO
 
 #: ANSI colours used by the richer view.
@@ -169,9 +169,11 @@ class LineReader:
                 return None
 
     def drop_partial(self) -> str:
-        """Forget the line being typed (its keys, or a piped line without its newline yet)
-        and return it."""
+        """Forget the line being typed (its keys, a piped line without its newline yet, or
+        what a terminal holds unread) and return what is known of it."""
         dropped, self.partial = self.partial, ""
+        with suppress(termios.error, OSError):  # not a terminal: nothing held there
+            termios.tcflush(self.fd, termios.TCIFLUSH)
         if b"\n" not in self.buffer and self.buffer:
             dropped += self.buffer.decode("utf-8", "replace")
             self.buffer = b""
@@ -189,8 +191,12 @@ class Console:
         rich: bool = False,
         symbols: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        echo_keys: bool | None = None,
     ) -> None:
         self.out = out if out is not None else sys.stdout
+        #: Under a deadline, read keys one by one and echo them here (default: when the
+        #: output is a terminal, where the echo is seen).
+        self.echo_keys = _is_tty(self.out) if echo_keys is None else echo_keys
         self.reader = reader if reader is not None else LineReader(sys.stdin.fileno(), clock)
         self.rich = rich
         self.symbols = symbols
@@ -229,7 +235,8 @@ class Console:
         if deadline is None:
             return self.reader.read_line(None)
         pending = sorted((w for w in warnings if deadline - self.clock() > w), reverse=True)
-        with self.reader.keys() as keyed:
+        keys = self.reader.keys() if self.echo_keys else nullcontext(False)
+        with keys as keyed:
             while True:
                 step = deadline if not pending else deadline - pending[0]
                 line = (self.reader.read_keys(step, self.write) if keyed
@@ -245,6 +252,14 @@ class Console:
                     self.write("\n")
                     on_warning(left)
                     self.write(prompt + (self.reader.partial if keyed else ""))
+
+
+def _is_tty(out: TextIO) -> bool:
+    """Whether ``out`` is a terminal (where the game may echo the keys it reads itself)."""
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def supports_rich(out: TextIO) -> bool:

@@ -223,7 +223,7 @@ def pty_console() -> tuple[Console, io.StringIO, int]:
 
     master, slave = pty.openpty()
     out = io.StringIO()
-    return Console(out, LineReader(slave)), out, master
+    return Console(out, LineReader(slave), echo_keys=True), out, master
 
 
 def type_when_keyed(console: Console, keys: int, data: bytes) -> threading.Thread:
@@ -320,3 +320,14 @@ def test_hand_summary_adds_up_one_sentence_a_line(rules_name: str, seed: int) ->
         seen["nil"] += "nil made" in joined or "nil broken" in joined
         seen["penalty"] += "Bag penalty" in joined
     assert all(seen.values()), seen
+
+
+def test_a_terminal_line_left_unfinished_is_dropped_when_keys_are_not_echoed() -> None:
+    """Output not on a terminal (a log): the terminal edits the line itself, and what it
+    holds unfinished at the deadline is flushed."""
+    console, _out, keys = pty_console()
+    console.echo_keys = False
+    os.write(keys, b"1")
+    assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
+    os.write(keys, b"2\n")
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "2"
