@@ -59,9 +59,12 @@ def register(sub: Any) -> None:
     g.add_argument("--solo", action="store_const", const="solo", dest="teams",
                    help="everyone plays alone (same as --teams solo)")
     g.add_argument("--seat", metavar="SEAT",
-                   help="your seat: north/east/south/west or a number (default south; "
-                   "seat 0 when not four players)")
-    g.add_argument("--name", metavar="NAME", help="your name at the table (default: the seat)")
+                   help="your seat: its name (north/east/south/west; at 3, 5 or 6 players "
+                   "the compass points such as southeast) or its number (default south; "
+                   "seat 0, North, when not four players)")
+    g.add_argument("--name", metavar="NAME",
+                   help="your name at the table (default: the seat's name; not the name of "
+                   "another seat)")
     g.add_argument("--dealer", metavar="SEAT", help="the first dealer (default: drawn at random)")
     g.add_argument("--opener", metavar="SEAT",
                    help="the seat that bids and leads first in the first hand (instead of "

@@ -461,8 +461,10 @@ class TerminalGame:
                 legal = mask_of(a for a in obs.legal_actions if is_play(a))
                 self.show_hand(obs, legal if self.console.rich else 0)
         elif name == "numbers":
-            if m.phase not in ("bid", "play") or obs.hand is None:
-                self.say("No hand of yours is being played.")
+            if m.phase not in ("bid", "play"):
+                self.say("No hand is being played.")
+            elif obs.hand is None:
+                self.say("You have not looked at your cards yet: type look to see them.")
             else:
                 self.say(text.numbered_cards(self.dealt(), obs.hand))
         elif name == "trick":

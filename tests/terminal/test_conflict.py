@@ -89,3 +89,31 @@ def test_resume_leaves_out_a_damaged_game_with_a_note(tmp_path: Path) -> None:
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_a_game_stored_the_old_way_resumes_and_takes_new_moves(tmp_path: Path) -> None:
+    """Events written by ``Store.append`` (as before expected numbers) resume as they were,
+    and the next move is stored at the number after them."""
+    db = tmp_path / "old.sqlite3"
+    store = Store.open(db)
+    rules = profile("cardems")
+    match = Match(rules, dealer=1)
+    gid = store.create_game("terminal", rules, seats=[{"name": n} for n in
+                                                      ("North", "East", "South", "West")],
+                            first_dealer=1, options={"human": 2, "seed": 7})
+    from spades.tui.game import deal_masks
+
+    masks = deal_masks(match, 7)
+    store.append(gid, "deal", masks)
+    match.deal(masks)
+    store.append(gid, "act", NIL + 2, 2)  # South, first to bid
+    store.close()
+    child = spawn(db, "--plain", "--resume", gid[:8], "--cpu", "random")
+    child.expect(rf"Resuming game {gid[:8]}")
+    child.expect(r"Your card: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    store = Store.open(db)
+    events = store.events(gid)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1)) and len(events) == 5
+    store.close()
