@@ -16,8 +16,9 @@ from tests.terminal.driver import BID_PROMPT, export, run_cli, spawn
 ARGS = ("--plain", "--seed", "11", "--cpu", "random", "--opener", "south")
 
 
-def test_append_at_refuses_a_number_already_taken(tmp_path: Path) -> None:
-    store = Store.open(tmp_path / "s.sqlite3")
+def test_append_at_refuses_a_number_already_taken(database: str) -> None:
+    """On SQLite and on PostgreSQL alike (the ``database`` fixture gives each)."""
+    store = Store.open(database)
     rules = profile("cardems")
     gid = store.create_game("terminal", rules, seats=[{"name": "N"}] * 4, first_dealer=0)
     match = Match.new(rules, seed=1)
