@@ -198,7 +198,12 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
             return (f"Lead the {name}: every lead you have is risky for your nil, and this "
                     "one leaves you the safest cards for later.")
         if not wins_now:
-            return f"Play the {name}: the highest card you can play without taking the trick."
+            under = [c for c in legal if not _beats(c, best, led) and SUIT_OF[c] == led]
+            if SUIT_OF[card] == led and card == max(under):
+                return (f"Play the {name}: the highest card you can play without taking "
+                        "the trick.")
+            return (f"Play the {name}: it stays under the {card_name(best)}, keeping your "
+                    "nil safe on this trick.")
         if all(_beats(c, best, led) for c in legal):
             if last:
                 return (f"Play the {name}: every card you may play takes this trick, so your "
@@ -239,8 +244,11 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
             return f"Lead the {name}: drawing out the opponents' spades protects your winners."
         if need <= 0:
             return f"Lead the {name}: your side has its tricks; a low lead avoids bags."
-        return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high cards "
-                "for later.")
+        if card % 13 <= 8:  # a ten or lower
+            return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high "
+                    "cards for later.")
+        return (f"Lead the {name}: it draws out the higher {SUIT_NAMES[suit]} still to be "
+                "played.")
     following = SUIT_OF[card] == led
     if best_seat in mates and not wins_now:
         return f"Play the {name}: your partner is already winning this trick."
@@ -248,8 +256,11 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
         if not following:
             return (f"Trump with the {name}: you have no {SUIT_NAMES[led]} and "
                     "the trick is worth taking.")
-        if last:
+        winners = [c for c in legal if _beats(c, best, led)]
+        if last and card == min(winners, key=lambda c: (SUIT_OF[c] == SPADES, c)):
             return f"Play the {name}: the cheapest card that takes the trick."
+        if last:
+            return f"Play the {name}: it takes the trick."
         if not out & above(card) and (led == SPADES or not out & SPADE_MASK):
             return f"Play the {name}: no card left in play can beat it, so it takes the trick."
         return f"Play the {name}: it beats the cards played so far and may hold."
@@ -259,4 +270,7 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     if not following and SUIT_OF[card] != SPADES:
         return (f"Discard the {name}: you cannot follow suit and it is your least "
                 "useful card.")
+    if any(_beats(c, best, led) for c in legal):
+        return (f"Play the {name}: letting this trick go keeps your better cards for "
+                "later.")
     return f"Play the {name}: you cannot win this trick, so keep your better cards."

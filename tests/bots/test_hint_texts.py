@@ -98,3 +98,63 @@ def test_a_bid_is_never_said_to_be_worth_other_tricks(rules_name: str) -> None:
         assert re.match(rf"Bid {'nil' if h.action == NIL else h.action - NIL}\b|"
                         r"This is the only bid", h.reason), h.reason
     assert said > 0
+
+
+def _beats(card: int, best: int, led: int) -> bool:
+    def rank(c: int) -> tuple[int, int]:
+        suit = 3 if c >= 39 else c // 13
+        return (2 if suit == 3 else 1 if suit == led else 0, c)
+
+    return rank(card) > rank(best)
+
+
+@pytest.mark.parametrize("rules_name, players", [("cardems", 4), ("race400", 3),
+                                                  ("race400", 6), ("cards4net", 4)])
+def test_every_card_reason_agrees_with_the_trick(rules_name: str, players: int) -> None:
+    """For every legal card at every turn of whole hands (not only the expert's choice), a
+    reason that says the card takes the trick is given only to a card that beats the cards
+    played so far, and one that says it cannot, only when no legal card can."""
+    from spades.engine import card_name
+
+    rules = profile(rules_name, players=players) if rules_name == "race400" else profile(
+        rules_name)
+    checked = 0
+    for seed in range(3):
+        match = Match.new(rules, seed=seed)
+        bots = [make_bot("random", seed * 11 + s) for s in range(rules.players)]
+        # some seats bid nil, so that the nil reasons are reached
+        while not match.results:  # one whole hand
+            seat = match.current_player
+            obs = match.observation(seat)
+            if match.phase == "bid":
+                legal = obs.legal_actions
+                match.apply(NIL if NIL in legal and seat % 3 == seed % 3 else
+                            bots[seat].act(obs))
+                continue
+            trick = obs.trick
+            led = (3 if trick[0][1] >= 39 else trick[0][1] // 13) if trick else -1
+            best = trick[0][1] if trick else -1
+            for _, c in trick[1:]:
+                if _beats(c, best, led):
+                    best = c
+            legal = list(obs.legal_actions)
+            for card in legal:
+                reason = explain(obs, card)
+                checked += 1
+                assert "seat " not in reason.lower(), reason
+                assert card_name(card) in reason, reason
+                if not trick:
+                    continue
+                wins = _beats(card, best, led)
+                if re.search(r"takes the trick|take control|beats the cards played", reason):
+                    assert wins, (reason, trick)
+                if re.search(r"cannot win this trick", reason):
+                    assert not any(_beats(c, best, led) for c in legal), (reason, trick)
+                if re.search(r"already wins this trick|without taking the trick|stays under",
+                             reason):
+                    assert not wins, (reason, trick)
+                if "cheapest card that takes" in reason:
+                    assert card == min((c for c in legal if _beats(c, best, led)),
+                                       key=lambda c: (c >= 39, c)), reason
+            match.apply(bots[seat].act(obs))
+    assert checked > 100
