@@ -260,7 +260,7 @@ def test_keys_are_edited_and_echoed_under_a_deadline() -> None:
     assert console.ask("> ", deadline=time.monotonic() + 30) == "t"
     assert out.getvalue() == "> qx\b \bh é" + "\b \b" * 4 + "t\n"
     assert console.ask("> ") == "3"  # the rest waits for the next prompt, as typed ahead
-    os.write(keys, b"\x04")
+    type_when_keyed(console, keys, b"\x04")  # Ctrl-D at the start of the line
     with pytest.raises(InputClosed):
         console.ask("> ", deadline=time.monotonic() + 30)
 
