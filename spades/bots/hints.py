@@ -6,6 +6,7 @@ same hint) and explains its choice in plain words from the seat's point of view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spades.bots.expert import ExpertBot
@@ -26,6 +27,20 @@ from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT
 #: Sampled deals per hint (about a tenth of a second).
 HINT_WORLDS = 40
 
+#: Seat names by where seats sit, clockwise from North at seat 0 (as the terminal and the
+#: hints name them when no other names are given).
+COMPASS_NAMES: dict[int, tuple[str, ...]] = {
+    3: ("North", "Southeast", "Southwest"),
+    4: ("North", "East", "South", "West"),
+    5: ("North", "Northeast", "Southeast", "Southwest", "Northwest"),
+    6: ("North", "Northeast", "Southeast", "South", "Southwest", "Northwest"),
+}
+
+
+def compass_names(players: int) -> tuple[str, ...]:
+    """The seats' names at a table of ``players``: compass points clockwise from North."""
+    return COMPASS_NAMES.get(players, tuple(f"Seat {s}" for s in range(players)))
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -42,35 +57,53 @@ class Hint:
         return {"action": action_str(self.action), "reason": self.reason}
 
 
-def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0) -> Hint:
-    """What the seat of ``obs`` should do now. Raises ``ValueError`` when it is not that
-    seat's turn."""
+def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
+         names: Sequence[str] | None = None) -> Hint:
+    """What the seat of ``obs`` should do now, its reason naming seats by ``names``
+    (default: :func:`compass_names`). Raises ``ValueError`` when it is not that seat's
+    turn."""
     if not obs.legal_actions:
         raise ValueError(f"it is not seat {obs.seat}'s turn")
     bot = ExpertBot(seed, worlds=worlds)
     action = bot.act(obs)
-    return Hint(action, explain(obs, action))
+    return Hint(action, explain(obs, action, names))
 
 
-def explain(obs: Observation, action: int) -> str:
-    """A one-line reason for ``action`` in the position ``obs``."""
+def explain(obs: Observation, action: int, names: Sequence[str] | None = None) -> str:
+    """A one-line reason for ``action`` in the position ``obs``, one that agrees with it:
+    a bid is never said to be worth a different number of tricks, and a card is never
+    said to take a trick it cannot take. Seats are named by ``names``."""
+    who = list(names) if names else list(compass_names(obs.rules.players))
+    if len(who) < obs.rules.players:
+        who += list(compass_names(obs.rules.players))[len(who):]
     if len(obs.legal_actions) == 1:
         if action >= BID_BASE:
-            style = obs.rules.bidding
-            return f"{style.capitalize()} bidding leaves only this bid."
+            if obs.rules.bidding == "standard":
+                return "This is the only bid allowed here."
+            return f"{obs.rules.bidding.capitalize()} bidding leaves only this bid."
         return f"The {card_name(action)} is your only legal card."
     if action == LOOK:
         return "Look at your cards: at this score a blind nil is not worth the risk."
     if action == BLIND_NIL:
         behind = max(obs.scores) - obs.scores[obs.my_side]
-        return (f"Bid blind nil: your side is {behind} points behind and it is worth "
-                f"{obs.rules.blind_nil_points}.")
+        worth = obs.rules.blind_nil_points
+        if behind > 0:
+            return (f"Bid blind nil: your side is {behind} points behind and it is worth "
+                    f"{worth}.")
+        return f"Bid blind nil: it is worth {worth}, and here the risk is worth taking."
     if action >= BID_BASE:
-        return _explain_bid(obs, action)
-    return _explain_play(obs, action)
+        return _explain_bid(obs, action, who)
+    return _explain_play(obs, action, who)
 
 
-def _explain_bid(obs: Observation, action: int) -> str:
+def _partner(obs: Observation, seat: int, who: list[str]) -> str:
+    """``your partner North`` (or ``North``, for a seat not on your side)."""
+    if seat in obs.sides[obs.my_side]:
+        return f"your partner {who[seat]}"
+    return who[seat]
+
+
+def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     hand = obs.hand or 0
     rules = obs.rules
     est = estimate_tricks(hand, rules)
@@ -92,37 +125,112 @@ def _explain_bid(obs: Observation, action: int) -> str:
     if aces:
         parts.append(f"{aces} ace{'s' if aces > 1 else ''}")
     parts.append(f"{spades} spade{'s' if spades != 1 else ''}")
+    held = ", ".join(parts)
     mates = [m for m in obs.sides[obs.my_side] if m != obs.seat]
-    mate_bid = next((obs.bids[m] for m in mates if obs.bids[m] is not None), None)
-    extra = ""
-    if mate_bid == 0:
-        extra = "; your partner bid nil, so you will need to cover"
-    return (f"Bid {n}: your hand is worth about {est:.1f} tricks "
-            f"({', '.join(parts)}){extra}.")
+    nil_mate = next((m for m in mates if obs.bids[m] == 0), None)
+    if rules.bidding == "whiz":
+        return f"Bid {n}: whiz allows only nil or your {spades} spades, and {n} is the safer."
+    if abs(n - est) < 1:
+        extra = ""
+        if nil_mate is not None:
+            extra = f"; {_partner(obs, nil_mate, who)} bid nil, so you will need to cover"
+        return f"Bid {n}: your hand is worth about {est:.1f} tricks ({held}){extra}."
+    numbers = [a - BID_BASE for a in obs.legal_actions if BID_BASE < a < BLIND_NIL]
+    if n > est:
+        if numbers and n == min(numbers):
+            return f"Bid {n}: the lowest number bid allowed here."
+        if nil_mate is not None:
+            return (f"Bid {n}: more than your cards promise on their own ({held}), because "
+                    f"{_partner(obs, nil_mate, who)} bid nil and you will be covering, "
+                    "winning tricks your partner must lose.")
+        return (f"Bid {n}: a bold bid for {held}; played out over likely deals, this hand "
+                "takes more tricks than its high cards suggest.")
+    if numbers and n == max(numbers):
+        return f"Bid {n}: the highest bid allowed here."
+    bid_so_far = sum(b for b in obs.bids if b is not None and b > 0)
+    if bid_so_far >= obs.rules.hand_size // 2:
+        return (f"Bid {n}: a cautious bid for {held}; with {bid_so_far} tricks already bid "
+                "at the table, not every high card will take its trick.")
+    return (f"Bid {n}: a cautious bid for {held}; played out over likely deals, not every "
+            "high card takes its trick, and a set costs more than a few bags.")
 
 
-def _explain_play(obs: Observation, card: int) -> str:
+def _winning(trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The seat and card winning an open trick so far."""
+    best_seat, best = trick[0]
+    led = SUIT_OF[trick[0][1]]
+    for st, c in trick[1:]:
+        if _beats(c, best, led):
+            best_seat, best = st, c
+    return best_seat, best
+
+
+def _beats(card: int, best: int, led: int) -> bool:
+    def rank(c: int) -> tuple[int, int]:
+        return (2 if SUIT_OF[c] == SPADES else 1 if SUIT_OF[c] == led else 0, c)
+
+    return rank(card) > rank(best)
+
+
+def _suit_word(suit: int) -> str:
+    return SUIT_NAMES[suit][:-1]  # "heart", "spade"...
+
+
+def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     name = card_name(card)
-    hand = obs.hand or 0
     seat = obs.seat
     side = obs.my_side
     mates = [m for m in obs.sides[side] if m != seat]
     out = unseen_cards(obs)
     n = obs.rules.players
     trick = obs.trick
+    played = [s for s, _ in trick]
+    best_seat, best = _winning(trick) if trick else (-1, -1)
+    led = SUIT_OF[trick[0][1]] if trick else SUIT_OF[card]
+    wins_now = not trick or _beats(card, best, led)
+    last = len(trick) == n - 1
+    legal = [a for a in obs.legal_actions if a < BID_BASE]
     if obs.bids[seat] == 0 and obs.tricks[seat] == 0:
         if not trick:
-            return f"Lead the {name}: a low card others are likely to beat keeps your nil safe."
-        return f"Play the {name}: the highest card you can play without taking the trick."
+            if out & above(card):
+                return (f"Lead the {name}: a low card others are likely to beat keeps your "
+                        "nil safe.")
+            return (f"Lead the {name}: every lead you have is risky for your nil, and this "
+                    "one leaves you the safest cards for later.")
+        if not wins_now:
+            under = [c for c in legal if not _beats(c, best, led) and SUIT_OF[c] == led]
+            if SUIT_OF[card] == led and card == max(under):
+                return (f"Play the {name}: the highest card you can play without taking "
+                        "the trick.")
+            return (f"Play the {name}: it stays under the {card_name(best)}, keeping your "
+                    "nil safe on this trick.")
+        if all(_beats(c, best, led) for c in legal):
+            if last:
+                return (f"Play the {name}: every card you may play takes this trick, so your "
+                        "nil is lost; this one keeps your lower cards.")
+            return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
+                    "a later player may still take the trick from you.")
     mate_nil = [m for m in mates if obs.bids[m] == 0 and obs.tricks[m] == 0]
     if mate_nil:
-        return (f"Play the {name}: take control of the trick so that your partner's nil "
-                "stays safe.")
+        nil = _partner(obs, mate_nil[0], who)
+        nil_name = f"{nil}'s nil"
+        if not trick and not out & above(card):
+            return (f"Lead the {name}: it should win the trick, so {nil_name} is not "
+                    "exposed.")
+        if trick and wins_now and mate_nil[0] not in played:
+            return (f"Play the {name}: take control of the trick so that {nil_name} "
+                    "stays safe.")
+        if trick and not wins_now and best_seat not in mates and mate_nil[0] not in played:
+            return (f"Play the {name}: {who[best_seat]}'s {card_name(best)} already wins "
+                    f"this trick, which keeps {nil_name} safe; there is no need to spend a "
+                    "better card.")
+        if trick and best_seat in mate_nil and not any(_beats(c, best, led) for c in legal):
+            return (f"Play the {name}: nothing you may play beats {nil}'s "
+                    f"{card_name(best)}.")
     opp_nil = [p for p in range(n) if obs.rules.side_of[p] != side and obs.bids[p] == 0
-               and obs.tricks[p] == 0]
-    if opp_nil and card % 13 <= 5 and card < 39 and (
-            not trick or opp_nil[0] not in [s for s, _ in trick]):
-        return (f"Play the {name}: a low card keeps pressure on seat {opp_nil[0]}'s nil.")
+               and obs.tricks[p] == 0 and p not in played]
+    if opp_nil and card % 13 <= 5 and SUIT_OF[card] != SPADES and not (trick and wins_now):
+        return (f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s nil.")
     from spades.bots.heuristic import own_sim
 
     s = own_sim(obs)
@@ -130,37 +238,39 @@ def _explain_play(obs: Observation, card: int) -> str:
     if not trick:
         suit = SUIT_OF[card]
         if not out & above(card) and out & SUIT_MASKS[suit]:
-            return (f"Lead the {name}: it is the highest {SUIT_NAMES[suit]} left, "
+            return (f"Lead the {name}: it is the highest {_suit_word(suit)} left, "
                     "so it should win the trick.")
         if suit == SPADES:
             return f"Lead the {name}: drawing out the opponents' spades protects your winners."
         if need <= 0:
-            return (f"Lead the {name}: your side has its tricks; a low lead avoids bags.")
-        return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high cards "
-                "for later.")
-    best_seat, best = trick[0]
-    led = SUIT_OF[trick[0][1]]
-    for st, c in trick[1:]:
-        if c > best and (SUIT_OF[c] == led or SUIT_OF[c] == SPADES):
-            best_seat, best = st, c
-    wins_now = card > best and (SUIT_OF[card] == led or SUIT_OF[card] == SPADES)
+            return f"Lead the {name}: your side has its tricks; a low lead avoids bags."
+        if card % 13 <= 8:  # a ten or lower
+            return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high "
+                    "cards for later.")
+        return (f"Lead the {name}: it draws out the higher {SUIT_NAMES[suit]} still to be "
+                "played.")
     following = SUIT_OF[card] == led
     if best_seat in mates and not wins_now:
         return f"Play the {name}: your partner is already winning this trick."
     if wins_now:
-        last = len(trick) == n - 1
         if not following:
             return (f"Trump with the {name}: you have no {SUIT_NAMES[led]} and "
                     "the trick is worth taking.")
-        if last:
+        winners = [c for c in legal if _beats(c, best, led)]
+        if last and card == min(winners, key=lambda c: (SUIT_OF[c] == SPADES, c)):
             return f"Play the {name}: the cheapest card that takes the trick."
-        if not out & above(card):
+        if last:
+            return f"Play the {name}: it takes the trick."
+        if not out & above(card) and (led == SPADES or not out & SPADE_MASK):
             return f"Play the {name}: no card left in play can beat it, so it takes the trick."
         return f"Play the {name}: it beats the cards played so far and may hold."
     if need <= 0:
         return (f"Play the {name}: your side has made its bid, so more tricks would "
                 "only be bags.")
-    if not following and hand & SPADE_MASK and not (card >= 39):
+    if not following and SUIT_OF[card] != SPADES:
         return (f"Discard the {name}: you cannot follow suit and it is your least "
                 "useful card.")
+    if any(_beats(c, best, led) for c in legal):
+        return (f"Play the {name}: letting this trick go keeps your better cards for "
+                "later.")
     return f"Play the {name}: you cannot win this trick, so keep your better cards."

@@ -13,7 +13,7 @@ from spades.store import GameRow, Store, StoreError, default_path
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
-from spades.tui.text import COMPASS, default_names
+from spades.tui.text import default_names
 
 SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
 
@@ -59,9 +59,12 @@ def register(sub: Any) -> None:
     g.add_argument("--solo", action="store_const", const="solo", dest="teams",
                    help="everyone plays alone (same as --teams solo)")
     g.add_argument("--seat", metavar="SEAT",
-                   help="your seat: north/east/south/west or a number (default south; "
-                   "seat 0 when not four players)")
-    g.add_argument("--name", metavar="NAME", help="your name at the table (default: the seat)")
+                   help="your seat: its name (north/east/south/west; at 3, 5 or 6 players "
+                   "the compass points such as southeast) or its number (default south; "
+                   "seat 0, North, when not four players)")
+    g.add_argument("--name", metavar="NAME",
+                   help="your name at the table (default: the seat's name; not the name of "
+                   "another seat)")
     g.add_argument("--dealer", metavar="SEAT", help="the first dealer (default: drawn at random)")
     g.add_argument("--opener", metavar="SEAT",
                    help="the seat that bids and leads first in the first hand (instead of "
@@ -84,7 +87,7 @@ def register(sub: Any) -> None:
     k.add_argument("--bidding", choices=["standard", "mirror", "suicide", "whiz"],
                    help="house bidding variant")
     k.add_argument("--ten-for-200", action=argparse.BooleanOptionalAction, default=None,
-                   help="a contract of exactly 10 scores ±200")
+                   help="a contract of exactly 10 scores plus or minus 200")
     k.add_argument("--bag-limit", type=int, metavar="N", help="bags that cost a penalty")
     k.add_argument("--bag-penalty", type=int, metavar="POINTS", help="points a bag penalty costs")
     k.add_argument("--timer", type=int, metavar="SECONDS",
@@ -104,7 +107,9 @@ def register(sub: Any) -> None:
     o.add_argument("--no-pause", action="store_true",
                    help="do not wait for Enter between hands")
     o.add_argument("--resume", nargs="?", const="", metavar="GAME",
-                   help="continue an unfinished game (lists them when GAME is not given)")
+                   help="continue an unfinished game: GAME is its id (the first letters are "
+                   "enough) or last (the most recent one); without GAME, choose from the "
+                   "list of unfinished games")
     add_db_option(o)
     p.set_defaults(func=run)
 
@@ -113,14 +118,18 @@ def register(sub: Any) -> None:
 
 
 def parse_seat(text: str, players: int, what: str) -> int:
+    """A seat as typed: its number, or its name (``north``, ``southeast``...; at four
+    players also ``n``, ``e``, ``s``, ``w``)."""
     t = text.strip().lower()
     if players == 4 and t in SEAT_WORDS:
         return SEAT_WORDS[t]
-    if t.isdigit() and 0 <= int(t) < players:
+    words = [name.lower() for name in default_names(players, 0)]
+    if t in words:
+        return words.index(t)
+    if t.isdecimal() and 0 <= int(t) < players:
         return int(t)
-    names = "north, east, south, west or " if players == 4 else ""
-    raise UsageError(f"{what}: {text!r} is not a seat; use {names}a number from 0 to "
-                     f"{players - 1}")
+    raise UsageError(f"{what}: {text!r} is not a seat; use {', '.join(words)} or a number "
+                     f"from 0 to {players - 1}")
 
 
 def parse_teams(text: str, players: int) -> tuple[tuple[int, ...], ...] | None:
@@ -210,6 +219,24 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
     return levels
 
 
+def check_name(name: str | None, players: int, human: int) -> str | None:
+    """``--name``: printable, at most 40 characters, and not another seat's name."""
+    if name is None or not name.strip():
+        return None
+    name = " ".join(name.split())
+    if not name.isprintable():
+        raise UsageError(f"--name {name!r}: use letters, digits and spaces only")
+    if len(name) > 40:
+        raise UsageError(f"--name: at most 40 characters, not {len(name)}")
+    others = default_names(players, human)
+    for seat, other in enumerate(others):
+        if seat != human and other.casefold() == name.casefold():
+            raise UsageError(f"--name {name}: that is the name of another seat at this table "
+                             f"(seat {seat}); choose another name, or sit there with "
+                             f"--seat {other.lower()}")
+    return name
+
+
 def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
     rules = build_rules(args)
     n = rules.players
@@ -224,7 +251,7 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
         dealer = (parse_seat(args.opener, n, "--opener") - 1) % n
     else:
         dealer = random.Random(f"{seed}:dealer").randrange(n)
-    names = default_names(n, human, args.name)
+    names = default_names(n, human, check_name(args.name, n, human))
     seats = [{"name": names[s], "cpu": levels[s], "user_id": None} for s in range(n)]
     options = {"human": human, "seed": seed}
     gid = store.create_game("terminal", rules, seats=seats, first_dealer=dealer,
@@ -255,10 +282,17 @@ def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
 
 
 def seat_names(game: GameRow) -> list[str]:
+    """The names stored with the game; a seat without one (or with the ``Seat N`` that
+    older versions gave at 3, 5 or 6 players) is named by where it sits."""
     n = game.rules.players
-    base = list(COMPASS) if n == 4 else [f"Seat {s}" for s in range(n)]
-    return [str(s.get("name") or base[i]) if i < len(game.seats) else base[i]
-            for i, s in enumerate(game.seats)] + base[len(game.seats):]
+    base = default_names(n, 0)
+    names = []
+    for i in range(n):
+        stored = game.seats[i].get("name") if i < len(game.seats) else None
+        if not stored or (n != 4 and stored == f"Seat {i}"):
+            stored = base[i]
+        names.append(str(stored))
+    return names
 
 
 def unfinished(store: Store) -> list[GameRow]:
@@ -268,34 +302,48 @@ def unfinished(store: Store) -> list[GameRow]:
 
 
 def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameRow | None:
-    if args.resume:
+    """The game that ``--resume [GAME]`` names: an id (or its first letters), ``last`` (the
+    most recently played unfinished game), or, without GAME, one chosen from the list of
+    unfinished games (the only one is taken at once). Games that cannot be read are left out
+    of the list with a note, so one damaged game does not stop the others from being resumed.
+    """
+    if args.resume and args.resume != "last":
         game = store.find_game(args.resume)
         if game.status != "active":
             raise UsageError(f"game {game.id[:8]} is {game.status}, not unfinished; "
                              f"see it with spades show {game.id[:8]}")
         return game
-    games = unfinished(store)
-    if not games:
+    readable: list[tuple[GameRow, Match]] = []
+    for g in unfinished(store):
+        try:
+            _, m = store.load_match(g.id)
+        except StoreError as exc:
+            console.say(f"Game {g.id[:8]} cannot be read ({exc}); it is left out. "
+                        f"spades export {g.id[:8]} shows what is stored.")
+            continue
+        readable.append((g, m))
+    if not readable:
         console.say("There is no unfinished game to resume. Start one with: spades play")
         return None
+    if args.resume == "last":
+        return readable[0][0]
     console.say("Unfinished games, most recent first:")
-    for i, g in enumerate(games, start=1):
-        _, m = store.load_match(g.id)
+    for i, (g, m) in enumerate(readable, start=1):
         console.say(f"  {i}. {describe_game(g, m)}")
-    if len(games) == 1:
+    if len(readable) == 1:
         console.say("Continuing the only one.")
-        return games[0]
+        return readable[0][0]
     while True:
-        line = console.ask(f"Which game? Type its number, 1 to {len(games)} "
+        line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
                            "(Enter for 1, q to quit): ")
         t = (line or "").strip().lower()
         if t in ("q", "quit"):
             return None
         if not t:
-            return games[0]
-        if t.isdigit() and 1 <= int(t) <= len(games):
-            return games[int(t) - 1]
-        console.say(f"{t!r} is not one of the numbers 1 to {len(games)}.")
+            return readable[0][0]
+        if t.isdecimal() and 1 <= int(t) <= len(readable):
+            return readable[int(t) - 1][0]
+        console.say(f"{t!r} is not one of the numbers 1 to {len(readable)}.")
 
 
 # Running ----------------------------------------------------------------------------------

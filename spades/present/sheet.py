@@ -51,7 +51,8 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
                 f"total {r.scores[k]}, bags {r.bags[k]}"
             )
     lines.append("Totals: " + "; ".join(
-        f"{side_name(rules, k, names)} {match.scores[k]} ({match.bags[k]} bags"
+        f"{side_name(rules, k, names)} {match.scores[k]} ({match.bags[k]} "
+        + ("bag" if match.bags[k] == 1 else "bags")
         + (f", {w}" if (w := bag_warning(rules, match.bags[k])) else "") + ")"
         for k in range(len(rules.sides))
     ))

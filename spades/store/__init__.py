@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
@@ -75,6 +75,11 @@ class UserRow:
 
 class StoreError(RuntimeError):
     """A stored game or user that is missing or inconsistent."""
+
+
+class ConflictError(StoreError):
+    """Another writer already stored the event this writer expected to store: the game has
+    moved on elsewhere, and nothing was written."""
 
 
 class Store:
@@ -240,12 +245,22 @@ class Store:
 
     def append_at(self, game_id: str, seq: int, kind: str, value: Any,
                   seat: int | None = None) -> int:
-        """Append one event whose number the caller knows (a single writer per game, such as
-        a server table): one INSERT, committed before returning. A number already taken
-        raises (the primary key), so nothing is ever overwritten."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind, seat=seat,
-                                               value=value, created_at=_now()))
+        """Append one event at the number the writer expects to be next (its own count of
+        the game's events, plus one): one INSERT, committed before returning. A number
+        already taken (by another writer on the same game) raises :class:`ConflictError`
+        and writes nothing: the primary key refuses it, so nothing is ever overwritten."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
+                                                   seat=seat, value=value, created_at=_now()))
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                taken = conn.execute(select(events.c.seq).where(
+                    events.c.game_id == game_id, events.c.seq == seq)).first()
+            if taken is None:
+                raise StoreError(f"no game {game_id!r}") from None
+            raise ConflictError(f"game {game_id[:8]}: event {seq} is already stored by "
+                                "another writer; this one was not stored") from None
         return seq
 
     def events(self, game_id: str) -> list[EventRow]:
@@ -412,6 +427,6 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 
 
 __all__ = [
-    "FORMAT", "EventRow", "GameRow", "Store", "StoreError", "UserRow", "default_path",
+    "FORMAT", "ConflictError", "EventRow", "GameRow", "Store", "StoreError", "UserRow", "default_path",
     "match_events", "profile", "rebuild", "record_of", "rules_json",
 ]

@@ -7,11 +7,14 @@ line from a file descriptor with :func:`select.select`, so a prompt can have a d
 
 from __future__ import annotations
 
+import codecs
 import os
 import select
 import sys
+import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext, suppress
 from typing import TextIO
 
 #: ANSI colours used by the richer view.
@@ -21,18 +24,66 @@ DIM = "\x1b[2m"
 RESET = "\x1b[0m"
 
 
+#: Plain-ASCII stand-ins for the few other characters the game prints, for a terminal
+#: whose encoding lacks them (``PYTHONIOENCODING=ascii``, a ``C`` locale).
+ASCII_FALLBACK = str.maketrans({
+    "·": ".", "—": "-", "–": "-", "±": "+/-", "…": "...", "’": "'", "‘": "'", "“": '"',
+    "”": '"', "♠": "S", "♥": "H", "♦": "D", "♣": "C", "×": "x",
+})
+
+
+def fit(text: str, encoding: str | None) -> str:
+    """``text`` as the output's encoding can write it: as it is when it can, else with
+    ASCII stand-ins and ``?`` for anything else (a name typed in another script)."""
+    if not encoding:
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return text
+    return text.translate(ASCII_FALLBACK).encode(encoding, "replace").decode(encoding)
+
+
 class InputClosed(Exception):
     """Standard input reached its end (Ctrl-D, or the end of a script)."""
 
 
 class LineReader:
-    """Whole lines from a file descriptor, each read waiting at most until a deadline."""
+    """Whole lines from a file descriptor, each read waiting at most until a deadline.
+
+    Lines are read as the terminal hands them over (the terminal echoes and edits them),
+    except under a deadline on a terminal (:meth:`keys`): there the reader takes the keys one
+    by one and echoes and edits the line itself, so it always knows what has been typed so
+    far (:attr:`partial`): a warning can show it again, and a timeout can drop it instead of
+    joining it to the next answer."""
 
     def __init__(self, fd: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.fd = fd
         self.clock = clock
         self.buffer = b""
         self.closed = False
+        #: What has been typed of the current line, key by key (see :meth:`keys`).
+        self.partial = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._escape = 0  # inside a key's escape sequence (arrows...): 1 after ESC, 2 in CSI
+
+    def _fill(self, deadline: float | None) -> bool:
+        """Read what is available into the buffer, waiting at most until ``deadline``;
+        False if the deadline passed first."""
+        wait = None if deadline is None else max(0.0, deadline - self.clock())
+        if wait is not None and wait <= 0:
+            return False
+        ready, _, _ = select.select([self.fd], [], [], wait)
+        if not ready:
+            return deadline is None or self.clock() < deadline
+        chunk = os.read(self.fd, 4096)
+        if not chunk:
+            self.closed = True
+        self.buffer += chunk
+        return True
 
     def read_line(self, deadline: float | None = None) -> str | None:
         """The next line without its newline; ``None`` if the deadline passes first.
@@ -47,18 +98,86 @@ class LineReader:
                     line, self.buffer = self.buffer, b""
                     return line.decode("utf-8", "replace")
                 raise InputClosed
-            wait = None if deadline is None else max(0.0, deadline - self.clock())
-            if wait is not None and wait <= 0:
+            if not self._fill(deadline):
                 return None
-            ready, _, _ = select.select([self.fd], [], [], wait)
-            if not ready:
-                if deadline is not None and self.clock() >= deadline:
-                    return None
-                continue
-            chunk = os.read(self.fd, 4096)
-            if not chunk:
-                self.closed = True
-            self.buffer += chunk
+
+    @contextmanager
+    def keys(self) -> Iterator[bool]:
+        """On a terminal, take keys one at a time without the terminal's echo for the time
+        of the block (True); elsewhere (a pipe, a file) change nothing (False)."""
+        try:
+            old = termios.tcgetattr(self.fd)
+        except (termios.error, OSError):
+            yield False
+            return
+        new = termios.tcgetattr(self.fd)
+        new[3] &= ~(termios.ICANON | termios.ECHO)
+        new[6][termios.VMIN] = 1
+        new[6][termios.VTIME] = 0
+        termios.tcsetattr(self.fd, termios.TCSANOW, new)
+        try:
+            yield True
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSANOW, old)
+
+    def read_keys(self, deadline: float | None, echo: Callable[[str], None]) -> str | None:
+        """The next line typed key by key (inside :meth:`keys`), echoed through ``echo``
+        with Backspace and Ctrl-U editing it; ``None`` if the deadline passes first (what
+        was typed stays in :attr:`partial`). Raises :class:`InputClosed` on Ctrl-D at the
+        start of a line or at the end of the input."""
+        while True:
+            if self.buffer:
+                chars = self._decoder.decode(self.buffer)
+                self.buffer = b""
+                for i, ch in enumerate(chars):
+                    if self._escape:
+                        if self._escape == 1:
+                            self._escape = 2 if ch in "[O" else 0
+                        elif "@" <= ch <= "~":
+                            self._escape = 0
+                        continue
+                    if ch in "\r\n":
+                        rest = chars[i + 1:]
+                        if ch == "\r" and rest.startswith("\n"):
+                            rest = rest[1:]
+                        held, _ = self._decoder.getstate()
+                        self._decoder.reset()
+                        self.buffer = rest.encode() + held + self.buffer
+                        line, self.partial = self.partial, ""
+                        echo("\n")
+                        return line
+                    if ch == "\x1b":
+                        self._escape = 1
+                    elif ch in ("\x7f", "\b"):
+                        if self.partial:
+                            self.partial = self.partial[:-1]
+                            echo("\b \b")
+                    elif ch == "\x15":  # Ctrl-U: the whole line
+                        echo("\b \b" * len(self.partial))
+                        self.partial = ""
+                    elif ch == "\x04" and not self.partial:  # Ctrl-D
+                        raise InputClosed
+                    elif ch.isprintable():
+                        self.partial += ch
+                        echo(ch)
+            if self.closed:
+                if self.partial:
+                    line, self.partial = self.partial, ""
+                    return line
+                raise InputClosed
+            if not self._fill(deadline):
+                return None
+
+    def drop_partial(self) -> str:
+        """Forget the line being typed (its keys, a piped line without its newline yet, or
+        what a terminal holds unread) and return what is known of it."""
+        dropped, self.partial = self.partial, ""
+        with suppress(termios.error, OSError):  # not a terminal: nothing held there
+            termios.tcflush(self.fd, termios.TCIFLUSH)
+        if b"\n" not in self.buffer and self.buffer:
+            dropped += self.buffer.decode("utf-8", "replace")
+            self.buffer = b""
+        return dropped
 
 
 class Console:
@@ -72,16 +191,26 @@ class Console:
         rich: bool = False,
         symbols: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        echo_keys: bool | None = None,
     ) -> None:
         self.out = out if out is not None else sys.stdout
+        #: Under a deadline, read keys one by one and echo them here (default: when the
+        #: output is a terminal, where the echo is seen).
+        self.echo_keys = _is_tty(self.out) if echo_keys is None else echo_keys
         self.reader = reader if reader is not None else LineReader(sys.stdin.fileno(), clock)
         self.rich = rich
         self.symbols = symbols
         self.clock = clock
+        #: What was typed but not entered when the last prompt's deadline passed.
+        self.dropped = ""
 
     def say(self, line: str = "") -> None:
         """One line of output (one sentence or one block)."""
-        self.out.write(line + "\n")
+        self.write(line + "\n")
+
+    def write(self, text: str) -> None:
+        """Text as the output's encoding can take it (see :func:`fit`), flushed."""
+        self.out.write(fit(text, getattr(self.out, "encoding", None)))
         self.out.flush()
 
     def style(self, text: str, *codes: str) -> str:
@@ -98,29 +227,39 @@ class Console:
         on_warning: Callable[[float], None] | None = None,
     ) -> str | None:
         """Print ``prompt`` and read one line. With a deadline, call ``on_warning(seconds)``
-        as each of ``warnings`` (seconds left) is reached; ``None`` once the deadline passes.
-        """
-        self.out.write(prompt)
-        self.out.flush()
-        pending = sorted((w for w in warnings if deadline is None
-                          or deadline - self.clock() > w), reverse=True)
-        while True:
-            if deadline is None:
-                return self.reader.read_line(None)
-            step = deadline if not pending else deadline - pending[0]
-            line = self.reader.read_line(step)
-            if line is not None:
-                return line
-            if not pending:
-                self.out.write("\n")
-                self.out.flush()
-                return None
-            left = pending.pop(0)
-            if on_warning is not None:
-                self.out.write("\n")
-                on_warning(left)
-                self.out.write(prompt)
-                self.out.flush()
+        as each of ``warnings`` (seconds left) is reached, then print the prompt again with
+        what has been typed so far; ``None`` once the deadline passes, when what was typed
+        is dropped (kept in :attr:`dropped`) rather than joined to the next answer."""
+        self.dropped = ""
+        self.write(prompt)
+        if deadline is None:
+            return self.reader.read_line(None)
+        pending = sorted((w for w in warnings if deadline - self.clock() > w), reverse=True)
+        keys = self.reader.keys() if self.echo_keys else nullcontext(False)
+        with keys as keyed:
+            while True:
+                step = deadline if not pending else deadline - pending[0]
+                line = (self.reader.read_keys(step, self.write) if keyed
+                        else self.reader.read_line(step))
+                if line is not None:
+                    return line
+                if not pending:
+                    self.dropped = self.reader.drop_partial().strip()
+                    self.write("\n")
+                    return None
+                left = pending.pop(0)
+                if on_warning is not None:
+                    self.write("\n")
+                    on_warning(left)
+                    self.write(prompt + (self.reader.partial if keyed else ""))
+
+
+def _is_tty(out: TextIO) -> bool:
+    """Whether ``out`` is a terminal (where the game may echo the keys it reads itself)."""
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def supports_rich(out: TextIO) -> bool:

@@ -5,7 +5,7 @@ Levels that the installed bots do not offer yet fall back, visibly, to one that 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from spades import bots
@@ -65,11 +65,12 @@ def make_cpu(level: str, seed: int) -> tuple[bots.Bot, str]:
     raise ValueError(f"no CPU level available for {level!r}")
 
 
-def hint(obs: Observation) -> tuple[int, str]:
-    """The expert's suggestion for this observation, with its reason."""
-    fn: Callable[[Observation], Any] | None = getattr(bots, "hint", None)
+def hint(obs: Observation, names: Sequence[str] | None = None) -> tuple[int, str]:
+    """The expert's suggestion for this observation, with its reason (seats named by
+    ``names``)."""
+    fn: Callable[..., Any] | None = getattr(bots, "hint", None)
     if fn is not None:
-        found = fn(obs)
+        found = fn(obs, names=names)
         if hasattr(found, "action"):  # a ``Hint`` record
             return int(found.action), str(getattr(found, "reason", ""))
         action, reason = found

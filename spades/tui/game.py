@@ -31,10 +31,9 @@ from spades.engine import (
     mask_of,
     parse_bid,
     parse_card,
-    sorted_for_display,
     summary,
 )
-from spades.store import Store
+from spades.store import ConflictError, Store
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed
 
@@ -82,8 +81,15 @@ class TerminalGame:
     resume_hint: str = "spades play --resume"
     bots: dict[int, Bot] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The number of the last stored event this session knows of (read from the store
+    #: when not given); each new event is stored at the next number or not at all.
+    seq: int = -1
+    #: The hand whose card numbers have been explained (once per hand).
+    explained: int = 0
 
     def __post_init__(self) -> None:
+        if self.seq < 0:
+            self.seq = max((e.seq for e in self.store.events(self.game_id)), default=0)
         fallbacks: dict[tuple[str, str], list[str]] = {}
         for seat, level in enumerate(self.levels):
             if level is None or seat == self.human:
@@ -130,6 +136,13 @@ class TerminalGame:
         except (QuitGame, InputClosed):
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
+        except ConflictError:
+            self.say("")
+            self.say("This game is open elsewhere: another session has played in it since "
+                     "this one loaded it.")
+            self.say("Nothing was changed here, and this session stops. Play on in the other "
+                     f"session, or close it and resume with: {self.resume_hint}")
+            return 1
         except KeyboardInterrupt:
             self.say("")
             self.say(f"Stopped. The game is saved. Resume it with: {self.resume_hint}")
@@ -141,12 +154,18 @@ class TerminalGame:
     def deal(self) -> None:
         m = self.match
         masks = deal_masks(m, self.seed)
-        self.store.append(self.game_id, "deal", masks)
+        self.store_event("deal", masks)
         m.deal(masks)
         first = (m.dealer + 1) % m.n
         self.say("")
         self.say(f"Hand {m.hand_number}: {self.names[m.dealer]} deals; "
                  f"{self.names[first]} bids first.")
+
+    def store_event(self, kind: str, value: object, seat: int | None = None) -> None:
+        """Store one event (committed) at the number that follows the last one this session
+        knows of; :class:`~spades.store.ConflictError` if another session stored it first."""
+        self.store.append_at(self.game_id, self.seq + 1, kind, value, seat)
+        self.seq += 1
 
     def cpu_action(self, seat: int) -> int:
         if self.delay > 0:
@@ -170,7 +189,7 @@ class TerminalGame:
         m = self.match
         m.check(action)
         before = self.snapshot()
-        self.store.append(self.game_id, "act", action, seat)
+        self.store_event("act", action, seat)
         m.apply(action)
         self.announce(seat, action, before)
 
@@ -183,9 +202,11 @@ class TerminalGame:
         before = self.snapshot()
         side = m.rules.side_of[seat]
         score_before = m.scores[side]
-        self.store.append(self.game_id, "timeout", action, seat)
+        self.store_event("timeout", action, seat)
         m.apply_timeout()
         self.say(f"Time is up: the game plays for you ({self.names[seat]}).")
+        if self.console.dropped:
+            self.say(f"What you had typed ({self.console.dropped}) was not used.")
         bags = m.rules.timeout_penalty_bags
         who = side_name(m.rules, side, self.names)
         extra = ""
@@ -289,7 +310,7 @@ class TerminalGame:
             try:
                 action = self.parse_entry(entry, obs)
                 m.check(action)
-            except SpadesError as exc:
+            except ValueError as exc:  # a SpadesError, or anything else the entry upset
                 self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
                          "It is still your turn.")
                 continue
@@ -334,53 +355,79 @@ class TerminalGame:
                                                  else "Spades are not broken yet."))
         self.show_hand(obs, mask_of(a for a in obs.legal_actions if is_play(a)))
 
+    def dealt(self) -> int:
+        """The cards the human was dealt this hand (0 when no hand is being played)."""
+        m = self.match
+        if m.phase not in ("bid", "play") or not m.log:
+            return 0
+        return m.log[-1].deal[self.human]
+
     def show_hand(self, obs: Observation, legal: int) -> None:
         if obs.hand is None:
             self.say("You have not looked at your cards yet: type look to see them, or "
                      "blind nil to bid without looking.")
             return
         if self.console.rich:
-            for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols):
+            for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols,
+                                      numbers=text.card_numbers(self.dealt())):
                 self.say(row)
-            return
-        if legal and legal != obs.hand:
+        elif legal and legal != obs.hand:
             self.say(text.hand_plain(obs.hand, legal, title="You can play"))
         else:
             self.say(text.hand_plain(obs.hand))
+        if self.explained != self.match.hand_number:
+            self.explained = self.match.hand_number
+            self.say("Your cards are numbered for this hand, and keep their numbers until it "
+                     f"is over: {text.number_ranges(self.dealt())}.")
+            self.say("Type a card by its number or its name, like qh or queen of hearts; "
+                     "n lists the numbers.")
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
-        """A bid or a card as typed: ``3``, ``nil``, ``blind nil``, ``look``; ``QH``, ``qh``,
-        ``10h``, ``queen of hearts`` or the card's number in the sorted hand."""
+        """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
+        ``QH``, ``qh``, ``10h``, ``queen of hearts`` or the card's number for this hand."""
+        number = text.read_number(entry)
         t = " ".join(entry.lower().replace("-", " ").split())
         if obs.phase == "bid":
+            if number is not None:
+                if number < 0:
+                    raise SpadesError(f"a bid cannot be negative ({entry.strip()}): type a "
+                                      f"number from 0 to {obs.rules.hand_size}, or nil")
+                return parse_bid(number)
             if t in ("look", "l", "look at cards", "look at my cards"):
                 return LOOK
             if t in ("blind nil", "blind", "bn"):
                 return BLIND_NIL
-            if t in ("nil", "0", "zero"):
+            if t in ("nil", "zero"):
                 return NIL
-            if t.isdigit():
-                return parse_bid(int(t))
             try:
                 parse_card(t)
             except CardError:
-                raise SpadesError(f"{entry!r} is not a bid: type a number, or nil") from None
+                raise SpadesError(f"{entry.strip()!r} is not a bid: type a number, or nil"
+                                  ) from None
             raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
-        if t.isdigit():
-            hand = sorted_for_display(obs.hand or 0)
-            n = int(t)
-            if not 1 <= n <= len(hand):
-                raise SpadesError(f"there is no card number {n}: your hand has "
-                                  f"{text.plural(len(hand), 'card')}, numbered 1 to {len(hand)}")
-            return hand[n - 1]
+        if number is not None:
+            return self.card_numbered(number, obs)
         if t in ("nil", "blind nil", "look"):
             raise SpadesError("bidding is over: play a card")
         try:
             return parse_card(t)
         except CardError:
-            raise SpadesError(f"{entry!r} is not a card or a command: type a card like QH, "
-                              "10h or queen of hearts, its number in your hand, or ? for "
-                              "the commands") from None
+            raise SpadesError(f"{entry.strip()!r} is not a card or a command: type a card like "
+                              "QH, 10h or queen of hearts, its number, or ? for the commands"
+                              ) from None
+
+    def card_numbered(self, number: int, obs: Observation) -> int:
+        """The card with this number in the hand as dealt (numbers do not shift as cards
+        are played)."""
+        numbers = text.card_numbers(self.dealt())
+        if not 1 <= number <= len(numbers):
+            raise SpadesError(f"there is no card number {number}: your cards are numbered 1 "
+                              f"to {len(numbers)} for this hand")
+        card = next(c for c, n in numbers.items() if n == number)
+        if not (obs.hand or 0) >> card & 1:
+            raise SpadesError(f"card {number}, the {card_name(card)}, has already been "
+                              "played; n lists the cards you still hold")
+        return card
 
     def friendly(self, reason: str) -> str:
         """An engine reason in the second person, starting with a capital."""
@@ -413,6 +460,13 @@ class TerminalGame:
             else:
                 legal = mask_of(a for a in obs.legal_actions if is_play(a))
                 self.show_hand(obs, legal if self.console.rich else 0)
+        elif name == "numbers":
+            if m.phase not in ("bid", "play"):
+                self.say("No hand is being played.")
+            elif obs.hand is None:
+                self.say("You have not looked at your cards yet: type look to see them.")
+            else:
+                self.say(text.numbered_cards(self.dealt(), obs.hand))
         elif name == "trick":
             self.say(text.trick_sentence(obs, self.names))
         elif name == "status":
@@ -439,9 +493,8 @@ class TerminalGame:
         if not obs.legal_actions:
             self.say("There is nothing to decide right now.")
             return
-        action, reason = cpu.hint(obs)
-        reason = re.sub(r"\bseat (\d)\b", lambda g: self.names[int(g.group(1))]
-                        if int(g.group(1)) < len(self.names) else g.group(0), reason.strip())
+        action, reason = cpu.hint(obs, self.names)
+        reason = reason.strip()
         if not reason:
             if action == LOOK:
                 reason = "Look at your cards."
@@ -455,8 +508,9 @@ class TerminalGame:
             reason += "."
         line = f"Hint: {reason[:1].upper()}{reason[1:]}"
         if is_play(action) and obs.hand is not None:
-            number = sorted_for_display(obs.hand).index(action) + 1
-            line += f" It is card {number} in your hand."
+            number = text.card_numbers(self.dealt()).get(action)
+            if number is not None:
+                line += f" It is card {number} in your hand."
         self.say(line)
 
     def hand_pause(self) -> None:

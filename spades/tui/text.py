@@ -6,29 +6,63 @@ view only adds colour and a laid-out trick on top of the same sentences.
 
 from __future__ import annotations
 
+from spades.bots.hints import compass_names
 from spades.cli.sheet import bag_warning, side_name
 from spades.engine import (
     HandResult,
     Match,
     Observation,
     Rules,
+    SpadesError,
     card_name,
     card_str,
     sorted_for_display,
 )
-from spades.engine.cards import SUIT_NAMES, SUIT_OF, SUIT_SYMBOLS, card_symbol
+from spades.engine.cards import (
+    DISPLAY_SUIT_ORDER,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUIT_SYMBOLS,
+    card_symbol,
+)
 
 COMPASS = ("North", "East", "South", "West")
 RED_SUITS = (1, 2)  # diamonds, hearts
 
 
 def default_names(players: int, human: int, name: str | None = None) -> list[str]:
-    """North, East, South, West at four; Seat 0..N-1 otherwise (seats are numbered as
-    everywhere in spades: clockwise from 0). ``name`` for the human."""
-    names = list(COMPASS) if players == 4 else [f"Seat {s}" for s in range(players)]
+    """Each seat's name by where it sits, clockwise from North at seat 0 (North, East, South,
+    West at four; North, Northeast, Southeast, South, Southwest, Northwest at six...), as the
+    hints name them; ``name`` for the human."""
+    names = list(compass_names(players))
     if name:
         names[human] = name
     return names
+
+
+def read_number(entry: str) -> int | None:
+    """``entry`` as a whole number (``3``, ``+3``, ``-1``, digits of any script), or ``None``
+    when it is not written as a number. Raises :class:`SpadesError` for number signs that
+    are not digits (``²``, ``½``) and for numbers too long to be a bid or a card."""
+    t = entry.strip()
+    sign = t[:1] if t[:1] in ("+", "-") else ""
+    body = t[len(sign):].strip()
+    if not body or not any(ch.isnumeric() for ch in body):
+        return None
+    if not body.isdecimal():
+        if all(ch.isnumeric() for ch in body):
+            raise SpadesError(f"{_short(entry)} is not a number that can be read here: type "
+                              "it with the digits 0 to 9")
+        return None
+    if len(body) > 6:
+        raise SpadesError(f"{_short(entry)} is far too large to be a bid or a card number")
+    n = int(body)
+    return -n if sign == "-" else n
+
+
+def _short(entry: str) -> str:
+    t = entry.strip()
+    return repr(t if len(t) <= 20 else t[:20] + "...")
 
 
 def plural(n: int, word: str) -> str:
@@ -55,33 +89,52 @@ def _rank_word(card: int) -> str:
 
 
 def hand_plain(hand: int, legal: int = 0, title: str = "Your hand") -> str:
-    """``Your hand, 5 cards: hearts: 1 two, 2 queen; spades: 3 ace; ...``, numbered as the
-    hand is sorted, so a card can be played by its number. With ``legal``, only those
-    cards are listed (keeping their numbers)."""
-    cards = sorted_for_display(hand)
+    """``Your hand, 5 cards: hearts: two, queen; spades: ace; clubs: three, nine.``: in
+    words, grouped by suit in seed 002's order, as a listener wants to hear it. With
+    ``legal``, only those cards are listed."""
+    cards = [c for c in sorted_for_display(hand) if not legal or legal >> c & 1]
     if not cards:
         return "Your hand is empty."
     groups: list[str] = []
-    current = -1
-    parts: list[str] = []
-    shown = 0
-    for i, c in enumerate(cards, start=1):
-        if legal and not legal >> c & 1:
-            continue
-        shown += 1
-        suit = SUIT_OF[c]
-        if suit != current:
-            if parts:
-                groups.append(f"{SUIT_NAMES[current]}: " + ", ".join(parts))
-            parts, current = [], suit
-        parts.append(f"{i} {_rank_word(c)}")
-    groups.append(f"{SUIT_NAMES[current]}: " + ", ".join(parts))
-    count = plural(len(cards), "card") if not legal else plural(shown, "card")
-    return f"{title}, {count}: " + "; ".join(groups) + "."
+    for suit in DISPLAY_SUIT_ORDER:
+        ranks = [_rank_word(c) for c in cards if SUIT_OF[c] == suit]
+        if ranks:
+            groups.append(f"{SUIT_NAMES[suit]}: " + ", ".join(ranks))
+    return f"{title}, {plural(len(cards), 'card')}: " + "; ".join(groups) + "."
 
 
-def hand_rich(hand: int, legal: int, *, symbols: bool) -> list[str]:
-    """One row per suit, each card with its number; cards you may not play now dimmed."""
+def card_numbers(dealt: int) -> dict[int, int]:
+    """The number of each card dealt to a seat: 1, 2, ... in the order the hand is sorted
+    when dealt. Numbers stay the same for the whole hand: playing a card does not change
+    the others'."""
+    return {c: i for i, c in enumerate(sorted_for_display(dealt), start=1)}
+
+
+def number_ranges(dealt: int) -> str:
+    """``hearts 1 to 2, spades 3 to 5, diamonds 6, clubs 7 to 13``: the numbers of each suit."""
+    numbers = card_numbers(dealt)
+    parts = []
+    for suit in DISPLAY_SUIT_ORDER:
+        own = [n for c, n in numbers.items() if SUIT_OF[c] == suit]
+        if own:
+            span = str(own[0]) if len(own) == 1 else f"{own[0]} to {own[-1]}"
+            parts.append(f"{SUIT_NAMES[suit]} {span}")
+    return ", ".join(parts)
+
+
+def numbered_cards(dealt: int, hand: int) -> str:
+    """``Card numbers: 1 four of hearts, 2 queen of hearts, 5 ace of spades.``: the cards
+    still held, each with its number for this hand."""
+    held = [(n, c) for c, n in card_numbers(dealt).items() if hand >> c & 1]
+    if not held:
+        return "Your hand is empty."
+    return "Card numbers: " + ", ".join(f"{n} {card_name(c)}" for n, c in held) + "."
+
+
+def hand_rich(hand: int, legal: int, *, symbols: bool,
+              numbers: dict[int, int] | None = None) -> list[str]:
+    """One row per suit, each card with its number (``numbers``, else its place in the
+    hand); cards you may not play now dimmed."""
     cards = sorted_for_display(hand)
     if not cards:
         return ["Your hand is empty."]
@@ -89,6 +142,7 @@ def hand_rich(hand: int, legal: int, *, symbols: bool) -> list[str]:
     current = -1
     row = ""
     for i, c in enumerate(cards, start=1):
+        n = numbers.get(c, i) if numbers else i
         suit = SUIT_OF[c]
         if suit != current:
             if row:
@@ -97,9 +151,9 @@ def hand_rich(hand: int, legal: int, *, symbols: bool) -> list[str]:
             if suit in RED_SUITS:
                 label = f"\x1b[31m{label}\x1b[0m"
             row, current = f"  {label} ", suit
-        text = f"{i}:" + card_label(c, rich=True, symbols=symbols)
+        text = f"{n}:" + card_label(c, rich=True, symbols=symbols)
         if legal and not legal >> c & 1:
-            text = f"\x1b[2m{i}:{card_symbol(c) if symbols else card_str(c)}\x1b[0m"
+            text = f"\x1b[2m{n}:{card_symbol(c) if symbols else card_str(c)}\x1b[0m"
         row += "  " + text
     rows.append(row)
     return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
@@ -174,31 +228,49 @@ def scores_sentence(match: Match, names: list[str]) -> str:
 
 
 def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
-    """How each side scored a hand, one sentence per side, then bag warnings."""
+    """The hand summary, one sentence per line: for each side its contract (made or set),
+    overtricks, nil results, bonus, timer penalty bags, bag penalty, then its points for the
+    hand, new score and bags; then the warnings within three bags of a penalty."""
     lines = [f"Hand {result.number} is over."]
     for k, seats in enumerate(rules.sides):
         side = result.sides[k]
         who = side_name(rules, k, names)
-        bits = []
         if side.contract > 0:
-            verdict = "made it" if side.made else "were set" if len(seats) > 1 else "was set"
-            bits.append(f"bid {side.contract} and took {side.contract_tricks}: {verdict}, "
-                        f"{side.contract_points:+d}")
+            took = f"{who} bid {side.contract} and took {side.contract_tricks}"
+            if side.made:
+                over = side.contract_tricks - side.contract
+                lines.append(f"{took}: contract made, {side.contract_points - over:+d}.")
+                if over:
+                    lines.append(f"{plural(over, 'overtrick')}: {over:+d} and "
+                                 f"{plural(over, 'bag')}.")
+            else:
+                lines.append(f"{took}: contract set, {side.contract_points:+d}.")
         for s in seats:
-            if result.bids[s] == 0:
-                kind = "blind nil" if result.blind[s] else "nil"
-                ok = "made" if result.tricks[s] == 0 else f"failed with {plural(result.tricks[s], 'trick')}"
-                bits.append(f"{names[s]}'s {kind} {ok}")
+            if result.bids[s] != 0:
+                continue
+            kind = "blind nil" if result.blind[s] else "nil"
+            worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
+            taken = result.tricks[s]
+            if taken == 0:
+                lines.append(f"{names[s]}'s {kind} made: {worth:+d}.")
+            elif rules.failed_nil_tricks_count:
+                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                             f"{-worth:+d}; the tricks count toward the contract.")
+            else:
+                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                             f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
+                             "the tricks.")
         if side.bonus_points:
-            bits.append(f"bonus {side.bonus_points:+d}")
-        if side.new_bags:
-            bits.append(plural(side.new_bags, "new bag"))
-        if result.timeout_bags[k]:
-            bits.append(plural(result.timeout_bags[k], "timer penalty bag"))
+            lines.append(f"Bonus: {side.bonus_points:+d}.")
+        timer_points = result.points[k] - side.points  # a bag penalty the timer's bags caused
+        if result.timeout_bags[k] or timer_points:
+            cost = f", which cost {timer_points:+d}" if timer_points else ""
+            lines.append(f"Turn timer: {plural(result.timeout_bags[k], 'penalty bag')}{cost}.")
         if side.penalties:
-            bits.append(f"bag penalty {-side.penalties * rules.bag_penalty:+d}")
-        lines.append(f"{who}: " + "; ".join(bits) + f". {result.points[k]:+d} points this hand, "
-                     f"{result.scores[k]} in all, {plural(result.bags[k], 'bag')}.")
+            count = side.penalties * rules.bag_limit
+            lines.append(f"Bag penalty: {count} bags cost {-side.penalties * rules.bag_penalty:+d}.")
+        lines.append(f"{who}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
+                     f"{plural(result.bags[k], 'bag')}.")
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, result.bags[k])
         if warn:
@@ -276,7 +348,8 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
 
 #: (command, one-key short form, what it does)
 COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("hand", "h", "your hand, numbered"),
+    ("hand", "h", "your hand, suit by suit"),
+    ("numbers", "n", "your cards with their numbers (they stay the same for the whole hand)"),
     ("trick", "t", "the cards played to this trick, and whether spades are broken"),
     ("status", "s", "round status: each player's bid and tricks so far, and the scores"),
     ("sheet", "p", "the score sheet: every hand so far, with bag warnings"),
@@ -291,7 +364,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 def help_lines() -> list[str]:
     lines = ["Commands, at any prompt (the word or its one-key short form):"]
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
-    lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number "
-                 "in your hand. To bid type a number, or nil"
-                 + " (blind nil and look where allowed).")
+    lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
+                 "the cards are numbered 1, 2, 3... in the order of the hand as dealt, and a "
+                 "card keeps its number until the hand is over.")
+    lines.append("To bid type a number, or nil (blind nil and look where allowed).")
     return lines

@@ -39,11 +39,23 @@ def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess
                           text=True, env=env(), input=input, timeout=60)
 
 
-def listing_numbers(text: str) -> list[int]:
-    """The card numbers of the last hand listing in ``text`` (the playable ones)."""
+def listing_cards(text: str) -> list[str]:
+    """The cards of the last hand listing in ``text`` (the playable ones), as names like
+    ``queen of hearts``: the listing reads ``hearts: four, queen; spades: ace``."""
     found = LISTING.findall(text)
     assert found, f"no hand listing in {text[-500:]!r}"
-    return [int(n) for n in re.findall(r"(\d+) [a-z]", found[-1])]
+    cards = []
+    for group in found[-1].split("; "):
+        suit, _, ranks = group.partition(": ")
+        cards += [r if "joker" in r else f"{r} of {suit}" for r in ranks.split(", ")]
+    return cards
+
+
+def numbered(text: str) -> dict[str, int]:
+    """The last ``Card numbers: 1 four of hearts, ...`` line of ``text``: name -> number."""
+    found = re.findall(r"Card numbers: ([^\r\n]*)\.", text)
+    assert found, f"no card numbers in {text[-500:]!r}"
+    return {name: int(n) for n, name in (item.split(" ", 1) for item in found[-1].split(", "))}
 
 
 def export(db: Path, game: str = "last") -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -63,14 +64,19 @@ def test_ask_warns_before_the_deadline_then_gives_up() -> None:
     assert out.getvalue().count("Your card: ") == 2
 
 
-def test_hand_is_numbered_in_seed_002_order() -> None:
+def test_hand_is_read_in_words_in_seed_002_order() -> None:
     hand = sum(1 << parse_card(c) for c in ["2C", "AS", "QH", "3H", "KD", "4S"])
     line = text.hand_plain(hand)
-    assert line == ("Your hand, 6 cards: hearts: 1 three, 2 queen; spades: 3 four, 4 ace; "
-                    "diamonds: 5 king; clubs: 6 two.")
+    assert line == ("Your hand, 6 cards: hearts: three, queen; spades: four, ace; "
+                    "diamonds: king; clubs: two.")
     legal = (1 << parse_card("3H")) | (1 << parse_card("QH"))
     assert text.hand_plain(hand, legal, "You can play") == (
-        "You can play, 2 cards: hearts: 1 three, 2 queen.")
+        "You can play, 2 cards: hearts: three, queen.")
+    assert text.number_ranges(hand) == "hearts 1 to 2, spades 3 to 4, diamonds 5, clubs 6"
+    played = hand & ~(1 << parse_card("3H")) & ~(1 << parse_card("4S"))
+    assert text.numbered_cards(hand, played) == (
+        "Card numbers: 2 queen of hearts, 4 ace of spades, 5 king of diamonds, "
+        "6 two of clubs.")
 
 
 def test_rules_and_help_texts() -> None:
@@ -79,7 +85,9 @@ def test_rules_and_help_texts() -> None:
     assert "Blind nil: ±200" in lines and "counter drops to 0" in lines
     assert "only by a spade played on a trick led in another suit" in lines
     assert any("q  quit" in line for line in text.help_lines())
-    assert text.default_names(3, 0) == ["Seat 0", "Seat 1", "Seat 2"]
+    assert text.default_names(3, 0) == ["North", "Southeast", "Southwest"]
+    assert text.default_names(6, 3, "Ann") == [
+        "North", "Northeast", "Southeast", "Ann", "Southwest", "Northwest"]
 
 
 def make_game(tmp_path: Path, rules_name: str = "cardems", **knobs: object) -> TerminalGame:
@@ -139,3 +147,187 @@ def test_deal_is_stored_before_it_is_played_and_replays(tmp_path: Path) -> None:
         game.commit(game.match.current_player, game.match.legal_actions()[-1])
     again = rebuild(game.match.rules, 1, game.store.events(game.game_id))
     assert again.observation(2) == game.match.observation(2)
+
+
+def test_numbers_signs_and_unicode_digits() -> None:
+    assert text.read_number("-1") == -1
+    assert text.read_number(" +3 ") == 3
+    assert text.read_number("\u0663") == 3  # an Arabic-Indic digit is still a digit
+    assert text.read_number("qh") is None and text.read_number("-") is None
+    with pytest.raises(SpadesError, match="'²' is not a number that can be read here"):
+        text.read_number("²")
+    with pytest.raises(SpadesError, match="far too large"):
+        text.read_number("9" * 5000)
+
+
+def test_bids_with_a_sign_or_an_odd_digit(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    game.deal()
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, NIL + 2)
+    obs = game.match.observation(2)
+    assert game.parse_entry("+3", obs) == NIL + 3
+    assert game.parse_entry("0", obs) == NIL
+    for typed, reason in [("-1", "a bid cannot be negative"), ("-11", "cannot be negative"),
+                          ("²", "not a number that can be read"), ("3²", "digits 0 to 9")]:
+        with pytest.raises(SpadesError, match=reason):
+            game.parse_entry(typed, obs)
+
+
+def test_card_numbers_stay_put_as_cards_are_played(tmp_path: Path) -> None:
+    game = make_game(tmp_path)
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    dealt = sorted_for_display(game.match.log[-1].deal[2])
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert game.parse_entry("+2", obs) == dealt[1]
+    for typed, reason in [("-11", "there is no card number -11"), ("14", "no card number 14"),
+                          ("²", "not a number that can be read")]:
+        with pytest.raises(SpadesError, match=reason):
+            game.parse_entry(typed, obs)
+    card = game.match.legal_actions()[0]
+    game.commit(2, card)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    number = dealt.index(card) + 1
+    with pytest.raises(SpadesError, match=f"card {number}, the {card_name(card)}, has already"):
+        game.parse_entry(str(number), obs)
+    other = next(c for c in dealt if c != card)
+    assert game.parse_entry(str(dealt.index(other) + 1), obs) == other
+
+
+def test_text_falls_back_to_ascii_when_the_terminal_cannot_take_it() -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    console = Console(out, LineReader(os.pipe()[0]))
+    console.say("Score sheet — cardems · ±200 Q♥ Zoë")
+    assert raw.getvalue() == b"Score sheet - cardems . +/-200 QH Zo?\n"
+
+
+def test_score_sheet_counts_one_bag_in_the_singular() -> None:
+    from spades.cli.sheet import score_sheet
+
+    match = Match(profile("cardems"), dealer=0)
+    match.bags[0] = 1
+    assert "(1 bag)" in score_sheet(match, list(text.COMPASS))
+    assert "(0 bags)" in score_sheet(match, list(text.COMPASS))
+
+
+def pty_console() -> tuple[Console, io.StringIO, int]:
+    """A console reading the terminal side of a pseudo-terminal; type into the other fd."""
+    import pty
+
+    master, slave = pty.openpty()
+    out = io.StringIO()
+    return Console(out, LineReader(slave), echo_keys=True), out, master
+
+
+def type_when_keyed(console: Console, keys: int, data: bytes) -> threading.Thread:
+    """Type ``data`` once the console takes keys one by one (the terminal's own line
+    editing off), so that the console, not the terminal, edits the line."""
+    import termios
+
+    def run() -> None:
+        while termios.tcgetattr(console.reader.fd)[3] & termios.ICANON:
+            time.sleep(0.001)  # waiting for a condition, not a fixed time
+        os.write(keys, data)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_timeout_drops_what_was_typed_and_a_warning_shows_it_again() -> None:
+    console, out, keys = pty_console()
+    os.write(keys, b"1")
+    warned: list[float] = []
+    got = console.ask("Your card: ", deadline=time.monotonic() + 0.6, warnings=(0.3,),
+                      on_warning=lambda left: warned.append(left) or console.say("soon"))
+    assert got is None and warned == [0.3]
+    assert console.dropped == "1"
+    assert out.getvalue().endswith("Your card: 1\nsoon\nYour card: 1\n")
+    os.write(keys, b"2\n")  # the next answer is 2, not 12
+    assert console.ask("Your card: ", deadline=time.monotonic() + 30) == "2"
+
+
+def test_keys_are_edited_and_echoed_under_a_deadline() -> None:
+    console, out, keys = pty_console()
+    type_when_keyed(console, keys, "qx\x7fh\x1b[D é\x15t\r3\n".encode())
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "t"
+    assert out.getvalue() == "> qx\b \bh é" + "\b \b" * 4 + "t\n"
+    assert console.ask("> ") == "3"  # the rest waits for the next prompt, as typed ahead
+    type_when_keyed(console, keys, b"\x04")  # Ctrl-D at the start of the line
+    with pytest.raises(InputClosed):
+        console.ask("> ", deadline=time.monotonic() + 30)
+
+
+def test_a_piped_line_without_its_newline_is_dropped_at_the_deadline() -> None:
+    console, _out, w = pipe_console(b"x")
+    assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
+    assert console.dropped == "x"
+    os.write(w, b"t\n")
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "t"
+
+
+@pytest.mark.parametrize("rules_name, seed", [("cardems", 1), ("cards4net", 2),
+                                               ("race400", 3), ("cardgames-club", 4)])
+def test_hand_summary_adds_up_one_sentence_a_line(rules_name: str, seed: int) -> None:
+    import re
+
+    from spades.bots import make_bot
+
+    rules = profile(rules_name, target=2000, bag_limit=3)  # bag penalties come early
+    match = Match.new(rules, seed=seed)
+    bots = [make_bot("random", seed * 10 + s) for s in range(rules.players)]
+    names = text.default_names(rules.players, 0)
+    seen = {"made": 0, "set": 0, "nil": 0, "penalty": 0}
+    while len(match.results) < 12:
+        if match.phase == "deal":
+            match.deal()
+            continue
+        seat = match.current_player
+        done = len(match.results)
+        match.apply(bots[seat].act(match.observation(seat)))
+        if len(match.results) == done:
+            continue
+        result = match.results[-1]
+        lines = text.result_lines(result, rules, names)
+        assert lines[0] == f"Hand {result.number} is over."
+        for line in lines:
+            assert line.endswith(".") and ". " not in line, line
+        group: list[str] = []
+        k = 0
+        for line in lines[1:]:
+            if line.startswith("Warning: "):
+                break
+            who = text.side_name(rules, k, names)
+            if not line.startswith(f"{who}: "):
+                group.append(line)
+                continue
+            assert line == (f"{who}: {result.points[k]:+d} this hand, {result.scores[k]} in "
+                            f"all, {text.plural(result.bags[k], 'bag')}.")
+            signed = sum(int(n) for g in group for n in re.findall(r"(?<![\w-])[+-]\d+", g))
+            assert signed == result.points[k], (group, result)
+            group, k = [], k + 1
+        assert k == len(rules.sides)
+        joined = " ".join(lines)
+        seen["made"] += "contract made" in joined
+        seen["set"] += "contract set" in joined
+        seen["nil"] += "nil made" in joined or "nil broken" in joined
+        seen["penalty"] += "Bag penalty" in joined
+    assert all(seen.values()), seen
+
+
+def test_a_terminal_line_left_unfinished_is_dropped_when_keys_are_not_echoed() -> None:
+    """Output not on a terminal (a log): the terminal edits the line itself, and what it
+    holds unfinished at the deadline is flushed."""
+    console, _out, keys = pty_console()
+    console.echo_keys = False
+    os.write(keys, b"1")
+    assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
+    os.write(keys, b"2\n")
+    assert console.ask("> ", deadline=time.monotonic() + 30) == "2"

@@ -20,7 +20,8 @@ from tests.terminal.driver import (
     MATCH_OVER,
     PAUSE_PROMPT,
     export,
-    listing_numbers,
+    listing_cards,
+    numbered,
     run_cli,
     spawn,
 )
@@ -79,11 +80,16 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             continue
         turns += 1
         before = child.before
-        numbers = listing_numbers(before)
+        cards = listing_cards(before)
         trick = re.findall(r"Your turn\. This trick: ([^\r\n]*)\r?\n", before)
         if trick and turns > 2 and "You can play" in before and not refused:
             # A card not allowed now: refused with the reason, nothing changes.
-            wrong = next(n for n in range(1, 14) if n not in numbers)
+            child.sendline("n")  # the numbers, which have not moved since the deal
+            child.expect(r"Card numbers: [^\r\n]*\.\r?\n")
+            numbers = numbered(child.after)
+            assert sorted(numbers.values()) == list(numbers.values())
+            child.expect(CARD_PROMPT)
+            wrong = next(n for name, n in numbers.items() if name not in cards)
             child.sendline(str(wrong))
             child.expect(r"Refused: (Must follow suit|[^\r\n]*)\. It is still your turn\.")
             refused += 1
@@ -113,7 +119,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
         if trick and turns > 8 and kills == 1:
             # kill -9 just after our card is announced: the card is not lost.
             played_before = sum(len(h["plays"]) for h in export(db)["hands"])
-            child.sendline(str(numbers[0]))
+            child.sendline(cards[0])
             child.expect(r"South plays the ([a-z ]+)\.\r?\n")
             card = child.match.group(1)
             child.kill(signal.SIGKILL)
@@ -134,7 +140,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             child.expect(r"Continuing the only one\.")
             quits += 1
             continue
-        child.sendline(str(numbers[0]))
+        child.sendline(cards[0])
     final = child.after
     child.expect(r"see its score sheet with spades show " + game)
     child.expect(pexpect.EOF)

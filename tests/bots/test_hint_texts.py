@@ -1,0 +1,160 @@
+"""Hint texts agree with the action they give, and name seats by name (issue 11)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from spades.bots import make_bot
+from spades.bots.hints import compass_names, explain, hint
+from spades.engine import NIL, Match, Observation, parse_card, profile
+
+
+def _mask(cards: str) -> int:
+    return sum(1 << parse_card(c) for c in cards.split())
+
+
+def _deal(fixed: dict[int, str], no_hearts: int) -> list[int]:
+    """A deal giving each seat its fixed cards, the seat ``no_hearts`` no hearts and no
+    spades beyond its own, the rest handed out in order."""
+    masks = [_mask(fixed.get(s, "")) for s in range(4)]
+    used = masks[0] | masks[1] | masks[2] | masks[3]
+    rest = [c for c in range(52) if not used >> c & 1]
+    for seat in [no_hearts] + [s for s in range(4) if s != no_hearts]:
+        for c in list(rest):
+            if masks[seat].bit_count() == 13:
+                break
+            if seat == no_hearts and c // 13 in (2, 3):  # hearts, spades
+                continue
+            masks[seat] |= 1 << c
+            rest.remove(c)
+    assert all(m.bit_count() == 13 for m in masks) and not rest
+    return masks
+
+
+def _south_after_east_leads_the_ace(bids: list[int]) -> Observation:
+    """North leads a heart, East trumps it with the 3 of spades and leads the ace of spades;
+    South holds the king and the 4 of spades. ``bids`` in bidding order N, E, S, W."""
+    match = Match(profile("cardems"), dealer=3)
+    match.deal(_deal({0: "2H", 1: "3S AS", 2: "5H KS 4S", 3: "6H"}, no_hearts=1))
+    for bid in bids:
+        match.apply(NIL + bid)
+    for card in ("2H", "3S", "5H", "6H", "AS"):
+        match.apply(parse_card(card))
+    assert match.current_player == 2
+    return match.observation(2)
+
+
+def test_no_take_control_when_the_card_cannot_take_the_trick() -> None:
+    obs = _south_after_east_leads_the_ace([0, 3, 4, 2])  # North bid nil
+    reason = explain(obs, parse_card("KS"))
+    assert "take control" not in reason
+    assert reason == ("Play the king of spades: East's ace of spades already wins this trick, "
+                      "which keeps your partner North's nil safe; there is no need to spend "
+                      "a better card.")
+    named = explain(obs, parse_card("KS"), ["Ann", "Bob", "Cy", "Di"])
+    assert "Bob's ace of spades" in named and "your partner Ann's nil" in named
+
+
+def test_an_opponents_nil_is_named_not_numbered() -> None:
+    obs = _south_after_east_leads_the_ace([3, 3, 4, 0])  # West bid nil, plays after South
+    low = next(a for a in obs.legal_actions if a == parse_card("4S"))
+    for names in (None, ["Ann", "Bob", "Cy", "Di"]):
+        reason = explain(obs, low, names)
+        assert "seat " not in reason.lower()
+    assert "seat" not in hint(obs, worlds=4).reason.lower()
+
+
+def test_compass_names_at_every_table_size() -> None:
+    assert compass_names(4) == ("North", "East", "South", "West")
+    for n in (3, 5, 6):
+        names = compass_names(n)
+        assert len(set(names)) == n and names[0] == "North"
+
+
+@pytest.mark.parametrize("rules_name", ["cardems", "race400", "cards4net"])
+def test_a_bid_is_never_said_to_be_worth_other_tricks(rules_name: str) -> None:
+    """Over many deals and table moments, the expert's bid and its reason agree: when the
+    reason gives the hand's worth in tricks, it rounds to the bid."""
+    rules = profile(rules_name)
+    said = 0
+    for seed in range(12):
+        match = Match.new(rules, seed=seed)
+        bots = [make_bot("random", seed * 7 + s) for s in range(rules.players)]
+        for _ in range(seed % rules.players):  # the bidder varies: some bids before it
+            seat = match.current_player
+            match.apply(bots[seat].act(match.observation(seat)))
+        obs = match.observation(match.current_player)
+        if obs.hand is None:
+            continue
+        h = hint(obs, worlds=4, seed=seed)
+        if h.action < NIL or h.action > NIL + 13:
+            continue
+        worth = re.search(r"worth about (\d+\.\d) tricks", h.reason)
+        if worth and h.action != NIL:
+            said += 1
+            assert abs(float(worth.group(1)) - (h.action - NIL)) < 1, h.reason
+        assert re.match(rf"Bid {'nil' if h.action == NIL else h.action - NIL}\b|"
+                        r"This is the only bid", h.reason), h.reason
+    assert said > 0
+
+
+def _beats(card: int, best: int, led: int) -> bool:
+    def rank(c: int) -> tuple[int, int]:
+        suit = 3 if c >= 39 else c // 13
+        return (2 if suit == 3 else 1 if suit == led else 0, c)
+
+    return rank(card) > rank(best)
+
+
+@pytest.mark.parametrize("rules_name, players", [("cardems", 4), ("race400", 3),
+                                                  ("race400", 6), ("cards4net", 4)])
+def test_every_card_reason_agrees_with_the_trick(rules_name: str, players: int) -> None:
+    """For every legal card at every turn of whole hands (not only the expert's choice), a
+    reason that says the card takes the trick is given only to a card that beats the cards
+    played so far, and one that says it cannot, only when no legal card can."""
+    from spades.engine import card_name
+
+    rules = profile(rules_name, players=players) if rules_name == "race400" else profile(
+        rules_name)
+    checked = 0
+    for seed in range(3):
+        match = Match.new(rules, seed=seed)
+        bots = [make_bot("random", seed * 11 + s) for s in range(rules.players)]
+        # some seats bid nil, so that the nil reasons are reached
+        while not match.results:  # one whole hand
+            seat = match.current_player
+            obs = match.observation(seat)
+            if match.phase == "bid":
+                legal = obs.legal_actions
+                match.apply(NIL if NIL in legal and seat % 3 == seed % 3 else
+                            bots[seat].act(obs))
+                continue
+            trick = obs.trick
+            led = (3 if trick[0][1] >= 39 else trick[0][1] // 13) if trick else -1
+            best = trick[0][1] if trick else -1
+            for _, c in trick[1:]:
+                if _beats(c, best, led):
+                    best = c
+            legal = list(obs.legal_actions)
+            for card in legal:
+                reason = explain(obs, card)
+                checked += 1
+                assert "seat " not in reason.lower(), reason
+                assert card_name(card) in reason, reason
+                if not trick:
+                    continue
+                wins = _beats(card, best, led)
+                if re.search(r"takes the trick|take control|beats the cards played", reason):
+                    assert wins, (reason, trick)
+                if re.search(r"cannot win this trick", reason):
+                    assert not any(_beats(c, best, led) for c in legal), (reason, trick)
+                if re.search(r"already wins this trick|without taking the trick|stays under",
+                             reason):
+                    assert not wins, (reason, trick)
+                if "cheapest card that takes" in reason:
+                    assert card == min((c for c in legal if _beats(c, best, led)),
+                                       key=lambda c: (c >= 39, c)), reason
+            match.apply(bots[seat].act(obs))
+    assert checked > 100

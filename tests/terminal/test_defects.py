@@ -1,0 +1,151 @@
+"""Issue 11's terminal defects, each through a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pexpect
+
+from tests.terminal.driver import BID_PROMPT, CARD_PROMPT, env, run_cli, spawn
+
+
+def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "d.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(BID_PROMPT)
+    for typed, reason in [("-1", r"Refused: A bid cannot be negative \(-1\): type a number "
+                                 r"from 0 to 13, or nil\. It is still your turn\."),
+                          ("²", r"Refused: '²' is not a number that can be read here: type "
+                                r"it with the digits 0 to 9\. It is still your turn\.")]:
+        child.sendline(typed)
+        child.expect(reason)
+        child.expect(BID_PROMPT)
+    child.sendline("+3")
+    child.expect(r"South bids 3\.")
+    child.expect(CARD_PROMPT)
+    for typed, reason in [("-11", r"Refused: There is no card number -11: your cards are "
+                                  r"numbered 1 to 13 for this hand\."),
+                          ("²", r"Refused: '²' is not a number that can be read here")]:
+        child.sendline(typed)
+        child.expect(reason)
+        child.expect(CARD_PROMPT)
+    child.sendline("+1")  # East led a heart; the 5 of hearts is card 1 and may be played
+    child.expect(r"South plays the five of hearts\.")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_rich_view_on_an_ascii_terminal(tmp_path: Path) -> None:
+    e = env()
+    e["TERM"] = "xterm"
+    e["PYTHONIOENCODING"] = "ascii"
+    child = pexpect.spawn(sys.executable, ["-m", "spades", "play", "--rich", "--db",
+                                           str(tmp_path / "a.sqlite3"), "--seed", "3",
+                                           "--opener", "east", "--cpu", "random"],
+                          env=e, encoding="ascii", codec_errors="replace", timeout=30,
+                          dimensions=(50, 120))
+    child.expect(r"South, your bid: ")
+    child.sendline("3")
+    child.expect(r"South, your card: ")
+    assert "North ." in child.before  # the empty places of the trick
+    for command, reply in [("p", r"Score sheet - cardems"), ("r", r"Rules: cardems")]:
+        child.sendline(command)
+        child.expect(reply)
+        child.expect(r"South, your card: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in (child.before or "")
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_seats_at_six_players_are_named_by_where_they_sit(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "s.sqlite3", "--plain", "--rules", "race400", "--players", "6",
+                  "--teams", "2+2+2", "--seed", "3", "--cpu", "random")
+    child.expect(r"Spades, race400 rules: North & South against Northeast & Southwest "
+                 r"against Southeast & Northwest, to 400 points\.")
+    child.expect(r"You are North; your partner is South\.")
+    child.expect(BID_PROMPT)
+    assert "Seat " not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_name_that_is_another_seats_is_refused(tmp_path: Path) -> None:
+    out = run_cli("play", "--db", str(tmp_path / "n.sqlite3"), "--name", "North")
+    assert out.returncode == 2
+    assert ("--name North: that is the name of another seat at this table (seat 0); choose "
+            "another name, or sit there with --seat north") in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_resume_last(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite3"
+    none = run_cli("play", "--db", str(db), "--resume", "last")
+    assert none.returncode == 1 and "There is no unfinished game to resume" in none.stdout
+    child = spawn(db, "--plain", "--seed", "3")
+    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
+    game = child.match.group(1)
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn(db, "--plain", "--resume", "last")
+    child.expect(rf"Resuming game {game}")
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_timer_keeps_typed_text_apart_and_shows_it_at_the_warning(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    child = spawn(db, "--plain", "--one-hand", "--timer", "5", "--seed", "4", "--opener",
+                  "south", "--cpu", "random")
+    child.expect(r"You have 5 seconds\.\r?\n")
+    child.expect(BID_PROMPT)
+    child.send("x")  # typed, never entered
+    child.expect(r"3 seconds left\.\r?\nYour bid: x", timeout=8)
+    child.expect(r"Time is up: the game plays for you \(South\)\.", timeout=8)
+    child.expect(r"What you had typed \(x\) was not used\.")
+    child.expect(r"You have 5 seconds\.\r?\n")
+    child.expect(CARD_PROMPT)
+    child.sendline("t")  # read as the trick command, not as "xt"
+    child.expect(r"(This trick: |No card has been played to this trick yet)")
+    child.expect(CARD_PROMPT)
+    child.send("p")
+    child.expect(r"3 seconds left\.\r?\nYour card: p", timeout=8)
+    child.sendline("")  # what the screen shows is what is entered: the score sheet
+    child.expect(r"Totals: North & South 0 \(1 bag\); East & West 0 \(0 bags\)")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
+    from tests.terminal.driver import PAUSE_PROMPT, listing_cards
+
+    child = spawn(tmp_path / "h.sqlite3", "--plain", "--seed", "5", "--cpu", "random",
+                  "--opener", "south", "--nil", "--target", "2000")
+    child.expect(BID_PROMPT)
+    child.sendline("nil")
+    seen = ""
+    while True:
+        i = child.expect([CARD_PROMPT, PAUSE_PROMPT])
+        seen += child.before
+        if i == 1:
+            break
+        child.sendline(listing_cards(child.before)[0])
+    summary = seen[seen.index("Hand 1 is over."):]
+    lines = [line for line in summary.splitlines() if line.strip()]
+    assert seen.count("Hand 1 is over.") == 1
+    assert any(line.startswith("South's nil ") for line in lines)
+    for who in ("North & South", "East & West"):
+        assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
+    assert any("contract made" in line or "contract set" in line for line in lines)
+    child.sendline("")
+    child.expect(r"Hand 2: South deals; West bids first\.")
+    assert "Hand 1 is over." not in child.before
+    child.expect(r"Your (bid|card): ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
