@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from spades.server.app import create_app
+    from spades.server.netlimits import http_protocol
     from spades.server.cpu import register_external
 
     for item in args.bot:
@@ -63,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression,
+                http=http_protocol(settings), timeout_keep_alive=settings.keep_alive)
     return 0

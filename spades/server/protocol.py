@@ -165,8 +165,14 @@ class Hello(_Msg):
 
 
 class LobbyMsg(_Msg):
+    """The public tables, oldest first: all of them, or a page (``offset``, ``limit``).
+    ``subscribe``: also receive ``lobby_update``/``lobby_remove`` for every table, live."""
+
     type: Literal["lobby"]
     subscribe: bool = True
+    offset: int = Field(default=0, ge=0, le=1_000_000, description="first row of the page")
+    limit: int | None = Field(default=None, ge=1, le=1000, description="rows in the page "
+                              "(at most the server's lobby_page_max, 100); None: every row")
 
 
 class CreateMsg(_Msg):
@@ -317,6 +323,9 @@ class PongOut(BaseModel):
 class LobbyOut(BaseModel):
     type: Literal["lobby"] = "lobby"
     tables: list[TableSummary]
+    total: int = Field(default=0, description="listed tables in all")
+    offset: int = Field(default=0, description="row of the first table of this page")
+    limit: int | None = Field(default=None, description="the page size used (None: every row)")
 
 
 class LobbyUpdateOut(BaseModel):

@@ -297,7 +297,8 @@ class Table:
     # Persistence -----------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite}
+        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
+                "upload": self.id in self.hub.uploads}
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)

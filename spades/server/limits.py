@@ -1,0 +1,212 @@
+"""Limits on what one client can make the server hold or do.
+
+Token buckets (per connection, per player, per address), the budget of bytes queued for
+sending across all connections, the caps on tables and uploads per user, and the gate in
+front of the hint workers. docs/server.md ("Limits") lists each limit with its setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from spades.server.settings import Settings
+from spades.server.tables import TableError
+
+if TYPE_CHECKING:
+    from spades.server.hub import Hub
+    from spades.server.tables import Table
+
+Clock = Callable[[], float]
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if it can."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.clock = clock
+        self.tokens = self.burst
+        self.stamp = clock()
+
+    def _fill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        if self.rate <= 0:
+            return True  # 0: no limit
+        self._fill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there (0: now)."""
+        if self.rate <= 0:
+            return 0.0
+        self._fill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        self._fill()
+        return self.tokens >= self.burst
+
+
+class Buckets:
+    """One :class:`TokenBucket` per key (an address, a user id), at most ``keep`` of them:
+    the least recently used go first (a full bucket loses nothing by being forgotten)."""
+
+    def __init__(self, rate: float, burst: float, keep: int = 50_000,
+                 clock: Clock = time.monotonic) -> None:
+        self.rate, self.burst, self.keep, self.clock = rate, burst, keep, clock
+        self._buckets: OrderedDict[Any, TokenBucket] = OrderedDict()
+
+    def get(self, key: Any) -> TokenBucket:
+        b = self._buckets.get(key)
+        if b is None:
+            b = self._buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+            while len(self._buckets) > self.keep:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return b
+
+    def take(self, key: Any) -> bool:
+        return self.get(key).take()
+
+    def wait(self, key: Any) -> float:
+        return self.get(key).wait()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+# Outgoing frames ---------------------------------------------------------------------------
+
+class Queued(Protocol):
+    queued_bytes: int
+
+    def drop(self, reason: str) -> None: ...
+
+
+class SendBudget:
+    """Bytes queued for sending across all connections, at most ``total``. When a frame
+    would go over, the connection holding the most is dropped (the slowest reader), until
+    the frame fits or the sender itself is the one dropped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.used = 0
+        self.holders: set[Queued] = set()
+
+    def reserve(self, conn: Queued, size: int) -> bool:
+        while self.total > 0 and self.used + size > self.total:
+            worst = max(self.holders, key=lambda c: c.queued_bytes, default=None)
+            if worst is None or worst is conn or worst.queued_bytes <= conn.queued_bytes:
+                conn.drop(f"more than {self.total} bytes are waiting to be sent to all "
+                          "clients, and yours is the slowest connection")
+                return False
+            worst.drop(f"more than {self.total} bytes are waiting to be sent to all clients, "
+                       "and yours is the slowest connection")
+        self.used += size
+        self.holders.add(conn)
+        return True
+
+    def release(self, conn: Queued, size: int) -> None:
+        self.used = max(0, self.used - size)
+        if conn.queued_bytes <= 0:
+            self.holders.discard(conn)
+
+    def forget(self, conn: Queued) -> None:
+        """``conn`` was dropped: what it had queued is freed."""
+        if conn in self.holders:
+            self.holders.discard(conn)
+            self.used = max(0, self.used - conn.queued_bytes)
+
+
+async def close_socket(ws: Any, code: int, reason: str, timeout: float) -> None:
+    """Close a WebSocket with ``code``; a client that does not read can keep the close frame
+    from ever being written, so after ``timeout`` seconds its socket is cut instead."""
+    from spades.server.netlimits import abort
+
+    done = False
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code=code, reason=reason[:120]), timeout)
+        done = True
+    if not done:
+        abort(ws.scope.get("client"))
+
+
+# Caps on what one user may hold ------------------------------------------------------------
+
+def live(table: Table) -> bool:
+    return table.status in ("waiting", "active")
+
+
+def check_tables(hub: Hub, user_id: int) -> None:
+    """Refuse a new table to a user who already holds a place at ``tables_per_user``
+    unfinished tables (a table they left mid-match still counts: a CPU covers them)."""
+    cap = hub.settings.tables_per_user
+    if cap <= 0:
+        return
+    held = sum(1 for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None)
+    if held >= cap:
+        raise TableError("limit", f"you already have a place at {held} unfinished tables "
+                         f"(at most {cap}): finish or leave one first")
+
+
+def check_upload(hub: Hub, user_id: int) -> None:
+    """Refuse a ``continue`` upload beyond ``uploads_per_user`` live ones (and beyond the
+    tables cap)."""
+    check_tables(hub, user_id)
+    cap = hub.settings.uploads_per_user
+    if cap <= 0:
+        return
+    held = sum(1 for tid in hub.uploads if (t := hub.tables.get(tid)) is not None and live(t)
+               and t.owner == user_id)
+    if held >= cap:
+        raise TableError("limit", f"you already have {held} live tables from uploads (at "
+                         f"most {cap}): finish or leave one first")
+
+
+# Hints ---------------------------------------------------------------------------------------
+
+class HintGate:
+    """Hints: ``hint_rate`` a second per player, one at a time per player, and at most
+    ``hint_queue`` waiting or running on the hint workers."""
+
+    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+        self.settings = settings
+        self.buckets = Buckets(settings.hint_rate, settings.hint_burst, clock=clock)
+        self.busy: set[int] = set()
+
+    def enter(self, user_id: int) -> None:
+        s = self.settings
+        if user_id in self.busy:
+            raise TableError("rate_limit", "your last hint is still being worked out")
+        if s.hint_queue > 0 and len(self.busy) >= s.hint_queue:
+            raise TableError("busy", "hints are busy: try again in a moment")
+        b = self.buckets.get(user_id)
+        if not b.take():
+            raise TableError("rate_limit", f"at most {s.hint_rate:g} hints a second: try "
+                             f"again in {retry_after(b.wait())} s")
+        self.busy.add(user_id)
+
+    def leave(self, user_id: int) -> None:
+        self.busy.discard(user_id)
