@@ -76,6 +76,9 @@ class LimitsMiddleware:
             await self.app(scope, receive, send)
             return
         limit = body_limit(self.settings, path)
+        if limit <= 0:
+            await self.app(scope, receive, send)
+            return
         declared = _content_length(scope)
         if declared is not None and declared > limit:
             await _answer(send, 413, f"the request body may be at most {limit} bytes")

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match
 from spades.server.cpu import CpuPool, default_strength, spec_of
-from spades.server.limits import HintGate, SendBudget, TokenBucket
+from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache
 from spades.server.protocol import TableOptions
 from spades.server.settings import Settings
@@ -64,10 +64,10 @@ class Conn:
             return
         s = self.settings
         size = len(text)
-        if self.queue.qsize() >= s.send_queue:
+        if 0 < s.send_queue <= self.queue.qsize():
             self.drop(f"too slow reading: {s.send_queue} frames are waiting")
             return
-        if self.queued_bytes + size > s.send_queue_bytes:
+        if 0 < s.send_queue_bytes < self.queued_bytes + size:
             self.drop(f"too slow reading: {s.send_queue_bytes} bytes are waiting")
             return
         if self.budget is not None and not self.budget.reserve(self, size):
@@ -127,7 +127,7 @@ class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store.open(settings.db)
-        self.cpu = CpuPool(settings.bot_executor, settings.bot_workers)
+        self.cpu = CpuPool(settings.bot_executor, settings.bot_workers, settings.hint_workers)
         self.db_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="db")
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, Table] = {}
@@ -137,6 +137,7 @@ class Hub:
         self.lobby_cache = LobbyCache(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
         self.hint_gate = HintGate(settings)
+        self.spectator_notices = SpectatorNotices(settings)
 
     # Plumbing ---------------------------------------------------------------------------
 

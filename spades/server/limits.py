@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import math
 import time
 from collections import OrderedDict
@@ -210,3 +211,68 @@ class HintGate:
 
     def leave(self, user_id: int) -> None:
         self.busy.discard(user_id)
+
+
+# ``spades serve --limit NAME=VALUE`` ---------------------------------------------------------
+
+#: Settings fields that ``--limit`` may set (every number in docs/server.md, "Limits").
+LIMIT_FIELDS: tuple[str, ...] = (
+    "max_frame", "hard_frame", "rate_per_second", "rate_burst", "flood_close", "hello_timeout",
+    "chat_history", "max_record_bytes", "login_failures", "login_window", "send_queue",
+    "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
+    "lobby_page_max", "lobby_cache_ms", "tables_per_user", "uploads_per_user",
+    "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
+    "conns_per_address", "header_timeout", "max_header_bytes", "keep_alive", "hint_workers",
+    "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
+    "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+)
+
+
+def parse_limit(item: str) -> tuple[str, int | float]:
+    """``NAME=VALUE`` of ``--limit``: a known limit and a number of its type (ValueError
+    saying which part is wrong)."""
+    name, sep, raw = item.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or name not in LIMIT_FIELDS:
+        raise ValueError(f"--limit {item}: use NAME=VALUE with NAME one of "
+                         f"{', '.join(LIMIT_FIELDS)}")
+    default = getattr(Settings(), name)
+    try:
+        value: int | float = int(raw) if isinstance(default, int) else float(raw)
+    except ValueError:
+        kind = "a whole number" if isinstance(default, int) else "a number"
+        raise ValueError(f"--limit {item}: {name} must be {kind}") from None
+    if value < 0:
+        raise ValueError(f"--limit {item}: {name} cannot be negative")
+    return name, value
+
+
+# Spectators ----------------------------------------------------------------------------------
+
+class SpectatorNotices:
+    """A spectator coming or going is told to the table as one small ``spectators`` frame
+    (the count and names), at most every ``spectator_notice_ms`` per table, instead of the
+    whole table being sent to every member each time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.sent = 0  # frames sent (tests)
+
+    def changed(self, table: Table) -> None:
+        if table.id in self.pending:
+            return
+        delay = max(0.0, self.settings.spectator_notice_ms / 1000)
+        self.pending[table.id] = asyncio.get_running_loop().call_later(
+            delay, self._send, table)
+
+    def _send(self, table: Table) -> None:
+        self.pending.pop(table.id, None)
+        if table.status == "closed":
+            return
+        names = sorted(c.name for c in table.spectators)
+        text = json.dumps({"type": "spectators", "table_id": table.id,
+                           "spectating": len(names), "names": names})
+        for conn, _ in table.recipients():
+            conn.send(text)
+            self.sent += 1

@@ -116,7 +116,8 @@ def http_protocol(settings: Settings) -> type[asyncio.Protocol]:
 
         def _count(self, n: int) -> None:
             self._header_bytes += n
-            if self._header_bytes > self._limits.max_header_bytes and self._refusal is None:
+            cap = self._limits.max_header_bytes
+            if 0 < cap < self._header_bytes and self._refusal is None:
                 self._refusal = _response(
                     431, "Request Header Fields Too Large",
                     f"the request line and headers may be at most "

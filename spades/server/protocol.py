@@ -304,7 +304,7 @@ class ErrorOut(BaseModel):
     type: Literal["error"] = "error"
     ref: Ref | None = None
     code: str = Field(description="bad_message, not_allowed, illegal, not_found, rate_limit,"
-                      " auth, too_big, state")
+                      " auth, too_big, state, limit (a cap on tables, uploads or spectators), busy")
     message: str
 
 
@@ -383,6 +383,16 @@ class HintOut(BaseModel):
     reason: str = Field(description="one line, plain text")
 
 
+class SpectatorsOut(BaseModel):
+    """Spectators came or went: who watches now. Not numbered (``seq``): it changes no
+    game state. Sent at most every half second per table, instead of the whole table."""
+
+    type: Literal["spectators"] = "spectators"
+    table_id: str
+    spectating: int
+    names: list[str] = Field(description="display names of the spectators, sorted")
+
+
 class SheetOut(BaseModel):
     type: Literal["sheet"] = "sheet"
     table_id: str
@@ -399,7 +409,7 @@ class SheetOut(BaseModel):
 
 ServerMessage = Annotated[
     WelcomeOut | ErrorOut | AckOut | PongOut | LobbyOut | LobbyUpdateOut | LobbyRemoveOut
-    | TableOut | EventOut | ChatOut | SheetOut | HintOut,
+    | TableOut | EventOut | ChatOut | SheetOut | HintOut | SpectatorsOut,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -480,5 +490,5 @@ CLIENT_MODELS: list[type[BaseModel]] = [
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,
-    EventOut, ChatOut, SheetOut, HintOut,
+    EventOut, ChatOut, SheetOut, HintOut, SpectatorsOut,
 ]
