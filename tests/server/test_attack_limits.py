@@ -373,3 +373,42 @@ def test_old_guests_sessions_and_chat_are_pruned(make: Callable[..., TestClient]
     assert hub.user_for(idle) is None
     ids = {u for u in (ann.welcome["user"]["id"],)}
     assert all(store.user(u) is not None for u in ids)  # Ann has a game: kept
+
+
+# Outgoing queues -----------------------------------------------------------------------------
+
+def test_send_queues_are_capped_per_connection_and_in_all(tmp_path: Path) -> None:
+    """Frames for clients that do not read: the slowest is let go, the others keep theirs."""
+    import asyncio
+
+    from spades.server.hub import Conn, Hub
+    from spades.store import UserRow
+
+    s = limited(tmp_path, send_queue=50, send_queue_bytes=5000, send_total_bytes=8000)
+    user = UserRow(1, "Slow", None, True, datetime.now(UTC))
+
+    async def run() -> None:
+        hub = Hub(s)
+        try:
+            budget = getattr(hub, "send_budget", None)
+            a, b, c = (Conn(None, user, s, budget) for _ in range(3))  # type: ignore[arg-type]
+            for _ in range(4):
+                a.send("a" * 1000)  # 4000 bytes: under its own cap
+            for _ in range(3):
+                b.send("b" * 1000)
+            c.send("c" * 1000)  # 8000 in all: at the total cap
+            assert not any(x.closed for x in (a, b, c))
+            c.send("c" * 1000)  # over: the connection holding most (a) goes
+            assert a.closed and a.close_code == 1008 and "slowest" in a.close_reason
+            assert a.queue.qsize() == 1  # its frames were let go (only the end marker)
+            assert not b.closed and not c.closed
+            for _ in range(6):
+                b.send("b" * 1000)  # over its own 5000 bytes
+            assert b.closed and "bytes" in b.close_reason
+            for _ in range(60):
+                c.send("x")  # over 50 frames
+            assert c.closed and "frames" in c.close_reason
+        finally:
+            await hub.close()
+
+    asyncio.run(run())
