@@ -85,9 +85,9 @@ class Client:
         return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
                     and v["legal_actions"])
 
-    async def new_table(self) -> None:
-        ref = await self.send({"type": "create", "cpus": True,
-                               "options": {"cpu": "random", "private": True}})
+    async def new_table(self, one_hand: bool = False) -> None:
+        ref = await self.send({"type": "create", "cpus": True, "options": {
+            "cpu": "random", "private": True, "one_hand": one_hand}})
         ans = await self.until(lambda m: m.get("ref") == ref)
         if ans["type"] != "ack":
             raise RuntimeError(f"create refused: {ans}")
@@ -120,9 +120,25 @@ async def victim(c: Client, stop: asyncio.Event, samples: list[tuple[float, floa
             await c.recv()
 
 
-async def hammer_ready(c: Client) -> None:
-    """The hammer's own table, its turn (it never plays, so hints stay allowed), and one
-    hint answered (the hint workers have started)."""
+async def finish_games(c: Client, games: int) -> None:
+    """Play ``games`` one-hand matches to their end, so the statistics have games to count."""
+    for _ in range(games):
+        await c.new_table(one_hand=True)
+        while c.view is None or c.view["phase"] != "over":
+            if c.my_turn():
+                assert c.view is not None
+                await asyncio.sleep(0.06)  # under the message rate
+                ref = await c.send({"type": "act", "action": c.view["legal_actions"][0]})
+                await c.until(lambda m, ref=ref: m.get("ref") == ref)
+            else:
+                await c.recv()
+        c.view = None
+
+
+async def hammer_ready(c: Client, games: int) -> None:
+    """Finished games for the statistics, then the hammer's own table, its turn (it never
+    plays, so hints stay allowed), and one hint answered (the hint workers have started)."""
+    await finish_games(c, games)
     await c.new_table()
     while not c.my_turn():
         await c.recv()
@@ -203,7 +219,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         samples: list[tuple[float, float]] = []
         answers: Counter[str] = Counter()
         stop_v, stop_h = asyncio.Event(), asyncio.Event()
-        await hammer_ready(hc)
+        await hammer_ready(hc, args.games)
         play = asyncio.create_task(victim(v, stop_v, samples, args.think))
         await asyncio.sleep(duration / 2)
         split = time.monotonic()
@@ -227,7 +243,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             proc.kill()
     quiet = [d for t, d in samples if t < split]
     loud = [d for t, d in samples if t >= split]
-    return {"duration_s": duration, "think_s": args.think, "cpus": os.cpu_count(),
+    return {"duration_s": duration, "think_s": args.think, "hammer_games": args.games,
+            "cpus": os.cpu_count(),
             "quiet": summary(quiet), "hammered": summary(loud),
             "hammer_answers": dict(sorted(answers.items())),
             "python": sys.version.split()[0],
@@ -239,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=60.0, help="seconds in all (half quiet)")
     p.add_argument("--think", type=float, default=0.1,
                    help="seconds the victim waits before acting (0.1)")
+    p.add_argument("--games", type=int, default=6,
+                   help="one-hand matches the hammer finishes first, for its statistics (6)")
     p.add_argument("--out", default=None, help="JSON report (default bench/results/...)")
     args = p.parse_args(argv)
     report = asyncio.run(main_async(args))

@@ -462,7 +462,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.send(hub.lobby_cache.message(msg.offset, limit))
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
-        check_tables(hub, conn.user_id)
+        check_tables(hub, conn.user_id, leaving=conn.table)
         if conn.table is not None:
             await conn.table.detach(conn, leaving=conn.table.status == "waiting")
         table = await hub.create_table(conn, msg.options)

@@ -160,13 +160,15 @@ def live(table: Table) -> bool:
     return table.status in ("waiting", "active")
 
 
-def check_tables(hub: Hub, user_id: int) -> None:
+def check_tables(hub: Hub, user_id: int, leaving: Table | None = None) -> None:
     """Refuse a new table to a user who already holds a place at ``tables_per_user``
-    unfinished tables (a table they left mid-match still counts: a CPU covers them)."""
+    unfinished tables (a table they left mid-match still counts: a CPU covers them).
+    ``leaving``: a table not yet started that the new one makes them leave."""
     cap = hub.settings.tables_per_user
     if cap <= 0:
         return
-    held = sum(1 for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None)
+    held = sum(1 for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None
+               and not (t is leaving and t.status == "waiting"))
     if held >= cap:
         raise TableError("limit", f"you already have a place at {held} unfinished tables "
                          f"(at most {cap}): finish or leave one first")

@@ -89,8 +89,10 @@ def test_one_guest_cannot_make_table_after_table(make: Callable[..., TestClient]
     token = guest(client, "Mallory")
     made = 0
     refused: list[Msg] = []
+    players: list[Player] = []
     for i in range(8):  # a new connection each time: each keeps its table
         p = Player(client, f"M{i}", token)
+        players.append(p)
         ans = create(p, name=f"spam {i}")
         if ans["type"] == "ack":
             made += 1
@@ -100,6 +102,10 @@ def test_one_guest_cannot_make_table_after_table(make: Callable[..., TestClient]
     assert len(refused) == 3 and refused[0]["code"] == "limit", refused
     assert "5" in refused[0]["message"]
     assert len(client.get("/api/tables").json()) == 5
+    first = players[0]  # a new table instead of one not started: still five
+    assert create(first, name="instead")["type"] == "ack"
+    assert sorted(t["name"] for t in client.get("/api/tables").json()) == [
+        "instead", "spam 1", "spam 2", "spam 3", "spam 4"]
     other = Player(client, "Ann")  # somebody else is not affected
     assert create(other)["type"] == "ack"
 
