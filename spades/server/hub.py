@@ -113,14 +113,22 @@ class Conn:
 
     async def sender(self) -> None:
         self._sender = asyncio.current_task()
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            self.queued_bytes -= len(text)
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    return
+                self.queued_bytes -= len(text)
+                if self.budget is not None:
+                    self.budget.release(self, len(text))
+                await self.ws.send_text(text)
+        finally:  # however it ends, what is still queued is no longer held
+            self.closed = True
             if self.budget is not None:
-                self.budget.release(self, len(text))
-            await self.ws.send_text(text)
+                self.budget.forget(self)
+            self.queued_bytes = 0
+            while not self.queue.empty():
+                self.queue.get_nowait()
 
 
 class Hub:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import update
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from spades.engine import Match, profile, to_record
 from spades.server import cpu
@@ -276,6 +276,9 @@ def test_http_requests_are_rate_limited_per_address(make: Callable[..., TestClie
     assert [r.status_code for r in codes] == [200] * 5 + [429] * 3
     assert int(codes[-1].headers["Retry-After"]) >= 1
     assert "too many requests" in codes[-1].json()["detail"]
+    with pytest.raises(WebSocketDenialResponse) as denied:  # handshakes count too
+        client.websocket_connect("/ws").__enter__()
+    assert denied.value.status_code == 429
     assert client.get("/").status_code in (200, 404)  # the page itself is not counted
 
 
@@ -414,6 +417,40 @@ def test_send_queues_are_capped_per_connection_and_in_all(tmp_path: Path) -> Non
             for _ in range(60):
                 c.send("x")  # over 50 frames
             assert c.closed and "frames" in c.close_reason
+        finally:
+            await hub.close()
+
+    asyncio.run(run())
+
+
+def test_closed_connections_give_back_their_share_of_the_send_budget(tmp_path: Path) -> None:
+    """A socket that goes away with frames still queued (its sender cancelled, as the
+    endpoint does) must not keep holding part of the budget."""
+    import asyncio
+
+    from spades.server.hub import Conn, Hub
+    from spades.store import UserRow
+
+    s = limited(tmp_path)
+    user = UserRow(1, "Gone", None, True, datetime.now(UTC))
+
+    class StuckSocket:  # a client that never reads: every write waits
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+    async def run() -> None:
+        hub = Hub(s)
+        try:
+            conn = Conn(StuckSocket(), user, s, hub.send_budget)  # type: ignore[arg-type]
+            task = asyncio.create_task(conn.sender())
+            for _ in range(20):
+                conn.send("f" * 1000)
+            await asyncio.sleep(0)  # the sender takes the first frame and is stuck on it
+            assert hub.send_budget.used == 19_000
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            assert hub.send_budget.used == 0 and not hub.send_budget.holders
         finally:
             await hub.close()
 
