@@ -265,6 +265,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
             raise HTTPException(422, _why(exc)) from None
+        if body.mode == "continue":  # refused before the record is replayed
+            try:
+                check_upload(hub, user.id)
+            except TableError as exc:
+                raise HTTPException(429, exc.message) from None
         try:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
@@ -278,10 +283,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return RecordOut(game_id=gid, summary=summary(match))
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
-        try:
-            check_upload(hub, user.id)
-        except TableError as exc:
-            raise HTTPException(429, exc.message) from None
         try:
             table = await hub.continue_match(user, match, body.seat, body.options)
         except TableError as exc:
