@@ -455,3 +455,21 @@ def test_closed_connections_give_back_their_share_of_the_send_budget(tmp_path: P
             await hub.close()
 
     asyncio.run(run())
+
+
+def test_limit_flags_are_checked() -> None:
+    from spades.server.limits import parse_limit
+
+    assert parse_limit("lobby_rate=2.5") == ("lobby_rate", 2.5)
+    assert parse_limit("tables-per-user=3") == ("tables_per_user", 3)
+    for bad, why in (("nope=1", "NAME one of"), ("tables_per_user=2.5", "whole number"),
+                     ("lobby_rate=-1", "negative"), ("lobby_rate", "NAME=VALUE")):
+        with pytest.raises(ValueError, match=why) as err:
+            parse_limit(bad)
+        assert bad in str(err.value)
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "spades", "serve", "--limit", "max_body=x"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "max_body must be a whole number" in done.stderr
