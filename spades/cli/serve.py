@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000)")
     p.add_argument("--db", default=None,
-                   help="SQLite file or SQLAlchemy URL (default: $SPADES_DB or the data folder)")
+                   help="SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://USER@HOST/DB "
+                   "(default: $SPADES_DB or the data folder)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another origin allowed to open the WebSocket (repeatable)")
     p.add_argument("--cpu-delay", type=float, default=0.6,
@@ -28,6 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ws-compression", action="store_true",
                    help="offer permessage-deflate on the WebSocket (saves bandwidth, costs "
                    "CPU: off by default)")
+    p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="ADDRESSES",
+                   help="comma-separated addresses of trusted reverse proxies (or *): only "
+                   "from these are X-Forwarded-For/-Proto believed, so that limits see the "
+                   "real client; '' trusts none (default: 127.0.0.1)")
     lim = p.add_argument_group("limits", "what one client can make the server hold or do "
                                "(docs/server.md, Limits); 0 turns a cap or a rate off")
     lim.add_argument("--tables-per-user", type=int, metavar="N",
@@ -98,11 +103,20 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
+    from spades.store import Store, StoreError
+
+    try:  # a wrong URL or an unreachable database: one clear line, not a traceback
+        Store.open(settings.db).close()
+    except StoreError as exc:
+        print(f"spades serve: {exc}", file=sys.stderr)
+        return 2
     app = create_app(settings)
     print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db})",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=args.ws_compression,
-                http=http_protocol(settings), timeout_keep_alive=settings.keep_alive)
+                ws_per_message_deflate=args.ws_compression, proxy_headers=True,
+                forwarded_allow_ips=args.forwarded_allow_ips,
+                http=http_protocol(settings, args.forwarded_allow_ips),
+                timeout_keep_alive=settings.keep_alive)
     return 0

@@ -1,7 +1,8 @@
 """Connection limits for ``spades serve`` (uvicorn's HTTP protocol, extended).
 
 - at most ``conns_per_address`` open connections per client address (more are closed at
-  once, before anything is read), so one address cannot take every file descriptor;
+  once, before anything is read), so one address cannot take every file descriptor; a
+  trusted reverse proxy (``--forwarded-allow-ips``) carries many clients and is not capped;
 - a request's line and headers must arrive within ``header_timeout`` seconds (408) and
   fit in ``max_header_bytes`` (431), so silent or dripping connections are let go;
 - idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer).
@@ -13,6 +14,8 @@ cut (:func:`abort`) when a polite close cannot be written.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -29,12 +32,36 @@ def _peer(transport: asyncio.BaseTransport) -> tuple[str, int] | None:
     return None
 
 
-def admit(transport: asyncio.BaseTransport, cap: int) -> bool:
-    """Count ``transport`` against its address; False when the address has ``cap`` open."""
+def trusted_networks(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """``--forwarded-allow-ips`` as networks (``*``: every address); names are ignored."""
+    out: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for item in spec.split(","):
+        item = item.strip()
+        if item == "*":
+            return [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+        with contextlib.suppress(ValueError):
+            out.append(ipaddress.ip_network(item, strict=False))
+    return out
+
+
+def _trusted(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in n for n in networks)
+
+
+def admit(transport: asyncio.BaseTransport, cap: int,
+          exempt: list[ipaddress.IPv4Network | ipaddress.IPv6Network] | None = None) -> bool:
+    """Count ``transport`` against its address; False when the address has ``cap`` open.
+    Addresses in ``exempt`` (trusted reverse proxies, which carry many clients) have no cap."""
     peer = _peer(transport)
     if peer is None:
         return True
     host = peer[0]
+    if exempt and _trusted(host, exempt):
+        cap = 0
     live = {t for t in _OPEN.get(host, ()) if not t.is_closing()}
     if cap > 0 and len(live) >= cap:
         _OPEN[host] = live
@@ -70,8 +97,10 @@ def _response(status: int, reason: str, text: str) -> bytes:
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
 
 
-def http_protocol(settings: Settings) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol with the limits above (pass it as ``http=``)."""
+def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with the limits above (pass it as ``http=``).
+    ``trusted``: the reverse proxies (``--forwarded-allow-ips``), not capped per address."""
+    exempt = trusted_networks(trusted)
 
     class LimitedHttpProtocol(HttpToolsProtocol):
         _limits = settings
@@ -81,7 +110,7 @@ def http_protocol(settings: Settings) -> type[asyncio.Protocol]:
             self._header_timer: asyncio.TimerHandle | None = None
             self._refusal: bytes | None = None
             super().connection_made(transport)
-            if not admit(transport, self._limits.conns_per_address):
+            if not admit(transport, self._limits.conns_per_address, exempt):
                 transport.abort()
                 return
             self._arm()

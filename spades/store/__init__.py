@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
@@ -81,18 +82,33 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        with engine.begin() as conn:
-            migrate(conn)
+        try:
+            with engine.begin() as conn:
+                migrate(conn)
+        except OperationalError as exc:
+            engine.dispose()
+            where = engine.url.render_as_string(hide_password=True)
+            raise StoreError(f"cannot open the database {where}: "
+                             f"{str(exc.orig).strip() or exc}") from None
 
     @classmethod
     def open(cls, where: str | Path | None = None) -> Store:
         """Open (creating and migrating) a store: a SQLite file path, ``:memory:``, or a
-        SQLAlchemy URL such as ``postgresql+psycopg://...``. Default: :func:`default_path`."""
+        SQLAlchemy URL such as ``postgresql+psycopg://USER@HOST/DB`` (the same migrations
+        run on both). Default: :func:`default_path`. A database that cannot be reached or
+        a URL whose driver is missing raises :class:`StoreError` with the reason."""
         if where is None:
             where = default_path()
         where = str(where)
         if "://" in where:
-            return cls(create_engine(where))
+            try:
+                url = make_url(where)
+                engine = create_engine(url, pool_pre_ping=True)
+            except (ArgumentError, ImportError) as exc:
+                hint = (" (for PostgreSQL: postgresql+psycopg://... with pip install 'spades[postgres]')"
+                        if isinstance(exc, ImportError) else "")
+                raise StoreError(f"cannot use the database URL {where!r}: {exc}{hint}") from None
+            return cls(engine)
         if where == ":memory:":
             engine = create_engine("sqlite://", poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})

@@ -12,8 +12,9 @@ from tests.server.helpers import close_all
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(db=str(tmp_path / "test.sqlite3"), bot_executor="inline", cpu_delay=0.0,
+def settings(database: str, tmp_path: Path) -> Settings:
+    """Every in-process server test runs once on SQLite and once on PostgreSQL."""
+    return Settings(db=database, bot_executor="inline", cpu_delay=0.0,
                     web_static=str(tmp_path / "noweb"))
 
 

@@ -28,13 +28,17 @@ def free_port() -> int:
 class Server:
     """``spades serve`` in a subprocess on 127.0.0.1."""
 
-    def __init__(self, db: Path, port: int, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int, *extra: str) -> None:
         self.db, self.port, self.extra = db, port, extra
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -67,14 +71,19 @@ class Server:
 
 
 class NetPlayer:
-    def __init__(self, server: Server, name: str, token: str | None = None) -> None:
+    """One player's connection to ``server``: anything with ``url`` and ``ws_url`` (and
+    ``ssl`` and ``origin`` for a TLS front such as nginx)."""
+
+    def __init__(self, server: Any, name: str, token: str | None = None) -> None:
+        tls = getattr(server, "ssl", None)
         if token is None:
-            r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=10)
+            r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=10,
+                           verify=tls if tls is not None else True)
             token = str(r.json()["token"])
         self.token = token
         self.name = name
-        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{server.port}/ws",
-                                            open_timeout=10)
+        self.ws: ClientConnection = connect(server.ws_url, open_timeout=10, ssl=tls,
+                                            origin=getattr(server, "origin", None))
         self.frames: list[Msg] = []
         self.seq: int | None = None
         self.view: Msg | None = None

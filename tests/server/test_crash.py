@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 
 from tests.server.netclient import NetPlayer, Server, free_port, step
 
 
-def test_kill_9_mid_hand_and_restart_loses_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
-    server = Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
+def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
+    server = Server(database, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
     try:
         ann, bob = NetPlayer(server, "Ann"), NetPlayer(server, "Bob")
         ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,

@@ -1,19 +1,23 @@
-"""The schema is brought up to date on open, keeping what an older database holds."""
+"""The schema is brought up to date on open, keeping what an older database holds: the
+same steps on SQLite and on PostgreSQL (each test runs on both)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Engine, create_engine, inspect, text
 
 from spades.store import Store, schema
 
 
-def test_a_version_1_database_gains_the_chat_table_and_keeps_its_rows(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    engine = create_engine(f"sqlite:///{path}")
+def _engine(database: str) -> Engine:
+    return create_engine(database if "://" in database else f"sqlite:///{database}")
+
+
+def test_a_version_1_database_gains_the_chat_table_and_keeps_its_rows(database: str) -> None:
+    path = database
+    engine = _engine(database)
     with engine.begin() as conn:  # a database written by the first release
         schema.schema_version.create(conn)
         schema.MIGRATIONS[0](conn)
@@ -33,10 +37,10 @@ def test_a_version_1_database_gains_the_chat_table_and_keeps_its_rows(tmp_path: 
         store.close()
 
 
-def test_a_newer_database_is_refused_with_the_reason(tmp_path: Path) -> None:
-    path = tmp_path / "new.sqlite3"
+def test_a_newer_database_is_refused_with_the_reason(database: str) -> None:
+    path = database
     Store.open(path).close()
-    engine = create_engine(f"sqlite:///{path}")
+    engine = _engine(database)
     with engine.begin() as conn:
         conn.execute(text("UPDATE schema_version SET version = 99"))
     engine.dispose()

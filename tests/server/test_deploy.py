@@ -1,0 +1,125 @@
+"""The server as docs/deploy.md deploys it: behind Debian's nginx with TLS, using the
+repository's own nginx site file; forwarded addresses believed only from trusted proxies;
+cross-site pages refused the WebSocket."""
+
+from __future__ import annotations
+
+import re
+import ssl
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.server.netclient import NetPlayer, Server, free_port, step
+from tests.services import NginxServer
+
+SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx-spades.conf"
+
+
+class Front:
+    """nginx with TLS in front of the servers: what a player's browser talks to."""
+
+    def __init__(self, nginx: NginxServer, tls: ssl.SSLContext) -> None:
+        self.nginx = nginx
+        self.ssl = tls
+        self.url = f"https://localhost:{nginx.port}"
+        self.ws_url = f"wss://localhost:{nginx.port}/ws"
+        self.origin: Any = self.url
+
+
+def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: Path,
+                  key: Path) -> str:
+    """The deploy file with the test's ports and certificate: nothing else is changed."""
+    text = SITE.read_text()
+    lines = "\n    ".join(f"server 127.0.0.1:{p};" for p in upstreams)
+    text, n = re.subn(r"server 127\.0\.0\.1:\d+;", lambda _m: lines, text, count=1)
+    assert n == 1
+    text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
+    text = text.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+    text = text.replace("spades.example.org;", "localhost;")
+    text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
+    text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
+    return text
+
+
+@pytest.fixture
+def front(tmp_path: Path, database: str) -> Iterator[Front]:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    server = Server(database, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
+    nginx = NginxServer("")
+    site = site_for_test([server.port], nginx.port, free_port(), cert, key)
+    nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
+    nginx.start()
+    tls = ssl.create_default_context(cafile=str(cert))
+    try:
+        yield Front(nginx, tls)
+    finally:
+        nginx.stop()
+        server.stop()
+
+
+def test_a_hand_is_played_through_nginx_with_tls(front: Front) -> None:
+    ann = NetPlayer(front, "Ann")
+    bob = NetPlayer(front, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
+                                               "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    for _ in range(5000):
+        if ann.view is not None and ann.view["phase"] == "over":
+            break
+        step([ann, bob])
+    assert ann.view is not None and ann.view["phase"] == "over"
+    record = httpx.get(f"{front.url}/api/games/{tid}/record", verify=front.ssl, timeout=10)
+    assert record.status_code == 200
+    assert len(record.json()["hands"][0]["plays"]) == 52
+
+
+def test_a_cross_site_page_cannot_open_the_websocket_through_nginx(front: Front) -> None:
+    with pytest.raises(InvalidStatus) as info:
+        connect(front.ws_url, ssl=front.ssl, origin="https://evil.example",  # type: ignore[arg-type]
+                open_timeout=10)
+    assert info.value.response.status_code == 403
+
+
+def _failed_logins_until_refused(url: str, forwarded: str | None, limit: int = 30) -> int:
+    """Wrong passwords for unknown names until 429: how many were answered 401 first."""
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    for i in range(limit):
+        r = httpx.post(url + "/api/login", json={"name": f"nobody{i}", "password": "wrong-pass"},
+                       headers=headers, timeout=30)
+        if r.status_code == 429:
+            return i
+        assert r.status_code == 401, r.text
+    return limit
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_forwarded_addresses_are_believed_only_from_trusted_proxies(tmp_path: Path,
+                                                                    trusted: bool) -> None:
+    allow = "127.0.0.1" if trusted else ""
+    server = Server(tmp_path / "fwd.sqlite3", free_port(), "--bots", "inline",
+                    "--forwarded-allow-ips", allow).start()
+    try:
+        first = _failed_logins_until_refused(server.url, "203.0.113.5")
+        assert 0 < first < 30  # the throttle stops one address
+        # Another forwarded address: a new client if the proxy is trusted, else the same.
+        second = _failed_logins_until_refused(server.url, "198.51.100.7")
+        if trusted:
+            assert second == first
+        else:
+            assert second == 0
+    finally:
+        server.stop()

@@ -1,0 +1,46 @@
+"""Opening a store: SQLite paths and SQLAlchemy URLs, and clear errors for wrong ones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from spades.engine import profile
+from spades.store import Store, StoreError
+from tests.services import free_port
+
+
+def test_a_store_keeps_games_users_and_events_on_each_backend(database: str) -> None:
+    store = Store.open(database)
+    try:
+        gid = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+        store.append_many(gid, [("deal", [1, 2, 3, 4], None), ("act", 7, 1)])
+        uid = store.create_user("Zoë")
+        assert store.account("ZOË") is not None and store.user(uid) is not None
+        assert [e.seq for e in store.events(gid)] == [1, 2]
+        assert store.find_game(gid[:8]).id == gid
+    finally:
+        store.close()
+
+
+def test_a_url_whose_driver_is_missing_says_so() -> None:
+    with pytest.raises(StoreError, match=r"No module named 'nosuchdriver'|Can't load plugin"):
+        Store.open("postgresql+nosuchdriver://u@127.0.0.1/db")
+
+
+def test_an_unreachable_database_is_a_store_error_naming_it_without_the_password() -> None:
+    url = f"postgresql+psycopg://ann:secret@127.0.0.1:{free_port()}/spades"
+    with pytest.raises(StoreError, match="cannot open the database") as info:
+        Store.open(url)
+    assert "secret" not in str(info.value)
+
+
+def test_spades_serve_refuses_an_unreachable_database_in_one_line() -> None:
+    url = f"postgresql+psycopg://spades@127.0.0.1:{free_port()}/nowhere"
+    done = subprocess.run([sys.executable, "-m", "spades", "serve", "--db", url, "--port",
+                           str(free_port())], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("spades serve: cannot open the database")
+    assert "Traceback" not in done.stderr
