@@ -26,10 +26,10 @@ from spades.store.schema import chat_lines, users
 from tests.server.helpers import Msg, Player, close_all, guest, play_to_end
 
 
-def limited(tmp_path: Path, **limits: Any) -> Settings:
+def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
     """Test settings with some limits changed (a limit this code does not know is left out,
     so the same test shows what happens without it)."""
-    s = Settings(db=str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
+    s = Settings(db=db or str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
                  web_static=str(tmp_path / "noweb"))
     for name, value in limits.items():
         if name in Settings.__dataclass_fields__:
@@ -38,11 +38,12 @@ def limited(tmp_path: Path, **limits: Any) -> Settings:
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
+    """Start the app on this test's database (SQLite, then PostgreSQL) with some limits."""
     opened: list[TestClient] = []
 
     def start(**limits: Any) -> TestClient:
-        c = TestClient(create_app(limited(tmp_path, **limits)))
+        c = TestClient(create_app(limited(tmp_path, database, **limits)))
         c.__enter__()
         opened.append(c)
         return c
@@ -156,7 +157,7 @@ def test_abandoned_table_ends_leaves_the_lobby_and_is_not_restored(
 
 
 def test_tables_untouched_for_long_are_not_brought_back(make: Callable[..., TestClient],
-                                                        tmp_path: Path) -> None:
+                                                        database: str) -> None:
     from spades.store.upkeep import touch_games
 
     client = make()
@@ -170,7 +171,7 @@ def test_tables_untouched_for_long_are_not_brought_back(make: Callable[..., Test
     fresh = bob.table["id"] if bob.table else ""
     close_all()
     client.__exit__(None, None, None)
-    store = Store.open(limited(tmp_path).db)
+    store = Store.open(database)
     touch_games(store, [old], now=datetime.now(UTC) - timedelta(hours=2))
     store.close()
     again = make()
