@@ -147,7 +147,7 @@ async def hammer_ready(c: Client, games: int) -> None:
 
 
 async def hammer(url: str, c: Client, user_id: int, stop: asyncio.Event,
-                 answers: Counter[str]) -> None:
+                 answers: Counter[str], only: set[str]) -> None:
 
     async def reader() -> None:
         while not stop.is_set():
@@ -177,8 +177,13 @@ async def hammer(url: str, c: Client, user_id: int, stop: asyncio.Event,
         async def hint() -> None:
             await c.send({"type": "hint"})
 
-        jobs = [reader(), every(0.05, stats), every(0.05, tables), every(0.5, lobby),
-                every(1.0, hint)]  # HTTP 10/s, lobby 1/s, hints 0.5/s: at two to four times
+        chosen = {"stats": every(0.05, stats), "tables": every(0.05, tables),
+                  "lobby": every(0.5, lobby), "hints": every(1.0, hint)}
+        # HTTP 10/s, lobby 1/s, hints 0.5/s: at two to four times
+        jobs = [reader()] + [job for name, job in chosen.items() if name in only]
+        for name, job in chosen.items():
+            if name not in only:
+                job.close()
         tasks = [asyncio.create_task(j) for j in jobs]
         await stop.wait()
         for t in tasks:
@@ -223,14 +228,15 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         play = asyncio.create_task(victim(v, stop_v, samples, args.think))
         await asyncio.sleep(duration / 2)
         split = time.monotonic()
-        hit = asyncio.create_task(hammer(url, hc, hid, stop_h, answers))
+        hit = asyncio.create_task(hammer(url, hc, hid, stop_h, answers,
+                                         set(args.only.split(","))))
         await asyncio.sleep(duration / 2)
         stop_h.set()
         stop_v.set()
         await asyncio.wait({play, hit}, timeout=30)
         for t in (play, hit):
             if t.done() and not t.cancelled() and t.exception() is not None:
-                print(f"{t.get_coro().__name__}: {t.exception()!r}", file=sys.stderr)
+                print(f"{t.get_name()}: {t.exception()!r}", file=sys.stderr)
             t.cancel()
         for c in (v, hc):
             if c.ws is not None:
@@ -244,6 +250,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     quiet = [d for t, d in samples if t < split]
     loud = [d for t, d in samples if t >= split]
     return {"duration_s": duration, "think_s": args.think, "hammer_games": args.games,
+            "hammer_asks": args.only,
             "cpus": os.cpu_count(),
             "quiet": summary(quiet), "hammered": summary(loud),
             "hammer_answers": dict(sorted(answers.items())),
@@ -258,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds the victim waits before acting (0.1)")
     p.add_argument("--games", type=int, default=6,
                    help="one-hand matches the hammer finishes first, for its statistics (6)")
+    p.add_argument("--only", default="stats,tables,lobby,hints",
+                   help="what the hammer asks for (comma-separated; default all four)")
     p.add_argument("--out", default=None, help="JSON report (default bench/results/...)")
     args = p.parse_args(argv)
     report = asyncio.run(main_async(args))
