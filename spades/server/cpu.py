@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -73,10 +74,19 @@ def hint_for(obs: Observation) -> tuple[int, str]:
     return int(h.action), str(h.reason)
 
 
-def _watch_parent(parent: int) -> None:
+#: Hint workers run this much nicer than the server (``os.nice``): under load, CPU players'
+#: turns and the event loop come first.
+HINT_NICENESS = 10
+
+
+def _watch_parent(parent: int, niceness: int = 0) -> None:
     """Worker initializer: exit as soon as the server that started this worker is gone
     (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
-    workers, is left behind."""
+    workers, is left behind. ``niceness``: run at a lower priority (hints give way to the
+    server and the CPU players)."""
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -99,7 +109,7 @@ class CpuPool:
                 workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),))
             self.hints = concurrent.futures.ProcessPoolExecutor(
                 max(1, hint_workers), mp_context=ctx, initializer=_watch_parent,
-                initargs=(os.getpid(),))
+                initargs=(os.getpid(), HINT_NICENESS))
         elif kind == "thread":
             self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="cpu")
             self.hints = concurrent.futures.ThreadPoolExecutor(max(1, hint_workers),
