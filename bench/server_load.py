@@ -182,7 +182,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="spades-bench-")
     db = Path(tmp) / "bench.sqlite3"
     cmd = [sys.executable, "-m", "spades", "serve", "--host", HOST, "--port", str(port),
-           "--db", str(db), "--bots", "inline", "--cpu-delay", "0"]
+           "--db", str(db), "--bots", "inline", "--cpu-delay", "0",
+           # every client comes from 127.0.0.1: no per-address rate or connection cap
+           "--http-rate", "0", "--conns-per-address", "0"]
     if args.connect:  # a server already running on 127.0.0.1 (e.g. under a profiler)
         cmd = [sys.executable, "-c", "import time; time.sleep(1e6)"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)

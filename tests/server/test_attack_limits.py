@@ -1,0 +1,476 @@
+"""A hostile client against the server's limits (in process): each test reproduces a finding
+of issue 15 and fails without the limit. The ones that need a real ``spades serve`` (memory,
+sockets, kill -9) are in test_attack_net.py."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from starlette.testclient import TestClient, WebSocketDenialResponse
+
+from spades.engine import Match, profile, to_record
+from spades.server import cpu
+from spades.server.app import create_app
+from spades.server.settings import Settings
+from spades.store import Store
+from spades.store.schema import chat_lines, users
+from tests.server.helpers import Msg, Player, close_all, guest, play_to_end
+
+
+def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
+    """Test settings with some limits changed (a limit this code does not know is left out,
+    so the same test shows what happens without it)."""
+    s = Settings(db=db or str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
+                 web_static=str(tmp_path / "noweb"))
+    for name, value in limits.items():
+        if name in Settings.__dataclass_fields__:
+            setattr(s, name, value)
+    return s
+
+
+@pytest.fixture
+def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
+    """Start the app on this test's database (SQLite, then PostgreSQL) with some limits."""
+    opened: list[TestClient] = []
+
+    def start(**limits: Any) -> TestClient:
+        c = TestClient(create_app(limited(tmp_path, database, **limits)))
+        c.__enter__()
+        opened.append(c)
+        return c
+
+    yield start
+    close_all()
+    for c in opened:
+        with contextlib.suppress(Exception):  # a test may have stopped it already
+            c.__exit__(None, None, None)
+
+
+def hub_of(client: TestClient) -> Any:
+    return client.app.state.hub  # type: ignore[attr-defined]
+
+
+def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def create(p: Player, **options: Any) -> Msg:
+    """Ask for a new table; once acked, read up to its snapshot."""
+    ans = p.request({"type": "create", "options": {"cpu": "random", **options}})
+    if ans["type"] == "ack":
+        p.until(lambda m: m["type"] == "table")
+    return ans
+
+
+def partial_record() -> dict[str, Any]:
+    """An unfinished cardems match: dealt, bid, two cards played."""
+    m = Match(profile("cardems"), dealer=0, rng=random.Random(7))  # deals at once
+    for _ in range(6):
+        m.apply(m.legal_actions()[0])
+    return to_record(m)
+
+
+# Tables, uploads, abandoned tables -----------------------------------------------------------
+
+def test_one_guest_cannot_make_table_after_table(make: Callable[..., TestClient]) -> None:
+    client = make()
+    token = guest(client, "Mallory")
+    made = 0
+    refused: list[Msg] = []
+    players: list[Player] = []
+    for i in range(8):  # a new connection each time: each keeps its table
+        p = Player(client, f"M{i}", token)
+        players.append(p)
+        ans = create(p, name=f"spam {i}")
+        if ans["type"] == "ack":
+            made += 1
+        else:
+            refused.append(ans)
+    assert made == 5, made
+    assert len(refused) == 3 and refused[0]["code"] == "limit", refused
+    assert "5" in refused[0]["message"]
+    assert len(client.get("/api/tables").json()) == 5
+    first = players[0]  # a new table instead of one not started: still five
+    assert create(first, name="instead")["type"] == "ack"
+    assert sorted(t["name"] for t in client.get("/api/tables").json()) == [
+        "instead", "spam 1", "spam 2", "spam 3", "spam 4"]
+    other = Player(client, "Ann")  # somebody else is not affected
+    assert create(other)["type"] == "ack"
+
+
+def test_live_uploads_are_capped(make: Callable[..., TestClient]) -> None:
+    client = make()
+    token = guest(client, "Uploader")
+    auth = {"Authorization": f"Bearer {token}"}
+    record = partial_record()
+    codes = [client.post("/api/records", json={"record": record, "mode": "continue"},
+                         headers=auth).status_code for _ in range(3)]
+    assert codes[:2] == [200, 200] and codes[2] == 429, codes
+    # Reviews (stored, not live) are not capped by it.
+    done = client.post("/api/records", json={"record": record, "mode": "review"}, headers=auth)
+    assert done.status_code == 200
+
+
+def test_abandoned_table_ends_leaves_the_lobby_and_is_not_restored(
+        make: Callable[..., TestClient]) -> None:
+    client = make(sweep_seconds=3600, abandon_minutes=30)
+    hub = hub_of(client)
+    janitor = client.app.state.janitor  # type: ignore[attr-defined]
+    now = [1000.0]
+    janitor.clock = lambda: now[0]
+    ann = Player(client, "Ann")
+    assert create(ann, name="left behind")["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    assert [t["id"] for t in client.get("/api/tables").json()] == [tid]
+    watcher = Player(client, "Eve")
+    assert watcher.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    ann.close()
+    wait_until(lambda: not hub.tables[tid].any_human_connected(), "Ann's socket to close")
+    assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+    now[0] += 29 * 60
+    assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+    now[0] += 2 * 60
+    assert client.portal.call(janitor.sweep) == [tid]  # type: ignore[union-attr]
+    assert tid not in hub.tables
+    assert client.get("/api/tables").json() == []
+    watcher.until(lambda m: m["type"] == "event" and "closes" in m["event"]["text"])
+    assert hub.store.game(tid).status == "abandoned"
+    # A table somebody is connected to is not touched.
+    bob = Player(client, "Bob")
+    assert create(bob)["type"] == "ack"
+    now[0] += 3600
+    assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+
+
+def test_tables_untouched_for_long_are_not_brought_back(make: Callable[..., TestClient],
+                                                        database: str) -> None:
+    from spades.store.upkeep import touch_games
+
+    client = make()
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    old = ann.table["id"] if ann.table else ""
+    bob = Player(client, "Bob")
+    assert create(bob)["type"] == "ack"
+    assert bob.request({"type": "start"})["type"] == "ack"
+    fresh = bob.table["id"] if bob.table else ""
+    close_all()
+    client.__exit__(None, None, None)
+    store = Store.open(database)
+    touch_games(store, [old], now=datetime.now(UTC) - timedelta(hours=2))
+    store.close()
+    again = make()
+    assert fresh in hub_of(again).tables
+    assert old not in hub_of(again).tables
+    assert hub_of(again).store.game(old).status == "abandoned"
+
+
+def test_idle_upload_ends_sooner(make: Callable[..., TestClient]) -> None:
+    client = make(sweep_seconds=3600, upload_idle_minutes=10, abandon_minutes=30)
+    hub = hub_of(client)
+    janitor = client.app.state.janitor  # type: ignore[attr-defined]
+    now = [0.0]
+    janitor.clock = lambda: now[0]
+    token = guest(client, "Uploader")
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+                    headers={"Authorization": f"Bearer {token}"})
+    tid = r.json()["table_id"]
+    assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+    now[0] += 11 * 60
+    assert client.portal.call(janitor.sweep) == [tid]  # type: ignore[union-attr]
+    assert tid not in hub.tables and hub.store.game(tid).status == "abandoned"
+
+
+# Lobby ---------------------------------------------------------------------------------------
+
+def test_lobby_is_cached_paged_and_rate_limited(make: Callable[..., TestClient]) -> None:
+    client = make(lobby_rate=0.001, lobby_burst=4)
+    hub = hub_of(client)
+    owners = [Player(client, f"Owner{i}") for i in range(3)]
+    for i in range(9):
+        p = owners[i % 3] if i < 3 else Player(client, f"O{i}", owners[i % 3].token)
+        assert create(p, name=f"t{i}")["type"] == "ack"
+    eve = Player(client, "Eve")
+    eve.send({"type": "lobby", "subscribe": False})
+    whole = eve.until(lambda m: m["type"] == "lobby")
+    assert [t["name"] for t in whole["tables"]] == [f"t{i}" for i in range(9)]
+    builds = hub.lobby_cache.builds
+    eve.send({"type": "lobby", "subscribe": False, "offset": 3, "limit": 4})
+    page = eve.until(lambda m: m["type"] == "lobby")
+    assert page["tables"] == whole["tables"][3:7]
+    assert (page["total"], page["offset"], page["limit"]) == (9, 3, 4)
+    r = client.get("/api/tables", params={"offset": 6, "limit": 100})
+    assert r.json() == whole["tables"][6:] and r.headers["X-Total-Count"] == "9"
+    assert client.get("/api/tables").json() == whole["tables"]  # no page: every row
+    assert hub.lobby_cache.builds == builds  # nothing changed: nothing rebuilt
+    assert client.get("/api/tables", params={"limit": 0}).status_code == 422
+    # Two more are answered, then the rate: an error, nothing else happens.
+    answers = []
+    for _ in range(4):
+        eve.send({"type": "lobby", "subscribe": False})
+        answers.append(eve.until(lambda m: m["type"] in ("lobby", "error")))
+    assert [a["type"] for a in answers] == ["lobby", "lobby", "error", "error"]
+    assert answers[2]["code"] == "rate_limit" and "lobby" in answers[2]["message"]
+
+
+def test_lobby_rows_follow_changes(make: Callable[..., TestClient]) -> None:
+    client = make(lobby_cache_ms=3_600_000)
+    ann = Player(client, "Ann")
+    assert create(ann, name="one")["type"] == "ack"
+    assert [t["open_seats"] for t in client.get("/api/tables").json()] == [3]
+    bob = Player(client, "Bob")
+    tid = ann.table["id"] if ann.table else ""
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    assert [t["open_seats"] for t in client.get("/api/tables").json()] == [2]
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    assert bob.request({"type": "leave"})["type"] == "ack"
+    assert client.get("/api/tables").json() == []
+
+
+# HTTP ----------------------------------------------------------------------------------------
+
+def test_big_bodies_are_refused_without_echo(make: Callable[..., TestClient]) -> None:
+    client = make()
+    big = '{"name": "' + "x" * 200_000 + '"}'
+    r = client.post("/api/guest", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "xxxxxxxx" not in r.text
+    assert "16384" in r.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(100):
+            yield b"y" * 10_000
+        yield b'"}'
+
+    r = client.post("/api/guest", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "yyyyyyyy" not in r.text
+    # Under the limit but invalid: 422 says where and why, without the input.
+    r = client.post("/api/guest", json={"name": "z" * 5000})
+    assert r.status_code == 422 and "zzzzzzzz" not in r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "name"]
+    # A record may be bigger than other bodies.
+    token = guest(client, "Ann")
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "review",
+                                          "pad": "p" * 50_000},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 422 and "ppppppp" not in r.text
+
+
+def test_http_requests_are_rate_limited_per_address(make: Callable[..., TestClient]) -> None:
+    client = make(http_rate=0.001, http_burst=5)
+    codes = [client.get("/api/health") for _ in range(8)]
+    assert [r.status_code for r in codes] == [200] * 5 + [429] * 3
+    assert int(codes[-1].headers["Retry-After"]) >= 1
+    assert "too many requests" in codes[-1].json()["detail"]
+    with pytest.raises(WebSocketDenialResponse) as denied:  # handshakes count too
+        client.websocket_connect("/ws").__enter__()
+    assert denied.value.status_code == 429
+    assert client.get("/").status_code in (200, 404)  # the page itself is not counted
+
+
+# Hints ---------------------------------------------------------------------------------------
+
+def test_hints_are_rate_limited_per_player(make: Callable[..., TestClient]) -> None:
+    client = make(hint_rate=0.001, hint_burst=2)
+    ann = Player(client, "Ann")
+    assert create(ann, one_hand=True)["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    while not ann.my_turn():
+        ann.recv()
+    got = []
+    for i in range(4):
+        ann.send({"type": "hint", "ref": f"h{i}"})
+        got.append(ann.until(lambda m, i=i: m.get("ref") == f"h{i}"))
+    assert [g["type"] for g in got] == ["hint", "hint", "error", "error"]
+    assert got[2]["code"] == "rate_limit"
+
+
+def test_hint_spam_does_not_hold_up_cpu_turns(make: Callable[..., TestClient],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six players' hints are stuck (a slow hint); another table's CPUs still play at once."""
+    release = threading.Event()
+    real = cpu.hint_for
+
+    def slow_hint(obs: Any) -> tuple[int, str]:
+        release.wait(60)
+        return real(obs)
+
+    monkeypatch.setattr(cpu, "hint_for", slow_hint)
+    client = make(bot_executor="thread", bot_workers=2, hint_workers=1, hint_queue=4)
+    try:
+        spammers = [Player(client, f"S{i}") for i in range(6)]
+        for p in spammers:
+            assert create(p, one_hand=True)["type"] == "ack"
+            assert p.request({"type": "start"})["type"] == "ack"
+            while not p.my_turn():
+                p.recv()
+            p.send({"type": "hint", "ref": "spam"})
+        zed = Player(client, "Zed")
+        assert create(zed, one_hand=True)["type"] == "ack"
+        assert zed.request({"type": "start"})["type"] == "ack"
+        done: list[Msg] = []
+        player = threading.Thread(target=lambda: done.append(play_to_end([zed])), daemon=True)
+        player.start()
+        player.join(60)
+        assert done and done[0]["event"]["kind"] == "match_over", "the CPU turns stalled"
+        busy = [p.until(lambda m: m.get("ref") == "spam") for p in spammers[4:]]
+        assert all(b["type"] == "error" and b["code"] == "busy" for b in busy), busy
+    finally:
+        release.set()
+
+
+# Spectators ----------------------------------------------------------------------------------
+
+def test_spectators_coming_and_going_do_not_resend_the_table(
+        make: Callable[..., TestClient]) -> None:
+    client = make(spectator_notice_ms=0, spectators_per_table=4)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    ann.frames.clear()
+    watchers = [Player(client, f"W{i}") for i in range(5)]
+    answers = [w.request({"type": "join", "table_id": tid, "role": "spectator"})
+               for w in watchers]
+    assert [a["type"] for a in answers] == ["ack"] * 4 + ["error"]
+    assert answers[4]["code"] == "limit"
+    note = ann.until(lambda m: m["type"] == "spectators" and m["spectating"] == 4)
+    assert note["names"] == ["W0", "W1", "W2", "W3"] and note["table_id"] == tid
+    for w in watchers[:4]:
+        assert w.request({"type": "leave"})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "spectators" and m["spectating"] == 0)
+    assert not [m for m in ann.frames if m["type"] in ("event", "table")], ann.frames
+    # The room freed is usable again.
+    assert watchers[4].request({"type": "join", "table_id": tid,
+                                "role": "spectator"})["type"] == "ack"
+
+
+# Pruning -------------------------------------------------------------------------------------
+
+def test_old_guests_sessions_and_chat_are_pruned(make: Callable[..., TestClient]) -> None:
+    client = make(sweep_seconds=3600, guest_days=7, chat_days=30)
+    hub = hub_of(client)
+    janitor = client.app.state.janitor  # type: ignore[attr-defined]
+    ann = Player(client, "Ann")  # plays a match and chats
+    assert create(ann, one_hand=True)["type"] == "ack"
+    assert ann.request({"type": "chat", "text": "gl"})["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    play_to_end([ann])
+    idle = guest(client, "Idle")  # a guest who never played
+    store = hub.store
+    with store.engine.begin() as conn:
+        conn.execute(update(users).values(created_at=datetime.now(UTC) - timedelta(days=8)))
+        conn.execute(update(chat_lines).values(created_at=datetime.now(UTC)
+                                               - timedelta(days=31)))
+    later = datetime.now(UTC) + timedelta(days=40)  # every session has expired by then
+    janitor.wall = lambda: later
+    got = client.portal.call(janitor.prune)  # type: ignore[union-attr]
+    assert got["sessions"] >= 2 and got["chat"] == 1 and got["guests"] == 1, got
+    assert hub.user_for(idle) is None
+    ids = {u for u in (ann.welcome["user"]["id"],)}
+    assert all(store.user(u) is not None for u in ids)  # Ann has a game: kept
+
+
+# Outgoing queues -----------------------------------------------------------------------------
+
+def test_send_queues_are_capped_per_connection_and_in_all(tmp_path: Path) -> None:
+    """Frames for clients that do not read: the slowest is let go, the others keep theirs."""
+    import asyncio
+
+    from spades.server.hub import Conn, Hub
+    from spades.store import UserRow
+
+    s = limited(tmp_path, send_queue=50, send_queue_bytes=5000, send_total_bytes=8000)
+    user = UserRow(1, "Slow", None, True, datetime.now(UTC))
+
+    async def run() -> None:
+        hub = Hub(s)
+        try:
+            budget = getattr(hub, "send_budget", None)
+            a, b, c = (Conn(None, user, s, budget) for _ in range(3))  # type: ignore[arg-type]
+            for _ in range(4):
+                a.send("a" * 1000)  # 4000 bytes: under its own cap
+            for _ in range(3):
+                b.send("b" * 1000)
+            c.send("c" * 1000)  # 8000 in all: at the total cap
+            assert not any(x.closed for x in (a, b, c))
+            c.send("c" * 1000)  # over: the connection holding most (a) goes
+            assert a.closed and a.close_code == 1008 and "slowest" in a.close_reason
+            assert a.queue.qsize() == 1  # its frames were let go (only the end marker)
+            assert not b.closed and not c.closed
+            for _ in range(6):
+                b.send("b" * 1000)  # over its own 5000 bytes
+            assert b.closed and "bytes" in b.close_reason
+            for _ in range(60):
+                c.send("x")  # over 50 frames
+            assert c.closed and "frames" in c.close_reason
+        finally:
+            await hub.close()
+
+    asyncio.run(run())
+
+
+def test_closed_connections_give_back_their_share_of_the_send_budget(tmp_path: Path) -> None:
+    """A socket that goes away with frames still queued (its sender cancelled, as the
+    endpoint does) must not keep holding part of the budget."""
+    import asyncio
+
+    from spades.server.hub import Conn, Hub
+    from spades.store import UserRow
+
+    s = limited(tmp_path)
+    user = UserRow(1, "Gone", None, True, datetime.now(UTC))
+
+    class StuckSocket:  # a client that never reads: every write waits
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+    async def run() -> None:
+        hub = Hub(s)
+        try:
+            conn = Conn(StuckSocket(), user, s, hub.send_budget)  # type: ignore[arg-type]
+            task = asyncio.create_task(conn.sender())
+            for _ in range(20):
+                conn.send("f" * 1000)
+            await asyncio.sleep(0)  # the sender takes the first frame and is stuck on it
+            assert hub.send_budget.used == 19_000
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            assert hub.send_budget.used == 0 and not hub.send_budget.holders
+        finally:
+            await hub.close()
+
+    asyncio.run(run())
+
+
+def test_limit_flags_are_checked() -> None:
+    from spades.server.limits import parse_limit
+
+    assert parse_limit("lobby_rate=2.5") == ("lobby_rate", 2.5)
+    assert parse_limit("tables-per-user=3") == ("tables_per_user", 3)
+    for bad, why in (("nope=1", "NAME one of"), ("tables_per_user=2.5", "whole number"),
+                     ("lobby_rate=-1", "negative"), ("lobby_rate", "NAME=VALUE")):
+        with pytest.raises(ValueError, match=why) as err:
+            parse_limit(bad)
+        assert bad in str(err.value)
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "spades", "serve", "--limit", "max_body=x"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "max_body must be a whole number" in done.stderr
