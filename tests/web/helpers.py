@@ -136,18 +136,21 @@ def play_with_keyboard(page: Any) -> str:
 
 
 def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400",
-                     players: int = 4, teams: str = "", timer: int | None = None) -> None:
+                     players: int = 4, teams: str = "", timer: int | None = None,
+                     table_name: str | None = None, first_dealer: int | None = None) -> None:
     """Fill the "Create a table" form (every option) and press "Create and play against CPUs
     now"; wait for the table to open."""
     page.goto(server + "#/create")
     page.wait_for_selector("#c-profile")
     page.fill("#c-your-name", name)
-    page.fill("#c-name", f"{name}'s table")
+    page.fill("#c-name", table_name if table_name is not None else f"{name}'s table")
     page.select_option("#c-profile", profile)
     if page.is_visible("#c-players"):
         page.select_option("#c-players", str(players))
     if teams and page.is_visible("#c-teams"):
         page.select_option("#c-teams", teams)
+    if first_dealer is not None:
+        page.select_option("#c-first_dealer", str(first_dealer))
     if timer is not None:
         page.check("#c-timer-on")
         page.fill("#c-turn_timer", str(timer))

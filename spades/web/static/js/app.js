@@ -99,7 +99,10 @@ class App {
       this.user = m.user;
       this.probeHints();
       this.myTables = m.tables || [];
-      if (this.table) c.send({ type: "join", table_id: this.table.id });
+      // (re)join the table, unless the join of openTable() was waiting for this very
+      // connection and has just been sent: a second join would say "X is back" twice
+      if (this.table && this.joinQueued !== this.table.id) c.send({ type: "join", table_id: this.table.id });
+      this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
     });
@@ -329,6 +332,7 @@ class App {
       return;
     } else {
       this.conn.open();
+      if (!this.conn.ready) this.joinQueued = id;
       this.conn.request({ type: "join", table_id: id }).catch((err) => {
         if (!this.table) return;
         this.announcer.say(`Could not join: ${err.message}`, { assertive: true });
@@ -413,7 +417,7 @@ class App {
     const check = (id, label, checked = false) => h("p", { class: "field check", "data-knob": id }, h("input", { id: `c-${id}`, name: id, type: "checkbox", checked }), h("label", { for: `c-${id}` }, label));
     form.append(
       this.nameField("c-your-name"),
-      h("p", { class: "field" }, h("label", { for: "c-name" }, "Table name"), h("input", { id: "c-name", name: "name", type: "text", maxlength: "40" })),
+      h("p", { class: "field" }, h("label", { for: "c-name" }, "Table name"), h("input", { id: "c-name", name: "table_name", type: "text", maxlength: "40" })),
       h("p", { class: "field" }, h("label", { for: "c-profile" }, "Rules profile"),
         h("select", { id: "c-profile", name: "profile" }, known.map((p) => h("option", { value: p.name }, (PROFILES[p.name] || { title: p.name }).title)))),
       h("p", { class: "field", "data-knob": "players" }, h("label", { for: "c-players" }, "Players"), h("select", { id: "c-players", name: "players" })),
@@ -459,7 +463,7 @@ class App {
     sync();
     const collect = () => {
       const f = new FormData(form);
-      const o = { profile: f.get("profile"), name: f.get("name") || "", cpu: f.get("cpu") || "random", private: !!f.get("private"), spectators: !!f.get("spectators") };
+      const o = { profile: f.get("profile"), name: (f.get("table_name") || "").trim(), cpu: f.get("cpu") || "random", private: !!f.get("private"), spectators: !!f.get("spectators") };
       const visible = (k) => { const el = form.querySelector(`[data-knob=${k}]`); return el && !el.hidden; };
       if (visible("players")) o.players = Number(f.get("players"));
       if (visible("teams") && f.get("teams") !== "") o.teams = Number(f.get("teams"));
@@ -477,7 +481,7 @@ class App {
       const err = form.querySelector("#create-error");
       err.textContent = "";
       try {
-        await this.ensureSession(new FormData(form).get("name") && form.querySelector("#c-your-name").value);
+        await this.ensureSession(form.querySelector("#c-your-name").value);
         await this.createTable(collect(), cpus);
       } catch (ex) { err.textContent = ex.message; }
     };
@@ -652,7 +656,10 @@ class App {
       h("fieldset", {}, h("legend", {}, "Keyboard and announcements"),
         h("p", { class: "check" }, h("input", { id: "s-shortcuts", type: "checkbox", checked: s.shortcuts }), h("label", { for: "s-shortcuts" }, "Single-key shortcuts at the table")),
         h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no pause between announcements; for fast screen reader users)")),
-        h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me"))),
+        h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me")),
+        h("p", {}, h("label", { for: "s-summary" }, "The hand's summary stays"),
+          h("select", { id: "s-summary" }, [[4, "4 seconds"], [8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [0, "until I put it away (Escape, Enter or a tap)"]].map(([v, l]) =>
+            h("option", { value: String(v), selected: Number(s.summarySeconds) === v }, l))))),
       h("fieldset", {}, h("legend", {}, "Cards"),
         h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
       h("p", { role: "status", id: "s-saved", class: "note" }));
@@ -664,6 +671,7 @@ class App {
       if (t.id === "s-shortcuts") s.shortcuts = t.checked;
       if (t.id === "s-pace") s.pace = t.checked ? 0 : 1;
       if (t.id === "s-autoplay") s.autoplay = t.checked;
+      if (t.id === "s-summary") s.summarySeconds = Number(t.value);
       if (t.id === "s-four") s.fourColour = t.checked;
       this.saveSettings();
       form.querySelector("#s-saved").textContent = "Saved.";
@@ -674,8 +682,12 @@ class App {
 
   // ------------------------------------------------------------------ keyboard shortcuts
   onKey(e) {
-    if (e.key === "Escape") return;
     const t = this.table;
+    if (e.key === "Escape") {
+      // Escape puts the hand's summary away (a dialog takes Escape for itself)
+      if (t && t.summaryShown && t.summaryShown() && !document.querySelector("dialog[open]")) { e.preventDefault(); t.dismissSummary(); }
+      return;
+    }
     if (!t || !t.el || !t.view || !this.settings.shortcuts) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
@@ -685,7 +697,7 @@ class App {
     const a = document.activeElement;
     if (!t.el.contains(a) && a !== this.main && a !== document.body) return;
     if (document.querySelector("dialog[open]")) return;
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const k = e.key === "B" ? "B" : e.key.length === 1 ? e.key.toLowerCase() : e.key;
     const say = (text) => this.announcer.say(text);
     const actions = {
       w: () => say(t.whoseTurnText()),
@@ -702,6 +714,7 @@ class App {
       },
       j: () => t.focusHand(),
       b: () => t.focusBid(),
+      B: () => t.askBlindNil(),
       "?": () => this.openHelp(),
     };
     const fn = actions[k];

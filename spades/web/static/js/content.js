@@ -240,6 +240,8 @@ export const SHORTCUTS = [
   ["Time left on the turn timer", "Y"],
   ["Move focus to your hand", "J"],
   ["Move focus to the bidding panel", "B"],
+  ["Bid Blind Nil (asks you to confirm; Cancel is the default)", "Shift+B"],
+  ["Put the hand's summary away (the next deal)", "Escape"],
   ["This help", "?"],
 ];
 

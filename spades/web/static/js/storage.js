@@ -30,6 +30,7 @@ export const DEFAULT_SETTINGS = {
   pace: 1, // announcement pacing: 1 normal, 0 immediate
   autoplay: false, // play a single legal card automatically
   fourColour: false,
+  summarySeconds: 8, // the hand's summary goes by itself after this many seconds (0: on request)
 };
 
 export const store = {

@@ -1,0 +1,142 @@
+"""Defects found in play (issue 11), each checked the way it was met: Blind Nil two keys
+away, the table name lost, "X is back" said twice, a hint read after its turn, a refusal
+after the "only legal card" autoplay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.web.helpers import (
+    Speech,
+    create_cpu_table,
+    my_turn_key,
+    press_hint,
+    start_quick_match,
+    take_hinted_turn,
+    wait_my_turn_or_over,
+    wait_turn_passed,
+)
+
+MY_BID = "spadesApp.table.view.bids[spadesApp.table.mySeat]"
+
+
+def test_blind_nil_needs_its_own_key_and_a_confirmation(new_page: Any, server: str) -> None:
+    page = new_page()
+    speech = Speech(page)
+    # cards4net: the first bidder (left of the dealer) may bid Blind Nil before looking
+    create_cpu_table(page, server, "Ann", profile="cards4net", first_dealer=3)
+    assert wait_my_turn_or_over(page) == "bid"
+    assert page.evaluate("spadesApp.table.legalBids()").count("blind-nil") == 1
+    # Shift+B asks; the default answer (Enter) is Cancel: nothing is bid
+    page.keyboard.press("j")
+    page.keyboard.press("Shift+B")
+    page.wait_for_selector("#blind-nil-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "blind-nil-cancel"
+    page.keyboard.press("Enter")
+    speech.wait_for("Blind Nil not bid")
+    assert page.evaluate(MY_BID) is None
+    # with the pointer, the button asks too; Escape cancels
+    page.click("#blind-nil-btn")
+    page.wait_for_selector("#blind-nil-dialog[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#blind-nil-dialog:not([open])", state="attached")
+    assert page.evaluate(MY_BID) is None
+    # B then Enter (the keys of an ordinary bid) never bid Blind Nil: B lands on "Look"
+    page.keyboard.press("j")
+    page.keyboard.press("b")
+    assert page.evaluate("document.activeElement.id") == "look-btn"
+    page.keyboard.press("Enter")
+    page.wait_for_function("spadesApp.table.view.hand && spadesApp.table.view.hand.length === 13")
+    assert page.evaluate(MY_BID) is None
+    assert not page.errors, page.errors
+
+
+def test_blind_nil_confirmed_with_the_pointer(new_page: Any, server: str) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
+    speech = Speech(page)
+    create_cpu_table(page, server, "Bea", profile="cards4net", first_dealer=3)
+    assert wait_my_turn_or_over(page) == "bid"
+    page.click("#blind-nil-btn")
+    page.click("#blind-nil-yes")
+    speech.wait_for("You bid Blind Nil")
+    assert page.evaluate(MY_BID) == "blind-nil"
+    assert not page.errors, page.errors
+
+
+def test_the_table_name_is_the_table_name(new_page: Any, server: str) -> None:
+    page = new_page()
+    create_cpu_table(page, server, "Cat", table_name="Friday night spades")
+    names = page.evaluate("[spadesApp.table.msg.table.name,"
+                          " spadesApp.table.msg.table.seats[spadesApp.table.mySeat].name]")
+    assert names == ["Friday night spades", "Cat"]
+
+
+def test_back_is_said_once_after_a_reload(new_page: Any) -> None:
+    page = new_page()
+    start_quick_match(page, "Dan", one_hand=False)
+    page.wait_for_function("spadesApp.table && spadesApp.table.view")
+    page.reload()
+    page.wait_for_function("spadesApp.table && spadesApp.table.view")
+    speech = Speech(page)
+    speech.wait_for("Dan is back")
+    # a chat line sent now comes after every event of the two joins: wait for it, then count
+    page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
+    speech.wait_for("says: ping")
+    backs = [e["text"] for e in speech.all() if "is back" in e["text"]]
+    assert len(backs) == 1, backs
+    assert not page.errors, page.errors
+
+
+def test_a_hint_for_a_turn_that_has_passed_is_not_read(new_page: Any) -> None:
+    page = new_page()
+    start_quick_match(page, "Eve", one_hand=True)
+    for _ in range(20):  # to our first play
+        state = wait_my_turn_or_over(page)
+        assert state != "over"
+        if state == "play":
+            break
+        take_hinted_turn(page, state)
+    key = my_turn_key(page)
+    before = len(Speech(page).all())
+    # the polite region is still reading something long: the hint waits in the queue ...
+    page.evaluate("() => { const a = spadesApp.announcer; a.pace = 1;"
+                  " a.busyUntil.polite = Date.now() + 600000; }")
+    press_hint(page)
+    # ... and the hinted card is played at once
+    page.keyboard.press("j")
+    page.keyboard.press("Enter")
+    wait_turn_passed(page, key)
+    page.evaluate("() => { const a = spadesApp.announcer; a.pace = 0; a.busyUntil.polite = 0;"
+                  " clearTimeout(a.timers.polite); a.timers.polite = null; a.schedule('polite'); }")
+    page.wait_for_function("() => !spadesApp.announcer.queues.polite.length")
+    said = Speech(page).all()[before:]
+    assert not [e["text"] for e in said if e["text"].startswith("Hint") or " Hint:" in e["text"]], said[-5:]
+    assert not page.errors, page.errors
+
+
+def test_enter_with_autoplay_on_is_not_refused(new_page: Any) -> None:
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0, "autoplay": True,
+                                         "summarySeconds": 1}))
+    speech = Speech(page)
+    start_quick_match(page, "Fay", one_hand=True)
+    checked = 0
+    for _ in range(30):
+        state = wait_my_turn_or_over(page)
+        if state == "over":
+            break
+        if state == "play" and len(page.evaluate("spadesApp.table.legalCards()")) == 1:
+            # one legal card: Enter at once, before the autoplay; one play, no refusal
+            key = my_turn_key(page)
+            page.keyboard.press("j")
+            page.keyboard.press("Enter")
+            wait_turn_passed(page, key)
+            checked += 1
+            continue
+        take_hinted_turn(page, state)
+    assert checked, "never had a single legal card"
+    # whatever came after: no refusal was said
+    page.wait_for_function("spadesApp.table.status === 'finished'")
+    refused = [e["text"] for e in speech.all() if "Refused" in e["text"]]
+    assert not refused, refused
+    assert not page.errors, page.errors
