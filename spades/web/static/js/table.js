@@ -25,6 +25,19 @@ const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
 const LAST_TRICK_MS = 1500; // how long the hand's last trick stays alone on the felt
 
+/** Keep Tab inside a modal dialog: from its last control to its first and back. */
+function trapTab(e, box) {
+  if (e.key !== "Tab") return;
+  const all = [...box.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+    .filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (!all.length) return;
+  const first = all[0];
+  const last = all[all.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !box.contains(at) || at === box.querySelector("h2"))) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && (at === last || !box.contains(at))) { e.preventDefault(); first.focus(); }
+}
+
 export class TableView {
   constructor(app, tableId) {
     this.app = app;
@@ -933,7 +946,9 @@ export class TableView {
       this.buildSheetDialog(),
       this.buildBlindNilDialog(),
     );
-    this.el.querySelector("#match-over").addEventListener("close", () => this.onOverClosed());
+    const over = this.el.querySelector("#match-over");
+    over.addEventListener("close", () => this.onOverClosed());
+    over.addEventListener("keydown", (e) => trapTab(e, over));
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
@@ -1254,6 +1269,7 @@ export class TableView {
       h("div", { class: "button-row" },
         h("button", { type: "button", id: "blind-nil-cancel", class: "primary", onclick: () => dlg.close("cancel") }, "Cancel"),
         h("button", { type: "button", id: "blind-nil-yes", class: "danger", onclick: () => dlg.close("yes") }, "Yes, bid Blind Nil")));
+    dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
     dlg.addEventListener("close", () => {
       const back = this.blindNilReturn;
       this.blindNilReturn = null;
@@ -1431,7 +1447,9 @@ export class TableView {
 
   renderOver() {
     const box = this.el.querySelector("#match-over");
-    const finished = this.status === "finished" || (this.view && this.view.phase === "over");
+    // shown once the match_over event (or a snapshot of a finished table) has come: the last
+    // hand's trick and summary come first
+    const finished = this.status === "finished";
     if (!finished) { box.hidden = true; if (box.open) box.close(); return; }
     if (box.dataset.done) return; // shown once; Close puts it away for good
     if (this.summaryShown()) return; // the last hand's summary first
