@@ -164,39 +164,6 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
             + f" | errors {getattr(page, 'errors', [])}") from exc
 
 
-OVERLAPS = """(() => {
-  // pairs of boxes on the felt that overlap: seats with seats, seats with trick cards, and
-  // anything that sticks out of the page sideways
-  const r = (e) => e.getBoundingClientRect();
-  const seats = [...document.querySelectorAll('.felt .seat')];
-  const cards = [...document.querySelectorAll('.felt .trick .played')];
-  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
-    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const out = [];
-  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
-    if (hit(r(a), r(b))) out.push(`seat ${a.dataset.seat} / seat ${b.dataset.seat}`);
-  }));
-  for (const s of seats) for (const c of cards) {
-    if (hit(r(s), r(c))) out.push(`seat ${s.dataset.seat} / card of seat ${c.dataset.seat}`);
-  }
-  cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => {
-    const x = r(a), y = r(b);
-    const w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
-    const h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
-    // trick cards may touch, never cover a fifth of each other
-    if (w > x.width * 0.2 && h > x.height * 0.2) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat}`);
-  }));
-  const felt = document.querySelector('.felt');
-  if (felt) for (const s of seats) {
-    const b = r(s);
-    if (b.left < 0 || b.right > innerWidth) out.push(`seat ${s.dataset.seat} off the screen`);
-  }
-  const wide = document.documentElement.scrollWidth;
-  if (wide > innerWidth + 1) out.push(`page scrolls sideways (${wide} > ${innerWidth})`);
-  return out;
-})()"""
-
-
 def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:
     """Bid with the hint and play hinted cards until it is our turn with ``min_cards`` on the
     trick (or as many as there can be before us)."""

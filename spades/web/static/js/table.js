@@ -1035,8 +1035,10 @@ export class TableView {
       const s = Number(el.dataset.seat);
       const info = t.seats[s] || { kind: "empty", name: "" };
       const pos = this.seatPos(s);
-      el.style.left = `${pos.x}%`;
-      el.style.top = `${pos.y}%`;
+      // on an ellipse inside the felt, so that a whole seat is always on the felt
+      const a = this.seatAngle(s);
+      el.style.left = `calc(50% - ${(Math.sin(a)).toFixed(4)} * (50% - var(--seat-hw)))`;
+      el.style.top = `calc(50% + ${(Math.cos(a)).toFixed(4)} * (50% - var(--seat-hh)))`;
       const k = (s - (this.mySeat ?? 0) + this.players) % this.players;
       el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
       const turn = v.current_player === s && v.phase !== "over";
@@ -1093,10 +1095,10 @@ export class TableView {
   /** Where seat ``s``'s card lands on the trick: towards its player, clear of the seats
    * and of the other cards (5 and 6 seats need a rounder spread; 6 on a phone, a wider one). */
   trickSpot(s) {
-    const narrow = matchMedia("(max-width: 40rem)").matches;
-    if (this.players === 6) return this.seatPos(s, narrow ? 12 : 15, narrow ? 22 : 20);
-    if (this.players === 5) return this.seatPos(s, narrow ? 11 : 15, 16);
-    return this.seatPos(s, 15, 12);
+    // in card sizes from the centre: neighbours never cover more than a corner of each other
+    const r = { 3: 0.9, 4: 0.98, 5: 0.9, 6: 0.92 }[this.players] || 0.95;
+    const a = this.seatAngle(s);
+    return { x: -Math.sin(a) * r, y: Math.cos(a) * r };
   }
 
   renderTrick() {
@@ -1114,10 +1116,10 @@ export class TableView {
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
         const p = this.trickSpot(s);
-        el.style.left = `${p.x}%`;
-        el.style.top = `${p.y}%`;
-        el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
-        el.style.setProperty("--from-y", `${(this.seatPos(s).y - p.y) * 4}%`);
+        el.style.left = `calc(50% + ${p.x.toFixed(4)} * var(--card-w))`;
+        el.style.top = `calc(50% + ${p.y.toFixed(4)} * 1.4 * var(--card-w))`;
+        el.style.setProperty("--from-x", `${(p.x * 250).toFixed(0)}%`);
+        el.style.setProperty("--from-y", `${(p.y * 250).toFixed(0)}%`);
         if (this.app.motion()) el.classList.add("enter");
         box.append(el);
       }
@@ -1371,13 +1373,27 @@ export class TableView {
     const hand = this.el && this.el.querySelector("#hand");
     const first = hand && hand.querySelector(".card");
     if (!first) return;
-    const n = hand.querySelectorAll(".card").length;
+    const cards = [...hand.querySelectorAll(".card")];
+    const n = cards.length;
     const w = first.offsetWidth;
     const style = getComputedStyle(hand);
     const avail = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
-    const step = n > 1 ? (avail - w) / (n - 1) : w;
+    // one row while each card shows at least its corner index (a third of a card); else two
+    // rows (the second overlapping the lower half of the first), so every index stays readable
+    const step1 = n > 1 ? (avail - w) / (n - 1) : w;
+    const rows = step1 >= 0.45 * w || n < 4 ? 1 : 2;
+    const perRow = Math.ceil(n / rows);
+    const step = perRow > 1 ? (avail - w) / (perRow - 1) : w;
     const overlap = Math.max(-0.74 * w, Math.min(0.08 * w, step - w));
-    hand.style.setProperty("--overlap", `${overlap}px`);
+    hand.style.setProperty("--overlap", `${Math.floor(overlap * 10) / 10}px`);
+    hand.classList.toggle("two-rows", rows === 2);
+    cards.forEach((c, i) => c.classList.toggle("row-start", rows === 2 && i === perRow));
+  }
+
+  /** Scroll so that the table (felt, hand and actions) fills the window. */
+  showTable() {
+    const area = this.el && this.el.querySelector(".play-area");
+    if (area) area.scrollIntoView({ block: "start", inline: "nearest" });
   }
 
   onHandKey(e) {
