@@ -1020,6 +1020,8 @@ export class TableView {
     const n = this.players;
     const me = this.mySeat ?? 0;
     const k = (s - me + n) % n;
+    // six seats: the two beside you a little higher, clear of your seat on a short felt
+    if (n === 6) return ([0, 64, 110, 180, 250, 296][k] * Math.PI) / 180;
     return (k * 2 * Math.PI) / n;
   }
 
@@ -1071,7 +1073,7 @@ export class TableView {
         h("div", { class: "seat-meta", "aria-hidden": "true" },
           h("span", { class: "bidtricks", title: "bid / tricks taken" }, `${bid === null ? "–" : bid === "Blind Nil" ? "BN" : bid}/${v.tricks[s]}`),
           partner ? h("span", { class: "tag" }, "partner") : null,
-          info.kind === "cpu" ? h("span", { class: "tag" }, "CPU") : null,
+          info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
           info.covered ? h("span", { class: "tag warn" }, "away") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
@@ -1097,7 +1099,8 @@ export class TableView {
   trickSpot(s) {
     // in card sizes from the centre: neighbours never cover more than a corner of each other
     const r = { 3: 0.9, 4: 0.98, 5: 0.9, 6: 0.92 }[this.players] || 0.95;
-    const a = this.seatAngle(s);
+    const n = this.players;
+    const a = ((((s - (this.mySeat ?? 0)) % n) + n) % n) * 2 * Math.PI / n; // evenly round
     return { x: -Math.sin(a) * r, y: Math.cos(a) * r };
   }
 
