@@ -7,6 +7,7 @@ import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
 import { TableView } from "./table.js";
+import { Voice } from "./voice.js";
 
 class App {
   constructor() {
@@ -24,6 +25,8 @@ class App {
     this.table = null;
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
+    this.voice = new Voice(this.settings);
+    this.voice.attach(this.announcer);
     this.applySettings();
     this.wire();
     window.addEventListener("hashchange", () => this.route());
@@ -83,6 +86,7 @@ class App {
     document.documentElement.classList.toggle("four-colour", !!this.settings.fourColour);
     this.announcer.pace = this.settings.pace;
     this.sounds.settings = this.settings;
+    if (this.voice) this.voice.settings = this.settings;
   }
 
   saveSettings() {
@@ -660,6 +664,15 @@ class App {
         h("p", {}, h("label", { for: "s-summary" }, "The hand's summary stays"),
           h("select", { id: "s-summary" }, [[4, "4 seconds"], [8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [0, "until I put it away (Escape, Enter or a tap)"]].map(([v, l]) =>
             h("option", { value: String(v), selected: Number(s.summarySeconds) === v }, l))))),
+      h("fieldset", {}, h("legend", {}, "Self-voicing (for players without a screen reader)"),
+        h("p", { class: "check" }, h("input", { id: "s-voice-on", type: "checkbox", checked: !!s.selfVoicing, disabled: !this.voice.available }),
+          h("label", { for: "s-voice-on" }, this.voice.available ? "Speak every announcement with the browser's voice (X stops it, L repeats)" : "Speak every announcement (this browser has no speech synthesis)")),
+        h("p", {}, h("label", { for: "s-voice-name" }, "Voice"),
+          h("select", { id: "s-voice-name" }, h("option", { value: "" }, "The browser's default"),
+            this.voice.voices().map((v) => h("option", { value: v.name, selected: v.name === s.voiceName }, `${v.name} (${v.lang})`)))),
+        h("p", {}, h("label", { for: "s-voice-rate" }, "Speaking rate"), h("input", { id: "s-voice-rate", type: "range", min: "0.5", max: "3", step: "0.1", value: String(s.voiceRate ?? 1), "aria-valuetext": `${s.voiceRate ?? 1} times` })),
+        h("p", {}, h("label", { for: "s-voice-volume" }, "Voice volume"), h("input", { id: "s-voice-volume", type: "range", min: "0", max: "100", step: "5", value: String(Math.round((s.voiceVolume ?? 1) * 100)), "aria-valuetext": `${Math.round((s.voiceVolume ?? 1) * 100)} percent` })),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => this.voice.speak("This is the voice that will read the game.") }, "Try the voice"))),
       h("fieldset", {}, h("legend", {}, "Cards"),
         h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
       h("p", { role: "status", id: "s-saved", class: "note" }));
@@ -673,6 +686,10 @@ class App {
       if (t.id === "s-autoplay") s.autoplay = t.checked;
       if (t.id === "s-summary") s.summarySeconds = Number(t.value);
       if (t.id === "s-four") s.fourColour = t.checked;
+      if (t.id === "s-voice-on") { s.selfVoicing = t.checked; if (!t.checked) this.voice.stop(); }
+      if (t.id === "s-voice-name") s.voiceName = t.value;
+      if (t.id === "s-voice-rate") { s.voiceRate = Number(t.value); t.setAttribute("aria-valuetext", `${t.value} times`); }
+      if (t.id === "s-voice-volume") { s.voiceVolume = Number(t.value) / 100; t.setAttribute("aria-valuetext", `${t.value} percent`); }
       this.saveSettings();
       form.querySelector("#s-saved").textContent = "Saved.";
     });
@@ -706,6 +723,7 @@ class App {
       p: () => say(t.scoresText()),
       o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
       l: () => this.announcer.repeat(),
+      x: () => this.voice.stop(),
       i: () => t.hint(),
       y: () => {
         const left = t.timeLeft();

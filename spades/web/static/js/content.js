@@ -236,6 +236,7 @@ export const SHORTCUTS = [
   ["Scores and bags", "P"],
   ["Score sheet", "O"],
   ["Repeat the last announcement", "L"],
+  ["Stop the voice (self-voicing)", "X"],
   ["Hint", "I"],
   ["Time left on the turn timer", "Y"],
   ["Move focus to your hand", "J"],
