@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from tests.web.helpers import (
+    ACTIVE_LABEL,
     Speech,
     create_cpu_table,
     my_turn_key,
@@ -139,4 +140,38 @@ def test_enter_with_autoplay_on_is_not_refused(new_page: Any) -> None:
     page.wait_for_function("spadesApp.table.status === 'finished'")
     refused = [e["text"] for e in speech.all() if "Refused" in e["text"]]
     assert not refused, refused
+    assert not page.errors, page.errors
+
+
+def test_the_bid_and_nil_cards_in_the_hand(new_page: Any, artifacts: Any) -> None:
+    """Seed 002: while you bid, the hand holds a Bid card (a number to type) and a Nil card."""
+    page = new_page(viewport={"width": 390, "height": 844})
+    speech = Speech(page)
+    start_quick_match(page, "Gus", one_hand=True)
+    assert wait_my_turn_or_over(page) == "bid"
+    page.keyboard.press("j")
+    page.keyboard.press("Home")
+    assert page.evaluate(ACTIVE_LABEL).endswith("Bid: type your number")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(ACTIVE_LABEL).endswith("Nil: bid no trick")
+    page.keyboard.press("ArrowLeft")
+    page.screenshot(path=str(artifacts / "hand-bid-cards-phone.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#bid-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "bid-number"
+    for wrong in ("0", "14", "x"):  # refused in the box, with the reason; nothing is bid
+        page.fill("#bid-number", "")
+        page.keyboard.type(wrong)
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('bid-number-error').textContent !== ''")
+        assert "from 1 to 13" in page.text_content("#bid-number-error")
+        assert page.evaluate(MY_BID) is None
+        page.evaluate("document.getElementById('bid-number-error').textContent = ''")
+    page.fill("#bid-number", "3")
+    page.keyboard.press("Enter")
+    speech.wait_for("You bid 3.")
+    assert page.evaluate(MY_BID) == "3" or page.evaluate(MY_BID) == 3
+    # the cards are gone once you have bid; focus is back on the hand
+    page.wait_for_function("!document.getElementById('card-BID')")
+    assert page.evaluate("document.activeElement.id") == "hand"
     assert not page.errors, page.errors

@@ -783,6 +783,7 @@ export class TableView {
   }
 
   select(card) {
+    this.activeSpecial = null;
     this.selected = card;
     this.autoSelected = false;
     this.saveDraft();
@@ -816,6 +817,8 @@ export class TableView {
       this.el.dataset.mode = mode;
       clear(this.el);
       if (mode === "waiting") this.buildWaiting(); else this.buildGame();
+      // the table fills the window: felt, hand and actions in sight together
+      if (mode === "game") requestAnimationFrame(() => this.showTable());
     }
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     // never leave the keyboard user stranded on <body> when what they were on went away
@@ -945,6 +948,7 @@ export class TableView {
       h("dialog", { class: "match-over", id: "match-over", hidden: true, "aria-labelledby": "over-title" }),
       this.buildSheetDialog(),
       this.buildBlindNilDialog(),
+      this.buildBidDialog(),
     );
     const over = this.el.querySelector("#match-over");
     over.addEventListener("close", () => this.onOverClosed());
@@ -958,6 +962,13 @@ export class TableView {
       const opt = e.target.closest("[role=option]");
       if (!opt) return;
       const card = opt.dataset.card;
+      if (card === "BID" || card === "NIL") {
+        this.activeSpecial = card;
+        this.renderHand();
+        this.useSpecial(card);
+        return;
+      }
+      this.activeSpecial = null;
       hand.focus({ preventScroll: true });
       if (this.selected === card && this.myTurn() && this.view.phase === "play") this.play(card);
       else this.select(card);
@@ -1305,6 +1316,26 @@ export class TableView {
       if (first) this.selected = first;
     }
     const have = new Map([...hand.children].map((c) => [c.dataset.card, c]));
+    // seed 002: while you bid, the hand holds a "Bid" card (type your number) and a "Nil" card
+    const specials = this.specialItems();
+    if (!specials.includes(this.activeSpecial)) this.activeSpecial = null;
+    const total = specials.length + cards.length;
+    specials.forEach((sp, i) => {
+      let el = have.get(sp);
+      if (!el) {
+        el = h("div", { role: "option", id: `card-${sp}`, class: `card in-hand special special-${sp.toLowerCase()}`, "data-card": sp },
+          h("span", { class: "special-face", "aria-hidden": "true" }, h("span", { class: "special-word" }, sp === "BID" ? "Bid" : "Nil"),
+            h("span", { class: "special-hint" }, sp === "BID" ? "1, 2, 3…" : "0 tricks")),
+          h("span", { class: "card-name sr-only" }, sp === "BID" ? "Bid: type your number" : "Nil: bid no trick"));
+      }
+      have.delete(sp);
+      el.setAttribute("aria-posinset", String(i + 1));
+      el.setAttribute("aria-setsize", String(total));
+      el.setAttribute("aria-selected", String(sp === this.activeSpecial));
+      el.classList.toggle("selected", sp === this.activeSpecial);
+      if (hand.children[i] !== el) hand.insertBefore(el, hand.children[i] || null);
+    });
+    const off = specials.length;
     cards.forEach((card, i) => {
       let el = have.get(card);
       if (!el) {
@@ -1312,23 +1343,24 @@ export class TableView {
       }
       have.delete(card);
       const playable = myPlay && legal.has(card);
-      el.setAttribute("aria-posinset", String(i + 1));
-      el.setAttribute("aria-setsize", String(cards.length));
-      el.setAttribute("aria-selected", String(card === this.selected));
+      el.setAttribute("aria-posinset", String(off + i + 1));
+      el.setAttribute("aria-setsize", String(total));
+      el.setAttribute("aria-selected", String(card === this.selected && !this.activeSpecial));
       const name = `${cardName(card)}, ${myPlay ? (playable ? "playable" : "not playable") : v.phase === "play" ? "wait for your turn" : "bidding"}`;
       let label = el.querySelector(".card-name");
       if (!label) { label = h("span", { class: "card-name sr-only" }); el.append(label); }
       if (label.textContent !== name) label.textContent = name;
       el.classList.toggle("playable", playable);
       el.classList.toggle("unplayable", myPlay && !playable);
-      el.classList.toggle("selected", card === this.selected);
+      el.classList.toggle("selected", card === this.selected && !this.activeSpecial);
       el.style.setProperty("--i", String(i));
-      if (hand.children[i] !== el) hand.insertBefore(el, hand.children[i] || null);
+      if (hand.children[off + i] !== el) hand.insertBefore(el, hand.children[off + i] || null);
     });
     for (const el of have.values()) el.remove();
-    hand.style.setProperty("--n", String(cards.length));
+    hand.style.setProperty("--n", String(total));
     this.fitHand();
-    if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
+    if (this.activeSpecial) hand.setAttribute("aria-activedescendant", `card-${this.activeSpecial}`);
+    else if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
     else hand.removeAttribute("aria-activedescendant");
     const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
       : `Your hand, ${plural(cards.length, "card")}${myPlay ? `, ${legal.size} playable` : ""}`;
@@ -1393,20 +1425,111 @@ export class TableView {
     cards.forEach((c, i) => c.classList.toggle("row-start", rows === 2 && i === perRow));
   }
 
+  /** Keys on the list while it holds the Bid and Nil cards; true when the key was used. */
+  onSpecialKey(e, specials) {
+    const cards = this.handCards();
+    const items = [...specials, ...cards];
+    const cur = this.activeSpecial ? items.indexOf(this.activeSpecial) : Math.max(specials.length, items.indexOf(this.selected));
+    let next = null;
+    if (e.key === "Enter" && this.activeSpecial) { e.preventDefault(); this.useSpecial(this.activeSpecial); return true; }
+    if (e.key === "Home") next = 0;
+    else if ((e.key === "ArrowLeft" || e.key === "ArrowUp") && cur <= specials.length) next = Math.max(0, cur - 1);
+    else if ((e.key === "ArrowRight" || e.key === "ArrowDown") && this.activeSpecial) next = cur + 1;
+    if (next === null || next >= items.length) return false;
+    e.preventDefault();
+    e.stopPropagation();
+    if (next < specials.length) {
+      this.activeSpecial = specials[next];
+      this.renderHand();
+    } else {
+      this.activeSpecial = null;
+      this.select(items[next]);
+    }
+    return true;
+  }
+
   /** Scroll so that the table (felt, hand and actions) fills the window. */
   showTable() {
     const area = this.el && this.el.querySelector(".play-area");
     if (area) area.scrollIntoView({ block: "start", inline: "nearest" });
   }
 
+  /** The Bid and Nil cards of seed 002, in the hand while your bid is still to be made. */
+  specialItems() {
+    const v = this.view;
+    if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || v.bids[this.mySeat] !== null) return [];
+    const legal = this.myTurn() ? this.legalBids() : null;
+    if (legal && legal.includes("look")) return [];
+    const nil = legal ? legal.includes("nil") || legal.includes("0") : !this.rules || this.rules.nil !== false;
+    const nums = legal ? legal.filter((b) => /^\d+$/.test(b) && b !== "0") : ["1"];
+    return [...(nums.length ? ["BID"] : []), ...(nil ? ["NIL"] : [])];
+  }
+
+  /** Enter or a tap on the Bid card (a number to type) or the Nil card. */
+  useSpecial(sp) {
+    if (sp === "NIL") {
+      if (this.myTurn()) this.bid("nil");
+      else { this.setDraftBid("nil"); this.say("Nil is chosen: confirm it when your turn comes."); }
+      return;
+    }
+    this.askBidNumber();
+  }
+
+  askBidNumber() {
+    const dlg = this.el && this.el.querySelector("#bid-dialog");
+    if (!dlg) return;
+    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (this.view.hand ? this.view.hand.length : 13);
+    const input = dlg.querySelector("#bid-number");
+    input.max = String(max);
+    input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
+    dlg.querySelector("#bid-number-label").textContent = `Your bid, 1 to ${max}`;
+    dlg.querySelector("#bid-number-error").textContent = "";
+    if (!dlg.open) dlg.showModal();
+    input.focus();
+  }
+
+  buildBidDialog() {
+    const dlg = h("dialog", { class: "confirm-dialog bid-dialog", id: "bid-dialog", "aria-labelledby": "bid-dialog-title" });
+    const form = h("form", { method: "dialog", novalidate: true },
+      h("h2", { id: "bid-dialog-title" }, "Bid"),
+      h("p", { class: "field" }, h("label", { for: "bid-number", id: "bid-number-label" }, "Your bid"),
+        h("input", { id: "bid-number", type: "number", inputmode: "numeric", min: "1", step: "1", autocomplete: "off", "aria-describedby": "bid-number-error" })),
+      h("p", { class: "form-error", role: "alert", id: "bid-number-error" }),
+      h("div", { class: "button-row" },
+        h("button", { type: "submit", class: "primary", value: "bid" }, "Bid"),
+        h("button", { type: "button", onclick: () => dlg.close("cancel") }, "Cancel")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = form.querySelector("#bid-number");
+      const raw = input.value.trim();
+      const max = Number(input.max);
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n < 1 || n > max) {
+        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type a number from 1 to ${max}.` : `${raw} is not a bid: type a number from 1 to ${max} (Nil has its own card).`;
+        input.focus();
+        return;
+      }
+      dlg.close("bid");
+      if (this.myTurn()) this.bid(String(n));
+      else { this.setDraftBid(String(n)); this.say(`A bid of ${n} is chosen: confirm it when your turn comes.`); }
+    });
+    dlg.append(form);
+    dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+    dlg.addEventListener("close", () => this.focusHand());
+    return dlg;
+  }
+
   onHandKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key;
+    if (key === "Enter" && this.summaryShown()) { e.preventDefault(); this.dismissSummary(); return; }
+    // the Bid and Nil cards come first in the list while you bid
+    const specials = this.specialItems();
+    if (specials.length && this.onSpecialKey(e, specials)) return;
     const cards = this.handCards();
     if (!cards.length) return;
     let i = Math.max(0, cards.indexOf(this.selected));
-    const key = e.key;
     let handled = true;
-    if (key === "Enter" && this.summaryShown()) { e.preventDefault(); this.dismissSummary(); return; }
     if (key === "ArrowRight" || key === "ArrowDown") i = Math.min(cards.length - 1, this.selected ? i + 1 : 0);
     else if (key === "ArrowLeft" || key === "ArrowUp") i = Math.max(0, i - 1);
     else if (key === "Home") i = 0;
