@@ -175,3 +175,38 @@ def test_the_bid_and_nil_cards_in_the_hand(new_page: Any, artifacts: Any) -> Non
     page.wait_for_function("!document.getElementById('card-BID')")
     assert page.evaluate("document.activeElement.id") == "hand"
     assert not page.errors, page.errors
+
+
+GESTURE = """([kind, fingers]) => {
+  const el = document.querySelector('.play-area');
+  const box = el.getBoundingClientRect();
+  const x0 = box.left + box.width / 2, y0 = box.top + box.height / 3;
+  const d = { tap: [0, 0], up: [0, -90], down: [0, 90], left: [-90, 0], right: [90, 0] }[kind];
+  const touches = (dx, dy) => Array.from({ length: fingers }, (_, i) => new Touch({
+    identifier: i + 1, target: el, clientX: x0 + i * 30 + dx, clientY: y0 + dy }));
+  el.dispatchEvent(new TouchEvent('touchstart', { touches: touches(0, 0), changedTouches: touches(0, 0), bubbles: true }));
+  el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: touches(d[0], d[1]), bubbles: true }));
+}"""
+
+
+def test_the_shortcuts_by_touch_and_on_screen_buttons(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
+    speech = Speech(page)
+    start_quick_match(page, "Hal", one_hand=True)
+    assert wait_my_turn_or_over(page) == "bid"
+    page.evaluate(GESTURE, ["up", 2])  # two fingers up: the trick
+    speech.wait_for("No card played to this trick yet")
+    page.evaluate(GESTURE, ["left", 3])  # three fingers (iPhone) left: the scores
+    speech.wait_for("Scores, one-hand match")
+    page.evaluate(GESTURE, ["down", 2])  # the round
+    speech.wait_for("Hand 1, bidding")
+    page.evaluate(GESTURE, ["tap", 2])  # whose turn
+    speech.wait_for("Your turn to bid")
+    page.evaluate(GESTURE, ["right", 2])  # repeat
+    speech.wait_for("Again:")
+    before = len(speech.all())
+    page.evaluate(GESTURE, ["up", 1])  # one finger is left alone (scrolling, cards)
+    page.click(".ask-buttons [data-shortcut=p]")  # the buttons do the same
+    said = speech.wait_for("Scores, one-hand match")
+    assert len(speech.all()[before:]) == 1, said
+    assert not page.errors, page.errors

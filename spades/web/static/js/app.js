@@ -715,6 +715,15 @@ class App {
     if (!t.el.contains(a) && a !== this.main && a !== document.body) return;
     if (document.querySelector("dialog[open]")) return;
     const k = e.key === "B" ? "B" : e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (!this.shortcut(k)) return;
+    e.preventDefault();
+  }
+
+  /** What a shortcut key does at the table (also the on-screen buttons and the touch
+   * gestures); false when `k` is no shortcut. */
+  shortcut(k) {
+    const t = this.table;
+    if (!t || !t.view) return false;
     const say = (text) => this.announcer.say(text);
     const actions = {
       w: () => say(t.whoseTurnText()),
@@ -736,9 +745,9 @@ class App {
       "?": () => this.openHelp(),
     };
     const fn = actions[k];
-    if (!fn) return;
-    e.preventDefault();
+    if (!fn) return false;
     fn();
+    return true;
   }
 }
 

@@ -23,7 +23,40 @@ const PLACES = {
 const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
-const LAST_TRICK_MS = 1500; // how long the hand's last trick stays alone on the felt
+const LAST_TRICK_MS = 1500;
+// the shortcut keys as on-screen buttons (the fallback for gestures)
+const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
+  ["l", "Repeat (L)"], ["y", "Time left (Y)"], ["x", "Stop the voice (X)"]];
+// two-finger (three on an iPhone) gestures on the table → shortcut keys
+const GESTURES = { tap: "w", up: "t", down: "r", left: "p", right: "l" };
+
+/** Two- or three-finger taps and swipes on `el`, as shortcut keys (`onGesture(key)`). A
+ * single finger is left alone (taps on cards, scrolling). */
+function listenGestures(el, onGesture) {
+  let start = null;
+  el.addEventListener("touchstart", (e) => {
+    if (e.touches.length >= 2) {
+      const pts = [...e.touches];
+      start = { x: pts.reduce((a, p) => a + p.clientX, 0) / pts.length, y: pts.reduce((a, p) => a + p.clientY, 0) / pts.length, n: pts.length, at: Date.now() };
+    }
+  }, { passive: true });
+  el.addEventListener("touchend", (e) => {
+    if (!start || e.touches.length) return;
+    const pts = [...e.changedTouches];
+    const x = pts.reduce((a, p) => a + p.clientX, 0) / pts.length;
+    const y = pts.reduce((a, p) => a + p.clientY, 0) / pts.length;
+    const dx = x - start.x;
+    const dy = y - start.y;
+    start = null;
+    const far = 40;
+    let kind = null;
+    if (Math.abs(dx) < 15 && Math.abs(dy) < 15) kind = "tap";
+    else if (Math.abs(dx) >= far && Math.abs(dx) > 2 * Math.abs(dy)) kind = dx > 0 ? "right" : "left";
+    else if (Math.abs(dy) >= far && Math.abs(dy) > 2 * Math.abs(dx)) kind = dy > 0 ? "down" : "up";
+    if (kind) onGesture(GESTURES[kind]);
+  });
+  el.addEventListener("touchcancel", () => { start = null; });
+} // how long the hand's last trick stays alone on the felt
 
 /** Keep Tab inside a modal dialog: from its last control to its first and back. */
 function trapTab(e, box) {
@@ -941,6 +974,11 @@ export class TableView {
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
+          h("section", { class: "panel ask", "aria-labelledby": "ask-title" },
+            h("h2", { id: "ask-title" }, "Ask the table"),
+            h("p", { class: "note", id: "ask-note" }, "The shortcut keys as buttons. On a touch screen, two fingers (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat."),
+            h("div", { class: "button-row ask-buttons", "aria-describedby": "ask-note" },
+              ASK_BUTTONS.map(([k, label]) => h("button", { type: "button", class: "small", "data-shortcut": k, onclick: () => this.app.shortcut(k) }, label)))),
           h("section", { class: "panel events", "aria-labelledby": "events-title" },
             h("h2", { id: "events-title" }, "Table talk"),
             h("ol", { class: "event-log", id: "event-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "events-title" })),
@@ -953,6 +991,7 @@ export class TableView {
     const over = this.el.querySelector("#match-over");
     over.addEventListener("close", () => this.onOverClosed());
     over.addEventListener("keydown", (e) => trapTab(e, over));
+    listenGestures(this.el.querySelector(".play-area"), (k) => this.app.shortcut(k));
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
