@@ -184,8 +184,10 @@ GESTURE = """([kind, fingers]) => {
   const d = { tap: [0, 0], up: [0, -90], down: [0, 90], left: [-90, 0], right: [90, 0] }[kind];
   const touches = (dx, dy) => Array.from({ length: fingers }, (_, i) => new Touch({
     identifier: i + 1, target: el, clientX: x0 + i * 30 + dx, clientY: y0 + dy }));
-  el.dispatchEvent(new TouchEvent('touchstart', { touches: touches(0, 0), changedTouches: touches(0, 0), bubbles: true }));
-  el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: touches(d[0], d[1]), bubbles: true }));
+  const at = touches(0, 0);
+  el.dispatchEvent(new TouchEvent('touchstart', { touches: at, changedTouches: at, bubbles: true }));
+  el.dispatchEvent(new TouchEvent('touchend',
+    { touches: [], changedTouches: touches(d[0], d[1]), bubbles: true }));
 }"""
 
 

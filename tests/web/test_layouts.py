@@ -44,7 +44,10 @@ FITS = """(() => {
   const hand = [...document.querySelectorAll('#hand .card')];
   const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
     && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const onScreen = (b) => b.left >= -1 && b.top >= -1 && b.right <= innerWidth + 1 && b.bottom <= innerHeight + 1;
+  const onScreen = (b) => b.left >= -1 && b.top >= -1 && b.right <= innerWidth + 1
+    && b.bottom <= innerHeight + 1;
+  const px = (v) => Math.round(v);
+  const box = (b) => `${px(b.left)},${px(b.top)},${px(b.right)},${px(b.bottom)}`;
   const out = [];
   seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
     if (hit(r(a), r(b))) out.push(`seat ${a.dataset.seat} / seat ${b.dataset.seat}`);
@@ -56,18 +59,20 @@ FITS = """(() => {
     const x = r(a), y = r(b);
     const w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
     const h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
-    if (w > x.width * 0.25 && h > x.height * 0.25) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat} (${Math.round(w)}x${Math.round(h)})`);
+    if (w > x.width * 0.25 && h > x.height * 0.25) out.push(
+      `card ${a.dataset.seat} / card ${b.dataset.seat} (${px(w)}x${px(h)})`);
   }));
   for (const s of seats) if (!onScreen(r(s))) out.push(`seat ${s.dataset.seat} off the screen`);
   for (const c of cards) if (!onScreen(r(c))) out.push(`trick card of seat ${c.dataset.seat} off the screen`);
   hand.forEach((c, i) => {
     const b = r(c);
-    if (!onScreen(b)) out.push(`hand card ${c.dataset.card} off the screen (${Math.round(b.left)},${Math.round(b.top)},${Math.round(b.right)},${Math.round(b.bottom)})`);
+    if (!onScreen(b)) out.push(`hand card ${c.dataset.card} off the screen (${box(b)})`);
     const next = hand[i + 1];
     if (next) {
       const n = r(next);
       const sameRow = n.left > b.left - 1;  // a second row starts again at the left
-      if (sameRow && n.left - b.left < b.width * 0.28) out.push(`hand card ${c.dataset.card} covered (${Math.round(n.left - b.left)} of ${Math.round(b.width)} px shown)`);
+      if (sameRow && n.left - b.left < b.width * 0.28) out.push(
+        `hand card ${c.dataset.card} covered (${px(n.left - b.left)} of ${px(b.width)} px shown)`);
     }
   });
   const wide = document.documentElement.scrollWidth;
