@@ -116,7 +116,7 @@ def test_whole_match_with_the_keyboard_alone(new_page: Any, artifacts: Any) -> N
     page.focus("#over-close")
     page.keyboard.press("Enter")
     page.wait_for_selector("#match-over", state="hidden")
-    assert page.evaluate("document.activeElement.id") == "sheet-btn"
+    page.wait_for_function("document.activeElement.id === 'sheet-btn'")
     assert "Final score" in over["text"]
     assert bids == 1 and plays == 13, (bids, plays)
     assert not page.is_visible("#match-over")

@@ -628,7 +628,7 @@ class App {
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
       h("p", {}, "Everything that happens is announced: your turn and refused actions at once, the rest in order, without cutting each other off. The last announcements are also listed under “Table talk”."),
-      h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. No gesture is needed for anything."),
+      h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
   }
 
