@@ -84,7 +84,9 @@ def browser(server: str) -> Iterator[Any]:
         b.close()
 
 
-FAST = json.dumps({"pace": 0, "volume": 0.4})
+# no pause between announcements; the hand's summary goes after a second (tests that look at
+# it choose 0: it stays until it is put away)
+FAST = json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 1})
 
 
 @pytest.fixture

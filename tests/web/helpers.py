@@ -136,18 +136,21 @@ def play_with_keyboard(page: Any) -> str:
 
 
 def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400",
-                     players: int = 4, teams: str = "", timer: int | None = None) -> None:
+                     players: int = 4, teams: str = "", timer: int | None = None,
+                     table_name: str | None = None, first_dealer: int | None = None) -> None:
     """Fill the "Create a table" form (every option) and press "Create and play against CPUs
     now"; wait for the table to open."""
     page.goto(server + "#/create")
     page.wait_for_selector("#c-profile")
     page.fill("#c-your-name", name)
-    page.fill("#c-name", f"{name}'s table")
+    page.fill("#c-name", table_name if table_name is not None else f"{name}'s table")
     page.select_option("#c-profile", profile)
     if page.is_visible("#c-players"):
         page.select_option("#c-players", str(players))
     if teams and page.is_visible("#c-teams"):
         page.select_option("#c-teams", teams)
+    if first_dealer is not None:
+        page.select_option("#c-first_dealer", str(first_dealer))
     if timer is not None:
         page.check("#c-timer-on")
         page.fill("#c-turn_timer", str(timer))
@@ -159,39 +162,6 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
         raise AssertionError("the table did not open: " + page.evaluate(
             "location.hash + ' | ' + document.querySelector('#create-error').textContent")
             + f" | errors {getattr(page, 'errors', [])}") from exc
-
-
-OVERLAPS = """(() => {
-  // pairs of boxes on the felt that overlap: seats with seats, seats with trick cards, and
-  // anything that sticks out of the page sideways
-  const r = (e) => e.getBoundingClientRect();
-  const seats = [...document.querySelectorAll('.felt .seat')];
-  const cards = [...document.querySelectorAll('.felt .trick .played')];
-  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
-    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const out = [];
-  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
-    if (hit(r(a), r(b))) out.push(`seat ${a.dataset.seat} / seat ${b.dataset.seat}`);
-  }));
-  for (const s of seats) for (const c of cards) {
-    if (hit(r(s), r(c))) out.push(`seat ${s.dataset.seat} / card of seat ${c.dataset.seat}`);
-  }
-  cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => {
-    const x = r(a), y = r(b);
-    const w = Math.min(x.right, y.right) - Math.max(x.left, y.left);
-    const h = Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top);
-    // trick cards may touch, never cover a fifth of each other
-    if (w > x.width * 0.2 && h > x.height * 0.2) out.push(`card ${a.dataset.seat} / card ${b.dataset.seat}`);
-  }));
-  const felt = document.querySelector('.felt');
-  if (felt) for (const s of seats) {
-    const b = r(s);
-    if (b.left < 0 || b.right > innerWidth) out.push(`seat ${s.dataset.seat} off the screen`);
-  }
-  const wide = document.documentElement.scrollWidth;
-  if (wide > innerWidth + 1) out.push(`page scrolls sideways (${wide} > ${innerWidth})`);
-  return out;
-})()"""
 
 
 def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:

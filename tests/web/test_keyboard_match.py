@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from typing import Any
 
@@ -20,12 +21,23 @@ from tests.web.helpers import (
 CARD = r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (hearts|spades|diamonds|clubs)"
 
 
-def test_whole_match_with_the_keyboard_alone(new_page: Any) -> None:
-    page = new_page()
+def test_whole_match_with_the_keyboard_alone(new_page: Any, artifacts: Any) -> None:
+    # the hand's summary stays until it is put away
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
     speech = Speech(page)
     start_quick_match(page, "Kim", profile="game93", one_hand=True)
     first = speech.wait_for("You sit")
     assert "Kim's table" in first["text"]
+    # seats named by where they sit: you at the bottom, your partner North at the top; the
+    # CPUs' avatars differ
+    page.wait_for_selector(".seat[data-place=top]")
+    seats = page.evaluate("[...document.querySelectorAll('.felt .seat')].map(s =>"
+                          " [s.dataset.place, s.querySelector('.who').textContent,"
+                          " s.querySelector('.avatar').textContent])")
+    named = {place: who for place, who, _ in seats}
+    assert named["me"] == "Kim" and named["top"] == "North", seats
+    assert {named["left"], named["right"]} == {"West", "East"}, seats
+    assert len({avatar for _, _, avatar in seats}) == 4, seats
     # the hand is one focusable widget, focused on arrival
     assert page.evaluate("document.activeElement.id") == "hand"
     assert page.get_attribute("#hand", "role") == "listbox"
@@ -52,6 +64,15 @@ def test_whole_match_with_the_keyboard_alone(new_page: Any) -> None:
                 page.keyboard.press("t")
                 trick = speech.wait_for("Spades are")
                 assert "broken" in trick["text"]
+                # browse mode: the trick is a labelled list, who played what, who is winning
+                items = page.evaluate("[...document.querySelectorAll('#trick-list li')]"
+                                      ".map(li => li.textContent)")
+                assert page.evaluate("document.getElementById('trick-list')"
+                                     ".getAttribute('aria-labelledby')") == "trick-list-title"
+                assert items[-1] in ("Spades not broken yet.", "Spades broken."), items
+                if page.evaluate("spadesApp.table.view.trick.length"):
+                    assert re.fullmatch(r"\w+: " + CARD, items[0]), items
+                    assert items[-2].endswith("winning."), items
                 page.keyboard.press("r")
                 assert "bid" in speech.wait_for("Hand 1, trick")["text"]
                 page.keyboard.press("p")
@@ -74,15 +95,38 @@ def test_whole_match_with_the_keyboard_alone(new_page: Any) -> None:
     else:
         raise AssertionError("the match did not end")
 
+    # the last trick, then the hand's summary on the felt, read once; Escape puts it away
+    page.wait_for_selector(".felt .hand-summary")
+    scored = speech.wait_for("Hand 1 scored")
+    assert re.search(r"bid \d+ \+ \d+, took \d+\.", scored["text"]), scored
+    assert "score" in scored["text"] and "This hand" in scored["text"], scored
+    rows = page.locator(".hand-summary tbody tr").count()
+    assert rows == 2
+    assert not page.is_visible("#match-over")  # the summary first
+    page.screenshot(path=str(artifacts / "hand-summary-desktop.png"))
+    page.keyboard.press("Escape")
     over = speech.wait_for("The match is over")
+    # the end-of-match box is modal: the focus is in it, Tab stays in it, Close returns it
+    page.wait_for_selector("#match-over[open]")
+    inside = "document.getElementById('match-over').contains(document.activeElement)"
+    assert page.evaluate(inside)
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside), page.evaluate("document.activeElement.outerHTML")
+    page.focus("#over-close")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#match-over", state="hidden")
+    page.wait_for_function("document.activeElement.id === 'sheet-btn'")
     assert "Final score" in over["text"]
     assert bids == 1 and plays == 13, (bids, plays)
-    assert page.is_visible("#match-over")
+    assert not page.is_visible("#match-over")
     # the other players' cards were announced as they were played
     texts = [e["text"] for e in speech.all()]
-    assert sum(len(re.findall(r"CPU \w+ plays the " + CARD, t)) for t in texts) == 39
+    assert sum(len(re.findall(r"(West|North|East) plays the " + CARD, t)) for t in texts) == 39
     assert any("wins the trick" in t or "win the trick" in t for t in texts)
-    assert any("Hand 1 scored" in t for t in texts)
+    assert sum("Hand 1 scored" in t for t in texts) == 1
+    # mid-sentence "you" in lower case ("West deals; you bid first")
+    assert not [t for t in texts if re.search(r"[;,] You\b", t)]
     # nothing read twice: no announcement repeats the one before it
     assert all(a != b for a, b in itertools.pairwise(texts))
     assert not page.errors, page.errors

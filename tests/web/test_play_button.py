@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import expect
+
 from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
@@ -38,12 +40,12 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
             card = card_el.get_attribute("data-card")
             if card_el.get_attribute("aria-selected") != "true":
                 card_el.click(position={"x": 8, "y": 24})
-            page.wait_for_function("c => spadesApp.table.selected === c", arg=card, timeout=3000)
-            assert card_el.get_attribute("aria-selected") == "true"
+            page.wait_for_function("c => spadesApp.table.selected === c", arg=card, timeout=5000)
+            expect(card_el).to_have_attribute("aria-selected", "true")
             btn = page.locator("#play-btn")
             led = page.evaluate("spadesApp.table.view.trick[0][1].slice(-1)")
-            assert btn.get_attribute("aria-disabled") == "true"
-            assert f"follow {SUITS[led]}" in btn.text_content()
+            expect(btn).to_have_attribute("aria-disabled", "true")
+            expect(btn).to_contain_text(f"follow {SUITS[led]}")
             assert not btn.text_content().startswith("Play")
             before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
             btn.click(force=True)  # (aria-disabled, yet clickable) says why, out loud, and nothing changes
@@ -52,13 +54,13 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
             assert page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])") == before
             assert page.evaluate("spadesApp.table.selected") == card
             checked = True
-        # a playable card: the button offers it and plays it
-        playable = page.locator("#hand .card.playable").last
-        if playable.get_attribute("aria-selected") != "true":  # a second tap would play it
-            playable.click(position={"x": 8, "y": 24})
+        # a playable card: the button offers it and plays it (each step waits for the page to
+        # have done the last one: a busy machine may be slow to draw, never wrong)
+        card = page.locator("#hand .card.playable").last.get_attribute("data-card")
+        tap_to_select(page, card)
         btn = page.locator("#play-btn")
-        assert btn.get_attribute("aria-disabled") == "false"
-        assert btn.text_content().startswith("Play ")
+        expect(btn).to_have_attribute("aria-disabled", "false")
+        expect(btn).to_have_text(re.compile(r"^Play "))
         btn.click()
         wait_turn_passed(page, key)
         if not checked_waiting:
@@ -77,6 +79,13 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
     assert checked, "never had an unplayable card while following"
     check_hint_sources(page, speech)
     assert not page.errors, page.errors
+
+
+def tap_to_select(page: Any, card: str) -> None:
+    """Tap ``card`` once (a second tap would play it) and wait until the page has selected it."""
+    if page.evaluate("spadesApp.table.selected") != card:
+        page.locator(f"#hand .card[data-card='{card}']").click(position={"x": 8, "y": 24})
+    page.wait_for_function("c => spadesApp.table.selected === c", arg=card, timeout=5000)
 
 
 def check_hint_sources(page: Any, speech: Speech) -> None:

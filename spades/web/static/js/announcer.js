@@ -23,14 +23,17 @@ export class Announcer {
     this.queuedListeners = new Set();
   }
 
-  /** Queue a message. `assertive` for your turn and refused actions. */
-  say(message, { assertive = false } = {}) {
+  /** Queue a message: the one way text reaches the live regions (and the voice), in order.
+   * `assertive` for your turn and refused actions. `stale`, if given, is asked just before the
+   * message goes out: a message that no longer holds (a hint for a turn that has passed) is
+   * dropped instead of being read late. */
+  say(message, { assertive = false, stale = null } = {}) {
     const text = String(message || "").trim();
     if (!text) return;
     const kind = assertive ? "assertive" : "polite";
     const q = this.queues[kind];
-    if (q.includes(text)) return; // already waiting: never read twice
-    q.push(text);
+    if (q.some((m) => m.text === text)) return; // already waiting: never read twice
+    q.push({ text, stale });
     this.said.push(text);
     if (this.said.length > 200) this.said.shift();
     for (const fn of this.queuedListeners) fn(text, kind);
@@ -52,9 +55,9 @@ export class Announcer {
       this.timers[kind] = null;
       const q = this.queues[kind];
       if (!q.length) return;
-      // everything waiting goes out as one paragraph, in order
-      const text = q.splice(0, q.length).join(" ");
-      this.emit(kind, text);
+      // everything waiting goes out as one paragraph, in order (less what has gone stale)
+      const text = q.splice(0, q.length).filter((m) => !(m.stale && m.stale())).map((m) => m.text).join(" ");
+      if (text) this.emit(kind, text);
       if (q.length) this.schedule(kind);
     }, this.pace === 0 ? 0 : Math.max(wait, 60));
   }

@@ -7,6 +7,7 @@ import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
 import { TableView } from "./table.js";
+import { Voice } from "./voice.js";
 
 class App {
   constructor() {
@@ -24,6 +25,8 @@ class App {
     this.table = null;
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
+    this.voice = new Voice(this.settings);
+    this.voice.attach(this.announcer);
     this.applySettings();
     this.wire();
     window.addEventListener("hashchange", () => this.route());
@@ -83,6 +86,7 @@ class App {
     document.documentElement.classList.toggle("four-colour", !!this.settings.fourColour);
     this.announcer.pace = this.settings.pace;
     this.sounds.settings = this.settings;
+    if (this.voice) this.voice.settings = this.settings;
   }
 
   saveSettings() {
@@ -99,7 +103,10 @@ class App {
       this.user = m.user;
       this.probeHints();
       this.myTables = m.tables || [];
-      if (this.table) c.send({ type: "join", table_id: this.table.id });
+      // (re)join the table, unless the join of openTable() was waiting for this very
+      // connection and has just been sent: a second join would say "X is back" twice
+      if (this.table && this.joinQueued !== this.table.id) c.send({ type: "join", table_id: this.table.id });
+      this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
     });
@@ -329,6 +336,7 @@ class App {
       return;
     } else {
       this.conn.open();
+      if (!this.conn.ready) this.joinQueued = id;
       this.conn.request({ type: "join", table_id: id }).catch((err) => {
         if (!this.table) return;
         this.announcer.say(`Could not join: ${err.message}`, { assertive: true });
@@ -413,7 +421,7 @@ class App {
     const check = (id, label, checked = false) => h("p", { class: "field check", "data-knob": id }, h("input", { id: `c-${id}`, name: id, type: "checkbox", checked }), h("label", { for: `c-${id}` }, label));
     form.append(
       this.nameField("c-your-name"),
-      h("p", { class: "field" }, h("label", { for: "c-name" }, "Table name"), h("input", { id: "c-name", name: "name", type: "text", maxlength: "40" })),
+      h("p", { class: "field" }, h("label", { for: "c-name" }, "Table name"), h("input", { id: "c-name", name: "table_name", type: "text", maxlength: "40" })),
       h("p", { class: "field" }, h("label", { for: "c-profile" }, "Rules profile"),
         h("select", { id: "c-profile", name: "profile" }, known.map((p) => h("option", { value: p.name }, (PROFILES[p.name] || { title: p.name }).title)))),
       h("p", { class: "field", "data-knob": "players" }, h("label", { for: "c-players" }, "Players"), h("select", { id: "c-players", name: "players" })),
@@ -459,7 +467,7 @@ class App {
     sync();
     const collect = () => {
       const f = new FormData(form);
-      const o = { profile: f.get("profile"), name: f.get("name") || "", cpu: f.get("cpu") || "random", private: !!f.get("private"), spectators: !!f.get("spectators") };
+      const o = { profile: f.get("profile"), name: (f.get("table_name") || "").trim(), cpu: f.get("cpu") || "random", private: !!f.get("private"), spectators: !!f.get("spectators") };
       const visible = (k) => { const el = form.querySelector(`[data-knob=${k}]`); return el && !el.hidden; };
       if (visible("players")) o.players = Number(f.get("players"));
       if (visible("teams") && f.get("teams") !== "") o.teams = Number(f.get("teams"));
@@ -477,7 +485,7 @@ class App {
       const err = form.querySelector("#create-error");
       err.textContent = "";
       try {
-        await this.ensureSession(new FormData(form).get("name") && form.querySelector("#c-your-name").value);
+        await this.ensureSession(form.querySelector("#c-your-name").value);
         await this.createTable(collect(), cpus);
       } catch (ex) { err.textContent = ex.message; }
     };
@@ -620,7 +628,7 @@ class App {
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
       h("p", {}, "Everything that happens is announced: your turn and refused actions at once, the rest in order, without cutting each other off. The last announcements are also listed under “Table talk”."),
-      h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. No gesture is needed for anything."),
+      h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
   }
 
@@ -652,7 +660,19 @@ class App {
       h("fieldset", {}, h("legend", {}, "Keyboard and announcements"),
         h("p", { class: "check" }, h("input", { id: "s-shortcuts", type: "checkbox", checked: s.shortcuts }), h("label", { for: "s-shortcuts" }, "Single-key shortcuts at the table")),
         h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no pause between announcements; for fast screen reader users)")),
-        h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me"))),
+        h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me")),
+        h("p", {}, h("label", { for: "s-summary" }, "The hand's summary stays"),
+          h("select", { id: "s-summary" }, [[4, "4 seconds"], [8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [0, "until I put it away (Escape, Enter or a tap)"]].map(([v, l]) =>
+            h("option", { value: String(v), selected: Number(s.summarySeconds) === v }, l))))),
+      h("fieldset", {}, h("legend", {}, "Self-voicing (for players without a screen reader)"),
+        h("p", { class: "check" }, h("input", { id: "s-voice-on", type: "checkbox", checked: !!s.selfVoicing, disabled: !this.voice.available }),
+          h("label", { for: "s-voice-on" }, this.voice.available ? "Speak every announcement with the browser's voice (X stops it, L repeats)" : "Speak every announcement (this browser has no speech synthesis)")),
+        h("p", {}, h("label", { for: "s-voice-name" }, "Voice"),
+          h("select", { id: "s-voice-name" }, h("option", { value: "" }, "The browser's default"),
+            this.voice.voices().map((v) => h("option", { value: v.name, selected: v.name === s.voiceName }, `${v.name} (${v.lang})`)))),
+        h("p", {}, h("label", { for: "s-voice-rate" }, "Speaking rate"), h("input", { id: "s-voice-rate", type: "range", min: "0.5", max: "3", step: "0.1", value: String(s.voiceRate ?? 1), "aria-valuetext": `${s.voiceRate ?? 1} times` })),
+        h("p", {}, h("label", { for: "s-voice-volume" }, "Voice volume"), h("input", { id: "s-voice-volume", type: "range", min: "0", max: "100", step: "5", value: String(Math.round((s.voiceVolume ?? 1) * 100)), "aria-valuetext": `${Math.round((s.voiceVolume ?? 1) * 100)} percent` })),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => this.voice.speak("This is the voice that will read the game.") }, "Try the voice"))),
       h("fieldset", {}, h("legend", {}, "Cards"),
         h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
       h("p", { role: "status", id: "s-saved", class: "note" }));
@@ -664,7 +684,12 @@ class App {
       if (t.id === "s-shortcuts") s.shortcuts = t.checked;
       if (t.id === "s-pace") s.pace = t.checked ? 0 : 1;
       if (t.id === "s-autoplay") s.autoplay = t.checked;
+      if (t.id === "s-summary") s.summarySeconds = Number(t.value);
       if (t.id === "s-four") s.fourColour = t.checked;
+      if (t.id === "s-voice-on") { s.selfVoicing = t.checked; if (!t.checked) this.voice.stop(); }
+      if (t.id === "s-voice-name") s.voiceName = t.value;
+      if (t.id === "s-voice-rate") { s.voiceRate = Number(t.value); t.setAttribute("aria-valuetext", `${t.value} times`); }
+      if (t.id === "s-voice-volume") { s.voiceVolume = Number(t.value) / 100; t.setAttribute("aria-valuetext", `${t.value} percent`); }
       this.saveSettings();
       form.querySelector("#s-saved").textContent = "Saved.";
     });
@@ -674,8 +699,12 @@ class App {
 
   // ------------------------------------------------------------------ keyboard shortcuts
   onKey(e) {
-    if (e.key === "Escape") return;
     const t = this.table;
+    if (e.key === "Escape") {
+      // Escape puts the hand's summary away (a dialog takes Escape for itself)
+      if (t && t.summaryShown && t.summaryShown() && !document.querySelector("dialog[open]")) { e.preventDefault(); t.dismissSummary(); }
+      return;
+    }
     if (!t || !t.el || !t.view || !this.settings.shortcuts) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
@@ -685,7 +714,16 @@ class App {
     const a = document.activeElement;
     if (!t.el.contains(a) && a !== this.main && a !== document.body) return;
     if (document.querySelector("dialog[open]")) return;
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const k = e.key === "B" ? "B" : e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (!this.shortcut(k)) return;
+    e.preventDefault();
+  }
+
+  /** What a shortcut key does at the table (also the on-screen buttons and the touch
+   * gestures); false when `k` is no shortcut. */
+  shortcut(k) {
+    const t = this.table;
+    if (!t || !t.view) return false;
     const say = (text) => this.announcer.say(text);
     const actions = {
       w: () => say(t.whoseTurnText()),
@@ -694,6 +732,7 @@ class App {
       p: () => say(t.scoresText()),
       o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
       l: () => this.announcer.repeat(),
+      x: () => this.voice.stop(),
       i: () => t.hint(),
       y: () => {
         const left = t.timeLeft();
@@ -702,12 +741,13 @@ class App {
       },
       j: () => t.focusHand(),
       b: () => t.focusBid(),
+      B: () => t.askBlindNil(),
       "?": () => this.openHelp(),
     };
     const fn = actions[k];
-    if (!fn) return;
-    e.preventDefault();
+    if (!fn) return false;
     fn();
+    return true;
   }
 }
 

@@ -236,10 +236,13 @@ export const SHORTCUTS = [
   ["Scores and bags", "P"],
   ["Score sheet", "O"],
   ["Repeat the last announcement", "L"],
+  ["Stop the voice (self-voicing)", "X"],
   ["Hint", "I"],
   ["Time left on the turn timer", "Y"],
   ["Move focus to your hand", "J"],
   ["Move focus to the bidding panel", "B"],
+  ["Bid Blind Nil (asks you to confirm; Cancel is the default)", "Shift+B"],
+  ["Put the hand's summary away (the next deal)", "Escape"],
   ["This help", "?"],
 ];
 

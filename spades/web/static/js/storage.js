@@ -30,6 +30,11 @@ export const DEFAULT_SETTINGS = {
   pace: 1, // announcement pacing: 1 normal, 0 immediate
   autoplay: false, // play a single legal card automatically
   fourColour: false,
+  selfVoicing: false, // speak every announcement with speechSynthesis (no screen reader needed)
+  voiceName: "", // a speechSynthesis voice by name ("" = the browser's default)
+  voiceRate: 1,
+  voiceVolume: 1,
+  summarySeconds: 8, // the hand's summary goes by itself after this many seconds (0: on request)
 };
 
 export const store = {

@@ -4,15 +4,72 @@
 
 import {
   cardBack, cardFace, cardName, cardShort, isCard, rankOf, sortForDisplay, suitOf,
-  SUIT_NAMES, SUIT_SINGULAR,
+  SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, plural, svgUse } from "./dom.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
 
 const COMPASS = ["North", "East", "South", "West"];
+// Where the others sit, seen from the bottom of the table, clockwise (the next player on your
+// left): you are South; with four, your partner is North.
+const PLACES = {
+  3: ["South", "West", "East"],
+  4: ["South", "West", "North", "East"],
+  5: ["South", "West", "North-west", "North-east", "East"],
+  6: ["South", "South-west", "North-west", "North", "North-east", "South-east"],
+};
+// CPU players' avatars: a distinct colour per place (the letter comes from the name)
+const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
+const LAST_TRICK_MS = 1500;
+// the shortcut keys as on-screen buttons (the fallback for gestures)
+const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
+  ["l", "Repeat (L)"], ["y", "Time left (Y)"], ["x", "Stop the voice (X)"]];
+// two-finger (three on an iPhone) gestures on the table → shortcut keys
+const GESTURES = { tap: "w", up: "t", down: "r", left: "p", right: "l" };
+
+/** Two- or three-finger taps and swipes on `el`, as shortcut keys (`onGesture(key)`). A
+ * single finger is left alone (taps on cards, scrolling). */
+function listenGestures(el, onGesture) {
+  let start = null;
+  el.addEventListener("touchstart", (e) => {
+    if (e.touches.length >= 2) {
+      const pts = [...e.touches];
+      start = { x: pts.reduce((a, p) => a + p.clientX, 0) / pts.length, y: pts.reduce((a, p) => a + p.clientY, 0) / pts.length, n: pts.length, at: Date.now() };
+    }
+  }, { passive: true });
+  el.addEventListener("touchend", (e) => {
+    if (!start || e.touches.length) return;
+    const pts = [...e.changedTouches];
+    const x = pts.reduce((a, p) => a + p.clientX, 0) / pts.length;
+    const y = pts.reduce((a, p) => a + p.clientY, 0) / pts.length;
+    const dx = x - start.x;
+    const dy = y - start.y;
+    start = null;
+    const far = 40;
+    let kind = null;
+    if (Math.abs(dx) < 15 && Math.abs(dy) < 15) kind = "tap";
+    else if (Math.abs(dx) >= far && Math.abs(dx) > 2 * Math.abs(dy)) kind = dx > 0 ? "right" : "left";
+    else if (Math.abs(dy) >= far && Math.abs(dy) > 2 * Math.abs(dx)) kind = dy > 0 ? "down" : "up";
+    if (kind) onGesture(GESTURES[kind]);
+  });
+  el.addEventListener("touchcancel", () => { start = null; });
+} // how long the hand's last trick stays alone on the felt
+
+/** Keep Tab inside a modal dialog: from its last control to its first and back. */
+function trapTab(e, box) {
+  if (e.key !== "Tab") return;
+  const all = [...box.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+    .filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (!all.length) return;
+  const first = all[0];
+  const last = all[all.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey && (at === first || !box.contains(at) || at === box.querySelector("h2"))) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && (at === last || !box.contains(at))) { e.preventDefault(); first.focus(); }
+}
 
 export class TableView {
   constructor(app, tableId) {
@@ -53,14 +110,25 @@ export class TableView {
   get mySide() { return this.mySeat === null ? -1 : this.sideOf(this.mySeat); }
   get teamGame() { return this.sides.some((s) => s.length > 1); }
 
-  seatName(seat, { you = true } = {}) {
+  /** A seat's name: "You" (or "you" mid-sentence with `lower`), a player's name, and for a
+   * CPU the place where it sits ("North" for your partner across the table). */
+  seatName(seat, { you = true, lower = false } = {}) {
     if (seat === null || seat === undefined || seat < 0) return "nobody";
-    if (you && seat === this.mySeat && this.isPlayer) return "You";
+    if (you && seat === this.mySeat && this.isPlayer) return lower ? "you" : "You";
     const info = this.msg && this.msg.table.seats[seat];
+    if (info && info.kind === "cpu" && (!info.name || /^CPU\b/.test(info.name))) return this.compass(seat);
     const name = info && info.name ? info.name : this.compass(seat);
     return name;
   }
-  compass(seat) { return this.players === 4 ? COMPASS[seat] : `Seat ${seat + 1}`; }
+  /** Where a seat sits as you see the table: you at the bottom (South), the others clockwise.
+   * A spectator sees the table from seat 0's side. */
+  compass(seat) {
+    const n = this.players;
+    const me = this.mySeat ?? 0;
+    const places = PLACES[n];
+    if (!places) return `Seat ${seat + 1}`;
+    return places[(seat - me + n) % n];
+  }
   seatFull(seat) {
     const name = this.seatName(seat, { you: false });
     const c = this.compass(seat);
@@ -170,7 +238,9 @@ export class TableView {
     } else {
       pause = this.applyEvent(msg);
     }
-    if (this.app.settings.pace === 0 || !this.queue.length) pause = Math.min(pause, 0);
+    if (this.summaryHold) { this.busy = true; this.armSummary(); return; }
+    if (pause < 0) pause = this.app.settings.pace === 0 ? 0 : LAST_TRICK_MS; // the hand's last trick
+    else if (this.app.settings.pace === 0 || !this.queue.length) pause = Math.min(pause, 0);
     if (pause > 0) {
       this.busy = true;
       setTimeout(() => { this.busy = false; this.pump(); }, pause);
@@ -190,6 +260,8 @@ export class TableView {
     const who = (s) => this.seatName(s);
     switch (ev.kind) {
       case "started":
+        // the table is drawn at once (the snapshot asked for below brings the seats' details)
+        if (this.msg) this.msg.table.status = "active";
         this.say("The match has started.");
         this.app.conn.send({ type: "resync" });
         break;
@@ -197,7 +269,7 @@ export class TableView {
         const v = this.view;
         const dealer = v ? v.dealer : null;
         const first = v ? (dealer + 1) % this.players : null;
-        let text = `Hand ${ev.hand || (v && v.hand_number)}. ${who(dealer)} ${this.verb(dealer, "deals", "deal")}; ${who(first)} ${this.verb(first, "bids", "bid")} first.`;
+        let text = `Hand ${ev.hand || (v && v.hand_number)}. ${who(dealer)} ${this.verb(dealer, "deals", "deal")}; ${this.seatName(first, { lower: true })} ${this.verb(first, "bids", "bid")} first.`;
         if (v && v.hand) text += ` ${this.handSummary(v.hand)}`;
         else if (v && this.isPlayer && v.hand === null) text += " Your cards are face down: you may bid Blind Nil before you look.";
         this.lastTrick = null;
@@ -230,6 +302,8 @@ export class TableView {
           text += ` ${who(ev.trick_winner)} ${this.verb(ev.trick_winner, "wins", "win")} the trick${winCard ? ` with the ${cardName(winCard)}` : ""}.`;
           setTimeout(() => sounds.play("trick"), 250);
           pause = 900;
+          // the hand's last trick stays in sight with its winner marked before the summary
+          if (this.view && this.view.hand_sizes.every((n) => n === 0)) this.handEnding = true;
         } else {
           pause = 280;
         }
@@ -239,6 +313,9 @@ export class TableView {
         break;
       }
       case "hand_scored":
+        // the hand's summary on the felt, read once; the next events wait until it is put away
+        this.summaryRow = ev.result;
+        this.summaryHold = true;
         this.say(this.resultText(ev.result));
         this.sheetData = null;
         sounds.play("chord");
@@ -291,7 +368,117 @@ export class TableView {
     }
     this.render();
     this.checkTurn();
+    if (this.handEnding) { this.handEnding = false; return -1; }
     return this.app.motion() ? pause : Math.min(pause, 350);
+  }
+
+  // ------------------------------------------------------------------ the hand's summary
+  summaryShown() { return !!this.summaryRow; }
+
+  /** Put the summary away by itself after the seconds of the setting (0: only when asked);
+   * never longer than 3 s at a table with a turn timer. */
+  armSummary() {
+    clearTimeout(this.summaryTimer);
+    let secs = Number(this.app.settings.summarySeconds ?? 8);
+    const timed = this.msg && this.msg.table.options && this.msg.table.options.turn_timer;
+    if (timed) secs = secs > 0 ? Math.min(secs, 3) : 3;
+    if (secs > 0) this.summaryTimer = setTimeout(() => this.dismissSummary(), secs * 1000);
+  }
+
+  /** A key, a tap or the time: the summary goes and the next deal is shown. */
+  dismissSummary() {
+    if (!this.summaryRow) return false;
+    clearTimeout(this.summaryTimer);
+    this.summaryTimer = null;
+    const hadFocus = this.el && this.el.querySelector(".hand-summary")?.contains(document.activeElement);
+    this.summaryRow = null;
+    this.summaryHold = false;
+    this.busy = false;
+    this.render();
+    if (hadFocus) this.focusHand();
+    this.pump();
+    return true;
+  }
+
+  /** One side's hand in figures and words (the summary on the felt and what is said). */
+  sideResult(row, k) {
+    const seats = this.sides[k] || [];
+    const r = this.rules || {};
+    const sc = (row.sides && row.sides[k]) || null;
+    const bids = seats.map((s) => row.bids[s]);
+    const nums = bids.filter((b) => typeof b === "number" || /^\d+$/.test(String(b))).map(Number).filter((b) => b > 0);
+    const bid = nums.reduce((a, b) => a + b, 0);
+    const took = seats.reduce((n, s) => n + row.tricks[s], 0);
+    const items = [];
+    for (const s of seats) {
+      const b = String(row.bids[s]);
+      if (b !== "nil" && b !== "blind-nil" && b !== "0") continue;
+      const blind = b === "blind-nil";
+      const worth = blind ? (r.blind_nil_points ?? 200) : (r.nil_points ?? 100);
+      const made = row.tricks[s] === 0;
+      const who = seats.length > 1 || s !== this.mySeat ? `${this.seatName(s)}'s` : "Your";
+      items.push(`${who} ${blind ? "Blind Nil" : "Nil"} ${made ? "made" : `failed (${plural(row.tricks[s], "trick")})`}: ${made ? "plus" : "minus"} ${worth}`);
+    }
+    if (sc && sc.contract > 0) {
+      const over = sc.made ? sc.contract_tricks - sc.contract : 0;
+      items.push(sc.made
+        ? `Made ${sc.contract}${over > 0 ? ` with ${plural(over, "overtrick")}` : ""}: plus ${sc.contract_points}`
+        : `Set on ${sc.contract}: minus ${Math.abs(sc.contract_points)}`);
+    }
+    if (sc && sc.bonus_points) items.push(`Bonus: plus ${sc.bonus_points}`);
+    if (sc && sc.new_bags) items.push(`${plural(sc.new_bags, "new bag")}`);
+    const tb = row.timeout_bags && row.timeout_bags[k];
+    if (tb) items.push(`${plural(tb, "penalty bag")} for running out of time`);
+    if (sc && sc.penalties) items.push(`Bag penalty: minus ${sc.penalties * (r.bag_penalty ?? 100)}`);
+    const warn = this.score && this.score.bag_warning ? this.score.bag_warning[k] : "";
+    return {
+      name: cap(this.sideName(k)), bid, bidText: bids.map((b) => this.bidText(b)).join(" + "), took, items,
+      points: row.points[k], score: row.scores[k], bags: row.bags[k], warn,
+    };
+  }
+
+  renderSummary() {
+    const felt = this.el && this.el.querySelector(".felt");
+    if (!felt) return;
+    let box = felt.querySelector(".hand-summary");
+    const row = this.summaryRow;
+    if (!row) { if (box) box.remove(); return; }
+    if (box && box.dataset.hand === String(row.number)) return;
+    if (box) box.remove();
+    const over = this.status === "finished" || (this.view && this.view.phase === "over") || this.queue.some((m) => m.event && m.event.kind === "match_over");
+    const signed = (n) => `${n >= 0 ? "+" : "−"}${Math.abs(n)}`;
+    const table = h("table", { class: "summary-table" },
+      h("thead", {}, h("tr", {}, ["", "Bid", "Took", "This hand", "Score", "Bags"].map((t, i) => h("th", { scope: "col" }, i ? t : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
+    const body = h("tbody");
+    const warnings = [];
+    this.sides.forEach((_, k) => {
+      const d = this.sideResult(row, k);
+      body.append(h("tr", { class: k === this.mySide ? "mine" : "" },
+        h("th", { scope: "row" }, d.name),
+        h("td", {}, d.bidText),
+        h("td", { class: "num" }, String(d.took)),
+        h("td", {}, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points)),
+          d.items.length ? h("ul", { class: "summary-items" }, d.items.map((t) => h("li", {}, t))) : null),
+        h("td", { class: "num" }, String(d.score)),
+        h("td", { class: "num" }, String(d.bags))));
+      if (d.warn) warnings.push(`${d.name}: ${d.warn}`);
+    });
+    table.append(body);
+    const last = this.lastTrick && this.lastTrick.cards.length
+      ? (() => {
+        const w = this.lastTrick.winner;
+        const card = (this.lastTrick.cards.find(([s]) => s === w) || [])[1];
+        return h("p", { class: "summary-last" }, `Last trick: ${this.seatName(w)} ${this.verb(w, "takes", "take")} it${card ? ` with the ${cardName(card)}` : ""}.`);
+      })() : null;
+    box = h("section", { class: "hand-summary", "data-hand": String(row.number), "aria-labelledby": "summary-title" },
+      h("h2", { id: "summary-title" }, `Hand ${row.number} scored`),
+      last, table,
+      warnings.length ? h("p", { class: "bag-warning" }, h("span", { "aria-hidden": "true" }, "⚠ "), warnings.join(" ")) : null,
+      h("div", { class: "button-row" },
+        h("button", { type: "button", class: "primary", id: "summary-next" }, over ? "See the result" : "Next deal"),
+        h("span", { class: "note" }, "or press Escape")));
+    box.addEventListener("click", () => this.dismissSummary());
+    felt.append(box);
   }
 
   /** Say "your turn" once per turn, assertively, with a sound. */
@@ -304,12 +491,21 @@ export class TableView {
     this.app.sounds.play("turn");
     this.say(this.turnText(), { assertive: true });
     if (this.app.settings.autoplay && v.phase === "play") {
+      // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
-      if (legal.length === 1) setTimeout(() => this.play(legal[0]), 400);
+      const at = this.view;
+      if (legal.length === 1) setTimeout(() => { if (this.view === at && this.actingOn !== at) this.play(legal[0]); }, 400);
     }
   }
 
+  /** Everything the table says goes through here (then the announcer's one queue). */
   say(text, opts) { this.app.announcer.say(text, opts); }
+
+  /** A hint holds for this turn only: if the turn has passed before it is read, it is dropped. */
+  sayHint(text) {
+    const key = this.turnKey;
+    this.say(text, { stale: () => this.turnKey !== key || !this.myTurn() });
+  }
 
   // ------------------------------------------------------------------ texts (what is spoken)
   summary() {
@@ -380,7 +576,7 @@ export class TableView {
     const broken = `Spades are ${v.spades_broken ? "broken" : "not broken"}.`;
     if (!v.trick.length) {
       const last = this.lastTrick && this.lastTrick.cards.length
-        ? ` The last trick went to ${this.seatName(this.lastTrick.winner)}.` : "";
+        ? ` The last trick went to ${this.seatName(this.lastTrick.winner, { lower: true })}.` : "";
       return `No card played to this trick yet.${last}${withBroken ? ` ${broken}` : ""}`;
     }
     const plays = v.trick.map(([s, c]) => `${this.seatName(s)}: ${cardName(c)}`);
@@ -389,7 +585,7 @@ export class TableView {
 
   bidsSummary() {
     const v = this.view;
-    return `Bids: ${v.bids.map((b, s) => `${this.seatName(s)} ${this.bidText(b) ?? "not yet"}`).join(", ")}`;
+    return `Bids: ${v.bids.map((b, s) => `${this.seatName(s, { lower: true })} ${this.bidText(b) ?? "not yet"}`).join(", ")}`;
   }
 
   /** Seed 002's round status: bids and tricks of everyone. */
@@ -423,20 +619,17 @@ export class TableView {
     return this.msg && this.msg.table.options.profile === "race400" ? 400 : 500;
   }
 
+  /** The hand's summary in words (said once, when the summary is shown). */
   resultText(row) {
     if (!row) return "The hand is scored.";
-    const parts = this.sides.map((seats, k) => {
-      const pts = row.points[k];
-      const side = row.sides && row.sides[k];
-      let made = "";
-      if (side && side.contract !== undefined && side.contract > 0) {
-        made = side.made ? `made ${side.contract}` : `set on ${side.contract}`;
-      }
-      const took = seats.reduce((n, s) => n + row.tricks[s], 0);
-      return `${cap(this.sideName(k))}: took ${took}${made ? `, ${made}` : ""}, ${pts >= 0 ? "plus" : "minus"} ${Math.abs(pts)}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}`;
+    const parts = this.sides.map((_, k) => {
+      const d = this.sideResult(row, k);
+      const pts = d.points;
+      return `${d.name}: bid ${d.bidText}, took ${d.took}. ${d.items.map((t) => `${t}.`).join(" ")}${d.items.length ? " " : ""}`
+        + `This hand ${pts >= 0 ? "plus" : "minus"} ${Math.abs(pts)}; score ${d.score}, ${plural(d.bags, "bag")}.`;
     });
-    const warn = (this.score && this.score.bag_warning || []).map((w, k) => (w ? `${cap(this.sideName(k))}: ${w}.` : "")).filter(Boolean);
-    return `Hand ${row.number || ""} scored. ${parts.join("; ")}.${warn.length ? ` ${warn.join(" ")}` : ""}`;
+    const warn = this.sides.map((_, k) => this.sideResult(row, k)).filter((d) => d.warn).map((d) => `${d.name}: ${d.warn}.`);
+    return `Hand ${row.number || ""} scored. ${parts.join(" ")}${warn.length ? ` ${warn.join(" ")}` : ""}`;
   }
 
   overText(winner) {
@@ -463,10 +656,15 @@ export class TableView {
 
   // ------------------------------------------------------------------ actions
   async act(action) {
+    // one action per state of the game: a second press (or the "only legal card" autoplay)
+    // while the first is on its way is not sent, so it cannot come back as a refusal
+    if (this.view && this.actingOn === this.view) return false;
+    this.actingOn = this.view;
     try {
       await this.app.conn.request({ type: "act", action });
       return true;
     } catch (err) {
+      this.actingOn = null;
       this.refuse(err.message || "That was refused.");
       return false;
     }
@@ -553,13 +751,13 @@ export class TableView {
     const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
-      this.say(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
+      this.sayHint(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
     } else if (action === "blind-nil" || action === "look") {
-      this.say(`Hint: ${action === "look" ? "look at your cards" : "bid Blind Nil"}${reason}.`);
+      this.sayHint(`Hint: ${action === "look" ? "look at your cards" : "bid Blind Nil"}${reason}.`);
     } else {
       const pick = action === "0" ? "nil" : action;
       this.setDraftBid(pick);
-      this.say(`Hint: bid ${this.bidText(pick)}${reason}. The bid is chosen for you: confirm it to bid.`);
+      this.sayHint(`Hint: bid ${this.bidText(pick)}${reason}. The bid is chosen for you: confirm it to bid.`);
     }
   }
 
@@ -568,7 +766,7 @@ export class TableView {
     this.lastHintSource = "page";
     const v = this.view;
     if (v.phase === "bid") {
-      if (!v.hand) { this.say("Hint: look at your cards first, unless your side needs a Blind Nil gamble."); return; }
+      if (!v.hand) { this.sayHint("Hint: look at your cards first, unless your side needs a Blind Nil gamble."); return; }
       const n = suggestBid(v.hand, v.hand.length);
       const legal = this.legalBids();
       let pick = n === 0 && (legal.includes("nil") || legal.includes("0")) ? "nil" : String(n);
@@ -577,14 +775,14 @@ export class TableView {
         if (nums.length) pick = String(nums.reduce((a, b) => (Math.abs(b - n) < Math.abs(a - n) ? b : a)));
       }
       this.setDraftBid(pick);
-      this.say(`Hint: bid ${this.bidText(pick)}. Your aces, guarded kings and spades count about ${n} tricks. The bid is chosen for you: confirm it to bid.`);
+      this.sayHint(`Hint: bid ${this.bidText(pick)}. Your aces, guarded kings and spades count about ${n} tricks. The bid is chosen for you: confirm it to bid.`);
       return;
     }
     const partners = this.sides[this.mySide] || [this.mySeat];
     const s = suggestPlay(v, partners);
     if (!s) { this.say("No hint."); return; }
     this.select(s.action);
-    this.say(`Hint: play the ${cardName(s.action)}: ${s.why}. It is selected; press Enter to play it.`);
+    this.sayHint(`Hint: play the ${cardName(s.action)}: ${s.why}. It is selected; press Enter to play it.`);
   }
 
   requestSheet() {
@@ -618,6 +816,7 @@ export class TableView {
   }
 
   select(card) {
+    this.activeSpecial = null;
     this.selected = card;
     this.autoSelected = false;
     this.saveDraft();
@@ -651,6 +850,8 @@ export class TableView {
       this.el.dataset.mode = mode;
       clear(this.el);
       if (mode === "waiting") this.buildWaiting(); else this.buildGame();
+      // the table fills the window: felt, hand and actions in sight together
+      if (mode === "game") requestAnimationFrame(() => this.showTable());
     }
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     // never leave the keyboard user stranded on <body> when what they were on went away
@@ -747,6 +948,8 @@ export class TableView {
     for (let s = 0; s < n; s++) felt.append(h("div", { class: "seat", "data-seat": s }));
     felt.append(h("div", { class: "center" },
       h("div", { class: "trick", "aria-hidden": "true" }),
+      h("h2", { class: "sr-only", id: "trick-list-title" }, "The trick"),
+      h("ul", { class: "sr-only trick-list", id: "trick-list", "aria-labelledby": "trick-list-title" }),
       h("p", { class: "trick-info" })));
     this.el.append(
       h("h1", { class: "sr-only", tabindex: "-1", id: "table-title" }, "Spades table"),
@@ -771,13 +974,24 @@ export class TableView {
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
+          h("section", { class: "panel ask", "aria-labelledby": "ask-title" },
+            h("h2", { id: "ask-title" }, "Ask the table"),
+            h("p", { class: "note", id: "ask-note" }, "The shortcut keys as buttons. On a touch screen, two fingers (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat."),
+            h("div", { class: "button-row ask-buttons", "aria-describedby": "ask-note" },
+              ASK_BUTTONS.map(([k, label]) => h("button", { type: "button", class: "small", "data-shortcut": k, onclick: () => this.app.shortcut(k) }, label)))),
           h("section", { class: "panel events", "aria-labelledby": "events-title" },
             h("h2", { id: "events-title" }, "Table talk"),
             h("ol", { class: "event-log", id: "event-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "events-title" })),
           this.buildChat())),
-      h("div", { class: "match-over", id: "match-over", hidden: true }),
+      h("dialog", { class: "match-over", id: "match-over", hidden: true, "aria-labelledby": "over-title" }),
       this.buildSheetDialog(),
+      this.buildBlindNilDialog(),
+      this.buildBidDialog(),
     );
+    const over = this.el.querySelector("#match-over");
+    over.addEventListener("close", () => this.onOverClosed());
+    over.addEventListener("keydown", (e) => trapTab(e, over));
+    listenGestures(this.el.querySelector(".play-area"), (k) => this.app.shortcut(k));
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
@@ -787,6 +1001,13 @@ export class TableView {
       const opt = e.target.closest("[role=option]");
       if (!opt) return;
       const card = opt.dataset.card;
+      if (card === "BID" || card === "NIL") {
+        this.activeSpecial = card;
+        this.renderHand();
+        this.useSpecial(card);
+        return;
+      }
+      this.activeSpecial = null;
       hand.focus({ preventScroll: true });
       if (this.selected === card && this.myTurn() && this.view.phase === "play") this.play(card);
       else this.select(card);
@@ -840,6 +1061,7 @@ export class TableView {
     this.renderHand();
     this.renderScores();
     this.renderChat();
+    this.renderSummary();
     this.renderOver();
   }
 
@@ -848,6 +1070,8 @@ export class TableView {
     const n = this.players;
     const me = this.mySeat ?? 0;
     const k = (s - me + n) % n;
+    // six seats: the two beside you a little higher, clear of your seat on a short felt
+    if (n === 6) return ([0, 64, 110, 180, 250, 296][k] * Math.PI) / 180;
     return (k * 2 * Math.PI) / n;
   }
 
@@ -863,8 +1087,10 @@ export class TableView {
       const s = Number(el.dataset.seat);
       const info = t.seats[s] || { kind: "empty", name: "" };
       const pos = this.seatPos(s);
-      el.style.left = `${pos.x}%`;
-      el.style.top = `${pos.y}%`;
+      // on an ellipse inside the felt, so that a whole seat is always on the felt
+      const a = this.seatAngle(s);
+      el.style.left = `calc(50% - ${(Math.sin(a)).toFixed(4)} * (50% - var(--seat-hw)))`;
+      el.style.top = `calc(50% + ${(Math.cos(a)).toFixed(4)} * (50% - var(--seat-hh)))`;
       const k = (s - (this.mySeat ?? 0) + this.players) % this.players;
       el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
       const turn = v.current_player === s && v.phase !== "over";
@@ -875,7 +1101,7 @@ export class TableView {
       const partner = this.teamGame && side === this.mySide && s !== this.mySeat;
       const name = this.seatName(s, { you: false });
       const label = [
-        `${name}${s === this.mySeat && this.isPlayer ? " (you)" : ""}, ${this.compass(s)}`,
+        `${name}${s === this.mySeat && this.isPlayer ? " (you)" : ""}${name === this.compass(s) ? "" : `, ${this.compass(s)}`}`,
         partner ? "your partner" : null,
         info.kind === "cpu" ? "CPU player" : info.covered ? "away, a CPU plays for them" : info.connected === false && info.kind === "human" ? "disconnected" : null,
         v.dealer === s ? "dealer" : null,
@@ -890,13 +1116,14 @@ export class TableView {
       const left = turn ? this.timeLeft() : null;
       el.append(
         h("div", { class: "seat-name" },
-          h("span", { class: "avatar", "aria-hidden": "true" }, (name || "?").slice(0, 1).toUpperCase()),
+          h("span", { class: `avatar${info.kind === "cpu" ? " cpu" : ""}`, "aria-hidden": "true", style: `--hue: ${AVATAR_HUES[(s - (this.mySeat ?? 0) + this.players) % this.players]}` },
+            this.avatarText(name)),
           h("span", { class: "who" }, name),
           v.dealer === s ? h("span", { class: "dealer-chip", title: "Dealer", "aria-hidden": "true" }, "D") : null),
         h("div", { class: "seat-meta", "aria-hidden": "true" },
           h("span", { class: "bidtricks", title: "bid / tricks taken" }, `${bid === null ? "–" : bid === "Blind Nil" ? "BN" : bid}/${v.tricks[s]}`),
           partner ? h("span", { class: "tag" }, "partner") : null,
-          info.kind === "cpu" ? h("span", { class: "tag" }, "CPU") : null,
+          info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
           info.covered ? h("span", { class: "tag warn" }, "away") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
@@ -909,13 +1136,22 @@ export class TableView {
     }
   }
 
+  /** Two letters for a place ("NW" for North-west), else the name's initial. */
+  avatarText(name) {
+    const n = name || "?";
+    const m = /^(North|South)-(east|west)$/.exec(n);
+    if (m) return `${m[1][0]}${m[2][0].toUpperCase()}`;
+    return n.slice(0, 1).toUpperCase();
+  }
+
   /** Where seat ``s``'s card lands on the trick: towards its player, clear of the seats
    * and of the other cards (5 and 6 seats need a rounder spread; 6 on a phone, a wider one). */
   trickSpot(s) {
-    const narrow = matchMedia("(max-width: 40rem)").matches;
-    if (this.players === 6) return this.seatPos(s, narrow ? 12 : 15, narrow ? 22 : 20);
-    if (this.players === 5) return this.seatPos(s, narrow ? 11 : 15, 16);
-    return this.seatPos(s, 15, 12);
+    // in card sizes from the centre: neighbours never cover more than a corner of each other
+    const r = { 3: 0.9, 4: 0.98, 5: 0.9, 6: 0.92 }[this.players] || 0.95;
+    const n = this.players;
+    const a = ((((s - (this.mySeat ?? 0)) % n) + n) % n) * 2 * Math.PI / n; // evenly round
+    return { x: -Math.sin(a) * r, y: Math.cos(a) * r };
   }
 
   renderTrick() {
@@ -933,10 +1169,10 @@ export class TableView {
       if (!el) {
         el = h("div", { class: "played card", "data-key": key, "data-seat": s }, cardFace(c));
         const p = this.trickSpot(s);
-        el.style.left = `${p.x}%`;
-        el.style.top = `${p.y}%`;
-        el.style.setProperty("--from-x", `${(this.seatPos(s).x - p.x) * 4}%`);
-        el.style.setProperty("--from-y", `${(this.seatPos(s).y - p.y) * 4}%`);
+        el.style.left = `calc(50% + ${p.x.toFixed(4)} * var(--card-w))`;
+        el.style.top = `calc(50% + ${p.y.toFixed(4)} * 1.4 * var(--card-w))`;
+        el.style.setProperty("--from-x", `${(p.x * 250).toFixed(0)}%`);
+        el.style.setProperty("--from-y", `${(p.y * 250).toFixed(0)}%`);
         if (this.app.motion()) el.classList.add("enter");
         box.append(el);
       }
@@ -944,9 +1180,32 @@ export class TableView {
     }
     for (const [key, el] of have) if (!keep.has(key)) el.remove();
     box.classList.toggle("done", !!done);
+    this.renderTrickList(showing, done);
     clear(info);
-    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? " Spades broken" : " Spades not broken"));
+    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? " Spades broken" : " Spades not broken yet"));
     if (done) info.append(h("span", { class: "won" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "takes", "take")} the trick`));
+  }
+
+  /** The trick as a list a screen reader's browse mode can read: who played what, and who
+   * is winning (or won); then the spade status in words. */
+  renderTrickList(showing, done) {
+    const list = this.el.querySelector("#trick-list");
+    if (!list) return;
+    const v = this.view;
+    const items = [];
+    if (!showing.length) items.push("No card played to this trick yet.");
+    for (const [s, c] of showing) items.push(`${this.seatName(s)}: ${cardName(c)}`);
+    if (showing.length) {
+      const win = done ? this.lastTrick.winner : trickWinner(showing);
+      items.push(done ? `${this.seatName(win)} ${this.verb(win, "took", "took")} the trick.`
+        : `${this.seatName(win)} ${this.verb(win, "is", "are")} winning.`);
+    }
+    items.push(v.spades_broken ? "Spades broken." : "Spades not broken yet.");
+    const text = items.join("|");
+    if (list.dataset.text === text) return;
+    list.dataset.text = text;
+    clear(list);
+    for (const t of items) list.append(h("li", {}, t));
   }
 
   animatePlay() { /* the card's CSS entry animation does it; kept for clarity */ }
@@ -969,7 +1228,7 @@ export class TableView {
       this.tick();
     }
     if (v.phase === "play") {
-      line.append(h("span", { class: `status-chip ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? "broken" : "not broken"));
+      line.append(h("span", { class: `status-chip ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? "spades broken" : "spades not broken yet"));
     }
     if (!v.trick.length && this.lastTrick) {
       line.append(h("span", { class: "status-chip" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "took", "took")} the trick`));
@@ -1010,8 +1269,8 @@ export class TableView {
     if (legal.includes("look")) {
       panel.append(h("p", {}, "Your cards are face down. Bid Blind Nil (", this.rules && this.rules.blind_nil_points ? `±${this.rules.blind_nil_points}` : "±200", ") before looking, or look at them and bid as usual."),
         h("div", { class: "button-row" },
-          h("button", { type: "button", class: "danger", onclick: () => this.act("blind-nil") }, "Bid Blind Nil"),
-          h("button", { type: "button", class: "primary", onclick: () => this.act("look") }, "Look at my cards")));
+          h("button", { type: "button", class: "primary", id: "look-btn", onclick: () => this.act("look") }, "Look at my cards"),
+          h("button", { type: "button", class: "danger", id: "blind-nil-btn", onclick: () => this.askBlindNil() }, "Bid Blind Nil…")));
       return;
     }
     const group = h("div", { role: "radiogroup", "aria-labelledby": "bid-title", class: "bid-choices" });
@@ -1028,7 +1287,7 @@ export class TableView {
       this.bid(choice.value);
     } }, "Confirm bid");
     panel.append(h("div", { class: "button-row" }, confirm,
-      legal.includes("blind-nil") ? h("button", { type: "button", class: "danger", onclick: () => this.act("blind-nil") }, "Blind Nil") : null,
+      legal.includes("blind-nil") ? h("button", { type: "button", class: "danger", id: "blind-nil-btn", onclick: () => this.askBlindNil() }, "Blind Nil…") : null,
       h("button", { type: "button", onclick: () => this.hint() }, "Suggest a bid")));
     if (hadFocus) {
       const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]");
@@ -1039,8 +1298,41 @@ export class TableView {
   focusBid() {
     const panel = this.el && this.el.querySelector("#bid-panel");
     if (!panel || panel.hidden) { this.say("There is no bid to make now."); return; }
-    const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]") || panel.querySelector("button");
+    // never the Blind Nil button: that decision has its own key (Shift+B) and a confirmation
+    const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]")
+      || panel.querySelector("#look-btn") || panel.querySelector("#bid-confirm");
     if (target) target.focus();
+  }
+
+  /** Blind Nil (±200) is never one key away: its own key or button, then a confirmation
+   * whose default answer is "Cancel". */
+  askBlindNil() {
+    const dlg = this.el && this.el.querySelector("#blind-nil-dialog");
+    if (!dlg) return;
+    if (!this.legalBids().includes("blind-nil")) { this.say("Blind Nil is not offered now: only the first bidder, before looking at the cards, may bid it."); return; }
+    const pts = this.rules && this.rules.blind_nil_points ? this.rules.blind_nil_points : 200;
+    dlg.querySelector("#blind-nil-text").textContent = `Bid Blind Nil without looking at your cards? Your side wins ${pts} points if you take no trick, and loses ${pts} if you take one.`;
+    this.blindNilReturn = document.activeElement;
+    if (!dlg.open) dlg.showModal();
+    dlg.querySelector("#blind-nil-cancel").focus();
+  }
+
+  buildBlindNilDialog() {
+    const dlg = h("dialog", { class: "confirm-dialog", id: "blind-nil-dialog", "aria-labelledby": "blind-nil-title", "aria-describedby": "blind-nil-text" },
+      h("h2", { id: "blind-nil-title" }, "Blind Nil?"),
+      h("p", { id: "blind-nil-text" }),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", id: "blind-nil-cancel", class: "primary", onclick: () => dlg.close("cancel") }, "Cancel"),
+        h("button", { type: "button", id: "blind-nil-yes", class: "danger", onclick: () => dlg.close("yes") }, "Yes, bid Blind Nil")));
+    dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+    dlg.addEventListener("close", () => {
+      const back = this.blindNilReturn;
+      this.blindNilReturn = null;
+      if (dlg.returnValue === "yes") { this.act("blind-nil"); this.focusHand(); return; }
+      this.say("Blind Nil not bid.");
+      if (back && document.contains(back)) back.focus(); else this.focusBid();
+    });
+    return dlg;
   }
 
   focusHand() {
@@ -1063,6 +1355,26 @@ export class TableView {
       if (first) this.selected = first;
     }
     const have = new Map([...hand.children].map((c) => [c.dataset.card, c]));
+    // seed 002: while you bid, the hand holds a "Bid" card (type your number) and a "Nil" card
+    const specials = this.specialItems();
+    if (!specials.includes(this.activeSpecial)) this.activeSpecial = null;
+    const total = specials.length + cards.length;
+    specials.forEach((sp, i) => {
+      let el = have.get(sp);
+      if (!el) {
+        el = h("div", { role: "option", id: `card-${sp}`, class: `card in-hand special special-${sp.toLowerCase()}`, "data-card": sp },
+          h("span", { class: "special-face", "aria-hidden": "true" }, h("span", { class: "special-word" }, sp === "BID" ? "Bid" : "Nil"),
+            h("span", { class: "special-hint" }, sp === "BID" ? "1, 2, 3…" : "0 tricks")),
+          h("span", { class: "card-name sr-only" }, sp === "BID" ? "Bid: type your number" : "Nil: bid no trick"));
+      }
+      have.delete(sp);
+      el.setAttribute("aria-posinset", String(i + 1));
+      el.setAttribute("aria-setsize", String(total));
+      el.setAttribute("aria-selected", String(sp === this.activeSpecial));
+      el.classList.toggle("selected", sp === this.activeSpecial);
+      if (hand.children[i] !== el) hand.insertBefore(el, hand.children[i] || null);
+    });
+    const off = specials.length;
     cards.forEach((card, i) => {
       let el = have.get(card);
       if (!el) {
@@ -1070,23 +1382,24 @@ export class TableView {
       }
       have.delete(card);
       const playable = myPlay && legal.has(card);
-      el.setAttribute("aria-posinset", String(i + 1));
-      el.setAttribute("aria-setsize", String(cards.length));
-      el.setAttribute("aria-selected", String(card === this.selected));
+      el.setAttribute("aria-posinset", String(off + i + 1));
+      el.setAttribute("aria-setsize", String(total));
+      el.setAttribute("aria-selected", String(card === this.selected && !this.activeSpecial));
       const name = `${cardName(card)}, ${myPlay ? (playable ? "playable" : "not playable") : v.phase === "play" ? "wait for your turn" : "bidding"}`;
       let label = el.querySelector(".card-name");
       if (!label) { label = h("span", { class: "card-name sr-only" }); el.append(label); }
       if (label.textContent !== name) label.textContent = name;
       el.classList.toggle("playable", playable);
       el.classList.toggle("unplayable", myPlay && !playable);
-      el.classList.toggle("selected", card === this.selected);
+      el.classList.toggle("selected", card === this.selected && !this.activeSpecial);
       el.style.setProperty("--i", String(i));
-      if (hand.children[i] !== el) hand.insertBefore(el, hand.children[i] || null);
+      if (hand.children[off + i] !== el) hand.insertBefore(el, hand.children[off + i] || null);
     });
     for (const el of have.values()) el.remove();
-    hand.style.setProperty("--n", String(cards.length));
+    hand.style.setProperty("--n", String(total));
     this.fitHand();
-    if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
+    if (this.activeSpecial) hand.setAttribute("aria-activedescendant", `card-${this.activeSpecial}`);
+    else if (this.selected) hand.setAttribute("aria-activedescendant", `card-${this.selected}`);
     else hand.removeAttribute("aria-activedescendant");
     const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
       : `Your hand, ${plural(cards.length, "card")}${myPlay ? `, ${legal.size} playable` : ""}`;
@@ -1134,21 +1447,127 @@ export class TableView {
     const hand = this.el && this.el.querySelector("#hand");
     const first = hand && hand.querySelector(".card");
     if (!first) return;
-    const n = hand.querySelectorAll(".card").length;
+    const cards = [...hand.querySelectorAll(".card")];
+    const n = cards.length;
     const w = first.offsetWidth;
     const style = getComputedStyle(hand);
     const avail = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
-    const step = n > 1 ? (avail - w) / (n - 1) : w;
+    // one row while each card shows at least its corner index (a third of a card); else two
+    // rows (the second overlapping the lower half of the first), so every index stays readable
+    const step1 = n > 1 ? (avail - w) / (n - 1) : w;
+    const rows = step1 >= 0.45 * w || n < 4 ? 1 : 2;
+    const perRow = Math.ceil(n / rows);
+    const step = perRow > 1 ? (avail - w) / (perRow - 1) : w;
     const overlap = Math.max(-0.74 * w, Math.min(0.08 * w, step - w));
-    hand.style.setProperty("--overlap", `${overlap}px`);
+    hand.style.setProperty("--overlap", `${Math.floor(overlap * 10) / 10}px`);
+    hand.classList.toggle("two-rows", rows === 2);
+    cards.forEach((c, i) => c.classList.toggle("row-start", rows === 2 && i === perRow));
+  }
+
+  /** Keys on the list while it holds the Bid and Nil cards; true when the key was used. */
+  onSpecialKey(e, specials) {
+    const cards = this.handCards();
+    const items = [...specials, ...cards];
+    const cur = this.activeSpecial ? items.indexOf(this.activeSpecial) : Math.max(specials.length, items.indexOf(this.selected));
+    let next = null;
+    if (e.key === "Enter" && this.activeSpecial) { e.preventDefault(); this.useSpecial(this.activeSpecial); return true; }
+    if (e.key === "Home") next = 0;
+    else if ((e.key === "ArrowLeft" || e.key === "ArrowUp") && cur <= specials.length) next = Math.max(0, cur - 1);
+    else if ((e.key === "ArrowRight" || e.key === "ArrowDown") && this.activeSpecial) next = cur + 1;
+    if (next === null || next >= items.length) return false;
+    e.preventDefault();
+    e.stopPropagation();
+    if (next < specials.length) {
+      this.activeSpecial = specials[next];
+      this.renderHand();
+    } else {
+      this.activeSpecial = null;
+      this.select(items[next]);
+    }
+    return true;
+  }
+
+  /** Scroll so that the table (felt, hand and actions) fills the window. */
+  showTable() {
+    const area = this.el && this.el.querySelector(".play-area");
+    if (area) area.scrollIntoView({ block: "start", inline: "nearest" });
+  }
+
+  /** The Bid and Nil cards of seed 002, in the hand while your bid is still to be made. */
+  specialItems() {
+    const v = this.view;
+    if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || v.bids[this.mySeat] !== null) return [];
+    const legal = this.myTurn() ? this.legalBids() : null;
+    if (legal && legal.includes("look")) return [];
+    const nil = legal ? legal.includes("nil") || legal.includes("0") : !this.rules || this.rules.nil !== false;
+    const nums = legal ? legal.filter((b) => /^\d+$/.test(b) && b !== "0") : ["1"];
+    return [...(nums.length ? ["BID"] : []), ...(nil ? ["NIL"] : [])];
+  }
+
+  /** Enter or a tap on the Bid card (a number to type) or the Nil card. */
+  useSpecial(sp) {
+    if (sp === "NIL") {
+      if (this.myTurn()) this.bid("nil");
+      else { this.setDraftBid("nil"); this.say("Nil is chosen: confirm it when your turn comes."); }
+      return;
+    }
+    this.askBidNumber();
+  }
+
+  askBidNumber() {
+    const dlg = this.el && this.el.querySelector("#bid-dialog");
+    if (!dlg) return;
+    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (this.view.hand ? this.view.hand.length : 13);
+    const input = dlg.querySelector("#bid-number");
+    input.max = String(max);
+    input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
+    dlg.querySelector("#bid-number-label").textContent = `Your bid, 1 to ${max}`;
+    dlg.querySelector("#bid-number-error").textContent = "";
+    if (!dlg.open) dlg.showModal();
+    input.focus();
+  }
+
+  buildBidDialog() {
+    const dlg = h("dialog", { class: "confirm-dialog bid-dialog", id: "bid-dialog", "aria-labelledby": "bid-dialog-title" });
+    const form = h("form", { method: "dialog", novalidate: true },
+      h("h2", { id: "bid-dialog-title" }, "Bid"),
+      h("p", { class: "field" }, h("label", { for: "bid-number", id: "bid-number-label" }, "Your bid"),
+        h("input", { id: "bid-number", type: "number", inputmode: "numeric", min: "1", step: "1", autocomplete: "off", "aria-describedby": "bid-number-error" })),
+      h("p", { class: "form-error", role: "alert", id: "bid-number-error" }),
+      h("div", { class: "button-row" },
+        h("button", { type: "submit", class: "primary", value: "bid" }, "Bid"),
+        h("button", { type: "button", onclick: () => dlg.close("cancel") }, "Cancel")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = form.querySelector("#bid-number");
+      const raw = input.value.trim();
+      const max = Number(input.max);
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n < 1 || n > max) {
+        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type a number from 1 to ${max}.` : `${raw} is not a bid: type a number from 1 to ${max} (Nil has its own card).`;
+        input.focus();
+        return;
+      }
+      dlg.close("bid");
+      if (this.myTurn()) this.bid(String(n));
+      else { this.setDraftBid(String(n)); this.say(`A bid of ${n} is chosen: confirm it when your turn comes.`); }
+    });
+    dlg.append(form);
+    dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+    dlg.addEventListener("close", () => this.focusHand());
+    return dlg;
   }
 
   onHandKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key;
+    if (key === "Enter" && this.summaryShown()) { e.preventDefault(); this.dismissSummary(); return; }
+    // the Bid and Nil cards come first in the list while you bid
+    const specials = this.specialItems();
+    if (specials.length && this.onSpecialKey(e, specials)) return;
     const cards = this.handCards();
     if (!cards.length) return;
     let i = Math.max(0, cards.indexOf(this.selected));
-    const key = e.key;
     let handled = true;
     if (key === "ArrowRight" || key === "ArrowDown") i = Math.min(cards.length - 1, this.selected ? i + 1 : 0);
     else if (key === "ArrowLeft" || key === "ArrowUp") i = Math.max(0, i - 1);
@@ -1209,22 +1628,37 @@ export class TableView {
 
   renderOver() {
     const box = this.el.querySelector("#match-over");
-    const finished = this.status === "finished" || (this.view && this.view.phase === "over");
-    if (!finished) { box.hidden = true; return; }
-    if (!box.hidden && box.dataset.done) return;
+    // shown once the match_over event (or a snapshot of a finished table) has come: the last
+    // hand's trick and summary come first
+    const finished = this.status === "finished";
+    if (!finished) { box.hidden = true; if (box.open) box.close(); return; }
+    if (box.dataset.done) return; // shown once; Close puts it away for good
+    if (this.summaryShown()) return; // the last hand's summary first
     box.hidden = false;
     box.dataset.done = "1";
     clear(box);
     const winner = this.msg.table.winner ?? (this.view ? this.view.winner : null);
     const mine = winner !== null && winner === this.mySide;
-    box.append(h("div", { class: "over-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "over-title" },
+    box.append(h("div", { class: "over-card" },
       h("h2", { id: "over-title", tabindex: "-1" }, winner === null || winner === undefined ? "A draw!" : mine ? "You win!" : `${this.sideName(winner)} ${this.sides[winner].length > 1 ? "win" : "wins"}`),
       h("p", {}, this.overText(winner)),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "primary", onclick: () => this.openSheet() }, "Score sheet"),
         h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.msg.table.game_id)}/record`, download: `spades-${this.msg.table.game_id}.json`, "data-record": this.msg.table.game_id }, "Download the record"),
         h("a", { class: "button", href: "#/" }, "New match"),
-        h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close"))));
+        h("button", { type: "button", id: "over-close", onclick: () => box.close() }, "Close"))));
+    // a modal dialog: the focus goes in and stays in until it is closed
+    if (!box.open) box.showModal();
+    box.querySelector("#over-title").focus();
+  }
+
+  /** The end-of-match box is closed (Close or Escape): the focus goes to the score sheet
+   * button, next to the hand, rather than to the page. */
+  onOverClosed() {
+    const box = this.el && this.el.querySelector("#match-over");
+    if (box) box.hidden = true;
+    const target = this.el && (this.el.querySelector("#sheet-btn") || this.el.querySelector("#table-title"));
+    if (target) target.focus();
   }
 
   // ---------- score sheet
