@@ -118,16 +118,16 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    raw: str | bytes
     try:
         if args.file == "-":
-            raw = sys.stdin.read()
+            stdin = getattr(sys.stdin, "buffer", None)
+            raw = stdin.read() if stdin is not None else sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as f:
+            with open(args.file, "rb") as f:  # a line that is not UTF-8 is that line's error
                 raw = f.read()
     except OSError as exc:
         return _fail("import", f"cannot read {args.file}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return _fail("import", f"{args.file} is not a text file")
     records = read_records(raw)
     store = open_store(args)
     status = 0

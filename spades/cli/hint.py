@@ -87,12 +87,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _from_record(path: str) -> Match:
+    data: str | bytes
     if path == "-":
-        text = sys.stdin.read()
+        stdin = getattr(sys.stdin, "buffer", None)
+        data = stdin.read() if stdin is not None else sys.stdin.read()
     else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    records = read_records(text)
+        with open(path, "rb") as f:  # the reader says where a file is not UTF-8
+            data = f.read()
+    records = read_records(data)
     last = records[-1]
     if isinstance(last, RecordError):
         raise last

@@ -186,3 +186,20 @@ def test_the_sheet_prints_on_an_ascii_terminal(tmp_path: Path) -> None:
                           capture_output=True, timeout=120, check=False, env=env)
     assert (done.returncode, done.stderr) == (0, b"")
     assert b"Zo\\xeb" in done.stdout and b"Winner:" in done.stdout
+
+
+def test_hint_and_import_say_where_a_file_is_not_utf8(tmp_path: Path) -> None:
+    good = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data" /
+                       "example-match.json").read_text())
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n" + b'{"hands": "\xff"}\n')
+    env = dict(os.environ, SPADES_DB=str(tmp_path / "g.sqlite3"))
+    hint = subprocess.run([sys.executable, "-m", "spades", "hint", str(path)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert "Traceback" not in hint.stderr
+    assert hint.stderr.startswith("spades hint: line 2: not UTF-8 text"), hint.stderr
+    imported = subprocess.run([sys.executable, "-m", "spades", "import", str(path)],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert "Traceback" not in imported.stderr
+    assert "line 2: not UTF-8 text" in imported.stderr + imported.stdout
+    assert "record 1" in imported.stdout  # the good record is still imported
