@@ -1,0 +1,248 @@
+"""One fixed action space and a fixed-size observation vector, shared by every interface.
+
+Actions (``NUM_ACTIONS`` = 74, the same for every profile and player count):
+
+* ``0 .. 53``: play that card (``suit * 13 + rank``, 52 little joker, 53 big joker), as in
+  :mod:`spades.engine.cards`;
+* ``54 + n`` for ``n`` in ``0 .. 17``: bid ``n`` tricks (``54`` is Nil);
+* ``72``: bid Blind Nil; ``73``: look at the cards instead.
+
+The observation of a seat is a ``float32`` vector of ``64 + 136 * N`` numbers for ``N``
+players (608 for four). Seats in it are *relative*: block ``r`` is the seat ``r`` places to
+the observer's left (``r = 0`` is the observer). See docs/learn.md for the layout, which
+:func:`layout` also returns.
+
+Only numpy is needed here; the engine stays free of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from spades.engine import Match
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
+from spades.engine.match import BID, OVER, PLAY
+
+NUM_CARDS = 54
+MAX_BID = 17
+BID_OFFSET = 54
+BLIND_NIL_ACTION = BID_OFFSET + MAX_BID + 1  # 72
+LOOK_ACTION = BLIND_NIL_ACTION + 1  # 73
+NUM_ACTIONS = LOOK_ACTION + 1  # 74
+
+#: Scores are divided by this and clipped to ``±SCORE_CLIP`` in the vector.
+SCORE_UNIT = 100.0
+SCORE_CLIP = 20.0
+BID_FIELDS = MAX_BID + 3  # one-hot 0..17, blind, has bid
+FLAGS = 6
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+def to_engine(action: int) -> int:
+    """An action of the fixed space as the engine's action id."""
+    if 0 <= action < NUM_CARDS:
+        return action
+    if BID_OFFSET <= action <= BID_OFFSET + MAX_BID:
+        return BID_BASE + action - BID_OFFSET
+    if action == BLIND_NIL_ACTION:
+        return BLIND_NIL
+    if action == LOOK_ACTION:
+        return LOOK
+    raise ValueError(f"action {action!r} is outside the action space 0 to {NUM_ACTIONS - 1}")
+
+
+def from_engine(action: int) -> int:
+    """The engine's action id as an action of the fixed space."""
+    if 0 <= action < NUM_CARDS:
+        return action
+    if BID_BASE <= action <= BID_BASE + MAX_BID:
+        return BID_OFFSET + action - BID_BASE
+    if action == BLIND_NIL:
+        return BLIND_NIL_ACTION
+    if action == LOOK:
+        return LOOK_ACTION
+    raise ValueError(f"engine action {action!r} has no place in the fixed action space")
+
+
+def vector_size(players: int) -> int:
+    return NUM_CARDS + 4 + FLAGS + _per_seat() * players
+
+
+def _per_seat() -> int:
+    # played + trick + bids + tricks, cards left, mine, dealer, leader, to act, score, bags
+    return 2 * NUM_CARDS + BID_FIELDS + 8
+
+
+def layout(players: int) -> list[tuple[str, int, int]]:
+    """``(name, start, length)`` of every block of the vector, in order."""
+    n = players
+    blocks = [
+        ("hand", NUM_CARDS),
+        ("played", NUM_CARDS * n),
+        ("trick", NUM_CARDS * n),
+        ("led_suit", 4),
+        ("bids", BID_FIELDS * n),
+        ("tricks", n),
+        ("cards_left", n),
+        ("my_side", n),
+        ("dealer", n),
+        ("leader", n),
+        ("to_act", n),
+        ("score", n),
+        ("bags", n),
+        ("flags", FLAGS),
+    ]
+    out = []
+    start = 0
+    for name, length in blocks:
+        out.append((name, start, length))
+        start += length
+    return out
+
+
+def bounds(players: int) -> tuple[Vector, Vector]:
+    """Low and high of every number of the vector (scores may be negative)."""
+    size = vector_size(players)
+    low = np.zeros(size, np.float32)
+    high = np.ones(size, np.float32)
+    for name, start, length in layout(players):
+        if name == "score":
+            low[start:start + length] = -SCORE_CLIP
+            high[start:start + length] = SCORE_CLIP
+    return low, high
+
+
+def seat_plays(match: Match) -> list[tuple[int, int]]:
+    """``(seat, card)`` of every card played in the current hand, in order."""
+    if not match.log or match.phase not in (BID, PLAY):
+        return []
+    n = match.n
+    leader = (match.log[-1].dealer + 1) % n
+    out: list[tuple[int, int]] = []
+    winners = match.trick_winners
+    count = 0
+    for a in match.log[-1].actions:
+        if a >= BID_BASE:
+            continue
+        out.append(((leader + count) % n, a))
+        count += 1
+        if count == n:
+            leader = winners[len(out) // n - 1]
+            count = 0
+    return out
+
+
+def played_by_seat(match: Match) -> list[int]:
+    """Card mask per seat of the cards it has played this hand."""
+    masks = [0] * match.n
+    for seat, card in seat_plays(match):
+        masks[seat] |= 1 << card
+    return masks
+
+
+_BITS = 56  # 7 bytes per card mask
+
+
+def _unpack(masks: Sequence[int]) -> npt.NDArray[np.uint8]:
+    raw = b"".join(m.to_bytes(7, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), _BITS)[:, :NUM_CARDS].ravel()
+
+
+def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> Vector:
+    """The observation vector of ``seat`` (see the module docstring and docs/learn.md).
+
+    ``played_by`` (cards played per seat this hand) may be passed when the caller keeps it;
+    otherwise it is worked out from the match's log.
+    """
+    n = match.n
+    if played_by is None:
+        played_by = played_by_seat(match)
+    order = [(seat + r) % n for r in range(n)]
+    rel = [(s - seat) % n for s in range(n)]
+    phase = match.phase
+    live = phase == BID or phase == PLAY
+    hand = match.hands[seat] if live and match.looked[seat] else 0
+    trick_by = [0] * n
+    led = -1
+    if phase == PLAY and match.trick:
+        leader = match.leader
+        for i, card in enumerate(match.trick):
+            trick_by[(leader + i) % n] = 1 << card
+        led = match.led
+    masks = [hand]
+    masks.extend(played_by[s] if live else 0 for s in order)
+    masks.extend(trick_by[s] for s in order)
+    cards = _unpack(masks)
+
+    size = match.hand_size
+    tail: list[float] = [0.0] * (4 + BID_FIELDS * n + 8 * n + FLAGS)
+    if led >= 0:
+        tail[led] = 1.0
+    base = 4
+    if live:
+        for r, s in enumerate(order):
+            b = match.bids[s]
+            if b >= 0:
+                at = base + BID_FIELDS * r
+                tail[at + b] = 1.0
+                if match.blind[s]:
+                    tail[at + MAX_BID + 1] = 1.0
+                tail[at + MAX_BID + 2] = 1.0
+    base += BID_FIELDS * n
+    side_of = match.side_of
+    mine = side_of[seat]
+    limit = match.rules.bag_limit
+    hands = match.hands
+    tricks = match.tricks
+    for r, s in enumerate(order):
+        k = side_of[s]
+        if live:
+            tail[base + r] = tricks[s] / size
+            tail[base + n + r] = hands[s].bit_count() / size
+        tail[base + 2 * n + r] = 1.0 if k == mine else 0.0
+        score = match.scores[k] / SCORE_UNIT
+        tail[base + 6 * n + r] = max(-SCORE_CLIP, min(SCORE_CLIP, score))
+        tail[base + 7 * n + r] = min(1.0, match.bags[k] / limit)
+    tail[base + 3 * n + rel[match.dealer]] = 1.0
+    if phase == PLAY:
+        tail[base + 4 * n + rel[match.leader]] = 1.0
+    if live:
+        tail[base + 5 * n + rel[match.turn]] = 1.0
+    base += 8 * n
+    tail[base] = 1.0 if live and match.broken else 0.0
+    tail[base + 1] = 1.0 if phase == BID else 0.0
+    tail[base + 2] = 1.0 if phase == PLAY else 0.0
+    tail[base + 3] = 1.0 if phase == OVER else 0.0
+    tail[base + 4] = 1.0 if live and not match.looked[seat] else 0.0
+    tail[base + 5] = min(1.0, match.hand_number / 20.0)
+    out = np.empty(vector_size(n), np.float32)
+    k = len(cards)
+    out[:k] = cards
+    out[k:] = tail
+    return out
+
+
+def action_mask(match: Match, seat: int) -> Mask:
+    """1 for every action ``seat`` may take now (all 0 when it is not its turn)."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    if match.current_player != seat:
+        return mask
+    if match.phase == PLAY:
+        bits = match.legal_cards_mask()
+        mask[:NUM_CARDS] = np.unpackbits(
+            np.frombuffer(bits.to_bytes(7, "little"), np.uint8), bitorder="little")[:NUM_CARDS]
+        return mask
+    for a in match.legal_actions():
+        mask[from_engine(a)] = 1
+    return mask
+
+
+def legal_actions(match: Match) -> list[int]:
+    """The legal actions of the player to act, in the fixed space, ascending."""
+    return [from_engine(a) for a in match.legal_actions()]
