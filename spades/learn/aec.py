@@ -98,7 +98,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
         self._rng = random.Random()
         self.match = Match(self.rules, rng=random.Random(0))
         self._played_by = [0] * n
-        self._hand = 0
+        self._rewarded = False
 
     # The PettingZoo API ------------------------------------------------------------------
 
@@ -113,7 +113,6 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
             self._rng = random.Random(seed)
         self.match = Match(self.rules, rng=random.Random(self._rng.getrandbits(64)))
         self._played_by = [0] * self.rules.players
-        self._hand = self.match.hand_number
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -121,6 +120,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.match.current_player)
+        self._rewarded = False
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         seat = self.agent_name_mapping[agent]
@@ -153,13 +153,16 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
         if match.phase == PLAY:
             self._played_by[seat] |= 1 << engine_action
         match.apply(engine_action)
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        if self._rewarded:  # clear last step's rewards (only hands' ends give any)
+            self._rewarded = False
+            for a in self.agents:
+                self.rewards[a] = 0.0
         if len(match.results) > scored:
             self._hand_scored()
-        if not match.is_over() and not any(self.terminations.values()):
-            self.agent_selection = agent_name(match.current_player)
-        self._accumulate_rewards()
+            self._rewarded = True
+            self._accumulate_rewards()
+        if not match.is_over() and not (self.truncations and self.truncations[agent]):
+            self.agent_selection = self.possible_agents[match.current_player]
         if self.render_mode == "human":
             self.render()
 

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from spades.engine import Match
+from spades.engine import Match, Observation
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
+from spades.engine.cards import SUIT_OF
 from spades.engine.match import BID, OVER, PLAY
 
 NUM_CARDS = 54
@@ -154,6 +155,28 @@ def _unpack(masks: Sequence[int]) -> npt.NDArray[np.uint8]:
     return bits.reshape(len(masks), _BITS)[:, :NUM_CARDS].ravel()
 
 
+_ORDERS: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+
+
+def _orders(n: int, seat: int) -> tuple[list[int], list[int]]:
+    """Seats in relative order from ``seat``, and each seat's relative position."""
+    key = (n, seat)
+    if key not in _ORDERS:
+        _ORDERS[key] = ([(seat + r) % n for r in range(n)], [(s - seat) % n for s in range(n)])
+    return _ORDERS[key]
+
+
+def _card_bits(masks: Sequence[int], count: int) -> npt.NDArray[np.uint8]:
+    """The masks laid end to end, ``NUM_CARDS`` bits each, as 0/1 bytes."""
+    big = 0
+    shift = 0
+    for m in masks:
+        big |= m << shift
+        shift += NUM_CARDS
+    raw = big.to_bytes((shift + 7) // 8, "little")
+    return np.unpackbits(np.frombuffer(raw, np.uint8), count=count, bitorder="little")
+
+
 def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> Vector:
     """The observation vector of ``seat`` (see the module docstring and docs/learn.md).
 
@@ -161,13 +184,16 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
     otherwise it is worked out from the match's log.
     """
     n = match.n
-    if played_by is None:
-        played_by = played_by_seat(match)
-    order = [(seat + r) % n for r in range(n)]
-    rel = [(s - seat) % n for s in range(n)]
     phase = match.phase
     live = phase == BID or phase == PLAY
-    hand = match.hands[seat] if live and match.looked[seat] else 0
+    if played_by is None:
+        played_by = played_by_seat(match)
+    order, rel = _orders(n, seat)
+    masks = [match.hands[seat] if live and match.looked[seat] else 0]
+    if live:
+        masks += [played_by[s] for s in order]
+    else:
+        masks += [0] * n
     trick_by = [0] * n
     led = -1
     if phase == PLAY and match.trick:
@@ -175,29 +201,30 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
         for i, card in enumerate(match.trick):
             trick_by[(leader + i) % n] = 1 << card
         led = match.led
-    masks = [hand]
-    masks.extend(played_by[s] if live else 0 for s in order)
-    masks.extend(trick_by[s] for s in order)
-    cards = _unpack(masks)
-
-    size = match.hand_size
-    tail: list[float] = [0.0] * (4 + BID_FIELDS * n + 8 * n + FLAGS)
+    masks += [trick_by[s] for s in order]
+    count = NUM_CARDS * (2 * n + 1)
+    tail = [0.0] * (4 + BID_FIELDS * n + 8 * n + FLAGS)
     if led >= 0:
         tail[led] = 1.0
-    base = 4
+    side_of = match.side_of
     if live:
-        for r, s in enumerate(order):
-            b = match.bids[s]
+        bids = match.bids
+        blind = match.blind
+        at = 4
+        for s in order:
+            b = bids[s]
             if b >= 0:
-                at = base + BID_FIELDS * r
                 tail[at + b] = 1.0
-                if match.blind[s]:
+                if blind[s]:
                     tail[at + MAX_BID + 1] = 1.0
                 tail[at + MAX_BID + 2] = 1.0
-    base += BID_FIELDS * n
-    side_of = match.side_of
+            at += BID_FIELDS
+    base = 4 + BID_FIELDS * n
     mine = side_of[seat]
+    scores = match.scores
+    bags = match.bags
     limit = match.rules.bag_limit
+    size = match.hand_size
     hands = match.hands
     tricks = match.tricks
     for r, s in enumerate(order):
@@ -205,22 +232,126 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
         if live:
             tail[base + r] = tricks[s] / size
             tail[base + n + r] = hands[s].bit_count() / size
-        tail[base + 2 * n + r] = 1.0 if k == mine else 0.0
-        score = match.scores[k] / SCORE_UNIT
-        tail[base + 6 * n + r] = max(-SCORE_CLIP, min(SCORE_CLIP, score))
-        tail[base + 7 * n + r] = min(1.0, match.bags[k] / limit)
+        if k == mine:
+            tail[base + 2 * n + r] = 1.0
+        score = scores[k] / SCORE_UNIT
+        tail[base + 6 * n + r] = (score if -SCORE_CLIP <= score <= SCORE_CLIP
+                                  else SCORE_CLIP if score > 0 else -SCORE_CLIP)
+        bag = bags[k] / limit
+        tail[base + 7 * n + r] = bag if bag < 1.0 else 1.0
     tail[base + 3 * n + rel[match.dealer]] = 1.0
+    flags = base + 8 * n
     if phase == PLAY:
         tail[base + 4 * n + rel[match.leader]] = 1.0
+        tail[flags + 2] = 1.0
+    elif phase == BID:
+        tail[flags + 1] = 1.0
+    elif phase == OVER:
+        tail[flags + 3] = 1.0
     if live:
         tail[base + 5 * n + rel[match.turn]] = 1.0
+        if match.broken:
+            tail[flags] = 1.0
+        if not match.looked[seat]:
+            tail[flags + 4] = 1.0
+    number = match.hand_number / 20.0
+    tail[flags + 5] = number if number < 1.0 else 1.0
+    out = np.empty(count + len(tail), np.float32)
+    out[:count] = _card_bits(masks, count)
+    out[count:] = tail
+    return out
+
+
+_MASKS: dict[int | tuple[int, ...], Mask] = {}
+
+
+def _cached_mask(key: int | tuple[int, ...]) -> Mask:
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if isinstance(key, int):
+            raw = key.to_bytes(7, "little")
+            mask[:NUM_CARDS] = np.unpackbits(np.frombuffer(raw, np.uint8), count=NUM_CARDS,
+                                             bitorder="little")
+        else:
+            for a in key:
+                mask[from_engine(a)] = 1
+        if len(_MASKS) > 100_000:
+            _MASKS.clear()
+        _MASKS[key] = mask
+    return mask.copy()
+
+
+def action_mask(match: Match, seat: int) -> Mask:
+    """1 for every action ``seat`` may take now (all 0 when it is not its turn)."""
+    if match.current_player != seat:
+        return np.zeros(NUM_ACTIONS, np.int8)
+    if match.phase == PLAY:
+        return _cached_mask(match.legal_cards_mask())
+    return _cached_mask(match.legal_actions())
+
+
+def legal_actions(match: Match) -> list[int]:
+    """The legal actions of the player to act, in the fixed space, ascending."""
+    return [from_engine(a) for a in match.legal_actions()]
+
+
+def encode_observation(obs: Observation) -> Vector:
+    """The same vector as :func:`encode`, from a seat's :class:`Observation` (what a bot is
+    given), so a policy trained in the environments can play through a bot spec."""
+    rules = obs.rules
+    n = rules.players
+    seat = obs.seat
+    order = [(seat + r) % n for r in range(n)]
+    rel = [(s - seat) % n for s in range(n)]
+    live = obs.phase == BID or obs.phase == PLAY
+    played_by = [0] * n
+    for s, card in obs.plays:
+        played_by[s] |= 1 << card
+    trick_by = [0] * n
+    for s, card in obs.trick:
+        trick_by[s] = 1 << card
+    masks = [obs.hand or 0 if live else 0]
+    masks.extend(played_by[s] if live else 0 for s in order)
+    masks.extend(trick_by[s] for s in order)
+    cards = _unpack(masks)
+    size = rules.hand_size
+    tail: list[float] = [0.0] * (4 + BID_FIELDS * n + 8 * n + FLAGS)
+    if obs.phase == PLAY and obs.trick:
+        tail[SUIT_OF[obs.trick[0][1]]] = 1.0
+    base = 4
+    if live:
+        for r, s in enumerate(order):
+            b = obs.bids[s]
+            if b is not None:
+                at = base + BID_FIELDS * r
+                tail[at + b] = 1.0
+                if obs.blind[s]:
+                    tail[at + MAX_BID + 1] = 1.0
+                tail[at + MAX_BID + 2] = 1.0
+    base += BID_FIELDS * n
+    side_of = rules.side_of
+    mine = side_of[seat]
+    for r, s in enumerate(order):
+        k = side_of[s]
+        if live:
+            tail[base + r] = obs.tricks[s] / size
+            tail[base + n + r] = obs.hand_sizes[s] / size
+        tail[base + 2 * n + r] = 1.0 if k == mine else 0.0
+        tail[base + 6 * n + r] = max(-SCORE_CLIP, min(SCORE_CLIP, obs.scores[k] / SCORE_UNIT))
+        tail[base + 7 * n + r] = min(1.0, obs.bags[k] / rules.bag_limit)
+    tail[base + 3 * n + rel[obs.dealer]] = 1.0
+    if obs.phase == PLAY:
+        tail[base + 4 * n + rel[obs.leader]] = 1.0
+    if live and obs.current_player >= 0:
+        tail[base + 5 * n + rel[obs.current_player]] = 1.0
     base += 8 * n
-    tail[base] = 1.0 if live and match.broken else 0.0
-    tail[base + 1] = 1.0 if phase == BID else 0.0
-    tail[base + 2] = 1.0 if phase == PLAY else 0.0
-    tail[base + 3] = 1.0 if phase == OVER else 0.0
-    tail[base + 4] = 1.0 if live and not match.looked[seat] else 0.0
-    tail[base + 5] = min(1.0, match.hand_number / 20.0)
+    tail[base] = 1.0 if live and obs.spades_broken else 0.0
+    tail[base + 1] = 1.0 if obs.phase == BID else 0.0
+    tail[base + 2] = 1.0 if obs.phase == PLAY else 0.0
+    tail[base + 3] = 1.0 if obs.phase == OVER else 0.0
+    tail[base + 4] = 1.0 if live and obs.hand is None else 0.0
+    tail[base + 5] = min(1.0, obs.hand_number / 20.0)
     out = np.empty(vector_size(n), np.float32)
     k = len(cards)
     out[:k] = cards
@@ -228,21 +359,9 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
     return out
 
 
-def action_mask(match: Match, seat: int) -> Mask:
-    """1 for every action ``seat`` may take now (all 0 when it is not its turn)."""
+def observation_mask(obs: Observation) -> Mask:
+    """The action mask of a seat's :class:`Observation` (its legal actions)."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    if match.current_player != seat:
-        return mask
-    if match.phase == PLAY:
-        bits = match.legal_cards_mask()
-        mask[:NUM_CARDS] = np.unpackbits(
-            np.frombuffer(bits.to_bytes(7, "little"), np.uint8), bitorder="little")[:NUM_CARDS]
-        return mask
-    for a in match.legal_actions():
+    for a in obs.legal_actions:
         mask[from_engine(a)] = 1
     return mask
-
-
-def legal_actions(match: Match) -> list[int]:
-    """The legal actions of the player to act, in the fixed space, ascending."""
-    return [from_engine(a) for a in match.legal_actions()]

@@ -19,6 +19,7 @@ from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
 from spades.learn import env
 from spades.learn.aec import SpadesEnv
 from spades.learn.encoding import (
+    BID_OFFSET,
     BLIND_NIL_ACTION,
     LOOK_ACTION,
     NUM_ACTIONS,
@@ -106,9 +107,18 @@ def test_hand_rewards_are_the_sides_points_and_match_rewards_the_final_differenc
 
 
 def test_a_finished_match_terminates_every_agent() -> None:
-    e = env("game93", one_hand=False, target=60)
-    random_episode(e, 5)
-    assert e.match.is_over()
+    e = env("game93", one_hand=False, target=30, bag_penalty=0)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in e.agent_iter(5000):
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        bid_one = BID_OFFSET + 1
+        e.step(bid_one if bid_one in legal else int(rng.choice(legal)))  # contracts of 2
+    assert e.match.is_over() and max(e.match.scores) >= 30
     assert e.agents == []
 
 
@@ -222,7 +232,11 @@ def test_observation_does_not_depend_on_the_other_seats_cards() -> None:
     seat = match.current_player
     other = match.clone()
     a, b = (seat + 1) % 4, (seat + 2) % 4
-    other.hands[a], other.hands[b] = match.hands[b], match.hands[a]
+    ca = match.hands[a] & -match.hands[a]  # exchange one card between two other seats
+    cb = match.hands[b] & -match.hands[b]
+    other.hands[a] = match.hands[a] ^ ca | cb
+    other.hands[b] = match.hands[b] ^ cb | ca
+    assert other.hands[a] != match.hands[a]
     assert np.array_equal(encode(match, seat), encode(other, seat))
 
 
