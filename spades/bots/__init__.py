@@ -10,6 +10,8 @@ the user-facing CPU strengths to specs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
@@ -72,7 +74,7 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     except ImportError as exc:
         raise ValueError(f"{spec}: cannot import module {module_name!r} ({exc}); is its "
                          "folder on PYTHONPATH?") from None
-    factory = module
+    factory: Any = module
     for part in attr.split("."):
         factory = getattr(factory, part, None)
         if factory is None:

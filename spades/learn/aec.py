@@ -14,7 +14,7 @@ See docs/learn.md for the observation layout, the action space and the rewards.
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -59,14 +59,14 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
+class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # type: ignore[misc]
     """Spades as a PettingZoo AEC environment. Build it with :func:`spades.learn.env`.
 
     Agents are ``player_0`` .. ``player_{N-1}``, one per seat. Each observation is
     ``{"observation": float32 vector, "action_mask": int8 vector of 74}``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "spades_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "spades_v0",
                 "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "cardems", players: int | None = None,
@@ -210,7 +210,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):
 def _describe(action: int) -> str:
     try:
         return action_name(action)
-    except Exception:  # noqa: BLE001 - only for the message
+    except Exception:
         return "not an action"
 
 

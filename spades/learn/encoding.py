@@ -185,7 +185,7 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
     """
     n = match.n
     phase = match.phase
-    live = phase == BID or phase == PLAY
+    live = phase in (BID, PLAY)
     if played_by is None:
         played_by = played_by_seat(match)
     order, rel = _orders(n, seat)

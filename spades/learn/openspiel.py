@@ -309,7 +309,7 @@ class SpadesObserver:
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.plays = rules.hand_size * n
         size = vector_size(n)
-        pieces = [("observation", size, (size,))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("observation", size, (size,))]
         if self.perfect_recall:
             pieces.append(("play_order", self.plays * NUM_CARDS, (self.plays, NUM_CARDS)))
         self.tensor = np.zeros(sum(p[1] for p in pieces), np.float32)
@@ -369,4 +369,5 @@ def register() -> None:
 
 register()
 
-__all__ = ["GAME_CLASSES", "GAME_NAMES", "SpadesGame", "SpadesObserver", "SpadesState", "register", "rules_for"]
+__all__ = ["GAME_CLASSES", "GAME_NAMES", "SpadesGame", "SpadesObserver", "SpadesState", "register",
+           "rules_for"]

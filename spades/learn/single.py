@@ -33,7 +33,7 @@ IllegalMode = Literal["end", "raise"]
 class SingleAgentEnv(gym.Env[dict[str, Any], int]):
     """One learning seat against bots. Build it with :func:`spades.learn.single_agent_env`."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
 
     def __init__(self, rules: str | Rules = "cardems", players: int | None = None,
                  one_hand: bool | None = True, *, seat: int = 0,
@@ -74,7 +74,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
             "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
         })
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
         self.match = Match(self.rules, rng=random.Random(0))
         self.bots: list[Bot | None] = [None] * n
         self._played_by = [0] * n
@@ -167,7 +167,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
             self.render()
         return self._obs(), reward, match.is_over(), cut, {}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         text = render_text(self.match)
         if self.render_mode == "human":
             print(text)

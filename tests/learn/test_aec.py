@@ -110,7 +110,7 @@ def test_a_finished_match_terminates_every_agent() -> None:
     e = env("game93", one_hand=False, target=30, bag_penalty=0)
     e.reset(seed=5)
     rng = np.random.default_rng(5)
-    for agent in e.agent_iter(5000):
+    for _agent in e.agent_iter(5000):
         obs, _, terminated, truncated, _ = e.last()
         if terminated or truncated:
             e.step(None)

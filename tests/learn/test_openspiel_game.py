@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pytest.importorskip("pyspiel")
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 import numpy as np
+import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from spades.bots.sim import public_voids

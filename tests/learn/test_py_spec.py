@@ -51,7 +51,7 @@ def bot_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_py_spec_builds_the_class_with_the_seed_and_it_plays(bot_dir: Path) -> None:
     bot = make_bot("py:my_spades_bots:LowestBot", seed=5)
-    assert bot.name == "lowest" and getattr(bot, "seed") == 5
+    assert bot.name == "lowest" and bot.seed == 5
     match = Match(profile("cardems", one_hand=True), dealer=0)
     match.deal([0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39])
     while not match.is_over():

@@ -45,7 +45,7 @@ def play(e: SingleAgentEnv, seed: int) -> tuple[float, int]:
     while True:
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         assert e.match.current_player == e.seat
-        obs, reward, terminated, truncated, info = e.step(action)
+        obs, reward, terminated, truncated, _info = e.step(action)
         total += float(reward)
         steps += 1
         if terminated or truncated:
@@ -80,7 +80,7 @@ def test_same_seed_same_episode() -> None:
 
 def test_illegal_actions_end_the_episode_or_raise() -> None:
     e = single_agent_env("cardems", opponents="random", illegal_reward=-50.0)
-    obs, _ = e.reset(seed=1)
+    _obs, _ = e.reset(seed=1)
     _, reward, terminated, truncated, info = e.step(0)  # a card while bidding
     assert (reward, terminated, truncated) == (-50.0, True, False)
     assert "it is time to bid" in info["illegal_action"]
