@@ -2,12 +2,13 @@
 """Steps per second of the PettingZoo AEC environment with random masked actions, against
 OpenSpiel's own ``spades`` through its Python API, in the same run (median of runs).
 
-    nice -n 10 python3 bench/learn_env.py [--seconds 3] [--runs 5] [--json FILE]
+    nice -n 10 python3 bench/learn_env.py [--seconds 1] [--runs 9] [--json FILE]
 
 A step is one decision (a bid or a card). Both loops do the same work per step: the acting
 seat's observation vector and legal-action mask, a uniformly random legal action, and
 applying it; dealing is included in the time (OpenSpiel deals through 52 chance nodes). The
-runs alternate between the two so that the machine's load affects both alike. OpenSpiel's
+runs alternate between the loops, in reversed order every other round, so that changes in
+the machine's load affect all of them alike. OpenSpiel's
 loop without the observation tensor (``legal_actions()`` only) is reported too.
 """
 
@@ -76,8 +77,8 @@ def openspiel_rate(seconds: float, observe: bool = True) -> float:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seconds", type=float, default=3.0, help="seconds per run (default 3)")
-    p.add_argument("--runs", type=int, default=5, help="runs of each loop (default 5)")
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds per run (default 1)")
+    p.add_argument("--runs", type=int, default=9, help="runs of each loop (default 9)")
     p.add_argument("--json", type=Path, help="also write the result here")
     args = p.parse_args(argv)
     loops: dict[str, Callable[[], float]] = {
@@ -87,9 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         "openspiel_spades_no_observation": lambda: openspiel_rate(args.seconds, observe=False),
     }
     rates: dict[str, list[float]] = {name: [] for name in loops}
+    names = list(loops)
     for run in range(args.runs):
-        for name, loop in loops.items():
-            rates[name].append(loop())
+        for name in names if run % 2 == 0 else reversed(names):
+            rates[name].append(loops[name]())
         print(f"run {run + 1}/{args.runs}: " + ", ".join(
             f"{name} {values[-1]:,.0f}" for name, values in rates.items()), file=sys.stderr)
     medians = {name: round(statistics.median(values)) for name, values in rates.items()}
@@ -103,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         "median": medians,
         "all": {name: [round(v) for v in values] for name, values in rates.items()},
         "env_vs_openspiel": round(medians["env_cardems"] / medians["openspiel_spades"], 2),
+        "env_vs_openspiel_per_run": [round(a / b, 2) for a, b in zip(
+            rates["env_cardems"], rates["openspiel_spades"], strict=True)],
         "python": platform.python_version(),
         "open_spiel": getattr(pyspiel, "__version__", "unknown"),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),

@@ -248,3 +248,28 @@ def test_render_shows_the_table_in_text() -> None:
     assert "cardems, 4 players, hand 1" in text and "seat 3 (side 1)" in text
     with pytest.raises(ValueError, match="render_mode"):
         env("cardems", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(("name", "knobs"), [
+    ("cardems", {"one_hand": False, "max_hands": 3}),
+    ("cards4net", {"jokers": True}),
+    ("game93", {}),
+    ("race400", {"players": 3}),
+    ("race400", {"players": 5}),
+    ("race400", {"players": 6, "teams": [[0, 2, 4], [1, 3, 5]]}),
+])
+def test_every_agents_observation_equals_a_fresh_encoding(name: str, knobs: dict[str, Any]) -> None:
+    """What the environment gives each agent equals encoding the table afresh (it keeps the
+    cards played per seat itself) and what a bot's Observation gives."""
+    from spades.learn.encoding import encode_observation
+
+    e = env(name, **knobs)
+    rng = random.Random(2)
+    for seed in range(2):
+        e.reset(seed=seed)
+        while e.agents and not (any(e.terminations.values()) or any(e.truncations.values())):
+            for seat, agent in enumerate(e.possible_agents):
+                kept = e.observe(agent)["observation"]
+                assert np.array_equal(kept, encode(e.match, seat)), (agent, e.match)
+                assert np.array_equal(kept, encode_observation(e.match.observation(seat)))
+            e.step(rng.choice(list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
