@@ -142,17 +142,16 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
             engine_action = to_engine(int(action))
         except (TypeError, ValueError) as exc:
             raise IllegalAction(f"{agent}: {exc}") from None
-        if not match.is_legal(engine_action):
-            try:
-                match.check(engine_action)
-            except IllegalAction as exc:
-                raise IllegalAction(f"{agent} (seat {seat}) cannot take action {int(action)} "
-                                    f"({_describe(engine_action)}): {exc}") from None
-        self._cumulative_rewards[agent] = 0.0
         scored = len(match.results)
-        if match.phase == PLAY:
+        playing = match.phase == PLAY
+        try:
+            match.apply(engine_action)  # checks the action; an illegal one changes nothing
+        except IllegalAction as exc:
+            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {int(action)} "
+                                f"({_describe(engine_action)}): {exc}") from None
+        self._cumulative_rewards[agent] = 0.0
+        if playing:
             self._played_by[seat] |= 1 << engine_action
-        match.apply(engine_action)
         if self._rewarded:  # clear last step's rewards (only hands' ends give any)
             self._rewarded = False
             for a in self.agents:
