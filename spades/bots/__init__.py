@@ -1,13 +1,16 @@
 """CPU players. Build one with :func:`make_bot` from a spec ``level[:budget]``.
 
 Levels (see :data:`LEVELS`): ``random``, ``beginner``, ``intermediate``, ``expert``,
-``ismcts``, and ``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md).
+``ismcts``, ``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md), and
+``py:MODULE:OBJECT`` for a Python class of your own.
 The budget of the search levels is a number of iterations per decision (deterministic), or
 seconds with an ``s`` suffix (``expert:0.8s``; not reproducible). :data:`STRENGTHS` maps
 the user-facing CPU strengths to specs.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
@@ -28,11 +31,13 @@ DEFAULT_STRENGTH = "normal"
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
-    ``hard`` (a strength name) or ``cmd:python3 my_bot.py``."""
+    ``hard`` (a strength name), ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 
         return ExternalBot(spec[4:])
+    if spec.startswith("py:"):
+        return python_bot(spec, seed)
     if spec in STRENGTHS:
         spec = STRENGTHS[spec]
     level, _, budget = spec.partition(":")
@@ -53,7 +58,35 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
         return IsmctsBot(seed, **parse_budget(budget, "iterations"))
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
-                     f"a strength ({', '.join(STRENGTHS)}) or cmd:PROGRAM")
+                     f"a strength ({', '.join(STRENGTHS)}), cmd:PROGRAM or py:MODULE:OBJECT")
+
+
+def python_bot(spec: str, seed: int | None = None) -> Bot:
+    """``py:module:object``: ``object`` of the importable ``module`` (a class, or any
+    callable) called with the seed; it must give a bot (``name`` and ``act(obs)``)."""
+    import importlib
+
+    module_name, _, attr = spec[3:].partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"bad spec {spec!r}: write py:MODULE:OBJECT, like py:my_bots:MyBot")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"{spec}: cannot import module {module_name!r} ({exc}); is its "
+                         "folder on PYTHONPATH?") from None
+    factory: Any = module
+    for part in attr.split("."):
+        factory = getattr(factory, part, None)
+        if factory is None:
+            raise ValueError(f"{spec}: module {module_name!r} has no {attr!r}")
+    if not callable(factory):
+        raise ValueError(f"{spec}: {attr!r} is not a class or function")
+    bot = factory(seed)
+    if not callable(getattr(bot, "act", None)):
+        raise ValueError(f"{spec}: {attr}(seed) gave {type(bot).__name__}, which has no act(obs)")
+    if not isinstance(getattr(bot, "name", None), str):
+        bot.name = spec
+    return bot  # type: ignore[no-any-return]
 
 
 def parse_budget(text: str, unit: str) -> dict[str, float]:

@@ -25,8 +25,8 @@ def register(sub: Any) -> None:
         description="Play every deal twice with the same cards, the two players swapping "
         "seats, and report A's mean points per deal minus B's with a 95%% interval, nil "
         "rates, bags per hand and decision times. Specs: random, beginner, intermediate, "
-        "expert[:N|:Ss], ismcts[:N|:Ss], a strength (easy, normal, hard, expert) or "
-        "cmd:\"PROGRAM ARGS\". See docs/bots.md.",
+        "expert[:N|:Ss], ismcts[:N|:Ss], a strength (easy, normal, hard, expert), "
+        "cmd:\"PROGRAM ARGS\" or py:MODULE:OBJECT. See docs/bots.md.",
     )
     p.add_argument("--a", required=True, metavar="SPEC", help="player A")
     p.add_argument("--b", required=True, metavar="SPEC", help="player B")

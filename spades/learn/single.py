@@ -1,0 +1,175 @@
+"""A Gymnasium environment: one seat learns, project bots play every other seat.
+
+>>> from spades.learn import single_agent_env
+>>> e = single_agent_env("cardems", opponents="intermediate", partner="beginner")
+>>> obs, info = e.reset(seed=1)
+>>> action = int(obs["action_mask"].argmax())
+>>> obs, reward, terminated, truncated, info = e.step(action)
+
+The observation and action spaces are those of the AEC environment (docs/learn.md). An
+action the mask forbids ends the episode with ``illegal_reward`` (``illegal_action="end"``,
+the default, so that Gymnasium's checker and unmasked samplers can run), or raises
+:class:`~spades.engine.IllegalAction` (``illegal_action="raise"``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from spades.bots import make_bot
+from spades.bots.base import Bot
+from spades.engine import IllegalAction, Match, Rules
+from spades.learn.aec import REWARD_MODES, RewardMode, make_rules, render_text
+from spades.learn.encoding import NUM_ACTIONS, Mask, Vector, action_mask, bounds, encode, to_engine
+
+IllegalMode = Literal["end", "raise"]
+
+
+class SingleAgentEnv(gym.Env[dict[str, Any], int]):
+    """One learning seat against bots. Build it with :func:`spades.learn.single_agent_env`."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
+
+    def __init__(self, rules: str | Rules = "cardems", players: int | None = None,
+                 one_hand: bool | None = True, *, seat: int = 0,
+                 opponents: str = "intermediate", partner: str | None = None,
+                 reward: RewardMode = "hand", reward_scale: float = 1.0,
+                 max_hands: int | None = None, illegal_action: IllegalMode = "end",
+                 illegal_reward: float = -200.0, render_mode: str | None = None,
+                 **knobs: Any) -> None:
+        self.rules = make_rules(rules, players, one_hand, **knobs)
+        n = self.rules.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat: must be 0 to {n - 1}, not {seat!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward: must be 'hand' or 'match', not {reward!r}")
+        if illegal_action not in ("end", "raise"):
+            raise ValueError(f"illegal_action: must be 'end' or 'raise', not {illegal_action!r}")
+        if max_hands is not None and (not isinstance(max_hands, int) or max_hands < 1):
+            raise ValueError(f"max_hands: must be a whole number 1 or more, not {max_hands!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.seat = seat
+        self.side = self.rules.side_of[seat]
+        mates = set(self.rules.sides[self.side])
+        partner = opponents if partner is None else partner
+        self.specs = [None if s == seat else partner if s in mates else opponents
+                      for s in range(n)]
+        for spec in set(self.specs):
+            if spec is not None:
+                make_bot(spec, 0)  # refuse a bad spec now, with make_bot's reason
+        self.reward_mode = reward
+        self.reward_scale = float(reward_scale)
+        self.max_hands = max_hands
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        low, high = bounds(n)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
+        self.match = Match(self.rules, rng=random.Random(0))
+        self.bots: list[Bot | None] = [None] * n
+        self._played_by = [0] * n
+        self._hands_seen = 0
+        self._match_paid = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        base = int(self.np_random.integers(2**62))
+        self.match = Match(self.rules, rng=random.Random(base))
+        self.bots = [None if spec is None else make_bot(spec, base + 1 + s)
+                     for s, spec in enumerate(self.specs)]
+        self._played_by = [0] * self.rules.players
+        self._hands_seen = 0
+        self._match_paid = False
+        points, _ = self._advance()
+        return self._obs(), {"points_before_first_turn": points}
+
+    def _obs(self) -> dict[str, Vector | Mask]:
+        return {"observation": encode(self.match, self.seat, self._played_by),
+                "action_mask": action_mask(self.match, self.seat)}
+
+    def _apply(self, action: int) -> None:
+        match = self.match
+        if match.phase == "play":
+            self._played_by[match.current_player] |= 1 << action
+        match.apply(action)
+        if len(match.results) > self._hands_seen:
+            self._played_by = [0] * self.rules.players
+
+    def _advance(self) -> tuple[float, bool]:
+        """Let the bots act until it is the learner's turn or the episode ends; the reward
+        earned meanwhile, and whether the episode was cut by ``max_hands``."""
+        reward = 0.0
+        match = self.match
+        while True:
+            reward += self._collect()
+            cut = self.max_hands is not None and len(match.results) >= self.max_hands
+            if match.is_over() or cut or match.current_player == self.seat:
+                return reward, cut and not match.is_over()
+            seat = match.current_player
+            bot = self.bots[seat]
+            assert bot is not None
+            self._apply(bot.act(match.observation(seat)))
+
+    def _collect(self) -> float:
+        """The reward for hands scored since the last call."""
+        match = self.match
+        reward = 0.0
+        while self._hands_seen < len(match.results):
+            result = match.results[self._hands_seen]
+            self._hands_seen += 1
+            if self.reward_mode == "hand":
+                reward += result.points[self.side]
+        if self.reward_mode == "match":
+            over = match.is_over() or (self.max_hands is not None
+                                       and len(match.results) >= self.max_hands)
+            if over and not self._match_paid:
+                self._match_paid = True
+                scores = match.scores
+                others = (sum(scores) - scores[self.side]) / (len(scores) - 1)
+                reward += scores[self.side] - others
+        return reward * self.reward_scale
+
+    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        match = self.match
+        if match.is_over() or match.current_player != self.seat:
+            raise IllegalAction("the episode is over: call reset()")
+        try:
+            engine_action = to_engine(int(action))
+            legal = match.is_legal(engine_action)
+        except (TypeError, ValueError):
+            engine_action, legal = -1, False
+        if not legal:
+            why = "outside the action space" if engine_action < 0 else None
+            if why is None:
+                try:
+                    match.check(engine_action)
+                except IllegalAction as exc:
+                    why = str(exc)
+            message = f"seat {self.seat} cannot take action {action!r}: {why}"
+            if self.illegal_action == "raise":
+                raise IllegalAction(message)
+            return (self._obs(), self.illegal_reward * self.reward_scale, True, False,
+                    {"illegal_action": message})
+        self._apply(engine_action)
+        reward, cut = self._advance()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, match.is_over(), cut, {}
+
+    def render(self) -> str | None:
+        text = render_text(self.match)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

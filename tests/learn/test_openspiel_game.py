@@ -1,0 +1,137 @@
+"""The profiles as registered OpenSpiel games: OpenSpiel's own random-simulation checks, its
+ISMCTS bot through a few hands under cards4net, resampling and the tensors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from spades.bots.sim import public_voids
+from spades.engine import replay
+from spades.learn.encoding import vector_size
+from spades.learn.openspiel import GAME_NAMES, SpadesState
+
+SIM_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("cardems", {}),
+    ("cardgames-club", {}),
+    ("game93", {}),
+    ("cards4net", {}),
+    ("cards4net", {"jokers": True, "bidding": "whiz", "blind_nil": False}),
+    ("race400", {"players": 3}),
+    ("race400", {"players": 5}),
+    ("race400", {"players": 6, "teams": "0,3;1,4;2,5"}),
+    ("cardems", {"one_hand": False, "max_hands": 3}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), SIM_CONFIGS,
+                         ids=[n + "".join(f"-{k}" for k in p) for n, p in SIM_CONFIGS])
+def test_openspiels_random_simulation_checks_pass(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(GAME_NAMES[name], params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_every_profile_is_registered_with_its_tensors() -> None:
+    names = set(pyspiel.registered_names())
+    for name in ("cardems", "cardgames_club", "race400", "game93", "cards4net"):
+        assert f"python_spades_{name}" in names
+    game = pyspiel.load_game("python_spades_race400", {"players": 6})
+    assert game.num_players() == 6
+    assert game.observation_tensor_shape() == [vector_size(6)]
+    assert game.information_state_tensor_shape() == [vector_size(6) + 48 * 54]
+    assert game.num_distinct_actions() == 74
+
+
+def test_bad_parameters_are_refused_by_name() -> None:
+    with pytest.raises(pyspiel.SpielError, match="players: cardems is played by 4"):
+        pyspiel.load_game("python_spades_cardems", {"players": 5})
+    with pytest.raises(pyspiel.SpielError, match="teams: write sides"):
+        pyspiel.load_game("python_spades_race400", {"teams": "north-south"})
+    with pytest.raises(pyspiel.SpielError, match="dealer: must be a seat"):
+        pyspiel.load_game("python_spades_cardems", {"dealer": 7})
+
+
+def deal(state: Any, rng: np.random.RandomState) -> None:
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(actions, p=probs)))
+
+
+def test_openspiels_ismcts_bot_plays_cards4net_hands() -> None:
+    game = pyspiel.load_game("python_spades_cards4net")
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=12,
+                           random_state=np.random.RandomState(2))
+    for _ in range(3):
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            deal(state, rng)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            if state.current_player() in (0, 2):
+                action = int(bot.step(state))
+                decisions += 1
+            else:
+                action = int(rng.choice(legal))
+            assert action in legal
+            state.apply_action(action)
+        assert decisions >= 26
+        # The hand, checked again by the engine's record replayer, scores the same.
+        match = state.match
+        checked = replay(match.to_record())
+        assert list(checked.scores) == list(match.scores)
+        assert state.returns() == [float(match.scores[k]) for k in match.rules.side_of]
+
+
+def test_resampling_keeps_what_the_seat_knows_and_the_voids_it_has_seen() -> None:
+    game = pyspiel.load_game("python_spades_game93")
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    deal(state, rng)
+    while len(state.match.log[-1].plays) < 21:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    me = state.current_player()
+    voids = public_voids(state.match.observation(me))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen_other_hands = set()
+    for _ in range(5):
+        other: SpadesState = state.resample_from_infostate(me, sampler)
+        assert other.information_state_string(me) == state.information_state_string(me)
+        assert other.observation_tensor(me) == state.observation_tensor(me)
+        assert other.information_state_tensor(me) == state.information_state_tensor(me)
+        assert other.match.hands[me] == state.match.hands[me]
+        assert other.legal_actions() == state.legal_actions()
+        for seat, lacks in enumerate(voids):
+            for suit in range(4):
+                if lacks >> suit & 1:
+                    assert not other.match.hands[seat] & (0x1FFF << (13 * suit))
+        seen_other_hands.add(tuple(other.match.hands))
+        checked = replay(other.match.to_record())  # a legal history, replayed by the engine
+        assert checked.hand_number == 1
+    assert len(seen_other_hands) > 1
+
+
+def test_the_information_state_hides_other_hands_and_an_unseen_own_hand() -> None:
+    game = pyspiel.load_game("python_spades_cards4net")
+    state = game.new_initial_state()
+    deal(state, np.random.RandomState(8))
+    first = state.current_player()
+    assert "[?]" in state.information_state_string(first)
+    assert not any(state.observation_tensor(first)[:54])
+    state.apply_action(73)  # look
+    assert "[?]" not in state.information_state_string(first)
+    assert sum(state.observation_tensor(first)[:54]) == 13
+    assert state.information_state_string(first) != state.information_state_string(
+        (first + 1) % 4)

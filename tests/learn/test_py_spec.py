@@ -1,0 +1,90 @@
+"""Bot specs ``py:MODULE:OBJECT``: a Python class of your own, in make_bot and the arena."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from spades.bots import make_bot
+from spades.engine import Match, profile
+
+BOT = textwrap.dedent('''
+    class LowestBot:
+        """Always the lowest legal action: a bot of one line."""
+
+        name = "lowest"
+
+        def __init__(self, seed=None):
+            self.seed = seed
+
+        def act(self, obs):
+            return obs.legal_actions[0]
+
+
+    def nameless(seed=None):
+        class Plain:
+            def act(self, obs):
+                return obs.legal_actions[-1]
+        return Plain()
+
+
+    NOT_CALLABLE = 3
+
+
+    def no_act(seed=None):
+        return object()
+''')
+
+
+@pytest.fixture
+def bot_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "my_spades_bots.py").write_text(BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_a_py_spec_builds_the_class_with_the_seed_and_it_plays(bot_dir: Path) -> None:
+    bot = make_bot("py:my_spades_bots:LowestBot", seed=5)
+    assert bot.name == "lowest" and bot.seed == 5
+    match = Match(profile("cardems", one_hand=True), dealer=0)
+    match.deal([0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39])
+    while not match.is_over():
+        match.apply(bot.act(match.observation(match.current_player)))
+    other = make_bot("py:my_spades_bots:nameless")
+    assert other.name == "py:my_spades_bots:nameless"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("py:my_spades_bots", "write py:MODULE:OBJECT"),
+    ("py:no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
+    ("py:my_spades_bots:Missing", "has no 'Missing'"),
+    ("py:my_spades_bots:NOT_CALLABLE", "is not a class or function"),
+    ("py:my_spades_bots:no_act", "has no act"),
+])
+def test_a_bad_py_spec_says_what_is_wrong(bot_dir: Path, spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec)
+
+
+def test_the_arena_plays_a_py_spec(bot_dir: Path) -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(bot_dir), env.get("PYTHONPATH")]))
+    out = subprocess.run(
+        [sys.executable, "-m", "spades", "arena", "--a", "py:my_spades_bots:LowestBot",
+         "--b", "random", "--deals", "4", "--jobs", "1", "--quiet", "--json"],
+        capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["a"] == "py:my_spades_bots:LowestBot"
+    assert result["deals"] == 4 and result["void"] == 0
+    bad = subprocess.run(
+        [sys.executable, "-m", "spades", "arena", "--a", "py:my_spades_bots:Missing",
+         "--b", "random", "--deals", "1"],
+        capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert bad.returncode == 2 and "has no 'Missing'" in bad.stderr

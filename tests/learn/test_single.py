@@ -1,0 +1,104 @@
+"""The Gymnasium single-agent environment: Gymnasium's env checker for every profile, and
+the learner's seat, its partner's spec, the rewards and the illegal-action modes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+
+from spades.engine import IllegalAction
+from spades.learn import single_agent_env
+from spades.learn.single import SingleAgentEnv
+
+#: PettingZoo and Gymnasium checkers warn about style choices shared with their own card
+#: games (a dict observation, an all-zero mask for agents not to act); those are not failures.
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("cardems", {}),
+    ("cardgames-club", {}),
+    ("game93", {}),
+    ("cards4net", {}),
+    ("cards4net", {"jokers": True, "bidding": "suicide"}),
+    ("race400", {"players": 3}),
+    ("race400", {"players": 5, "seat": 4}),
+    ("race400", {"players": 6, "teams": [[0, 2, 4], [1, 3, 5]], "seat": 3}),
+]
+
+
+@pytest.mark.parametrize(("name", "knobs"), CONFIGS,
+                         ids=[n + "".join(f"-{k}" for k in kn) for n, kn in CONFIGS])
+def test_gymnasiums_env_checker_passes(name: str, knobs: dict[str, Any]) -> None:
+    e = single_agent_env(name, opponents="random", **knobs)
+    check_env(e, skip_render_check=True)
+    check_env(single_agent_env(name, opponents="beginner", render_mode="ansi", **knobs))
+
+
+def play(e: SingleAgentEnv, seed: int) -> tuple[float, int]:
+    """Random legal actions to the end: total reward and number of learner steps."""
+    rng = np.random.default_rng(seed)
+    obs, _ = e.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert e.match.current_player == e.seat
+        obs, reward, terminated, truncated, _info = e.step(action)
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            return total, steps
+
+
+def test_the_learner_gets_its_sides_points_and_acts_only_on_its_turns() -> None:
+    e = single_agent_env("cardems", seat=1, opponents="intermediate", partner="random")
+    for seed in range(3):
+        total, steps = play(e, seed)
+        assert steps == 14  # one bid and 13 cards
+        assert total == e.match.results[0].points[1]
+    assert e.bots[3] is not None and e.bots[3].name == "random"
+    assert e.bots[0] is not None and e.bots[0].name == "intermediate"
+
+
+def test_match_rewards_come_once_at_the_end() -> None:
+    e = single_agent_env("race400", players=3, one_hand=False, max_hands=3, reward="match",
+                         opponents="beginner")
+    total, _ = play(e, 2)
+    scores = e.match.scores
+    assert len(e.match.results) == 3
+    assert total == pytest.approx(scores[0] - (scores[1] + scores[2]) / 2)
+
+
+def test_same_seed_same_episode() -> None:
+    a = single_agent_env("cards4net", opponents="intermediate")
+    b = single_agent_env("cards4net", opponents="intermediate")
+    assert play(a, 9) == play(b, 9)
+    assert a.match.to_record() == b.match.to_record()
+
+
+def test_illegal_actions_end_the_episode_or_raise() -> None:
+    e = single_agent_env("cardems", opponents="random", illegal_reward=-50.0)
+    _obs, _ = e.reset(seed=1)
+    _, reward, terminated, truncated, info = e.step(0)  # a card while bidding
+    assert (reward, terminated, truncated) == (-50.0, True, False)
+    assert "it is time to bid" in info["illegal_action"]
+    strict = single_agent_env("cardems", opponents="random", illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalAction, match="cannot take action 200: outside the action space"):
+        strict.step(200)
+
+
+def test_bad_arguments_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
+        single_agent_env("cardems", opponents="grandmaster")
+    with pytest.raises(ValueError, match="seat: must be 0 to 3"):
+        single_agent_env("cardems", seat=4)
+    with pytest.raises(ValueError, match="illegal_action"):
+        single_agent_env("cardems", illegal_action="ignore")  # type: ignore[arg-type]
