@@ -5,6 +5,10 @@ labelled alternately A, B, A, B... by side number in the first play and the othe
 in the second, so every side's cards are played once by A and once by B. A deal's score is
 the mean over sides of (the side's points when A held its cards − its points when B did).
 With two sides that is the mean of (A's points − B's points) over the two plays.
+
+A spec ``SPEC1/SPEC2`` gives the two seats of each of its sides different players: the
+first seat of the side (in seat order) ``SPEC1``, the second ``SPEC2``. It needs sides of
+two seats (partnerships, or six players in three teams of two).
 """
 
 from __future__ import annotations
@@ -101,6 +105,42 @@ class ArenaConfig:
     save_records: bool = False
 
 
+def seat_specs(spec: str) -> tuple[str, ...]:
+    """The players of a side spec: ``("expert",)``, or ``("human:over", "expert")`` for
+    ``human:over/expert``. A spec starting ``cmd:`` is one external program whole (its
+    command may hold slashes); after a slash the second player may be one."""
+    if spec.startswith("cmd:") or "/" not in spec:
+        return (spec,)
+    first, _, second = spec.partition("/")
+    if not first or not second:
+        raise ValueError(f"{spec!r}: a mixed side is SPEC1/SPEC2, two players")
+    if "/" in second and not second.startswith("cmd:"):
+        raise ValueError(f"{spec!r}: a mixed side has two players, SPEC1/SPEC2")
+    return (first, second)
+
+
+def check_specs(spec: str, rules: Rules) -> None:
+    """Refuse a mixed side spec on a table whose sides are not of two seats."""
+    parts = seat_specs(spec)
+    if len(parts) == 1:
+        return
+    sizes = {len(side) for side in rules.sides}
+    if sizes != {2}:
+        kind = "one seat (solo)" if sizes == {1} else f"{', '.join(map(str, sorted(sizes)))} seats"
+        raise ValueError(f"{spec!r}: SPEC1/SPEC2 gives the two seats of a side different "
+                         f"players, but the sides of this table have {kind}")
+
+
+def spec_at(spec: str, rules: Rules, seat: int) -> str:
+    """The player of ``seat`` for its side's spec (the seat's place in its side for a
+    mixed spec)."""
+    parts = seat_specs(spec)
+    if len(parts) == 1:
+        return parts[0]
+    side = sorted(rules.sides[rules.side_of[seat]])
+    return parts[side.index(seat)]
+
+
 def labels_for(nsides: int, swap: bool) -> list[str]:
     """``["a", "b", "a", ...]`` by side number, or the other way round."""
     out = ["a" if k % 2 == 0 else "b" for k in range(nsides)]
@@ -129,8 +169,8 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
             for key in ("a", "b"):
                 stats[key].add(play_stats[key])
             if cfg.save_records:
-                names = [f"{labels[rules.side_of[s]].upper()}:"
-                         f"{cfg.a if labels[rules.side_of[s]] == 'a' else cfg.b}"
+                names = [f"{labels[rules.side_of[s]].upper()}:" + spec_at(
+                    cfg.a if labels[rules.side_of[s]] == "a" else cfg.b, rules, s)
                          for s in range(rules.players)]
                 records.append(match.to_record(
                     players=names, arena={"deal": index, "play": play, "seed": dseed}))
@@ -154,7 +194,7 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
     bots: list[Bot] = []
     for seat in range(rules.players):
         label = labels[rules.side_of[seat]]
-        spec = cfg.a if label == "a" else cfg.b
+        spec = spec_at(cfg.a if label == "a" else cfg.b, rules, seat)
         bots.append(make_bot(spec, seed=dseed * 8 + seat))
     stats = {"a": SideStats(), "b": SideStats()}
     clock = time.perf_counter
@@ -242,6 +282,8 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         "rules": cfg.rules.name,
         "players": cfg.rules.players,
         "teams": cfg.rules.teams is not None,
+        "a_seats": list(seat_specs(cfg.a)),
+        "b_seats": list(seat_specs(cfg.b)),
         "mode": "matches" if cfg.matches else "hands",
         "seed": cfg.seed,
         "deals": len(diffs),
@@ -301,5 +343,7 @@ def config_from(a: str, b: str, rules_name: str, players: int | None, deals: int
     if players is not None:
         kwargs["players"] = players
     rules = profile(rules_name, **kwargs)
+    check_specs(a, rules)
+    check_specs(b, rules)
     return ArenaConfig(a=a, b=b, rules=rules, deals=deals, seed=seed, matches=matches,
                        save_records=save)

@@ -13,6 +13,7 @@ from spades.bots.arena import (
     config_from,
     default_jobs,
     run_arena,
+    seat_specs,
     stderr_progress,
 )
 from spades.engine import PROFILES, SpadesError
@@ -25,11 +26,24 @@ def register(sub: Any) -> None:
         description="Play every deal twice with the same cards, the two players swapping "
         "seats, and report A's mean points per deal minus B's with a 95%% interval, nil "
         "rates, bags per hand and decision times. Specs: random, beginner, intermediate, "
-        "expert[:N|:Ss], ismcts[:N|:Ss], a strength (easy, normal, hard, expert) or "
-        "cmd:\"PROGRAM ARGS\". See docs/bots.md.",
+        "expert[:N|:Ss][:noadapt], ismcts[:N|:Ss], a strength (easy, normal, hard, expert; "
+        "hard and expert may end :noadapt), a model of a person (human:over, human:under, "
+        "human:nilhappy, human:nocover, human:random-bids) or cmd:\"PROGRAM ARGS\"; "
+        "SPEC1/SPEC2 gives the first and second seat of each of a side's two seats "
+        "different players (partnerships and teams of two only). "
+        "The expert and hard CPUs adapt: during a match they estimate each other seat's "
+        "habits from what has been played in public (its bids against the tricks its hands "
+        "were worth once they were played out, how boldly it bids nil and how often it makes "
+        "it, whether it overtakes a winning nil partner, whether it plays its highest card "
+        "when following), never from hidden cards, and use them when guessing the hidden "
+        "hands, when predicting the others' bids and cards in their play-outs, and so in "
+        "their own bids, covering or giving up a partner's nil, and bags; :noadapt plays "
+        "every other seat as the intermediate level would. See docs/bots.md.",
     )
-    p.add_argument("--a", required=True, metavar="SPEC", help="player A")
-    p.add_argument("--b", required=True, metavar="SPEC", help="player B")
+    p.add_argument("--a", required=True, metavar="SPEC",
+                   help="player A, or SPEC1/SPEC2 for the two seats of each A side")
+    p.add_argument("--b", required=True, metavar="SPEC",
+                   help="player B, or SPEC1/SPEC2 for the two seats of each B side")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
     p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
                    help="rules profile (default cardems)")
@@ -51,18 +65,24 @@ def run(args: argparse.Namespace) -> int:
     if args.deals < 1:
         print("spades arena: --deals must be 1 or more", file=sys.stderr)
         return 2
-    for spec in (args.a, args.b):
-        if spec.startswith("cmd:"):
-            continue
+    for side, side_spec in (("--a", args.a), ("--b", args.b)):
         try:
-            make_bot(spec, 0)
+            specs = seat_specs(side_spec)
         except ValueError as exc:
-            print(f"spades arena: {exc}", file=sys.stderr)
+            print(f"spades arena: {side}: {exc}", file=sys.stderr)
             return 2
+        for spec in specs:
+            if spec.startswith("cmd:"):
+                continue
+            try:
+                make_bot(spec, 0)
+            except ValueError as exc:
+                print(f"spades arena: {side}: {exc}", file=sys.stderr)
+                return 2
     try:
         cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,
                           args.matches, bool(args.save))
-    except SpadesError as exc:
+    except (SpadesError, ValueError) as exc:
         print(f"spades arena: {exc}", file=sys.stderr)
         return 2
     jobs = args.jobs or default_jobs()
