@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spades.bots import hint, make_bot
-from spades.bots.arena import labels_for, mean_ci
+from spades.bots.arena import check_specs, labels_for, mean_ci, seat_specs, spec_at
 from spades.cli import main
 from spades.engine import Match, profile, replay
 
@@ -78,3 +78,55 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["seat"] == 0 and out["action"].isdigit() and out["reason"]
     assert main(["hint", "--hand", "AS KS"]) == 2
+
+
+def test_seat_specs_split_a_side_in_two() -> None:
+    assert seat_specs("expert") == ("expert",)
+    assert seat_specs("human:over/expert:noadapt") == ("human:over", "expert:noadapt")
+    assert seat_specs("cmd:python3 bots/my_bot.py") == ("cmd:python3 bots/my_bot.py",)
+    assert seat_specs("expert/cmd:python3 bots/x.py") == ("expert", "cmd:python3 bots/x.py")
+    for bad in ("expert/", "/expert", "a/b/c"):
+        with pytest.raises(ValueError, match="SPEC1/SPEC2"):
+            seat_specs(bad)
+
+
+def test_mixed_side_seats_in_seat_order() -> None:
+    rules = profile("cardems")
+    assert [spec_at("human:over/expert", rules, s) for s in range(4)] == [
+        "human:over", "human:over", "expert", "expert"]
+    teams = profile("race400", players=6, teams=[[0, 3], [1, 4], [2, 5]])
+    assert [spec_at("a/b", teams, s) for s in range(6)] == ["a", "a", "a", "b", "b", "b"]
+    check_specs("a/b", teams)
+    for solo in (profile("race400", players=3), profile("race400", players=6),
+                 profile("race400", players=6, teams=[[0, 2, 4], [1, 3, 5]])):
+        with pytest.raises(ValueError, match="two seats of a side"):
+            check_specs("human:over/expert", solo)
+
+
+def test_arena_mixed_sides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "deals.jsonl"
+    code = main(["arena", "--a", "human:over/intermediate", "--b", "intermediate/random",
+                 "--deals", "2", "--jobs", "1", "--json", "--quiet", "--save", str(save)])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["a"] == "human:over/intermediate" and last["b"] == "intermediate/random"
+    assert last["a_seats"] == ["human:over", "intermediate"]
+    assert last["b_seats"] == ["intermediate", "random"]
+    assert last["stats"]["a"]["spec"] == "human:over/intermediate"
+    first, second = (json.loads(line) for line in save.read_text().splitlines()[:2])
+    # Play 0: A holds North-South (seat 0 first, seat 2 second); play 1: East-West.
+    assert first["players"] == ["A:human:over", "B:intermediate", "A:intermediate", "B:random"]
+    assert second["players"] == ["B:intermediate", "A:human:over", "B:random", "A:intermediate"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--a", "human:over/expert", "--b", "expert", "--rules", "race400", "--players", "3"],
+     "sides of this table have one seat"),
+    (["--a", "human:lazy/expert", "--b", "expert"], "--a: human:lazy is not a model"),
+    (["--a", "expert", "--b", "intermediate:noadapt"], "--b: :noadapt applies to expert"),
+    (["--a", "expert/", "--b", "expert"], "--a: 'expert/': a mixed side"),
+])
+def test_arena_refuses_bad_mixed_specs(args: list[str], message: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", *args, "--deals", "1", "--jobs", "1", "--quiet"]) == 2
+    assert message in capsys.readouterr().err
