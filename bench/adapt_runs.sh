@@ -4,8 +4,8 @@
 set -e
 cd "$(dirname "$0")/.."
 seed=${1:-71}
-deals=${2:-60}
-for h in over under nilhappy nocover; do
+deals=${2:-24}
+for h in over nilhappy nocover under; do
   nice -n 10 python3 -m spades arena --a "human:$h/hard" --b "human:$h/hard:noadapt" --matches \
     --deals "$deals" --seed "$seed" --jobs 2 --json > "bench/results/bots_adapt_human_${h}_hard_seed${seed}.out" 2>&1
 done

@@ -24,13 +24,17 @@ spades arena --a expert:0.1s --b ismcts:0.1s --deals 800 --jobs 2 --seed 53 --js
 # number bid, estimate ± 3), decided before its result was known: 500 deals, seed 61. The target counts as
 # shown for this code if the 95% interval is above zero.
 spades arena --a expert:0.1s --b ismcts:0.1s --deals 500 --jobs 2 --seed 61 --json > bench/results/bots_expert_vs_ismcts_equal_time_rescored_seed61.out
-# Issue 12: the adapting partner, decided before the runs started (2026-11-30 18:42 UTC, committed
-# before the first run): whole matches (--matches, so there is a match's history to adapt to),
-# seed 71, 60 duplicate matches per pairing, the adapting CPU at the `hard` strength
-# (expert:12): the default expert (100 deals per decision) costs about 80 s of CPU per
-# duplicate match here, too slow for 300 x 5 on this shared machine in the time there was.
-# Each result is read by its own 95% interval. Run one after the other, in this order:
-for h in over under nilhappy nocover; do
-  nice -n 10 spades arena --a "human:$h/hard" --b "human:$h/hard:noadapt" --matches --deals 60 --seed 71 --jobs 2 --json > "bench/results/bots_adapt_human_${h}_hard_seed71.out"
+# Issue 12: the adapting partner, decided before the runs started and committed before them:
+# whole matches (--matches, so there is a match's history to adapt to), seed 71, the adapting
+# CPU at the `hard` strength (expert:12): the default expert (100 deals per decision) costs
+# about 80 s of CPU per duplicate match here, far too slow for 300 x 5 on this shared machine
+# in the time there was. First registered at 60 deals per pairing (18:40 UTC); stopped after
+# 1 of the 60 deals of the first pairing (that deal: +223.5) because its rate (about 35 s of
+# wall time per deal on the loaded machine) could not finish five pairings before the
+# deadline; re-registered at 18:47 UTC at 24 deals per pairing, the largest count that
+# fits. Each result is read by its own 95% interval. One after the other, in this order
+# (bench/adapt_runs.sh 71 24):
+for h in over nilhappy nocover under; do
+  nice -n 10 spades arena --a "human:$h/hard" --b "human:$h/hard:noadapt" --matches --deals 24 --seed 71 --jobs 2 --json > "bench/results/bots_adapt_human_${h}_hard_seed71.out"
 done
-nice -n 10 spades arena --a "hard/hard" --b "hard:noadapt/hard:noadapt" --matches --deals 60 --seed 71 --jobs 2 --json > bench/results/bots_adapt_hard_pair_seed71.out
+nice -n 10 spades arena --a "hard/hard" --b "hard:noadapt/hard:noadapt" --matches --deals 24 --seed 71 --jobs 2 --json > bench/results/bots_adapt_hard_pair_seed71.out
