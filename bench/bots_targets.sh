@@ -31,7 +31,7 @@ spades arena --a expert:0.1s --b ismcts:0.1s --deals 500 --jobs 2 --seed 61 --js
 # in the time there was. First registered at 60 deals per pairing (18:40 UTC); stopped after
 # 1 of the 60 deals of the first pairing (that deal: +223.5) because its rate (about 35 s of
 # wall time per deal on the loaded machine) could not finish five pairings before the
-# deadline; re-registered at 18:47 UTC at 24 deals per pairing, the largest count that
+# deadline; re-registered at 18:42 UTC at 24 deals per pairing, the largest count that
 # fits. Each result is read by its own 95% interval. One after the other, in this order
 # (bench/adapt_runs.sh 71 24):
 for h in over nilhappy nocover under; do
