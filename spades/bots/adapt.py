@@ -8,8 +8,8 @@ From the hands scored so far, :func:`seat_models` estimates for each other seat:
   :func:`~spades.bots.policy.estimate_tricks`), shrunk towards zero over few hands;
 * how boldly it bids Nil: the mean Nil risk (:func:`~spades.bots.policy.nil_risk`) of the
   hands it bid Nil on, and how many of those Nils it made;
-* whether it covers a Nil partner: when its Nil partner was winning a trick and it held a
-  card to overtake, did it?
+* whether it covers a Nil partner: when its Nil partner was winning a trick of a suit it
+  lacked, and it could trump or discard, did it trump?
 * how it follows suit: with a choice of cards in the suit led, how often it played its
   highest.
 
@@ -158,11 +158,10 @@ def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
                 st.follow_choices += 1
                 st.follow_highest += a == highest(suit_cards)
             for m in rules.sides[rules.side_of[who]]:
-                if m != who and m == best_seat and result.bids[m] == 0 and tricks[m] == 0:
-                    legal = suit_cards or held[who]
-                    win = SUIT_MASKS[led] | SPADE_MASK
-                    overtake = legal & win & ~((2 << best) - 1)
-                    if overtake:
+                if (m != who and m == best_seat and result.bids[m] == 0 and tricks[m] == 0
+                        and not suit_cards):  # following suit is counted above
+                    overtake = held[who] & SPADE_MASK & ~((2 << best) - 1)
+                    if overtake and held[who] & ~SPADE_MASK:
                         st.cover_chances += 1
                         st.covers += bool(overtake >> a & 1)
         else:
