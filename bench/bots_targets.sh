@@ -27,14 +27,17 @@ spades arena --a expert:0.1s --b ismcts:0.1s --deals 500 --jobs 2 --seed 61 --js
 # Issue 12: the adapting partner, decided before the runs started and committed before them:
 # whole matches (--matches, so there is a match's history to adapt to), seed 71, the adapting
 # CPU at the `hard` strength (expert:12): the default expert (100 deals per decision) costs
-# about 80 s of CPU per duplicate match here, far too slow for 300 x 5 on this shared machine
-# in the time there was. First registered at 60 deals per pairing (18:40 UTC); stopped after
-# 1 of the 60 deals of the first pairing (that deal: +223.5) because its rate (about 35 s of
-# wall time per deal on the loaded machine) could not finish five pairings before the
-# deadline; re-registered at 18:42 UTC at 24 deals per pairing, the largest count that
-# fits. Each result is read by its own 95% interval. One after the other, in this order
-# (bench/adapt_runs.sh 71 24):
+# about 80 s of CPU per duplicate match, far too slow for 300 x 5 on this shared machine in
+# the time there was. History of this plan, all disclosed: registered at 60 deals per pairing
+# (18:40 UTC), stopped after 1 deal (+223.5) as too slow; re-registered at 24 deals, run one
+# pairing after another at --jobs 2 (18:42), stopped after 1 deal (+311.5) because under nice
+# 10 on the loaded machine each worker got about 6% of a core, and because the cover count
+# was then corrected (commit 7945543: trumping over a winning Nil partner, not following
+# suit). Final plan (18:47 UTC): the code of the commit that adds this text, 16 deals per
+# pairing, the five pairings at once at --jobs 1 each (bench/adapt_runs.sh 71 16), each
+# result read by its own 95% interval:
 for h in over nilhappy nocover under; do
-  nice -n 10 spades arena --a "human:$h/hard" --b "human:$h/hard:noadapt" --matches --deals 24 --seed 71 --jobs 2 --json > "bench/results/bots_adapt_human_${h}_hard_seed71.out"
+  nice -n 10 spades arena --a "human:$h/hard" --b "human:$h/hard:noadapt" --matches --deals 16 --seed 71 --jobs 1 --json > "bench/results/bots_adapt_human_${h}_hard_seed71.out" &
 done
-nice -n 10 spades arena --a "hard/hard" --b "hard:noadapt/hard:noadapt" --matches --deals 24 --seed 71 --jobs 2 --json > bench/results/bots_adapt_hard_pair_seed71.out
+nice -n 10 spades arena --a "hard/hard" --b "hard:noadapt/hard:noadapt" --matches --deals 16 --seed 71 --jobs 1 --json > bench/results/bots_adapt_hard_pair_seed71.out &
+wait
