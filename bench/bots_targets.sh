@@ -33,7 +33,7 @@ spades arena --a expert:0.1s --b ismcts:0.1s --deals 500 --jobs 2 --seed 61 --js
 # pairing after another at --jobs 2 (18:42), stopped after 1 deal (+311.5) because under nice
 # 10 on the loaded machine each worker got about 6% of a core, and because the cover count
 # was then corrected (commit 7945543: trumping over a winning Nil partner, not following
-# suit). Final plan (18:47 UTC): the code of the commit that adds this text, 16 deals per
+# suit). Final plan (18:45 UTC): the code of the commit that adds this text, 16 deals per
 # pairing, the five pairings at once at --jobs 1 each (bench/adapt_runs.sh 71 16), each
 # result read by its own 95% interval:
 for h in over nilhappy nocover under; do
