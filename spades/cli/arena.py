@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
         "arena",
         help="compare two CPU players (or external programs) on duplicate deals",
         description="Play every deal twice with the same cards, the two players swapping "
-        "seats, and report A's mean points per deal minus B's with a 95%% interval, nil "
+        "seats, and report A's mean points per deal minus B's with a 95% interval, nil "
         "rates, bags per hand and decision times. Specs: random, beginner, intermediate, "
         "expert[:N|:Ss][:noadapt], ismcts[:N|:Ss], a strength (easy, normal, hard, expert; "
         "hard and expert may end :noadapt), a model of a person (human:over, human:under, "
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
         "The expert and hard CPUs adapt: during a match they estimate each other seat's "
         "habits from what has been played in public (its bids against the tricks its hands "
         "were worth once they were played out, how boldly it bids nil and how often it makes "
-        "it, whether it overtakes a winning nil partner, whether it plays its highest card "
+        "it, whether it trumps over a winning nil partner, whether it plays its highest card "
         "when following), never from hidden cards, and use them when guessing the hidden "
         "hands, when predicting the others' bids and cards in their play-outs, and so in "
         "their own bids, covering or giving up a partner's nil, and bags; :noadapt plays "

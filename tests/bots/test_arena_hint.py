@@ -130,3 +130,12 @@ def test_arena_refuses_bad_mixed_specs(args: list[str], message: str,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", *args, "--deals", "1", "--jobs", "1", "--quiet"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_arena_help_explains_adapting_and_mixed_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "95% interval" in text and "95%%" not in text
+    assert "adapt" in text and ":noadapt" in text and "SPEC1/SPEC2" in text
+    assert "human:nilhappy" in text
