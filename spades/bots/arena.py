@@ -338,10 +338,13 @@ def stderr_progress(total: int, every: float = 5.0) -> Callable[[int, list[float
 
 
 def config_from(a: str, b: str, rules_name: str, players: int | None, deals: int, seed: int,
-                matches: bool, save: bool) -> ArenaConfig:
+                matches: bool, save: bool,
+                teams: tuple[tuple[int, ...], ...] | None = None) -> ArenaConfig:
     kwargs: dict[str, Any] = {}
     if players is not None:
         kwargs["players"] = players
+    if teams is not None:
+        kwargs["teams"] = teams
     rules = profile(rules_name, **kwargs)
     check_specs(a, rules)
     check_specs(b, rules)

@@ -16,6 +16,7 @@ from spades.bots.arena import (
     seat_specs,
     stderr_progress,
 )
+from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
 
 
@@ -48,6 +49,9 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
                    help="rules profile (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players (race400: 3 to 6)")
+    p.add_argument("--teams", metavar="HOW", default=None,
+                   help="race400 sides: solo (default), teams, 2+2, 3+3, 2+2+2, or seats "
+                   "like 0,3/1,4/2,5 (as for spades play)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=None,
                    help="processes (default: all cores)")
@@ -80,9 +84,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"spades arena: {side}: {exc}", file=sys.stderr)
                 return 2
     try:
+        teams = None
+        if args.teams is not None:
+            teams = parse_teams(args.teams, args.players or 4)
         cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,
-                          args.matches, bool(args.save))
-    except (SpadesError, ValueError) as exc:
+                          args.matches, bool(args.save), teams)
+    except (SpadesError, ValueError, UsageError) as exc:
         print(f"spades arena: {exc}", file=sys.stderr)
         return 2
     jobs = args.jobs or default_jobs()

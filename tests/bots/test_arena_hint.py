@@ -139,3 +139,29 @@ def test_arena_help_explains_adapting_and_mixed_sides(capsys: pytest.CaptureFixt
     assert "95% interval" in text and "95%%" not in text
     assert "adapt" in text and ":noadapt" in text and "SPEC1/SPEC2" in text
     assert "human:nilhappy" in text
+
+
+@pytest.mark.parametrize(("players", "teams", "seats"), [
+    ("6", "2+2+2", ["A:human:over", "B:intermediate", "A:human:over", "A:random",
+                    "B:beginner", "A:random"]),
+    ("4", "0,2/1,3", ["A:human:over", "B:intermediate", "A:random", "B:beginner"]),
+])
+def test_arena_mixed_sides_in_race400_teams(players: str, teams: str, seats: list[str],
+                                            tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "deals.jsonl"
+    code = main(["arena", "--a", "human:over/random", "--b", "intermediate/beginner",
+                 "--rules", "race400", "--players", players, "--teams", teams, "--deals", "1",
+                 "--jobs", "1", "--json", "--quiet", "--save", str(save)])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["teams"] is True and last["players"] == int(players)
+    first = json.loads(save.read_text().splitlines()[0])
+    assert first["players"] == seats
+
+
+def test_arena_refuses_mixed_sides_of_three(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--a", "human:over/random", "--b", "intermediate", "--rules",
+                 "race400", "--players", "6", "--teams", "3+3", "--deals", "1", "--quiet"])
+    assert code == 2
+    assert "the sides of this table have 3 seats" in capsys.readouterr().err
