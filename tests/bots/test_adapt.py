@@ -181,3 +181,29 @@ def test_adapting_decisions_depend_on_the_observation_only(steps: int) -> None:
     assert other.observation(seat) == obs
     assert make_bot("expert:5", 3).act(obs) == make_bot("expert:5", 3).act(
         other.observation(seat))
+
+
+def test_a_reckless_nil_bidders_nil_says_less_about_its_hand() -> None:
+    from spades.bots.adapt import bold_nil
+    from spades.bots.policy import nil_risk
+
+    obs = _first_bid_after(0)  # North bid Nil
+    rules = obs.rules
+
+    def mean_risk(models: list[SeatModel]) -> float:
+        deals = sample_deals(obs, random.Random(5), 300, models=models)
+        return sum(nil_risk(h[0], rules) for h in deals) / len(deals)
+
+    bold = [SeatModel(nil_risk=2.5, nil_boldness=0.9), PLAIN, PLAIN, PLAIN]
+    assert mean_risk(bold) > mean_risk([PLAIN] * 4) + 0.3
+    # In play-outs such a seat bids Nil on riskier hands than the intermediate level.
+    hands = sample_deals(obs, random.Random(2), 200)
+    plain_nils = bold_nils = 0
+    for h in hands:
+        s = Sim.from_obs(obs, h)
+        s.bids[0] = -1  # North to bid again, as in a play-out from the start
+        s.turn = 0
+        s.nbids = 0
+        plain_nils += choose_bid(s) == BID_BASE
+        bold_nils += bold_nil(s, bold[0])
+    assert bold_nils > plain_nils
