@@ -28,6 +28,8 @@ from spades.engine import Match, Rules, profile
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
 MAX_HANDS = 80
+#: The all-seeing expert, for measuring the ceiling of the expert's search only.
+ALLSEEING = "allseeing"
 
 
 class BotFailure(Exception):
@@ -141,6 +143,19 @@ def spec_at(spec: str, rules: Rules, seat: int) -> str:
     return parts[side.index(seat)]
 
 
+def make_player(spec: str, seed: int) -> Bot:
+    """A bot for the arena: :func:`make_bot`'s specs, and ``allseeing[:budget]``, the expert
+    whose sampled deals are the real hands (for measurement only: it is never offered to
+    players, and only the arena shows it the hands)."""
+    level, _, budget = spec.partition(":")
+    if level == ALLSEEING:
+        from spades.bots import parse_budget
+        from spades.bots.expert import AllSeeingBot
+
+        return AllSeeingBot(seed, **parse_budget(budget, "worlds"))
+    return make_bot(spec, seed=seed)
+
+
 def labels_for(nsides: int, swap: bool) -> list[str]:
     """``["a", "b", "a", ...]`` by side number, or the other way round."""
     out = ["a" if k % 2 == 0 else "b" for k in range(nsides)]
@@ -195,7 +210,7 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
     for seat in range(rules.players):
         label = labels[rules.side_of[seat]]
         spec = spec_at(cfg.a if label == "a" else cfg.b, rules, seat)
-        bots.append(make_bot(spec, seed=dseed * 8 + seat))
+        bots.append(make_player(spec, seed=dseed * 8 + seat))
     stats = {"a": SideStats(), "b": SideStats()}
     clock = time.perf_counter
     try:
@@ -206,6 +221,9 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
                 break
             seat = match.current_player
             obs = match.observation(seat)
+            see = getattr(bots[seat], "see", None)
+            if see is not None:  # the all-seeing expert (measurement only)
+                see(tuple(match.hands))
             t0 = clock()
             action = bots[seat].act(obs)
             stats[labels[rules.side_of[seat]]].times.append(clock() - t0)

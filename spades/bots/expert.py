@@ -293,6 +293,26 @@ class ExpertBot:
         return BLIND_NIL if blind > normal else LOOK
 
 
+class AllSeeingBot(ExpertBot):
+    """The expert with every sampled deal being the real hands: the ceiling of its search,
+    for measurement only (``spades arena --a allseeing``). Never offered to players: only the
+    arena shows it the hands, through :meth:`see`, before each decision."""
+
+    name = "allseeing"
+
+    def __init__(self, seed: int | None = None, **kwargs: float) -> None:
+        super().__init__(seed, adapt=False, **kwargs)
+        self._hands: tuple[int, ...] = ()
+
+    def see(self, hands: tuple[int, ...]) -> None:
+        self._hands = hands
+
+    def _sample(self, obs: Observation, count: int) -> list[list[int]]:
+        if len(self._hands) != obs.rules.players:
+            raise ValueError("the all-seeing expert was not shown the hands")
+        return [list(self._hands) for _ in range(count)]
+
+
 def _race(values: list[list[float]], active: list[int], done: int, z: float,
           dropped: dict[int, float]) -> list[int]:
     """The candidates still in the race: those not clearly worse than the leader over the

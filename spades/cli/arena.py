@@ -7,11 +7,11 @@ import json
 import sys
 from typing import Any
 
-from spades.bots import make_bot
 from spades.bots.arena import (
     DealOutcome,
     config_from,
     default_jobs,
+    make_player,
     run_arena,
     seat_specs,
     stderr_progress,
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             if spec.startswith("cmd:"):
                 continue
             try:
-                make_bot(spec, 0)
+                make_player(spec, 0)
             except ValueError as exc:
                 print(f"spades arena: {side}: {exc}", file=sys.stderr)
                 return 2

@@ -165,3 +165,17 @@ def test_arena_refuses_mixed_sides_of_three(capsys: pytest.CaptureFixture[str]) 
                  "race400", "--players", "6", "--teams", "3+3", "--deals", "1", "--quiet"])
     assert code == 2
     assert "the sides of this table have 3 seats" in capsys.readouterr().err
+
+
+def test_allseeing_is_for_the_arena_only(capsys: pytest.CaptureFixture[str]) -> None:
+    from spades.bots.expert import AllSeeingBot
+
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("allseeing", 1)
+    match = Match.new(profile("cardems"), seed=3)
+    with pytest.raises(ValueError, match="not shown the hands"):
+        AllSeeingBot(1, worlds=4).act(match.observation(match.current_player))
+    code = main(["arena", "--a", "allseeing:4", "--b", "intermediate", "--deals", "1",
+                 "--jobs", "1", "--json", "--quiet"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["a"] == "allseeing:4"
