@@ -41,3 +41,9 @@ for h in over nilhappy nocover under; do
 done
 nice -n 10 spades arena --a "hard/hard" --b "hard:noadapt/hard:noadapt" --matches --deals 16 --seed 71 --jobs 1 --json > bench/results/bots_adapt_hard_pair_seed71.out &
 wait
+# Issue 12's ceiling, decided before the runs (19:53 UTC, committed before them): the
+# all-seeing expert (its sampled deals are the real hands; arena only) and the expert, each
+# against intermediate on the same 300 deals (seed 11) at the default budget; reported with
+# both intervals and the expert's share of the all-seeing edge (target: at least 60%).
+nice -n 10 spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_allseeing_vs_intermediate_seed11.out
+nice -n 10 spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_expert_vs_intermediate_seed11.out
