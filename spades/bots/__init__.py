@@ -1,11 +1,14 @@
 """CPU players. Build one with :func:`make_bot` from a spec ``level[:budget]``.
 
 Levels (see :data:`LEVELS`): ``random``, ``beginner``, ``intermediate``, ``expert``,
-``ismcts``, ``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md), and
-``py:MODULE:OBJECT`` for a Python class of your own.
-The budget of the search levels is a number of iterations per decision (deterministic), or
-seconds with an ``s`` suffix (``expert:0.8s``; not reproducible). :data:`STRENGTHS` maps
-the user-facing CPU strengths to specs.
+``ismcts``, ``human:MODEL`` (a model of a person, :data:`HUMAN_MODELS`),
+``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md), and
+``py:MODULE:OBJECT`` for a Python class of your own. The budget of the search levels is a
+number of iterations per decision (deterministic), or seconds with an ``s`` suffix
+(``expert:0.8s``; not reproducible). The expert adapts to the other seats during a match;
+``:noadapt`` at the end of its spec (``expert:noadapt``, ``expert:0.5s:noadapt``,
+``hard:noadapt``) turns that off. :data:`STRENGTHS` maps the user-facing CPU strengths to
+specs.
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ from typing import Any
 from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
+from spades.bots.human import HUMAN_MODELS, HumanBot
 
-LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts")
+LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts", "human")
+#: The suffix that turns the expert's adaptation off.
+NOADAPT = ":noadapt"
 
 #: User-facing CPU strength → bot spec. The terminal and the server offer these names.
 STRENGTHS: dict[str, str] = {
@@ -31,16 +37,28 @@ DEFAULT_STRENGTH = "normal"
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
-    ``hard`` (a strength name), ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
+    ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
+    ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 
         return ExternalBot(spec[4:])
     if spec.startswith("py:"):
         return python_bot(spec, seed)
+    adapt = True
+    if spec.endswith(NOADAPT):
+        adapt = False
+        spec = spec[: -len(NOADAPT)]
     if spec in STRENGTHS:
         spec = STRENGTHS[spec]
     level, _, budget = spec.partition(":")
+    if not adapt and level != "expert":
+        raise ValueError(f"{NOADAPT} applies to expert and hard only, not to {level!r}")
+    if level == "human":
+        if budget not in HUMAN_MODELS:
+            raise ValueError(f"human:{budget} is not a model of a person; choose human:"
+                             + ", human:".join(HUMAN_MODELS))
+        return HumanBot(budget, seed)
     if level in ("random", "beginner", "intermediate") and budget:
         raise ValueError(f"level {level!r} takes no budget")
     if level == "random":
@@ -52,13 +70,14 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if level == "expert":
         from spades.bots.expert import ExpertBot
 
-        return ExpertBot(seed, **parse_budget(budget, "worlds"))
+        return ExpertBot(seed, adapt=adapt, **parse_budget(budget, "worlds"))
     if level == "ismcts":
         from spades.bots.ismcts import IsmctsBot
 
         return IsmctsBot(seed, **parse_budget(budget, "iterations"))
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
-                     f"a strength ({', '.join(STRENGTHS)}), cmd:PROGRAM or py:MODULE:OBJECT")
+                     f"a strength ({', '.join(STRENGTHS)}), human:MODEL, cmd:PROGRAM or "
+                     "py:MODULE:OBJECT")
 
 
 def python_bot(spec: str, seed: int | None = None) -> Bot:
@@ -108,5 +127,5 @@ def parse_budget(text: str, unit: str) -> dict[str, float]:
                          "0.5s") from None
 
 
-__all__ = ["DEFAULT_STRENGTH", "LEVELS", "STRENGTHS", "BeginnerBot", "Bot", "Hint",
-           "IntermediateBot", "RandomBot", "hint", "make_bot", "parse_budget"]
+__all__ = ["DEFAULT_STRENGTH", "HUMAN_MODELS", "LEVELS", "NOADAPT", "STRENGTHS", "BeginnerBot", "Bot", "Hint",
+           "HumanBot", "IntermediateBot", "RandomBot", "hint", "make_bot", "parse_budget"]

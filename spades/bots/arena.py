@@ -5,6 +5,10 @@ labelled alternately A, B, A, B... by side number in the first play and the othe
 in the second, so every side's cards are played once by A and once by B. A deal's score is
 the mean over sides of (the side's points when A held its cards − its points when B did).
 With two sides that is the mean of (A's points − B's points) over the two plays.
+
+A spec ``SPEC1/SPEC2`` gives the two seats of each of its sides different players: the
+first seat of the side (in seat order) ``SPEC1``, the second ``SPEC2``. It needs sides of
+two seats (partnerships, or six players in three teams of two).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from spades.engine import Match, Rules, profile
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
 MAX_HANDS = 80
+#: The all-seeing expert, for measuring the ceiling of the expert's search only.
+ALLSEEING = "allseeing"
 
 
 class BotFailure(Exception):
@@ -101,6 +107,55 @@ class ArenaConfig:
     save_records: bool = False
 
 
+def seat_specs(spec: str) -> tuple[str, ...]:
+    """The players of a side spec: ``("expert",)``, or ``("human:over", "expert")`` for
+    ``human:over/expert``. A spec starting ``cmd:`` is one external program whole (its
+    command may hold slashes); after a slash the second player may be one."""
+    if spec.startswith("cmd:") or "/" not in spec:
+        return (spec,)
+    first, _, second = spec.partition("/")
+    if not first or not second:
+        raise ValueError(f"{spec!r}: a mixed side is SPEC1/SPEC2, two players")
+    if "/" in second and not second.startswith("cmd:"):
+        raise ValueError(f"{spec!r}: a mixed side has two players, SPEC1/SPEC2")
+    return (first, second)
+
+
+def check_specs(spec: str, rules: Rules) -> None:
+    """Refuse a mixed side spec on a table whose sides are not of two seats."""
+    parts = seat_specs(spec)
+    if len(parts) == 1:
+        return
+    sizes = {len(side) for side in rules.sides}
+    if sizes != {2}:
+        kind = "one seat (solo)" if sizes == {1} else f"{', '.join(map(str, sorted(sizes)))} seats"
+        raise ValueError(f"{spec!r}: SPEC1/SPEC2 gives the two seats of a side different "
+                         f"players, but the sides of this table have {kind}")
+
+
+def spec_at(spec: str, rules: Rules, seat: int) -> str:
+    """The player of ``seat`` for its side's spec (the seat's place in its side for a
+    mixed spec)."""
+    parts = seat_specs(spec)
+    if len(parts) == 1:
+        return parts[0]
+    side = sorted(rules.sides[rules.side_of[seat]])
+    return parts[side.index(seat)]
+
+
+def make_player(spec: str, seed: int) -> Bot:
+    """A bot for the arena: :func:`make_bot`'s specs, and ``allseeing[:budget]``, the expert
+    whose sampled deals are the real hands (for measurement only: it is never offered to
+    players, and only the arena shows it the hands)."""
+    level, _, budget = spec.partition(":")
+    if level == ALLSEEING:
+        from spades.bots import parse_budget
+        from spades.bots.expert import AllSeeingBot
+
+        return AllSeeingBot(seed, **parse_budget(budget, "worlds"))
+    return make_bot(spec, seed=seed)
+
+
 def labels_for(nsides: int, swap: bool) -> list[str]:
     """``["a", "b", "a", ...]`` by side number, or the other way round."""
     out = ["a" if k % 2 == 0 else "b" for k in range(nsides)]
@@ -129,8 +184,8 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
             for key in ("a", "b"):
                 stats[key].add(play_stats[key])
             if cfg.save_records:
-                names = [f"{labels[rules.side_of[s]].upper()}:"
-                         f"{cfg.a if labels[rules.side_of[s]] == 'a' else cfg.b}"
+                names = [f"{labels[rules.side_of[s]].upper()}:" + spec_at(
+                    cfg.a if labels[rules.side_of[s]] == "a" else cfg.b, rules, s)
                          for s in range(rules.players)]
                 records.append(match.to_record(
                     players=names, arena={"deal": index, "play": play, "seed": dseed}))
@@ -154,8 +209,8 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
     bots: list[Bot] = []
     for seat in range(rules.players):
         label = labels[rules.side_of[seat]]
-        spec = cfg.a if label == "a" else cfg.b
-        bots.append(make_bot(spec, seed=dseed * 8 + seat))
+        spec = spec_at(cfg.a if label == "a" else cfg.b, rules, seat)
+        bots.append(make_player(spec, seed=dseed * 8 + seat))
     stats = {"a": SideStats(), "b": SideStats()}
     clock = time.perf_counter
     try:
@@ -166,6 +221,9 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
                 break
             seat = match.current_player
             obs = match.observation(seat)
+            see = getattr(bots[seat], "see", None)
+            if see is not None:  # the all-seeing expert (measurement only)
+                see(tuple(match.hands))
             t0 = clock()
             action = bots[seat].act(obs)
             stats[labels[rules.side_of[seat]]].times.append(clock() - t0)
@@ -242,6 +300,8 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         "rules": cfg.rules.name,
         "players": cfg.rules.players,
         "teams": cfg.rules.teams is not None,
+        "a_seats": list(seat_specs(cfg.a)),
+        "b_seats": list(seat_specs(cfg.b)),
         "mode": "matches" if cfg.matches else "hands",
         "seed": cfg.seed,
         "deals": len(diffs),
@@ -296,10 +356,15 @@ def stderr_progress(total: int, every: float = 5.0) -> Callable[[int, list[float
 
 
 def config_from(a: str, b: str, rules_name: str, players: int | None, deals: int, seed: int,
-                matches: bool, save: bool) -> ArenaConfig:
+                matches: bool, save: bool,
+                teams: tuple[tuple[int, ...], ...] | None = None) -> ArenaConfig:
     kwargs: dict[str, Any] = {}
     if players is not None:
         kwargs["players"] = players
+    if teams is not None:
+        kwargs["teams"] = teams
     rules = profile(rules_name, **kwargs)
+    check_specs(a, rules)
+    check_specs(b, rules)
     return ArenaConfig(a=a, b=b, rules=rules, deals=deals, seed=seed, matches=matches,
                        save_records=save)

@@ -25,6 +25,7 @@ import math
 import random
 import time
 
+from spades.bots.adapt import SeatModel, Tendencies, adapted_rollout
 from spades.bots.heuristic import own_sim
 from spades.bots.infer import sample_deals
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
@@ -59,7 +60,10 @@ class ExpertBot:
                  z: float = RACE_Z, exact_cards: float | None = None,
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
-                 rescore: float = 1) -> None:
+                 rescore: float = 1, adapt: bool = True) -> None:
+        self.adapt = adapt
+        self._tendencies = Tendencies()
+        self._models: list[SeatModel] | None = None
         self.rescore = bool(rescore)
         self.bid_scale = bid_scale
         self.bid_width = int(bid_width)
@@ -83,12 +87,22 @@ class ExpertBot:
             return None
         return time.perf_counter() + self.seconds * share
 
+    def _rollout(self, s: Sim) -> None:
+        if self._models is None:
+            rollout(s)
+        else:
+            adapted_rollout(s, self._models)
+
+    def _sample(self, obs: Observation, count: int) -> list[list[int]]:
+        return sample_deals(obs, self.rng, count, models=self._models)
+
     # Deciding -------------------------------------------------------------------------
 
     def act(self, obs: Observation) -> int:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        self._models = self._tendencies.models(obs) if self.adapt else None
         if LOOK in legal:
             return self._blind_nil(obs)
         if obs.phase == "bid":
@@ -123,7 +137,7 @@ class ExpertBot:
                 size = min(batch, cap - done, int(budget - spent) // len(active))
                 if size < 1:
                     break
-            for hands in sample_deals(obs, self.rng, size):
+            for hands in self._sample(obs, size):
                 base = Sim.from_obs(obs, hands)
                 for i in active:
                     s = base.clone()
@@ -131,7 +145,7 @@ class ExpertBot:
                     if play_out and s.phase == 1 and _cards_left(s) <= exact:
                         values[i].append(solve(s, side, self.bag_weight, self.rel))
                     else:
-                        rollout(s)
+                        self._rollout(s)
                         values[i].append(s.utility(side, self.bag_weight, self.rel))
                 spent += len(active)
                 done += 1
@@ -239,19 +253,19 @@ class ExpertBot:
         # five or six candidates out in every deal).
         total = max(2, int(self.worlds * self.bid_scale * 3))
         while True:
-            for hands in sample_deals(obs, self.rng, 8):
+            for hands in self._sample(obs, 8):
                 base = Sim.from_obs(obs, hands)
                 if anchor >= 0:
                     s = base.clone()
                     s.bid(anchor)
-                    rollout(s)
+                    self._rollout(s)
                     for a in numbers:
                         s.bids[me] = a - BID_BASE
                         sums[a] += s.utility(side, self.bag_weight, self.rel)
                 if nil:
                     s = base.clone()
                     s.bid(NIL)
-                    rollout(s)
+                    self._rollout(s)
                     sums[NIL] += s.utility(side, self.bag_weight, self.rel)
                 count += 1
             if deadline is None:
@@ -266,17 +280,37 @@ class ExpertBot:
         side = obs.my_side
         blind = normal = 0.0
         count = max(2, int(self.worlds * 0.75)) if self.seconds is None else 48
-        for hands in sample_deals(obs, self.rng, count):
+        for hands in self._sample(obs, count):
             base = Sim.from_obs(obs, hands)
             s = base.clone()
             s.bid(BLIND_NIL)
-            rollout(s)
+            self._rollout(s)
             blind += s.utility(side, self.bag_weight, self.rel)
             s = base.clone()
             s.bid(choose_bid(s, obs.scores, tuple(a for a in s.legal_bids() if a != BLIND_NIL)))
-            rollout(s)
+            self._rollout(s)
             normal += s.utility(side, self.bag_weight, self.rel)
         return BLIND_NIL if blind > normal else LOOK
+
+
+class AllSeeingBot(ExpertBot):
+    """The expert with every sampled deal being the real hands: the ceiling of its search,
+    for measurement only (``spades arena --a allseeing``). Never offered to players: only the
+    arena shows it the hands, through :meth:`see`, before each decision."""
+
+    name = "allseeing"
+
+    def __init__(self, seed: int | None = None, **kwargs: float) -> None:
+        super().__init__(seed, adapt=False, **kwargs)
+        self._hands: tuple[int, ...] = ()
+
+    def see(self, hands: tuple[int, ...]) -> None:
+        self._hands = hands
+
+    def _sample(self, obs: Observation, count: int) -> list[list[int]]:
+        if len(self._hands) != obs.rules.players:
+            raise ValueError("the all-seeing expert was not shown the hands")
+        return [list(self._hands) for _ in range(count)]
 
 
 def _race(values: list[list[float]], active: list[int], done: int, z: float,

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from spades.bots.policy import estimate_tricks, nil_risk
 from spades.bots.sim import public_voids
 from spades.engine import Observation, unseen_cards
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
+
+if TYPE_CHECKING:
+    from spades.bots.adapt import SeatModel
 
 
 class _Infeasible(Exception):
@@ -87,8 +92,11 @@ def _deal_once(rng: random.Random, obs: Observation, sizes: list[int], voids: li
 
 
 def sample_deals(obs: Observation, rng: random.Random, count: int,
-                 evidence: bool = True) -> list[list[int]]:
-    """``count`` guesses of every seat's cards (the observer's own hand as it is)."""
+                 evidence: bool = True,
+                 models: Sequence[SeatModel] | None = None) -> list[list[int]]:
+    """``count`` guesses of every seat's cards (the observer's own hand as it is). With
+    ``models`` (:mod:`spades.bots.adapt`) each seat's bid is read with its habits: a seat
+    that overbids by a trick is taken to hold a trick less than its bid says."""
     rules = obs.rules
     n = rules.players
     me = obs.seat
@@ -130,7 +138,12 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
             bid = obs.bids[seat]
             if seat == me or bid is None or obs.blind[seat]:
                 continue
-            log_w += bid_log_likelihood(hands[seat] | played_by[seat], bid, obs)
+            if models is None:
+                log_w += bid_log_likelihood(hands[seat] | played_by[seat], bid, obs)
+            else:
+                m = models[seat]
+                log_w += bid_log_likelihood(hands[seat] | played_by[seat], bid, obs,
+                                            m.bid_offset, m.nil_risk)
         weights.append(log_w)
     top = max(weights)
     w = [math.exp(x - top) for x in weights]
@@ -150,16 +163,19 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
     return chosen
 
 
-def bid_log_likelihood(hand: int, bid: int, obs: Observation) -> float:
-    """Log of how likely a seat holding ``hand`` was to make ``bid`` (0 = Nil)."""
+def bid_log_likelihood(hand: int, bid: int, obs: Observation, offset: float = 0.0,
+                       nil_limit: float = 1.2) -> float:
+    """Log of how likely a seat holding ``hand`` was to make ``bid`` (0 = Nil), for a
+    seat whose number bids are ``offset`` tricks above its hands' worth on average and
+    that bids Nil with a risk up to about ``nil_limit``."""
     if bid == 0:
         if obs.rules.bidding == "suicide":
             return 0.0
         risk = nil_risk(hand, obs.rules)
-        excess = max(0.0, risk - 1.2)
+        excess = max(0.0, risk - nil_limit)
         return -excess * excess / 2.0
     est = estimate_tricks(hand, obs.rules)
-    d = bid - est
+    d = bid - offset - est
     return -d * d / (2 * 1.6 * 1.6)
 
 

@@ -7,14 +7,16 @@ import json
 import sys
 from typing import Any
 
-from spades.bots import make_bot
 from spades.bots.arena import (
     DealOutcome,
     config_from,
     default_jobs,
+    make_player,
     run_arena,
+    seat_specs,
     stderr_progress,
 )
+from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
 
 
@@ -23,17 +25,34 @@ def register(sub: Any) -> None:
         "arena",
         help="compare two CPU players (or external programs) on duplicate deals",
         description="Play every deal twice with the same cards, the two players swapping "
-        "seats, and report A's mean points per deal minus B's with a 95%% interval, nil "
+        "seats, and report A's mean points per deal minus B's with a 95% interval, nil "
         "rates, bags per hand and decision times. Specs: random, beginner, intermediate, "
-        "expert[:N|:Ss], ismcts[:N|:Ss], a strength (easy, normal, hard, expert), "
-        "cmd:\"PROGRAM ARGS\" or py:MODULE:OBJECT. See docs/bots.md.",
+        "expert[:N|:Ss][:noadapt], ismcts[:N|:Ss], a strength (easy, normal, hard, expert; "
+        "hard and expert may end :noadapt), a model of a person (human:over, human:under, "
+        "human:nilhappy, human:nocover, human:random-bids), cmd:\"PROGRAM ARGS\" or "
+        "py:MODULE:OBJECT; "
+        "SPEC1/SPEC2 gives the first and second seat of each of a side's two seats "
+        "different players (partnerships and teams of two only). "
+        "The expert and hard CPUs adapt: during a match they estimate each other seat's "
+        "habits from what has been played in public (its bids against the tricks its hands "
+        "were worth once they were played out, how boldly it bids nil and how often it makes "
+        "it, whether it trumps over a winning nil partner, whether it plays its highest card "
+        "when following), never from hidden cards, and use them when guessing the hidden "
+        "hands, when predicting the others' bids and cards in their play-outs, and so in "
+        "their own bids, covering or giving up a partner's nil, and bags; :noadapt plays "
+        "every other seat as the intermediate level would. See docs/bots.md.",
     )
-    p.add_argument("--a", required=True, metavar="SPEC", help="player A")
-    p.add_argument("--b", required=True, metavar="SPEC", help="player B")
+    p.add_argument("--a", required=True, metavar="SPEC",
+                   help="player A, or SPEC1/SPEC2 for the two seats of each A side")
+    p.add_argument("--b", required=True, metavar="SPEC",
+                   help="player B, or SPEC1/SPEC2 for the two seats of each B side")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals (default 100)")
     p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
                    help="rules profile (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players (race400: 3 to 6)")
+    p.add_argument("--teams", metavar="HOW", default=None,
+                   help="race400 sides: solo (default), teams, 2+2, 3+3, 2+2+2, or seats "
+                   "like 0,3/1,4/2,5 (as for spades play)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=int, default=None,
                    help="processes (default: all cores)")
@@ -51,18 +70,27 @@ def run(args: argparse.Namespace) -> int:
     if args.deals < 1:
         print("spades arena: --deals must be 1 or more", file=sys.stderr)
         return 2
-    for spec in (args.a, args.b):
-        if spec.startswith("cmd:"):
-            continue
+    for side, side_spec in (("--a", args.a), ("--b", args.b)):
         try:
-            make_bot(spec, 0)
+            specs = seat_specs(side_spec)
         except ValueError as exc:
-            print(f"spades arena: {exc}", file=sys.stderr)
+            print(f"spades arena: {side}: {exc}", file=sys.stderr)
             return 2
+        for spec in specs:
+            if spec.startswith("cmd:"):
+                continue
+            try:
+                make_player(spec, 0)
+            except ValueError as exc:
+                print(f"spades arena: {side}: {exc}", file=sys.stderr)
+                return 2
     try:
+        teams = None
+        if args.teams is not None:
+            teams = parse_teams(args.teams, args.players or 4)
         cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,
-                          args.matches, bool(args.save))
-    except SpadesError as exc:
+                          args.matches, bool(args.save), teams)
+    except (SpadesError, ValueError, UsageError) as exc:
         print(f"spades arena: {exc}", file=sys.stderr)
         return 2
     jobs = args.jobs or default_jobs()

@@ -779,6 +779,8 @@ def observe(match: Match, seat: int) -> Observation:
         results=tuple(match.results),
         legal_actions=match.legal_actions() if mine else (),
         winner=match.winner,
+        past_deals=tuple(h.deal for h in match.log[:len(match.results)]),
+        past_actions=tuple(tuple(h.actions) for h in match.log[:len(match.results)]),
     )
 
 

@@ -40,6 +40,11 @@ class Observation:
     results: tuple[HandResult, ...]  # every scored hand
     legal_actions: tuple[int, ...]  # empty unless it is this seat's turn
     winner: int | None
+    #: Every scored hand's deal (card mask per seat) and its actions in order (bids, LOOK
+    #: and cards, as a record has them). Public: every card of a scored hand was played, and
+    #: a card's player is the seat it was dealt to.
+    past_deals: tuple[tuple[int, ...], ...] = ()
+    past_actions: tuple[tuple[int, ...], ...] = ()
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:

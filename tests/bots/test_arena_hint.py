@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spades.bots import hint, make_bot
-from spades.bots.arena import labels_for, mean_ci
+from spades.bots.arena import check_specs, labels_for, mean_ci, seat_specs, spec_at
 from spades.cli import main
 from spades.engine import Match, profile, replay
 
@@ -78,3 +78,104 @@ def test_hint_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["seat"] == 0 and out["action"].isdigit() and out["reason"]
     assert main(["hint", "--hand", "AS KS"]) == 2
+
+
+def test_seat_specs_split_a_side_in_two() -> None:
+    assert seat_specs("expert") == ("expert",)
+    assert seat_specs("human:over/expert:noadapt") == ("human:over", "expert:noadapt")
+    assert seat_specs("cmd:python3 bots/my_bot.py") == ("cmd:python3 bots/my_bot.py",)
+    assert seat_specs("expert/cmd:python3 bots/x.py") == ("expert", "cmd:python3 bots/x.py")
+    for bad in ("expert/", "/expert", "a/b/c"):
+        with pytest.raises(ValueError, match="SPEC1/SPEC2"):
+            seat_specs(bad)
+
+
+def test_mixed_side_seats_in_seat_order() -> None:
+    rules = profile("cardems")
+    assert [spec_at("human:over/expert", rules, s) for s in range(4)] == [
+        "human:over", "human:over", "expert", "expert"]
+    teams = profile("race400", players=6, teams=[[0, 3], [1, 4], [2, 5]])
+    assert [spec_at("a/b", teams, s) for s in range(6)] == ["a", "a", "a", "b", "b", "b"]
+    check_specs("a/b", teams)
+    for solo in (profile("race400", players=3), profile("race400", players=6),
+                 profile("race400", players=6, teams=[[0, 2, 4], [1, 3, 5]])):
+        with pytest.raises(ValueError, match="two seats of a side"):
+            check_specs("human:over/expert", solo)
+
+
+def test_arena_mixed_sides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "deals.jsonl"
+    code = main(["arena", "--a", "human:over/intermediate", "--b", "intermediate/random",
+                 "--deals", "2", "--jobs", "1", "--json", "--quiet", "--save", str(save)])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["a"] == "human:over/intermediate" and last["b"] == "intermediate/random"
+    assert last["a_seats"] == ["human:over", "intermediate"]
+    assert last["b_seats"] == ["intermediate", "random"]
+    assert last["stats"]["a"]["spec"] == "human:over/intermediate"
+    first, second = (json.loads(line) for line in save.read_text().splitlines()[:2])
+    # Play 0: A holds North-South (seat 0 first, seat 2 second); play 1: East-West.
+    assert first["players"] == ["A:human:over", "B:intermediate", "A:intermediate", "B:random"]
+    assert second["players"] == ["B:intermediate", "A:human:over", "B:random", "A:intermediate"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--a", "human:over/expert", "--b", "expert", "--rules", "race400", "--players", "3"],
+     "sides of this table have one seat"),
+    (["--a", "human:lazy/expert", "--b", "expert"], "--a: human:lazy is not a model"),
+    (["--a", "expert", "--b", "intermediate:noadapt"], "--b: :noadapt applies to expert"),
+    (["--a", "expert/", "--b", "expert"], "--a: 'expert/': a mixed side"),
+])
+def test_arena_refuses_bad_mixed_specs(args: list[str], message: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", *args, "--deals", "1", "--jobs", "1", "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_arena_help_explains_adapting_and_mixed_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "95% interval" in text and "95%%" not in text
+    assert "adapt" in text and ":noadapt" in text and "SPEC1/SPEC2" in text
+    assert "human:nilhappy" in text
+
+
+@pytest.mark.parametrize(("players", "teams", "seats"), [
+    ("6", "2+2+2", ["A:human:over", "B:intermediate", "A:human:over", "A:random",
+                    "B:beginner", "A:random"]),
+    ("4", "0,2/1,3", ["A:human:over", "B:intermediate", "A:random", "B:beginner"]),
+])
+def test_arena_mixed_sides_in_race400_teams(players: str, teams: str, seats: list[str],
+                                            tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "deals.jsonl"
+    code = main(["arena", "--a", "human:over/random", "--b", "intermediate/beginner",
+                 "--rules", "race400", "--players", players, "--teams", teams, "--deals", "1",
+                 "--jobs", "1", "--json", "--quiet", "--save", str(save)])
+    assert code == 0
+    last = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert last["teams"] is True and last["players"] == int(players)
+    first = json.loads(save.read_text().splitlines()[0])
+    assert first["players"] == seats
+
+
+def test_arena_refuses_mixed_sides_of_three(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "--a", "human:over/random", "--b", "intermediate", "--rules",
+                 "race400", "--players", "6", "--teams", "3+3", "--deals", "1", "--quiet"])
+    assert code == 2
+    assert "the sides of this table have 3 seats" in capsys.readouterr().err
+
+
+def test_allseeing_is_for_the_arena_only(capsys: pytest.CaptureFixture[str]) -> None:
+    from spades.bots.expert import AllSeeingBot
+
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("allseeing", 1)
+    match = Match.new(profile("cardems"), seed=3)
+    with pytest.raises(ValueError, match="not shown the hands"):
+        AllSeeingBot(1, worlds=4).act(match.observation(match.current_player))
+    code = main(["arena", "--a", "allseeing:4", "--b", "intermediate", "--deals", "1",
+                 "--jobs", "1", "--json", "--quiet"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["a"] == "allseeing:4"

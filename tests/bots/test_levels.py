@@ -20,6 +20,7 @@ FAST_SPECS = {
     "intermediate": "intermediate",
     "expert": "expert:3",
     "ismcts": "ismcts:25",
+    "human": "human:nocover",
 }
 
 TABLES: list[tuple[str, dict[str, Any]]] = [
