@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    inspect,
     text,
 )
 
@@ -60,7 +61,8 @@ games = Table(
     Column("id", String(36), primary_key=True),
     # "terminal" (a local game), "table" (a server table), "import" (a loaded record).
     Column("kind", String(16), nullable=False),
-    # "waiting" (table not started), "active", "finished", "abandoned".
+    # "waiting" (table not started), "active", "finished", "abandoned", "broken" (set aside:
+    # it could not be restored; see the ``broken`` column).
     Column("status", String(16), nullable=False),
     Column("rules", JSON, nullable=False),  # Rules.to_json() plus "teams"
     Column("first_dealer", Integer, nullable=True),
@@ -71,6 +73,8 @@ games = Table(
     Column("result", JSON, nullable=True),  # spades replay --json summary once finished
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # Why a table was set aside (status "broken": it could not be restored), else NULL.
+    Column("broken", Text, nullable=True),
 )
 Index("ix_games_status", games.c.kind, games.c.status)
 
@@ -120,8 +124,21 @@ def _chat(conn: Connection) -> None:
     chat_lines.create(conn, checkfirst=True)
 
 
+def _add_column(conn: Connection, table: Table, name: str) -> None:
+    """Add a column declared on ``table`` to a database made before it existed."""
+    if any(c["name"] == name for c in inspect(conn).get_columns(table.name)):
+        return  # created with it (a new database)
+    column = table.c[name]
+    kind = column.type.compile(dialect=conn.dialect)
+    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}"))
+
+
+def _broken(conn: Connection) -> None:
+    _add_column(conn, games, "broken")
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken]
 
 
 def migrate(conn: Connection) -> int:
