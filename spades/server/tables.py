@@ -797,8 +797,8 @@ class Table:
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.db(self.hub.store.update_game, self.id, status="finished",
-                          result=result, seats=[p.to_db() for p in self.places])
+        await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
+                          seats=[p.to_db() for p in self.places])
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"

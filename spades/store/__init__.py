@@ -28,7 +28,17 @@ from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
 from spades.engine.records import FORMAT, rules_json
-from spades.store.schema import chat_lines, events, game_players, games, migrate, sessions, users
+from spades.stats import Stats, StatsBook, contribution
+from spades.store.schema import (
+    chat_lines,
+    events,
+    game_players,
+    games,
+    migrate,
+    sessions,
+    user_stats,
+    users,
+)
 
 log = logging.getLogger("spades.store")
 
@@ -157,6 +167,25 @@ class Store:
             if uid is not None and uid not in seen:
                 seen.add(uid)
                 conn.execute(insert(game_players).values(game_id=game_id, user_id=uid, seat=seat))
+
+    def finish_game(self, game_id: str, match: Match, *, result: dict[str, Any],
+                    seats: Sequence[dict[str, Any]]) -> None:
+        """Mark a game finished with its result and add it to its players' statistics, in
+        one transaction (a game is counted once, however often this is called)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(games).where(games.c.id == game_id).values(
+                status="finished", result=result, seats=list(seats), updated_at=_now()))
+            if done.rowcount == 0:
+                raise StoreError(f"no game {game_id!r}")
+            self._sync_players(conn, game_id, seats)
+            _count_game(conn, game_id, match)
+
+    def user_stats(self, user_id: int) -> StatsBook:
+        """A player's statistics over their finished games: a read of kept totals."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(user_stats.c.profile, user_stats.c.counts)
+                                .where(user_stats.c.user_id == user_id)).all()
+        return StatsBook.from_profiles({p: Stats.from_counts(c) for p, c in sorted(rows)})
 
     def game(self, game_id: str) -> GameRow:
         with self.engine.connect() as conn:
@@ -412,6 +441,53 @@ def _game_row(r: Any) -> GameRow:
         first_dealer=r["first_dealer"], seats=list(r["seats"]), options=dict(r["options"]),
         result=r["result"], created_at=r["created_at"], updated_at=r["updated_at"],
     )
+
+
+def _count_game(conn: Connection, game_id: str, match: Match) -> None:
+    """Add a finished game to its players' kept statistics, unless it already is."""
+    counted = conn.execute(select(games.c.stats_counted).where(games.c.id == game_id)).scalar()
+    if counted or not match.is_over():
+        return
+    players = conn.execute(select(game_players.c.user_id, game_players.c.seat)
+                           .where(game_players.c.game_id == game_id)).all()
+    for uid, seat in players:
+        if not 0 <= seat < match.n:
+            continue
+        add = contribution(match, seat)
+        key = (user_stats.c.user_id == uid) & (user_stats.c.profile == match.rules.name)
+        old = conn.execute(select(user_stats.c.counts).where(key)).scalar()
+        if old is None:
+            conn.execute(insert(user_stats).values(user_id=uid, profile=match.rules.name,
+                                                   counts=add.counts()))
+        else:
+            total = Stats.from_counts(old)
+            total.merge(add)
+            conn.execute(update(user_stats).where(key).values(counts=total.counts()))
+    conn.execute(update(games).where(games.c.id == game_id).values(stats_counted=True))
+
+
+def count_finished_games(conn: Connection) -> int:
+    """Count every finished game with players not yet in their statistics (each replayed
+    once: run by the migration that started keeping statistics). Returns how many."""
+    q = (select(games.c.id).where(games.c.status == "finished",
+                                  games.c.stats_counted.is_(None),
+                                  games.c.id.in_(select(game_players.c.game_id)))
+         .order_by(games.c.created_at))
+    n = 0
+    for gid in list(conn.execute(q).scalars()):
+        try:
+            row = _game_row(conn.execute(select(games).where(games.c.id == gid))
+                            .mappings().one())
+            rows = conn.execute(select(events).where(events.c.game_id == gid)
+                                .order_by(events.c.seq)).mappings().all()
+            match = rebuild(row.rules, row.first_dealer or 0,
+                            [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows])
+        except StoreError as exc:
+            log.warning("game %s left out of the statistics: %s", gid, exc)
+            continue
+        _count_game(conn, gid, match)
+        n += 1
+    return n
 
 
 def match_events(match: Match) -> list[tuple[str, Any, int | None]]:

@@ -75,6 +75,8 @@ games = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
     # Why a table was set aside (status "broken": it could not be restored), else NULL.
     Column("broken", Text, nullable=True),
+    # True once a finished game's players' statistics include it (see ``user_stats``).
+    Column("stats_counted", Boolean, nullable=True),
 )
 Index("ix_games_status", games.c.kind, games.c.status)
 
@@ -115,6 +117,17 @@ chat_lines = Table(
 Index("ix_chat_lines_game", chat_lines.c.game_id, chat_lines.c.id)
 
 
+user_stats = Table(
+    "user_stats",
+    metadata,
+    # A player's totals per rules profile (spades.stats.Stats.counts()), kept up to date as
+    # games finish, so reading them never replays a game.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("profile", String(40), primary_key=True),
+    Column("counts", JSON, nullable=False),
+)
+
+
 def _initial(conn: Connection) -> None:
     for table in (users, sessions, games, events, game_players):
         table.create(conn, checkfirst=True)
@@ -137,8 +150,16 @@ def _broken(conn: Connection) -> None:
     _add_column(conn, games, "broken")
 
 
+def _stats(conn: Connection) -> None:
+    from spades.store import count_finished_games
+
+    _add_column(conn, games, "stats_counted")
+    user_stats.create(conn, checkfirst=True)
+    count_finished_games(conn)  # once: the games finished before statistics were kept
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats]
 
 
 def migrate(conn: Connection) -> int:
@@ -161,4 +182,4 @@ def migrate(conn: Connection) -> int:
 
 
 __all__ = ["MIGRATIONS", "Text", "chat_lines", "events", "game_players", "games", "metadata",
-           "migrate", "schema_version", "sessions", "users"]
+           "migrate", "schema_version", "sessions", "user_stats", "users"]

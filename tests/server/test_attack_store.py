@@ -25,9 +25,10 @@ from spades.server.protocol import TableOptions
 from spades.server.restore import check_db, load_table
 from spades.server.settings import Settings
 from spades.server.tables import Place, TableError
+from spades.stats import compute
 from spades.store import Store
 from spades.store.schema import events, games
-from tests.server.helpers import Player, close_all, guest
+from tests.server.helpers import Player, close_all, guest, play_to_end
 
 
 @pytest.fixture
@@ -268,3 +269,79 @@ def test_every_accepted_option_combination_survives_a_restart(
     finally:
         store.close()
         db.unlink()
+
+
+# Statistics are kept, not replayed on the shared database thread ------------------------
+
+def _play_one(client: TestClient, player: Player) -> str:
+    player.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
+                                                  "profile": "game93"}})
+    player.until(lambda m: m["type"] == "table")
+    assert player.table is not None
+    tid: str = player.table["id"]
+    assert player.request({"type": "start"})["type"] == "ack"
+    play_to_end([player])
+    if not any(m["type"] == "event" and m["table_id"] == tid
+               and m["event"]["kind"] == "match_over" for m in player.frames):
+        player.until(lambda m: m["type"] == "event" and m["table_id"] == tid
+                     and m["event"]["kind"] == "match_over")  # sent once it is stored
+    return tid
+
+
+def _replayed(store: Store, user_id: int) -> dict[str, Any]:
+    pairs = []
+    for g in store.list_games(user_id=user_id, status="finished", limit=1000):
+        seat = next(i for i, s in enumerate(g.seats) if s.get("user_id") == user_id)
+        pairs.append((store.load_match(g.id)[1], seat))
+    return compute(pairs).to_json()
+
+
+def test_stats_are_read_without_replaying_any_game(
+        restart: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = restart()
+    ann = Player(client, "Ann")
+    for _ in range(2):
+        _play_one(client, ann)
+    h = hub(client)
+    me = ann.welcome["user"]["id"]
+    expected = _replayed(h.store, me)
+    assert expected["total"]["matches_played"] == 2
+
+    def no_replay(*_a: Any, **_k: Any) -> Any:
+        raise AssertionError("a stats request replayed a game")
+
+    monkeypatch.setattr(h.store, "load_match", no_replay)
+    monkeypatch.setattr(h.store, "events", no_replay)
+    r = client.get(f"/api/users/{me}/stats")
+    assert r.status_code == 200, r.text
+    assert r.json()["stats"] == expected
+
+
+def test_games_finished_before_stats_were_kept_are_counted_once_by_the_migration(
+        settings: Settings, restart: Any) -> None:
+    from sqlalchemy import text
+
+    from spades.store.schema import user_stats
+
+    client = restart()
+    ann = Player(client, "Ann")
+    _play_one(client, ann)
+    me = ann.welcome["user"]["id"]
+    close_all()
+    store = Store.open(settings.db)
+    expected = _replayed(store, me)
+    with store.engine.begin() as conn:  # as an older database had it
+        conn.execute(user_stats.delete())
+        conn.execute(update(games).values(stats_counted=None))
+        conn.execute(text("UPDATE schema_version SET version = 3"))
+    store.close()
+    store = Store.open(settings.db)
+    try:
+        assert store.user_stats(me).to_json() == expected
+    finally:
+        store.close()
+    store = Store.open(settings.db)  # a second open counts nothing again
+    try:
+        assert store.user_stats(me).to_json() == expected
+    finally:
+        store.close()
