@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from argon2 import PasswordHasher
-from argon2.exceptions import Argon2Error, InvalidHashError
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -30,7 +28,9 @@ from spades.engine import (
     summary,
 )
 from spades.engine.rules import PROFILE_OPTIONS
+from spades.names import look_alike, name_key
 from spades.server import views
+from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.hub import Conn, Hub
 from spades.server.protocol import (
@@ -50,12 +50,10 @@ from spades.server.protocol import (
 )
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-from spades.server.text import TextError, clean_chat, clean_name
-from spades.server.throttle import LoginThrottle
-from spades.store import StoreError, UserRow, record_of
+from spades.server.text import TextError, check_password, clean_chat, clean_name
+from spades.store import NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
-_hasher = PasswordHasher()
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -68,12 +66,12 @@ def hub_of(request: Request) -> Hub:
 
 HubDep = Annotated[Hub, Depends(hub_of)]
 
-def current_user(hub: HubDep,
-                 authorization: Annotated[str | None, Header()] = None) -> UserRow:
+async def current_user(hub: HubDep,
+                       authorization: Annotated[str | None, Header()] = None) -> UserRow:
     token = None
     if authorization and authorization.lower().startswith("bearer "):
         token = authorization[7:].strip()
-    user = hub.user_for(token)
+    user = await hub.db(hub.user_for, token)
     if user is None:
         raise HTTPException(401, "not signed in, or the session expired")
     return user
@@ -96,13 +94,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.close()
 
-    throttle = LoginThrottle(settings.login_failures, settings.login_window)
+    guard = LoginGuard(pair_limit=settings.login_failures,
+                       account_limit=settings.login_account_failures,
+                       address_limit=settings.login_address_failures,
+                       window=settings.login_window)
+    passwords = Passwords()
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
 
-    def session(hub: Hub, user: UserRow) -> SessionOut:
-        token, expires = hub.new_session(user.id)
+    async def session(hub: Hub, user: UserRow) -> SessionOut:
+        token, expires = await hub.db(hub.new_session, user.id)
         return SessionOut(token=token, user=_user_info(user), expires_at=expires)
 
     # People -------------------------------------------------------------------------------
@@ -113,44 +115,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             name = clean_name(body.name)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
-        uid = hub.store.create_user(name, guest=True)
-        user = hub.store.user(uid)
+        if await hub.db(hub.store.account, name) is not None:
+            raise HTTPException(409, "that name belongs to an account: sign in, or choose "
+                                "another name")
+        uid = await hub.db(hub.store.create_user, name, guest=True)
+        user = await hub.db(hub.store.user, uid)
         assert user is not None
-        return session(hub, user)
+        return await session(hub, user)
 
     @app.post("/api/register", response_model=SessionOut, tags=["people"])
     async def register(body: AccountIn, hub: HubDep) -> SessionOut:
         try:
             name = clean_name(body.name)
+            check_password(body.password)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
-        if hub.store.account(name) is not None:
+        why = look_alike(name)
+        if why:
+            raise HTTPException(422, f"name: {why}")
+        if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
-        digest = await asyncio.to_thread(_hasher.hash, body.password)
-        uid = hub.store.create_user(name, digest)
-        user = hub.store.user(uid)
+        digest = await asyncio.to_thread(passwords.hash, body.password)
+        try:  # the database decides between concurrent registrations of one name
+            uid = await hub.db(hub.store.create_user, name, digest)
+        except NameTaken:
+            raise HTTPException(409, "that name is taken") from None
+        user = await hub.db(hub.store.user, uid)
         assert user is not None
-        return session(hub, user)
+        return await session(hub, user)
 
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         address = request.client.host if request.client else "?"
-        wait = throttle.wait(address)
-        if wait > 0:
-            raise HTTPException(429, f"too many failed sign-ins from your address: try again in "
-                                f"{math.ceil(wait)} s", headers={"Retry-After": str(math.ceil(wait))})
-        user = hub.store.account(body.name.strip())
-        ok = False
-        if user is not None and user.password_hash:
-            try:
-                ok = await asyncio.to_thread(_hasher.verify, user.password_hash, body.password)
-            except (Argon2Error, InvalidHashError):
-                ok = False
-        if not ok or user is None:
-            throttle.failed(address)
+        try:  # counted before the password is checked: concurrent guesses cannot outrun it
+            attempt = guard.begin(address, name_key(body.name))
+        except TooMany as exc:
+            wait = math.ceil(exc.wait)
+            raise HTTPException(429, f"{exc}: try again in {wait} s",
+                                headers={"Retry-After": str(wait)}) from None
+        user = await hub.db(hub.store.account, body.name)
+        digest = user.password_hash if user is not None else None
+        ok = await asyncio.to_thread(passwords.verify, digest, body.password)  # as slow for
+        if not ok or user is None:  # an unknown name as for a known one
             raise HTTPException(401, "wrong name or password")
-        throttle.succeeded(address)
-        return session(hub, user)
+        guard.succeeded(attempt)
+        return await session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])
     async def logout(hub: HubDep, user: UserDep,
@@ -158,7 +167,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from spades.server.hub import token_hash
 
         assert authorization is not None
-        hub.store.delete_session(token_hash(authorization[7:].strip()))
+        digest = token_hash(authorization[7:].strip())
+        await hub.db(hub.store.delete_session, digest)
+        hub.end_session(digest, "signed out")
         return OkOut()
 
     @app.get("/api/me", response_model=UserInfo, tags=["people"])
@@ -285,6 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(BaseException):
                     await task
             conn.closed = True
+            hub.close_session(conn)
             hub.lobby_subs.discard(conn)
             if conn.table is not None:  # its own task: runs even if this one is cancelled
                 hub.spawn(conn.table.detach(conn, leaving=False))
@@ -329,23 +341,25 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
             await ws.close(code=1008)
         return None
     text = raw.get("text")
-    user = None
+    found = None
     ref = None
     if isinstance(text, str) and len(text) <= s.max_frame:
         try:
             msg = client_message.validate_json(text)
             ref = msg.ref
             if msg.type == "hello":
-                user = await hub.db(hub.user_for, msg.token)
+                found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
             pass
-    if user is None:
+    if found is None:
         with contextlib.suppress(Exception):
             await ws.send_text(_err("auth", "the first message must be hello with a valid "
                                     "session token (POST /api/guest or /api/login)", ref))
             await ws.close(code=1008)
         return None
+    user, digest, expires = found
     conn = Conn(ws, user, s)
+    hub.open_session(conn, digest, expires)
     seated = [t.id for t in hub.tables.values()
               if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
     conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),

@@ -53,6 +53,8 @@ class Conn:
         self.stamp = time.monotonic()
         self.dropped = 0
         self.last_rate_error = 0.0
+        self.session = ""  # the hash of the session token it signed in with
+        self.expiry: asyncio.TimerHandle | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -98,6 +100,7 @@ class Hub:
         self.invites: dict[str, Table] = {}
         self.lobby_subs: set[Conn] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -139,6 +142,42 @@ class Hub:
         if not token or len(token) > 100:
             return None
         return self.store.session_user(token_hash(token))
+
+    def session_of(self, token: str | None) -> tuple[UserRow, str, datetime] | None:
+        """The user of a session token, its hash and when it expires (a store call)."""
+        if not token or len(token) > 100:
+            return None
+        digest = token_hash(token)
+        found = self.store.session(digest)
+        return None if found is None else (found[0], digest, found[1])
+
+    def open_session(self, conn: Conn, digest: str, expires: datetime) -> None:
+        """Keep track of a socket signed in with a session: it closes when the session
+        ends (sign-out) or expires."""
+        conn.session = digest
+        self.sessions.setdefault(digest, set()).add(conn)
+        delay = max(0.0, (expires - datetime.now(UTC)).total_seconds())
+        conn.expiry = asyncio.get_running_loop().call_later(
+            min(delay, 86400.0 * 3650), self.end_session, digest, "your session expired")
+
+    def close_session(self, conn: Conn) -> None:
+        """A socket goes away."""
+        if conn.expiry is not None:
+            conn.expiry.cancel()
+        conns = self.sessions.get(conn.session)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.sessions[conn.session]
+
+    def end_session(self, digest: str, why: str) -> None:
+        """Close every socket signed in with this session (an error frame first)."""
+        for conn in list(self.sessions.pop(digest, ())):
+            if conn.expiry is not None:
+                conn.expiry.cancel()
+            conn.send(json.dumps({"type": "error", "ref": None, "code": "auth",
+                                  "message": f"{why}: sign in again"}))
+            conn.close(1008)
 
     # The lobby --------------------------------------------------------------------------
 

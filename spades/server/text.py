@@ -28,6 +28,12 @@ def clean_name(raw: str) -> str:
     return name
 
 
+def check_password(password: str) -> None:
+    """Refuse a password of only spaces (or other blanks)."""
+    if not password.strip():
+        raise TextError("password: cannot be only spaces")
+
+
 def clean_chat(raw: str) -> str:
     """A chat line: control and format characters removed, spaces collapsed, ≤ 300 chars."""
     text = "".join(ch for ch in unicodedata.normalize("NFC", raw)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -24,10 +25,12 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
 from spades.engine.records import FORMAT, rules_json
+from spades.names import name_key
 from spades.stats import Stats, StatsBook, contribution
 from spades.store.schema import (
     chat_lines,
@@ -88,6 +91,15 @@ class UserRow:
 
 class StoreError(RuntimeError):
     """A stored game or user that is missing or inconsistent."""
+
+
+class NameTaken(StoreError):
+    """An account already has this name (as :func:`~spades.names.name_key` compares)."""
+
+
+#: New users' ids are random in this range (above older databases' sequential ids, and
+#: exact in JavaScript numbers).
+USER_ID_LOW, USER_ID_HIGH = 2**32, 2**53
 
 
 class Store:
@@ -332,12 +344,22 @@ class Store:
     # Users and sessions -----------------------------------------------------------------
 
     def create_user(self, name: str, password_hash: str | None = None, *, guest: bool = False) -> int:
-        with self.engine.begin() as conn:
-            res = conn.execute(insert(users).values(name=name, password_hash=password_hash,
-                                                    guest=guest, created_at=_now()))
-            key = res.inserted_primary_key
-            assert key is not None
-            return int(key[0])
+        """A new user with a random id (not the next number: ids cannot be guessed). An
+        account's name must be unique by :func:`~spades.names.name_key` (the database
+        enforces it): raises :class:`NameTaken` otherwise."""
+        key = None if guest else name_key(name)
+        for _ in range(8):
+            uid = USER_ID_LOW + secrets.randbelow(USER_ID_HIGH - USER_ID_LOW)
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(users).values(id=uid, name=name, name_key=key,
+                                                      password_hash=password_hash,
+                                                      guest=guest, created_at=_now()))
+                return uid
+            except IntegrityError:
+                if key is not None and self.account(name) is not None:
+                    raise NameTaken(f"the name {name!r} is taken") from None
+        raise StoreError("could not choose a free user id")
 
     def user(self, user_id: int) -> UserRow | None:
         with self.engine.connect() as conn:
@@ -346,9 +368,10 @@ class Store:
                                               bool(r["guest"]), r["created_at"])
 
     def account(self, name: str) -> UserRow | None:
-        """The account (not guest) with this name, compared without regard to case."""
+        """The account (not guest) whose name is this one as people read it (same
+        :func:`~spades.names.name_key`: case, Unicode form, look-alikes, spaces)."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(users).where(func.lower(users.c.name) == name.lower(),
+            r = conn.execute(select(users).where(users.c.name_key == name_key(name),
                                                  users.c.guest.is_(False))).mappings().first()
         return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],
                                               bool(r["guest"]), r["created_at"])
@@ -364,6 +387,12 @@ class Store:
 
     def session_user(self, token_hash: str, now: datetime | None = None) -> UserRow | None:
         """The user of an unexpired session, or None."""
+        found = self.session(token_hash, now)
+        return None if found is None else found[0]
+
+    def session(self, token_hash: str,
+                now: datetime | None = None) -> tuple[UserRow, datetime] | None:
+        """The user of an unexpired session and when it expires, or None."""
         now = now or _now()
         with self.engine.connect() as conn:
             r = conn.execute(select(sessions).where(sessions.c.token_hash == token_hash)
@@ -376,7 +405,8 @@ class Store:
         if expires <= now:
             self.delete_session(token_hash)
             return None
-        return self.user(r["user_id"])
+        user = self.user(r["user_id"])
+        return None if user is None else (user, expires)
 
     def delete_session(self, token_hash: str) -> None:
         with self.engine.begin() as conn:
@@ -544,6 +574,6 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 
 
 __all__ = [
-    "FORMAT", "EventRow", "GameRow", "Store", "StoreError", "UserRow", "default_path",
+    "FORMAT", "EventRow", "GameRow", "NameTaken", "Store", "StoreError", "UserRow", "default_path",
     "match_events", "profile", "rebuild", "record_of", "rules_json", "storable_rules",
 ]

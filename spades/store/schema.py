@@ -22,7 +22,9 @@ from sqlalchemy import (
     Table,
     Text,
     inspect,
+    select,
     text,
+    update,
 )
 
 metadata = MetaData()
@@ -42,8 +44,12 @@ users = Table(
     Column("password_hash", String(200), nullable=True),
     Column("guest", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Accounts only (NULL for guests): spades.names.name_key(name), unique, so two accounts
+    # cannot have names that differ only in case, Unicode form or look-alike letters.
+    Column("name_key", String(200), nullable=True),
 )
 Index("ix_users_account_name", users.c.name, users.c.guest)
+Index("ux_users_name_key", users.c.name_key, unique=True)
 
 sessions = Table(
     "sessions",
@@ -158,8 +164,26 @@ def _stats(conn: Connection) -> None:
     count_finished_games(conn)  # once: the games finished before statistics were kept
 
 
+def _name_keys(conn: Connection) -> None:
+    from spades.names import name_key
+
+    fresh = not any(c["name"] == "name_key" for c in inspect(conn).get_columns("users"))
+    _add_column(conn, users, "name_key")
+    if fresh:  # an older database: key its accounts; the first of a duplicated name keeps it
+        taken: set[str] = set()
+        rows = conn.execute(select(users.c.id, users.c.name).where(users.c.guest.is_(False))
+                            .order_by(users.c.id)).all()
+        for uid, name in rows:
+            key = name_key(name)
+            if key in taken:
+                continue
+            taken.add(key)
+            conn.execute(update(users).where(users.c.id == uid).values(name_key=key))
+    next(i for i in users.indexes if i.name == "ux_users_name_key").create(conn, checkfirst=True)
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys]
 
 
 def migrate(conn: Connection) -> int:
