@@ -48,6 +48,7 @@ from spades.server.protocol import (
     UserInfo,
     client_message,
 )
+from spades.server.headers import SecurityHeaders
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+    app.add_middleware(SecurityHeaders)
 
     async def session(hub: Hub, user: UserRow) -> SessionOut:
         token, expires = await hub.db(hub.new_session, user.id)
