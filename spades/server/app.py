@@ -32,6 +32,7 @@ from spades.names import look_alike, name_key
 from spades.server import views
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
+from spades.server.headers import SecurityHeaders
 from spades.server.hub import Conn, Hub
 from spades.server.protocol import (
     AccountIn,
@@ -48,7 +49,6 @@ from spades.server.protocol import (
     UserInfo,
     client_message,
 )
-from spades.server.headers import SecurityHeaders
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name

@@ -4,6 +4,7 @@ enumerating names, taking names, and sockets that outlive their session."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -168,7 +169,7 @@ def test_passwords_of_only_spaces_are_refused(client: TestClient) -> None:
 def test_user_ids_are_not_sequential(client: TestClient) -> None:
     ids = [client.post("/api/guest", json={"name": f"G{i}"}).json()["user"]["id"]
            for i in range(5)]
-    assert all(b - a != 1 for a, b in zip(ids, ids[1:], strict=False))
+    assert all(b - a != 1 for a, b in itertools.pairwise(ids))
     assert min(ids) >= 2**32
 
 
@@ -181,7 +182,7 @@ def _closed_for_auth(p: Player, within: float = 10.0) -> dict[str, Any] | None:
     while time.monotonic() < deadline:
         n += 1
         p.send({"type": "ping", "ref": n})
-        m = p.until(lambda m: (m["type"] == "pong" and m["ref"] == n)
+        m = p.until(lambda m, n=n: (m["type"] == "pong" and m["ref"] == n)
                     or (m["type"] == "error" and m["code"] == "auth"))
         if m["type"] == "error":
             return m
