@@ -14,8 +14,10 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spades.engine import (
@@ -52,7 +54,7 @@ from spades.server.protocol import (
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
-from spades.store import NameTaken, StoreError, UserRow, record_of
+from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
 
@@ -104,6 +106,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.add_middleware(SecurityHeaders)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_failed(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error on %s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"detail": "the database is not answering: try again shortly"},
+                            status_code=503, headers={"Retry-After": "5"})
 
     async def session(hub: Hub, user: UserRow) -> SessionOut:
         token, expires = await hub.db(hub.new_session, user.id)
@@ -187,9 +195,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return StatsOut(user=_user_info(user), stats=book.to_json())
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
-    async def user_history(user_id: int, hub: HubDep) -> list[HistoryItem]:
+    async def user_history(user_id: int, hub: HubDep,
+                           authorization: Annotated[str | None, Header()] = None
+                           ) -> list[HistoryItem]:
+        viewer = await hub.db(hub.user_for, _bearer(authorization))
         out = []
-        for g in hub.store.list_games(user_id=user_id, limit=200):
+        for g in await hub.db(hub.store.list_games, user_id=user_id, limit=200):
+            if _private(g) and not _member(g, viewer):
+                continue  # a private table's id is for its own people
             seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), 0)
             res = g.result or {}
             winner = res.get("winner")
@@ -218,9 +231,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return hub.lobby()
 
     @app.get("/api/tables/{table_id}/sheet", tags=["tables"])
-    async def table_sheet(table_id: str, hub: HubDep) -> dict[str, Any]:
+    async def table_sheet(table_id: str, hub: HubDep,
+                          authorization: Annotated[str | None, Header()] = None
+                          ) -> dict[str, Any]:
         try:
-            return hub.find(table_id, None).sheet()
+            table = hub.find(table_id, None)
+            if table.options.private:
+                viewer = await hub.db(hub.user_for, _bearer(authorization))
+                if viewer is None or (table.place_of(viewer.id) is None
+                                      and viewer.id != table.owner):
+                    raise TableError("not_found", "no such table (it may have finished)")
+            return table.sheet()
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -232,8 +253,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game, match = await hub.db(hub.store.load_match, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
-        token = authorization[7:].strip() if authorization else None
-        viewer = hub.user_for(token)
+        viewer = await hub.db(hub.user_for, _bearer(authorization))
+        if _private(game) and not _member(game, viewer):
+            raise HTTPException(404, "no such game")
         uploader = game.options.get("uploader")
         if not match.is_over() and not (viewer is not None and uploader == viewer.id):
             raise HTTPException(403, "the match is not finished: its record would show "
@@ -312,6 +334,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def _private(game: GameRow) -> bool:
+    table = game.options.get("table")
+    return isinstance(table, dict) and bool(table.get("private"))
+
+
+def _member(game: GameRow, viewer: UserRow | None) -> bool:
+    """Whether ``viewer`` sat at the game, owns it or uploaded it."""
+    if viewer is None:
+        return False
+    return (any(isinstance(s, dict) and s.get("user_id") == viewer.id for s in game.seats)
+            or viewer.id in (game.options.get("owner"), game.options.get("uploader")))
+
+
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:
     origin = ws.headers.get("origin")
     if origin is None:
@@ -353,6 +394,13 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
                 found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
             pass
+        except SQLAlchemyError as exc:
+            log.error("database error at hello: %s", exc)
+            with contextlib.suppress(Exception):
+                await ws.send_text(_err("unavailable", "the database is not answering: try "
+                                        "again shortly", ref))
+                await ws.close(code=1011)
+            return None
     if found is None:
         with contextlib.suppress(Exception):
             await ws.send_text(_err("auth", "the first message must be hello with a valid "
@@ -414,6 +462,10 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
             conn.send(_err(exc.code, exc.message, ref))
         except TextError as exc:
             conn.send(_err("bad_message", str(exc), ref))
+        except SQLAlchemyError as exc:  # nothing was changed: the client may try again
+            log.error("database error on a %s message: %s", message.type, exc)
+            conn.send(_err("unavailable", "the database is not answering: nothing was "
+                           "changed, try again shortly", ref))
 
 
 def _ack(ref: Any, seq: int | None = None) -> str:

@@ -275,7 +275,7 @@ class Hub:
         self._register(table)
         if match.phase == DEAL:
             async with table.lock:
-                await table._deal()
+                await table.deal_or_retry()
         return table
 
     async def restore(self) -> int:
@@ -322,7 +322,7 @@ class Hub:
             if m is not None and m.is_over():
                 await table._finish()
             elif m is not None and m.phase == DEAL:
-                await table._deal()
+                await table.deal_or_retry()
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
             if p.kind == "human" and not p.covered:
                 table._start_grace(i)

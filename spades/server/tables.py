@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
+log = logging.getLogger("spades.server")
 
 
 class TableError(Exception):
@@ -154,6 +156,7 @@ class Table:
         self._cpu_task: asyncio.Task[None] | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
+        self.deal_failures = 0  # deals in a row that could not be stored
 
     # Who is who -----------------------------------------------------------------------
 
@@ -709,6 +712,29 @@ class Table:
         self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
                    "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
 
+    async def deal_or_retry(self) -> None:
+        """Deal (holding the lock). If the deal cannot be written, the table stays between
+        hands, as stored, and tries again after a pause (0.5 s, doubling to 30 s)."""
+        try:
+            await self._deal()
+        except Exception as exc:
+            delay = min(30.0, 0.5 * 2 ** self.deal_failures)
+            self.deal_failures += 1
+            log.error("table %s: the next deal could not be stored (%s); trying again in "
+                      "%.1f s", self.id, exc, delay)
+            asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._retry_deal()))
+        else:
+            self.deal_failures = 0
+
+    async def _retry_deal(self) -> None:
+        async with self.lock:
+            m = self.match
+            if m is None or self.status != "active" or m.phase != DEAL:
+                return
+            await self.deal_or_retry()
+        self.schedule()
+
     async def act(self, conn: Conn | None, seat: int, action: int | None, source: str,
                   version: int | None = None) -> int:
         """Take an action for ``seat`` (``source``: human, cpu, timer). Returns its event
@@ -785,7 +811,7 @@ class Table:
             if m.is_over():
                 await self._finish()
             elif m.phase == DEAL:
-                await self._deal()
+                await self.deal_or_retry()
             self.last_active = time.time()
         self.schedule()
         return seq
