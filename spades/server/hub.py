@@ -22,7 +22,14 @@ from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.settings import Settings
-from spades.server.tables import Place, Table, TableError, build_rules, restartable
+from spades.server.tables import (
+    Place,
+    Table,
+    TableError,
+    build_rules,
+    invite_code,
+    restartable,
+)
 from spades.store import Store, UserRow
 
 log = logging.getLogger("spades.server")
@@ -210,7 +217,7 @@ class Hub:
         if table_id:
             table = self.tables.get(table_id)
         elif invite:
-            table = self.invites.get(invite.strip().upper())
+            table = self.invites.get(invite_code(invite))
         if table is None:
             raise TableError("not_found", "no such table (it may have finished)")
         return table
@@ -236,7 +243,7 @@ class Hub:
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
-        places[0] = Place("human", conn.user_id, conn.name)
+        places[0] = Place("human", conn.user_id, conn.name, guest=conn.guest)
         invite = self.new_invite()
         meta = {"table": options.model_dump(), "owner": conn.user_id, "invite": invite}
         gid = await self.db(self.store.create_game, "table", rules,
@@ -264,7 +271,7 @@ class Hub:
         except ValueError as exc:
             raise TableError("bad_options", str(exc)) from None
         places = [Place("cpu", None, f"CPU {i + 1}", opts.cpu) for i in range(rules.players)]
-        places[seat] = Place("human", user.id, user.name)
+        places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
         gid = await self.db(self.store.save_record, match, kind="table",

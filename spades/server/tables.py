@@ -66,17 +66,19 @@ class Place:
     cpu: str | None = None
     team: int | None = None
     covered: bool = False
+    guest: bool = False  # a guest (not an account): shown as such next to the name
 
     def to_db(self) -> dict[str, Any]:
         return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "cpu": self.cpu, "team": self.team, "covered": self.covered}
+                "cpu": self.cpu, "team": self.team, "covered": self.covered,
+                "guest": self.guest}
 
     @classmethod
     def from_db(cls, d: dict[str, Any]) -> Place:
         kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
                                  else "empty")
         return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
-                   bool(d.get("covered")))
+                   bool(d.get("covered")), bool(d.get("guest")))
 
 
 OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
@@ -124,6 +126,11 @@ def restartable(rules: Rules) -> Rules:
         return storable_rules(rules)
     except StoreError as exc:
         raise RulesError(f"these rules cannot be kept: {exc}") from None
+
+
+def invite_code(typed: str) -> str:
+    """An invite code as people type it: any case, spaces or dashes between the letters."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
 def team_count(rules: Rules) -> int:
@@ -220,7 +227,7 @@ class Table:
             seats.append({
                 "seat": i, "kind": p.kind, "name": p.name if p.kind != "empty" else "",
                 "user_id": p.user_id, "connected": self.connected(i),
-                "covered": p.covered, "team": team,
+                "covered": p.covered, "team": team, "guest": p.kind == "human" and p.guest,
                 "owner": p.kind == "human" and p.user_id == self.owner and self.owner is not None,
                 "cpu": p.cpu if p.kind == "cpu" or p.covered else None,
             })
@@ -262,7 +269,7 @@ class Table:
     def snapshot(self, conn: Conn) -> dict[str, Any]:
         seat = self.seat_of_conn(conn)
         return {
-            "type": "table", "seq": self.seq, "table": self.state(True),
+            "type": "table", "seq": self.seq, "table": self.state(seat is not None),
             "you": self.you(conn), "view": self.view_for(seat), "turn": self.turn_info(),
             "score": self.score(), "chat": list(self.chat),
         }
@@ -286,6 +293,7 @@ class Table:
         head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id,
                            "event": ev, "turn": self.turn_info(), "score": self.score()})[:-1]
         table_json = json.dumps(self.state(True)) if with_table else None
+        watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
         for conn, seat in self.recipients():
             if seat is None:
@@ -296,7 +304,10 @@ class Table:
                 view = json.dumps(self.view_for(seat))
             tail = f',"view":{view}'
             if table_json is not None:
-                tail += f',"table":{table_json},"you":{json.dumps(self.you(conn))}'
+                if seat is None and watched_json is None:
+                    watched_json = json.dumps(self.state(False))
+                shown = table_json if seat is not None else watched_json
+                tail += f',"table":{shown},"you":{json.dumps(self.you(conn))}'
             conn.send(head + tail + "}")
         return self.seq
 
@@ -329,7 +340,8 @@ class Table:
 
     def check_private(self, conn: Conn, invite: str | None) -> None:
         if (self.options.private and self.place_of(conn.user_id) is None
-                and not (invite and secrets.compare_digest(invite, self.invite))):
+                and not (invite and secrets.compare_digest(invite_code(invite),
+                                                           self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
 
     def check_join(self, conn: Conn, role: str, invite: str | None) -> None:
@@ -369,7 +381,8 @@ class Table:
                 free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
                 if not free:
                     raise TableError("state", "the table is full: join as a spectator")
-                self.places[free[0]] = Place("human", conn.user_id, conn.name)
+                self.places[free[0]] = Place("human", conn.user_id, conn.name,
+                                             guest=conn.guest)
                 self.members[conn.user_id] = conn
                 self.spectators.discard(conn)
                 conn.table = self
@@ -468,10 +481,8 @@ class Table:
         place = self.places[seat]
         place.covered = True
         place.cpu = place.cpu or self.options.cpu
-        m = self.match
-        if m is not None and m.current_player == seat:
-            self._cancel_timers()  # the CPU acts now: no timer, no penalty
-            self.turn_deadline = None
+        # A turn whose timer is running stays timed: leaving does not avoid its penalty
+        # (Table.schedule lets the timer act; the CPU plays the turns after it).
         await self.save_meta()
         self.emit({"kind": "covered", "seat": seat,
                    "text": f"a CPU plays for {place.name} until they return"}, with_table=True)
@@ -852,10 +863,15 @@ class Table:
         seat = m.current_player
         place = self.places[seat]
         version = self.version
+        running = self.turn_deadline is not None and bool(self._handles)
         if not self.any_human_connected():
+            if running and place.kind == "human":
+                return  # a turn's timer runs out even if its player went away
             self._cancel_timers()
             self.turn_deadline = None
             return  # nobody is watching: the table pauses
+        if running and place.kind == "human":
+            return  # covered during its timed turn: the timer takes it (and its penalty)
         if place.kind == "cpu" or place.covered:
             if self._cpu_task is None or self._cpu_task.done():
                 self._cpu_task = asyncio.get_running_loop().create_task(
@@ -929,7 +945,8 @@ class Table:
     def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
         from spades.server.text import escape
 
-        return {"name": conn.name, "seat": self.seat_of_conn(conn), "text": text,
+        return {"name": conn.name, "guest": conn.guest, "seat": self.seat_of_conn(conn),
+                "text": text,
                 "html": escape(text), "at": time.time()}
 
     def sheet(self) -> dict[str, Any]:

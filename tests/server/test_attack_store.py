@@ -112,9 +112,10 @@ def test_a_continued_upload_with_custom_rules_and_teams_survives_a_restart(
     assert r.status_code == 200, r.text
     tid = r.json()["table_id"]
     me = client.get("/api/me", headers=auth).json()["id"]
-    history = client.get(f"/api/users/{me}/history")
+    history = client.get(f"/api/users/{me}/history", headers=auth)
     assert history.status_code == 200, history.text
     assert [h["game_id"] for h in history.json()] == [tid]
+    assert client.get(f"/api/users/{me}/history").json() == []  # private: not for others
     client = restart()
     assert tid in hub(client).tables
     table = hub(client).tables[tid]
