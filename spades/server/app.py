@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from argon2 import PasswordHasher
-from argon2.exceptions import Argon2Error, InvalidHashError
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Response, WebSocket
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spades.engine import (
@@ -31,8 +31,11 @@ from spades.engine import (
 )
 from spades.engine.records import record_names
 from spades.engine.rules import PROFILE_OPTIONS
+from spades.names import look_alike, name_key
 from spades.server import httplimits, views
+from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
+from spades.server.headers import SecurityHeaders
 from spades.server.hub import Conn, Hub
 from spades.server.janitor import Janitor
 from spades.server.limits import check_tables, check_upload, close_socket
@@ -53,13 +56,10 @@ from spades.server.protocol import (
 )
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-from spades.server.text import TextError, clean_chat, clean_name
-from spades.server.throttle import LoginThrottle
-from spades.stats import compute
-from spades.store import StoreError, UserRow, record_of
+from spades.server.text import TextError, check_password, clean_chat, clean_name
+from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
-_hasher = PasswordHasher()
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -72,12 +72,12 @@ def hub_of(request: Request) -> Hub:
 
 HubDep = Annotated[Hub, Depends(hub_of)]
 
-def current_user(hub: HubDep,
-                 authorization: Annotated[str | None, Header()] = None) -> UserRow:
+async def current_user(hub: HubDep,
+                       authorization: Annotated[str | None, Header()] = None) -> UserRow:
     token = None
     if authorization and authorization.lower().startswith("bearer "):
         token = authorization[7:].strip()
-    user = hub.user_for(token)
+    user = await hub.db(hub.user_for, token)
     if user is None:
         raise HTTPException(401, "not signed in, or the session expired")
     return user
@@ -103,14 +103,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.close()
 
-    throttle = LoginThrottle(settings.login_failures, settings.login_window)
+    guard = LoginGuard(pair_limit=settings.login_failures,
+                       account_limit=settings.login_account_failures,
+                       address_limit=settings.login_address_failures,
+                       window=settings.login_window)
+    passwords = Passwords()
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     httplimits.install(app, settings)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
 
-    def session(hub: Hub, user: UserRow) -> SessionOut:
-        token, expires = hub.new_session(user.id)
+    @app.exception_handler(SQLAlchemyError)
+    async def database_failed(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error on %s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"detail": "the database is not answering: try again shortly"},
+                            status_code=503, headers={"Retry-After": "5"})
+
+    async def session(hub: Hub, user: UserRow) -> SessionOut:
+        token, expires = await hub.db(hub.new_session, user.id)
         return SessionOut(token=token, user=_user_info(user), expires_at=expires)
 
     # People -------------------------------------------------------------------------------
@@ -121,44 +132,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             name = clean_name(body.name)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
-        uid = hub.store.create_user(name, guest=True)
-        user = hub.store.user(uid)
+        if await hub.db(hub.store.account, name) is not None:
+            raise HTTPException(409, "that name belongs to an account: sign in, or choose "
+                                "another name")
+        uid = await hub.db(hub.store.create_user, name, guest=True)
+        user = await hub.db(hub.store.user, uid)
         assert user is not None
-        return session(hub, user)
+        return await session(hub, user)
 
     @app.post("/api/register", response_model=SessionOut, tags=["people"])
     async def register(body: AccountIn, hub: HubDep) -> SessionOut:
         try:
             name = clean_name(body.name)
+            check_password(body.password)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
-        if hub.store.account(name) is not None:
+        why = look_alike(name)
+        if why:
+            raise HTTPException(422, f"name: {why}")
+        if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
-        digest = await asyncio.to_thread(_hasher.hash, body.password)
-        uid = hub.store.create_user(name, digest)
-        user = hub.store.user(uid)
+        digest = await asyncio.to_thread(passwords.hash, body.password)
+        try:  # the database decides between concurrent registrations of one name
+            uid = await hub.db(hub.store.create_user, name, digest)
+        except NameTaken:
+            raise HTTPException(409, "that name is taken") from None
+        user = await hub.db(hub.store.user, uid)
         assert user is not None
-        return session(hub, user)
+        return await session(hub, user)
 
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         address = request.client.host if request.client else "?"
-        wait = throttle.wait(address)
-        if wait > 0:
-            raise HTTPException(429, f"too many failed sign-ins from your address: try again in "
-                                f"{math.ceil(wait)} s", headers={"Retry-After": str(math.ceil(wait))})
-        user = hub.store.account(body.name.strip())
-        ok = False
-        if user is not None and user.password_hash:
-            try:
-                ok = await asyncio.to_thread(_hasher.verify, user.password_hash, body.password)
-            except (Argon2Error, InvalidHashError):
-                ok = False
-        if not ok or user is None:
-            throttle.failed(address)
+        try:  # counted before the password is checked: concurrent guesses cannot outrun it
+            attempt = guard.begin(address, name_key(body.name))
+        except TooMany as exc:
+            wait = math.ceil(exc.wait)
+            raise HTTPException(429, f"{exc}: try again in {wait} s",
+                                headers={"Retry-After": str(wait)}) from None
+        user = await hub.db(hub.store.account, body.name)
+        digest = user.password_hash if user is not None else None
+        ok = await asyncio.to_thread(passwords.verify, digest, body.password)  # as slow for
+        if not ok or user is None:  # an unknown name as for a known one
             raise HTTPException(401, "wrong name or password")
-        throttle.succeeded(address)
-        return session(hub, user)
+        guard.succeeded(attempt)
+        return await session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])
     async def logout(hub: HubDep, user: UserDep,
@@ -166,7 +184,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from spades.server.hub import token_hash
 
         assert authorization is not None
-        hub.store.delete_session(token_hash(authorization[7:].strip()))
+        digest = token_hash(authorization[7:].strip())
+        await hub.db(hub.store.delete_session, digest)
+        hub.end_session(digest, "signed out")
         return OkOut()
 
     @app.get("/api/me", response_model=UserInfo, tags=["people"])
@@ -175,28 +195,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/users/{user_id}/stats", response_model=StatsOut, tags=["people"])
     async def user_stats(user_id: int, hub: HubDep) -> StatsOut:
-        user = hub.store.user(user_id)
+        user = await hub.db(hub.store.user, user_id)
         if user is None:
             raise HTTPException(404, "no such user")
-
-        def work() -> dict[str, Any]:
-            pairs = []
-            for g in hub.store.list_games(user_id=user_id, status="finished", limit=10000):
-                seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id),
-                            None)
-                if seat is None:
-                    continue
-                _, match = hub.store.load_match(g.id)
-                pairs.append((match, seat))
-            return compute(pairs).to_json()
-
-        stats = await hub.db(work)
-        return StatsOut(user=_user_info(user), stats=stats)
+        book = await hub.db(hub.store.user_stats, user_id)  # kept totals: no replay
+        return StatsOut(user=_user_info(user), stats=book.to_json())
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
-    async def user_history(user_id: int, hub: HubDep) -> list[HistoryItem]:
+    async def user_history(user_id: int, hub: HubDep,
+                           authorization: Annotated[str | None, Header()] = None
+                           ) -> list[HistoryItem]:
+        viewer = await hub.db(hub.user_for, _bearer(authorization))
         out = []
-        for g in hub.store.list_games(user_id=user_id, limit=200):
+        for g in await hub.db(hub.store.list_games, user_id=user_id, limit=200):
+            if _private(g) and not _member(g, viewer):
+                continue  # a private table's id is for its own people
             seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), 0)
             res = g.result or {}
             winner = res.get("winner")
@@ -232,9 +245,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return rows
 
     @app.get("/api/tables/{table_id}/sheet", tags=["tables"])
-    async def table_sheet(table_id: str, hub: HubDep) -> dict[str, Any]:
+    async def table_sheet(table_id: str, hub: HubDep,
+                          authorization: Annotated[str | None, Header()] = None
+                          ) -> dict[str, Any]:
         try:
-            return hub.find(table_id, None).sheet()
+            table = hub.find(table_id, None)
+            if table.options.private:
+                viewer = await hub.db(hub.user_for, _bearer(authorization))
+                if viewer is None or (table.place_of(viewer.id) is None
+                                      and viewer.id != table.owner):
+                    raise TableError("not_found", "no such table (it may have finished)")
+            return table.sheet()
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -246,8 +267,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game, match = await hub.db(hub.store.load_match, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
-        token = authorization[7:].strip() if authorization else None
-        viewer = hub.user_for(token)
+        viewer = await hub.db(hub.user_for, _bearer(authorization))
+        if _private(game) and not _member(game, viewer):
+            raise HTTPException(404, "no such game")
         uploader = game.options.get("uploader")
         if not match.is_over() and not (viewer is not None and uploader == viewer.id):
             raise HTTPException(403, "the match is not finished: its record would show "
@@ -319,6 +341,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(BaseException):
                     await task
             conn.closed = True
+            hub.close_session(conn)
             hub.lobby_subs.discard(conn)
             if conn.table is not None:  # its own task: runs even if this one is cancelled
                 hub.spawn(conn.table.detach(conn, leaving=False))
@@ -330,6 +353,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if Path(web, "index.html").is_file():
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
     return app
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def _private(game: GameRow) -> bool:
+    table = game.options.get("table")
+    return isinstance(table, dict) and bool(table.get("private"))
+
+
+def _member(game: GameRow, viewer: UserRow | None) -> bool:
+    """Whether ``viewer`` sat at the game, owns it or uploaded it."""
+    if viewer is None:
+        return False
+    return (any(isinstance(s, dict) and s.get("user_id") == viewer.id for s in game.seats)
+            or viewer.id in (game.options.get("owner"), game.options.get("uploader")))
 
 
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:
@@ -363,23 +405,32 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
             await ws.close(code=1008)
         return None
     text = raw.get("text")
-    user = None
+    found = None
     ref = None
     if isinstance(text, str) and len(text) <= s.max_frame:
         try:
             msg = client_message.validate_json(text)
             ref = msg.ref
             if msg.type == "hello":
-                user = await hub.db(hub.user_for, msg.token)
+                found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
             pass
-    if user is None:
+        except SQLAlchemyError as exc:
+            log.error("database error at hello: %s", exc)
+            with contextlib.suppress(Exception):
+                await ws.send_text(_err("unavailable", "the database is not answering: try "
+                                        "again shortly", ref))
+                await ws.close(code=1011)
+            return None
+    if found is None:
         with contextlib.suppress(Exception):
             await ws.send_text(_err("auth", "the first message must be hello with a valid "
                                     "session token (POST /api/guest or /api/login)", ref))
             await ws.close(code=1008)
         return None
+    user, digest, expires = found
     conn = Conn(ws, user, s, hub.send_budget)
+    hub.open_session(conn, digest, expires)
     seated = [t.id for t in hub.tables.values()
               if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
     conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
@@ -432,6 +483,10 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
             conn.send(_err(exc.code, exc.message, ref))
         except TextError as exc:
             conn.send(_err("bad_message", str(exc), ref))
+        except SQLAlchemyError as exc:  # nothing was changed: the client may try again
+            log.error("database error on a %s message: %s", message.type, exc)
+            conn.send(_err("unavailable", "the database is not answering: nothing was "
+                           "changed, try again shortly", ref))
 
 
 def _ack(ref: Any, seq: int | None = None) -> str:

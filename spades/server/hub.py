@@ -17,17 +17,27 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
-from spades.engine import DEAL, Match
+from spades.engine import DEAL, Match, RulesError
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache
 from spades.server.protocol import TableOptions
+from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.settings import Settings
-from spades.server.tables import Place, Table, TableError, build_rules
-from spades.store import GameRow, Store, StoreError, UserRow, rebuild
+from spades.server.tables import (
+    Place,
+    Table,
+    TableError,
+    build_rules,
+    invite_code,
+    restartable,
+)
+from spades.store import Store, UserRow
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
+#: A restored table's event numbers start at ``restarts * SEQ_EPOCH`` (above any seen before).
+SEQ_EPOCH = 1_000_000_000
 
 
 def token_hash(token: str) -> str:
@@ -58,6 +68,8 @@ class Conn:
         self.budget = budget
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
         self._sender: asyncio.Task[None] | None = None
+        self.session = ""  # the hash of the session token it signed in with
+        self.expiry: asyncio.TimerHandle | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -146,6 +158,7 @@ class Hub:
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
         self.hint_gate = HintGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
+        self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -188,6 +201,42 @@ class Hub:
             return None
         return self.store.session_user(token_hash(token))
 
+    def session_of(self, token: str | None) -> tuple[UserRow, str, datetime] | None:
+        """The user of a session token, its hash and when it expires (a store call)."""
+        if not token or len(token) > 100:
+            return None
+        digest = token_hash(token)
+        found = self.store.session(digest)
+        return None if found is None else (found[0], digest, found[1])
+
+    def open_session(self, conn: Conn, digest: str, expires: datetime) -> None:
+        """Keep track of a socket signed in with a session: it closes when the session
+        ends (sign-out) or expires."""
+        conn.session = digest
+        self.sessions.setdefault(digest, set()).add(conn)
+        delay = max(0.0, (expires - datetime.now(UTC)).total_seconds())
+        conn.expiry = asyncio.get_running_loop().call_later(
+            min(delay, 86400.0 * 3650), self.end_session, digest, "your session expired")
+
+    def close_session(self, conn: Conn) -> None:
+        """A socket goes away."""
+        if conn.expiry is not None:
+            conn.expiry.cancel()
+        conns = self.sessions.get(conn.session)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.sessions[conn.session]
+
+    def end_session(self, digest: str, why: str) -> None:
+        """Close every socket signed in with this session (an error frame first)."""
+        for conn in list(self.sessions.pop(digest, ())):
+            if conn.expiry is not None:
+                conn.expiry.cancel()
+            conn.send(json.dumps({"type": "error", "ref": None, "code": "auth",
+                                  "message": f"{why}: sign in again"}))
+            conn.close(1008)
+
     # The lobby --------------------------------------------------------------------------
 
     def listed(self, table: Table) -> bool:
@@ -221,7 +270,7 @@ class Hub:
         if table_id:
             table = self.tables.get(table_id)
         elif invite:
-            table = self.invites.get(invite.strip().upper())
+            table = self.invites.get(invite_code(invite))
         if table is None:
             raise TableError("not_found", "no such table (it may have finished)")
         return table
@@ -248,7 +297,7 @@ class Hub:
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
-        places[0] = Place("human", conn.user_id, conn.name)
+        places[0] = Place("human", conn.user_id, conn.name, guest=conn.guest)
         invite = self.new_invite()
         meta = {"table": options.model_dump(), "owner": conn.user_id, "invite": invite}
         gid = await self.db(self.store.create_game, "table", rules,
@@ -264,6 +313,10 @@ class Hub:
                              options: TableOptions | None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``."""
         rules = match.rules
+        try:
+            restartable(rules)
+        except RulesError as exc:
+            raise TableError("bad_options", str(exc)) from None
         if seat >= rules.players:
             raise TableError("bad_options", f"seat must be 0 to {rules.players - 1}")
         opts = (options or self.default_options()).model_copy(update={"private": True})
@@ -272,7 +325,7 @@ class Hub:
         except ValueError as exc:
             raise TableError("bad_options", str(exc)) from None
         places = [Place("cpu", None, f"CPU {i + 1}", opts.cpu) for i in range(rules.players)]
-        places[seat] = Place("human", user.id, user.name)
+        places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
         gid = await self.db(self.store.save_record, match, kind="table",
@@ -283,41 +336,54 @@ class Hub:
         self._register(table)
         if match.phase == DEAL:
             async with table.lock:
-                await table._deal()
+                await table.deal_or_retry()
         return table
 
     async def restore(self) -> int:
-        """Bring back every unfinished table after a (re)start. Returns how many."""
-        rows: list[GameRow] = await self.db(self.store.list_games, kind="table",
-                                            status=["waiting", "active"], limit=100000)
-        for row in rows:
+        """Bring back every unfinished table after a (re)start. Returns how many came back;
+        a table that cannot is set aside (marked, logged with its id and why), never fatal."""
+        ids: list[str] = await self.db(self.store.game_ids, kind="table",
+                                       status=TABLE_STATUSES)
+        n = 0
+        for gid in ids:
             try:
-                await self._restore_one(row)
-            except (StoreError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", row.id, exc)
-        return len(rows)
+                stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+            except RestoreError as exc:
+                await self._set_aside(gid, str(exc))
+                continue
+            except Exception as exc:  # anything else in a row is still that row's fault
+                await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
+                continue
+            await self._restore_one(stored)
+            n += 1
+        return n
 
-    async def _restore_one(self, row: GameRow) -> None:
+    async def _set_aside(self, game_id: str, reason: str) -> None:
+        log.error("table %s cannot be restored and is set aside (status broken): %s",
+                  game_id, reason)
+        await self.db(self.store.set_aside, game_id, reason)
+
+    async def _restore_one(self, stored: StoredTable) -> None:
+        row = stored.row
         meta = row.options
-        try:
-            options = TableOptions.model_validate(meta.get("table") or {})
-        except ValueError:
-            options = self.default_options()
-        places = [Place.from_db(d) for d in row.seats]
-        table = Table(self, row.id, options, row.rules, places, meta.get("owner"),
+        options = stored.options or self.default_options()
+        table = Table(self, row.id, options, row.rules, stored.places, meta.get("owner"),
                       str(meta.get("invite") or self.new_invite()), row.status)
-        if row.status == "active":
-            events = await self.db(self.store.events, row.id)
-            table.match = rebuild(row.rules, row.first_dealer or 0, events)
-            table.seq = table.stored = len(events)
-        table.chat.extend(await self.db(self.store.chat, row.id, self.settings.chat_history))
+        # Event numbers continue above any the clients saw before the restart: each restart
+        # of a table starts a new block of SEQ_EPOCH numbers.
+        table.epoch = stored.epoch + 1
+        table.seq = table.epoch * SEQ_EPOCH + stored.stored
+        table.stored = stored.stored
+        table.match = stored.match
+        table.chat.extend(stored.chat)
+        await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)
         m = table.match
         async with table.lock:
             if m is not None and m.is_over():
                 await table._finish()
             elif m is not None and m.phase == DEAL:
-                await table._deal()
+                await table.deal_or_retry()
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
             if p.kind == "human" and not p.covered:
                 table._start_grace(i)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+from spades.server.text import clean_label
 
 Ref = Annotated[int | Annotated[str, Field(max_length=40)],
                 Field(description="client-chosen id echoed in ack/error")]
@@ -26,7 +28,9 @@ class _Strict(BaseModel):
 class TableOptions(_Strict):
     """What the owner may set before the start. ``None`` means "the profile's value"."""
 
-    name: str = Field(default="", max_length=40, description="table name shown in the lobby")
+    name: Annotated[str, AfterValidator(clean_label)] = Field(
+        default="", max_length=40, description="table name shown in the lobby (control, "
+        "format and bidi characters removed, spaces collapsed)")
     profile: str = Field(default="cardems", description="rules profile: cardems, cardgames-club, "
                          "race400, game93, cards4net")
     players: int | None = Field(default=None, ge=3, le=6, description="3-6 where the profile allows")
@@ -72,6 +76,8 @@ class SeatInfo(BaseModel):
     team: int | None = Field(default=None, description="team chosen before the start / side after")
     owner: bool = False
     cpu: str | None = Field(default=None, description="CPU strength of a CPU seat")
+    guest: bool = Field(default=False, description="a guest, not an account: show it as such "
+                        "next to the name")
 
 
 class TurnInfo(BaseModel):
@@ -128,6 +134,7 @@ class YouInfo(BaseModel):
 
 class ChatLine(BaseModel):
     name: str
+    guest: bool = Field(default=False, description="the writer is a guest, not an account")
     seat: int | None
     text: str = Field(description="plain text: insert with textContent")
     html: str = Field(description="the same text HTML-escaped")

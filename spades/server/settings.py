@@ -89,4 +89,9 @@ class Settings:
     #: limit); more attempts are refused with 429 until the oldest failure is that old.
     login_failures: int = 10
     login_window: float = 300.0
+    #: Failed sign-ins to one account from all addresses, and from one address to all
+    #: accounts, within ``login_window`` (0: no limit). An address that signed in to an
+    #: account before is held only to ``login_failures`` for it (spades/server/auth.py).
+    login_account_failures: int = 100
+    login_address_failures: int = 100
     web_static: str | None = None

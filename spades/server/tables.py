@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -37,11 +38,13 @@ from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.server import views
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
+from spades.store import StoreError, storable_rules
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
+log = logging.getLogger("spades.server")
 
 
 class TableError(Exception):
@@ -63,17 +66,19 @@ class Place:
     cpu: str | None = None
     team: int | None = None
     covered: bool = False
+    guest: bool = False  # a guest (not an account): shown as such next to the name
 
     def to_db(self) -> dict[str, Any]:
         return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "cpu": self.cpu, "team": self.team, "covered": self.covered}
+                "cpu": self.cpu, "team": self.team, "covered": self.covered,
+                "guest": self.guest}
 
     @classmethod
     def from_db(cls, d: dict[str, Any]) -> Place:
         kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
                                  else "empty")
         return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
-                   bool(d.get("covered")))
+                   bool(d.get("covered")), bool(d.get("guest")))
 
 
 OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
@@ -111,7 +116,21 @@ def build_rules(opts: TableOptions) -> Rules:
             knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
     if opts.first_dealer is not None and opts.first_dealer >= n:
         raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
-    return profile(opts.profile, **knobs)
+    return restartable(profile(opts.profile, **knobs))
+
+
+def restartable(rules: Rules) -> Rules:
+    """``rules`` if a restart can build them back from the database, exactly as it will
+    (raises :class:`RulesError` saying why not): checked before anything is stored."""
+    try:
+        return storable_rules(rules)
+    except StoreError as exc:
+        raise RulesError(f"these rules cannot be kept: {exc}") from None
+
+
+def invite_code(typed: str) -> str:
+    """An invite code as people type it: any case, spaces or dashes between the letters."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
 def team_count(rules: Rules) -> int:
@@ -131,6 +150,7 @@ class Table:
         self.status = status  # "waiting", "active", "finished", "closed"
         self.match: Match | None = None
         self.seq = 0
+        self.epoch = 0  # restarts of this table (its event numbers continue above them)
         self.stored = 0  # events of this game in the store
         self.version = 0
         self.lock = asyncio.Lock()
@@ -143,6 +163,7 @@ class Table:
         self._cpu_task: asyncio.Task[None] | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
+        self.deal_failures = 0  # deals in a row that could not be stored
 
     # Who is who -----------------------------------------------------------------------
 
@@ -206,7 +227,7 @@ class Table:
             seats.append({
                 "seat": i, "kind": p.kind, "name": p.name if p.kind != "empty" else "",
                 "user_id": p.user_id, "connected": self.connected(i),
-                "covered": p.covered, "team": team,
+                "covered": p.covered, "team": team, "guest": p.kind == "human" and p.guest,
                 "owner": p.kind == "human" and p.user_id == self.owner and self.owner is not None,
                 "cpu": p.cpu if p.kind == "cpu" or p.covered else None,
             })
@@ -248,7 +269,7 @@ class Table:
     def snapshot(self, conn: Conn) -> dict[str, Any]:
         seat = self.seat_of_conn(conn)
         return {
-            "type": "table", "seq": self.seq, "table": self.state(True),
+            "type": "table", "seq": self.seq, "table": self.state(seat is not None),
             "you": self.you(conn), "view": self.view_for(seat), "turn": self.turn_info(),
             "score": self.score(), "chat": list(self.chat),
         }
@@ -272,6 +293,7 @@ class Table:
         head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id,
                            "event": ev, "turn": self.turn_info(), "score": self.score()})[:-1]
         table_json = json.dumps(self.state(True)) if with_table else None
+        watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
         for conn, seat in self.recipients():
             if seat is None:
@@ -282,7 +304,10 @@ class Table:
                 view = json.dumps(self.view_for(seat))
             tail = f',"view":{view}'
             if table_json is not None:
-                tail += f',"table":{table_json},"you":{json.dumps(self.you(conn))}'
+                if seat is None and watched_json is None:
+                    watched_json = json.dumps(self.state(False))
+                shown = table_json if seat is not None else watched_json
+                tail += f',"table":{shown},"you":{json.dumps(self.you(conn))}'
             conn.send(head + tail + "}")
         return self.seq
 
@@ -298,7 +323,7 @@ class Table:
 
     def meta(self) -> dict[str, Any]:
         return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
-                "upload": self.id in self.hub.uploads}
+                "epoch": self.epoch, "upload": self.id in self.hub.uploads}
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
@@ -315,7 +340,8 @@ class Table:
 
     def check_private(self, conn: Conn, invite: str | None) -> None:
         if (self.options.private and self.place_of(conn.user_id) is None
-                and not (invite and secrets.compare_digest(invite, self.invite))):
+                and not (invite and secrets.compare_digest(invite_code(invite),
+                                                           self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
 
     def check_join(self, conn: Conn, role: str, invite: str | None) -> None:
@@ -359,7 +385,8 @@ class Table:
                 free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
                 if not free:
                     raise TableError("state", "the table is full: join as a spectator")
-                self.places[free[0]] = Place("human", conn.user_id, conn.name)
+                self.places[free[0]] = Place("human", conn.user_id, conn.name,
+                                             guest=conn.guest)
                 self.members[conn.user_id] = conn
                 self.spectators.discard(conn)
                 conn.table = self
@@ -454,10 +481,8 @@ class Table:
         place = self.places[seat]
         place.covered = True
         place.cpu = place.cpu or self.options.cpu
-        m = self.match
-        if m is not None and m.current_player == seat:
-            self._cancel_timers()  # the CPU acts now: no timer, no penalty
-            self.turn_deadline = None
+        # A turn whose timer is running stays timed: leaving does not avoid its penalty
+        # (Table.schedule lets the timer act; the CPU plays the turns after it).
         await self.save_meta()
         self.emit({"kind": "covered", "seat": seat,
                    "text": f"a CPU plays for {place.name} until they return"}, with_table=True)
@@ -698,6 +723,29 @@ class Table:
         self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
                    "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
 
+    async def deal_or_retry(self) -> None:
+        """Deal (holding the lock). If the deal cannot be written, the table stays between
+        hands, as stored, and tries again after a pause (0.5 s, doubling to 30 s)."""
+        try:
+            await self._deal()
+        except Exception as exc:
+            delay = min(30.0, 0.5 * 2 ** self.deal_failures)
+            self.deal_failures += 1
+            log.error("table %s: the next deal could not be stored (%s); trying again in "
+                      "%.1f s", self.id, exc, delay)
+            asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._retry_deal()))
+        else:
+            self.deal_failures = 0
+
+    async def _retry_deal(self) -> None:
+        async with self.lock:
+            m = self.match
+            if m is None or self.status != "active" or m.phase != DEAL:
+                return
+            await self.deal_or_retry()
+        self.schedule()
+
     async def act(self, conn: Conn | None, seat: int, action: int | None, source: str,
                   version: int | None = None) -> int:
         """Take an action for ``seat`` (``source``: human, cpu, timer). Returns its event
@@ -774,7 +822,7 @@ class Table:
             if m.is_over():
                 await self._finish()
             elif m.phase == DEAL:
-                await self._deal()
+                await self.deal_or_retry()
             self.last_active = time.time()
         self.schedule()
         return seq
@@ -786,8 +834,8 @@ class Table:
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.db(self.hub.store.update_game, self.id, status="finished",
-                          result=result, seats=[p.to_db() for p in self.places])
+        await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
+                          seats=[p.to_db() for p in self.places])
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"
@@ -815,10 +863,15 @@ class Table:
         seat = m.current_player
         place = self.places[seat]
         version = self.version
+        running = self.turn_deadline is not None and bool(self._handles)
         if not self.any_human_connected():
+            if running and place.kind == "human":
+                return  # a turn's timer runs out even if its player went away
             self._cancel_timers()
             self.turn_deadline = None
             return  # nobody is watching: the table pauses
+        if running and place.kind == "human":
+            return  # covered during its timed turn: the timer takes it (and its penalty)
         if place.kind == "cpu" or place.covered:
             if self._cpu_task is None or self._cpu_task.done():
                 self._cpu_task = asyncio.get_running_loop().create_task(
@@ -892,7 +945,8 @@ class Table:
     def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
         from spades.server.text import escape
 
-        return {"name": conn.name, "seat": self.seat_of_conn(conn), "text": text,
+        return {"name": conn.name, "guest": conn.guest, "seat": self.seat_of_conn(conn),
+                "text": text,
                 "html": escape(text), "at": time.time()}
 
     def sheet(self) -> dict[str, Any]:

@@ -28,6 +28,20 @@ def clean_name(raw: str) -> str:
     return name
 
 
+def clean_label(raw: str) -> str:
+    """A short label such as a table name: control, format (bidi overrides, zero-width...)
+    and unassigned characters removed, spaces collapsed; may end up empty."""
+    text = "".join(ch for ch in unicodedata.normalize("NFC", raw)
+                   if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    return " ".join(text.split())
+
+
+def check_password(password: str) -> None:
+    """Refuse a password of only spaces (or other blanks)."""
+    if not password.strip():
+        raise TextError("password: cannot be only spaces")
+
+
 def clean_chat(raw: str) -> str:
     """A chat line: control and format characters removed, spaces collapsed, ≤ 300 chars."""
     text = "".join(ch for ch in unicodedata.normalize("NFC", raw)

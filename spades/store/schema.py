@@ -21,7 +21,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    inspect,
+    select,
     text,
+    update,
 )
 
 metadata = MetaData()
@@ -41,8 +44,12 @@ users = Table(
     Column("password_hash", String(200), nullable=True),
     Column("guest", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Accounts only (NULL for guests): spades.names.name_key(name), unique, so two accounts
+    # cannot have names that differ only in case, Unicode form or look-alike letters.
+    Column("name_key", String(200), nullable=True),
 )
 Index("ix_users_account_name", users.c.name, users.c.guest)
+Index("ux_users_name_key", users.c.name_key, unique=True)
 
 sessions = Table(
     "sessions",
@@ -60,7 +67,8 @@ games = Table(
     Column("id", String(36), primary_key=True),
     # "terminal" (a local game), "table" (a server table), "import" (a loaded record).
     Column("kind", String(16), nullable=False),
-    # "waiting" (table not started), "active", "finished", "abandoned".
+    # "waiting" (table not started), "active", "finished", "abandoned", "broken" (set aside:
+    # it could not be restored; see the ``broken`` column).
     Column("status", String(16), nullable=False),
     Column("rules", JSON, nullable=False),  # Rules.to_json() plus "teams"
     Column("first_dealer", Integer, nullable=True),
@@ -71,6 +79,10 @@ games = Table(
     Column("result", JSON, nullable=True),  # spades replay --json summary once finished
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # Why a table was set aside (status "broken": it could not be restored), else NULL.
+    Column("broken", Text, nullable=True),
+    # True once a finished game's players' statistics include it (see ``user_stats``).
+    Column("stats_counted", Boolean, nullable=True),
 )
 Index("ix_games_status", games.c.kind, games.c.status)
 
@@ -111,6 +123,17 @@ chat_lines = Table(
 Index("ix_chat_lines_game", chat_lines.c.game_id, chat_lines.c.id)
 
 
+user_stats = Table(
+    "user_stats",
+    metadata,
+    # A player's totals per rules profile (spades.stats.Stats.counts()), kept up to date as
+    # games finish, so reading them never replays a game.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("profile", String(40), primary_key=True),
+    Column("counts", JSON, nullable=False),
+)
+
+
 def _initial(conn: Connection) -> None:
     for table in (users, sessions, games, events, game_players):
         table.create(conn, checkfirst=True)
@@ -120,8 +143,47 @@ def _chat(conn: Connection) -> None:
     chat_lines.create(conn, checkfirst=True)
 
 
+def _add_column(conn: Connection, table: Table, name: str) -> None:
+    """Add a column declared on ``table`` to a database made before it existed."""
+    if any(c["name"] == name for c in inspect(conn).get_columns(table.name)):
+        return  # created with it (a new database)
+    column = table.c[name]
+    kind = column.type.compile(dialect=conn.dialect)
+    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}"))
+
+
+def _broken(conn: Connection) -> None:
+    _add_column(conn, games, "broken")
+
+
+def _stats(conn: Connection) -> None:
+    from spades.store import count_finished_games
+
+    _add_column(conn, games, "stats_counted")
+    user_stats.create(conn, checkfirst=True)
+    count_finished_games(conn)  # once: the games finished before statistics were kept
+
+
+def _name_keys(conn: Connection) -> None:
+    from spades.names import name_key
+
+    fresh = not any(c["name"] == "name_key" for c in inspect(conn).get_columns("users"))
+    _add_column(conn, users, "name_key")
+    if fresh:  # an older database: key its accounts; the first of a duplicated name keeps it
+        taken: set[str] = set()
+        rows = conn.execute(select(users.c.id, users.c.name).where(users.c.guest.is_(False))
+                            .order_by(users.c.id)).all()
+        for uid, name in rows:
+            key = name_key(name)
+            if key in taken:
+                continue
+            taken.add(key)
+            conn.execute(update(users).where(users.c.id == uid).values(name_key=key))
+    next(i for i in users.indexes if i.name == "ux_users_name_key").create(conn, checkfirst=True)
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys]
 
 
 def migrate(conn: Connection) -> int:
@@ -144,4 +206,4 @@ def migrate(conn: Connection) -> int:
 
 
 __all__ = ["MIGRATIONS", "Text", "chat_lines", "events", "game_players", "games", "metadata",
-           "migrate", "schema_version", "sessions", "users"]
+           "migrate", "schema_version", "sessions", "user_stats", "users"]

@@ -1,0 +1,223 @@
+"""Hostile clients against signing in: guessing passwords at speed, locking others out,
+enumerating names, taking names, and sockets that outlive their session."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from spades.server.auth import LoginGuard, TooMany
+from tests.server.helpers import Player
+from tests.server.netclient import Server, free_port
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db: Path = tmp_path_factory.mktemp("auth") / "auth.sqlite3"
+    s = Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def _register(c: Any, name: str, password: str = PASSWORD) -> Any:
+    return c.post("/api/register", json={"name": name, "password": password})
+
+
+def _login(c: Any, name: str, password: str = PASSWORD) -> Any:
+    return c.post("/api/login", json={"name": name, "password": password})
+
+
+def test_concurrent_guesses_cannot_outrun_the_throttle(server: Server) -> None:
+    r = httpx.post(server.url + "/api/register", json={"name": "Victim One",
+                                                       "password": PASSWORD}, timeout=30)
+    assert r.status_code == 200, r.text
+
+    async def guesses() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as c:
+            answers = await asyncio.gather(*(
+                c.post("/api/login", json={"name": "Victim One", "password": f"guess {i:04}"})
+                for i in range(60)))
+        return [a.status_code for a in answers]
+
+    codes = asyncio.run(guesses())
+    assert codes.count(401) <= 10, codes  # before: all 60 were checked
+    assert codes.count(429) >= 50
+    assert set(codes) <= {401, 429}
+
+
+def test_four_concurrent_registrations_of_one_name_one_wins(server: Server) -> None:
+    async def race() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as c:
+            return list(await asyncio.gather(*(
+                c.post("/api/register", json={"name": name, "password": PASSWORD})
+                for name in ("Racer", "racer", "RACER", "Racer "))))
+
+    answers = asyncio.run(race())
+    codes = sorted(a.status_code for a in answers)
+    assert codes == [200, 409, 409, 409], [a.text for a in answers]
+    winner = next(a for a in answers if a.status_code == 200).json()["user"]
+    r = httpx.post(server.url + "/api/login", json={"name": "rAcEr", "password": PASSWORD},
+                   timeout=30)
+    assert r.status_code == 200 and r.json()["user"]["id"] == winner["id"]
+
+
+def test_a_success_does_not_reset_the_failures_of_others(client: TestClient) -> None:
+    assert _register(client, "Victim Two").status_code == 200
+    assert _register(client, "Mallory").status_code == 200
+    for i in range(9):
+        assert _login(client, "Victim Two", f"wrong guess {i}").status_code == 401
+    assert _login(client, "Mallory").status_code == 200  # one's own account, same address
+    assert _login(client, "Victim Two", "wrong guess 9").status_code == 401
+    r = _login(client, "Victim Two", "wrong guess 10")
+    assert r.status_code == 429, r.text  # before: the success had reset the count
+    assert int(r.headers["Retry-After"]) > 0
+
+
+def test_a_nat_neighbour_does_not_lock_the_owner_out(client: TestClient) -> None:
+    owner_host = TestClient(client.app, client=("203.0.113.7", 1000))
+    assert _register(client, "Owner").status_code == 200
+    assert _login(owner_host, "Owner").status_code == 200  # the owner's usual address
+    neighbour = TestClient(client.app, client=("203.0.113.7", 2000))  # same address (NAT)
+    codes = []
+    for i in range(120):  # spraying guesses over many names
+        codes.append(_login(neighbour, f"Someone {i % 12}", "nope nope").status_code)
+    assert codes.count(429) > 0  # the address is throttled...
+    assert _login(owner_host, "Owner").status_code == 200  # ...but not the owner's sign-in
+    elsewhere = [TestClient(client.app, client=(f"198.51.100.{i}", 1)) for i in range(12)]
+    for i in range(110):  # guesses at the owner's account from many addresses
+        _login(elsewhere[i % 12], "Owner", f"bad guess {i}")
+    assert _login(owner_host, "Owner").status_code == 200
+    assert _login(owner_host, "Owner", "typo typo").status_code == 401
+
+
+def test_unknown_names_are_checked_as_slowly_as_known_ones(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from argon2 import PasswordHasher
+
+    calls: list[str] = []
+    real = PasswordHasher.verify
+
+    def counting(self: PasswordHasher, digest: str, password: str) -> bool:
+        calls.append(digest)
+        return real(self, digest, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", counting)
+    assert _register(client, "Known").status_code == 200
+    assert _login(client, "Known", "wrong one").status_code == 401
+    assert _login(client, "Nobody Here", "wrong one").status_code == 401
+    assert len(calls) == 2  # before: the unknown name answered without any hashing
+    assert calls[0].startswith("$argon2") and calls[1].startswith("$argon2")
+    assert calls[0] != calls[1]
+
+
+def test_the_guard_counts_before_checking_and_forgets_after_the_window() -> None:
+    now = [0.0]
+    guard = LoginGuard(pair_limit=3, account_limit=5, address_limit=8, window=60,
+                       clock=lambda: now[0])
+    pending = [guard.begin("a", "x") for _ in range(3)]  # three in flight at once
+    with pytest.raises(TooMany) as exc:
+        guard.begin("a", "x")
+    assert exc.value.wait == 60
+    guard.succeeded(pending[0])  # takes back its own count only
+    guard.begin("a", "x")
+    with pytest.raises(TooMany):
+        guard.begin("a", "x")
+    now[0] = 61
+    guard.begin("a", "x")
+
+
+# Names -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ANN", "ann", "Ａｎｎ", "Аnn", "  Ann  "])
+def test_look_alike_and_case_variants_of_an_account_are_refused(
+        client: TestClient, name: str) -> None:
+    assert _register(client, "Ann").status_code == 200
+    r = _register(client, name)
+    assert r.status_code in (409, 422), r.text
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 409, r.text  # guests cannot take an account's name
+
+
+def test_accented_names_are_one_name_and_login_collapses_spaces(client: TestClient) -> None:
+    assert _register(client, "Élise  Dupont").status_code == 200
+    assert _register(client, "élise dupont").status_code == 409
+    assert _login(client, "  élise   DUPONT ").status_code == 200
+
+
+def test_mixed_script_names_are_refused(client: TestClient) -> None:
+    r = _register(client, "Bоb")  # a Cyrillic о
+    assert r.status_code == 422 and "script" in r.text
+
+
+def test_passwords_of_only_spaces_are_refused(client: TestClient) -> None:
+    r = _register(client, "Spacey", " " * 8)
+    assert r.status_code == 422 and "spaces" in r.text
+
+
+def test_user_ids_are_not_sequential(client: TestClient) -> None:
+    ids = [client.post("/api/guest", json={"name": f"G{i}"}).json()["user"]["id"]
+           for i in range(5)]
+    assert all(b - a != 1 for a, b in itertools.pairwise(ids))
+    assert min(ids) >= 2**32
+
+
+# Sessions ----------------------------------------------------------------------------
+
+def _closed_for_auth(p: Player, within: float = 10.0) -> dict[str, Any] | None:
+    """Ping until the server says the session ended (its error frame), for ``within`` s."""
+    deadline = time.monotonic() + within
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
+        p.send({"type": "ping", "ref": n})
+        m = p.until(lambda m, n=n: (m["type"] == "pong" and m["ref"] == n)
+                    or (m["type"] == "error" and m["code"] == "auth"))
+        if m["type"] == "error":
+            return m
+        time.sleep(0.1)  # a polling interval, not a wait for an outcome
+    return None
+
+
+def test_logout_closes_the_sessions_open_sockets(client: TestClient) -> None:
+    r = _register(client, "Leaver")
+    token = r.json()["token"]
+    p = Player(client, "Leaver", token)
+    other = Player(client, "Stayer")
+    out = client.post("/api/logout", headers={"Authorization": f"Bearer {token}"})
+    assert out.status_code == 200
+    err = _closed_for_auth(p)
+    assert err is not None, "the socket outlived its session"
+    with pytest.raises(Exception):  # closed by the server  # noqa: B017
+        p.recv()
+    other.send({"type": "ping", "ref": 1})
+    assert other.until(lambda m: m["type"] == "pong")["ref"] == 1
+
+
+def test_an_expired_session_closes_its_socket(client: TestClient) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from spades.server.hub import Hub
+    from spades.store.schema import sessions
+
+    token = client.post("/api/guest", json={"name": "Brief"}).json()["token"]
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    soon = datetime.now(UTC) + timedelta(seconds=0.5)
+    with hub.store.engine.begin() as conn:
+        conn.execute(update(sessions).values(expires_at=soon))
+    p = Player(client, "Brief", token)
+    err = _closed_for_auth(p)  # before: the socket stayed open
+    assert err is not None and "expired" in err["message"]
