@@ -36,6 +36,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--log-level", default="warning")
     p.add_argument("--print-schema", action="store_true",
                    help="print the JSON schema of every WebSocket message and exit")
+    p.add_argument("--check-db", action="store_true",
+                   help="list the tables in the database that cannot be restored (each with "
+                   "its id and why; a start sets them aside and serves the others) and exit: "
+                   "status 1 if there are any")
     p.set_defaults(func=run)
 
 
@@ -45,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
         print(json.dumps(schemas(), indent=2))
         return 0
+    if args.check_db:
+        return check_db(args)
     import uvicorn
 
     from spades.server.app import create_app
@@ -78,3 +84,19 @@ def run(args: argparse.Namespace) -> int:
                 ws_per_message_deflate=args.ws_compression, proxy_headers=True,
                 forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
+
+
+def check_db(args: argparse.Namespace) -> int:
+    from spades.server.restore import check_db as broken_tables
+    from spades.store import Store, default_path
+
+    db = str(args.db or default_path())
+    store = Store.open(db)
+    try:
+        broken = broken_tables(store)
+    finally:
+        store.close()
+    for gid, why in broken:
+        print(f"{gid}\t{why}")
+    print(f"{len(broken)} table(s) cannot be restored (database {db})", file=sys.stderr)
+    return 1 if broken else 0

@@ -52,7 +52,6 @@ from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, clean_chat, clean_name
 from spades.server.throttle import LoginThrottle
-from spades.stats import compute
 from spades.store import StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
@@ -168,23 +167,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/users/{user_id}/stats", response_model=StatsOut, tags=["people"])
     async def user_stats(user_id: int, hub: HubDep) -> StatsOut:
-        user = hub.store.user(user_id)
+        user = await hub.db(hub.store.user, user_id)
         if user is None:
             raise HTTPException(404, "no such user")
-
-        def work() -> dict[str, Any]:
-            pairs = []
-            for g in hub.store.list_games(user_id=user_id, status="finished", limit=10000):
-                seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id),
-                            None)
-                if seat is None:
-                    continue
-                _, match = hub.store.load_match(g.id)
-                pairs.append((match, seat))
-            return compute(pairs).to_json()
-
-        stats = await hub.db(work)
-        return StatsOut(user=_user_info(user), stats=stats)
+        book = await hub.db(hub.store.user_stats, user_id)  # kept totals: no replay
+        return StatsOut(user=_user_info(user), stats=book.to_json())
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
     async def user_history(user_id: int, hub: HubDep) -> list[HistoryItem]:

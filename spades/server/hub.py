@@ -17,15 +17,18 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
-from spades.engine import DEAL, Match
+from spades.engine import DEAL, Match, RulesError
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.protocol import TableOptions
+from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.settings import Settings
-from spades.server.tables import Place, Table, TableError, build_rules
-from spades.store import GameRow, Store, StoreError, UserRow, rebuild
+from spades.server.tables import Place, Table, TableError, build_rules, restartable
+from spades.store import Store, UserRow
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
+#: A restored table's event numbers start at ``restarts * SEQ_EPOCH`` (above any seen before).
+SEQ_EPOCH = 1_000_000_000
 
 
 def token_hash(token: str) -> str:
@@ -210,6 +213,10 @@ class Hub:
                              options: TableOptions | None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``."""
         rules = match.rules
+        try:
+            restartable(rules)
+        except RulesError as exc:
+            raise TableError("bad_options", str(exc)) from None
         if seat >= rules.players:
             raise TableError("bad_options", f"seat must be 0 to {rules.players - 1}")
         opts = (options or self.default_options()).model_copy(update={"private": True})
@@ -233,30 +240,43 @@ class Hub:
         return table
 
     async def restore(self) -> int:
-        """Bring back every unfinished table after a (re)start. Returns how many."""
-        rows: list[GameRow] = await self.db(self.store.list_games, kind="table",
-                                            status=["waiting", "active"], limit=100000)
-        for row in rows:
+        """Bring back every unfinished table after a (re)start. Returns how many came back;
+        a table that cannot is set aside (marked, logged with its id and why), never fatal."""
+        ids: list[str] = await self.db(self.store.game_ids, kind="table",
+                                       status=TABLE_STATUSES)
+        n = 0
+        for gid in ids:
             try:
-                await self._restore_one(row)
-            except (StoreError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", row.id, exc)
-        return len(rows)
+                stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+            except RestoreError as exc:
+                await self._set_aside(gid, str(exc))
+                continue
+            except Exception as exc:  # anything else in a row is still that row's fault
+                await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
+                continue
+            await self._restore_one(stored)
+            n += 1
+        return n
 
-    async def _restore_one(self, row: GameRow) -> None:
+    async def _set_aside(self, game_id: str, reason: str) -> None:
+        log.error("table %s cannot be restored and is set aside (status broken): %s",
+                  game_id, reason)
+        await self.db(self.store.set_aside, game_id, reason)
+
+    async def _restore_one(self, stored: StoredTable) -> None:
+        row = stored.row
         meta = row.options
-        try:
-            options = TableOptions.model_validate(meta.get("table") or {})
-        except ValueError:
-            options = self.default_options()
-        places = [Place.from_db(d) for d in row.seats]
-        table = Table(self, row.id, options, row.rules, places, meta.get("owner"),
+        options = stored.options or self.default_options()
+        table = Table(self, row.id, options, row.rules, stored.places, meta.get("owner"),
                       str(meta.get("invite") or self.new_invite()), row.status)
-        if row.status == "active":
-            events = await self.db(self.store.events, row.id)
-            table.match = rebuild(row.rules, row.first_dealer or 0, events)
-            table.seq = table.stored = len(events)
-        table.chat.extend(await self.db(self.store.chat, row.id, self.settings.chat_history))
+        # Event numbers continue above any the clients saw before the restart: each restart
+        # of a table starts a new block of SEQ_EPOCH numbers.
+        table.epoch = stored.epoch + 1
+        table.seq = table.epoch * SEQ_EPOCH + stored.stored
+        table.stored = stored.stored
+        table.match = stored.match
+        table.chat.extend(stored.chat)
+        await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)
         m = table.match
         async with table.lock:

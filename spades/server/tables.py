@@ -37,6 +37,7 @@ from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.server import views
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
+from spades.store import StoreError, storable_rules
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
@@ -111,7 +112,16 @@ def build_rules(opts: TableOptions) -> Rules:
             knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
     if opts.first_dealer is not None and opts.first_dealer >= n:
         raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
-    return profile(opts.profile, **knobs)
+    return restartable(profile(opts.profile, **knobs))
+
+
+def restartable(rules: Rules) -> Rules:
+    """``rules`` if a restart can build them back from the database, exactly as it will
+    (raises :class:`RulesError` saying why not): checked before anything is stored."""
+    try:
+        return storable_rules(rules)
+    except StoreError as exc:
+        raise RulesError(f"these rules cannot be kept: {exc}") from None
 
 
 def team_count(rules: Rules) -> int:
@@ -131,6 +141,7 @@ class Table:
         self.status = status  # "waiting", "active", "finished", "closed"
         self.match: Match | None = None
         self.seq = 0
+        self.epoch = 0  # restarts of this table (its event numbers continue above them)
         self.stored = 0  # events of this game in the store
         self.version = 0
         self.lock = asyncio.Lock()
@@ -297,7 +308,8 @@ class Table:
     # Persistence -----------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite}
+        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
+                "epoch": self.epoch}
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
@@ -785,8 +797,8 @@ class Table:
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.db(self.hub.store.update_game, self.id, status="finished",
-                          result=result, seats=[p.to_db() for p in self.places])
+        await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
+                          seats=[p.to_db() for p in self.places])
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"
