@@ -309,7 +309,7 @@ class Table:
 
     def meta(self) -> dict[str, Any]:
         return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
-                "epoch": self.epoch}
+                "epoch": self.epoch, "upload": self.id in self.hub.uploads}
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
@@ -343,6 +343,10 @@ class Table:
                 raise TableError("state", "the table is full: join as a spectator")
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
+        elif (0 < self.hub.settings.spectators_per_table <= len(self.spectators)
+              and conn not in self.spectators):
+            raise TableError("limit", f"this table has its {len(self.spectators)} "
+                             "spectators: no room for more")
 
     async def join(self, conn: Conn, role: str, invite: str | None) -> None:
         async with self.lock:
@@ -378,8 +382,7 @@ class Table:
                     raise TableError("not_allowed", "this table does not allow spectators")
                 self.spectators.add(conn)
                 conn.table = self
-                self.emit({"kind": "joined", "text": f"{conn.name} is watching"},
-                          with_table=True)
+                self.hub.spectator_notices.changed(self)  # one small frame, not the table
             self.hub.lobby_changed(self)
 
     async def _returned(self, seat: int) -> None:
@@ -402,11 +405,8 @@ class Table:
                 conn.table = None
             if conn in self.spectators:
                 self.spectators.discard(conn)
-                if not leaving or self.status == "closed":
-                    self.hub.lobby_changed(self)
-                    return
-                self.emit({"kind": "left", "text": f"{conn.name} stops watching"},
-                          with_table=True)
+                if self.status != "closed":
+                    self.hub.spectator_notices.changed(self)
                 self.hub.lobby_changed(self)
                 return
             if self.members.get(conn.user_id) is not conn:
