@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from spades.engine import Match
@@ -68,6 +68,20 @@ class Stats:
         data["average_points"] = round(self.average_points, 1)
         return data
 
+    def counts(self) -> dict[str, int]:
+        """The totals alone (what is kept per player and profile, and added up)."""
+        return asdict(self)
+
+    @classmethod
+    def from_counts(cls, data: dict[str, Any]) -> Stats:
+        """Totals kept by :meth:`counts` (unknown keys ignored, missing ones 0)."""
+        return cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls)})
+
+    def merge(self, other: Stats) -> None:
+        """Add another set of totals to these."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
 
 @dataclass(slots=True)
 class StatsBook:
@@ -80,6 +94,15 @@ class StatsBook:
         self.by_profile.setdefault(match.rules.name, Stats()).add(match, seat)
         self.total.add(match, seat)
 
+    @classmethod
+    def from_profiles(cls, totals: dict[str, Stats]) -> StatsBook:
+        """A book from totals kept per profile (the overall total is their sum)."""
+        book = cls()
+        for name, stats in totals.items():
+            book.by_profile[name] = stats
+            book.total.merge(stats)
+        return book
+
     def to_json(self) -> dict[str, Any]:
         return {"total": self.total.to_json(),
                 "by_profile": {k: v.to_json() for k, v in sorted(self.by_profile.items())}}
@@ -91,3 +114,10 @@ def compute(games: Iterable[tuple[Match, int]]) -> StatsBook:
     for match, seat in games:
         book.add(match, seat)
     return book
+
+
+def contribution(match: Match, seat: int) -> Stats:
+    """What one finished match adds to the statistics of the player at ``seat``."""
+    stats = Stats()
+    stats.add(match, seat)
+    return stats

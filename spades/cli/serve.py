@@ -33,10 +33,47 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="comma-separated addresses of trusted reverse proxies (or *): only "
                    "from these are X-Forwarded-For/-Proto believed, so that limits see the "
                    "real client; '' trusts none (default: 127.0.0.1)")
+    lim = p.add_argument_group("limits", "what one client can make the server hold or do "
+                               "(docs/server.md, Limits); 0 turns a cap or a rate off")
+    lim.add_argument("--tables-per-user", type=int, metavar="N",
+                     help="unfinished tables where one user may hold a place (5)")
+    lim.add_argument("--uploads-per-user", type=int, metavar="N",
+                     help="live tables from continue uploads per user (2)")
+    lim.add_argument("--abandon-minutes", type=float, metavar="M",
+                     help="a table with nobody connected this long ends (30)")
+    lim.add_argument("--http-rate", type=float, metavar="R",
+                     help="HTTP requests a second per client address, bursts of 60 (10)")
+    lim.add_argument("--conns-per-address", type=int, metavar="N",
+                     help="open connections per client address (64)")
+    lim.add_argument("--spectators-per-table", type=int, metavar="N",
+                     help="spectators per table (50)")
+    lim.add_argument("--hint-workers", type=int, metavar="N",
+                     help="workers computing hints, apart from the CPU players' (1)")
+    lim.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                     help="set any limit listed in docs/server.md by its Settings name, "
+                     "e.g. --limit lobby_rate=2 (repeatable)")
     p.add_argument("--log-level", default="warning")
     p.add_argument("--print-schema", action="store_true",
                    help="print the JSON schema of every WebSocket message and exit")
+    p.add_argument("--check-db", action="store_true",
+                   help="list the tables in the database that cannot be restored (each with "
+                   "its id and why; a start sets them aside and serves the others) and exit: "
+                   "status 1 if there are any")
     p.set_defaults(func=run)
+
+
+def limits_of(args: argparse.Namespace) -> list[tuple[str, int | float]]:
+    """The limits set on the command line: the named flags, then every ``--limit``."""
+    from spades.server.limits import parse_limit
+
+    out: list[tuple[str, int | float]] = []
+    for name in ("tables_per_user", "uploads_per_user", "abandon_minutes", "http_rate",
+                 "conns_per_address", "spectators_per_table", "hint_workers"):
+        value = getattr(args, name)
+        if value is not None:
+            out.append(parse_limit(f"{name}={value}"))
+    out += [parse_limit(item) for item in args.limit]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,10 +82,13 @@ def run(args: argparse.Namespace) -> int:
 
         print(json.dumps(schemas(), indent=2))
         return 0
+    if args.check_db:
+        return check_db(args)
     import uvicorn
 
     from spades.server.app import create_app
     from spades.server.cpu import register_external
+    from spades.server.netlimits import http_protocol
 
     for item in args.bot:
         name, _, spec = item.partition("=")
@@ -63,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(db=str(args.db or default_path()), host=args.host, port=args.port,
                         allow_origins=list(args.allow_origin), cpu_delay=args.cpu_delay,
                         bot_executor=args.bots, bot_workers=args.bot_workers)
+    try:
+        for name, value in limits_of(args):
+            setattr(settings, name, value)
+    except ValueError as exc:
+        print(f"spades serve: {exc}", file=sys.stderr)
+        return 2
     from spades.store import Store, StoreError
 
     try:  # a wrong URL or an unreachable database: one clear line, not a traceback
@@ -76,5 +122,22 @@ def run(args: argparse.Namespace) -> int:
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=args.ws_compression, proxy_headers=True,
-                forwarded_allow_ips=args.forwarded_allow_ips)
+                forwarded_allow_ips=args.forwarded_allow_ips,
+                http=http_protocol(settings), timeout_keep_alive=settings.keep_alive)
     return 0
+
+
+def check_db(args: argparse.Namespace) -> int:
+    from spades.server.restore import check_db as broken_tables
+    from spades.store import Store, default_path
+
+    db = str(args.db or default_path())
+    store = Store.open(db)
+    try:
+        broken = broken_tables(store)
+    finally:
+        store.close()
+    for gid, why in broken:
+        print(f"{gid}\t{why}")
+    print(f"{len(broken)} table(s) cannot be restored (database {db})", file=sys.stderr)
+    return 1 if broken else 0

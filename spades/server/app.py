@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import Argon2Error, InvalidHashError
-from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Response, WebSocket
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -30,9 +30,11 @@ from spades.engine import (
     summary,
 )
 from spades.engine.rules import PROFILE_OPTIONS
-from spades.server import views
+from spades.server import httplimits, views
 from spades.server.cpu import default_strength, strengths
 from spades.server.hub import Conn, Hub
+from spades.server.janitor import Janitor
+from spades.server.limits import check_tables, check_upload, close_socket
 from spades.server.protocol import (
     AccountIn,
     GuestIn,
@@ -52,7 +54,6 @@ from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, clean_chat, clean_name
 from spades.server.throttle import LoginThrottle
-from spades.stats import compute
 from spades.store import StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
@@ -89,9 +90,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(settings)
         app.state.hub = hub
+        janitor = app.state.janitor = Janitor(hub)
+        await janitor.at_start()  # tables nobody came back to are not restored
         n = await hub.restore()
         if n:
             log.info("restored %d tables", n)
+        await janitor.after_restore()
         try:
             yield
         finally:
@@ -101,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+    httplimits.install(app, settings)
 
     def session(hub: Hub, user: UserRow) -> SessionOut:
         token, expires = hub.new_session(user.id)
@@ -168,23 +173,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/users/{user_id}/stats", response_model=StatsOut, tags=["people"])
     async def user_stats(user_id: int, hub: HubDep) -> StatsOut:
-        user = hub.store.user(user_id)
+        user = await hub.db(hub.store.user, user_id)
         if user is None:
             raise HTTPException(404, "no such user")
-
-        def work() -> dict[str, Any]:
-            pairs = []
-            for g in hub.store.list_games(user_id=user_id, status="finished", limit=10000):
-                seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id),
-                            None)
-                if seat is None:
-                    continue
-                _, match = hub.store.load_match(g.id)
-                pairs.append((match, seat))
-            return compute(pairs).to_json()
-
-        stats = await hub.db(work)
-        return StatsOut(user=_user_info(user), stats=stats)
+        book = await hub.db(hub.store.user_stats, user_id)  # kept totals: no replay
+        return StatsOut(user=_user_info(user), stats=book.to_json())
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
     async def user_history(user_id: int, hub: HubDep) -> list[HistoryItem]:
@@ -214,8 +207,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return ProfilesOut(profiles=out, cpu=list(strengths()), default_cpu=default_strength())
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
-    async def tables(hub: HubDep) -> list[dict[str, Any]]:
-        return hub.lobby()
+    async def tables(hub: HubDep, response: Response,
+                     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+                     limit: Annotated[int | None, Query(ge=1, le=1000)] = None
+                     ) -> list[dict[str, Any]]:
+        if limit is not None:
+            limit = min(limit, settings.lobby_page_max)
+        rows, total = hub.lobby_cache.page(offset, limit)
+        response.headers["X-Total-Count"] = str(total)
+        return rows
 
     @app.get("/api/tables/{table_id}/sheet", tags=["tables"])
     async def table_sheet(table_id: str, hub: HubDep) -> dict[str, Any]:
@@ -266,9 +266,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
         try:
+            check_upload(hub, user.id)
+        except TableError as exc:
+            raise HTTPException(429, exc.message) from None
+        try:
             table = await hub.continue_match(user, match, body.seat, body.options)
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
+        hub.uploads.add(table.id)
+        async with table.lock:
+            await table.save_meta()  # remembers that it is an upload
         return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
 
     @app.get("/api/health", tags=["tables"])
@@ -302,8 +309,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if conn.table is not None:  # its own task: runs even if this one is cancelled
                 hub.spawn(conn.table.detach(conn, leaving=False))
             if ws.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await ws.close(code=conn.close_code)
+                await close_socket(ws, conn.close_code, conn.close_reason,
+                                   settings.send_close_timeout)
 
     web = settings.web_static or str(Path(__file__).resolve().parent.parent / "web" / "static")
     if Path(web, "index.html").is_file():
@@ -358,7 +365,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
                                     "session token (POST /api/guest or /api/login)", ref))
             await ws.close(code=1008)
         return None
-    conn = Conn(ws, user, s)
+    conn = Conn(ws, user, s, hub.send_budget)
     seated = [t.id for t in hub.tables.values()
               if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
     conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
@@ -431,13 +438,18 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "hello":
         raise TableError("state", "already signed in on this connection")
     elif kind == "lobby":
+        if not conn.lobby_bucket.take():
+            raise TableError("rate_limit", f"the lobby may be asked at most "
+                             f"{hub.settings.lobby_rate:g} times a second")
         if msg.subscribe:
             hub.lobby_subs.add(conn)
         else:
             hub.lobby_subs.discard(conn)
-        conn.send(json.dumps({"type": "lobby", "tables": hub.lobby()}))
+        limit = None if msg.limit is None else min(msg.limit, hub.settings.lobby_page_max)
+        conn.send(hub.lobby_cache.message(msg.offset, limit))
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
+        check_tables(hub, conn.user_id)
         if conn.table is not None:
             await conn.table.detach(conn, leaving=conn.table.status == "waiting")
         table = await hub.create_table(conn, msg.options)
@@ -489,10 +501,13 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if seat is None or m is None or m.current_player != seat or table.status != "active":
             raise TableError("state", "a hint is for the player whose turn it is")
         obs = m.observation(seat)
+        hub.hint_gate.enter(conn.user_id)  # its own rate and workers: CPU turns go on
         try:
             action, reason = await hub.cpu.hint(obs)
         except Exception:  # no hint rather than a broken connection
             raise TableError("state", "no hint is available now") from None
+        finally:
+            hub.hint_gate.leave(conn.user_id)
         if action not in obs.legal_actions:
             raise TableError("state", "no hint is available now")
         conn.send(json.dumps({"type": "hint", "ref": ref, "table_id": table.id,

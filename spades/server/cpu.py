@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,17 +73,37 @@ def hint_for(obs: Observation) -> tuple[int, str]:
     return int(h.action), str(h.reason)
 
 
-class CpuPool:
-    """Runs bot decisions in a process pool, a thread pool, or inline (tests)."""
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit as soon as the server that started this worker is gone
+    (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
+    workers, is left behind."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
 
-    def __init__(self, kind: str = "thread", workers: int = 2) -> None:
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+class CpuPool:
+    """Runs bot decisions in a process pool, a thread pool, or inline (tests). Hints run
+    on their own ``hint_workers``, so asking for hints never delays CPU players."""
+
+    def __init__(self, kind: str = "thread", workers: int = 2, hint_workers: int = 1) -> None:
         self.kind = kind
         self.pool: concurrent.futures.Executor | None = None
+        self.hints: concurrent.futures.Executor | None = None
         if kind == "process":
             ctx = multiprocessing.get_context("spawn")
-            self.pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx)
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),))
+            self.hints = concurrent.futures.ProcessPoolExecutor(
+                max(1, hint_workers), mp_context=ctx, initializer=_watch_parent,
+                initargs=(os.getpid(),))
         elif kind == "thread":
             self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="cpu")
+            self.hints = concurrent.futures.ThreadPoolExecutor(max(1, hint_workers),
+                                                               thread_name_prefix="hint")
 
     async def decide(self, spec: str, seed: int, obs: Observation) -> int:
         if self.pool is None:
@@ -89,11 +112,12 @@ class CpuPool:
         return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
 
     async def hint(self, obs: Observation) -> tuple[int, str]:
-        if self.pool is None:
+        if self.hints is None:
             return hint_for(obs)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, hint_for, obs)
+        return await loop.run_in_executor(self.hints, hint_for, obs)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.pool, self.hints):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)

@@ -17,15 +17,20 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
-from spades.engine import DEAL, Match
+from spades.engine import DEAL, Match, RulesError
 from spades.server.cpu import CpuPool, default_strength, spec_of
+from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
+from spades.server.lobby import LobbyCache
 from spades.server.protocol import TableOptions
+from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.settings import Settings
-from spades.server.tables import Place, Table, TableError, build_rules
-from spades.store import GameRow, Store, StoreError, UserRow, rebuild
+from spades.server.tables import Place, Table, TableError, build_rules, restartable
+from spades.store import Store, UserRow
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
+#: A restored table's event numbers start at ``restarts * SEQ_EPOCH`` (above any seen before).
+SEQ_EPOCH = 1_000_000_000
 
 
 def token_hash(token: str) -> str:
@@ -35,7 +40,8 @@ def token_hash(token: str) -> str:
 class Conn:
     """One WebSocket client: a user, a send queue drained by its own task, a rate limiter."""
 
-    def __init__(self, ws: WebSocket, user: UserRow, settings: Settings) -> None:
+    def __init__(self, ws: WebSocket, user: UserRow, settings: Settings,
+                 budget: SendBudget | None = None) -> None:
         self.ws = ws
         self.user_id = user.id
         self.name = user.name
@@ -50,14 +56,45 @@ class Conn:
         self.stamp = time.monotonic()
         self.dropped = 0
         self.last_rate_error = 0.0
+        self.close_reason = ""
+        self.queued_bytes = 0
+        self.budget = budget
+        self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
+        self._sender: asyncio.Task[None] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.settings.send_queue:
-            self.close(1008)  # too slow to read: let go rather than hold memory
+        s = self.settings
+        size = len(text)
+        if 0 < s.send_queue <= self.queue.qsize():
+            self.drop(f"too slow reading: {s.send_queue} frames are waiting")
             return
+        if 0 < s.send_queue_bytes < self.queued_bytes + size:
+            self.drop(f"too slow reading: {s.send_queue_bytes} bytes are waiting")
+            return
+        if self.budget is not None and not self.budget.reserve(self, size):
+            return
+        self.queued_bytes += size
         self.queue.put_nowait(text)
+
+    def drop(self, reason: str) -> None:
+        """Let go of a client that does not read, rather than hold its frames: what was
+        queued is freed at once and the socket is closed with 1008 and ``reason``."""
+        if self.closed and not self.queued_bytes:
+            return
+        self.closed = True
+        self.close_code = 1008
+        self.close_reason = reason
+        if self.budget is not None:
+            self.budget.forget(self)
+        self.queued_bytes = 0
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+        task = self._sender
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()  # it may be stuck writing to a socket nobody reads
 
     def close(self, code: int = 1000) -> None:
         if not self.closed:
@@ -78,10 +115,14 @@ class Conn:
         return False
 
     async def sender(self) -> None:
+        self._sender = asyncio.current_task()
         while True:
             text = await self.queue.get()
             if text is None:
                 return
+            self.queued_bytes -= len(text)
+            if self.budget is not None:
+                self.budget.release(self, len(text))
             await self.ws.send_text(text)
 
 
@@ -89,12 +130,17 @@ class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store.open(settings.db)
-        self.cpu = CpuPool(settings.bot_executor, settings.bot_workers)
+        self.cpu = CpuPool(settings.bot_executor, settings.bot_workers, settings.hint_workers)
         self.db_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="db")
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, Table] = {}
         self.lobby_subs: set[Conn] = set()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.send_budget = SendBudget(settings.send_total_bytes)
+        self.lobby_cache = LobbyCache(self)
+        self.uploads: set[str] = set()  # ids of live tables made by continue uploads
+        self.hint_gate = HintGate(settings)
+        self.spectator_notices = SpectatorNotices(settings)
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -143,9 +189,10 @@ class Hub:
         return not table.options.private and table.status in ("waiting", "active")
 
     def lobby(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if self.listed(t)]
+        return self.lobby_cache.rows()
 
     def lobby_changed(self, table: Table) -> None:
+        self.lobby_cache.invalidate()
         if not self.lobby_subs:
             return
         if self.listed(table) and table.id in self.tables:
@@ -159,6 +206,7 @@ class Hub:
         table.close_timers()
         self.tables.pop(table.id, None)
         self.invites.pop(table.invite, None)
+        self.uploads.discard(table.id)
         self.lobby_changed(table)
 
     # Tables -----------------------------------------------------------------------------
@@ -174,6 +222,7 @@ class Hub:
         return table
 
     def _register(self, table: Table) -> None:
+        self.lobby_cache.invalidate()
         self.tables[table.id] = table
         self.invites[table.invite] = table
 
@@ -210,6 +259,10 @@ class Hub:
                              options: TableOptions | None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``."""
         rules = match.rules
+        try:
+            restartable(rules)
+        except RulesError as exc:
+            raise TableError("bad_options", str(exc)) from None
         if seat >= rules.players:
             raise TableError("bad_options", f"seat must be 0 to {rules.players - 1}")
         opts = (options or self.default_options()).model_copy(update={"private": True})
@@ -233,30 +286,43 @@ class Hub:
         return table
 
     async def restore(self) -> int:
-        """Bring back every unfinished table after a (re)start. Returns how many."""
-        rows: list[GameRow] = await self.db(self.store.list_games, kind="table",
-                                            status=["waiting", "active"], limit=100000)
-        for row in rows:
+        """Bring back every unfinished table after a (re)start. Returns how many came back;
+        a table that cannot is set aside (marked, logged with its id and why), never fatal."""
+        ids: list[str] = await self.db(self.store.game_ids, kind="table",
+                                       status=TABLE_STATUSES)
+        n = 0
+        for gid in ids:
             try:
-                await self._restore_one(row)
-            except (StoreError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", row.id, exc)
-        return len(rows)
+                stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+            except RestoreError as exc:
+                await self._set_aside(gid, str(exc))
+                continue
+            except Exception as exc:  # anything else in a row is still that row's fault
+                await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
+                continue
+            await self._restore_one(stored)
+            n += 1
+        return n
 
-    async def _restore_one(self, row: GameRow) -> None:
+    async def _set_aside(self, game_id: str, reason: str) -> None:
+        log.error("table %s cannot be restored and is set aside (status broken): %s",
+                  game_id, reason)
+        await self.db(self.store.set_aside, game_id, reason)
+
+    async def _restore_one(self, stored: StoredTable) -> None:
+        row = stored.row
         meta = row.options
-        try:
-            options = TableOptions.model_validate(meta.get("table") or {})
-        except ValueError:
-            options = self.default_options()
-        places = [Place.from_db(d) for d in row.seats]
-        table = Table(self, row.id, options, row.rules, places, meta.get("owner"),
+        options = stored.options or self.default_options()
+        table = Table(self, row.id, options, row.rules, stored.places, meta.get("owner"),
                       str(meta.get("invite") or self.new_invite()), row.status)
-        if row.status == "active":
-            events = await self.db(self.store.events, row.id)
-            table.match = rebuild(row.rules, row.first_dealer or 0, events)
-            table.seq = table.stored = len(events)
-        table.chat.extend(await self.db(self.store.chat, row.id, self.settings.chat_history))
+        # Event numbers continue above any the clients saw before the restart: each restart
+        # of a table starts a new block of SEQ_EPOCH numbers.
+        table.epoch = stored.epoch + 1
+        table.seq = table.epoch * SEQ_EPOCH + stored.stored
+        table.stored = stored.stored
+        table.match = stored.match
+        table.chat.extend(stored.chat)
+        await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)
         m = table.match
         async with table.lock:

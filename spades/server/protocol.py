@@ -165,8 +165,14 @@ class Hello(_Msg):
 
 
 class LobbyMsg(_Msg):
+    """The public tables, oldest first: all of them, or a page (``offset``, ``limit``).
+    ``subscribe``: also receive ``lobby_update``/``lobby_remove`` for every table, live."""
+
     type: Literal["lobby"]
     subscribe: bool = True
+    offset: int = Field(default=0, ge=0, le=1_000_000, description="first row of the page")
+    limit: int | None = Field(default=None, ge=1, le=1000, description="rows in the page "
+                              "(at most the server's lobby_page_max, 100); None: every row")
 
 
 class CreateMsg(_Msg):
@@ -298,7 +304,7 @@ class ErrorOut(BaseModel):
     type: Literal["error"] = "error"
     ref: Ref | None = None
     code: str = Field(description="bad_message, not_allowed, illegal, not_found, rate_limit,"
-                      " auth, too_big, state")
+                      " auth, too_big, state, limit (a cap on tables, uploads or spectators), busy")
     message: str
 
 
@@ -317,6 +323,9 @@ class PongOut(BaseModel):
 class LobbyOut(BaseModel):
     type: Literal["lobby"] = "lobby"
     tables: list[TableSummary]
+    total: int = Field(default=0, description="listed tables in all")
+    offset: int = Field(default=0, description="row of the first table of this page")
+    limit: int | None = Field(default=None, description="the page size used (None: every row)")
 
 
 class LobbyUpdateOut(BaseModel):
@@ -374,6 +383,16 @@ class HintOut(BaseModel):
     reason: str = Field(description="one line, plain text")
 
 
+class SpectatorsOut(BaseModel):
+    """Spectators came or went: who watches now. Not numbered (``seq``): it changes no
+    game state. Sent at most every half second per table, instead of the whole table."""
+
+    type: Literal["spectators"] = "spectators"
+    table_id: str
+    spectating: int
+    names: list[str] = Field(description="display names of the spectators, sorted")
+
+
 class SheetOut(BaseModel):
     type: Literal["sheet"] = "sheet"
     table_id: str
@@ -390,7 +409,7 @@ class SheetOut(BaseModel):
 
 ServerMessage = Annotated[
     WelcomeOut | ErrorOut | AckOut | PongOut | LobbyOut | LobbyUpdateOut | LobbyRemoveOut
-    | TableOut | EventOut | ChatOut | SheetOut | HintOut,
+    | TableOut | EventOut | ChatOut | SheetOut | HintOut | SpectatorsOut,
     Field(discriminator="type"),
 ]
 server_message: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -471,5 +490,5 @@ CLIENT_MODELS: list[type[BaseModel]] = [
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,
-    EventOut, ChatOut, SheetOut, HintOut,
+    EventOut, ChatOut, SheetOut, HintOut, SpectatorsOut,
 ]

@@ -25,7 +25,63 @@ class Settings:
     rate_burst: float = 40.0
     #: Dropped (rate-limited) messages before the connection is closed.
     flood_close: int = 200
-    send_queue: int = 1000
+    #: Frames queued for one connection before it is dropped as too slow to read (1008).
+    send_queue: int = 256
+    # Limits on what a client can make the server hold or do (docs/server.md, "Limits").
+    #: Bytes queued for one connection before it is dropped (1008).
+    send_queue_bytes: int = 1_000_000
+    #: Bytes queued across all connections: above it the connection holding most is dropped.
+    send_total_bytes: int = 32_000_000
+    #: Seconds a dropped connection's close frame may wait to be written before the socket
+    #: is cut (a client that reads nothing never receives it).
+    send_close_timeout: float = 2.0
+    #: ``lobby`` messages a second per connection (bursts of ``lobby_burst``).
+    lobby_rate: float = 1.0
+    lobby_burst: float = 5.0
+    #: Largest page of the lobby (``limit`` of the ``lobby`` message and of GET /api/tables).
+    lobby_page_max: int = 100
+    #: The lobby rows are rebuilt when a table changes, and at least this often (ms).
+    lobby_cache_ms: int = 1000
+    #: Unfinished tables (waiting or active) where one user may hold a place when creating
+    #: or uploading another.
+    tables_per_user: int = 5
+    #: Live tables made by ``continue`` uploads per user.
+    uploads_per_user: int = 2
+    #: A ``continue`` table with no person connected for this long ends (abandoned).
+    upload_idle_minutes: float = 10.0
+    #: Any unfinished table with no person connected for this long ends (abandoned), and
+    #: one untouched for this long is not brought back at start.
+    abandon_minutes: float = 30.0
+    #: Request bodies above this are refused with 413 (POST /api/records: max_record_bytes).
+    max_body: int = 16_384
+    #: HTTP requests (and WebSocket handshakes) a second per client address (bursts).
+    http_rate: float = 10.0
+    http_burst: float = 60.0
+    #: Open connections per client address (more are closed at once).
+    conns_per_address: int = 64
+    #: Seconds a request's line and headers may take to arrive.
+    header_timeout: float = 10.0
+    #: Bytes of request line and headers.
+    max_header_bytes: int = 16_384
+    #: Seconds an idle keep-alive HTTP connection stays open (uvicorn's timeout_keep_alive).
+    keep_alive: int = 5
+    #: Hints run on their own workers, at most ``hint_queue`` waiting or running at once.
+    hint_workers: int = 1
+    hint_queue: int = 4
+    #: Hints a second per player (bursts of ``hint_burst``).
+    hint_rate: float = 0.5
+    hint_burst: float = 3.0
+    #: Spectators per table.
+    spectators_per_table: int = 50
+    #: Spectator joins and departures are announced (one small frame) at most this often.
+    spectator_notice_ms: int = 500
+    #: How often the janitor looks for abandoned tables (s), and prunes the database (min).
+    sweep_seconds: float = 30.0
+    prune_minutes: float = 60.0
+    #: Guests with no session and no game, created longer ago than this, are deleted.
+    guest_days: float = 7.0
+    #: Chat lines of finished or abandoned tables older than this are deleted.
+    chat_days: float = 30.0
     hello_timeout: float = 10.0
     chat_history: int = 50
     max_record_bytes: int = 1_000_000

@@ -37,6 +37,7 @@ from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.server import views
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
+from spades.store import StoreError, storable_rules
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
@@ -111,7 +112,16 @@ def build_rules(opts: TableOptions) -> Rules:
             knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
     if opts.first_dealer is not None and opts.first_dealer >= n:
         raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
-    return profile(opts.profile, **knobs)
+    return restartable(profile(opts.profile, **knobs))
+
+
+def restartable(rules: Rules) -> Rules:
+    """``rules`` if a restart can build them back from the database, exactly as it will
+    (raises :class:`RulesError` saying why not): checked before anything is stored."""
+    try:
+        return storable_rules(rules)
+    except StoreError as exc:
+        raise RulesError(f"these rules cannot be kept: {exc}") from None
 
 
 def team_count(rules: Rules) -> int:
@@ -131,6 +141,7 @@ class Table:
         self.status = status  # "waiting", "active", "finished", "closed"
         self.match: Match | None = None
         self.seq = 0
+        self.epoch = 0  # restarts of this table (its event numbers continue above them)
         self.stored = 0  # events of this game in the store
         self.version = 0
         self.lock = asyncio.Lock()
@@ -297,7 +308,8 @@ class Table:
     # Persistence -----------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite}
+        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
+                "epoch": self.epoch, "upload": self.id in self.hub.uploads}
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
@@ -331,6 +343,10 @@ class Table:
                 raise TableError("state", "the table is full: join as a spectator")
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
+        elif (0 < self.hub.settings.spectators_per_table <= len(self.spectators)
+              and conn not in self.spectators):
+            raise TableError("limit", f"this table has its {len(self.spectators)} "
+                             "spectators: no room for more")
 
     async def join(self, conn: Conn, role: str, invite: str | None) -> None:
         async with self.lock:
@@ -366,8 +382,7 @@ class Table:
                     raise TableError("not_allowed", "this table does not allow spectators")
                 self.spectators.add(conn)
                 conn.table = self
-                self.emit({"kind": "joined", "text": f"{conn.name} is watching"},
-                          with_table=True)
+                self.hub.spectator_notices.changed(self)  # one small frame, not the table
             self.hub.lobby_changed(self)
 
     async def _returned(self, seat: int) -> None:
@@ -390,11 +405,8 @@ class Table:
                 conn.table = None
             if conn in self.spectators:
                 self.spectators.discard(conn)
-                if not leaving or self.status == "closed":
-                    self.hub.lobby_changed(self)
-                    return
-                self.emit({"kind": "left", "text": f"{conn.name} stops watching"},
-                          with_table=True)
+                if self.status != "closed":
+                    self.hub.spectator_notices.changed(self)
                 self.hub.lobby_changed(self)
                 return
             if self.members.get(conn.user_id) is not conn:
@@ -785,8 +797,8 @@ class Table:
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.db(self.hub.store.update_game, self.id, status="finished",
-                          result=result, seats=[p.to_db() for p in self.places])
+        await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
+                          seats=[p.to_db() for p in self.places])
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"

@@ -12,6 +12,8 @@ committed before the caller acknowledges the action, so a killed process loses n
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import uuid
 from collections.abc import Iterable, Sequence
@@ -27,7 +29,19 @@ from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
 from spades.engine.records import FORMAT, rules_json
-from spades.store.schema import chat_lines, events, game_players, games, migrate, sessions, users
+from spades.stats import Stats, StatsBook, contribution
+from spades.store.schema import (
+    chat_lines,
+    events,
+    game_players,
+    games,
+    migrate,
+    sessions,
+    user_stats,
+    users,
+)
+
+log = logging.getLogger("spades.store")
 
 
 def default_path() -> Path:
@@ -170,6 +184,25 @@ class Store:
                 seen.add(uid)
                 conn.execute(insert(game_players).values(game_id=game_id, user_id=uid, seat=seat))
 
+    def finish_game(self, game_id: str, match: Match, *, result: dict[str, Any],
+                    seats: Sequence[dict[str, Any]]) -> None:
+        """Mark a game finished with its result and add it to its players' statistics, in
+        one transaction (a game is counted once, however often this is called)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(games).where(games.c.id == game_id).values(
+                status="finished", result=result, seats=list(seats), updated_at=_now()))
+            if done.rowcount == 0:
+                raise StoreError(f"no game {game_id!r}")
+            self._sync_players(conn, game_id, seats)
+            _count_game(conn, game_id, match)
+
+    def user_stats(self, user_id: int) -> StatsBook:
+        """A player's statistics over their finished games: a read of kept totals."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(user_stats.c.profile, user_stats.c.counts)
+                                .where(user_stats.c.user_id == user_id)).all()
+        return StatsBook.from_profiles({p: Stats.from_counts(c) for p, c in sorted(rows)})
+
     def game(self, game_id: str) -> GameRow:
         with self.engine.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
@@ -208,7 +241,35 @@ class Store:
             q = q.where(games.c.id.in_(
                 select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
         with self.engine.connect() as conn:
-            return [_game_row(r) for r in conn.execute(q).mappings()]
+            rows = conn.execute(q).mappings().all()
+        out = []
+        for r in rows:
+            try:
+                out.append(_game_row(r))
+            except StoreError as exc:  # one bad row must not hide the others
+                log.warning("skipping an unreadable game: %s", exc)
+        return out
+
+    def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:
+        """The ids of games of ``kind`` in one of the statuses, oldest first (read without
+        decoding the rows: a malformed one is found when it is read by :meth:`game`)."""
+        q = (select(games.c.id).where(games.c.kind == kind, games.c.status.in_(list(status)))
+             .order_by(games.c.created_at))
+        with self.engine.connect() as conn:
+            return list(conn.execute(q).scalars())
+
+    def set_aside(self, game_id: str, reason: str) -> None:
+        """Mark a game that cannot be restored: status ``broken``, the reason kept."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(status="broken", broken=reason[:2000], updated_at=_now()))
+
+    def broken_games(self) -> list[tuple[str, str, str]]:
+        """Games set aside by :meth:`set_aside`: ``(id, kind, reason)``, oldest first."""
+        q = (select(games.c.id, games.c.kind, games.c.broken)
+             .where(games.c.status == "broken").order_by(games.c.created_at))
+        with self.engine.connect() as conn:
+            return [(r[0], r[1], r[2] or "") for r in conn.execute(q)]
 
     def delete_game(self, game_id: str) -> None:
         with self.engine.begin() as conn:
@@ -352,22 +413,97 @@ def _rules_to_db(rules: Rules) -> dict[str, Any]:
     return data
 
 
-def _rules_from_db(data: dict[str, Any]) -> Rules:
+def _rules_from_db(data: Any) -> Rules:
+    """Rules as stored: built in one step with their teams (the knobs are checked together,
+    so rules valid only with their teams, such as suicide bidding, come back)."""
+    if not isinstance(data, dict):
+        raise StoreError(f"rules: must be an object, not {type(data).__name__}")
     data = dict(data)
-    teams = data.pop("teams", None)
+    data.setdefault("teams", None)
     players = data.get("players")
-    rules = rules_from_json(data, None, players)
-    if teams is None:
-        return rules.replace(teams=None)
-    return rules.replace(teams=tuple(tuple(s) for s in teams))
+    try:
+        return rules_from_json(data, None, players)
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"rules: {exc}") from None
+
+
+def storable_rules(rules: Rules) -> Rules:
+    """``rules`` as a restart will build them from the database (raises :class:`StoreError`
+    saying why if they cannot be, or come back different): check before storing."""
+    back = _rules_from_db(json.loads(json.dumps(_rules_to_db(rules))))
+    if back != rules:
+        raise StoreError("rules: they would not come back the same after a restart")
+    return back
 
 
 def _game_row(r: Any) -> GameRow:
+    """A row of ``games`` (raises :class:`StoreError` naming the game and the bad column)."""
+    gid = r["id"]
+    try:
+        rules = _rules_from_db(r["rules"])
+    except StoreError as exc:
+        raise StoreError(f"game {gid}: {exc}") from None
+    for column, kind in (("seats", list), ("options", dict)):
+        if not isinstance(r[column], kind):
+            raise StoreError(f"game {gid}: {column} must be a JSON "
+                             f"{'list' if kind is list else 'object'}")
+    if r["first_dealer"] is not None and (not isinstance(r["first_dealer"], int)
+                                          or isinstance(r["first_dealer"], bool)):
+        raise StoreError(f"game {gid}: first_dealer must be a whole number")
+    if r["result"] is not None and not isinstance(r["result"], dict):
+        raise StoreError(f"game {gid}: result must be a JSON object")
     return GameRow(
-        id=r["id"], kind=r["kind"], status=r["status"], rules=_rules_from_db(r["rules"]),
+        id=gid, kind=r["kind"], status=r["status"], rules=rules,
         first_dealer=r["first_dealer"], seats=list(r["seats"]), options=dict(r["options"]),
         result=r["result"], created_at=r["created_at"], updated_at=r["updated_at"],
     )
+
+
+def _count_game(conn: Connection, game_id: str, match: Match) -> None:
+    """Add a finished game to its players' kept statistics, unless it already is."""
+    counted = conn.execute(select(games.c.stats_counted).where(games.c.id == game_id)).scalar()
+    if counted or not match.is_over():
+        return
+    players = conn.execute(select(game_players.c.user_id, game_players.c.seat)
+                           .where(game_players.c.game_id == game_id)).all()
+    for uid, seat in players:
+        if not 0 <= seat < match.n:
+            continue
+        add = contribution(match, seat)
+        key = (user_stats.c.user_id == uid) & (user_stats.c.profile == match.rules.name)
+        old = conn.execute(select(user_stats.c.counts).where(key)).scalar()
+        if old is None:
+            conn.execute(insert(user_stats).values(user_id=uid, profile=match.rules.name,
+                                                   counts=add.counts()))
+        else:
+            total = Stats.from_counts(old)
+            total.merge(add)
+            conn.execute(update(user_stats).where(key).values(counts=total.counts()))
+    conn.execute(update(games).where(games.c.id == game_id).values(stats_counted=True))
+
+
+def count_finished_games(conn: Connection) -> int:
+    """Count every finished game with players not yet in their statistics (each replayed
+    once: run by the migration that started keeping statistics). Returns how many."""
+    q = (select(games.c.id).where(games.c.status == "finished",
+                                  games.c.stats_counted.is_(None),
+                                  games.c.id.in_(select(game_players.c.game_id)))
+         .order_by(games.c.created_at))
+    n = 0
+    for gid in list(conn.execute(q).scalars()):
+        try:
+            row = _game_row(conn.execute(select(games).where(games.c.id == gid))
+                            .mappings().one())
+            rows = conn.execute(select(events).where(events.c.game_id == gid)
+                                .order_by(events.c.seq)).mappings().all()
+            match = rebuild(row.rules, row.first_dealer or 0,
+                            [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows])
+        except StoreError as exc:
+            log.warning("game %s left out of the statistics: %s", gid, exc)
+            continue
+        _count_game(conn, gid, match)
+        n += 1
+    return n
 
 
 def match_events(match: Match) -> list[tuple[str, Any, int | None]]:
@@ -389,20 +525,32 @@ def match_events(match: Match) -> list[tuple[str, Any, int | None]]:
 
 def rebuild(rules: Rules, first_dealer: int, rows: Iterable[EventRow]) -> Match:
     """The match that a game's events describe (every step checked again)."""
-    match = Match(rules, dealer=first_dealer)
+    try:
+        match = Match(rules, dealer=first_dealer)
+    except ValueError as exc:
+        raise StoreError(f"first_dealer: {exc}") from None
     for row in rows:
         try:
             if row.kind == "deal":
-                match.deal([int(m) for m in row.value])
+                if not isinstance(row.value, list):
+                    raise StoreError(f"event {row.seq}: a deal must be a list of card masks, "
+                                     f"not {type(row.value).__name__}")
+                match.deal([_whole(m) for m in row.value])
             elif row.kind == "act":
-                match.apply(int(row.value))
+                match.apply(_whole(row.value))
             elif row.kind == "timeout":
-                match.apply_timeout(int(row.value))
+                match.apply_timeout(_whole(row.value))
             else:
                 raise StoreError(f"event {row.seq}: unknown kind {row.kind!r}")
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise StoreError(f"event {row.seq}: {exc}") from None
     return match
+
+
+def _whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"expected a whole number, not {type(value).__name__} {value!r:.40}")
+    return value
 
 
 def record_of(game: GameRow, match: Match) -> dict[str, Any]:
@@ -413,5 +561,5 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 
 __all__ = [
     "FORMAT", "EventRow", "GameRow", "Store", "StoreError", "UserRow", "default_path",
-    "match_events", "profile", "rebuild", "record_of", "rules_json",
+    "match_events", "profile", "rebuild", "record_of", "rules_json", "storable_rules",
 ]

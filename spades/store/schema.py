@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    inspect,
     text,
 )
 
@@ -60,7 +61,8 @@ games = Table(
     Column("id", String(36), primary_key=True),
     # "terminal" (a local game), "table" (a server table), "import" (a loaded record).
     Column("kind", String(16), nullable=False),
-    # "waiting" (table not started), "active", "finished", "abandoned".
+    # "waiting" (table not started), "active", "finished", "abandoned", "broken" (set aside:
+    # it could not be restored; see the ``broken`` column).
     Column("status", String(16), nullable=False),
     Column("rules", JSON, nullable=False),  # Rules.to_json() plus "teams"
     Column("first_dealer", Integer, nullable=True),
@@ -71,6 +73,10 @@ games = Table(
     Column("result", JSON, nullable=True),  # spades replay --json summary once finished
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # Why a table was set aside (status "broken": it could not be restored), else NULL.
+    Column("broken", Text, nullable=True),
+    # True once a finished game's players' statistics include it (see ``user_stats``).
+    Column("stats_counted", Boolean, nullable=True),
 )
 Index("ix_games_status", games.c.kind, games.c.status)
 
@@ -111,6 +117,17 @@ chat_lines = Table(
 Index("ix_chat_lines_game", chat_lines.c.game_id, chat_lines.c.id)
 
 
+user_stats = Table(
+    "user_stats",
+    metadata,
+    # A player's totals per rules profile (spades.stats.Stats.counts()), kept up to date as
+    # games finish, so reading them never replays a game.
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("profile", String(40), primary_key=True),
+    Column("counts", JSON, nullable=False),
+)
+
+
 def _initial(conn: Connection) -> None:
     for table in (users, sessions, games, events, game_players):
         table.create(conn, checkfirst=True)
@@ -120,8 +137,29 @@ def _chat(conn: Connection) -> None:
     chat_lines.create(conn, checkfirst=True)
 
 
+def _add_column(conn: Connection, table: Table, name: str) -> None:
+    """Add a column declared on ``table`` to a database made before it existed."""
+    if any(c["name"] == name for c in inspect(conn).get_columns(table.name)):
+        return  # created with it (a new database)
+    column = table.c[name]
+    kind = column.type.compile(dialect=conn.dialect)
+    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {name} {kind}"))
+
+
+def _broken(conn: Connection) -> None:
+    _add_column(conn, games, "broken")
+
+
+def _stats(conn: Connection) -> None:
+    from spades.store import count_finished_games
+
+    _add_column(conn, games, "stats_counted")
+    user_stats.create(conn, checkfirst=True)
+    count_finished_games(conn)  # once: the games finished before statistics were kept
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats]
 
 
 def migrate(conn: Connection) -> int:
@@ -144,4 +182,4 @@ def migrate(conn: Connection) -> int:
 
 
 __all__ = ["MIGRATIONS", "Text", "chat_lines", "events", "game_players", "games", "metadata",
-           "migrate", "schema_version", "sessions", "users"]
+           "migrate", "schema_version", "sessions", "user_stats", "users"]

@@ -1,0 +1,153 @@
+"""HTTP limits, as ASGI middleware: request body size (declared or chunked) and a request
+rate per client address. Validation errors are answered without echoing the input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from spades.server.limits import Buckets, retry_after
+from spades.server.settings import Settings
+
+
+class _TooBig(Exception):
+    pass
+
+
+def body_limit(settings: Settings, path: str) -> int:
+    """Largest body accepted on ``path``: an uploaded record may be ``max_record_bytes``
+    (plus room for the fields around it), anything else ``max_body``."""
+    if path.rstrip("/") == "/api/records":
+        return settings.max_record_bytes + 4096
+    return settings.max_body
+
+
+def _address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+async def _answer(send: Send, status: int, detail: str,
+                  headers: dict[str, str] | None = None) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close")]
+    head += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": body})
+
+
+class LimitsMiddleware:
+    """Refuses, before the application reads anything: more than ``http_rate`` requests a
+    second from one address under /api and /ws (429 with ``Retry-After``), and bodies
+    larger than :func:`body_limit` (413), whether the size is declared or the body comes
+    in chunks (it is counted as it arrives and never kept)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.buckets = Buckets(settings.http_rate, settings.http_burst)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        if path.startswith("/api/") or path == "/ws":
+            bucket = self.buckets.get(_address(scope))
+            if not bucket.take():
+                wait = retry_after(bucket.wait())
+                why = (f"too many requests from your address: at most "
+                       f"{self.settings.http_rate:g} a second; try again in {wait} s")
+                if kind == "http":
+                    await _answer(send, 429, why, {"Retry-After": wait})
+                elif "websocket.http.response" in scope.get("extensions", {}):
+                    await _answer(_ws_sender(send), 429, why, {"Retry-After": wait})
+                else:
+                    await send({"type": "websocket.close", "code": 1013})
+                return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        limit = body_limit(self.settings, path)
+        if limit <= 0:
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:
+            await _answer(send, 413, f"the request body may be at most {limit} bytes")
+            return
+        seen = 0
+        too_big = False
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen, too_big
+            if too_big:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    too_big = True
+                    if not started:
+                        await _answer(send, 413, f"the request body may be at most {limit} "
+                                      "bytes")
+                    raise _TooBig
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if too_big:
+                return  # the 413 was the answer
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooBig:
+            return
+        except Exception:
+            if too_big:
+                return
+            raise
+
+
+def _ws_sender(send: Send) -> Send:
+    async def out(message: Message) -> None:
+        kind = message["type"].replace("http.response.", "websocket.http.response.")
+        await send({**message, "type": kind})
+    return out
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """422 saying where and what, without the input (it could be a huge body)."""
+    assert isinstance(exc, RequestValidationError)
+    out: list[dict[str, Any]] = []
+    for err in exc.errors()[:20]:
+        item = {k: v for k, v in err.items() if k in ("type", "loc", "msg")}
+        out.append(item)
+    return JSONResponse({"detail": out}, status_code=422)
+
+
+def install(app: FastAPI, settings: Settings) -> None:
+    """Add the HTTP limits to ``app``."""
+    app.add_middleware(LimitsMiddleware, settings=settings)
+    app.add_exception_handler(RequestValidationError, _validation_error)

@@ -1,0 +1,127 @@
+"""The janitor: ends tables nobody is connected to, and prunes the database on a schedule.
+
+A table where no person has been connected for ``abandon_minutes`` (a ``continue`` upload:
+``upload_idle_minutes``) ends: it is stored as ``abandoned``, leaves the lobby and memory, and
+is not brought back at the next start. At start, an unfinished table untouched for
+``abandon_minutes`` is marked abandoned before the others are restored. Every
+``prune_minutes`` expired sessions, idle guests and old chat of ended tables are deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from spades.store import upkeep
+
+if TYPE_CHECKING:
+    from spades.server.hub import Hub
+    from spades.server.tables import Table
+
+log = logging.getLogger("spades.server")
+
+
+class Janitor:
+    def __init__(self, hub: Hub, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.hub = hub
+        self.clock = clock
+        self.wall = wall
+        self.seen: dict[str, float] = {}  # table id -> last time a person was connected
+        self.touched: dict[str, float] = {}  # table id -> last time its row was touched
+        self.last_prune: float | None = None
+        self.pruned: dict[str, int] = {}
+
+    async def at_start(self) -> list[str]:
+        """Mark abandoned the unfinished tables untouched for ``abandon_minutes``."""
+        s = self.hub.settings
+        if s.abandon_minutes <= 0:
+            return []
+        before = self.wall() - timedelta(minutes=s.abandon_minutes)
+        ids = await self.hub.db(upkeep.abandon_stale_tables, self.hub.store, before)
+        for gid in ids:
+            log.info("table %s: nobody for %g minutes; not restored (abandoned)", gid,
+                     s.abandon_minutes)
+        return ids
+
+    async def after_restore(self) -> None:
+        """Note which restored tables came from uploads, then start sweeping."""
+        rows = await self.hub.db(self.hub.store.list_games, kind="table", status="active",
+                                 limit=100000)
+        for row in rows:
+            if row.options.get("upload") and row.id in self.hub.tables:
+                self.hub.uploads.add(row.id)
+        self.hub.spawn(self.run())
+
+    async def run(self) -> None:
+        s = self.hub.settings
+        while True:
+            await asyncio.sleep(max(0.01, s.sweep_seconds))
+            try:
+                await self.sweep()
+            except Exception:  # keep sweeping: the next round may do better
+                log.exception("janitor sweep failed")
+
+    async def sweep(self) -> list[str]:
+        """End the tables nobody has been connected to for too long; prune when it is
+        time. Returns the ids of the tables ended."""
+        hub, s = self.hub, self.hub.settings
+        now = self.clock()
+        ended: list[str] = []
+        touch: list[str] = []
+        for table in list(hub.tables.values()):
+            if table.status not in ("waiting", "active"):
+                continue
+            if table.any_human_connected():
+                self.seen[table.id] = now
+                if now - self.touched.setdefault(table.id, now) >= s.abandon_minutes * 20:
+                    touch.append(table.id)  # a third of the time: restarts keep it
+                    self.touched[table.id] = now
+                continue
+            since = self.seen.setdefault(table.id, now)
+            minutes = s.upload_idle_minutes if table.id in hub.uploads else s.abandon_minutes
+            if minutes > 0 and now - since >= minutes * 60:
+                await self.abandon(table, minutes)
+                ended.append(table.id)
+        for gone in set(self.seen) - set(hub.tables):
+            self.seen.pop(gone, None)
+            self.touched.pop(gone, None)
+        if touch:
+            await hub.db(upkeep.touch_games, hub.store, touch)
+        if s.prune_minutes > 0 and (self.last_prune is None
+                                    or now - self.last_prune >= s.prune_minutes * 60):
+            self.last_prune = now
+            await self.prune()
+        return ended
+
+    async def abandon(self, table: Table, minutes: float) -> None:
+        hub = self.hub
+        async with table.lock:
+            if table.status not in ("waiting", "active") or table.any_human_connected():
+                return
+            table.status = "closed"
+            table.close_timers()
+            await table.save_meta()  # stored as "abandoned"
+            table.emit({"kind": "left", "text": f"the table closes: nobody has been "
+                        f"connected for {minutes:g} minutes"}, with_table=True)
+            for conn in list(table.spectators):
+                conn.table = None
+            table.spectators.clear()
+            hub.forget(table)
+        log.info("table %s abandoned: nobody connected for %g minutes", table.id, minutes)
+
+    async def prune(self) -> dict[str, int]:
+        s = self.hub.settings
+        now = self.wall()
+        got = await self.hub.db(upkeep.prune, self.hub.store, now=now,
+                                guests_before=now - timedelta(days=s.guest_days),
+                                chat_before=now - timedelta(days=s.chat_days))
+        self.pruned = got
+        if any(got.values()):
+            log.info("pruned %d expired sessions, %d idle guests, %d old chat lines",
+                     got["sessions"], got["guests"], got["chat"])
+        return got

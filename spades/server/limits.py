@@ -1,0 +1,278 @@
+"""Limits on what one client can make the server hold or do.
+
+Token buckets (per connection, per player, per address), the budget of bytes queued for
+sending across all connections, the caps on tables and uploads per user, and the gate in
+front of the hint workers. docs/server.md ("Limits") lists each limit with its setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from spades.server.settings import Settings
+from spades.server.tables import TableError
+
+if TYPE_CHECKING:
+    from spades.server.hub import Hub
+    from spades.server.tables import Table
+
+Clock = Callable[[], float]
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if it can."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.clock = clock
+        self.tokens = self.burst
+        self.stamp = clock()
+
+    def _fill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        if self.rate <= 0:
+            return True  # 0: no limit
+        self._fill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there (0: now)."""
+        if self.rate <= 0:
+            return 0.0
+        self._fill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        self._fill()
+        return self.tokens >= self.burst
+
+
+class Buckets:
+    """One :class:`TokenBucket` per key (an address, a user id), at most ``keep`` of them:
+    the least recently used go first (a full bucket loses nothing by being forgotten)."""
+
+    def __init__(self, rate: float, burst: float, keep: int = 50_000,
+                 clock: Clock = time.monotonic) -> None:
+        self.rate, self.burst, self.keep, self.clock = rate, burst, keep, clock
+        self._buckets: OrderedDict[Any, TokenBucket] = OrderedDict()
+
+    def get(self, key: Any) -> TokenBucket:
+        b = self._buckets.get(key)
+        if b is None:
+            b = self._buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+            while len(self._buckets) > self.keep:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return b
+
+    def take(self, key: Any) -> bool:
+        return self.get(key).take()
+
+    def wait(self, key: Any) -> float:
+        return self.get(key).wait()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def retry_after(seconds: float) -> str:
+    """A ``Retry-After`` header value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))
+
+
+# Outgoing frames ---------------------------------------------------------------------------
+
+class Queued(Protocol):
+    queued_bytes: int
+
+    def drop(self, reason: str) -> None: ...
+
+
+class SendBudget:
+    """Bytes queued for sending across all connections, at most ``total``. When a frame
+    would go over, the connection holding the most is dropped (the slowest reader), until
+    the frame fits or the sender itself is the one dropped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.used = 0
+        self.holders: set[Queued] = set()
+
+    def reserve(self, conn: Queued, size: int) -> bool:
+        while self.total > 0 and self.used + size > self.total:
+            worst = max(self.holders, key=lambda c: c.queued_bytes, default=None)
+            if worst is None or worst is conn or worst.queued_bytes <= conn.queued_bytes:
+                conn.drop(f"more than {self.total} bytes are waiting to be sent to all "
+                          "clients, and yours is the slowest connection")
+                return False
+            worst.drop(f"more than {self.total} bytes are waiting to be sent to all clients, "
+                       "and yours is the slowest connection")
+        self.used += size
+        self.holders.add(conn)
+        return True
+
+    def release(self, conn: Queued, size: int) -> None:
+        self.used = max(0, self.used - size)
+        if conn.queued_bytes <= 0:
+            self.holders.discard(conn)
+
+    def forget(self, conn: Queued) -> None:
+        """``conn`` was dropped: what it had queued is freed."""
+        if conn in self.holders:
+            self.holders.discard(conn)
+            self.used = max(0, self.used - conn.queued_bytes)
+
+
+async def close_socket(ws: Any, code: int, reason: str, timeout: float) -> None:
+    """Close a WebSocket with ``code``; a client that does not read can keep the close frame
+    from ever being written, so after ``timeout`` seconds its socket is cut instead."""
+    from spades.server.netlimits import abort
+
+    done = False
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code=code, reason=reason[:120]), timeout)
+        done = True
+    if not done:
+        abort(ws.scope.get("client"))
+
+
+# Caps on what one user may hold ------------------------------------------------------------
+
+def live(table: Table) -> bool:
+    return table.status in ("waiting", "active")
+
+
+def check_tables(hub: Hub, user_id: int) -> None:
+    """Refuse a new table to a user who already holds a place at ``tables_per_user``
+    unfinished tables (a table they left mid-match still counts: a CPU covers them)."""
+    cap = hub.settings.tables_per_user
+    if cap <= 0:
+        return
+    held = sum(1 for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None)
+    if held >= cap:
+        raise TableError("limit", f"you already have a place at {held} unfinished tables "
+                         f"(at most {cap}): finish or leave one first")
+
+
+def check_upload(hub: Hub, user_id: int) -> None:
+    """Refuse a ``continue`` upload beyond ``uploads_per_user`` live ones (and beyond the
+    tables cap)."""
+    check_tables(hub, user_id)
+    cap = hub.settings.uploads_per_user
+    if cap <= 0:
+        return
+    held = sum(1 for tid in hub.uploads if (t := hub.tables.get(tid)) is not None and live(t)
+               and t.owner == user_id)
+    if held >= cap:
+        raise TableError("limit", f"you already have {held} live tables from uploads (at "
+                         f"most {cap}): finish or leave one first")
+
+
+# Hints ---------------------------------------------------------------------------------------
+
+class HintGate:
+    """Hints: ``hint_rate`` a second per player, one at a time per player, and at most
+    ``hint_queue`` waiting or running on the hint workers."""
+
+    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+        self.settings = settings
+        self.buckets = Buckets(settings.hint_rate, settings.hint_burst, clock=clock)
+        self.busy: set[int] = set()
+
+    def enter(self, user_id: int) -> None:
+        s = self.settings
+        if user_id in self.busy:
+            raise TableError("rate_limit", "your last hint is still being worked out")
+        if s.hint_queue > 0 and len(self.busy) >= s.hint_queue:
+            raise TableError("busy", "hints are busy: try again in a moment")
+        b = self.buckets.get(user_id)
+        if not b.take():
+            raise TableError("rate_limit", f"at most {s.hint_rate:g} hints a second: try "
+                             f"again in {retry_after(b.wait())} s")
+        self.busy.add(user_id)
+
+    def leave(self, user_id: int) -> None:
+        self.busy.discard(user_id)
+
+
+# ``spades serve --limit NAME=VALUE`` ---------------------------------------------------------
+
+#: Settings fields that ``--limit`` may set (every number in docs/server.md, "Limits").
+LIMIT_FIELDS: tuple[str, ...] = (
+    "max_frame", "hard_frame", "rate_per_second", "rate_burst", "flood_close", "hello_timeout",
+    "chat_history", "max_record_bytes", "login_failures", "login_window", "send_queue",
+    "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
+    "lobby_page_max", "lobby_cache_ms", "tables_per_user", "uploads_per_user",
+    "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
+    "conns_per_address", "header_timeout", "max_header_bytes", "keep_alive", "hint_workers",
+    "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
+    "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+)
+
+
+def parse_limit(item: str) -> tuple[str, int | float]:
+    """``NAME=VALUE`` of ``--limit``: a known limit and a number of its type (ValueError
+    saying which part is wrong)."""
+    name, sep, raw = item.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or name not in LIMIT_FIELDS:
+        raise ValueError(f"--limit {item}: use NAME=VALUE with NAME one of "
+                         f"{', '.join(LIMIT_FIELDS)}")
+    default = getattr(Settings(), name)
+    try:
+        value: int | float = int(raw) if isinstance(default, int) else float(raw)
+    except ValueError:
+        kind = "a whole number" if isinstance(default, int) else "a number"
+        raise ValueError(f"--limit {item}: {name} must be {kind}") from None
+    if value < 0:
+        raise ValueError(f"--limit {item}: {name} cannot be negative")
+    return name, value
+
+
+# Spectators ----------------------------------------------------------------------------------
+
+class SpectatorNotices:
+    """A spectator coming or going is told to the table as one small ``spectators`` frame
+    (the count and names), at most every ``spectator_notice_ms`` per table, instead of the
+    whole table being sent to every member each time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.sent = 0  # frames sent (tests)
+
+    def changed(self, table: Table) -> None:
+        if table.id in self.pending:
+            return
+        delay = max(0.0, self.settings.spectator_notice_ms / 1000)
+        self.pending[table.id] = asyncio.get_running_loop().call_later(
+            delay, self._send, table)
+
+    def _send(self, table: Table) -> None:
+        self.pending.pop(table.id, None)
+        if table.status == "closed":
+            return
+        names = sorted(c.name for c in table.spectators)
+        text = json.dumps({"type": "spectators", "table_id": table.id,
+                           "spectating": len(names), "names": names})
+        for conn, _ in table.recipients():
+            conn.send(text)
+            self.sent += 1

@@ -1,0 +1,148 @@
+"""Connection limits for ``spades serve`` (uvicorn's HTTP protocol, extended).
+
+- at most ``conns_per_address`` open connections per client address (more are closed at
+  once, before anything is read), so one address cannot take every file descriptor;
+- a request's line and headers must arrive within ``header_timeout`` seconds (408) and
+  fit in ``max_header_bytes`` (431), so silent or dripping connections are let go;
+- idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer).
+
+Open transports are remembered per address so a WebSocket whose client reads nothing can be
+cut (:func:`abort`) when a polite close cannot be written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from spades.server.settings import Settings
+
+_OPEN: dict[str, set[asyncio.BaseTransport]] = {}
+
+
+def _peer(transport: asyncio.BaseTransport) -> tuple[str, int] | None:
+    got = transport.get_extra_info("peername")
+    if isinstance(got, (tuple, list)) and len(got) >= 2:
+        return str(got[0]), int(got[1])
+    return None
+
+
+def admit(transport: asyncio.BaseTransport, cap: int) -> bool:
+    """Count ``transport`` against its address; False when the address has ``cap`` open."""
+    peer = _peer(transport)
+    if peer is None:
+        return True
+    host = peer[0]
+    live = {t for t in _OPEN.get(host, ()) if not t.is_closing()}
+    if cap > 0 and len(live) >= cap:
+        _OPEN[host] = live
+        return False
+    live.add(transport)
+    _OPEN[host] = live
+    if len(_OPEN) > 10_000:  # forget addresses with nothing open
+        for key in [k for k, v in _OPEN.items() if not any(not t.is_closing() for t in v)]:
+            del _OPEN[key]
+    return True
+
+
+def open_count(host: str) -> int:
+    return sum(1 for t in _OPEN.get(host, ()) if not t.is_closing())
+
+
+def abort(client: Any) -> bool:
+    """Cut the connection of ``client`` (an ASGI scope's ``(host, port)``), dropping what is
+    buffered for it. False if it is not known here (e.g. an in-process test client)."""
+    if not isinstance(client, (tuple, list)) or len(client) < 2:
+        return False
+    for t in list(_OPEN.get(str(client[0]), ())):
+        peer = _peer(t)
+        if peer is not None and peer[1] == client[1]:
+            t.abort()  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def _response(status: int, reason: str, text: str) -> bytes:
+    body = text.encode()
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
+
+
+def http_protocol(settings: Settings) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with the limits above (pass it as ``http=``)."""
+
+    class LimitedHttpProtocol(HttpToolsProtocol):
+        _limits = settings
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self._header_bytes = 0
+            self._header_timer: asyncio.TimerHandle | None = None
+            self._refusal: bytes | None = None
+            super().connection_made(transport)
+            if not admit(transport, self._limits.conns_per_address):
+                transport.abort()
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._header_timer is None and self._limits.header_timeout > 0:
+                self._header_timer = self.loop.call_later(self._limits.header_timeout,
+                                                          self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.write(_response(
+                    408, "Request Timeout",
+                    f"the request line and headers must arrive within "
+                    f"{self._limits.header_timeout:g} s"))
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            self._header_bytes = 0
+            self._arm()
+            super().on_message_begin()
+
+        def _count(self, n: int) -> None:
+            self._header_bytes += n
+            cap = self._limits.max_header_bytes
+            if 0 < cap < self._header_bytes and self._refusal is None:
+                self._refusal = _response(
+                    431, "Request Header Fields Too Large",
+                    f"the request line and headers may be at most "
+                    f"{self._limits.max_header_bytes} bytes")
+                raise ValueError("headers too large")  # stops the parser: answered below
+
+        def on_url(self, url: bytes) -> None:
+            self._count(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count(len(name) + len(value) + 4)
+            super().on_header(name, value)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def send_400_response(self, msg: str) -> None:
+            if self._refusal is not None:
+                self._disarm()
+                if not self.transport.is_closing():
+                    self.transport.write(self._refusal)
+                    self.transport.close()
+                return
+            super().send_400_response(msg)
+
+    return LimitedHttpProtocol
