@@ -145,11 +145,8 @@ class Cluster:
 
     # Tables of this node ----------------------------------------------------------------
 
-    def claimed(self, table: Table) -> None:
-        """A table made here (created, or continued from a record): this node runs it."""
-        self.hub.spawn(self._claim_new(table))
-
-    async def _claim_new(self, table: Table) -> None:
+    async def claimed(self, table: Table) -> None:
+        """A table made or restored here: this node runs it, and its invite leads here."""
         await self.room.claim(table.id)
         await self.room.put_invite(table.invite, table.id)
 

@@ -253,8 +253,6 @@ class Hub:
         self.lobby_cache.invalidate()
         self.tables[table.id] = table
         self.invites[table.invite] = table
-        if self.cluster is not None:
-            self.cluster.claimed(table)
 
     @staticmethod
     def new_invite() -> str:
@@ -280,6 +278,8 @@ class Hub:
                             seats=[p.to_db() for p in places], options=meta, status="waiting")
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         return table
 
     def default_options(self) -> TableOptions:
@@ -310,6 +310,8 @@ class Hub:
         table.match = match
         table.seq = table.stored = len(await self.db(self.store.events, gid))
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         if match.phase == DEAL:
             async with table.lock:
                 await table._deal()
@@ -361,6 +363,8 @@ class Hub:
         table.chat.extend(stored.chat)
         await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         m = table.match
         async with table.lock:
             if m is not None and m.is_over():
