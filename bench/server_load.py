@@ -51,9 +51,9 @@ class Stats:
 
 
 class Client:
-    def __init__(self, port: int, token: str, stats: Stats, think: float, rng: random.Random,
+    def __init__(self, ws_url: str, token: str, stats: Stats, think: float, rng: random.Random,
                  sent: dict[int, float]) -> None:
-        self.port, self.token, self.stats, self.think, self.rng = port, token, stats, think, rng
+        self.ws_url, self.token, self.stats, self.think, self.rng = ws_url, token, stats, think, rng
         self.sent = sent  # per table: seat -> time its action was sent
         self.ws: ClientConnection | None = None
         self.seq: int | None = None
@@ -64,7 +64,7 @@ class Client:
         self.pending: dict[str, float] = {}
 
     async def open(self) -> None:
-        self.ws = await connect(f"ws://{HOST}:{self.port}/ws", max_size=2 ** 20,
+        self.ws = await connect(self.ws_url, max_size=2 ** 20,
                                 open_timeout=30, ping_interval=None)
         await self.send({"type": "hello", "token": self.token})
         await self.wait_for("welcome")
@@ -154,13 +154,14 @@ def free_port() -> int:
         return port
 
 
-async def setup_table(port: int, url: str, stats: Stats, think: float, rng: random.Random,
+async def setup_table(ws_url: str, url: str, stats: Stats, think: float, rng: random.Random,
                       k: int) -> list[Client]:
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         tokens = [(await http.post("/api/guest", json={"name": f"P{k}x{i}"})).json()["token"]
                   for i in range(4)]
     sent: dict[int, float] = {}
-    clients = [Client(port, t, stats, think, random.Random(rng.random()), sent) for t in tokens]
+    clients = [Client(ws_url, t, stats, think, random.Random(rng.random()), sent)
+               for t in tokens]
     for c in clients:
         await c.open()
     owner = clients[0]
@@ -174,9 +175,6 @@ async def setup_table(port: int, url: str, stats: Stats, think: float, rng: rand
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    load_before = [round(x, 2) for x in os.getloadavg()]
-    tables = min(args.tables, MAX_TABLES)
-    duration = min(args.duration, MAX_SECONDS)
     port = args.connect or args.port or free_port()
     url = f"http://{HOST}:{port}"
     tmp = tempfile.mkdtemp(prefix="spades-bench-")
@@ -195,34 +193,42 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                     break
             except httpx.HTTPError:
                 await asyncio.sleep(0.1)
-        stats = Stats()
-        rng = random.Random(args.seed)
-        groups: list[list[Client]] = []
-        for k in range(0, tables, 10):
-            groups += await asyncio.gather(*(setup_table(port, url, stats, args.think, rng, j)
-                                             for j in range(k, min(tables, k + 10))))
-        clients = [c for g in groups for c in g]
-        stop = asyncio.Event()
-        runners = [asyncio.create_task(c.run(stop)) for c in clients]
-        for g in groups:
-            await g[0].send({"type": "start"})
-        await asyncio.sleep(args.warmup)
-        stats.measuring = True
-        start = time.perf_counter()
-        await asyncio.sleep(duration)
-        stats.measuring = False
-        elapsed = time.perf_counter() - start
-        stop.set()
-        await asyncio.gather(*runners, return_exceptions=True)
-        for c in clients:
-            if c.ws is not None:
-                await c.ws.close()
+        return await measure(url, f"ws://{HOST}:{port}/ws", args)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+async def measure(url: str, ws_url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Play ``args.tables`` tables through the server at ``url``/``ws_url``; the report."""
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    tables = min(args.tables, MAX_TABLES)
+    duration = min(args.duration, MAX_SECONDS)
+    stats = Stats()
+    rng = random.Random(args.seed)
+    groups: list[list[Client]] = []
+    for k in range(0, tables, 10):
+        groups += await asyncio.gather(*(setup_table(ws_url, url, stats, args.think, rng, j)
+                                         for j in range(k, min(tables, k + 10))))
+    clients = [c for g in groups for c in g]
+    stop = asyncio.Event()
+    runners = [asyncio.create_task(c.run(stop)) for c in clients]
+    for g in groups:
+        await g[0].send({"type": "start"})
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(duration)
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    stop.set()
+    await asyncio.gather(*runners, return_exceptions=True)
+    for c in clients:
+        if c.ws is not None:
+            await c.ws.close()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.services import PostgresServer, ServiceMissing
+from tests.services import PostgresServer, RedisServer, ServiceMissing
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +31,17 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         return str(tmp_path_factory.mktemp("db") / "test.sqlite3")
     server: PostgresServer = request.getfixturevalue("postgres")
     return server.create_database()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A private Redis for this test session (started on first use)."""
+    try:
+        server = RedisServer()
+    except ServiceMissing as exc:
+        pytest.fail(f"{exc}: run the suite with `bash scripts/test`")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -187,3 +187,51 @@ class NginxServer:
                 self.proc.wait()
         with contextlib.suppress(OSError):
             shutil.rmtree(self.dir)
+
+
+class RedisServer:
+    """Debian's redis-server on a free 127.0.0.1 port, nothing written to disk."""
+
+    def __init__(self) -> None:
+        program = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not Path(program).exists():
+            raise ServiceMissing("redis-server is not installed (scripts/test installs "
+                                 "Debian's redis-server package)")
+        self.program = program
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="spades-redis-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 30.0) -> RedisServer:
+        with open(self.dir / "redis.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                [self.program, "--port", str(self.port), "--bind", "127.0.0.1",
+                 "--save", "", "--appendonly", "no", "--dir", str(self.dir)],
+                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return self
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("redis-server did not start: "
+                                   + (self.dir / "redis.log").read_text()[-2000:])
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        with contextlib.suppress(OSError):
+            shutil.rmtree(self.dir)

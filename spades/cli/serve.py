@@ -29,6 +29,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ws-compression", action="store_true",
                    help="offer permessage-deflate on the WebSocket (saves bandwidth, costs "
                    "CPU: off by default)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="redis://HOST:PORT/N shared by several spades serve processes that "
+                   "serve one room (with a shared --db such as PostgreSQL); docs/deploy.md")
+    p.add_argument("--redis-prefix", default="spades:", metavar="PREFIX",
+                   help="prefix of this room's Redis keys and channels (spades:), so that "
+                   "several rooms can share one Redis")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="ADDRESSES",
                    help="comma-separated addresses of trusted reverse proxies (or *): only "
                    "from these are X-Forwarded-For/-Proto believed, so that limits see the "
@@ -102,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
 
     settings = Settings(db=str(args.db or default_path()), host=args.host, port=args.port,
                         allow_origins=list(args.allow_origin), cpu_delay=args.cpu_delay,
-                        bot_executor=args.bots, bot_workers=args.bot_workers)
+                        bot_executor=args.bots, bot_workers=args.bot_workers,
+                        redis=args.redis, redis_prefix=args.redis_prefix)
     try:
         for name, value in limits_of(args):
             setattr(settings, name, value)

@@ -94,7 +94,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         janitor = app.state.janitor = Janitor(hub)
         await janitor.at_start()  # tables nobody came back to are not restored
-        n = await hub.restore()
+        if hub.cluster is not None:
+            hub.cluster.dispatch = dispatch
+        n = await hub.start()
         if n:
             log.info("restored %d tables", n)
         await janitor.after_restore()
@@ -330,6 +332,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn = await hello(ws, hub)
         if conn is None:
             return
+        if hub.cluster is not None:
+            hub.cluster.register(conn)
         sender = asyncio.create_task(conn.sender())
         receiver = asyncio.create_task(receive_loop(ws, hub, conn))
         try:
@@ -343,6 +347,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             conn.closed = True
             hub.close_session(conn)
             hub.lobby_subs.discard(conn)
+            if hub.cluster is not None:
+                hub.cluster.unregister(conn)
             if conn.table is not None:  # its own task: runs even if this one is cancelled
                 hub.spawn(conn.table.detach(conn, leaving=False))
             if ws.application_state == WebSocketState.CONNECTED:
@@ -431,8 +437,13 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     user, digest, expires = found
     conn = Conn(ws, user, s, hub.send_budget)
     hub.open_session(conn, digest, expires)
-    seated = [t.id for t in hub.tables.values()
-              if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
+    if hub.cluster is not None:  # tables may be run by any process: ask the store
+        rows = await hub.db(hub.store.list_games, kind="table", status=["waiting", "active"],
+                            user_id=user.id)
+        seated = [r.id for r in rows]
+    else:
+        seated = [t.id for t in hub.tables.values()
+                  if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
     conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
                           "tables": seated, "limits": {
                               "max_frame": s.max_frame, "rate_per_second": int(s.rate_per_second),
@@ -478,7 +489,8 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
             conn.send(_err("bad_message", _why(exc), ref))
             continue
         try:
-            await dispatch(hub, conn, message)
+            if hub.cluster is None or not await hub.cluster.route(conn, message, data):
+                await dispatch(hub, conn, message)
         except TableError as exc:
             conn.send(_err(exc.code, exc.message, ref))
         except TextError as exc:
@@ -519,6 +531,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
         check_tables(hub, conn.user_id, leaving=conn.table)
+        if hub.cluster is not None:
+            hub.cluster.leaving_remote(conn)
         if conn.table is not None:
             await conn.table.detach(conn, leaving=conn.table.status == "waiting")
         table = await hub.create_table(conn, msg.options)
@@ -532,6 +546,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "join":
         table = hub.find(msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
+        if hub.cluster is not None:
+            hub.cluster.leaving_remote(conn)
         if conn.table is not None and conn.table is not table:
             await conn.table.detach(conn, leaving=False)
         await table.join(conn, msg.role, msg.invite)

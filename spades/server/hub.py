@@ -18,11 +18,13 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match, RulesError
+from spades.server.cluster import Cluster
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
+from spades.server.room import Room
 from spades.server.settings import Settings
 from spades.server.tables import (
     Place,
@@ -70,6 +72,11 @@ class Conn:
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
         self.expiry: asyncio.TimerHandle | None = None
+        # With several server processes (spades.server.cluster): this client's id, and the
+        # table it is at when another process runs that table.
+        self.cid = secrets.token_hex(8)
+        self.remote_table: str | None = None
+        self.remote_node: str | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -159,6 +166,10 @@ class Hub:
         self.hint_gate = HintGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
+        self.cluster: Cluster | None = None
+        if settings.redis:
+            self.cluster = Cluster(self, Room(settings.redis, lease_seconds=settings.lease_seconds,
+                                               prefix=settings.redis_prefix))
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -179,9 +190,20 @@ class Hub:
             if not isinstance(exc, TableError):
                 log.error("background task failed", exc_info=exc)
 
+    async def start(self) -> int:
+        """Bring back the unfinished tables: all of them, or with several processes those
+        that no other process runs. Returns how many."""
+        if self.cluster is not None:
+            await self.cluster.start()
+            return len(self.tables)
+        return await self.restore()
+
     async def close(self) -> None:
         for t in list(self.tables.values()):
             t.close_timers()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.close()
         for task in list(self.tasks):
             task.cancel()
         self.cpu.close()
@@ -246,6 +268,10 @@ class Hub:
         return self.lobby_cache.rows()
 
     def lobby_changed(self, table: Table) -> None:
+        if self.cluster is not None:  # every process's lobby hears of it, this one's too
+            listed = self.listed(table) and table.id in self.tables
+            self.cluster.lobby_changed(table, table.summary() if listed else None)
+            return
         self.lobby_cache.invalidate()
         if not self.lobby_subs:
             return
@@ -262,6 +288,8 @@ class Hub:
         self.invites.pop(table.invite, None)
         self.uploads.discard(table.id)
         self.lobby_changed(table)
+        if self.cluster is not None:
+            self.cluster.released(table)
 
     # Tables -----------------------------------------------------------------------------
 
@@ -304,6 +332,8 @@ class Hub:
                             seats=[p.to_db() for p in places], options=meta, status="waiting")
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         return table
 
     def default_options(self) -> TableOptions:
@@ -334,6 +364,8 @@ class Hub:
         table.match = match
         table.seq = table.stored = len(await self.db(self.store.events, gid))
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         if match.phase == DEAL:
             async with table.lock:
                 await table.deal_or_retry()
@@ -346,17 +378,24 @@ class Hub:
                                        status=TABLE_STATUSES)
         n = 0
         for gid in ids:
-            try:
-                stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
-            except RestoreError as exc:
-                await self._set_aside(gid, str(exc))
-                continue
-            except Exception as exc:  # anything else in a row is still that row's fault
-                await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
-                continue
-            await self._restore_one(stored)
-            n += 1
+            n += await self.restore_table(gid)
         return n
+
+    async def restore_table(self, gid: str) -> bool:
+        """Bring back one unfinished table from the store; False (and set aside) if it
+        cannot be."""
+        try:
+            stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+        except RestoreError as exc:
+            await self._set_aside(gid, str(exc))
+            return False
+        except Exception as exc:  # anything else in a row is still that row's fault
+            await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
+            return False
+        if stored.row.status not in TABLE_STATUSES:
+            return False  # finished meanwhile (another process ran it to its end)
+        await self._restore_one(stored)
+        return True
 
     async def _set_aside(self, game_id: str, reason: str) -> None:
         log.error("table %s cannot be restored and is set aside (status broken): %s",
@@ -378,6 +417,8 @@ class Hub:
         table.chat.extend(stored.chat)
         await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)
+        if self.cluster is not None:  # other processes find it (by id and invite) from now
+            await self.cluster.claimed(table)
         m = table.match
         async with table.lock:
             if m is not None and m.is_over():

@@ -30,7 +30,10 @@ class LobbyCache:
         max_age = self.hub.settings.lobby_cache_ms / 1000
         if self._rows is None or self.clock() - self._built > max_age:
             hub = self.hub
-            self._rows = [t.summary() for t in hub.tables.values() if hub.listed(t)]
+            if hub.cluster is not None:  # every process's tables, as their owners said
+                self._rows = list(hub.cluster.lobby.values())
+            else:
+                self._rows = [t.summary() for t in hub.tables.values() if hub.listed(t)]
             self._text = None
             self._built = self.clock()
             self.builds += 1

@@ -8,6 +8,12 @@ from dataclasses import dataclass, field
 @dataclass(slots=True)
 class Settings:
     db: str = ":memory:"
+    #: Redis URL shared by several server processes serving one room (None: one process).
+    redis: str | None = None
+    #: Seconds a process's hold on a table lasts unless renewed (a third of it apart); a
+    #: process that dies has its tables taken over within about this long.
+    lease_seconds: float = 3.0
+    redis_prefix: str = "spades:"
     host: str = "127.0.0.1"
     port: int = 8000
     #: Extra origins allowed to open the WebSocket (the server's own origin always is).

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
@@ -89,6 +89,10 @@ class UserRow:
     created_at: datetime
 
 
+#: The PostgreSQL advisory lock held while the schema is brought up to date.
+_MIGRATE_LOCK = 0x5ADE5
+
+
 class StoreError(RuntimeError):
     """A stored game or user that is missing or inconsistent."""
 
@@ -114,6 +118,8 @@ class Store:
         self.engine = engine
         try:
             with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":  # processes starting together wait
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK})
                 migrate(conn)
         except OperationalError as exc:
             engine.dispose()

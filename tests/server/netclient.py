@@ -46,14 +46,16 @@ class Server:
             [sys.executable, "-m", "spades", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", str(self.db), *self.extra],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 30
-        while time.time() < deadline:
+        deadline = time.time() + 60
+        while time.time() < deadline and self.proc.poll() is None:
             try:
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        self.stop()
+        err = self.proc.stderr.read().decode(errors="replace")[-3000:] if self.proc.stderr else ""
+        raise RuntimeError("the server did not start: " + err)
 
     def kill(self) -> None:
         assert self.proc is not None

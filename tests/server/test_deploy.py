@@ -1,6 +1,6 @@
-"""The server as docs/deploy.md deploys it: behind Debian's nginx with TLS, using the
-repository's own nginx site file; forwarded addresses believed only from trusted proxies;
-cross-site pages refused the WebSocket."""
+"""The server as docs/deploy.md deploys it: two processes on PostgreSQL and Redis behind
+Debian's nginx with TLS, using the repository's own nginx site file; forwarded addresses
+believed only from trusted proxies; cross-site pages refused the WebSocket."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests.server.netclient import NetPlayer, Server, free_port, step
-from tests.services import NginxServer
+from tests.services import NginxServer, PostgresServer, RedisServer
 
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx-spades.conf"
 
@@ -37,8 +37,8 @@ def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: P
                   key: Path) -> str:
     """The deploy file with the test's ports and certificate: nothing else is changed."""
     text = SITE.read_text()
-    lines = "\n    ".join(f"server 127.0.0.1:{p};" for p in upstreams)
-    text, n = re.subn(r"server 127\.0\.0\.1:\d+;", lambda _m: lines, text, count=1)
+    lines = "".join(f"server 127.0.0.1:{p};\n    " for p in upstreams)
+    text, n = re.subn(r"(server 127\.0\.0\.1:\d+;\n\s*)+", lambda _m: lines, text, count=1)
     assert n == 1
     text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
     text = text.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
@@ -49,22 +49,29 @@ def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: P
 
 
 @pytest.fixture
-def front(tmp_path: Path, database: str) -> Iterator[Front]:
+def front(tmp_path: Path, postgres: PostgresServer, redis_server: RedisServer
+          ) -> Iterator[Front]:
+    """Two server processes on one PostgreSQL and one Redis, behind nginx with TLS."""
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    server = Server(database, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
+    db = postgres.create_database("deploy")
+    prefix = f"deploy{free_port()}:"
+    servers: list[Server] = []
     nginx = NginxServer("")
-    site = site_for_test([server.port], nginx.port, free_port(), cert, key)
-    nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
-    nginx.start()
-    tls = ssl.create_default_context(cafile=str(cert))
     try:
-        yield Front(nginx, tls)
+        for _ in range(2):
+            servers.append(Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0",
+                                  "--redis", redis_server.url, "--redis-prefix", prefix).start())
+        site = site_for_test([s.port for s in servers], nginx.port, free_port(), cert, key)
+        nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
+        nginx.start()
+        yield Front(nginx, ssl.create_default_context(cafile=str(cert)))
     finally:
         nginx.stop()
-        server.stop()
+        for s in servers:
+            s.stop()
 
 
 def test_a_hand_is_played_through_nginx_with_tls(front: Front) -> None:

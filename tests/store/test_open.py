@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import subprocess
 import sys
 
@@ -9,7 +10,7 @@ import pytest
 
 from spades.engine import profile
 from spades.store import Store, StoreError
-from tests.services import free_port
+from tests.services import PostgresServer, free_port
 
 
 def test_a_store_keeps_games_users_and_events_on_each_backend(database: str) -> None:
@@ -44,3 +45,14 @@ def test_spades_serve_refuses_an_unreachable_database_in_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("spades serve: cannot open the database")
     assert "Traceback" not in done.stderr
+
+
+def test_processes_starting_together_migrate_one_at_a_time(postgres: PostgresServer) -> None:
+    url = postgres.create_database("together")
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        stores = list(pool.map(lambda _i: Store.open(url), range(4)))
+    try:
+        assert stores[0].create_user("Ann") > 0
+    finally:
+        for s in stores:
+            s.close()

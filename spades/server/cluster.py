@@ -1,0 +1,366 @@
+"""Several ``spades serve`` processes as one card room (``--redis URL``).
+
+Every table is run by one node, the holder of its lease (:mod:`spades.server.room`). A
+client may be connected to any node:
+
+* its messages about a table run elsewhere are *forwarded* to the node that runs it, where a
+  :class:`RemoteConn` stands for the client and goes through the ordinary ``dispatch`` —
+  the same checks, the same store-before-acknowledge, the same per-seat frames;
+* what that node sends the stand-in (events, acknowledgements, errors, snapshots) travels
+  back through Redis to the client's node, which writes it to the socket, in order;
+* when a node dies its leases expire, another node claims the tables and restores them from
+  the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
+  still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
+  turn timers and CPU players resume there.
+
+The lobby is a mirror kept by every node from the owners' announcements, so each node's
+lobby is the same and is served without asking Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from spades.server.protocol import client_message
+from spades.server.room import Room
+from spades.server.tables import Table, TableError
+from spades.server.text import TextError
+
+if TYPE_CHECKING:
+    from spades.server.hub import Conn, Hub
+
+log = logging.getLogger("spades.server")
+
+Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
+
+#: Messages a node always answers itself (they need no table, or make one here).
+LOCAL = frozenset({"ping", "hello", "lobby", "create"})
+
+
+def _err(code: str, message: str, ref: Any = None) -> str:
+    return json.dumps({"type": "error", "ref": ref, "code": code, "message": message})
+
+
+class Cluster:
+    """This node's part of the room: forwarding, stand-ins, take-over and the lobby mirror."""
+
+    def __init__(self, hub: Hub, room: Room) -> None:
+        self.hub = hub
+        self.room = room
+        self.node = room.node
+        self.dispatch: Dispatch | None = None  # set by the app (it lives there)
+        self.local: dict[str, Conn] = {}  # clients connected to this node, by id
+        self.stand_ins: dict[tuple[str, str], RemoteConn] = {}
+        self.lobby: dict[str, dict[str, Any]] = {}
+        self._taking: dict[str, asyncio.Future[str | None]] = {}
+        self._watch: asyncio.Task[None] | None = None
+        room.on_message = self.on_message
+        room.on_lost = self.on_lost
+
+    # Life ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.room.start()
+        for row in await self.room.summaries():
+            if isinstance(row, dict) and isinstance(row.get("id"), str):
+                self.lobby[row["id"]] = row
+        await self.take_over()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
+
+    async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(BaseException):
+                await self._watch
+        await self.room.close()
+
+    async def _watch_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.room.lease_ms / 3000)
+            try:
+                await self.take_over()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for tables without a node failed")
+
+    async def take_over(self) -> int:
+        """Claim and restore every unfinished table that no node runs. Returns how many."""
+        hub = self.hub
+        from spades.server.restore import TABLE_STATUSES
+
+        ids: list[str] = await hub.db(hub.store.game_ids, kind="table", status=TABLE_STATUSES)
+        n = 0
+        for gid in ids:
+            if gid in hub.tables or gid in self._taking or await self.room.owner(gid) is not None:
+                continue
+            if await self._take(gid) == self.node:
+                n += 1
+        return n
+
+    async def _take(self, table_id: str) -> str | None:
+        """Claim a table nobody runs and restore it here; the node that runs it then (this
+        one, another that was quicker, or None if it cannot be restored). One restore at a
+        time per table, however many ask."""
+        waiting = self._taking.get(table_id)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._taking[table_id] = done
+        result: str | None = None
+        try:
+            if not await self.room.claim(table_id):
+                result = await self.room.owner(table_id)
+            elif table_id in self.hub.tables or await self.hub.restore_table(table_id):
+                result = self.node
+                log.info("node %s runs table %s", self.node, table_id)
+                self.room.broadcast({"k": "owner", "table": table_id, "node": self.node})
+            else:
+                await self.room.release(table_id)
+        finally:
+            del self._taking[table_id]
+            done.set_result(result)
+        return result
+
+    async def on_lost(self, table_id: str) -> None:
+        """Another node holds this table now: stop running it here; its clients here are
+        joined to the new owner when it announces itself."""
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            return
+        for conn in [*table.members.values(), *table.spectators]:
+            if conn.table is table and not isinstance(conn, RemoteConn):
+                conn.table = None
+                conn.remote_table, conn.remote_node = table_id, None
+        table.close_timers()
+        self.hub.tables.pop(table_id, None)
+        self.hub.invites.pop(table.invite, None)
+
+    # Tables of this node ----------------------------------------------------------------
+
+    async def claimed(self, table: Table) -> None:
+        """A table made or restored here: this node runs it, and its invite leads here."""
+        await self.room.claim(table.id)
+        await self.room.put_invite(table.invite, table.id)
+
+    def released(self, table: Table) -> None:
+        self.hub.spawn(self._release(table))
+
+    async def _release(self, table: Table) -> None:
+        await self.room.put_invite(table.invite, None)
+        await self.room.release(table.id)
+
+    def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None:
+        self.hub.spawn(self.room.put_summary(table.id, row))
+        self.room.broadcast({"k": "lobby", "id": table.id, "row": row})
+
+    # Clients of this node ---------------------------------------------------------------
+
+    def register(self, conn: Conn) -> None:
+        self.local[conn.cid] = conn
+
+    def unregister(self, conn: Conn) -> None:
+        self.local.pop(conn.cid, None)
+        if conn.remote_node is not None:
+            self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
+
+    async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool:
+        """Forward ``msg`` to the node that runs its table; False: this node answers it."""
+        if isinstance(conn, RemoteConn) or msg.type in LOCAL:
+            return False
+        if msg.type == "join":
+            tid = msg.table_id
+            if not tid and msg.invite:
+                tid = await self.room.invite(msg.invite.strip().upper().replace(" ", ""))
+            if not tid or tid in self.hub.tables:
+                return False
+            owner = await self._owner_of(tid)
+            if owner is None or owner == self.node:
+                return False  # not a live table (find says so), or it is here now
+            if conn.table is not None:
+                await conn.table.detach(conn, leaving=False)
+            self._leave_remote(conn)
+            self._forward(conn, owner, data)
+            return True
+        if conn.table is None and conn.remote_table is not None:
+            if conn.remote_node is None:  # between owners: the new one is not known yet
+                owner = await self._owner_of(conn.remote_table)
+                if owner is None:
+                    raise TableError("state", "the table is moving to another server: "
+                                     "try again in a moment")
+                conn.remote_node = owner
+                if owner == self.node:
+                    return False
+            self._forward(conn, conn.remote_node, data)
+            return True
+        return False
+
+    def leaving_remote(self, conn: Conn) -> None:
+        """``conn`` is about to sit at a table of this node."""
+        self._leave_remote(conn)
+
+    def _leave_remote(self, conn: Conn) -> None:
+        if conn.remote_node is not None:
+            self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
+        conn.remote_table = conn.remote_node = None
+
+    async def _owner_of(self, table_id: str) -> str | None:
+        """The node that runs the table, claiming (and restoring) it if none does."""
+        if table_id in self._taking:
+            return await self._take(table_id)
+        owner = await self.room.owner(table_id)
+        if owner is not None:
+            return owner
+        return await self._take(table_id)
+
+    def _forward(self, conn: Conn, node: str, data: dict[str, Any]) -> None:
+        self.room.send(node, {"k": "msg", "from": self.node, "c": conn.cid,
+                              "u": [conn.user_id, conn.name, conn.guest], "m": data})
+
+    # Messages from other nodes ----------------------------------------------------------
+
+    async def on_message(self, d: dict[str, Any]) -> None:
+        kind = d.get("k")
+        if kind == "frame":
+            conn = self.local.get(str(d.get("c")))
+            if conn is not None:
+                conn.send(str(d.get("t")))
+        elif kind == "msg":
+            self._stand_in(d).inbox.put_nowait(d.get("m"))
+        elif kind == "at":
+            conn = self.local.get(str(d.get("c")))
+            if conn is not None:
+                tid = d.get("table")
+                conn.remote_table = tid if isinstance(tid, str) else None
+                conn.remote_node = str(d["from"]) if conn.remote_table else None
+        elif kind == "close":
+            conn = self.local.get(str(d.get("c")))
+            if conn is not None:
+                conn.close(int(d.get("code") or 1000))
+        elif kind == "gone":
+            stand_in = self.stand_ins.pop((str(d.get("from")), str(d.get("c"))), None)
+            if stand_in is not None:
+                stand_in.inbox.put_nowait(None)
+        elif kind == "owner":
+            await self._new_owner(str(d.get("table")), str(d.get("node")))
+        elif kind == "lobby":
+            self._lobby_row(str(d.get("id")), d.get("row"))
+
+    def _stand_in(self, d: dict[str, Any]) -> RemoteConn:
+        key = (str(d.get("from")), str(d.get("c")))
+        stand_in = self.stand_ins.get(key)
+        if stand_in is None:
+            uid, name, guest = d.get("u") or (0, "", True)
+            stand_in = RemoteConn(self, key[0], key[1], int(uid), str(name), bool(guest))
+            self.stand_ins[key] = stand_in
+            stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())
+        return stand_in
+
+    async def _new_owner(self, table_id: str, node: str) -> None:
+        """A node took a table over: clients here that sat or watched there rejoin it."""
+        for conn in list(self.local.values()):
+            if conn.remote_table == table_id and conn.remote_node != node and node != self.node:
+                conn.remote_node = node
+                self._forward(conn, node, {"type": "join", "table_id": table_id})
+            elif conn.remote_table == table_id and node == self.node and conn.table is None:
+                conn.remote_table = conn.remote_node = None
+                if self.dispatch is not None:
+                    with contextlib.suppress(TableError):
+                        await self.dispatch(self.hub, conn, client_message.validate_python(
+                            {"type": "join", "table_id": table_id}))
+
+    def _lobby_row(self, table_id: str, row: Any) -> None:
+        if isinstance(row, dict):
+            self.lobby[table_id] = row
+            text = json.dumps({"type": "lobby_update", "table": row})
+        else:
+            self.lobby.pop(table_id, None)
+            text = json.dumps({"type": "lobby_remove", "table_id": table_id})
+        self.hub.lobby_cache.invalidate()
+        for conn in list(self.hub.lobby_subs):
+            conn.send(text)
+
+
+class RemoteConn:
+    """A client of another node, as the tables of this node see it: what is sent to it
+    goes back through Redis to that node; its messages are dispatched here one by one."""
+
+    def __init__(self, cluster: Cluster, node: str, cid: str, user_id: int, name: str,
+                 guest: bool) -> None:
+        self.cluster = cluster
+        self.node = node
+        self.cid = cid
+        self.user_id = user_id
+        self.name = name
+        self.guest = guest
+        self.closed = False
+        self.close_code = 1000
+        self.queued_bytes = 0
+        self.lobby = False
+        self.remote_table: str | None = None
+        self.remote_node: str | None = None
+        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._table: Table | None = None
+        from spades.server.limits import TokenBucket  # the same lobby rate as a local one
+
+        s = cluster.hub.settings
+        self.lobby_bucket = TokenBucket(s.lobby_rate, s.lobby_burst)
+
+    @property
+    def table(self) -> Table | None:
+        return self._table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        if table is not self._table:
+            self._table = table
+            self.cluster.room.send(self.node, {"k": "at", "from": self.cluster.node,
+                                               "c": self.cid,
+                                               "table": None if table is None else table.id})
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.cluster.room.send(self.node, {"k": "frame", "c": self.cid, "t": text})
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.cluster.room.send(self.node, {"k": "close", "c": self.cid, "code": code})
+
+    def drop(self, reason: str) -> None:
+        self.close(1008)
+
+    async def run(self) -> None:
+        """Dispatch this client's forwarded messages in the order they came."""
+        hub = self.cluster.hub
+        while True:
+            data = await self.inbox.get()
+            if data is None:  # the client went away from its node
+                self.closed = True
+                table = self._table
+                if table is not None:
+                    await table.detach(self, leaving=False)  # type: ignore[arg-type]
+                return
+            ref = data.get("ref") if isinstance(data, dict) else None
+            try:
+                msg = client_message.validate_python(data)
+                assert self.cluster.dispatch is not None
+                await self.cluster.dispatch(hub, self, msg)  # type: ignore[arg-type]
+            except ValidationError as exc:
+                self.send(_err("bad_message", str(exc).splitlines()[0], ref))
+            except TableError as exc:
+                self.send(_err(exc.code, exc.message, ref))
+            except TextError as exc:
+                self.send(_err("bad_message", str(exc), ref))
+            except Exception:
+                log.exception("a forwarded message failed")
+                self.send(_err("server", "the server could not do that", ref))

@@ -1,0 +1,103 @@
+"""Several ``spades serve`` processes, one card room: PostgreSQL and Redis shared, real
+processes on loopback, one of them killed with SIGKILL in the middle of a trick."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from spades.engine import replay
+from spades.server import views
+from tests.server.netclient import NetPlayer, Server, free_port, step
+from tests.services import PostgresServer, RedisServer
+
+
+@pytest.fixture
+def room(postgres: PostgresServer, redis_server: RedisServer) -> Iterator[list[Server]]:
+    """Three processes on one PostgreSQL database and one Redis."""
+    db = postgres.create_database("room")
+    prefix = f"t{free_port()}:"  # a fresh key space in the shared Redis
+    servers = [Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0", "--redis",
+                      redis_server.url, "--redis-prefix", prefix) for _ in range(3)]
+    started: list[Server] = []
+    try:
+        for s in servers:
+            started.append(s.start())
+        yield started
+    finally:
+        for s in started:
+            s.stop()
+
+
+def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
+    """The humans act (first legal action) until ``done()``; frames are read meanwhile."""
+    for _ in range(limit):
+        if done():
+            return
+        step(players)
+    raise AssertionError("did not get there")
+
+
+def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
+    a, b, c = room
+    ann = NetPlayer(a, "Ann")
+    bob = NetPlayer(b, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
+                                               "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    # The lobby is the same from every process (as soon as c has heard of the table).
+    deadline = time.monotonic() + 30
+    while [t["id"] for t in httpx.get(c.url + "/api/tables", timeout=10).json()] != [tid]:
+        assert time.monotonic() < deadline, "the table never reached c's lobby"
+        time.sleep(0.05)
+    ans = bob.request({"type": "join", "table_id": tid})  # run by a: forwarded there
+    assert ans["type"] == "ack", ans
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.you is not None and bob.you["role"] == "player"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    players = [ann, bob]
+
+    def mid_trick() -> bool:
+        v = ann.view
+        return bool(v and v["phase"] == "play" and 0 < len(v.get("trick") or []) < 4
+                    and len(v.get("plays") or []) >= 6 and (ann.my_turn() or bob.my_turn()))
+
+    act_until(players, mid_trick)
+    bob.catch_up(ann.seq or 0)
+    before = {"ann": ann.view, "bob": bob.view}
+    a.kill()  # the process that runs the table, with SIGKILL
+    started = time.monotonic()
+    # Bob, still connected to b, is joined to the table's new process: a fresh snapshot.
+    # Its numbering starts a new block above what he saw; like the page, he takes the
+    # snapshot as his new base.
+    bob.seq = None
+    bob.until(lambda m: m["type"] == "table")
+    took = time.monotonic() - started
+    assert bob.view == before["bob"], "the table came back different"
+    # Ann's socket died with a: she reconnects to c (as through a load balancer).
+    ann2 = NetPlayer(c, "Ann", ann.token)
+    assert tid in ann2.welcome["tables"]
+    assert ann2.request({"type": "join", "table_id": tid})["type"] == "ack"
+    ann2.until(lambda m: m["type"] == "table")
+    old = before["ann"] or {}
+    diff = {k: (old.get(k), v) for k, v in (ann2.view or {}).items() if old.get(k) != v}
+    assert not diff, diff
+    players = [ann2, bob]
+    act_until(players, lambda: ann2.view is not None and ann2.view["phase"] == "over")
+    bob.catch_up(ann2.seq or 0)
+    # Nothing lost: the record has the whole hand, and both views are what one process
+    # running the same actions gives.
+    record = httpx.get(f"{c.url}/api/games/{tid}/record", timeout=10).json()
+    assert len(record["hands"][0]["plays"]) == 52
+    match = replay(record)
+    for p in (ann2, bob):
+        assert p.you is not None
+        assert p.view == json.loads(json.dumps(views.seat_view(match, p.you["seat"])))
+    print(f"taken over in {took:.2f} s")

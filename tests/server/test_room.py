@@ -1,0 +1,141 @@
+"""What server processes share through Redis (spades.server.room), on a real private Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from spades.server.room import Room
+from tests.services import RedisServer
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+async def _until(cond: Any, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not await cond():
+            await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def url(redis_server: RedisServer) -> str:
+    return redis_server.url
+
+
+def _prefix(name: str) -> str:
+    return f"t-{name}:"
+
+
+def test_one_table_has_one_owner_and_a_closed_node_lets_it_go(url: str) -> None:
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("own"), lease_seconds=1)
+        b = Room(url, prefix=_prefix("own"), lease_seconds=1)
+        await a.start()
+        await b.start()
+        try:
+            assert await a.claim("T1")
+            assert not await b.claim("T1")
+            assert await a.claim("T1")  # again: still its own
+            assert await b.owner("T1") == a.node
+            await a.close()
+            assert await b.claim("T1")
+        finally:
+            await a.close()
+            await b.close()
+    run(go())
+
+
+def test_a_dead_node_s_lease_expires_and_another_takes_the_table(url: str) -> None:
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("dead"), lease_seconds=0.6)
+        b = Room(url, prefix=_prefix("dead"), lease_seconds=0.6)
+        await a.start()
+        await b.start()
+        try:
+            assert await a.claim("T")
+            for task in a._tasks:  # the process dies: no renewal, no release
+                task.cancel()
+            await asyncio.sleep(0)
+            assert not await b.claim("T")
+            await _until(lambda: b.claim("T"))
+            assert await b.owner("T") == b.node
+            await _until(lambda: _not(a.alive(a.node)))
+        finally:
+            await b.close()
+    run(go())
+
+
+async def _not(aw: Any) -> bool:
+    return not await aw
+
+
+def test_a_lease_taken_by_another_is_reported_lost(url: str) -> None:
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("lost"), lease_seconds=0.6)
+        await a.start()
+        lost: list[str] = []
+
+        async def on_lost(tid: str) -> None:
+            lost.append(tid)
+        a.on_lost = on_lost
+        try:
+            assert await a.claim("T")
+            await a.redis.set(a._key("owner", "T"), "someone-else")
+            await _until(lambda: _true(lost == ["T"]))
+            assert "T" not in a.owned
+        finally:
+            await a.close()
+    run(go())
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+def test_messages_arrive_once_and_in_order_across_channels(url: str) -> None:
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("msg"))
+        b = Room(url, prefix=_prefix("msg"))
+        got: list[dict[str, Any]] = []
+
+        async def collect(m: dict[str, Any]) -> None:
+            got.append(m)
+        b.on_message = collect
+        await a.start()
+        await b.start()
+        try:
+            for i in range(500):
+                if i % 10 == 0:
+                    a.broadcast({"n": i})
+                else:
+                    a.send(b.node, {"n": i})
+            await _until(lambda: _true(len(got) >= 500))
+            assert [m["n"] for m in got] == list(range(500))
+        finally:
+            await a.close()
+            await b.close()
+    run(go())
+
+
+def test_the_lobby_and_invites_are_shared(url: str) -> None:
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("lobby"))
+        b = Room(url, prefix=_prefix("lobby"))
+        await a.start()
+        await b.start()
+        try:
+            await a.put_summary("T1", {"id": "T1", "name": "Ann's table"})
+            await a.put_invite("ABCD2345", "T1")
+            assert await b.summaries() == [{"id": "T1", "name": "Ann's table"}]
+            assert await b.invite("ABCD2345") == "T1"
+            await a.put_summary("T1", None)
+            await a.put_invite("ABCD2345", None)
+            assert await b.summaries() == [] and await b.invite("ABCD2345") is None
+        finally:
+            await a.close()
+            await b.close()
+    run(go())
