@@ -113,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default=str(ROOT / "bench" / "results" / "server_capacity.json"))
+    p.add_argument("--append", action="store_true",
+                   help="keep the runs already in --out (setups measured in separate runs)")
     args = p.parse_args(argv)
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
     sizes = [int(x) for x in args.players.split(",")]
@@ -126,10 +128,16 @@ def main(argv: list[str] | None = None) -> int:
         for setup in setups:
             for players in sizes:
                 args.tables = players // 4
-                with started(setup, pg, redis) as (url, ws_url):
-                    assert httpx.get(url + "/api/health", timeout=10).status_code == 200
-                    report = asyncio.run(measure(url, ws_url, args))
+                try:
+                    with started(setup, pg, redis) as (url, ws_url):
+                        assert httpx.get(url + "/api/health", timeout=10).status_code == 200
+                        report = asyncio.run(measure(url, ws_url, args))
+                except Exception as exc:  # a setup that breaks under the load: say so, go on
+                    print(f"{setup:9} {players:5} players  failed: {exc!r}", flush=True)
+                    runs.append({"setup": setup, "players": players, "failed": repr(exc)})
+                    break
                 report["setup"] = setup
+                report["when"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
                 runs.append(report)
                 lat = report["latency_ms"]
                 print(f"{setup:9} {report['players']:5} players  {report['actions_per_s']:7.1f} "
@@ -143,9 +151,13 @@ def main(argv: list[str] | None = None) -> int:
             redis.stop()
         if pg is not None:
             pg.stop()
+    if args.append and Path(args.out).exists():
+        runs = json.loads(Path(args.out).read_text())["runs"] + runs
+    setups = list(dict.fromkeys(r["setup"] for r in runs))
     summary = {}
     for setup in setups:
-        ok = [r["players"] for r in runs if r["setup"] == setup and r["latency_ms"]["p99"] < 100
+        ok = [r["players"] for r in runs if r["setup"] == setup and "failed" not in r
+              and r["latency_ms"]["p99"] < 100
               and r["lost_or_out_of_order"] == 0 and r["errors"] == 0]
         summary[setup] = max(ok) if ok else 0
     out = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count(),
@@ -155,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["| setup | players | actions/s | p50 ms | p99 ms | max ms | lost | errors | load avg |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
+        if "failed" in r:
+            lines.append(f"| {r['setup']} | {r['players']} | failed: {r['failed'][:80]} |"
+                         " | | | | | |")
+            continue
         lat = r["latency_ms"]
         lines.append(f"| {r['setup']} | {r['players']} | {r['actions_per_s']} | {lat['p50']} | "
                      f"{lat['p99']} | {lat['max']} | {r['lost_or_out_of_order']} | "

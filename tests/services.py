@@ -124,9 +124,10 @@ class PostgresServer:
 
 NGINX_CONF = """\
 worker_processes 1;
+worker_rlimit_nofile 20000;
 pid {dir}/nginx.pid;
 error_log {dir}/error.log warn;
-events {{ worker_connections 1024; }}
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
     client_body_temp_path {dir}/body;
