@@ -55,7 +55,7 @@ from spades.server.protocol import (
     client_message,
 )
 from spades.server.settings import Settings
-from spades.server.tables import Table, TableError
+from spades.server.tables import SEAT_NAMES_4, Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
 from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
@@ -251,6 +251,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           authorization: Annotated[str | None, Header()] = None
                           ) -> dict[str, Any]:
         try:
+            if hub.cluster is not None and table_id not in hub.tables:
+                return await stored_sheet(hub, table_id, authorization)
             table = hub.find(table_id, None)
             if table.options.private:
                 viewer = await hub.db(hub.user_for, _bearer(authorization))
@@ -260,6 +262,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return table.sheet()
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
+
+    async def stored_sheet(hub: Hub, table_id: str, authorization: str | None
+                           ) -> dict[str, Any]:
+        """The sheet of a table another process runs, from the store (every accepted
+        action is there before anyone hears of it)."""
+        missing = TableError("not_found", "no such table (it may have finished)")
+        try:
+            game, match = await hub.db(hub.store.load_match, table_id)
+        except StoreError:
+            raise missing from None
+        if game.kind != "table" or game.status not in ("waiting", "active"):
+            raise missing
+        if (game.options.get("table") or {}).get("private"):
+            viewer = await hub.db(hub.user_for, _bearer(authorization))
+            people = {s.get("user_id") for s in game.seats} | {game.options.get("owner")}
+            if viewer is None or viewer.id not in people:
+                raise missing
+        if not match.log:
+            raise TableError("state", "the match has not started")
+        names = [str(s.get("name") or "") or (SEAT_NAMES_4[i] if len(game.seats) == 4
+                                                else f"Seat {i + 1}")
+                 for i, s in enumerate(game.seats)]
+        return {"type": "sheet", "table_id": table_id, **views.sheet(match, names)}
 
     @app.get("/api/games/{game_id}/record", tags=["records"])
     async def game_record(game_id: str, hub: HubDep,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Connection,
@@ -29,6 +30,10 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+#: User ids are random up to 2**53: 64-bit on PostgreSQL (SQLite's INTEGER already is, and
+#: must stay INTEGER for its row ids).
+UserId = BigInteger().with_variant(Integer, "sqlite")
+
 schema_version = Table(
     "schema_version",
     metadata,
@@ -38,7 +43,7 @@ schema_version = Table(
 users = Table(
     "users",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("id", UserId, primary_key=True, autoincrement=True),
     Column("name", String(40), nullable=False),
     # NULL for guests; an argon2 hash for accounts.
     Column("password_hash", String(200), nullable=True),
@@ -56,7 +61,7 @@ sessions = Table(
     metadata,
     # A SHA-256 of the token: the token itself is never stored.
     Column("token_hash", String(64), primary_key=True),
-    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("user_id", UserId, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )
@@ -105,7 +110,7 @@ game_players = Table(
     metadata,
     Column("game_id", String(36), ForeignKey("games.id", ondelete="CASCADE"),
            primary_key=True),
-    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", UserId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, nullable=False),
 )
 Index("ix_game_players_user", game_players.c.user_id)
@@ -128,7 +133,7 @@ user_stats = Table(
     metadata,
     # A player's totals per rules profile (spades.stats.Stats.counts()), kept up to date as
     # games finish, so reading them never replays a game.
-    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", UserId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("profile", String(40), primary_key=True),
     Column("counts", JSON, nullable=False),
 )
@@ -182,8 +187,19 @@ def _name_keys(conn: Connection) -> None:
     next(i for i in users.indexes if i.name == "ux_users_name_key").create(conn, checkfirst=True)
 
 
+def _big_user_ids(conn: Connection) -> None:
+    """User ids are random up to 2**53 (migration 5's store): 64-bit columns. SQLite's
+    integers already are; PostgreSQL's ``integer`` is 32-bit."""
+    if conn.dialect.name != "postgresql":
+        return
+    for table, column in (("users", "id"), ("sessions", "user_id"),
+                          ("game_players", "user_id"), ("user_stats", "user_id")):
+        conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN {column} TYPE BIGINT"))
+
+
 #: Ordered schema changes; append, never edit or reorder.
-MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys]
+MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys,
+                                                  _big_user_ids]
 
 
 def migrate(conn: Connection) -> int:

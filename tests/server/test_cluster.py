@@ -71,6 +71,10 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
 
     act_until(players, mid_trick)
     bob.catch_up(ann.seq or 0)
+    # The score sheet is the same from a process that does not run the table.
+    sheets = [httpx.get(f"{s.url}/api/tables/{tid}/sheet", timeout=10) for s in (a, c)]
+    assert [r.status_code for r in sheets] == [200, 200]
+    assert sheets[0].json() == sheets[1].json()
     before = {"ann": ann.view, "bob": bob.view}
     a.kill()  # the process that runs the table, with SIGKILL
     started = time.monotonic()

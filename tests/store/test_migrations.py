@@ -33,6 +33,9 @@ def test_a_version_1_database_gains_the_chat_table_and_keeps_its_rows(database: 
         assert version == len(schema.MIGRATIONS)
         user = store.user(uid)
         assert user is not None and user.name == "Ann"
+        # New users get random ids up to 2**53: the old 32-bit columns were widened.
+        new = store.create_user("Bob")
+        assert new >= 2**32 and store.user(new) is not None
     finally:
         store.close()
 
