@@ -92,6 +92,16 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     ann2.until(lambda m: m["type"] == "table")
     old = before["ann"] or {}
     diff = {k: (old.get(k), v) for k, v in (ann2.view or {}).items() if old.get(k) != v}
+    if diff:  # what happened meanwhile, as Bob was told it
+        got = []
+        try:
+            while True:
+                m = bob.recv(timeout=2)
+                if m["type"] == "event":
+                    got.append((m["event"]["kind"], m["event"]["seat"], m["event"]["text"]))
+        except Exception:
+            pass
+        print("BOB SAW", got)
     assert not diff, diff
     players = [ann2, bob]
     act_until(players, lambda: ann2.view is not None and ann2.view["phase"] == "over")

@@ -9,6 +9,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "html") el.innerHTML = v; // trusted, static content only
     else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") el.style.cssText = String(v); // through the CSSOM: allowed by the CSP
     else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
   }
