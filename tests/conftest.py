@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Protocol, TypeVar
 
 import pytest
 
 from tests.services import PostgresServer, RedisServer, ServiceMissing
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    """A private PostgreSQL server for this test session (started on first use)."""
+class _Service(Protocol):
+    def start(self) -> object: ...
+    def stop(self) -> None: ...
+
+
+S = TypeVar("S", bound=_Service)
+
+
+def _running(make: Callable[[], S]) -> Iterator[S]:
     try:
-        server = PostgresServer()
+        server = make()
     except ServiceMissing as exc:
         pytest.fail(f"{exc}: run the suite with `bash scripts/test`")
     server.start()
@@ -21,6 +28,12 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A private PostgreSQL server for this test session (started on first use)."""
+    yield from _running(PostgresServer)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -36,12 +49,4 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     """A private Redis for this test session (started on first use)."""
-    try:
-        server = RedisServer()
-    except ServiceMissing as exc:
-        pytest.fail(f"{exc}: run the suite with `bash scripts/test`")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from _running(RedisServer)

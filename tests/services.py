@@ -30,6 +30,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stop_process(proc: subprocess.Popen[bytes] | None, folder: Path, wait: float = 10.0) -> None:
+    """Stop a service (terminate, then kill if it lingers) and remove its folder."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    with contextlib.suppress(OSError):
+        shutil.rmtree(folder)
+
+
 def _pg_bin(name: str) -> str:
     found = shutil.which(name)
     if found:
@@ -111,15 +124,7 @@ class PostgresServer:
         return self.url(name)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()  # smart shutdown; then fast
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        with contextlib.suppress(OSError):
-            shutil.rmtree(self.dir)
+        stop_process(self.proc, self.dir, 30)  # smart shutdown; then fast
 
 
 NGINX_CONF = """\
@@ -179,15 +184,7 @@ class NginxServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        with contextlib.suppress(OSError):
-            shutil.rmtree(self.dir)
+        stop_process(self.proc, self.dir)
 
 
 class RedisServer:
@@ -227,12 +224,4 @@ class RedisServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        with contextlib.suppress(OSError):
-            shutil.rmtree(self.dir)
+        stop_process(self.proc, self.dir)
