@@ -116,6 +116,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
+    if settings.redis is not None:
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("spades serve: --redis needs the redis package: pip install 'spades[cluster]'",
+                  file=sys.stderr)
+            return 2
     from spades.store import Store, StoreError
 
     try:  # a wrong URL or an unreachable database: one clear line, not a traceback

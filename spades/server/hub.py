@@ -13,18 +13,16 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match, RulesError
-from spades.server.cluster import Cluster
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
-from spades.server.room import Room
 from spades.server.settings import Settings
 from spades.server.tables import (
     Place,
@@ -35,6 +33,9 @@ from spades.server.tables import (
     restartable,
 )
 from spades.store import Store, UserRow
+
+if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
+    from spades.server.cluster import Cluster
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -168,6 +169,9 @@ class Hub:
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
         self.cluster: Cluster | None = None
         if settings.redis:
+            from spades.server.cluster import Cluster
+            from spades.server.room import Room
+
             self.cluster = Cluster(self, Room(settings.redis, lease_seconds=settings.lease_seconds,
                                                prefix=settings.redis_prefix))
 
