@@ -224,7 +224,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
     "lobby_page_max", "lobby_cache_ms", "tables_per_user", "uploads_per_user",
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
-    "conns_per_address", "header_timeout", "max_header_bytes", "keep_alive", "hint_workers",
+    "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
     "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
 )

@@ -67,6 +67,8 @@ class Settings:
     conns_per_address: int = 64
     #: Seconds a request's line and headers may take to arrive.
     header_timeout: float = 10.0
+    #: Seconds a request's body may take to arrive once its headers have (408, closed).
+    body_timeout: float = 30.0
     #: Bytes of request line and headers.
     max_header_bytes: int = 16_384
     #: Seconds an idle keep-alive HTTP connection stays open (uvicorn's timeout_keep_alive).

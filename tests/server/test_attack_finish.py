@@ -5,6 +5,7 @@ from")."""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 import time
@@ -48,6 +49,10 @@ def _short_busy_timeout(hub: Hub) -> None:
 
     event.listen(engine, "connect", pragma)
     engine.dispose()
+
+
+def _pong(ref: int, m: dict[str, Any]) -> bool:
+    return bool(m["type"] == "pong" and m["ref"] == ref)
 
 
 def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
@@ -119,7 +124,7 @@ def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
             assert time.monotonic() < deadline, f"no match_over after the lock went: {tries}"
             pings += 1
             ann.send({"type": "ping", "ref": pings})
-            ann.until(lambda m, n=pings: m["type"] == "pong" and m["ref"] == n)
+            ann.until(functools.partial(_pong, pings))
             time.sleep(0.05)  # a polling interval
     assert tries[-1] == "stored" and tries.count("stored") == 1
     assert len(match_over()) == 1
