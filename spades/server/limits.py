@@ -222,7 +222,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "max_frame", "hard_frame", "rate_per_second", "rate_burst", "flood_close", "hello_timeout",
     "chat_history", "max_record_bytes", "login_failures", "login_window", "send_queue",
     "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
-    "lobby_page_max", "lobby_cache_ms", "tables_per_user", "uploads_per_user",
+    "lobby_page_max", "lobby_cache_ms", "lobby_notice_ms", "tables_per_user", "uploads_per_user",
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
@@ -246,8 +246,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
 SERVER_LIMITS: tuple[str, ...] = (
-    "send_total_bytes", "send_close_timeout", "lobby_cache_ms", "keep_alive", "hint_workers",
-    "spectator_notice_ms", "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+    "send_total_bytes", "send_close_timeout", "lobby_cache_ms", "lobby_notice_ms", "keep_alive",
+    "hint_workers", "spectator_notice_ms", "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
 )
 
 

@@ -48,6 +48,9 @@ class Settings:
     lobby_page_max: int = 100
     #: The lobby rows are rebuilt when a table changes, and at least this often (ms).
     lobby_cache_ms: int = 1000
+    #: Lobby changes are told to subscribers at most this often (ms): a table's changes
+    #: within it are one frame (its latest state).
+    lobby_notice_ms: int = 250
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
     #: or uploading another.
     tables_per_user: int = 5
