@@ -1,7 +1,7 @@
-"""A result that cannot be written (another connection holds SQLite's write lock) is kept
-and tried again: the table stays where it can retry from, and ``match_over`` is told once
-the result is stored (issue 15: "a write that fails leaves the table in a state it can retry
-from")."""
+"""A result that cannot be written (another connection holds the lock it needs: SQLite's
+write lock, or the game's row on PostgreSQL) is kept and tried again: the table stays where
+it can retry from, and ``match_over`` is told once the result is stored (issue 15: "a write
+that fails leaves the table in a state it can retry from")."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Connection, create_engine, event, text
 from starlette.testclient import TestClient
 
 from spades.server.app import create_app
@@ -24,9 +23,7 @@ from tests.server.helpers import Player, close_all
 
 
 @pytest.fixture
-def sqlite_client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(db=str(tmp_path / "lock.sqlite3"), bot_executor="inline",
-                        cpu_delay=0.0, web_static=str(tmp_path / "noweb"))
+def locking_client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
         try:
             yield c
@@ -39,16 +36,50 @@ def _hub(client: TestClient) -> Hub:
     return h
 
 
-def _short_busy_timeout(hub: Hub) -> None:
+def _short_lock_wait(hub: Hub) -> None:
     """The store waits 50 ms (not 30 s) for a lock another connection holds, so the
     failure comes at once; the pool is emptied so every connection has it."""
     engine = hub.store.engine
+    sqlite = engine.dialect.name == "sqlite"
 
     def pragma(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.execute("PRAGMA busy_timeout = 50")
+        if sqlite:
+            dbapi_conn.execute("PRAGMA busy_timeout = 50")
+        else:
+            cur = dbapi_conn.cursor()
+            cur.execute("SET lock_timeout = '50ms'")
+            cur.close()
+            dbapi_conn.commit()
 
     event.listen(engine, "connect", pragma)
     engine.dispose()
+
+
+class LockHolder:
+    """Another connection holding the lock a game's row needs to be written: SQLite's write
+    lock (``BEGIN IMMEDIATE``), or on PostgreSQL the row itself (``FOR UPDATE``)."""
+
+    def __init__(self, hub: Hub, game_id: str) -> None:
+        db = hub.settings.db
+        self.sqlite: sqlite3.Connection | None = None
+        self.pg: Connection | None = None
+        if hub.store.engine.dialect.name == "sqlite":
+            self.sqlite = sqlite3.connect(db, check_same_thread=False, isolation_level=None)
+            self.sqlite.execute("BEGIN IMMEDIATE")
+        else:
+            self.engine = create_engine(db)
+            self.pg = self.engine.connect()
+            self.pg.execute(text("SELECT id FROM games WHERE id = :id FOR UPDATE"),
+                            {"id": game_id})
+
+    def release(self) -> None:
+        if self.sqlite is not None:
+            self.sqlite.rollback()
+            self.sqlite.close()
+        if self.pg is not None:
+            self.pg.rollback()
+            self.pg.close()
+            self.engine.dispose()
 
 
 def _pong(ref: int, m: dict[str, Any]) -> bool:
@@ -56,11 +87,10 @@ def _pong(ref: int, m: dict[str, Any]) -> bool:
 
 
 def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
-        sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        locking_client: TestClient, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    client = sqlite_client
+    client = locking_client
     hub = _hub(client)
-    db = hub.settings.db
     ann = Player(client, "Ann")
     ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
                                                "profile": "game93"}})
@@ -68,20 +98,18 @@ def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
     assert ann.table is not None
     tid = ann.table["id"]
     assert ann.request({"type": "start"})["type"] == "ack"
-    _short_busy_timeout(hub)
+    _short_lock_wait(hub)
 
     # Just before the result is written, another connection takes the write lock: the
     # write fails for real ("database is locked") until the test lets go.
-    holder: list[sqlite3.Connection] = []
+    holder: list[LockHolder] = []
     failed = threading.Event()
     tries: list[str] = []
     real = hub.store.finish_game
 
     def locked_then_real(*a: Any, **k: Any) -> Any:
         if not holder:
-            other = sqlite3.connect(db, check_same_thread=False, isolation_level=None)
-            other.execute("BEGIN IMMEDIATE")
-            holder.append(other)
+            holder.append(LockHolder(hub, tid))
         try:
             got = real(*a, **k)
         except Exception as exc:
@@ -112,14 +140,13 @@ def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
         while not any("result could not be stored" in r.getMessage() for r in caplog.records):
             assert time.monotonic() < deadline, "the failed write was not logged"
             time.sleep(0.01)  # the log line comes from the server's thread
-        assert "locked" in tries[0], tries
+        assert "lock" in tries[0], tries
         row = hub.store.game(tid)
         assert row.status == "active"  # as stored: a restart would finish it too
         assert len(hub.store.events(tid)) == hub.tables[tid].stored  # nothing lost
         assert not match_over()  # not told before it is stored
         assert hub.tables[tid].status == "active"
-        holder[0].rollback()  # let go of the lock: the next try succeeds
-        holder[0].close()
+        holder[0].release()  # let go of the lock: the next try succeeds
         while not match_over():  # bounded: the first retry comes after 0.5 s
             assert time.monotonic() < deadline, f"no match_over after the lock went: {tries}"
             pings += 1
