@@ -19,9 +19,12 @@ from typing import Any
 
 import pexpect
 
-from spades.engine import Event, parse_card, profile, replay
+from spades.engine import BID, NIL, Event, Match, parse_card, profile, replay
 from spades.engine.cards import RANK_OF, SPADES, SUIT_OF
 from spades.present.narrate import Narrator
+from spades.session import Move, Session
+from spades.store import Store
+from spades.tui.game import deal_masks
 from tests.terminal.driver import (
     BID_PROMPT,
     CARD_PROMPT,
@@ -206,3 +209,76 @@ def test_whole_match_tells_every_event_once_in_order(tmp_path: Path) -> None:
     assert text.index("Hand 1 scored: ") < text.index("Hand 1 in detail:") < text.index(
         "Hand 2: ")
     assert re.search(r"Totals: [^\n]*", text)
+
+
+def test_a_game_saved_before_sessions_resumes_telling_only_what_follows(
+        tmp_path: Path) -> None:
+    """A game stored as ``spades play`` stored games before it had sessions (each move
+    committed with ``append_at`` at the number after the last, the seat with it; a turn
+    timer's move among them), left in the middle of a trick: it resumes, and what is told
+    is exactly the events of the moves made after it resumed, once each, in order."""
+    db = tmp_path / "saved.sqlite3"
+    store = Store.open(db)
+    rules = profile("cardems", turn_timer=30)
+    gid = store.create_game("terminal", rules, seats=[
+        {"name": n, "cpu": None if s == HUMAN else "random", "user_id": None}
+        for s, n in enumerate(NAMES)], first_dealer=0, options={"human": HUMAN, "seed": 7})
+    match = Match(rules, dealer=0)
+    moves = 0
+
+    def put(kind: str, value: int | list[int], seat: int | None = None) -> None:
+        nonlocal moves
+        moves += 1
+        store.append_at(gid, moves, kind, value, seat)
+
+    masks = deal_masks(match, 7)
+    put("deal", masks)
+    match.deal(masks)
+    while match.phase is BID:
+        seat = match.current_player
+        if seat == 1:  # East's bid by the turn timer
+            action = match.clone().apply_timeout()
+            put("timeout", action, seat)
+            match.apply_timeout(action)
+        else:
+            put("act", NIL + 3, seat)
+            match.apply(NIL + 3)
+    while len(match.trick_winners) < 2 or not match.trick or match.current_player == HUMAN:
+        seat = match.current_player
+        action = match.legal_actions()[0]
+        put("act", action, seat)
+        match.apply(action)
+    saved = moves
+    store.close()
+
+    log = io.StringIO()
+    child = spawn(db, "--plain", "--no-pause", "--resume", gid[:8])
+    child.logfile_read = log
+    child.expect(rf"Resuming game {gid[:8]}")
+    while True:
+        i = child.expect([CARD_PROMPT, BID_PROMPT])
+        if i == 1 or "scored: " in log.getvalue():
+            break
+        child.sendline(listing_cards(child.before)[0])
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+    store = Store.open(db)
+    rows = store.events(gid)
+    store.close()
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1)) and len(rows) > saved
+    session = Session.resume(rules, 0, [(r.seq, r.kind, r.value, r.seat) for r in rows[:saved]])
+    narrator = Narrator(rules, names=NAMES, me=HUMAN)
+    expected: list[str] = []
+    for r in rows[saved:]:
+        value = tuple(r.value) if isinstance(r.value, list) else r.value
+        expected += narrator.story(session.commit(Move(r.seq, r.kind, value, r.seat)))
+    replayed = Session(Match(rules, dealer=0))
+    before: list[str] = []  # what was told before the game was saved
+    for r in rows[:saved]:
+        value = tuple(r.value) if isinstance(r.value, list) else r.value
+        before += narrator.story(replayed.commit(Move(r.seq, r.kind, value, r.seat)))
+    lines = [line.strip() for line in log.getvalue().replace("\r", "").split("\n")]
+    assert [line for line in lines if line in set(expected)] == expected
+    assert expected[-1].startswith("Hand 2: ")  # the whole rest of the hand, and the deal
+    assert len(before) > 10 and not set(before) & set(lines)  # nothing told again
