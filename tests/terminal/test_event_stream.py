@@ -15,15 +15,15 @@ import io
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pexpect
 
 from spades.engine import BID, NIL, Event, Match, parse_card, profile, replay
 from spades.engine.cards import RANK_OF, SPADES, SUIT_OF
 from spades.present.narrate import Narrator
-from spades.session import Move, Session
-from spades.store import Store
+from spades.session import Move, MoveKind, Session
+from spades.store import EventRow, Store
 from spades.tui.game import deal_masks
 from tests.terminal.driver import (
     BID_PROMPT,
@@ -211,6 +211,12 @@ def test_whole_match_tells_every_event_once_in_order(tmp_path: Path) -> None:
     assert re.search(r"Totals: [^\n]*", text)
 
 
+def stored_move(row: EventRow) -> Move:
+    """A stored move as the session made it."""
+    value = tuple(row.value) if isinstance(row.value, list) else row.value
+    return Move(row.seq, cast(MoveKind, row.kind), value, row.seat)
+
+
 def test_a_game_saved_before_sessions_resumes_telling_only_what_follows(
         tmp_path: Path) -> None:
     """A game stored as ``spades play`` stored games before it had sessions (each move
@@ -271,13 +277,11 @@ def test_a_game_saved_before_sessions_resumes_telling_only_what_follows(
     narrator = Narrator(rules, names=NAMES, me=HUMAN)
     expected: list[str] = []
     for r in rows[saved:]:
-        value = tuple(r.value) if isinstance(r.value, list) else r.value
-        expected += narrator.story(session.commit(Move(r.seq, r.kind, value, r.seat)))
+        expected += narrator.story(session.commit(stored_move(r)))
     replayed = Session(Match(rules, dealer=0))
     before: list[str] = []  # what was told before the game was saved
     for r in rows[:saved]:
-        value = tuple(r.value) if isinstance(r.value, list) else r.value
-        before += narrator.story(replayed.commit(Move(r.seq, r.kind, value, r.seat)))
+        before += narrator.story(replayed.commit(stored_move(r)))
     lines = [line.strip() for line in log.getvalue().replace("\r", "").split("\n")]
     assert [line for line in lines if line in set(expected)] == expected
     assert expected[-1].startswith("Hand 2: ")  # the whole rest of the hand, and the deal
