@@ -185,7 +185,7 @@ class HandState:
         s.left = s.hand_size - (len(obs.plays) - len(obs.trick)) // n
         s.broken = obs.spades_broken
         s.turn = obs.current_player if obs.current_player >= 0 else obs.seat
-        s.leader = obs.leader
+        s.leader = obs.leader if obs.phase == PLAY else -1  # set when the bidding closes
         s.led = -1
         s.best = s.best_seat = s.win_mask = -1
         if obs.trick:

@@ -147,7 +147,7 @@ def test_decisions_depend_on_the_observation_only(spec: str, steps: int) -> None
     assert make_bot(spec, 9).act(obs) == make_bot(spec, 9).act(twin.observation(seat))
 
 
-def test_public_voids_and_sim_agree_with_the_engine() -> None:
+def test_public_voids_and_hand_state_agree_with_the_engine() -> None:
     rules = profile("game93")
     match = Match.new(rules, seed=4)
     bots = [make_bot("random", s) for s in range(4)]
