@@ -42,8 +42,9 @@ def estimate_tricks(hand: int, rules: Rules) -> float:
     higher_missing = 0
     counted = 0
     top = BIG_JOKER if rules.jokers else 51
+    deck = rules.deck  # a computed property: once, not per card
     for c in range(top, _SPADE_LOW - 1, -1):
-        if not (rules.deck >> c & 1):
+        if not (deck >> c & 1):
             continue
         if spades >> c & 1:
             if higher_missing == 0:
