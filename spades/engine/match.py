@@ -57,7 +57,6 @@ from spades.engine.scoring import apply_bags, winner
 CHANCE, TERMINAL = -1, -2
 
 
-
 class Match(HandState):
     """A match in progress. See the module docstring for an example.
 
@@ -278,7 +277,7 @@ class Match(HandState):
                 self._score_hand()
 
     def _play_told(self, card: int, events: list[Event]) -> None:
-        """Play ``card`` (legal) and record what happened."""
+        """Play ``card`` (checked, as :meth:`apply` does) and record what happened."""
         seat = self.turn
         lead = self.leader
         trick = self.trick
