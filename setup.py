@@ -1,27 +1,122 @@
-"""Optional compiled build of the engine's hot modules with mypyc.
+"""Build: the engine's hot modules are compiled with mypyc by default.
 
-``pip install .`` installs pure Python. ``SPADES_COMPILE=1 pip install --no-build-isolation .``
-(with mypy installed) compiles the engine's hot path to C, about twice as fast; the
-behaviour is the same, and ``spades bench engine`` says which one it measured.
+``pip install .`` and ``pip install -e .`` compile ``spades/engine/{actions,cards,handstate,
+match,scoring}.py`` to C with mypyc (mypy is a build requirement in pyproject.toml), about
+twice as fast with the same behaviour. Without a C compiler (or mypy, when building with
+``--no-build-isolation``) the build prints one warning line and installs pure Python.
+``SPADES_COMPILE=0`` forces the pure build.
+
+Every build writes ``spades/engine/_build.json``: which build it was and, for the compiled
+one, the SHA-256 of each compiled source. At import, ``spades.engine`` compares it with the
+sources and loads pure Python for all the hot modules if any of them changed since the build
+(an editable install keeps its compiled modules next to the sources).
 """
 
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
 import os
+import shlex
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
 
-from setuptools import setup
+from setuptools import Distribution, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
 
-ext_modules = []
-if os.environ.get("SPADES_COMPILE") == "1":
-    from mypyc.build import mypycify
+ROOT = Path(__file__).resolve().parent
+HOT_MODULES = ["actions", "cards", "handstate", "match", "scoring"]
+STAMP = "_build.json"
 
-    ext_modules = mypycify(
-        [
-            "spades/engine/actions.py",
-            "spades/engine/cards.py",
-            "spades/engine/handstate.py",
-            "spades/engine/match.py",
-            "spades/engine/scoring.py",
-        ],
-        opt_level="3",
-    )
 
-setup(ext_modules=ext_modules)
+def warn(reason: str) -> None:
+    print(f"WARNING: spades: {reason}: installing the pure-Python engine (about half the speed);"
+          " install a C compiler and rerun pip install to compile it with mypyc.",
+          file=sys.stderr, flush=True)
+
+
+def c_compiler() -> str | None:
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    return shutil.which(cc[0]) if cc else None
+
+
+def source_hashes() -> dict[str, str]:
+    engine = ROOT / "spades" / "engine"
+    return {f"{m}.py": hashlib.sha256((engine / f"{m}.py").read_bytes()).hexdigest()
+            for m in HOT_MODULES}
+
+
+def mypyc_extensions() -> tuple[list[Any], str]:
+    """The extension modules to build, or none and the reason why."""
+    if os.environ.get("SPADES_COMPILE") == "0":
+        return [], "SPADES_COMPILE=0"
+    if c_compiler() is None:
+        warn("no C compiler found")
+        return [], "no C compiler at build time"
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        warn("mypy (mypyc) is not installed in the build environment")
+        return [], "mypyc missing at build time"
+    try:
+        return mypycify([f"spades/engine/{m}.py" for m in HOT_MODULES], opt_level="3"), ""
+    except (Exception, SystemExit) as exc:  # a failed mypyc run must not fail the install
+        warn(f"mypyc failed ({exc})")
+        return [], "mypyc failed at build time"
+
+
+EXTENSIONS, PURE_REASON = mypyc_extensions()
+
+
+class BuildExt(build_ext):  # type: ignore[misc]
+    """Builds the mypyc extensions, falling back to pure Python if the C build fails, and
+    writes the build stamp next to the engine's sources (in place) or into the build."""
+
+    def run(self) -> None:
+        reason = PURE_REASON
+        if self.extensions:
+            try:
+                super().run()
+            except (CCompilerError, ExecError, PlatformError, OSError) as exc:
+                warn(f"the C build failed ({exc})")
+                reason = "the C build failed"
+                self.extensions: list[Any] = []
+        stamp: dict[str, Any]
+        if self.extensions:
+            stamp = {"build": "compiled", "sources": source_hashes()}
+        else:
+            stamp = {"build": "pure", "reason": reason}
+            if self.inplace:
+                self.remove_stale_inplace_modules()
+        base = ROOT if self.inplace else Path(self.build_lib)
+        target = base / "spades" / "engine" / STAMP
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(stamp, indent=1) + "\n")
+
+    def remove_stale_inplace_modules(self) -> None:
+        """A pure build in place drops compiled hot modules left by an earlier build."""
+        engine = ROOT / "spades" / "engine"
+        for m in HOT_MODULES:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                (engine / f"{m}{suffix}").unlink(missing_ok=True)
+
+    def get_outputs(self) -> list[str]:
+        outputs: list[str] = super().get_outputs() if self.extensions else []
+        if not self.inplace:
+            outputs.append(str(Path(self.build_lib) / "spades" / "engine" / STAMP))
+        return outputs
+
+
+class SpadesDistribution(Distribution):  # type: ignore[misc]
+    """build_ext always runs, so that a pure build also writes its stamp."""
+
+    def has_ext_modules(self) -> bool:
+        return True
+
+
+setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": BuildExt}, distclass=SpadesDistribution)

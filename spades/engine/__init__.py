@@ -4,8 +4,16 @@ scoring, records.
 No I/O, no clock, no global random. The modules import one another without a cycle:
 ``errors``, ``cards``, ``actions``, ``rules``, ``scoring``, ``phase``, ``hands``, ``events``,
 ``observation``, ``handstate``, ``record_format``, then ``match``, then ``records``.
+
+The hot modules (``actions``, ``cards``, ``handstate``, ``match``, ``scoring``) are normally
+compiled with mypyc at install (see setup.py). An editable install keeps the compiled modules
+next to their sources, so this package checks the build's stamp first: if any hot source
+changed since the build, all the hot modules load from their pure Python sources (never a
+mix) and one warning says so. ``BUILD`` is ``compiled`` or ``pure``; ``BUILD_NOTE`` says why
+the engine is pure ("" when compiled).
 """
 
+from spades.engine._build import BUILD, BUILD_NOTE
 from spades.engine.actions import (
     BID_BASE,
     BLIND_NIL,
@@ -63,6 +71,8 @@ __all__ = [
     "BID_BASE",
     "BIG_JOKER",
     "BLIND_NIL",
+    "BUILD",
+    "BUILD_NOTE",
     "CHANCE",
     "DEAL",
     "EVENT_TYPES",

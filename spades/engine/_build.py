@@ -1,0 +1,74 @@
+"""Which build of the engine's hot modules runs: compiled with mypyc, or pure Python.
+
+Imported by ``spades.engine`` before any hot module (``actions``, ``cards``, ``handstate``,
+``match``, ``scoring``). The build (setup.py) writes ``_build.json`` next to the sources: the
+SHA-256 of each compiled source. An editable install keeps the compiled modules next to their
+sources, so when any hot source changed since the build, all the hot modules load from their
+``.py`` sources (never a mix) and one warning says so.
+"""
+
+from __future__ import annotations
+
+import hashlib as _hashlib
+import importlib.abc as _importlib_abc
+import importlib.machinery as _machinery
+import importlib.util as _importlib_util
+import json as _json
+import sys as _sys
+import warnings as _warnings
+from collections.abc import Sequence as _Sequence
+from pathlib import Path as _Path
+from types import ModuleType as _ModuleType
+
+_HOT_MODULES = ("actions", "cards", "handstate", "match", "scoring")
+_HERE = _Path(__file__).resolve().parent
+_PACKAGE = __name__.rpartition(".")[0]
+STALE_WARNING = ("the compiled engine is older than its sources; using pure Python"
+                 " — rebuild with pip install -e .")
+
+
+def _is_compiled(module: str) -> bool:
+    return any((_HERE / f"{module}{suffix}").exists() for suffix in _machinery.EXTENSION_SUFFIXES)
+
+
+def _read_stamp() -> dict[str, object]:
+    try:
+        stamp = _json.loads((_HERE / "_build.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _check_build() -> tuple[str, str]:
+    """``(BUILD, BUILD_NOTE)``: whether the compiled hot modules can be used, and if not, why."""
+    stamp = _read_stamp()
+    compiled = [m for m in _HOT_MODULES if _is_compiled(m)]
+    if not compiled:
+        reason = stamp.get("reason") if stamp.get("build") == "pure" else None
+        return "pure", str(reason or "not compiled")
+    sources = stamp.get("sources") if stamp.get("build") == "compiled" else None
+    if len(compiled) < len(_HOT_MODULES) or not isinstance(sources, dict):
+        return "stale", "the compiled engine does not match its build stamp"
+    for m in _HOT_MODULES:
+        digest = _hashlib.sha256((_HERE / f"{m}.py").read_bytes()).hexdigest()
+        if sources.get(f"{m}.py") != digest:
+            return "stale", f"{m}.py changed since the compiled build"
+    return "compiled", ""
+
+
+class _PureSourceFinder(_importlib_abc.MetaPathFinder):
+    """Loads the hot modules from their ``.py`` sources, ahead of the compiled ones."""
+
+    def find_spec(self, fullname: str, path: _Sequence[str] | None,
+                  target: _ModuleType | None = None) -> _machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != _PACKAGE or name not in _HOT_MODULES:
+            return None
+        return _importlib_util.spec_from_file_location(fullname, _HERE / f"{name}.py")
+
+
+BUILD, BUILD_NOTE = _check_build()
+if BUILD == "stale":
+    BUILD = "pure"
+    _sys.meta_path.insert(0, _PureSourceFinder())
+    _warnings.warn(STALE_WARNING, RuntimeWarning, stacklevel=1)
