@@ -70,7 +70,10 @@ def mypyc_extensions() -> tuple[list[Any], str]:
         return [], "mypyc failed at build time"
 
 
-EXTENSIONS, PURE_REASON = mypyc_extensions()
+# pip runs this file for metadata too (egg_info, dist_info): only a build compiles and warns.
+BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
+EXTENSIONS, PURE_REASON = (mypyc_extensions() if BUILD_COMMANDS.intersection(sys.argv[1:])
+                           else ([], "not built"))
 
 
 class BuildExt(build_ext):  # type: ignore[misc]

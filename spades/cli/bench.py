@@ -83,6 +83,13 @@ def engine_build() -> str:
     return "pure" if spades.engine.match.__file__.endswith(".py") else "compiled"
 
 
+def engine_note() -> str:
+    """Why the engine is pure ("" when compiled): from the build stamp (see setup.py)."""
+    import spades.engine
+
+    return spades.engine.BUILD_NOTE if engine_build() == "pure" else ""
+
+
 def run(args: argparse.Namespace) -> int:
     ours: list[float] = []
     theirs: list[float] = []
@@ -99,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {
         "hands_per_second": round(statistics.median(ours), 1),
         "engine": engine_build(),
+        "engine_note": engine_note(),
         "runs": [round(x, 1) for x in ours],
         "rules": args.rules,
         "seconds_per_run": args.seconds,
@@ -110,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"median: spades ({result['engine']}) {result['hands_per_second']:,.0f} hands/s",
-              end="")
+        build = result["engine"] + (f": {result['engine_note']}" if result["engine_note"] else "")
+        print(f"median: spades ({build}) {result['hands_per_second']:,.0f} hands/s", end="")
         if theirs:
             print(f", pyspiel {result['pyspiel_hands_per_second']:,.0f} hands/s, "
                   f"ratio {result['ratio']:.2f}x")
