@@ -76,6 +76,14 @@ EXTENSIONS, PURE_REASON = (mypyc_extensions() if BUILD_COMMANDS.intersection(sys
                            else ([], "not built"))
 
 
+def remove_compiled_modules(base: Path) -> None:
+    """A pure build drops the compiled hot modules an earlier build left in place (editable)
+    or in the build folder."""
+    for m in HOT_MODULES:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            (base / "spades" / "engine" / f"{m}{suffix}").unlink(missing_ok=True)
+
+
 class BuildExt(build_ext):  # type: ignore[misc]
     """Builds the mypyc extensions, falling back to pure Python if the C build fails, and
     writes the build stamp next to the engine's sources (in place) or into the build."""
@@ -94,19 +102,12 @@ class BuildExt(build_ext):  # type: ignore[misc]
             stamp = {"build": "compiled", "sources": source_hashes()}
         else:
             stamp = {"build": "pure", "reason": reason}
-            if self.inplace:
-                self.remove_stale_inplace_modules()
         base = ROOT if self.inplace else Path(self.build_lib)
+        if not self.extensions:
+            remove_compiled_modules(base)
         target = base / "spades" / "engine" / STAMP
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(stamp, indent=1) + "\n")
-
-    def remove_stale_inplace_modules(self) -> None:
-        """A pure build in place drops compiled hot modules left by an earlier build."""
-        engine = ROOT / "spades" / "engine"
-        for m in HOT_MODULES:
-            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-                (engine / f"{m}{suffix}").unlink(missing_ok=True)
 
     def get_outputs(self) -> list[str]:
         outputs: list[str] = super().get_outputs() if self.extensions else []
