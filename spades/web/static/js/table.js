@@ -692,9 +692,8 @@ export class TableView {
       ]);
     } catch { msg = null; }
     if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
-    const hint = msg && (msg.hint || msg);
-    const action = hint && hint.action;
-    const why = hint && (hint.reason || hint.why);
+    const action = msg && msg.action;
+    const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
       this.localHint();
       return;
