@@ -23,6 +23,7 @@ class App {
     this.profiles = null;
     this.lobby = [];
     this.table = null;
+    this.pendingFrames = []; // frames for the table being opened (pendingTable)
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
     this.voice = new Voice(this.settings);
@@ -135,8 +136,8 @@ class App {
       if (!this.table || m.table.id !== this.table.id) return;
       this.table.onTable(m);
     });
-    c.on("event", (m) => this.table && this.table.onEvent(m));
-    c.on("chat", (m) => this.table && this.table.onChat(m));
+    c.on("event", (m) => this.frame(m));
+    c.on("chat", (m) => this.frame(m));
     c.on("sheet", (m) => this.table && this.table.onSheet(m));
     c.on("lobby", (m) => { this.lobby = m.tables; this.renderLobbyList(); });
     c.on("lobby_update", (m) => {
@@ -313,10 +314,21 @@ class App {
         if (list.includes(fn)) list.splice(list.indexOf(fn), 1);
       };
       const t = setTimeout(() => { off(); reject(new Error("The table did not open.")); }, 10000);
-      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; resolve(m.table.id); };
+      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; this.pendingFrames = []; resolve(m.table.id); };
       this.stopWaiting = () => { clearTimeout(t); off(); };
       this.conn.on("table", fn);
     });
+  }
+
+  /** A numbered frame (event or chat) for the open table; one for a table whose snapshot
+   * came but whose view is not open yet is kept for it (told when it opens). */
+  frame(m) {
+    const t = this.table;
+    if (t && t.id === m.table_id) {
+      if (m.type === "chat") t.onChat(m); else t.onEvent(m);
+    } else if (this.pendingTable && this.pendingTable.table.id === m.table_id) {
+      this.pendingFrames.push(m);
+    }
   }
 
   openTable(id) {
@@ -329,8 +341,8 @@ class App {
       const m = this.pendingTable;
       this.pendingTable = null;
       this.table.onTable(m);
-      // events that came between the snapshot and this view were not seen: catch up
-      this.conn.send({ type: "resync" });
+      // what happened between the snapshot and this view, told in order
+      for (const f of this.pendingFrames.splice(0)) this.frame(f);
     } else if (!store.token()) {
       this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
       return;
