@@ -639,7 +639,7 @@ class App {
         h("a", { href: "#/settings" }, "Settings"), ` (they are ${this.settings.shortcuts ? "on" : "off"}).`),
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
-      h("p", {}, "Everything that happens is announced: your turn and refused actions at once, the rest in order, without cutting each other off. The last announcements are also listed under “Table talk”."),
+      h("p", {}, "Everything that happens is announced as it happens, in order, one sentence at a time; your turn comes after what happened before it. Only refused actions and the timer's last warning interrupt. The last announcements are also listed under “Table talk”."),
       h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
   }
@@ -671,7 +671,7 @@ class App {
           h("p", { class: "check" }, h("input", { type: "radio", name: "anim", id: `s-anim-${v}`, value: v, checked: s.animations === v }), h("label", { for: `s-anim-${v}` }, l)))),
       h("fieldset", {}, h("legend", {}, "Keyboard and announcements"),
         h("p", { class: "check" }, h("input", { id: "s-shortcuts", type: "checkbox", checked: s.shortcuts }), h("label", { for: "s-shortcuts" }, "Single-key shortcuts at the table")),
-        h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no pause between announcements; for fast screen reader users)")),
+        h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no gap between announcements; for fast screen reader users)")),
         h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me")),
         h("p", {}, h("label", { for: "s-summary" }, "The hand's summary stays"),
           h("select", { id: "s-summary" }, [[4, "4 seconds"], [8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [0, "until I put it away (Escape, Enter or a tap)"]].map(([v, l]) =>
