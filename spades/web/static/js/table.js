@@ -573,7 +573,7 @@ export class TableView {
   }
 
   scoresText() {
-    const sc = this.score || (this.view ? { scores: this.view.scores, bags: this.view.bags, bag_warning: [] } : null);
+    const sc = this.score; // (with the view: both come with the match)
     if (!sc) return "No scores yet.";
     const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
     return `Scores, ${target}: ` + sc.scores.map((p, k) => {
@@ -591,7 +591,7 @@ export class TableView {
   }
 
   overText(winner) {
-    const sc = this.score || (this.view ? { scores: this.view.scores } : null);
+    const sc = this.score;
     const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${p}`).join(", ")}.` : "";
     if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
     const mine = winner === this.mySide;
@@ -1562,7 +1562,7 @@ export class TableView {
 
   renderScores() {
     const box = this.el.querySelector("#score-box");
-    const sc = this.score || { scores: this.view.scores, bags: this.view.bags, bag_warning: [] };
+    const sc = this.score;
     clear(box);
     const r = this.rules || {};
     const limit = r.bag_limit || 10;
