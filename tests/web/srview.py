@@ -3,7 +3,7 @@
 ``RECORDER`` is an init script: a MutationObserver notes every text added to the two live
 regions (``window.__sr.adds``: time, region, text) and a wrapped WebSocket notes every frame's
 arrival before the page handles it (``window.__sr.frames``: time, seq, kind, the news texts,
-whose turn it is). ``play_match`` plays a whole match with the keyboard alone; ``check_order``
+whose turn it is) and the type of every message the page sends (``sent``). ``play_match`` plays a whole match with the keyboard alone; ``check_order``
 says what is wrong with what was heard (the test asserts it is nothing, the benchmark reports
 it); ``delays`` measures each news text from its frame's arrival to the live region.
 """
@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.web.helpers import take_hinted_turn
 
 RECORDER = """(() => {
-  const rec = window.__sr = { adds: [], frames: [], seat: null };
+  const rec = window.__sr = { adds: [], frames: [], seat: null, sent: [] };
   const watch = () => {
     for (const [id, kind] of [["live-polite", "polite"], ["live-assertive", "assertive"]]) {
       const el = document.getElementById(id);
@@ -40,6 +40,11 @@ RECORDER = """(() => {
   window.WebSocket = class extends WS {
     constructor(...args) {
       super(...args);
+      const send = this.send.bind(this);
+      this.send = (data) => {
+        try { rec.sent.push(JSON.parse(data).type); } catch { /* not ours */ }
+        return send(data);
+      };
       // registered before the page's onmessage: this runs first, at the frame's arrival
       this.addEventListener("message", (e) => {
         const at = performance.now();
@@ -56,6 +61,8 @@ RECORDER = """(() => {
     }
   };
 })();"""
+
+YOUR_TURN = "window.__sr.adds.filter((a) => a.text.startsWith('Your turn'))"
 
 STATE = """() => { const t = window.spadesApp && spadesApp.table; if (!t || !t.view) return false;
   if (t.status === 'finished') return 'over';
@@ -82,6 +89,7 @@ def play_match(page: Any, turn_timeout: float = 60000, max_turns: int = 600) -> 
     """Play until the match is over: the hinted bid or card on each turn, Escape on each
     hand's summary. Returns the number of turns taken; waits until the last news is said."""
     turns = 0
+    said = 0  # "your turn" heard so far
     for _ in range(max_turns):
         page.wait_for_function(STATE, timeout=turn_timeout)
         state = page.evaluate(f"({STATE})()")
@@ -91,6 +99,9 @@ def play_match(page: Any, turn_timeout: float = 60000, max_turns: int = 600) -> 
             page.keyboard.press("Escape")
             page.wait_for_function("() => !document.querySelector('.felt .hand-summary')")
             continue
+        # as a screen-reader user does: act once "your turn" has been heard
+        page.wait_for_function(f"() => {YOUR_TURN}.length > {said}", timeout=turn_timeout)
+        said = page.evaluate(f"{YOUR_TURN}.length")
         take_hinted_turn(page, str(state))
         turns += 1
     else:
@@ -109,12 +120,12 @@ class Heard:
     adds: list[dict[str, Any]]
     frames: list[dict[str, Any]]
     seat: int | None
-    problems: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
 
 
 def heard(page: Any) -> Heard:
     r = page.evaluate("window.__sr")
-    return Heard(r["adds"], r["frames"], r["seat"])
+    return Heard(r["adds"], r["frames"], r["seat"], r["sent"])
 
 
 def match_news(h: Heard) -> list[int | None]:

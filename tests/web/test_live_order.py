@@ -25,6 +25,11 @@ def test_a_whole_match_is_heard_in_order(new_page: Any) -> None:
     hands = sum(f["kind"] == "deal" for f in h.frames)
     assert hands >= 2 and turns >= 14 * hands - 1, (hands, turns)
     assert any(n["type"] == "match_over" for f in h.frames for n in f["news"])
+    # the page used the state the frames carry: no snapshot asked for (no frame was missed)
+    seqs = [f["seq"] for f in h.frames]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a frame was missed"
+    assert "resync" not in h.sent, h.sent.count("resync")
     problems = check_order(h)
-    assert not problems, problems[:10]
+    assert not problems, (problems[:10], page.evaluate(
+        "JSON.stringify([spadesApp.announcer.queue, spadesApp.table.queue.length])"))
     assert not page.errors, page.errors
