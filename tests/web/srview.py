@@ -1,11 +1,12 @@
 """A screen reader's view of the page, and a whole match played through it (issue 10).
 
 ``RECORDER`` is an init script: a MutationObserver notes every text added to the two live
-regions (``window.__sr.adds``: time, region, text) and a wrapped WebSocket notes every frame's
+regions (``window.__sr.adds``: time, region, text), a wrapped WebSocket notes every frame's
 arrival before the page handles it (``window.__sr.frames``: time, seq, kind, the news texts,
-whose turn it is) and the type of every message the page sends (``sent``). ``play_match`` plays a whole match with the keyboard alone; ``check_order``
-says what is wrong with what was heard (the test asserts it is nothing, the benchmark reports
-it); ``delays`` measures each news text from its frame's arrival to the live region.
+whose turn it is) and the type of every message the page sends (``sent``). ``play_match``
+plays a whole match with the keyboard alone; ``check_order`` says what is wrong with what was
+heard (the test asserts it is nothing, the benchmark reports it); ``delays`` measures each news
+text from its frame's arrival to the live region.
 """
 
 from __future__ import annotations
