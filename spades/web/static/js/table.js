@@ -227,6 +227,7 @@ export class TableView {
    * game action says its own `text`. The cards on the felt follow at their own pace (pump):
    * speech does not wait for them. */
   tell(msg) {
+    this.arrivedSeq = msg.seq;
     const ev = msg.event;
     const news = ev.news || [];
     for (const item of news) {
@@ -242,8 +243,11 @@ export class TableView {
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
     if (ev.kind === "timer_warning") {
-      if (ev.seat === this.mySeat && this.isPlayer) this.warnTimer(ev.seconds_left, msg.view);
-      else this.say(`${this.seatName(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`, { event: true });
+      if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
+      // dropped if that player has acted before it is read
+      const at = this.arrivedSeq;
+      this.say(`${this.seatName(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`,
+        { stale: () => this.arrivedSeq !== at });
       return;
     }
     if (ev.text) this.say(sentence(ev.text), { event: true });
@@ -295,9 +299,6 @@ export class TableView {
     let pause = 0;
     const mine = ev.seat === this.mySeat && this.isPlayer;
     switch (ev.kind) {
-      case "started":
-        if (this.msg) this.msg.table.status = "active";
-        break;
       case "deal":
         this.lastTrick = null;
         this.selected = null;
