@@ -9,7 +9,7 @@
 // Every message spoken is kept in `history` (the "announcements" panel and the tests read it).
 
 const KEEP_MS = 12000;
-export const GAP_MS = 120; // between two additions to the polite region
+export const GAP_MS = 100; // between two additions to the polite region
 
 export class Announcer {
   constructor(polite, assertive, { pace = 1 } = {}) {
