@@ -229,7 +229,7 @@ export class TableView {
   tell(msg) {
     this.arrivedSeq = msg.seq;
     const ev = msg.event;
-    const news = ev.news || [];
+    const news = ev.news; // (every event frame has it; [] when it is not a game action)
     for (const item of news) {
       this.say(item.text, { event: true });
       // what you hold, once you can see it (a description of your cards, not of the event)
