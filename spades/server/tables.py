@@ -16,6 +16,7 @@ import secrets
 import time
 import zlib
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,14 +28,15 @@ from spades.engine import (
     Match,
     Rules,
     RulesError,
-    action_name,
     action_str,
     cards_of,
     profile,
     summary,
 )
 from spades.engine.actions import is_play
+from spades.engine.events import Event
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
+from spades.present.narrate import Narrator
 from spades.server import views
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
@@ -44,6 +46,14 @@ if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
+#: Where the page draws each seat, counted from the client's own seat (at the bottom)
+#: clockwise (spades/web/static/js/table.js, PLACES).
+PLACES: dict[int, tuple[str, ...]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "North-west", "North-east", "East"),
+    6: ("South", "South-west", "North-west", "North", "North-east", "South-east"),
+}
 log = logging.getLogger("spades.server")
 
 
@@ -164,6 +174,7 @@ class Table:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
+        self._narrators: dict[tuple[int | None, tuple[str, ...]], Narrator] = {}
 
     # Who is who -----------------------------------------------------------------------
 
@@ -281,28 +292,67 @@ class Table:
         out.extend((c, None) for c in self.spectators)
         return out
 
-    def emit(self, event: dict[str, Any], *, with_table: bool = False) -> int:
-        """Send an event (numbered) to every member, each with its own view."""
+    def place_names(self, seat: int | None) -> tuple[str, ...]:
+        """Every seat's name as the page draws it for a client at ``seat`` (a spectator:
+        as from seat 0): a person by name, a CPU by its place round the table from there."""
+        n = len(self.places)
+        places = PLACES.get(n)
+        me = seat or 0
+        out = []
+        for i, p in enumerate(self.places):
+            if p.name and not (p.kind == "cpu" and p.name.startswith("CPU")):
+                out.append(p.name)
+            else:
+                out.append(places[(i - me) % n] if places else f"Seat {i + 1}")
+        return tuple(out)
+
+    def narrator(self, seat: int | None) -> Narrator:
+        """The narrator for a client at ``seat`` (None: a spectator)."""
+        names = self.place_names(seat)
+        key = (seat, names)
+        narrator = self._narrators.get(key)
+        if narrator is None or narrator.rules is not self.rules:
+            if len(self._narrators) > 64:
+                self._narrators.clear()
+            narrator = self._narrators[key] = Narrator(self.rules, names=names, me=seat)
+        return narrator
+
+    def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
+             with_table: bool = False) -> int:
+        """Send an event (numbered) to every member, each with its own view and with
+        ``news`` (the engine's events it caused) told in words for that member."""
         self.seq += 1
         ev = {"kind": event["kind"], "hand": event.get("hand", 0), "seat": event.get("seat"),
               "action": event.get("action"), "trick": event.get("trick"),
               "trick_winner": event.get("trick_winner"),
               "penalty_bags": event.get("penalty_bags"),
               "seconds_left": event.get("seconds_left"), "result": event.get("result"),
-              "winner": event.get("winner"), "text": event.get("text", "")}
-        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id,
-                           "event": ev, "turn": self.turn_info(), "score": self.score()})[:-1]
+              "winner": event.get("winner"), "text": event.get("text", ""), "news": []}
+        facts = [e.to_json() for e in news]
+        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id})[:-1]
+        rest = json.dumps({"turn": self.turn_info(), "score": self.score()})[1:-1]
+        told: dict[int | None, str] = {}
         table_json = json.dumps(self.state(True)) if with_table else None
         watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
         for conn, seat in self.recipients():
+            said = told.get(seat)
+            if said is None:
+                if facts:
+                    narrator = self.narrator(seat)
+                    items = [{**f, "text": narrator.say(e)} for f, e in zip(facts, news, strict=True)]
+                    said = json.dumps({**ev, "text": " ".join(i["text"] for i in items),
+                                       "news": items})
+                else:
+                    said = json.dumps(ev)
+                told[seat] = said
             if seat is None:
                 if public is None:
                     public = json.dumps(self.view_for(None))
                 view = public
             else:
                 view = json.dumps(self.view_for(seat))
-            tail = f',"view":{view}'
+            tail = f',"event":{said},{rest},"view":{view}'
             if table_json is not None:
                 if seat is None and watched_json is None:
                     watched_json = json.dumps(self.state(False))
@@ -716,12 +766,14 @@ class Table:
                 mask |= 1 << c
             masks[(m.dealer + 1 + i) % n] = mask
         await self.store_event("deal", masks, None)
+        if m.events is None:
+            m.record_events()
+        m.take_events()
         m.deal(masks)
+        news = m.take_events()
         self.version += 1
         self.schedule()
-        names = self.names()
-        self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
-                   "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
+        self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer}, news=news)
 
     async def deal_or_retry(self) -> None:
         """Deal (holding the lock). If the deal cannot be written, the table stays between
@@ -790,30 +842,28 @@ class Table:
             results = len(m.results)
             # Written (and committed) before anything else happens.
             await self.store_event(kind, action, seat)
+            if m.events is None:
+                m.record_events()
+            m.take_events()
             if kind == "timeout":
                 m.apply_timeout()
             else:
                 m.apply(action)
+            news = m.take_events()
             self.version += 1
             self.turn_deadline = None
             self._cancel_timers()
             self.schedule()
-            names = self.names()
             ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(action)}
             if kind == "timeout":
-                ev.update(kind="timeout", penalty_bags=self.rules.timeout_penalty_bags,
-                          text=f"time ran out: {names[seat]} {action_name(action)} and takes "
-                          f"{self.rules.timeout_penalty_bags} penalty bag")
+                ev.update(kind="timeout", penalty_bags=self.rules.timeout_penalty_bags)
             elif action == LOOK:
-                ev.update(kind="look", text=f"{names[seat]} looks at the cards")
+                ev.update(kind="look")
             else:
-                ev.update(kind="play" if is_play(action) else "bid",
-                          text=f"{names[seat]} {action_name(action)}")
+                ev.update(kind="play" if is_play(action) else "bid")
             if trick is not None:
-                win = m.trick_winners[-1]
-                ev.update(trick=trick, trick_winner=win)
-                ev["text"] += f"; {names[win]} takes the trick"
-            seq = self.emit(ev)
+                ev.update(trick=trick, trick_winner=m.trick_winners[-1])
+            seq = self.emit(ev, news=news)
             if len(m.results) > results:
                 row = views.result_row(m.results[-1])
                 self.emit({"kind": "hand_scored", "hand": hand, "result": row,
