@@ -3,7 +3,7 @@
 // about them (announcements) and heard (sounds).
 
 import {
-  cardBack, cardFace, cardName, cardShort, isCard, rankOf, sortForDisplay, suitOf,
+  cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, plural, svgUse } from "./dom.js";
