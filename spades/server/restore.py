@@ -14,7 +14,7 @@ from typing import Any
 
 from spades.engine import Match
 from spades.server.protocol import TableOptions
-from spades.server.tables import Place
+from spades.server.seating import Place
 from spades.store import GameRow, Store, StoreError, rebuild
 
 PLACE_KINDS = ("empty", "human", "cpu")
