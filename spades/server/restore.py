@@ -96,7 +96,8 @@ def load_table(store: Store, game_id: str, chat_lines: int) -> StoredTable:
             raise RestoreError(str(exc)) from None
         stored = len(events)
     try:
-        chat = store.chat(game_id, chat_lines)
+        chat = [{k: v for k, v in line.items() if k != "html"}  # kept before 2026-11
+                for line in store.chat(game_id, chat_lines)]
     except (TypeError, ValueError) as exc:
         raise RestoreError(f"chat: {exc}") from None
     epoch = row.options.get("epoch", 0)

@@ -931,11 +931,8 @@ class Table:
     # Chat and the sheet -------------------------------------------------------------------
 
     def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
-        from spades.server.text import escape
-
         return {"name": conn.name, "guest": conn.guest, "seat": self.seat_of_conn(conn),
-                "text": text,
-                "html": escape(text), "at": time.time()}
+                "text": text, "at": time.time()}
 
     def sheet(self) -> dict[str, Any]:
         if self.match is None:
