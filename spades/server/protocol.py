@@ -137,7 +137,6 @@ class ChatLine(BaseModel):
     guest: bool = Field(default=False, description="the writer is a guest, not an account")
     seat: int | None
     text: str = Field(description="plain text: insert with textContent")
-    html: str = Field(description="the same text HTML-escaped")
     at: float
 
 

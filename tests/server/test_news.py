@@ -8,6 +8,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from spades.engine.records import replay
+from tests.server.frames import check_schema
 from tests.server.helpers import Msg, Player, play_to_end
 
 
@@ -18,7 +19,7 @@ def events(p: Player) -> list[Msg]:
 def test_every_event_frame_tells_its_news_to_each_recipient(client: TestClient) -> None:
     ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
-                                               "target": 100, "first_dealer": 0}})
+                                               "target": 1, "first_dealer": 0}})
     ann.until(lambda m: m["type"] == "table")
     assert ann.table is not None
     tid = ann.table["id"]
@@ -40,6 +41,8 @@ def test_every_event_frame_tells_its_news_to_each_recipient(client: TestClient) 
         evs = events(p)
         seat = p.seat
         told: list[Msg] = [n for e in evs for n in e["news"]]
+        for f in p.frames:
+            check_schema(f)
         for e in evs:
             if e["news"]:
                 assert e["text"] == " ".join(n["text"] for n in e["news"])
