@@ -54,8 +54,9 @@ from spades.server.protocol import (
     UserInfo,
     client_message,
 )
+from spades.server.seating import SEAT_NAMES_4
 from spades.server.settings import Settings
-from spades.server.tables import SEAT_NAMES_4, Table, TableError
+from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
 from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 

@@ -23,9 +23,9 @@ from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBu
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
+from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.server.tables import (
-    Place,
     Table,
     TableError,
     build_rules,
@@ -361,8 +361,8 @@ class Hub:
         gid = await self.db(self.store.save_record, match, kind="table",
                             seats=[p.to_db() for p in places], options=meta)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
-        table.match = match
-        table.seq = table.stored = len(await self.db(self.store.events, gid))
+        table.seq = len(await self.db(self.store.events, gid))
+        table.resume(match, table.seq)
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -412,8 +412,8 @@ class Hub:
         # of a table starts a new block of SEQ_EPOCH numbers.
         table.epoch = stored.epoch + 1
         table.seq = table.epoch * SEQ_EPOCH + stored.stored
-        table.stored = stored.stored
-        table.match = stored.match
+        if stored.match is not None:
+            table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)
         await self.db(self.store.update_game, row.id, options=table.meta())
         self._register(table)

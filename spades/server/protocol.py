@@ -137,8 +137,132 @@ class ChatLine(BaseModel):
     guest: bool = Field(default=False, description="the writer is a guest, not an account")
     seat: int | None
     text: str = Field(description="plain text: insert with textContent")
-    html: str = Field(description="the same text HTML-escaped")
     at: float
+
+
+# The engine's events, as they travel in ``event.news`` (spades.engine.events, to_json()) ----
+
+class _News(BaseModel):
+    text: str = Field(description="one sentence for this client: its seat is \"you\", seats "
+                      "named as the page draws them (spades.present.narrate)")
+
+
+class DealNews(_News):
+    type: Literal["deal"]
+    hand: int
+    dealer: int
+
+
+class LookNews(_News):
+    type: Literal["look"]
+    seat: int
+
+
+class BidNews(_News):
+    type: Literal["bid"]
+    seat: int
+    bid: int | Literal["nil", "blind-nil"]
+
+
+class BiddingClosedNews(_News):
+    type: Literal["bidding_closed"]
+    contracts: list[int] = Field(description="per side")
+    leader: int
+
+
+class PlayNews(_News):
+    type: Literal["play"]
+    seat: int
+    card: str
+    trick: int
+
+
+class SpadesBrokenNews(_News):
+    type: Literal["spades_broken"]
+    seat: int
+    card: str
+    trick: int
+
+
+class TrickNews(_News):
+    type: Literal["trick"]
+    winner: int
+    trick: int
+    cards: list[tuple[int, str]] = Field(description="(seat, card) in play order")
+    card: str = Field(description="the winning card")
+    taken: int = Field(description="the winner's tricks this hand")
+
+
+class NilNews(_News):
+    type: Literal["nil"]
+    seat: int
+    made: bool
+    blind: bool
+    trick: int
+
+
+class ContractNews(_News):
+    type: Literal["contract"]
+    side: int
+    made: bool
+    contract: int
+    tricks: int
+    trick: int = Field(description="the trick that decided it (0: when bidding closed)")
+
+
+class SideHandInfo(BaseModel):
+    side: int
+    contract: int
+    tricks: int
+    made: bool
+    contract_points: int
+    overtrick_points: int
+    nil_points: int
+    bonus_points: int
+    loose_trick_points: int
+    bag_penalty_points: int
+    timer_penalty_points: int
+    points: int
+    score: int
+    new_bags: int
+    timer_bags: int
+    bags: int
+
+
+class HandScoredNews(_News):
+    type: Literal["hand_scored"]
+    hand: int
+    sides: list[SideHandInfo]
+
+
+class BagWarningNews(_News):
+    type: Literal["bag_warning"]
+    side: int
+    bags: int
+    left: int
+
+
+class TimeoutNews(_News):
+    type: Literal["timeout"]
+    seat: int
+    action: int | str
+    side: int
+    penalty_bags: int
+    bags: int
+    penalty_points: int
+
+
+class MatchOverNews(_News):
+    type: Literal["match_over"]
+    winner: int | None
+    scores: list[int]
+
+
+News = Annotated[
+    DealNews | LookNews | BidNews | BiddingClosedNews | PlayNews | SpadesBrokenNews | TrickNews
+    | NilNews | ContractNews | HandScoredNews | BagWarningNews | TimeoutNews | MatchOverNews,
+    Field(discriminator="type"),
+]
 
 
 class GameEvent(BaseModel):
@@ -155,7 +279,13 @@ class GameEvent(BaseModel):
     seconds_left: float | None = None
     result: dict[str, Any] | None = Field(default=None, description="a scored hand (sheet row)")
     winner: int | None = None
-    text: str = Field(default="", description="a plain-text description for people")
+    text: str = Field(default="", description="a plain-text description for people: the "
+                      "news' texts joined by spaces, or the frame's own sentence")
+    news: list[News] = Field(default_factory=list, description="every engine event this "
+                             "frame's action caused, in order, each with its sentence for this "
+                             "client; [] on frames that are not game actions (and on the "
+                             "hand_scored and match_over frames: their events came in the news "
+                             "of the action that caused them)")
 
 
 # Client -> server ---------------------------------------------------------------------------

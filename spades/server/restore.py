@@ -14,7 +14,7 @@ from typing import Any
 
 from spades.engine import Match
 from spades.server.protocol import TableOptions
-from spades.server.tables import Place
+from spades.server.seating import Place
 from spades.store import GameRow, Store, StoreError, rebuild
 
 PLACE_KINDS = ("empty", "human", "cpu")
@@ -96,7 +96,8 @@ def load_table(store: Store, game_id: str, chat_lines: int) -> StoredTable:
             raise RestoreError(str(exc)) from None
         stored = len(events)
     try:
-        chat = store.chat(game_id, chat_lines)
+        chat = [{k: v for k, v in line.items() if k != "html"}  # kept before 2026-11
+                for line in store.chat(game_id, chat_lines)]
     except (TypeError, ValueError) as exc:
         raise RestoreError(f"chat: {exc}") from None
     epoch = row.options.get("epoch", 0)

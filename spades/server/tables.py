@@ -16,34 +16,43 @@ import secrets
 import time
 import zlib
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from spades.engine import (
     DEAL,
     LOOK,
-    PLAY,
     IllegalAction,
     Match,
     Rules,
     RulesError,
-    action_name,
     action_str,
     cards_of,
     profile,
     summary,
 )
 from spades.engine.actions import is_play
+from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
+from spades.present.narrate import Narrator
 from spades.server import views
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.protocol import TableOptions
-from spades.store import StoreError, storable_rules
+from spades.server.seating import (
+    Place,
+    arranged,
+    cpu_name,
+    default_name,
+    next_owner,
+    place_names,
+    team_count,
+)
+from spades.session import Move, Session
+from spades.store import ConflictError, StoreError, storable_rules
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
 
-SEAT_NAMES_4 = ("North", "East", "South", "West")
 log = logging.getLogger("spades.server")
 
 
@@ -54,31 +63,6 @@ class TableError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass(slots=True)
-class Place:
-    """A place before the start, a seat after it."""
-
-    kind: str = "empty"  # "empty", "human", "cpu"
-    user_id: int | None = None
-    name: str = ""
-    cpu: str | None = None
-    team: int | None = None
-    covered: bool = False
-    guest: bool = False  # a guest (not an account): shown as such next to the name
-
-    def to_db(self) -> dict[str, Any]:
-        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "cpu": self.cpu, "team": self.team, "covered": self.covered,
-                "guest": self.guest}
-
-    @classmethod
-    def from_db(cls, d: dict[str, Any]) -> Place:
-        kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
-                                 else "empty")
-        return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
-                   bool(d.get("covered")), bool(d.get("guest")))
 
 
 OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
@@ -133,10 +117,6 @@ def invite_code(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
-def team_count(rules: Rules) -> int:
-    return 0 if rules.teams is None else len(rules.teams)
-
-
 class Table:
     def __init__(self, hub: Hub, game_id: str, options: TableOptions, rules: Rules,
                  places: list[Place], owner: int | None, invite: str, status: str) -> None:
@@ -148,10 +128,9 @@ class Table:
         self.owner = owner
         self.invite = invite
         self.status = status  # "waiting", "active", "finished", "closed"
-        self.match: Match | None = None
+        self.session: Session | None = None  # the match, once started
         self.seq = 0
         self.epoch = 0  # restarts of this table (its event numbers continue above them)
-        self.stored = 0  # events of this game in the store
         self.version = 0
         self.lock = asyncio.Lock()
         self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
@@ -166,6 +145,20 @@ class Table:
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
         self._finish_retry: asyncio.TimerHandle | None = None
+        self._narrators: dict[tuple[int | None, tuple[str, ...]], Narrator] = {}
+
+    @property
+    def match(self) -> Match | None:
+        return self.session.match if self.session is not None else None
+
+    @property
+    def stored(self) -> int:
+        """Moves of this game in the store."""
+        return self.session.stored if self.session is not None else 0
+
+    def resume(self, match: Match, stored: int) -> None:
+        """Carry on ``match``, of which the store holds the first ``stored`` moves."""
+        self.session = Session(match, stored)
 
     # Who is who -----------------------------------------------------------------------
 
@@ -183,9 +176,7 @@ class Table:
         return [p.name or self.default_name(i) for i, p in enumerate(self.places)]
 
     def default_name(self, seat: int) -> str:
-        if self.rules.players == 4:
-            return SEAT_NAMES_4[seat]
-        return f"Seat {seat + 1}"
+        return default_name(self.rules.players, seat)
 
     def owner_name(self) -> str:
         if self.owner is None:
@@ -283,28 +274,57 @@ class Table:
         out.extend((c, None) for c in self.spectators)
         return out
 
-    def emit(self, event: dict[str, Any], *, with_table: bool = False) -> int:
-        """Send an event (numbered) to every member, each with its own view."""
+    def place_names(self, seat: int | None) -> tuple[str, ...]:
+        """Every seat's name as the page draws it for a client at ``seat``."""
+        return place_names(self.places, seat)
+
+    def narrator(self, seat: int | None) -> Narrator:
+        """The narrator for a client at ``seat`` (None: a spectator)."""
+        names = self.place_names(seat)
+        key = (seat, names)
+        narrator = self._narrators.get(key)
+        if narrator is None or narrator.rules is not self.rules:
+            if len(self._narrators) > 64:
+                self._narrators.clear()
+            narrator = self._narrators[key] = Narrator(self.rules, names=names, me=seat)
+        return narrator
+
+    def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
+             with_table: bool = False) -> int:
+        """Send an event (numbered) to every member, each with its own view and with
+        ``news`` (the engine's events it caused) told in words for that member."""
         self.seq += 1
         ev = {"kind": event["kind"], "hand": event.get("hand", 0), "seat": event.get("seat"),
               "action": event.get("action"), "trick": event.get("trick"),
               "trick_winner": event.get("trick_winner"),
               "penalty_bags": event.get("penalty_bags"),
               "seconds_left": event.get("seconds_left"), "result": event.get("result"),
-              "winner": event.get("winner"), "text": event.get("text", "")}
-        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id,
-                           "event": ev, "turn": self.turn_info(), "score": self.score()})[:-1]
+              "winner": event.get("winner"), "text": event.get("text", ""), "news": []}
+        facts = [e.to_json() for e in news]
+        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id})[:-1]
+        rest = json.dumps({"turn": self.turn_info(), "score": self.score()})[1:-1]
+        told: dict[int | None, str] = {}
         table_json = json.dumps(self.state(True)) if with_table else None
         watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
         for conn, seat in self.recipients():
+            said = told.get(seat)
+            if said is None:
+                if facts:
+                    narrator = self.narrator(seat)
+                    items = [{**f, "text": narrator.say(e)} for f, e in zip(facts, news, strict=True)]
+                    said = json.dumps({**ev, "text": " ".join(i["text"] for i in items),
+                                       "news": items})
+                else:
+                    said = json.dumps(ev)
+                told[seat] = said
             if seat is None:
                 if public is None:
                     public = json.dumps(self.view_for(None))
                 view = public
             else:
                 view = json.dumps(self.view_for(seat))
-            tail = f',"view":{view}'
+            tail = f',"event":{said},{rest},"view":{view}'
             if table_json is not None:
                 if seat is None and watched_json is None:
                     watched_json = json.dumps(self.state(False))
@@ -333,10 +353,18 @@ class Table:
         await self.hub.db(self.hub.store.update_game, self.id, status=status, seats=seats,
                           options=self.meta(), rules=self.rules)
 
-    async def store_event(self, kind: str, value: Any, seat: int | None) -> None:
-        """Append and commit one event of the match (before anyone hears of it)."""
-        await self.hub.db(self.hub.store.append_at, self.id, self.stored + 1, kind, value, seat)
-        self.stored += 1
+    async def play(self, move: Move) -> list[Event]:
+        """Store ``move`` at its number (committed before anyone hears of it), then apply
+        it: the events it caused, in order. Holds the lock."""
+        session = self.session
+        assert session is not None
+        try:
+            await self.hub.db(self.hub.store.append_at, self.id, move.seq, move.kind,
+                              move.stored_value, move.seat)
+        except ConflictError:
+            raise TableError("state", "this game was moved on elsewhere: join it again") \
+                from None
+        return session.commit(move)
 
     # Membership ------------------------------------------------------------------------
 
@@ -512,10 +540,7 @@ class Table:
                   with_table=True)
 
     def _pass_ownership(self) -> None:
-        humans = [p for p in self.places if p.kind == "human" and p.user_id != self.owner]
-        connected = [p for p in humans if p.user_id in self.members]
-        pick = (connected or humans)[:1]
-        self.owner = pick[0].user_id if pick else None
+        self.owner = next_owner(self.places, self.owner, self.members)
 
     # The owner's controls --------------------------------------------------------------
 
@@ -657,16 +682,15 @@ class Table:
             for i, p in enumerate(self.places):
                 if p.kind == "empty":
                     self.places[i] = Place("cpu", None, "", self.options.cpu)
-            self.places = self._arranged()
+            self.places = arranged(self.places, self.rules)
             for i, p in enumerate(self.places):
                 if p.kind == "cpu":
-                    p.name = f"CPU {self.default_name(i)}" if self.rules.players == 4 \
-                        else f"CPU {i + 1}"
+                    p.name = cpu_name(self.rules.players, i)
             n = self.rules.players
             dealer = self.options.first_dealer
             if dealer is None:
                 dealer = secrets.randbelow(n)
-            self.match = Match(self.rules, dealer=dealer)
+            self.session = Session(Match(self.rules, dealer=dealer))
             self.status = "active"
             seats = [p.to_db() for p in self.places]
             await self.hub.db(self.hub.store.update_game, self.id, status="active",
@@ -676,31 +700,6 @@ class Table:
             await self._deal()
             self.hub.lobby_changed(self)
         self.schedule()
-
-    def _arranged(self) -> list[Place]:
-        """Seats for the match: team t takes seats t, t+k, t+2k..., so no teammates sit
-        side by side; in a solo game everyone keeps their place."""
-        k = team_count(self.rules)
-        if k == 0:
-            return list(self.places)
-        size = self.rules.players // k
-        teams: list[list[Place]] = [[] for _ in range(k)]
-        loose: list[Place] = []
-        for p in self.places:
-            if p.team is not None and len(teams[p.team]) < size:
-                teams[p.team].append(p)
-            else:
-                loose.append(p)
-        loose.sort(key=lambda p: p.kind != "human")  # people first, then CPUs
-        for t in range(k):
-            while len(teams[t]) < size:
-                teams[t].append(loose.pop(0))
-        seats: list[Place] = [Place()] * self.rules.players
-        for t in range(k):
-            for i, p in enumerate(teams[t]):
-                p.team = t
-                seats[t + i * k] = p
-        return seats
 
     # Play ------------------------------------------------------------------------------
 
@@ -717,13 +716,11 @@ class Table:
             for c in cards[i::n]:
                 mask |= 1 << c
             masks[(m.dealer + 1 + i) % n] = mask
-        await self.store_event("deal", masks, None)
-        m.deal(masks)
+        assert self.session is not None
+        news = await self.play(self.session.deal(masks))
         self.version += 1
         self.schedule()
-        names = self.names()
-        self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer,
-                   "text": f"hand {m.hand_number}: {names[m.dealer]} deals"})
+        self.emit({"kind": "deal", "hand": m.hand_number, "seat": m.dealer}, news=news)
 
     async def deal_or_retry(self) -> None:
         """Deal (holding the lock). If the deal cannot be written, the table stays between
@@ -773,57 +770,48 @@ class Table:
                     return 0
             elif m.current_player != seat:
                 return 0
+            session = self.session
+            assert session is not None
             hand = m.hand_number
-            if source == "timer":
-                sim = m.clone()
-                action = sim.apply_timeout()
-                kind = "timeout"
-            else:
-                assert action is not None
-                try:
-                    m.check(action)
-                except IllegalAction as exc:
-                    raise TableError("illegal", str(exc)) from None
-                kind = "act"
-            trick: list[tuple[int, str]] | None = None
-            if m.phase == PLAY and len(m.trick) == m.n - 1:
-                trick = [(s, action_str(c)) for s, c in m.observation(seat).trick]
-                trick.append((seat, action_str(action)))
-            results = len(m.results)
-            # Written (and committed) before anything else happens.
-            await self.store_event(kind, action, seat)
-            if kind == "timeout":
-                m.apply_timeout()
-            else:
-                m.apply(action)
+            try:
+                if source == "timer":
+                    move = session.timeout()
+                else:
+                    assert action is not None
+                    move = session.act(seat, action)
+            except IllegalAction as exc:
+                raise TableError("illegal", str(exc)) from None
+            news = await self.play(move)  # written (and committed) before anything else
             self.version += 1
             self.turn_deadline = None
             self._cancel_timers()
             self.schedule()
-            names = self.names()
-            ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(action)}
-            if kind == "timeout":
-                ev.update(kind="timeout", penalty_bags=self.rules.timeout_penalty_bags,
-                          text=f"time ran out: {names[seat]} {action_name(action)} and takes "
-                          f"{self.rules.timeout_penalty_bags} penalty bag")
-            elif action == LOOK:
-                ev.update(kind="look", text=f"{names[seat]} looks at the cards")
-            else:
-                ev.update(kind="play" if is_play(action) else "bid",
-                          text=f"{names[seat]} {action_name(action)}")
-            if trick is not None:
-                win = m.trick_winners[-1]
-                ev.update(trick=trick, trick_winner=win)
-                ev["text"] += f"; {names[win]} takes the trick"
-            seq = self.emit(ev)
-            if len(m.results) > results:
-                row = views.result_row(m.results[-1])
-                self.emit({"kind": "hand_scored", "hand": hand, "result": row,
-                           "text": f"hand {hand} scored: " + ", ".join(
-                               str(s) for s in m.scores)})
-            if m.is_over():
+            assert isinstance(move.value, int)
+            ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(move.value),
+                                  "kind": "timeout" if move.kind == "timeout"
+                                  else "look" if move.value == LOOK
+                                  else "play" if is_play(move.value) else "bid"}
+            scored: HandScored | None = None
+            over = False
+            for e in news:
+                if isinstance(e, TimedOut):
+                    ev["penalty_bags"] = e.penalty_bags
+                elif isinstance(e, TrickWon):
+                    ev.update(trick=[(s, action_str(c)) for s, c in e.cards],
+                              trick_winner=e.winner)
+                elif isinstance(e, HandScored):
+                    scored = e
+                elif isinstance(e, MatchOver):
+                    over = True
+            seq = self.emit(ev, news=news)
+            if scored is not None:
+                self.emit({"kind": "hand_scored", "hand": scored.hand,
+                           "result": views.result_row(m.results[-1]),
+                           "text": f"hand {scored.hand} scored: " + ", ".join(
+                               str(side.score) for side in scored.sides)})
+            if over:
                 await self._finish()
-            elif m.phase == DEAL:
+            elif scored is not None:
                 await self.deal_or_retry()
             self.last_active = time.time()
         self.schedule()
@@ -968,11 +956,8 @@ class Table:
     # Chat and the sheet -------------------------------------------------------------------
 
     def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
-        from spades.server.text import escape
-
         return {"name": conn.name, "guest": conn.guest, "seat": self.seat_of_conn(conn),
-                "text": text,
-                "html": escape(text), "at": time.time()}
+                "text": text, "at": time.time()}
 
     def sheet(self) -> dict[str, Any]:
         if self.match is None:

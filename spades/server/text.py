@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import unicodedata
 
 NAME_MAX = 24
@@ -52,7 +51,3 @@ def clean_chat(raw: str) -> str:
     if len(text) > CHAT_MAX:
         raise TextError(f"a chat line has at most {CHAT_MAX} characters")
     return text
-
-
-def escape(text: str) -> str:
-    return html.escape(text, quote=True)

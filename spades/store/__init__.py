@@ -293,13 +293,6 @@ class Store:
         with self.engine.connect() as conn:
             return [(r[0], r[1], r[2] or "") for r in conn.execute(q)]
 
-    def delete_game(self, game_id: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(events.delete().where(events.c.game_id == game_id))
-            conn.execute(chat_lines.delete().where(chat_lines.c.game_id == game_id))
-            conn.execute(game_players.delete().where(game_players.c.game_id == game_id))
-            conn.execute(games.delete().where(games.c.id == game_id))
-
     # Events -----------------------------------------------------------------------------
 
     def append(self, game_id: str, kind: str, value: Any, seat: int | None = None) -> int:
@@ -411,10 +404,6 @@ class Store:
                                                  users.c.guest.is_(False))).mappings().first()
         return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],
                                               bool(r["guest"]), r["created_at"])
-
-    def rename_user(self, user_id: int, name: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(users).where(users.c.id == user_id).values(name=name))
 
     def create_session(self, token_hash: str, user_id: int, expires_at: datetime) -> None:
         with self.engine.begin() as conn:

@@ -2,7 +2,7 @@
 
 Whole matches under every profile and 3 to 6 players, two humans, a spectator and CPUs;
 every frame each client receives is checked against the match's real deals (from its
-record, downloaded once the match is over).
+record, downloaded once the match is over), and against the published schema.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.server.frames import check_schema
 from tests.server.helpers import Msg, Player, play_to_end
 
 CARD = re.compile(r"^(?:10|[2-9JQKA])[CDHS]$|^(?:BJ|LJ)$")
@@ -54,6 +55,7 @@ def check_frames(frames: list[Msg], seat: int | None, record: dict[str, Any]) ->
     plays = [hand["plays"] for hand in record["hands"]]
     checked = 0
     for f in frames:
+        check_schema(f)
         if f["type"] == "chat":
             continue
         assert "deal" not in keys(f), f

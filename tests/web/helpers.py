@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -46,6 +47,21 @@ class Speech:
             time.sleep(0.05)
         raise AssertionError(f"never announced: {needle!r}; said: "
                              f"{[p['text'] for p in pending][-12:]}")
+
+    def wait_for_match_over(self, timeout: float = 15) -> dict[str, Any]:
+        """The announcement of the match's end (who won, or a draw)."""
+        end = time.time() + timeout
+        while time.time() < end:
+            items = self.all()
+            for i, item in enumerate(items[self.seen:]):
+                if MATCH_OVER.search(item["text"]):
+                    self.seen += i + 1
+                    return item
+            time.sleep(0.05)
+        raise AssertionError("the end of the match was never announced")
+
+
+MATCH_OVER = re.compile(r"\bthe match with \d+ points|\bthe match is a draw", re.I)
 
 
 def start_quick_match(page: Any, name: str, profile: str = "game93", one_hand: bool = True

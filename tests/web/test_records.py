@@ -96,5 +96,5 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     played = {c.upper().replace("10", "T") for c in part["hands"][0]["plays"]}
     assert {c.replace("10", "T") for c in hand} == dealt - played
     # and it plays on: the CPUs continue and the turn comes back to us
-    Speech(page).wait_for("Your turn", kind="assertive", timeout=20)
+    Speech(page).wait_for("Your turn", kind="polite", timeout=20)
     assert not page.errors, page.errors

@@ -1,7 +1,7 @@
 """The turn timer as a player sees and hears it (WCAG 2.2.1): a countdown on the screen all
 the time, a spoken warning (assertive) with the timer sound before the end, and when the time
-is up the server plays for you — the page says what it played and the penalty bag, and the bag
-shows in the scores."""
+is up the server plays for you — the page says so, the penalty bag and what was played, and the
+bag shows in the scores."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, ar
 
     # our first turn (the bid): a countdown is shown at once, in the status line and the seat
     page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
-    speech.wait_for("Your turn to bid", kind="assertive")
+    speech.wait_for("Your turn to bid", kind="polite")
     page.wait_for_function(f"{CHIP} !== null")
     first = page.evaluate(CHIP)
     assert first and "s left" in first, first
@@ -48,8 +48,9 @@ def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, ar
     assert warn
 
     # at the end: the server bids for us, and we take the penalty bag
-    out = speech.wait_for("Time ran out", kind="assertive", timeout=8)
-    assert "for you" in out["text"] and "1 penalty bag" in out["text"], out
+    # (told in order with the rest, not assertive: it needs no interruption)
+    out = speech.wait_for("Time is up for you", kind="polite", timeout=8)
+    assert "bids for you" in out["text"] and "1 penalty bag" in out["text"], out
     page.wait_for_function(
         "([k, n]) => spadesApp.table.score.bags[k] > n", arg=[side, bags_before], timeout=5000)
     bags = page.evaluate(f"spadesApp.table.score.bags[{side}]")
@@ -59,8 +60,9 @@ def test_turn_timer_countdown_warning_and_timeout(new_page: Any, server: str, ar
     page.wait_for_function("spadesApp.table.myTurn() && spadesApp.table.view.phase === 'play'",
                            timeout=20000)
     hand = page.evaluate("spadesApp.table.view.hand")
-    out = speech.wait_for("Time ran out", kind="assertive", timeout=12)
-    assert "The game played the" in out["text"] and "penalty bag" in out["text"], out
+    out = speech.wait_for("Time is up for you", kind="polite", timeout=12)
+    assert "plays for you" in out["text"] and "penalty bag" in out["text"], out
+    speech.wait_for("You play the", timeout=3)
     page.wait_for_function("n => spadesApp.table.view.hand.length === n - 1", arg=len(hand))
     page.wait_for_function(
         "([k, n]) => spadesApp.table.score.bags[k] > n", arg=[side, bags], timeout=5000)

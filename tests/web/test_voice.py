@@ -30,7 +30,8 @@ def test_self_voicing_speaks_a_whole_hand_in_order(new_page: Any) -> None:
     speech = Speech(page)
     start_quick_match(page, "Vic", profile="game93", one_hand=True)
     play_hinted_to_end(page)
-    speech.wait_for("The match is over")
+    speech.wait_for_match_over()  # (said at once, before the last summary goes)
+    page.wait_for_selector("#match-over[open]")
     page.keyboard.press("Escape")  # (the end-of-match box)
     page.keyboard.press("l")  # repeat: spoken too
     speech.wait_for("Again:")

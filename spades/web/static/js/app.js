@@ -23,6 +23,7 @@ class App {
     this.profiles = null;
     this.lobby = [];
     this.table = null;
+    this.pendingFrames = []; // frames for the table being opened (pendingTable)
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
     this.voice = new Voice(this.settings);
@@ -135,8 +136,8 @@ class App {
       if (!this.table || m.table.id !== this.table.id) return;
       this.table.onTable(m);
     });
-    c.on("event", (m) => this.table && this.table.onEvent(m));
-    c.on("chat", (m) => this.table && this.table.onChat(m));
+    c.on("event", (m) => this.frame(m));
+    c.on("chat", (m) => this.frame(m));
     c.on("sheet", (m) => this.table && this.table.onSheet(m));
     c.on("lobby", (m) => { this.lobby = m.tables; this.renderLobbyList(); });
     c.on("lobby_update", (m) => {
@@ -313,10 +314,21 @@ class App {
         if (list.includes(fn)) list.splice(list.indexOf(fn), 1);
       };
       const t = setTimeout(() => { off(); reject(new Error("The table did not open.")); }, 10000);
-      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; resolve(m.table.id); };
+      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; this.pendingFrames = []; resolve(m.table.id); };
       this.stopWaiting = () => { clearTimeout(t); off(); };
       this.conn.on("table", fn);
     });
+  }
+
+  /** A numbered frame (event or chat) for the open table; one for a table whose snapshot
+   * came but whose view is not open yet is kept for it (told when it opens). */
+  frame(m) {
+    const t = this.table;
+    if (t && t.id === m.table_id) {
+      if (m.type === "chat") t.onChat(m); else t.onEvent(m);
+    } else if (this.pendingTable && this.pendingTable.table.id === m.table_id) {
+      this.pendingFrames.push(m);
+    }
   }
 
   openTable(id) {
@@ -329,8 +341,8 @@ class App {
       const m = this.pendingTable;
       this.pendingTable = null;
       this.table.onTable(m);
-      // events that came between the snapshot and this view were not seen: catch up
-      this.conn.send({ type: "resync" });
+      // what happened between the snapshot and this view, told in order
+      for (const f of this.pendingFrames.splice(0)) this.frame(f);
     } else if (!store.token()) {
       this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
       return;
@@ -627,7 +639,7 @@ class App {
         h("a", { href: "#/settings" }, "Settings"), ` (they are ${this.settings.shortcuts ? "on" : "off"}).`),
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
-      h("p", {}, "Everything that happens is announced: your turn and refused actions at once, the rest in order, without cutting each other off. The last announcements are also listed under “Table talk”."),
+      h("p", {}, "Everything that happens is announced as it happens, in order, one sentence at a time; your turn comes after what happened before it. Only refused actions and the timer's last warning interrupt. The last announcements are also listed under “Table talk”."),
       h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
   }
@@ -659,7 +671,7 @@ class App {
           h("p", { class: "check" }, h("input", { type: "radio", name: "anim", id: `s-anim-${v}`, value: v, checked: s.animations === v }), h("label", { for: `s-anim-${v}` }, l)))),
       h("fieldset", {}, h("legend", {}, "Keyboard and announcements"),
         h("p", { class: "check" }, h("input", { id: "s-shortcuts", type: "checkbox", checked: s.shortcuts }), h("label", { for: "s-shortcuts" }, "Single-key shortcuts at the table")),
-        h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no pause between announcements; for fast screen reader users)")),
+        h("p", { class: "check" }, h("input", { id: "s-pace", type: "checkbox", checked: s.pace === 0 }), h("label", { for: "s-pace" }, "Announce immediately (no gap between announcements; for fast screen reader users)")),
         h("p", { class: "check" }, h("input", { id: "s-autoplay", type: "checkbox", checked: s.autoplay }), h("label", { for: "s-autoplay" }, "Play my only legal card for me")),
         h("p", {}, h("label", { for: "s-summary" }, "The hand's summary stays"),
           h("select", { id: "s-summary" }, [[4, "4 seconds"], [8, "8 seconds"], [15, "15 seconds"], [30, "30 seconds"], [0, "until I put it away (Escape, Enter or a tap)"]].map(([v, l]) =>

@@ -3,7 +3,7 @@
 // about them (announcements) and heard (sounds).
 
 import {
-  cardBack, cardFace, cardName, cardShort, isCard, rankOf, sortForDisplay, suitOf,
+  cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, plural, svgUse } from "./dom.js";
@@ -23,6 +23,12 @@ const PLACES = {
 // CPU players' avatars: a distinct colour per place (the letter comes from the name)
 const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+/** One turn of a game: the same key for every view of that turn. */
+const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}`;
+// frames of game actions: what they tell is in their news
+const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
+// the server's short notes ("Kim sits down") as sentences
+const sentence = (t) => { const x = cap(String(t).trim()); return /[.!?]$/.test(x) ? x : `${x}.`; };
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
 const LAST_TRICK_MS = 1500;
 // the shortcut keys as on-screen buttons (the fallback for gestures)
@@ -170,7 +176,6 @@ export class TableView {
   // ------------------------------------------------------------------ messages
   onTable(msg) {
     const first = !this.msg;
-    const prevStatus = this.msg ? this.msg.table.status : null;
     this.msg = msg;
     this.view = msg.view;
     this.turn = msg.turn;
@@ -187,33 +192,66 @@ export class TableView {
       if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
       this.say(this.summary());
     }
-    void prevStatus;
     this.checkTurn();
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
   }
 
   onEvent(msg) {
-    if (msg.table_id !== this.id) return;
-    if (this.seq !== null && msg.seq <= this.seq) return; // already seen
-    if (this.seq !== null && msg.seq !== this.seq + 1) {
-      this.app.conn.send({ type: "resync" });
-      return;
-    }
-    this.seq = msg.seq;
+    if (!this.inOrder(msg)) return;
+    this.tell(msg);
     this.queue.push(msg);
     this.pump();
   }
 
   onChat(msg) {
-    if (msg.table_id !== this.id) return;
-    if (this.seq !== null && msg.seq <= this.seq) return;
-    if (this.seq !== null && msg.seq !== this.seq + 1) {
-      this.app.conn.send({ type: "resync" });
-      return;
-    }
-    this.seq = msg.seq;
+    if (!this.inOrder(msg)) return;
+    this.say(`${msg.line.name}${guestWords(msg.line)} says: ${msg.line.text}`, { event: true });
     this.queue.push(msg);
     this.pump();
+  }
+
+  /** A numbered frame of this table that comes next: true. One already seen: false. One after
+   * a gap (a frame was missed): false, and a snapshot is asked for. */
+  inOrder(msg) {
+    if (msg.table_id !== this.id) return false;
+    if (this.seq !== null && msg.seq <= this.seq) return false; // already seen
+    if (this.seq !== null && msg.seq !== this.seq + 1) {
+      this.app.conn.send({ type: "resync" });
+      return false;
+    }
+    this.seq = msg.seq;
+    return true;
+  }
+
+  /** Say what an event frame tells, as it arrives: the sentence of every game event it carries
+   * (`event.news`, written for this player by the server), in order; a frame that is not a
+   * game action says its own `text`. The cards on the felt follow at their own pace (pump):
+   * speech does not wait for them. */
+  tell(msg) {
+    this.arrivedSeq = msg.seq;
+    const ev = msg.event;
+    const news = ev.news; // (every event frame has it; [] when it is not a game action)
+    for (const item of news) {
+      this.say(item.text, { event: true });
+      // what you hold, once you can see it (a description of your cards, not of the event)
+      const v = msg.view;
+      if (item.type === "deal" && v && this.isPlayer) {
+        if (v.hand) this.say(this.handSummary(v.hand), { event: true });
+        else if (v.hand === null) this.say("Your cards are face down: you may bid Blind Nil before you look.", { event: true });
+      } else if (item.type === "look" && item.seat === this.mySeat && this.isPlayer && v && v.hand) {
+        this.say(this.handSummary(v.hand), { event: true });
+      }
+    }
+    if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
+    if (ev.kind === "timer_warning") {
+      if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
+      // dropped if that player has acted before it is read
+      const at = this.arrivedSeq;
+      this.say(`${this.seatName(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`,
+        { stale: () => this.arrivedSeq !== at });
+      return;
+    }
+    if (ev.text) this.say(sentence(ev.text), { event: true });
   }
 
   onSheet(msg) {
@@ -235,7 +273,6 @@ export class TableView {
     if (msg.type === "chat") {
       this.chat.push(msg.line);
       this.renderChat();
-      this.say(`${msg.line.name}${guestWords(msg.line)} says: ${msg.line.text}`);
     } else {
       pause = this.applyEvent(msg);
     }
@@ -250,57 +287,35 @@ export class TableView {
     }
   }
 
+  /** Show an event on the table (what it says was said when it came: tell). */
   applyEvent(msg) {
     const ev = msg.event;
-    const before = this.view;
     this.view = msg.view;
     this.turn = msg.turn;
     this.score = msg.score;
+    // seats, owner, options or status changed: the frame carries the table as it is now
+    if (msg.table && this.msg) this.msg.table = msg.table;
+    if (msg.you && this.msg) this.msg.you = msg.you;
     const sounds = this.app.sounds;
     let pause = 0;
-    const who = (s) => this.seatName(s);
+    const mine = ev.seat === this.mySeat && this.isPlayer;
     switch (ev.kind) {
-      case "started":
-        // the table is drawn at once (the snapshot asked for below brings the seats' details)
-        if (this.msg) this.msg.table.status = "active";
-        this.say("The match has started.");
-        this.app.conn.send({ type: "resync" });
-        break;
-      case "deal": {
-        const v = this.view;
-        const dealer = v ? v.dealer : null;
-        const first = v ? (dealer + 1) % this.players : null;
-        let text = `Hand ${ev.hand || (v && v.hand_number)}. ${who(dealer)} ${this.verb(dealer, "deals", "deal")}; ${this.seatName(first, { lower: true })} ${this.verb(first, "bids", "bid")} first.`;
-        if (v && v.hand) text += ` ${this.handSummary(v.hand)}`;
-        else if (v && this.isPlayer && v.hand === null) text += " Your cards are face down: you may bid Blind Nil before you look.";
+      case "deal":
         this.lastTrick = null;
         this.selected = null;
-        this.say(text);
         break;
-      }
-      case "bid": {
-        const bid = this.bidText(ev.action);
-        this.say(`${who(ev.seat)} ${this.verb(ev.seat, "bids", "bid")} ${bid}.`);
-        if (this.view && this.view.phase === "play") this.say(this.bidsSummary() + ".");
-        if (ev.seat === this.mySeat) this.clearDraft();
+      case "bid":
+        if (mine) this.clearDraft();
         break;
-      }
-      case "look":
-        if (ev.seat === this.mySeat) this.say(`You look at your cards. ${this.handSummary(this.view.hand || [])}`);
-        else this.say(`${who(ev.seat)} looks at their cards.`);
-        break;
+      case "timeout":
       case "play": {
-        const card = ev.action;
-        const spade = suitOf(card) === "S";
-        sounds.play(spade ? "spade" : "card");
+        // a card (the timer's too), maybe the last of a trick; or the timer's bid
+        const card = ev.action && isCard(ev.action) ? ev.action : null;
+        if (!card) { if (mine) this.clearDraft(); break; }
+        sounds.play(suitOf(card) === "S" ? "spade" : "card");
         this.lastTrick = null;
-        let text = `${who(ev.seat)} ${this.verb(ev.seat, "plays", "play")} the ${cardName(card)}.`;
-        const brokenNow = before && !before.spades_broken && this.view && this.view.spades_broken;
-        if (brokenNow) text += " Spades are broken.";
         if (ev.trick) {
           this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
-          const winCard = (ev.trick.find(([s]) => s === ev.trick_winner) || [])[1];
-          text += ` ${who(ev.trick_winner)} ${this.verb(ev.trick_winner, "wins", "win")} the trick${winCard ? ` with the ${cardName(winCard)}` : ""}.`;
           setTimeout(() => sounds.play("trick"), 250);
           pause = 900;
           // the hand's last trick stays in sight with its winner marked before the summary
@@ -308,64 +323,25 @@ export class TableView {
         } else {
           pause = 280;
         }
-        if (ev.seat === this.mySeat) { this.selected = null; this.saveDraft(); }
-        this.say(text);
-        this.animatePlay(ev.seat);
+        if (mine) { this.selected = null; this.saveDraft(); }
+        if (ev.kind === "play") this.animatePlay(ev.seat);
         break;
       }
       case "hand_scored":
-        // the hand's summary on the felt, read once; the next events wait until it is put away
+        // the hand's summary on the felt; the next events wait until it is put away
         this.summaryRow = ev.result;
         this.summaryHold = true;
-        this.say(this.resultText(ev.result));
         this.sheetData = null;
         sounds.play("chord");
         pause = 600;
         break;
-      case "timer_warning":
-        if (ev.seat === this.mySeat && this.isPlayer) this.warnTimer(ev.seconds_left);
-        else this.say(`${who(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`);
-        break;
-      case "timeout": {
-        // the timer acted for the seat: a bid or a card, and the side's penalty bag(s)
-        const mine = ev.seat === this.mySeat && this.isPlayer;
-        const card = ev.action && isCard(ev.action);
-        const act = card ? `the ${cardName(ev.action)}` : this.bidText(ev.action) === "Nil" ? "a Nil bid" : `a bid of ${this.bidText(ev.action)}`;
-        const side = this.sideOf(ev.seat);
-        const bags = ev.penalty_bags ? plural(ev.penalty_bags, "penalty bag") : "";
-        let text = mine
-          ? `Time ran out. The game played ${act} for you${bags ? `, and ${side === this.mySide && this.sides[side].length > 1 ? "your side takes" : "you take"} ${bags}` : ""}.`
-          : `Time ran out for ${who(ev.seat)}. The game played ${act}${bags ? `, and ${cap(this.sideName(side))} ${this.sides[side].length > 1 ? "take" : "takes"} ${bags}` : ""}.`;
-        if (card) {
-          sounds.play(suitOf(ev.action) === "S" ? "spade" : "card");
-          this.lastTrick = null;
-          if (before && !before.spades_broken && this.view && this.view.spades_broken) text += " Spades are broken.";
-          if (ev.trick) {
-            this.lastTrick = { cards: ev.trick, winner: ev.trick_winner };
-            text += ` ${who(ev.trick_winner)} ${this.verb(ev.trick_winner, "wins", "win")} the trick.`;
-            pause = 900;
-          }
-          if (mine) { this.selected = null; this.saveDraft(); }
-        } else {
-          if (mine) this.clearDraft();
-          if (this.view && this.view.phase === "play") text += ` ${this.bidsSummary()}.`;
-        }
-        this.say(text, { assertive: mine });
-        break;
-      }
       case "match_over":
         this.msg.table.status = "finished";
         this.msg.table.winner = ev.winner;
-        this.say(this.overText(ev.winner));
-        this.app.conn.send({ type: "resync" });
         this.requestSheet();
         sounds.play("chord");
         break;
       default:
-        if (ev.text) this.say(ev.text);
-        if (["joined", "left", "seated", "options", "owner", "covered", "returned"].includes(ev.kind)) {
-          this.app.conn.send({ type: "resync" });
-        }
     }
     this.render();
     this.checkTurn();
@@ -482,15 +458,16 @@ export class TableView {
     felt.append(box);
   }
 
-  /** Say "your turn" once per turn, assertively, with a sound. */
+  /** Say "your turn" once per turn, with a sound, after what came before it. */
   checkTurn() {
     const v = this.view;
     if (!v || !this.myTurn()) { this.turnKey = null; return; }
-    const key = `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}`;
+    const key = turnKeyOf(v);
     if (this.turnKey === key) return;
     this.turnKey = key;
     this.app.sounds.play("turn");
-    this.say(this.turnText(), { assertive: true });
+    // after everything said before it (polite, in order); dropped if the turn has passed
+    this.say(this.turnText(), { stale: () => this.turnKey !== key || !this.myTurn() });
     if (this.app.settings.autoplay && v.phase === "play") {
       // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
@@ -584,11 +561,6 @@ export class TableView {
     return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
   }
 
-  bidsSummary() {
-    const v = this.view;
-    return `Bids: ${v.bids.map((b, s) => `${this.seatName(s, { lower: true })} ${this.bidText(b) ?? "not yet"}`).join(", ")}`;
-  }
-
   /** Seed 002's round status: bids and tricks of everyone. */
   roundText() {
     const v = this.view;
@@ -603,7 +575,7 @@ export class TableView {
   }
 
   scoresText() {
-    const sc = this.score || (this.view ? { scores: this.view.scores, bags: this.view.bags, bag_warning: [] } : null);
+    const sc = this.score; // (with the view: both come with the match)
     if (!sc) return "No scores yet.";
     const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
     return `Scores, ${target}: ` + sc.scores.map((p, k) => {
@@ -620,21 +592,8 @@ export class TableView {
     return this.msg && this.msg.table.options.profile === "race400" ? 400 : 500;
   }
 
-  /** The hand's summary in words (said once, when the summary is shown). */
-  resultText(row) {
-    if (!row) return "The hand is scored.";
-    const parts = this.sides.map((_, k) => {
-      const d = this.sideResult(row, k);
-      const pts = d.points;
-      return `${d.name}: bid ${d.bidText}, took ${d.took}. ${d.items.map((t) => `${t}.`).join(" ")}${d.items.length ? " " : ""}`
-        + `This hand ${pts >= 0 ? "plus" : "minus"} ${Math.abs(pts)}; score ${d.score}, ${plural(d.bags, "bag")}.`;
-    });
-    const warn = this.sides.map((_, k) => this.sideResult(row, k)).filter((d) => d.warn).map((d) => `${d.name}: ${d.warn}.`);
-    return `Hand ${row.number || ""} scored. ${parts.join(" ")}${warn.length ? ` ${warn.join(" ")}` : ""}`;
-  }
-
   overText(winner) {
-    const sc = this.score || (this.view ? { scores: this.view.scores } : null);
+    const sc = this.score;
     const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${p}`).join(", ")}.` : "";
     if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
     const mine = winner === this.mySide;
@@ -647,12 +606,13 @@ export class TableView {
     return Math.max(0, Math.round(this.turn.deadline - Date.now() / 1000));
   }
 
-  warnTimer(seconds) {
-    const key = `${this.turnKey}`;
+  /** The timer's last warning for your turn: said at once (assertive), once per turn. */
+  warnTimer(seconds, view = this.view) {
+    const key = view ? turnKeyOf(view) : "";
     if (this.warned === key) return;
     this.warned = key;
     this.app.sounds.play("timer");
-    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${this.view && this.view.phase === "bid" ? "bid" : "play"}.`, { assertive: true });
+    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: true });
   }
 
   // ------------------------------------------------------------------ actions
@@ -734,9 +694,8 @@ export class TableView {
       ]);
     } catch { msg = null; }
     if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
-    const hint = msg && (msg.hint || msg);
-    const action = hint && hint.action;
-    const why = hint && (hint.reason || hint.why);
+    const action = msg && msg.action;
+    const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
       this.localHint();
       return;
@@ -1608,7 +1567,7 @@ export class TableView {
 
   renderScores() {
     const box = this.el.querySelector("#score-box");
-    const sc = this.score || { scores: this.view.scores, bags: this.view.bags, bag_warning: [] };
+    const sc = this.score;
     clear(box);
     const r = this.rules || {};
     const limit = r.bag_limit || 10;

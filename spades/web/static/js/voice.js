@@ -1,5 +1,5 @@
 // Self-voicing (issue 11, item 5): for players without a screen reader, the page speaks every
-// announcement itself with the browser's speech synthesis — the same paragraphs, in the same
+// announcement itself with the browser's speech synthesis — the same additions, in the same
 // order, as the live regions receive them (it listens to the announcer's `onAnnounce`).
 
 export class Voice {

@@ -1,0 +1,115 @@
+"""Who sits where at a table: places, teams, the seating at the start, the owner. Pure: no
+I/O, no clock, no match; :class:`spades.server.tables.Table` keeps the places and asks here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spades.engine import Rules
+
+SEAT_NAMES_4 = ("North", "East", "South", "West")
+#: Where the page draws each seat, counted from the client's own seat (at the bottom)
+#: clockwise (spades/web/static/js/table.js, PLACES).
+PLACES: dict[int, tuple[str, ...]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "North-west", "North-east", "East"),
+    6: ("South", "South-west", "North-west", "North", "North-east", "South-east"),
+}
+
+
+@dataclass(slots=True)
+class Place:
+    """A place before the start, a seat after it."""
+
+    kind: str = "empty"  # "empty", "human", "cpu"
+    user_id: int | None = None
+    name: str = ""
+    cpu: str | None = None
+    team: int | None = None
+    covered: bool = False
+    guest: bool = False  # a guest (not an account): shown as such next to the name
+
+    def to_db(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+                "cpu": self.cpu, "team": self.team, "covered": self.covered,
+                "guest": self.guest}
+
+    @classmethod
+    def from_db(cls, d: dict[str, Any]) -> Place:
+        kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
+                                 else "empty")
+        return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
+                   bool(d.get("covered")), bool(d.get("guest")))
+
+
+def team_count(rules: Rules) -> int:
+    return 0 if rules.teams is None else len(rules.teams)
+
+
+def default_name(players: int, seat: int) -> str:
+    """A seat's name when nobody named it: North, East... at four, ``Seat N`` otherwise."""
+    return SEAT_NAMES_4[seat] if players == 4 else f"Seat {seat + 1}"
+
+
+def cpu_name(players: int, seat: int) -> str:
+    """The name a CPU gets at the start."""
+    return f"CPU {default_name(players, seat)}" if players == 4 else f"CPU {seat + 1}"
+
+
+def place_names(places: Sequence[Place], seat: int | None) -> tuple[str, ...]:
+    """Every seat's name as the page draws it for a client at ``seat`` (a spectator: as
+    from seat 0): a person by name, a CPU (or an empty place) by where it sits from there."""
+    n = len(places)
+    round_table = PLACES.get(n)
+    me = seat or 0
+    out = []
+    for i, p in enumerate(places):
+        if p.name and not (p.kind == "cpu" and p.name.startswith("CPU")):
+            out.append(p.name)
+        else:
+            out.append(round_table[(i - me) % n] if round_table else f"Seat {i + 1}")
+    return tuple(out)
+
+
+def arranged(places: Sequence[Place], rules: Rules) -> list[Place]:
+    """Seats for the match: team t takes seats t, t+k, t+2k..., so no teammates sit side by
+    side; in a solo game everyone keeps their place. Sets each place's ``team``."""
+    k = team_count(rules)
+    if k == 0:
+        return list(places)
+    size = rules.players // k
+    teams: list[list[Place]] = [[] for _ in range(k)]
+    loose: list[Place] = []
+    for p in places:
+        if p.team is not None and len(teams[p.team]) < size:
+            teams[p.team].append(p)
+        else:
+            loose.append(p)
+    loose.sort(key=lambda p: p.kind != "human")  # people first, then CPUs
+    for t in range(k):
+        while len(teams[t]) < size:
+            teams[t].append(loose.pop(0))
+    seats: list[Place] = [Place()] * rules.players
+    for t in range(k):
+        for i, p in enumerate(teams[t]):
+            p.team = t
+            seats[t + i * k] = p
+    return seats
+
+
+def next_owner(places: Sequence[Place], owner: int | None,
+               connected: Collection[int]) -> int | None:
+    """Who owns the table after ``owner``: a connected person first, else anyone seated,
+    else nobody."""
+    humans = [p for p in places if p.kind == "human" and p.user_id != owner]
+    here = [p for p in humans if p.user_id in connected]
+    pick = (here or humans)[:1]
+    return pick[0].user_id if pick else None
+
+
+__all__ = ["PLACES", "SEAT_NAMES_4", "Place", "arranged", "cpu_name", "default_name",
+           "next_owner", "place_names", "team_count"]
