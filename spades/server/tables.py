@@ -145,7 +145,7 @@ class Table:
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
         self._finish_retry: asyncio.TimerHandle | None = None
-        self._narrators: dict[tuple[int | None, tuple[str, ...]], Narrator] = {}
+        self._narrators: dict[tuple[int | None, tuple[tuple[str, str], ...]], Narrator] = {}
 
     @property
     def match(self) -> Match | None:
@@ -278,15 +278,19 @@ class Table:
         """Every seat's name as the page draws it for a client at ``seat``."""
         return place_names(self.places, seat)
 
-    def narrator(self, seat: int | None) -> Narrator:
-        """The narrator for a client at ``seat`` (None: a spectator)."""
-        names = self.place_names(seat)
-        key = (seat, names)
+    def narrator(self, seat: int | None, places: tuple[tuple[str, str], ...] | None = None
+                 ) -> Narrator:
+        """The narrator for a client at ``seat`` (None: a spectator). ``places``: the
+        places' kinds and names, when the caller has them already."""
+        if places is None:
+            places = tuple((p.kind, p.name) for p in self.places)
+        key = (seat, places)
         narrator = self._narrators.get(key)
         if narrator is None or narrator.rules is not self.rules:
             if len(self._narrators) > 64:
                 self._narrators.clear()
-            narrator = self._narrators[key] = Narrator(self.rules, names=names, me=seat)
+            narrator = self._narrators[key] = Narrator(
+                self.rules, names=self.place_names(seat), me=seat)
         return narrator
 
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
@@ -304,6 +308,10 @@ class Table:
         head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id})[:-1]
         rest = json.dumps({"turn": self.turn_info(), "score": self.score()})[1:-1]
         told: dict[int | None, str] = {}
+        if facts:  # the same for everyone but the words: written once
+            ev_head = json.dumps({k: v for k, v in ev.items() if k not in ("text", "news")})[:-1]
+            facts_json = [json.dumps(f)[:-1] for f in facts]
+            places = tuple((p.kind, p.name) for p in self.places)
         table_json = json.dumps(self.state(True)) if with_table else None
         watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
@@ -311,10 +319,11 @@ class Table:
             said = told.get(seat)
             if said is None:
                 if facts:
-                    narrator = self.narrator(seat)
-                    items = [{**f, "text": narrator.say(e)} for f, e in zip(facts, news, strict=True)]
-                    said = json.dumps({**ev, "text": " ".join(i["text"] for i in items),
-                                       "news": items})
+                    say = self.narrator(seat, places).say
+                    texts = [say(e) for e in news]
+                    items = ",".join(f'{f},"text":{json.dumps(t)}}}'
+                                     for f, t in zip(facts_json, texts, strict=True))
+                    said = f'{ev_head},"text":{json.dumps(" ".join(texts))},"news":[{items}]}}'
                 else:
                     said = json.dumps(ev)
                 told[seat] = said
