@@ -597,7 +597,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
         async with table.lock:  # kept before anyone sees it, in the order it is shown
-            await hub.db(hub.store.add_chat, table.id, line)
+            await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":

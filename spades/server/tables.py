@@ -152,6 +152,7 @@ class Table:
         self.seq = 0
         self.epoch = 0  # restarts of this table (its event numbers continue above them)
         self.stored = 0  # events of this game in the store
+        self.fence = 0  # the store's fencing number this instance writes under (hub.table_write)
         self.version = 0
         self.lock = asyncio.Lock()
         self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
@@ -328,12 +329,13 @@ class Table:
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
         seats = [p.to_db() for p in self.places]
-        await self.hub.db(self.hub.store.update_game, self.id, status=status, seats=seats,
-                          options=self.meta(), rules=self.rules)
+        await self.hub.table_write(self, self.hub.store.update_game, self.id, status=status,
+                                   seats=seats, options=self.meta(), rules=self.rules)
 
     async def store_event(self, kind: str, value: Any, seat: int | None) -> None:
         """Append and commit one event of the match (before anyone hears of it)."""
-        await self.hub.db(self.hub.store.append_at, self.id, self.stored + 1, kind, value, seat)
+        await self.hub.table_write(self, self.hub.store.append_at, self.id, self.stored + 1, kind,
+                                   value, seat)
         self.stored += 1
 
     # Membership ------------------------------------------------------------------------
@@ -667,9 +669,9 @@ class Table:
             self.match = Match(self.rules, dealer=dealer)
             self.status = "active"
             seats = [p.to_db() for p in self.places]
-            await self.hub.db(self.hub.store.update_game, self.id, status="active",
-                              seats=seats, options=self.meta(), rules=self.rules,
-                              first_dealer=dealer)
+            await self.hub.table_write(self, self.hub.store.update_game, self.id,
+                                       status="active", seats=seats, options=self.meta(),
+                                       rules=self.rules, first_dealer=dealer)
             self.emit({"kind": "started", "text": "the match starts"}, with_table=True)
             await self._deal()
             self.hub.lobby_changed(self)
@@ -834,8 +836,8 @@ class Table:
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
-                          seats=[p.to_db() for p in self.places])
+        await self.hub.table_write(self, self.hub.store.finish_game, self.id, m, result=result,
+                                   seats=[p.to_db() for p in self.places])
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"

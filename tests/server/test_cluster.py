@@ -43,10 +43,6 @@ def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
     raise AssertionError("did not get there")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect, about one run in five: after the fail-over the player who reconnects "
-    "through another process can find a table where a card was played that the other "
-    "player was never told of (two table instances after the take-over); see docs/deploy.md"))
 def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
     a, b, c = room
     ann = NetPlayer(a, "Ann")
@@ -69,12 +65,17 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     players = [ann, bob]
 
     def mid_trick() -> bool:
+        # Both have read every event either has seen: the views compared after the
+        # fail-over are the whole truth as told, not one player's lagging copy of it.
+        top = max(p.seq or 0 for p in players)
+        for p in players:
+            p.catch_up(top)
         v = ann.view
         return bool(v and v["phase"] == "play" and 0 < len(v.get("trick") or []) < 4
                     and len(v.get("plays") or []) >= 6 and (ann.my_turn() or bob.my_turn()))
 
     act_until(players, mid_trick)
-    bob.catch_up(ann.seq or 0)
+    assert ann.seq == bob.seq
     # The score sheet is the same from a process that does not run the table.
     sheets = [httpx.get(f"{s.url}/api/tables/{tid}/sheet", timeout=10) for s in (a, c)]
     assert [r.status_code for r in sheets] == [200, 200]
@@ -96,16 +97,6 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     ann2.until(lambda m: m["type"] == "table")
     old = before["ann"] or {}
     diff = {k: (old.get(k), v) for k, v in (ann2.view or {}).items() if old.get(k) != v}
-    if diff:  # what happened meanwhile, as Bob was told it
-        got = []
-        try:
-            while True:
-                m = bob.recv(timeout=2)
-                if m["type"] == "event":
-                    got.append((m["event"]["kind"], m["event"]["seat"], m["event"]["text"]))
-        except Exception:
-            pass
-        print("BOB SAW", got)
     assert not diff, diff
     players = [ann2, bob]
     act_until(players, lambda: ann2.view is not None and ann2.view["phase"] == "over")
