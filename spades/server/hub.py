@@ -38,6 +38,7 @@ from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
     from spades.server.cluster import Cluster
+    from spades.server.room import SharedLogins
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -175,12 +176,19 @@ class Hub:
         # tell and announce nothing more (see lost_table).
         self.stopped: weakref.WeakSet[Table] = weakref.WeakSet()
         self.cluster: Cluster | None = None
+        self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
         if settings.redis:
             from spades.server.cluster import Cluster
-            from spades.server.room import Room
+            from spades.server.room import Room, SharedLogins
 
-            self.cluster = Cluster(self, Room(settings.redis, lease_seconds=settings.lease_seconds,
-                                               prefix=settings.redis_prefix))
+            room = Room(settings.redis, lease_seconds=settings.lease_seconds,
+                        prefix=settings.redis_prefix)
+            self.cluster = Cluster(self, room)
+            # Failed sign-ins are counted for the whole room, not per process.
+            self.logins = SharedLogins(room, pair_limit=settings.login_failures,
+                                       account_limit=settings.login_account_failures,
+                                       address_limit=settings.login_address_failures,
+                                       window=settings.login_window)
 
     # Plumbing ---------------------------------------------------------------------------
 

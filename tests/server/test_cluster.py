@@ -110,3 +110,33 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
         assert p.you is not None
         assert p.view == json.loads(json.dumps(views.seat_view(match, p.you["seat"])))
     print(f"taken over in {took:.2f} s")
+
+
+def test_failed_sign_ins_are_counted_for_the_whole_room(postgres: PostgresServer,
+                                                        redis_server: RedisServer) -> None:
+    """Two processes on one Redis: three wrong passwords (of three allowed) spread over both
+    are three, not three each: the fourth is refused at either."""
+    db = postgres.create_database("logins")
+    prefix = f"t{free_port()}:"
+    servers = [Server(db, free_port(), "--limit", "login_failures=3", "--redis",
+                      redis_server.url, "--redis-prefix", prefix) for _ in range(2)]
+    started: list[Server] = []
+    try:
+        for s in servers:
+            started.append(s.start())
+        a, b = started
+        carol = {"name": "Carol", "password": "correct horse battery"}
+        assert httpx.post(a.url + "/api/register", json=carol, timeout=10).status_code == 200
+        # A sign-in that succeeds takes back its own count (at the other process).
+        assert httpx.post(b.url + "/api/login", json=carol, timeout=10).status_code == 200
+        wrong = {"name": "Carol", "password": "not the password"}
+        codes = [httpx.post(s.url + "/api/login", json=wrong, timeout=10).status_code
+                 for s in (a, b, a)]
+        assert codes == [401, 401, 401]
+        for s in (b, a):  # the limit is reached for both, the right password included
+            r = httpx.post(s.url + "/api/login", json=carol, timeout=10)
+            assert r.status_code == 429, r.text
+            assert 0 < int(r.headers["Retry-After"]) <= 300
+    finally:
+        for s in started:
+            s.stop()
