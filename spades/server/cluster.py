@@ -118,8 +118,8 @@ class Cluster:
         try:
             if not await self.room.claim(table_id):
                 result = await self.room.owner(table_id)
-            elif table_id in self.hub.tables or await self.hub.restore_table(table_id):
-                table = self.hub.tables[table_id]
+            elif (table_id in self.hub.tables or await self.hub.restore_table(table_id)) and (
+                    table := self.hub.tables.get(table_id)) is not None:
                 result = self.node
                 log.info("node %s runs table %s (fence %d)", self.node, table_id, table.fence)
                 # The fencing number tells the nodes which of two announcements is newer.
