@@ -11,7 +11,12 @@ client may be connected to any node:
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
-  turn timers and CPU players resume there.
+  turn timers and CPU players resume there;
+* a table is never run by two nodes: a new table's lease is taken before it is stored, and
+  a node that takes a table over raises its fencing number in the store, which then refuses
+  every write of the instance it replaced; that instance stops where it is
+  (:meth:`spades.server.hub.Hub.lost_table`) and its clients join the new owner, and frames
+  still on their way from it are not shown to clients that have moved on.
 
 The lobby is a mirror kept by every node from the owners' announcements, so each node's
 lobby is the same and is served without asking Redis.

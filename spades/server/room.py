@@ -16,8 +16,10 @@ nodes share
 * **the sign-in throttle** (:class:`SharedLogins`): the failed sign-ins of every node, so
   that N nodes do not give N times the guesses.
 
-The database stays the single source of truth for games: the holder of a lease writes a
-table's events, and the store's unique event numbers refuse a second writer.
+The database stays the single source of truth for games, and it enforces the one writer:
+a node that takes a table over raises the game's fencing number (``Store.take_game``)
+before loading it, and every write of a table is made under its instance's number, so a
+node that outlived its lease unaware can store nothing more (``spades.server.cluster``).
 """
 
 from __future__ import annotations
