@@ -17,6 +17,7 @@ if os.environ.get("SPADES_COMPILE") == "1":
         [
             "spades/engine/actions.py",
             "spades/engine/cards.py",
+            "spades/engine/handstate.py",
             "spades/engine/match.py",
             "spades/engine/scoring.py",
         ],

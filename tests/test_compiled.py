@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HOT_MODULES = ["actions.py", "cards.py", "match.py", "scoring.py"]
+HOT_MODULES = ["actions.py", "cards.py", "handstate.py", "match.py", "scoring.py"]
 
 CHECK = r"""
 import hashlib, json, random

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from spades.bots.human import shift_bid
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
-from spades.bots.sim import Sim, highest
-from spades.engine import BID_BASE, NIL, Observation
-from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF
+from spades.engine import BID, BID_BASE, NIL, PLAY, Observation
+from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF, highest
+from spades.engine.handstate import HandState
 
 #: Pseudo-hands of "bids as estimated" mixed into a seat's bid offset (shrinkage).
 OFFSET_PRIOR = 2.0
@@ -204,7 +204,7 @@ class Tendencies:
         return [PLAIN if seat == obs.seat else model_of(totals[seat]) for seat in range(n)]
 
 
-def bold_nil(s: Sim, m: SeatModel) -> bool:
+def bold_nil(s: HandState, m: SeatModel) -> bool:
     """Whether a seat that bids Nil with risk about ``m.nil_risk`` on average bids Nil on
     the hand it holds in a play-out: risk up to twice its mean excess over the usual, and
     up to one and a half tricks more per point of excess than the usual 2.5."""
@@ -217,10 +217,10 @@ def bold_nil(s: Sim, m: SeatModel) -> bool:
             and estimate_tricks(hand, s.rules) < 2.5 + 1.5 * excess)
 
 
-def adapted_rollout(s: Sim, models: Sequence[SeatModel]) -> None:
+def adapted_rollout(s: HandState, models: Sequence[SeatModel]) -> None:
     """Play the hand out as :func:`~spades.bots.policy.rollout` does, each seat bidding and
     playing as its model says."""
-    while s.phase == 0:
+    while s.phase is BID:
         m = models[s.turn]
         bid = choose_bid(s, nil_boldness=m.nil_boldness)
         if m.nil_boldness and bid != NIL and NIL in s.legal_bids() and bold_nil(s, m):
@@ -228,7 +228,7 @@ def adapted_rollout(s: Sim, models: Sequence[SeatModel]) -> None:
         elif m.bid_shift:
             bid = shift_bid(bid, m.bid_shift, s.legal_bids())
         s.bid(bid)
-    while s.phase == 1:
+    while s.phase is PLAY:
         m = models[s.turn]
         if m.plain_play:
             s.play(play_card(s))

@@ -26,11 +26,11 @@ import random
 import time
 
 from spades.bots.adapt import SeatModel, Tendencies, adapted_rollout
-from spades.bots.heuristic import own_sim
+from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
-from spades.bots.sim import Sim
-from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
+from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, PLAY, Observation
+from spades.engine.handstate import HandState
 
 #: Default sampled deals per decision (the ``expert`` spec without a budget).
 DEFAULT_WORLDS = 100
@@ -87,7 +87,7 @@ class ExpertBot:
             return None
         return time.perf_counter() + self.seconds * share
 
-    def _rollout(self, s: Sim) -> None:
+    def _rollout(self, s: HandState) -> None:
         if self._models is None:
             rollout(s)
         else:
@@ -138,11 +138,11 @@ class ExpertBot:
                 if size < 1:
                     break
             for hands in self._sample(obs, size):
-                base = Sim.from_obs(obs, hands)
+                base = HandState.from_obs(obs, hands)
                 for i in active:
                     s = base.clone()
                     s.apply(candidates[i])
-                    if play_out and s.phase == 1 and _cards_left(s) <= exact:
+                    if play_out and s.phase is PLAY and _cards_left(s) <= exact:
                         values[i].append(solve(s, side, self.bag_weight, self.rel))
                     else:
                         self._rollout(s)
@@ -169,7 +169,7 @@ class ExpertBot:
         candidates = distinct_cards(obs)
         if len(candidates) == 1:
             return candidates[0]
-        default = play_card(own_sim(obs)) if self.zdef > 0 else -1
+        default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)
             candidates[candidates.index(rep)] = default
@@ -214,7 +214,7 @@ class ExpertBot:
             return candidates[0]
         default = -1
         if self.zdef > 0:
-            default = choose_bid(own_sim(obs), obs.scores, legal)
+            default = choose_bid(own_state(obs), obs.scores, legal)
             if default not in candidates:
                 candidates.append(default)
         if self.rescore and rules.bidding in ("standard", "suicide"):
@@ -254,7 +254,7 @@ class ExpertBot:
         total = max(2, int(self.worlds * self.bid_scale * 3))
         while True:
             for hands in self._sample(obs, 8):
-                base = Sim.from_obs(obs, hands)
+                base = HandState.from_obs(obs, hands)
                 if anchor >= 0:
                     s = base.clone()
                     s.bid(anchor)
@@ -281,13 +281,14 @@ class ExpertBot:
         blind = normal = 0.0
         count = max(2, int(self.worlds * 0.75)) if self.seconds is None else 48
         for hands in self._sample(obs, count):
-            base = Sim.from_obs(obs, hands)
+            base = HandState.from_obs(obs, hands)
             s = base.clone()
             s.bid(BLIND_NIL)
             self._rollout(s)
             blind += s.utility(side, self.bag_weight, self.rel)
             s = base.clone()
-            s.bid(choose_bid(s, obs.scores, tuple(a for a in s.legal_bids() if a != BLIND_NIL)))
+            s.bid(LOOK)
+            s.bid(choose_bid(s, obs.scores))
             self._rollout(s)
             normal += s.utility(side, self.bag_weight, self.rel)
         return BLIND_NIL if blind > normal else LOOK
@@ -338,7 +339,7 @@ def _race(values: list[list[float]], active: list[int], done: int, z: float,
     return keep
 
 
-def _cards_left(s: Sim) -> int:
+def _cards_left(s: HandState) -> int:
     return sum(h.bit_count() for h in s.hands)
 
 
@@ -363,15 +364,15 @@ def distinct_cards(obs: Observation) -> list[int]:
     return out
 
 
-def solve(s: Sim, side: int, bag_weight: float, rel: float = 1.0) -> float:
+def solve(s: HandState, side: int, bag_weight: float, rel: float = 1.0) -> float:
     """Exact value of the rest of the hand for ``side`` (its seats maximize, the other
     seats minimize), by alpha-beta search over every play."""
     return _alphabeta(s, side, -1e9, 1e9, bag_weight, rel)
 
 
-def _alphabeta(s: Sim, side: int, alpha: float, beta: float, bag_weight: float,
+def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: float,
                rel: float) -> float:
-    if s.phase != 1:
+    if s.phase is not PLAY:
         return s.utility(side, bag_weight, rel)
     legal = s.legal_mask()
     cards = []

@@ -5,16 +5,27 @@ from __future__ import annotations
 import random
 
 from spades.bots.policy import _discard, choose_bid, play_card, side_need
-from spades.bots.sim import Sim, above, highest, lowest
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
-from spades.engine.cards import NON_SPADE_MASK, RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, cards_of
+from spades.engine.cards import (
+    NON_SPADE_MASK,
+    RANK_OF,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_OF,
+    above,
+    cards_of,
+    highest,
+    lowest,
+)
+from spades.engine.handstate import HandState
 
 
-def own_sim(obs: Observation) -> Sim:
-    """A Sim of the observed hand that knows only the observer's own cards."""
+def own_state(obs: Observation) -> HandState:
+    """A HandState of the observed hand that knows only the observer's own cards."""
     hands = [0] * obs.rules.players
     hands[obs.seat] = obs.hand or 0
-    return Sim.from_obs(obs, hands)
+    return HandState.from_obs(obs, hands)
 
 
 def blind_nil_choice(obs: Observation, behind_by: int = 200) -> int:
@@ -40,7 +51,7 @@ class IntermediateBot:
             return legal[0]
         if LOOK in legal:
             return blind_nil_choice(obs)
-        s = own_sim(obs)
+        s = own_state(obs)
         if obs.phase == "bid":
             return choose_bid(s, obs.scores, legal)
         return play_card(s)
@@ -83,7 +94,7 @@ class BeginnerBot:
         return min(numbers, key=lambda a: abs(a - BID_BASE - want))
 
     def _play(self, obs: Observation) -> int:
-        s = own_sim(obs)
+        s = own_state(obs)
         seat = obs.seat
         legal = s.legal_mask()
         hand = s.hands[seat]
@@ -139,7 +150,7 @@ def beginner_count(hand: int) -> int:
     return count
 
 
-def _under_or_low(s: Sim, legal: int) -> int:
+def _under_or_low(s: HandState, legal: int) -> int:
     """The highest card that does not take the trick, else the lowest."""
     if s.trick:
         unders = [c for c in cards_of(legal) if not (c > s.best and (

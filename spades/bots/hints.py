@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from spades.bots.expert import ExpertBot
 from spades.bots.policy import estimate_tricks, nil_risk, side_need
-from spades.bots.sim import above
 from spades.engine import (
     BID_BASE,
     BLIND_NIL,
@@ -22,7 +21,7 @@ from spades.engine import (
     card_name,
     unseen_cards,
 )
-from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT_OF
+from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT_OF, above
 
 #: Sampled deals per hint (about a tenth of a second).
 HINT_WORLDS = 40
@@ -231,9 +230,9 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                and obs.tricks[p] == 0 and p not in played]
     if opp_nil and card % 13 <= 5 and SUIT_OF[card] != SPADES and not (trick and wins_now):
         return (f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s nil.")
-    from spades.bots.heuristic import own_sim
+    from spades.bots.heuristic import own_state
 
-    s = own_sim(obs)
+    s = own_state(obs)
     need = side_need(s, side)
     if not trick:
         suit = SUIT_OF[card]

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import random
 
-from spades.bots.heuristic import blind_nil_choice, own_sim
+from spades.bots.heuristic import blind_nil_choice, own_state
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
-from spades.bots.sim import Sim, highest
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
-from spades.engine.cards import SUIT_MASKS
+from spades.engine.cards import SUIT_MASKS, highest
+from spades.engine.handstate import HandState
 
 #: The models, by the name after ``human:``.
 HUMAN_MODELS = ("over", "under", "nilhappy", "nocover", "random-bids")
@@ -52,14 +52,14 @@ class HumanBot:
             return legal[0]
         if LOOK in legal:
             return blind_nil_choice(obs)
-        s = own_sim(obs)
+        s = own_state(obs)
         if obs.phase == "bid":
             return self._bid(s, obs, legal)
         if self.model == "nocover":
             return nocover_card(s)
         return play_card(s)
 
-    def _bid(self, s: Sim, obs: Observation, legal: tuple[int, ...]) -> int:
+    def _bid(self, s: HandState, obs: Observation, legal: tuple[int, ...]) -> int:
         model = self.model
         if model == "random-bids":
             return self.rng.choice(legal)
@@ -87,7 +87,7 @@ def shift_bid(bid: int, step: int, legal: tuple[int, ...]) -> int:
     return moved if BID_BASE < moved < BLIND_NIL and moved in legal else bid
 
 
-def nocover_card(s: Sim) -> int:
+def nocover_card(s: HandState) -> int:
     """The highest card of the suit led when the seat can follow; otherwise the
     intermediate card, played as if its partner had not bid Nil."""
     hand = s.hands[s.turn]

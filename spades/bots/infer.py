@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from spades.bots.policy import estimate_tricks, nil_risk
-from spades.bots.sim import public_voids
 from spades.engine import Observation, unseen_cards
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
+from spades.engine.handstate import public_voids
 
 if TYPE_CHECKING:
     from spades.bots.adapt import SeatModel

@@ -19,8 +19,8 @@ import time
 from spades.bots.heuristic import blind_nil_choice
 from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
-from spades.bots.sim import Sim
-from spades.engine import LOOK, Observation
+from spades.engine import BID, DEAL, LOOK, Observation
+from spades.engine.handstate import HandState
 
 DEFAULT_ITERATIONS = 1500
 #: Exploration constant, for utilities measured in hundreds of points.
@@ -38,8 +38,8 @@ class _Node:
         self.total = 0.0
 
 
-def _actions(s: Sim) -> list[int]:
-    if s.phase == 0:
+def _actions(s: HandState) -> list[int]:
+    if s.phase is BID:
         return list(s.legal_bids())
     m = s.legal_mask()
     out = []
@@ -82,10 +82,10 @@ class IsmctsBot:
                 break
             if not batch:
                 batch = sample_deals(obs, rng, 32)
-            s = Sim.from_obs(obs, batch.pop())
+            s = HandState.from_obs(obs, batch.pop())
             node = root
             path: list[tuple[_Node, int]] = []
-            while s.phase != 2:
+            while s.phase is not DEAL:
                 actions = _actions(s)
                 if node is root:
                     actions = [a for a in actions if a in root_legal]

@@ -1,14 +1,13 @@
-"""Rule-based bidding and card play on a :class:`~spades.bots.sim.Sim`.
+"""Rule-based bidding and card play on a :class:`~spades.engine.handstate.HandState`.
 
-The same functions drive the ``intermediate`` level (on a Sim built from the observation,
-other hands empty) and the rollouts of the search levels (on sampled deals). They read only
+The same functions drive the ``intermediate`` level (on a hand state built from the
+observation, other hands empty) and the rollouts of the search levels (on sampled deals). They read only
 the acting seat's own cards and public information: bids, tricks, cards played, known voids.
 """
 
 from __future__ import annotations
 
-from spades.bots.sim import Sim, above, highest, lowest
-from spades.engine import BID_BASE, BLIND_NIL, NIL, Rules
+from spades.engine import BID, BID_BASE, BLIND_NIL, NIL, PLAY, Rules
 from spades.engine.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
@@ -18,9 +17,13 @@ from spades.engine.cards import (
     SPADES,
     SUIT_MASKS,
     SUIT_OF,
+    above,
     cards_of,
     count_spades,
+    highest,
+    lowest,
 )
+from spades.engine.handstate import HandState
 
 _SPADE_LOW = 39
 
@@ -39,8 +42,9 @@ def estimate_tricks(hand: int, rules: Rules) -> float:
     higher_missing = 0
     counted = 0
     top = BIG_JOKER if rules.jokers else 51
+    deck = rules.deck  # a computed property: once, not per card
     for c in range(top, _SPADE_LOW - 1, -1):
-        if not (rules.deck >> c & 1):
+        if not (deck >> c & 1):
             continue
         if spades >> c & 1:
             if higher_missing == 0:
@@ -108,7 +112,7 @@ def nil_risk(hand: int, rules: Rules) -> float:
     return risk
 
 
-def side_need(s: Sim, side: int) -> int:
+def side_need(s: HandState, side: int) -> int:
     """Tricks the side still needs for its contract (0 or less: made)."""
     contract = taken = 0
     counts_nil = s.rules.failed_nil_tricks_count
@@ -125,7 +129,7 @@ def side_need(s: Sim, side: int) -> int:
 # Bidding ----------------------------------------------------------------------------------
 
 
-def choose_bid(s: Sim, scores: tuple[int, ...] = (), legal: tuple[int, ...] = (),
+def choose_bid(s: HandState, scores: tuple[int, ...] = (), legal: tuple[int, ...] = (),
                nil_boldness: float = 0.0) -> int:
     """The intermediate bid for the seat to act, among ``legal`` (default
     ``s.legal_bids()``)."""
@@ -178,14 +182,14 @@ def choose_bid(s: Sim, scores: tuple[int, ...] = (), legal: tuple[int, ...] = ()
 # Card play --------------------------------------------------------------------------------
 
 
-def _beats(s: Sim, card: int) -> bool:
+def _beats(s: HandState, card: int) -> bool:
     """Whether ``card`` would take the lead of the open trick now."""
     if not s.trick:
         return True
     return card > s.best and (SUIT_OF[card] == s.led or card >= _SPADE_LOW)
 
 
-def _threatened(s: Sim, card: int, later: list[int], out: int) -> bool:
+def _threatened(s: HandState, card: int, later: list[int], out: int) -> bool:
     """Whether a seat still to play might beat ``card`` (assumed to lead the trick)."""
     led = s.led if s.trick else SUIT_OF[card]
     higher = out & above(card)
@@ -211,7 +215,7 @@ def _rank_key(c: int) -> int:
     return RANK_OF[c]
 
 
-def _discard(s: Sim, seat: int, legal: int, out: int) -> int:
+def _discard(s: HandState, seat: int, legal: int, out: int) -> int:
     """A cheap card: lowest of the led suit, else a low card from a short side suit."""
     if s.trick and legal & SUIT_MASKS[s.led]:
         return lowest(legal)
@@ -229,7 +233,7 @@ def _discard(s: Sim, seat: int, legal: int, out: int) -> int:
     return best_card
 
 
-def _dump(s: Sim, legal: int) -> int:
+def _dump(s: HandState, legal: int) -> int:
     """When not wanting the trick: the highest card that does not win it, else (if every
     card wins) the lowest when someone may still overtake, the highest when last."""
     cards = cards_of(legal)
@@ -242,7 +246,7 @@ def _dump(s: Sim, legal: int) -> int:
     return min(cards, key=_rank_key)
 
 
-def _lead_low(s: Sim, seat: int, legal: int, out: int, avoid_spades: bool = True) -> int:
+def _lead_low(s: HandState, seat: int, legal: int, out: int, avoid_spades: bool = True) -> int:
     """A low lead from the suit where others hold the most higher cards."""
     pool = legal & NON_SPADE_MASK if avoid_spades else legal
     pool = pool or legal
@@ -258,7 +262,7 @@ def _lead_low(s: Sim, seat: int, legal: int, out: int, avoid_spades: bool = True
     return best_card
 
 
-def play_card(s: Sim) -> int:
+def play_card(s: HandState) -> int:
     """The intermediate card for the seat to act."""
     legal = s.legal_mask()
     if not legal & (legal - 1):
@@ -353,7 +357,7 @@ def play_card(s: Sim) -> int:
     return min(winners)
 
 
-def _lead_for_tricks(s: Sim, seat: int, legal: int, out: int, mates: list[int]) -> int:
+def _lead_for_tricks(s: HandState, seat: int, legal: int, out: int, mates: list[int]) -> int:
     opps = [p for p in range(s.n) if p != seat and p not in mates]
     spades_out = out & SPADE_MASK
     # Cash a side-suit winner no opponent can trump.
@@ -393,9 +397,9 @@ def _lead_for_tricks(s: Sim, seat: int, legal: int, out: int, mates: list[int]) 
     return lowest(legal)
 
 
-def rollout(s: Sim) -> None:
+def rollout(s: HandState) -> None:
     """Play the hand out with the intermediate policy for every seat (and bid if needed)."""
-    while s.phase == 0:
+    while s.phase is BID:
         s.bid(choose_bid(s))
-    while s.phase == 1:
+    while s.phase is PLAY:
         s.play(play_card(s))

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
-from spades.store import GameRow, Store, StoreError, default_path
+from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
@@ -346,6 +346,17 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         console.say(f"{t!r} is not one of the numbers 1 to {len(readable)}.")
 
 
+def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:
+    """A saved game, its match rebuilt from the stored moves (each checked again:
+    :class:`StoreError` naming the move that does not fit) and the number of the last of
+    them: the moves are read once, so the match and the number the next move is stored at
+    agree even when another session is playing the game at the same time."""
+    game = store.game(game_id)
+    rows = store.events(game_id)
+    match = rebuild(game.rules, game.first_dealer or 0, rows)
+    return game, match, rows[-1].seq if rows else 0
+
+
 # Running ----------------------------------------------------------------------------------
 
 
@@ -386,10 +397,11 @@ def run(args: argparse.Namespace) -> int:
             game = pick_game(args, store, console)
             if game is None:
                 return 0 if args.resume == "" else 1
-            game, match = store.load_match(game.id)
+            game, match, stored = load_game(store, game.id)
             resumed = True
         else:
             game, match = new_game(args, store)
+            stored = 0
             resumed = False
     except (UsageError, StoreError) as exc:
         print(f"spades play: {exc}", file=sys.stderr)
@@ -405,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
     seed = int(game.options.get("seed", 0))
     session = TerminalGame(store, game.id, match, console, names=names, human=human,
                            levels=levels, seed=seed, delay=args.delay,
-                           pause=not args.no_pause, resume_hint=resume_hint)
+                           pause=not args.no_pause, resume_hint=resume_hint, seq=stored)
     intro(session, game, resumed)
     try:
         return session.run()

@@ -3,7 +3,7 @@ scoring, records.
 
 No I/O, no clock, no global random. The modules import one another without a cycle:
 ``errors``, ``cards``, ``actions``, ``rules``, ``scoring``, ``phase``, ``hands``, ``events``,
-``observation``, ``record_format``, then ``match``, then ``records``.
+``observation``, ``handstate``, ``record_format``, then ``match``, then ``records``.
 """
 
 from spades.engine.actions import (

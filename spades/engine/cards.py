@@ -162,3 +162,23 @@ def sorted_for_display(mask: int) -> list[int]:
 def count_spades(mask: int) -> int:
     """Trumps held: spades and jokers."""
     return (mask & SPADE_MASK).bit_count()
+
+
+def lowest(mask: int) -> int:
+    """The weakest card of a non-empty mask (-1 for an empty one)."""
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: int) -> int:
+    """The strongest card of a mask (-1 for an empty one)."""
+    return mask.bit_length() - 1
+
+
+def above(card: int) -> int:
+    """Cards of the same suit stronger than ``card``."""
+    return SUIT_MASKS[SUIT_OF[card]] & ~((2 << card) - 1)
+
+
+def below(card: int) -> int:
+    """Cards of the same suit weaker than ``card``."""
+    return SUIT_MASKS[SUIT_OF[card]] & ((1 << card) - 1)

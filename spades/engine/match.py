@@ -22,15 +22,10 @@ from typing import Any
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
-    SPADE_MASK,
     SPADES,
     SUIT_MASKS,
-    SUIT_NAMES,
-    SUIT_OF,
-    card_name,
     card_str,
     cards_of,
-    count_spades,
 )
 from spades.engine.errors import IllegalAction, SpadesError
 from spades.engine.events import (
@@ -51,56 +46,36 @@ from spades.engine.events import (
     TrickWon,
 )
 from spades.engine.hands import HandLog, HandResult
+from spades.engine.handstate import HandState
 from spades.engine.observation import Observation
 from spades.engine.phase import BID, DEAL, OVER, PLAY, Phase
 from spades.engine.record_format import record_of
 from spades.engine.rules import Rules
-from spades.engine.scoring import apply_bags, score_side, winner
+from spades.engine.scoring import apply_bags, winner
 
 #: ``current_player`` while the next hand waits to be dealt, and once the match is over.
 CHANCE, TERMINAL = -1, -2
 
-_SPADE_LOW = 39  # every card >= this is a trump (spades and jokers)
 
+class Match(HandState):
+    """A match in progress. See the module docstring for an example.
 
-class Match:
-    """A match in progress. See the module docstring for an example."""
+    The hand under way is the match itself as a :class:`HandState` (its cards, bids,
+    trick and so on are the hand state's attributes, played by the hand state's rules);
+    the match adds the checks, the log, the events, the scores and the deals."""
 
     __slots__ = (
         "actions",
-        "bags",
-        "best",
-        "best_seat",
-        "bids",
-        "blind",
-        "break_any",
-        "broken",
         "dealer",
         "deck_cards",
         "events",
-        "hand_size",
-        "hands",
-        "leader",
-        "led",
         "log",
-        "looked",
-        "n",
-        "num_bids",
         "pending_deals",
-        "phase",
-        "played",
         "results",
         "rng",
-        "rules",
         "scores",
-        "side_of",
-        "sides",
         "timeout_bags",
-        "trick",
         "trick_winners",
-        "tricks",
-        "turn",
-        "win_mask",
         "winner",
     )
 
@@ -120,13 +95,8 @@ class Match:
         if _copy_of is not None:
             self._copy(_copy_of)
             return
-        self.rules = rules
-        self.n = rules.players
-        self.hand_size = rules.hand_size
-        self.side_of = rules.side_of
-        self.sides = rules.sides
+        self._start(rules)
         self.rng = rng
-        self.break_any = rules.spades_break == "any"
         self.deck_cards = cards_of(rules.deck)
         self.pending_deals: list[tuple[int, ...]] = []
         if dealer is None:
@@ -134,7 +104,6 @@ class Match:
         if not (isinstance(dealer, int) and 0 <= dealer < self.n):
             raise SpadesError(f"dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
         self.dealer = dealer
-        self.phase: Phase = DEAL
         #: The events recorded since the last :meth:`take_events`, or None: not recording.
         self.events: list[Event] | None = [] if events else None
         nsides = len(self.sides)
@@ -153,21 +122,9 @@ class Match:
         """A match dealt from ``random.Random(seed)``."""
         return cls(rules, rng=random.Random(seed), dealer=dealer, events=events)
 
-    def _reset_hand(self) -> None:
-        n = self.n
-        self.hands = [0] * n
-        self.bids = [-1] * n
-        self.blind = [False] * n
-        self.looked = [True] * n
-        self.turn = -1
-        self.leader = -1
-        self.trick: list[int] = []
-        self.led = -1
-        self.tricks = [0] * n
-        self.broken = False
-        self.played = 0
-        self.num_bids = 0
-        self.best = self.best_seat = self.win_mask = -1
+    def _reset_hand(self, hands: list[int] | None = None, first: int = -1) -> None:
+        """A new hand (see :meth:`HandState._new_hand`) with an empty log."""
+        self._new_hand([0] * self.n if hands is None else hands, first)
         self.actions: list[int] = []
         self.timeout_bags = [0] * len(self.sides)
         self.trick_winners: list[int] = []
@@ -195,12 +152,7 @@ class Match:
         if hands is not None:
             masks = list(hands)
             self._check_deal(masks)
-        self._reset_hand()
-        self.hands = masks
-        self.phase = BID
-        self.turn = (self.dealer + 1) % self.n
-        if self.rules.blind_nil:
-            self.looked[self.turn] = False
+        self._reset_hand(masks, (self.dealer + 1) % self.n)
         self.log.append(HandLog(self.dealer, tuple(masks), self.actions, [],
                                 tuple(self.scores), tuple(self.bags)))
         if self.events is not None:
@@ -243,61 +195,14 @@ class Match:
         """1-based number of the current (or last) hand."""
         return len(self.log)
 
-    def legal_actions(self) -> tuple[int, ...]:
-        """The actions allowed now, sorted ascending; empty when nobody is to act."""
-        if self.phase is PLAY:
-            hand = self.hands[self.turn]
-            if self.trick:
-                led = self.led
-                follow = hand & SUIT_MASKS[led]
-                if follow:
-                    return _BY_SUIT[led][follow >> _SHIFT[led]]
-                legal = hand
-            elif self.broken:
-                legal = hand
-            else:
-                legal = hand & NON_SPADE_MASK or hand
-            return (_CLUBS[legal & 0x1FFF] + _DIAMONDS[legal >> 13 & 0x1FFF]
-                    + _HEARTS[legal >> 26 & 0x1FFF] + _SPADES[legal >> 39])
-        if self.phase is BID:
-            return self._legal_bids()
-        return ()
-
     def legal_cards_mask(self) -> int:
         """Bitmask of the cards the player to act may play (0 outside the play phase)."""
-        return self._legal_mask() if self.phase is PLAY else 0
-
-    def _legal_mask(self) -> int:
-        hand = self.hands[self.turn]
-        if self.trick:
-            return hand & SUIT_MASKS[self.led] or hand
-        if self.broken:
-            return hand
-        return hand & NON_SPADE_MASK or hand
-
-    def _legal_bids(self) -> tuple[int, ...]:
-        seat = self.turn
-        rules = self.rules
-        if not self.looked[seat]:
-            return (BLIND_NIL, LOOK)
-        if rules.bidding != "standard":
-            held = count_spades(self.hands[seat])
-            if rules.bidding == "mirror":
-                return (BID_BASE + held,)
-            if rules.bidding == "whiz":
-                return (NIL,) if held == 0 else (NIL, BID_BASE + held)
-            mates = [s for s in self.sides[self.side_of[seat]] if s != seat]  # suicide
-            if any(self.bids[s] == 0 for s in mates):
-                return tuple(range(BID_BASE + 1, BID_BASE + self.hand_size + 1))
-            if all(self.bids[s] > 0 for s in mates):
-                return (NIL,)
-        low = 0 if rules.nil else 1
-        return tuple(range(BID_BASE + low, BID_BASE + self.hand_size + 1))
+        return self.legal_mask() if self.phase is PLAY else 0
 
     def is_legal(self, action: int) -> bool:
         if self.phase is PLAY:
-            return 0 <= action < 54 and bool(self._legal_mask() >> action & 1)
-        return self.phase is BID and action in self._legal_bids()
+            return 0 <= action < 54 and bool(self.legal_mask() >> action & 1)
+        return self.phase is BID and action in self.legal_bids()
 
     def check(self, action: int) -> None:
         """Raise :class:`IllegalAction` saying why ``action`` is not allowed now."""
@@ -316,21 +221,13 @@ class Match:
             return self._why_bid_illegal(action)
         if action >= BID_BASE:
             return f"bidding is over; seat {self.turn} must play a card"
-        hand = self.hands[self.turn]
-        if not hand >> action & 1:
-            if self.played >> action & 1:
-                return f"the {card_name(action)} has already been played"
-            return f"seat {self.turn} does not hold the {card_name(action)}"
-        if self.trick:
-            return (f"must follow suit: {SUIT_NAMES[self.led]} were led and seat {self.turn} "
-                    f"holds {SUIT_NAMES[self.led]}")
-        return "spades are not broken yet, and this hand holds cards of other suits"
+        return self.why_card_illegal(action)
 
     def _why_bid_illegal(self, action: int) -> str:
         if action < BID_BASE:
             return f"it is time to bid, not to play; seat {self.turn} must bid"
         seat = self.turn
-        legal = self._legal_bids()
+        legal = self.legal_bids()
         if not self.looked[seat]:
             return "first bid blind nil or look at the cards"
         if action == LOOK:
@@ -361,83 +258,62 @@ class Match:
     def apply(self, action: int) -> None:
         """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
         if self.phase is not PLAY:
-            if self.phase is BID and action in self._legal_bids():
+            if self.phase is BID and action in self.legal_bids():
                 self._bid(action)
                 return
             raise IllegalAction(self._why_illegal(action))
-        # The play phase, inlined: this is the engine's hot path.
-        seat = self.turn
-        hand = self.hands[seat]
-        trick = self.trick
-        if trick:
-            legal = hand & SUIT_MASKS[self.led] or hand
-        elif self.broken:
-            legal = hand
-        else:
-            legal = hand & NON_SPADE_MASK or hand
-        if not (isinstance(action, int) and 0 <= action < 54 and legal >> action & 1):
-            raise IllegalAction(self._why_illegal(action))
-        bit = 1 << action
-        self.hands[seat] = hand ^ bit
-        self.played |= bit
-        self.actions.append(action)
-        if trick:
-            if action > self.best and self.win_mask >> action & 1:
-                self.best = action
-                self.best_seat = seat
-        else:
-            led = self.led = SUIT_OF[action]
-            self.win_mask = SUIT_MASKS[led] | SPADE_MASK
-            self.best = action
-            self.best_seat = seat
-        trick.append(action)
+        # The play phase: the engine's hot path.
         events = self.events
         if events is not None:
-            events.append(CardPlayed(seat, action, len(self.trick_winners) + 1))
-        if action >= _SPADE_LOW and not self.broken and (self.break_any or self.led != SPADES):
-            self.broken = True
-            if events is not None:
-                events.append(SpadesBroken(seat, action, len(self.trick_winners) + 1))
-        if len(trick) < self.n:
-            self.turn = seat + 1 if seat + 1 < self.n else 0
+            self._play_told(action, events)
             return
-        won = self.best_seat
-        if events is not None:
-            self._trick_events(events, won)
-        self.leader = self.turn = won
-        self.tricks[won] += 1
-        winners = self.trick_winners
-        winners.append(won)
-        self.trick = []
-        if events is not None:
-            self._decided_events(events, won)
-        if len(winners) == self.hand_size:
+        if not (isinstance(action, int) and 0 <= action < 54):
+            raise IllegalAction(self._why_illegal(action))
+        done = self.play(action)  # raises IllegalAction, changing nothing, if not legal
+        self.actions.append(action)
+        if done:  # that card completed the trick: its winner leads
+            self.trick_winners.append(self.leader)
+            if self.phase is DEAL:
+                self._score_hand()
+
+    def _play_told(self, card: int, events: list[Event]) -> None:
+        """Play ``card`` (checked, as :meth:`apply` does) and record what happened."""
+        seat = self.turn
+        lead = self.leader
+        trick = self.trick
+        broken = self.broken
+        number = len(self.trick_winners) + 1
+        if not (isinstance(card, int) and 0 <= card < 54):
+            raise IllegalAction(self._why_illegal(card))
+        done = self.play(card)
+        self.actions.append(card)
+        events.append(CardPlayed(seat, card, number))
+        if self.broken and not broken:
+            events.append(SpadesBroken(seat, card, number))
+        if not done:
+            return
+        won = self.leader
+        n = self.n
+        cards = tuple(((lead + i) % n, c) for i, c in enumerate(trick))
+        events.append(TrickWon(won, number, cards, trick[(won - lead) % n], self.tricks[won]))
+        self.trick_winners.append(won)
+        self._decided_events(events, won)
+        if self.phase is DEAL:
             self._score_hand()
 
     def _bid(self, action: int) -> None:
         seat = self.turn
         self.actions.append(action)
+        self.bid(action)
         events = self.events
-        if action == LOOK:
-            self.looked[seat] = True
-            if events is not None:
-                events.append(LookedAtCards(seat))
+        if events is None:
             return
-        if action == BLIND_NIL:
-            self.bids[seat] = 0
-            self.blind[seat] = True
-            self.looked[seat] = True
-        else:
-            self.bids[seat] = action - BID_BASE
-        self.num_bids += 1
-        self.turn = (seat + 1) % self.n
-        if events is not None:
-            events.append(BidMade(seat, self.bids[seat], self.blind[seat]))
-        if self.num_bids == self.n:
-            self.phase = PLAY
-            self.leader = self.turn
-            if events is not None:
-                self._bidding_closed_events(events)
+        if action == LOOK:
+            events.append(LookedAtCards(seat))
+            return
+        events.append(BidMade(seat, self.bids[seat], self.blind[seat]))
+        if self.phase is PLAY:
+            self._bidding_closed_events(events)
 
     # Events -----------------------------------------------------------------------------
 
@@ -476,15 +352,6 @@ class Match:
             if contract > self.hand_size:  # more than the hand holds: set before a card
                 events.append(ContractDecided(k, False, contract, 0, 0))
 
-    def _trick_events(self, events: list[Event], won: int) -> None:
-        """The trick just completed (before the winner is credited with it)."""
-        n = self.n
-        lead = self.leader
-        trick = self.trick
-        cards = tuple(((lead + i) % n, c) for i, c in enumerate(trick))
-        events.append(TrickWon(won, len(self.trick_winners) + 1, cards, self.best,
-                               self.tricks[won] + 1))
-
     def _decided_events(self, events: list[Event], won: int) -> None:
         """Nils and contracts that the trick just credited to ``won`` decides."""
         number = len(self.trick_winners)
@@ -512,10 +379,8 @@ class Match:
     def _score_hand(self) -> None:
         log = self.log[-1]
         sides_scored = []
-        for k, seats in enumerate(self.sides):
-            side, self.bags[k] = score_side(
-                self.rules, seats, self.bids, self.blind, self.tricks, self.bags[k]
-            )
+        for k, (side, bags) in enumerate(self.side_scores()):
+            self.bags[k] = bags
             self.scores[k] += side.points
             sides_scored.append(side)
         result = HandResult(
@@ -582,14 +447,14 @@ class Match:
         if self.rules.turn_timer is None:
             raise IllegalAction("there is no turn timer under these rules")
         if self.phase == PLAY:
-            legal = self._legal_mask()
+            legal = self.legal_mask()
             pool = legal & NON_SPADE_MASK or legal
             return min(cards_of(pool), key=lambda c: (c % 13 if c < 52 else c, c))
         if self.phase != BID:
             raise IllegalAction(self._why_illegal(LOOK))
         if not self.looked[self.turn]:
             return LOOK
-        bids = self._legal_bids()
+        bids = self.legal_bids()
         want = max(1, suggested_bid(self.hands[self.turn], self.rules))
         return min(bids, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
 
@@ -608,9 +473,9 @@ class Match:
             chosen = self.timeout_action()
         if action is not None and action != chosen:
             if self.phase == BID:
-                ok = action != LOOK and action in self._legal_bids()
+                ok = action != LOOK and action in self.legal_bids()
             else:  # a card of the chosen one's rank, among the cards the timer picks from
-                legal = self._legal_mask()
+                legal = self.legal_mask()
                 pool = legal & NON_SPADE_MASK or legal
                 ok = 0 <= action < 54 and bool(pool >> action & 1) and (
                     action % 13 == chosen % 13 and action < 52 and chosen < 52)
@@ -652,6 +517,7 @@ class Match:
         self.break_any = src.break_any
         self.broken = src.broken
         self.dealer = src.dealer
+        self.deck = src.deck
         self.deck_cards = src.deck_cards
         self.hand_size = src.hand_size
         self.leader = src.leader
@@ -672,6 +538,8 @@ class Match:
         self.looked = src.looked[:]
         self.trick = src.trick[:]
         self.tricks = src.tricks[:]
+        self.voids = src.voids[:]
+        self.left = src.left
         self.scores = src.scores[:]
         self.bags = src.bags[:]
         self.results = src.results[:]
@@ -804,22 +672,6 @@ def suggested_bid(hand: int, rules: Rules) -> int:
     cap = rules.hand_size
     return max(0, min(cap, round(tricks)))
 
-
-class _SuitCards(dict[int, tuple[int, ...]]):
-    """Lazily filled table: the bits of one suit (and above) → the cards, ascending."""
-
-    def __init__(self, base: int) -> None:
-        super().__init__()
-        self.base = base
-
-    def __missing__(self, bits: int) -> tuple[int, ...]:
-        cards = tuple(self.base + c for c in cards_of(bits))
-        self[bits] = cards
-        return cards
-
-
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = _BY_SUIT = tuple(_SuitCards(13 * s) for s in range(4))
-_SHIFT = (0, 13, 26, 39)
 
 __all__ = [
     "BID",

@@ -38,7 +38,7 @@ from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
 from spades.server.hub import Conn, Hub
 from spades.server.janitor import Janitor
-from spades.server.limits import check_tables, check_upload, close_socket
+from spades.server.limits import check_tables, check_upload, client_limits, close_socket
 from spades.server.protocol import (
     AccountIn,
     GuestIn,
@@ -475,9 +475,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
         seated = [t.id for t in hub.tables.values()
                   if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
     conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
-                          "tables": seated, "limits": {
-                              "max_frame": s.max_frame, "rate_per_second": int(s.rate_per_second),
-                              "rate_burst": int(s.rate_burst), "chat_max": 300}}))
+                          "tables": seated, "limits": client_limits(s)}))
     return conn
 
 

@@ -352,13 +352,11 @@ class Cluster:
     def _lobby_row(self, table_id: str, row: Any) -> None:
         if isinstance(row, dict):
             self.lobby[table_id] = row
-            text = json.dumps({"type": "lobby_update", "table": row})
         else:
             self.lobby.pop(table_id, None)
-            text = json.dumps({"type": "lobby_remove", "table_id": table_id})
         self.hub.lobby_cache.invalidate()
-        for conn in list(self.hub.lobby_subs):
-            conn.send(text)
+        if self.hub.lobby_subs:  # told coalesced, its latest state (lobby.LobbyNotices)
+            self.hub.lobby_notices.changed(table_id, row if isinstance(row, dict) else None)
 
 
 class RemoteConn:

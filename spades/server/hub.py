@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket
 from spades.engine import DEAL, Match, RulesError
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
-from spades.server.lobby import LobbyCache
+from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.settings import Settings
@@ -168,6 +168,7 @@ class Hub:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.send_budget = SendBudget(settings.send_total_bytes)
         self.lobby_cache = LobbyCache(self)
+        self.lobby_notices = LobbyNotices(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
         self.hint_gate = HintGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
@@ -260,6 +261,7 @@ class Hub:
         return await self.restore()
 
     async def close(self) -> None:
+        self.lobby_notices.close()
         for t in list(self.tables.values()):
             t.close_timers()
         if self.cluster is not None:
@@ -336,14 +338,8 @@ class Hub:
             self.cluster.lobby_changed(table, table.summary() if listed else None)
             return
         self.lobby_cache.invalidate()
-        if not self.lobby_subs:
-            return
-        if self.listed(table) and table.id in self.tables:
-            text = json.dumps({"type": "lobby_update", "table": table.summary()})
-        else:
-            text = json.dumps({"type": "lobby_remove", "table_id": table.id})
-        for conn in list(self.lobby_subs):
-            conn.send(text)
+        if self.lobby_subs:  # told coalesced, its latest state (lobby.LobbyNotices)
+            self.lobby_notices.changed(table.id, table)
 
     def forget(self, table: Table) -> None:
         table.close_timers()

@@ -84,8 +84,8 @@ class Janitor:
                 continue
             since = self.seen.setdefault(table.id, now)
             minutes = s.upload_idle_minutes if table.id in hub.uploads else s.abandon_minutes
-            if minutes > 0 and now - since >= minutes * 60:
-                await self.abandon(table, minutes)
+            if minutes > 0 and now - since >= minutes * 60 and await self.abandon(table,
+                                                                                  minutes):
                 ended.append(table.id)
         for gone in set(self.seen) - set(hub.tables):
             self.seen.pop(gone, None)
@@ -98,11 +98,15 @@ class Janitor:
             await self.prune()
         return ended
 
-    async def abandon(self, table: Table, minutes: float) -> None:
+    async def abandon(self, table: Table, minutes: float) -> bool:
+        """End ``table`` (True), unless someone came back or its match is over: a result
+        still being written (tried again until it is stored) is not thrown away."""
         hub = self.hub
         async with table.lock:
             if table.status not in ("waiting", "active") or table.any_human_connected():
-                return
+                return False
+            if table.match is not None and table.match.is_over():
+                return False
             table.status = "closed"
             table.close_timers()
             await table.save_meta()  # stored as "abandoned"
@@ -113,6 +117,7 @@ class Janitor:
             table.spectators.clear()
             hub.forget(table)
         log.info("table %s abandoned: nobody connected for %g minutes", table.id, minutes)
+        return True
 
     async def prune(self) -> dict[str, int]:
         s = self.hub.settings

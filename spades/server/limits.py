@@ -222,12 +222,48 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "max_frame", "hard_frame", "rate_per_second", "rate_burst", "flood_close", "hello_timeout",
     "chat_history", "max_record_bytes", "login_failures", "login_window", "send_queue",
     "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
-    "lobby_page_max", "lobby_cache_ms", "tables_per_user", "uploads_per_user",
+    "lobby_page_max", "lobby_cache_ms", "lobby_notice_ms", "tables_per_user", "uploads_per_user",
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
-    "conns_per_address", "header_timeout", "max_header_bytes", "keep_alive", "hint_workers",
+    "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
     "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
 )
+
+
+#: Limits a client can run into, as ``welcome.limits`` lists them (each by its Settings
+#: name, which is its ``--limit`` name; docs/server.md "Limits" says what each does).
+#: ``chat_max`` is fixed (300 chars).
+CLIENT_LIMITS: tuple[str, ...] = (
+    "max_frame", "rate_per_second", "rate_burst", "hard_frame", "flood_close",
+    "hello_timeout", "chat_history", "send_queue", "send_queue_bytes", "lobby_rate",
+    "lobby_burst", "lobby_page_max", "hint_rate", "hint_burst", "hint_queue",
+    "tables_per_user", "uploads_per_user", "upload_idle_minutes", "abandon_minutes",
+    "spectators_per_table", "max_body", "max_record_bytes", "http_rate", "http_burst",
+    "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
+    "login_failures", "login_account_failures", "login_address_failures", "login_window",
+    "session_days",
+)
+#: Limits of ``--limit`` that only shape the server's own work (no client is refused by
+#: them): every ``--limit`` is in one of the two lists.
+SERVER_LIMITS: tuple[str, ...] = (
+    "send_total_bytes", "send_close_timeout", "lobby_cache_ms", "lobby_notice_ms", "keep_alive",
+    "hint_workers", "spectator_notice_ms", "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+)
+
+
+def client_limits(settings: Settings) -> dict[str, int | float]:
+    """``welcome.limits``: every limit in :data:`CLIENT_LIMITS` with its value (whole
+    numbers as integers; 0: no limit), and ``chat_max``. The first four keys are as they
+    always were (``rate_per_second`` and ``rate_burst`` rounded down to integers)."""
+    out: dict[str, int | float] = {
+        "max_frame": settings.max_frame, "rate_per_second": int(settings.rate_per_second),
+        "rate_burst": int(settings.rate_burst), "chat_max": 300}
+    for name in CLIENT_LIMITS:
+        if name in out:
+            continue
+        value = getattr(settings, name)
+        out[name] = int(value) if float(value).is_integer() else float(value)
+    return out
 
 
 def parse_limit(item: str) -> tuple[str, int | float]:

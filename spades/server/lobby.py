@@ -1,8 +1,10 @@
 """The lobby: rows of the public tables, built once and shared until a table changes (or
-``lobby_cache_ms`` passes), and served whole or a page at a time."""
+``lobby_cache_ms`` passes), and served whole or a page at a time; and its changes, told to
+subscribers coalesced (:class:`LobbyNotices`)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spades.server.hub import Hub
+    from spades.server.tables import Table
 
 
 class LobbyCache:
@@ -58,3 +61,60 @@ class LobbyCache:
         part, total = self.page(offset, limit)
         return json.dumps({"type": "lobby", "tables": part, "total": total, "offset": offset,
                            "limit": limit})
+
+
+class LobbyNotices:
+    """Changes to the lobby, told to its subscribers at most once every ``lobby_notice_ms``:
+    the changes of one table within that time are one frame, with its latest state (a
+    ``lobby_update`` row, or ``lobby_remove`` if it left the lobby), so a burst of changes
+    costs each subscriber one frame per table that changed, not one per change."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        # table id -> the table (its row is made when sent), a row (from another process),
+        # or None (it left the lobby); in the order they first changed.
+        self.pending: dict[str, Table | dict[str, Any] | None] = {}
+        self.handle: asyncio.TimerHandle | None = None
+        self.sent = 0  # frames sent (tests)
+
+    def changed(self, table_id: str, what: Table | dict[str, Any] | None) -> None:
+        self.pending[table_id] = what
+        if self.handle is not None:
+            return
+        delay = max(0.0, self.hub.settings.lobby_notice_ms / 1000)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        if delay <= 0:
+            self.flush()
+        else:
+            self.handle = loop.call_later(delay, self.flush)
+
+    def flush(self) -> None:
+        self.handle = None
+        pending, self.pending = self.pending, {}
+        subs = list(self.hub.lobby_subs)
+        if not subs:
+            return
+        hub = self.hub
+        for table_id, what in pending.items():
+            row: dict[str, Any] | None
+            if isinstance(what, dict) or what is None:
+                row = what
+            else:
+                row = (what.summary() if hub.listed(what) and hub.tables.get(table_id) is what
+                       else None)
+            if row is not None:
+                text = json.dumps({"type": "lobby_update", "table": row})
+            else:
+                text = json.dumps({"type": "lobby_remove", "table_id": table_id})
+            for conn in subs:
+                conn.send(text)
+                self.sent += 1
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None

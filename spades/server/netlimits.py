@@ -4,7 +4,8 @@
   once, before anything is read), so one address cannot take every file descriptor; a
   trusted reverse proxy (``--forwarded-allow-ips``) carries many clients and is not capped;
 - a request's line and headers must arrive within ``header_timeout`` seconds (408) and
-  fit in ``max_header_bytes`` (431), so silent or dripping connections are let go;
+  fit in ``max_header_bytes`` (431), and its body within ``body_timeout`` seconds after
+  the headers (408), so silent or dripping connections are let go;
 - idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer).
 
 Open transports are remembered per address so a WebSocket whose client reads nothing can be
@@ -108,6 +109,7 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             self._header_bytes = 0
             self._header_timer: asyncio.TimerHandle | None = None
+            self._body_timer: asyncio.TimerHandle | None = None
             self._refusal: bytes | None = None
             super().connection_made(transport)
             if not admit(transport, self._limits.conns_per_address, exempt):
@@ -134,8 +136,32 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
                     f"{self._limits.header_timeout:g} s"))
                 self.transport.close()
 
+        def _disarm_body(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None
+
+        def _body_too_slow(self) -> None:
+            """The body did not arrive in time: 408 if nothing was answered yet, and the
+            connection is closed (the application reading it sees a disconnect)."""
+            self._body_timer = None
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            answered = cycle is not None and cycle.response_started
+            if cycle is not None:
+                cycle.disconnected = True  # nothing more is read or written for it
+                cycle.message_event.set()
+            if not answered:
+                self.transport.write(_response(
+                    408, "Request Timeout",
+                    f"the request body must arrive within {self._limits.body_timeout:g} s "
+                    "of its headers"))
+            self.transport.close()
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            self._disarm_body()
             super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
@@ -163,7 +189,16 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
 
         def on_headers_complete(self) -> None:
             self._disarm()
+            upgrade = self.parser.should_upgrade() and self._should_upgrade()
             super().on_headers_complete()
+            if not upgrade and self._limits.body_timeout > 0:
+                self._disarm_body()
+                self._body_timer = self.loop.call_later(self._limits.body_timeout,
+                                                        self._body_too_slow)
+
+        def on_message_complete(self) -> None:
+            self._disarm_body()
+            super().on_message_complete()
 
         def send_400_response(self, msg: str) -> None:
             if self._refusal is not None:

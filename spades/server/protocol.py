@@ -304,7 +304,9 @@ class WelcomeOut(BaseModel):
     type: Literal["welcome"] = "welcome"
     user: UserInfo
     tables: list[str] = Field(description="ids of unfinished tables where you hold a seat")
-    limits: dict[str, int]
+    limits: dict[str, int | float] = Field(
+        description="every limit a client can run into, by its Settings (`--limit`) name "
+        "(docs/server.md, Limits; 0: no limit), and chat_max")
 
 
 class ErrorOut(BaseModel):

@@ -48,6 +48,9 @@ class Settings:
     lobby_page_max: int = 100
     #: The lobby rows are rebuilt when a table changes, and at least this often (ms).
     lobby_cache_ms: int = 1000
+    #: Lobby changes are told to subscribers at most this often (ms): a table's changes
+    #: within it are one frame (its latest state).
+    lobby_notice_ms: int = 250
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
     #: or uploading another.
     tables_per_user: int = 5
@@ -67,6 +70,8 @@ class Settings:
     conns_per_address: int = 64
     #: Seconds a request's line and headers may take to arrive.
     header_timeout: float = 10.0
+    #: Seconds a request's body may take to arrive once its headers have (408, closed).
+    body_timeout: float = 30.0
     #: Bytes of request line and headers.
     max_header_bytes: int = 16_384
     #: Seconds an idle keep-alive HTTP connection stays open (uvicorn's timeout_keep_alive).

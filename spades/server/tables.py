@@ -165,6 +165,8 @@ class Table:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
+        self.finish_failures = 0  # tries in a row to store the result that failed
+        self._finish_retry: asyncio.TimerHandle | None = None
 
     # Who is who -----------------------------------------------------------------------
 
@@ -830,14 +832,30 @@ class Table:
         return seq
 
     async def _finish(self) -> None:
+        """Store the result, then tell the match is over (holding the lock). If the result
+        cannot be written, the table stays active with its match over, as stored (every
+        action is kept; a restart finishes it too), and tries again after a pause (0.5 s,
+        doubling to 30 s); ``match_over`` is told once the result is stored."""
         m = self.match
         assert m is not None
-        self.status = "finished"
         self._cancel_timers()
         result = summary(m)
         result["names"] = self.names()
-        await self.hub.table_write(self, self.hub.store.finish_game, self.id, m, result=result,
-                                   seats=[p.to_db() for p in self.places])
+        try:
+            await self.hub.table_write(self, self.hub.store.finish_game, self.id, m,
+                                       result=result, seats=[p.to_db() for p in self.places])
+        except Exception as exc:
+            if self in self.hub.stopped:  # taken over: the table's new instance finishes it
+                return
+            delay = min(30.0, 0.5 * 2 ** self.finish_failures)
+            self.finish_failures += 1
+            log.error("table %s: the result could not be stored (%s); trying again in "
+                      "%.1f s", self.id, exc, delay)
+            self._finish_retry = asyncio.get_running_loop().call_later(
+                delay, lambda: self._spawn(self._retry_finish()))
+            return
+        self.finish_failures = 0
+        self.status = "finished"
         names = self.names()
         if m.winner is None:
             text = "the match is a draw"
@@ -846,6 +864,15 @@ class Table:
         self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
                    "text": text}, with_table=True)
         self.hub.lobby_changed(self)
+
+    async def _retry_finish(self) -> None:
+        self._finish_retry = None
+        async with self.lock:
+            m = self.match
+            if (m is None or not m.is_over() or self.status != "active"
+                    or self.hub.tables.get(self.id) is not self):
+                return
+            await self._finish()
 
     # CPUs and the turn timer -------------------------------------------------------------
 
@@ -958,6 +985,9 @@ class Table:
 
     def close_timers(self) -> None:
         self._cancel_timers()
+        if self._finish_retry is not None:
+            self._finish_retry.cancel()
+            self._finish_retry = None
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()

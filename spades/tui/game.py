@@ -1,8 +1,13 @@
-"""The game loop of ``spades play``: deal, ask the human, let the CPUs act, announce.
+"""The game loop of ``spades play``: deal, ask the human, let the CPUs act, tell what happened.
 
-Every accepted action is appended to the store (and committed) before it is applied and
-announced, so a killed process loses nothing; :meth:`TerminalGame.run` picks up a rebuilt
-match exactly where it stopped.
+The game is driven by a :class:`~spades.session.Session`: each move (a deal, a bid or card,
+the turn timer's move) is checked there, stored (committed) at the number it carries, and
+only then applied, so a killed process loses nothing and a second session on the same game
+is refused (:class:`~spades.store.ConflictError`) without changing anything. What a move
+caused is told from its events, one sentence each in order, by the shared
+:class:`~spades.present.narrate.Narrator` speaking to the human's seat; the terminal adds
+only its own lines (the hand, prompts, hints, the hand's details, the score sheet).
+:meth:`TerminalGame.run` picks up a rebuilt match exactly where it stopped.
 """
 
 from __future__ import annotations
@@ -10,19 +15,28 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import InitVar, dataclass, field
 
 from spades.bots import Bot
 from spades.bots.external import ExternalBotError
-from spades.cli.sheet import side_name
 from spades.engine import (
+    BID,
     BLIND_NIL,
+    DEAL,
     LOOK,
     NIL,
+    OVER,
+    PLAY,
     CardError,
+    Event,
+    HandDealt,
+    HandScored,
     Match,
+    MatchOver,
     Observation,
     SpadesError,
+    TimedOut,
     bid_value,
     card_name,
     cards_of,
@@ -33,6 +47,8 @@ from spades.engine import (
     parse_card,
     summary,
 )
+from spades.present.narrate import Narrator
+from spades.session import Move, Session
 from spades.store import ConflictError, Store
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed
@@ -57,14 +73,6 @@ def deal_masks(match: Match, seed: int) -> list[int]:
 
 
 @dataclass(slots=True)
-class _Before:
-    broken: bool
-    tricks_done: int
-    results: int
-    phase: str
-
-
-@dataclass(slots=True)
 class TerminalGame:
     """One stored game played at this terminal."""
 
@@ -81,15 +89,24 @@ class TerminalGame:
     resume_hint: str = "spades play --resume"
     bots: dict[int, Bot] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    #: The number of the last stored event this session knows of (read from the store
-    #: when not given); each new event is stored at the next number or not at all.
-    seq: int = -1
+    #: The number of the last stored move this session knows of: the moves ``match`` was
+    #: rebuilt from (read from the store when not given). Each new move is stored at the
+    #: next number or not at all.
+    seq: InitVar[int] = -1
     #: The hand whose card numbers have been explained (once per hand).
     explained: int = 0
+    #: Check, store, apply, events: see :mod:`spades.session`.
+    session: Session = field(init=False)
+    #: The events in words, for the human's seat.
+    narrator: Narrator = field(init=False)
+    #: Whether this session has told who won the match (its event).
+    told_over: bool = field(init=False, default=False)
 
-    def __post_init__(self) -> None:
-        if self.seq < 0:
-            self.seq = max((e.seq for e in self.store.events(self.game_id)), default=0)
+    def __post_init__(self, seq: int) -> None:
+        if seq < 0:
+            seq = max((e.seq for e in self.store.events(self.game_id)), default=0)
+        self.session = Session(self.match, seq)
+        self.narrator = Narrator(self.match.rules, names=tuple(self.names), me=self.human)
         fallbacks: dict[tuple[str, str], list[str]] = {}
         for seat, level in enumerate(self.levels):
             if level is None or seat == self.human:
@@ -111,18 +128,18 @@ class TerminalGame:
         try:
             while True:
                 m = self.match
-                if m.phase == "over":
+                if m.phase is OVER:
                     self.finish()
                     return 0
-                if m.phase == "deal":
+                if m.phase is DEAL:
                     self.deal()
                     continue
                 seat = m.current_player
                 legal = m.legal_actions()
-                if seat == self.human and m.phase == "bid" and len(legal) == 1:
+                if seat == self.human and m.phase is BID and len(legal) == 1:
                     # Mirror bidding (or a forced suicide nil): the bid is automatic.
-                    self.say(f"Only one bid is allowed ({m.rules.bidding} bidding): you bid "
-                             f"{text.bid_words(bid_value(legal[0]))}.")
+                    self.say(f"Only one bid is allowed ({m.rules.bidding} bidding), so the "
+                             "game bids it for you.")
                     self.commit(seat, legal[0])
                     continue
                 if seat == self.human:
@@ -151,21 +168,57 @@ class TerminalGame:
     def say(self, line: str = "") -> None:
         self.console.say(line)
 
-    def deal(self) -> None:
-        m = self.match
-        masks = deal_masks(m, self.seed)
-        self.store_event("deal", masks)
-        m.deal(masks)
-        first = (m.dealer + 1) % m.n
-        self.say("")
-        self.say(f"Hand {m.hand_number}: {self.names[m.dealer]} deals; "
-                 f"{self.names[first]} bids first.")
+    # Moves: checked, stored, applied, told ----------------------------------------------
 
-    def store_event(self, kind: str, value: object, seat: int | None = None) -> None:
-        """Store one event (committed) at the number that follows the last one this session
-        knows of; :class:`~spades.store.ConflictError` if another session stored it first."""
-        self.store.append_at(self.game_id, self.seq + 1, kind, value, seat)
-        self.seq += 1
+    def deal(self) -> None:
+        """Deal the next hand (shuffled from the game's seed)."""
+        self.play(self.session.deal(deal_masks(self.match, self.seed)))
+
+    def commit(self, seat: int, action: int) -> None:
+        """``seat`` bids or plays ``action``: checked (:class:`~spades.engine.IllegalAction`,
+        nothing changed), stored, applied and told."""
+        self.play(self.session.act(seat, action))
+
+    def timeout(self) -> None:
+        """The turn timer ran out: the rules play for the human, with the penalty bag."""
+        typed = self.console.dropped
+        self.play(self.session.timeout(), typed=typed)
+
+    def play(self, move: Move, typed: str = "") -> None:
+        """Store ``move`` (committed) at its number, then apply it and tell its events;
+        :class:`~spades.store.ConflictError`, with nothing changed, when another session
+        has stored a move at that number first."""
+        self.store.append_at(self.game_id, move.seq, move.kind, move.stored_value, move.seat)
+        self.tell(self.session.commit(move), typed=typed)
+
+    def tell(self, events: Iterable[Event], typed: str = "") -> None:
+        """One sentence per event, in order, with the terminal's own lines where they
+        belong: a blank line before a deal, what was typed when the timer ran out, the
+        hand's details after its score; then the pause before the next deal."""
+        scored = False
+        for event in events:
+            if isinstance(event, HandDealt):
+                self.say("")
+            self.say(self.narrator.say(event))
+            if isinstance(event, TimedOut) and typed:
+                self.say(f"What you had typed ({typed}) was not used.")
+            elif isinstance(event, HandScored):
+                scored = True
+                for line in self.hand_details():
+                    self.say(line)
+            elif isinstance(event, MatchOver):
+                self.told_over = True
+        if scored and self.match.phase is DEAL and self.pause:
+            self.hand_pause()
+
+    def hand_details(self) -> list[str]:
+        """The hand just scored, part by part, side by side (its warnings within three bags
+        of a penalty are events of their own)."""
+        m = self.match
+        result = m.results[-1]
+        lines = text.result_lines(result, m.rules, self.names)[1:]
+        return [f"Hand {result.number} in detail:",
+                *(line for line in lines if not line.startswith("Warning: "))]
 
     def cpu_action(self, seat: int) -> int:
         if self.delay > 0:
@@ -184,96 +237,16 @@ class TerminalGame:
             action = replacement.act(obs)
         return action
 
-    def commit(self, seat: int, action: int) -> None:
-        """Check, store (committed), apply, announce."""
-        m = self.match
-        m.check(action)
-        before = self.snapshot()
-        self.store_event("act", action, seat)
-        m.apply(action)
-        self.announce(seat, action, before)
-
-    def timeout(self) -> None:
-        """The turn timer ran out: the rules play for the human, with the penalty bag."""
-        m = self.match
-        seat = self.human
-        trial = m.clone()
-        action = trial.apply_timeout()
-        before = self.snapshot()
-        side = m.rules.side_of[seat]
-        score_before = m.scores[side]
-        self.store_event("timeout", action, seat)
-        m.apply_timeout()
-        self.say(f"Time is up: the game plays for you ({self.names[seat]}).")
-        if self.console.dropped:
-            self.say(f"What you had typed ({self.console.dropped}) was not used.")
-        bags = m.rules.timeout_penalty_bags
-        who = side_name(m.rules, side, self.names)
-        extra = ""
-        lost = score_before - m.scores[side] if m.phase in ("bid", "play") else 0
-        if lost > 0:
-            extra = f", which completes a bag penalty of {lost} points"
-        self.say(f"{who} take{'s' if len(m.rules.sides[side]) == 1 else ''} "
-                 f"{text.plural(bags, 'penalty bag')}{extra}; "
-                 f"{text.plural(m.bags[side], 'bag')} now.")
-        self.announce(seat, action, before)
-
-    def snapshot(self) -> _Before:
-        m = self.match
-        return _Before(m.broken, len(m.trick_winners), len(m.results), m.phase)
-
-    def announce(self, seat: int, action: int, before: _Before) -> None:
-        m = self.match
-        name = self.names[seat]
-        if action == LOOK:
-            self.say(f"{name} looks at the cards." if seat != self.human
-                     else "You look at your cards.")
-            return
-        if is_bid(action):
-            words = "blind nil" if action == BLIND_NIL else text.bid_words(bid_value(action))
-            self.say(f"{name} bids {words}.")
-            if before.phase == "bid" and m.phase == "play":
-                self.say(self.bidding_over())
-            return
-        self.say(f"{name} plays the {card_name(action)}.")
-        if m.broken and not before.broken:
-            self.say("Spades are broken.")
-        if len(m.trick_winners) > before.tricks_done or len(m.results) > before.results:
-            w = m.trick_winners[-1]
-            self.say(f"{self.names[w]} wins the trick, "
-                     f"{text.plural(m.tricks[w], 'trick')} so far.")
-        if len(m.results) > before.results:
-            for line in text.result_lines(m.results[-1], m.rules, self.names):
-                self.say(line)
-            if m.phase == "over":
-                self.store.update_game(self.game_id, status="finished", result=summary(m))
-            elif self.pause:
-                self.hand_pause()
-
-    def bidding_over(self) -> str:
-        m = self.match
-        rules = m.rules
-        parts = []
-        for k, seats in enumerate(rules.sides):
-            if len(seats) == 1:
-                continue
-            contract = sum(m.bids[s] for s in seats)
-            each = ", ".join(f"{self.names[s]} {text.bid_words(m.bids[s], m.blind[s])}"
-                             for s in seats)
-            parts.append(f"{side_name(rules, k, self.names)} bid {contract} ({each})")
-        total = sum(m.bids)
-        lead = f"{self.names[m.leader]} leads."
-        team = ("; ".join(parts) + ". ") if parts else ""
-        return (f"Bidding is over. {team}{total} of {m.hand_size} tricks are bid. {lead}")
-
     def finish(self) -> None:
         m = self.match
+        self.store.update_game(self.game_id, status="finished", result=summary(m))
         self.say("")
         from spades.cli.sheet import score_sheet
 
         for line in score_sheet(m, self.names).splitlines():
             self.say(line)
-        self.say(text.match_over_sentence(m, self.names))
+        if not self.told_over:  # resumed after the last card: the result is told here
+            self.say(text.match_over_sentence(m, self.names))
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
 
@@ -290,7 +263,7 @@ class TerminalGame:
         if timer:
             deadline = self.console.clock() + timer
             self.say(f"You have {timer} seconds.")
-        bidding = obs.phase == "bid"
+        bidding = obs.phase is BID
         prompt = "Your bid: " if bidding else "Your card: "
         if self.console.rich:
             prompt = self.console.style(f"{self.names[self.human]}, {prompt.lower()}", BOLD)
@@ -326,7 +299,7 @@ class TerminalGame:
 
     def show_turn(self, obs: Observation) -> None:
         con = self.console
-        if obs.phase == "bid":
+        if obs.phase is BID:
             n = obs.rules.players
             order = [(obs.dealer + 1 + i) % n for i in range(n)]
             done = [f"{self.names[s]} {text.bid_words(b, obs.blind[s])}"
@@ -358,7 +331,7 @@ class TerminalGame:
     def dealt(self) -> int:
         """The cards the human was dealt this hand (0 when no hand is being played)."""
         m = self.match
-        if m.phase not in ("bid", "play") or not m.log:
+        if m.phase not in (BID, PLAY) or not m.log:
             return 0
         return m.log[-1].deal[self.human]
 
@@ -387,7 +360,7 @@ class TerminalGame:
         ``QH``, ``qh``, ``10h``, ``queen of hearts`` or the card's number for this hand."""
         number = text.read_number(entry)
         t = " ".join(entry.lower().replace("-", " ").split())
-        if obs.phase == "bid":
+        if obs.phase is BID:
             if number is not None:
                 if number < 0:
                     raise SpadesError(f"a bid cannot be negative ({entry.strip()}): type a "
@@ -455,13 +428,13 @@ class TerminalGame:
             for line in text.help_lines():
                 self.say(line)
         elif name == "hand":
-            if m.phase not in ("bid", "play"):
+            if m.phase not in (BID, PLAY):
                 self.say("No hand is being played.")
             else:
                 legal = mask_of(a for a in obs.legal_actions if is_play(a))
                 self.show_hand(obs, legal if self.console.rich else 0)
         elif name == "numbers":
-            if m.phase not in ("bid", "play"):
+            if m.phase not in (BID, PLAY):
                 self.say("No hand is being played.")
             elif obs.hand is None:
                 self.say("You have not looked at your cards yet: type look to see them.")

@@ -18,11 +18,11 @@ from spades.bots.adapt import (
     hand_stats,
 )
 from spades.bots.expert import ExpertBot
-from spades.bots.heuristic import own_sim
+from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
 from spades.bots.policy import choose_bid, estimate_tricks
-from spades.bots.sim import Sim
-from spades.engine import BID_BASE, Match, Observation, profile
+from spades.engine import BID_BASE, DEAL, Match, Observation, profile
+from spades.engine.handstate import HandState
 from tests.bots.test_levels import _swap_hidden
 
 
@@ -109,7 +109,7 @@ def test_sampled_deals_read_an_overbidder_as_holding_less() -> None:
 def test_play_outs_bid_and_play_as_the_models_say() -> None:
     obs = _first_bid_after(5)
     hands = sample_deals(obs, random.Random(1), 1)[0]
-    base = Sim.from_obs(obs, hands)
+    base = HandState.from_obs(obs, hands)
     base.bid(BID_BASE + 4)  # South
     west = base.clone()
     expected = choose_bid(west)
@@ -119,7 +119,7 @@ def test_play_outs_bid_and_play_as_the_models_say() -> None:
     assert shifted.bids[3] == min(expected - BID_BASE + 1, 13)
     high = base.clone()
     adapted_rollout(high, [PLAIN, SeatModel(high_follower=True), PLAIN, PLAIN])
-    assert high.phase == 2 and sum(high.tricks) == 13
+    assert high.phase is DEAL and sum(high.tricks) == 13
 
 
 def test_noadapt_ignores_the_history_and_adapt_uses_it() -> None:
@@ -155,7 +155,7 @@ def test_expert_bids_less_beside_a_partner_known_to_overbid() -> None:
                 models[0] = SeatModel(bid_offset=1.0, bid_shift=1)
             bot._models = models
             legal = obs.legal_actions
-            default = choose_bid(own_sim(obs), obs.scores, legal)
+            default = choose_bid(own_state(obs), obs.scores, legal)
             numbers = [a for a in legal if abs(a - default) <= 3 and a != BID_BASE]
             values = bot._rescore_bids(obs, numbers, default)
             picks.append(numbers[max(range(len(numbers)), key=values.__getitem__)])
@@ -200,10 +200,10 @@ def test_a_reckless_nil_bidders_nil_says_less_about_its_hand() -> None:
     hands = sample_deals(obs, random.Random(2), 200)
     plain_nils = bold_nils = 0
     for h in hands:
-        s = Sim.from_obs(obs, h)
+        s = HandState.from_obs(obs, h)
         s.bids[0] = -1  # North to bid again, as in a play-out from the start
         s.turn = 0
-        s.nbids = 0
+        s.num_bids = 0
         plain_nils += choose_bid(s) == BID_BASE
         bold_nils += bold_nil(s, bold[0])
     assert bold_nils > plain_nils

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from spades.bots import HUMAN_MODELS, make_bot
-from spades.bots.heuristic import own_sim
+from spades.bots.heuristic import own_state
 from spades.bots.human import NILHAPPY_RISK, NILHAPPY_TRICKS, HumanBot, shift_bid
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
 from spades.engine import BID_BASE, BLIND_NIL, NIL, Match, Observation, profile
@@ -25,7 +25,7 @@ def bid_observations(count: int, rules_name: str = "cardems") -> Iterator[Observ
         for _ in range(seed % 4):
             seat = match.current_player
             obs = match.observation(seat)
-            match.apply(choose_bid(own_sim(obs), obs.scores, obs.legal_actions))
+            match.apply(choose_bid(own_state(obs), obs.scores, obs.legal_actions))
         yield match.observation(match.current_player)
 
 
@@ -45,7 +45,7 @@ def test_over_and_under_move_the_intermediate_bid_by_one_where_legal() -> None:
     over, under = HumanBot("over"), HumanBot("under")
     moved_up = moved_down = 0
     for obs in bid_observations(200):
-        base = choose_bid(own_sim(obs), obs.scores, obs.legal_actions)
+        base = choose_bid(own_state(obs), obs.scores, obs.legal_actions)
         up, down = over.act(obs), under.act(obs)
         if BID_BASE < base < BLIND_NIL:
             assert up == (base + 1 if base + 1 in obs.legal_actions else base)
@@ -72,7 +72,7 @@ def test_nilhappy_bids_nil_on_every_hand_below_its_limits() -> None:
     for obs in bid_observations(300):
         hand = obs.hand or 0
         mates = [m for m in obs.sides[obs.my_side] if m != obs.seat]
-        base = choose_bid(own_sim(obs), obs.scores, obs.legal_actions)
+        base = choose_bid(own_state(obs), obs.scores, obs.legal_actions)
         wants = (NIL in obs.legal_actions and not any(obs.bids[m] == 0 for m in mates)
                  and estimate_tricks(hand, obs.rules) < NILHAPPY_TRICKS
                  and nil_risk(hand, obs.rules) < NILHAPPY_RISK)
@@ -119,7 +119,7 @@ def test_nocover_does_not_overtake_a_winning_nil_partner() -> None:
     match.apply(parse_card("AH"))
     match.apply(parse_card("2H"))  # East ducks under the nil
     obs = match.observation(2)
-    intermediate = play_card(own_sim(obs))
+    intermediate = play_card(own_state(obs))
     assert intermediate >= 39  # trumps to cover
     card = HumanBot("nocover").act(obs)
     assert card in obs.legal_actions and 13 <= card < 26  # a diamond
@@ -143,7 +143,7 @@ def test_random_bids_are_uniform_over_the_legal_bids() -> None:
 def test_card_play_is_the_intermediate_levels(model: str) -> None:
     bot = HumanBot(model)
     for obs in play_observations(60):
-        assert bot.act(obs) == play_card(own_sim(obs))
+        assert bot.act(obs) == play_card(own_state(obs))
 
 
 def test_specs_and_names() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from spades.bots import LEVELS, STRENGTHS, make_bot
-from spades.bots.sim import Sim, public_voids
-from spades.engine import Match, Observation, Rules, profile
+from spades.engine import PLAY, Match, Observation, Rules, profile
 from spades.engine.cards import SUIT_MASKS
+from spades.engine.handstate import HandState, public_voids
 from tests.bots.conftest import play_hand
 
 FAST_SPECS = {
@@ -147,7 +147,7 @@ def test_decisions_depend_on_the_observation_only(spec: str, steps: int) -> None
     assert make_bot(spec, 9).act(obs) == make_bot(spec, 9).act(twin.observation(seat))
 
 
-def test_public_voids_and_sim_agree_with_the_engine() -> None:
+def test_public_voids_and_hand_state_agree_with_the_engine() -> None:
     rules = profile("game93")
     match = Match.new(rules, seed=4)
     bots = [make_bot("random", s) for s in range(4)]
@@ -160,9 +160,9 @@ def test_public_voids_and_sim_agree_with_the_engine() -> None:
         for suit in range(4):
             if voids[s] >> suit & 1:
                 assert not match.hands[s] & SUIT_MASKS[suit]
-    sim = Sim.from_obs(obs, match.hands)
+    sim = HandState.from_obs(obs, match.hands)
     assert sim.legal_mask() == match.legal_cards_mask()
-    while sim.phase == 1:
+    while sim.phase is PLAY:
         card = min(c for c in range(54) if sim.legal_mask() >> c & 1)
         assert sim.legal_mask() == match.legal_cards_mask()
         sim.play(card)

@@ -15,8 +15,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from spades.bots.sim import public_voids
 from spades.engine import replay
+from spades.engine.handstate import public_voids
 from spades.learn.encoding import vector_size
 from spades.learn.openspiel import GAME_NAMES, SpadesState
 

@@ -15,7 +15,7 @@ import pexpect
 CARD_PROMPT = "Your card: "
 BID_PROMPT = "Your bid: "
 PAUSE_PROMPT = r"Press Enter for the next hand \(or type a command\): "
-MATCH_OVER = r"wins? the match: [^\r\n]*\.|The match is a draw: [^\r\n]*\."
+MATCH_OVER = r"wins? the match with -?\d+ points\.|The match is a draw at -?\d+ points\."
 LISTING = re.compile(r"(?:You can play|Your hand), \d+ cards?: ([^\r\n]*)\.\r?\n")
 
 

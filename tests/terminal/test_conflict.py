@@ -45,14 +45,14 @@ def test_second_session_on_one_game_is_refused_and_the_game_stays_sound(
     before = export(db, game)
 
     first.sendline("3")
-    first.expect(r"South bids 3\.")
+    first.expect(r"You bid 3\.")
     second.sendline("5")  # its view is stale: South has bid already
     second.expect(r"This game is open elsewhere")
     second.expect(r"Nothing was changed here")
     second.expect(pexpect.EOF)
     second.close()
     assert second.exitstatus == 1
-    assert "South bids 5" not in (second.before or "")
+    assert "You bid 5" not in (second.before or "")
 
     first.expect(r"Your card: |Your bid: ")
     first.sendline("q")

@@ -15,7 +15,9 @@ from spades.engine import (
     BLIND_NIL,
     LOOK,
     NIL,
+    OVER,
     Match,
+    MatchOver,
     SpadesError,
     card_name,
     card_str,
@@ -331,3 +333,33 @@ def test_a_terminal_line_left_unfinished_is_dropped_when_keys_are_not_echoed() -
     assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
     os.write(keys, b"2\n")
     assert console.ask("> ", deadline=time.monotonic() + 30) == "2"
+
+
+def test_the_match_result_is_told_once_and_a_resumed_finished_game_still_tells_it(
+        tmp_path: Path) -> None:
+    """The last card's events tell who won (the narrator's sentence); the score sheet then
+    does not say it again. A game whose last card was stored but never told (the program
+    killed at that moment) tells the result when it is resumed, and is marked finished."""
+    game = make_game(tmp_path, one_hand=True)
+    game.deal()
+    while game.match.phase is not OVER:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    game.finish()
+    assert isinstance(game.console.out, io.StringIO)
+    out = game.console.out.getvalue()
+    winner = game.match.winner
+    said = game.narrator.say(MatchOver(winner, tuple(game.match.scores)))
+    assert out.count(said) == 1
+    assert text.match_over_sentence(game.match, game.names) not in out
+    assert out.index("Hand 1 scored: ") < out.index("Hand 1 in detail:") < out.index(said)
+    assert game.store.game(game.game_id).status == "finished"
+
+    game.store.update_game(game.game_id, status="active")
+    console, again, _w = pipe_console()
+    resumed = TerminalGame(game.store, game.game_id,
+                           rebuild(game.match.rules, 1, game.store.events(game.game_id)),
+                           console, names=list(text.COMPASS), human=2,
+                           levels=["random", "random", None, "random"], seed=5)
+    assert resumed.run() == 0
+    assert text.match_over_sentence(game.match, game.names) in again.getvalue()
+    assert game.store.game(game.game_id).status == "finished"

@@ -22,7 +22,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
         child.expect(reason)
         child.expect(BID_PROMPT)
     child.sendline("+3")
-    child.expect(r"South bids 3\.")
+    child.expect(r"You bid 3\.")
     child.expect(CARD_PROMPT)
     for typed, reason in [("-11", r"Refused: There is no card number -11: your cards are "
                                   r"numbered 1 to 13 for this hand\."),
@@ -31,7 +31,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
         child.expect(reason)
         child.expect(CARD_PROMPT)
     child.sendline("+1")  # East led a heart; the 5 of hearts is card 1 and may be played
-    child.expect(r"South plays the five of hearts\.")
+    child.expect(r"You play the five of hearts\.")
     child.expect(CARD_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -106,7 +106,7 @@ def test_timer_keeps_typed_text_apart_and_shows_it_at_the_warning(tmp_path: Path
     child.expect(BID_PROMPT)
     child.send("x")  # typed, never entered
     child.expect(r"3 seconds left\.\r?\nYour bid: x", timeout=8)
-    child.expect(r"Time is up: the game plays for you \(South\)\.", timeout=8)
+    child.expect(r"Time is up for you: the game bids for you[^\r\n]*\.", timeout=8)
     child.expect(r"What you had typed \(x\) was not used\.")
     child.expect(r"You have 5 seconds\.\r?\n")
     child.expect(CARD_PROMPT)
@@ -136,16 +136,18 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
         if i == 1:
             break
         child.sendline(listing_cards(child.before)[0])
-    summary = seen[seen.index("Hand 1 is over."):]
+    summary = seen[seen.index("Hand 1 scored: "):]
     lines = [line for line in summary.splitlines() if line.strip()]
-    assert seen.count("Hand 1 is over.") == 1
+    assert seen.count("Hand 1 scored: ") == 1 and seen.count("Hand 1 in detail:") == 1
+    assert lines[1] == "Hand 1 in detail:"  # the details follow the hand's score
+    assert ("Your nil is broken." in seen) != ("Your nil is made." in seen)  # told once
     assert any(line.startswith("South's nil ") for line in lines)
     for who in ("North & South", "East & West"):
         assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
     assert any("contract made" in line or "contract set" in line for line in lines)
     child.sendline("")
-    child.expect(r"Hand 2: South deals; West bids first\.")
-    assert "Hand 1 is over." not in child.before
+    child.expect(r"Hand 2: you deal and West bids first\.")
+    assert "Hand 1 scored: " not in child.before
     child.expect(r"Your (bid|card): ")
     child.sendline("q")
     child.expect(pexpect.EOF)

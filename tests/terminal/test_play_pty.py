@@ -58,7 +58,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
         child.expect(reason)
         child.expect(BID_PROMPT)
     child.sendline("3")
-    child.expect(r"South bids 3\.")
+    child.expect(r"You bid 3\.")
 
     refused = kills = quits = 0
     turns = 0
@@ -120,7 +120,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             # kill -9 just after our card is announced: the card is not lost.
             played_before = sum(len(h["plays"]) for h in export(db)["hands"])
             child.sendline(cards[0])
-            child.expect(r"South plays the ([a-z ]+)\.\r?\n")
+            child.expect(r"You play the ([a-z ]+)\.\r?\n")
             card = child.match.group(1)
             child.kill(signal.SIGKILL)
             child.wait()
@@ -141,6 +141,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             quits += 1
             continue
         child.sendline(cards[0])
+    child.expect(r"Totals: [^\r\n]*")  # the score sheet after the match's last event
     final = child.after
     child.expect(r"see its score sheet with spades show " + game)
     child.expect(pexpect.EOF)
@@ -192,9 +193,9 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     child.expect(r"You have 5 seconds\.")
     child.expect(BID_PROMPT)
     child.expect(r"3 seconds left\.", timeout=8)
-    child.expect(r"Time is up: the game plays for you \(South\)\.", timeout=8)
-    child.expect(r"North & South take 1 penalty bag; 1 bag now\.")
-    child.expect(r"South bids (\d+|nil)\.")
+    child.expect(r"Time is up for you: the game bids for you, and your side takes 1 penalty "
+                 r"bag, 1 bag now\.", timeout=8)
+    child.expect(r"You bid (\d+|nil)\.")
     child.expect(CARD_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)

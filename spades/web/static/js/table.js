@@ -7,6 +7,7 @@ import {
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, plural, svgUse } from "./dom.js";
+import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
 
@@ -234,7 +235,7 @@ export class TableView {
     if (msg.type === "chat") {
       this.chat.push(msg.line);
       this.renderChat();
-      this.say(`${msg.line.name} says: ${msg.line.text}`);
+      this.say(`${msg.line.name}${guestWords(msg.line)} says: ${msg.line.text}`);
     } else {
       pause = this.applyEvent(msg);
     }
@@ -888,6 +889,7 @@ export class TableView {
       const li = h("li", { class: `seat-row kind-${s.kind}` },
         h("span", { class: "seat-compass" }, this.compass(s.seat)),
         h("span", { class: "seat-who" }, label),
+        guestMark(s),
         s.owner ? h("span", { class: "badge" }, "owner") : null,
         s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, `team ${s.team + 1}`) : null,
         s.seat === this.mySeat ? h("span", { class: "badge you" }, "you") : null);
@@ -1048,7 +1050,7 @@ export class TableView {
     if (!log) return;
     clear(log);
     for (const line of this.chat.slice(-50)) {
-      log.append(h("li", {}, h("strong", {}, line.name), ": ", line.text));
+      log.append(h("li", {}, h("strong", {}, line.name), guestMark(line), ": ", line.text));
     }
     log.scrollTop = log.scrollHeight;
   }
@@ -1103,6 +1105,7 @@ export class TableView {
       const label = [
         `${name}${s === this.mySeat && this.isPlayer ? " (you)" : ""}${name === this.compass(s) ? "" : `, ${this.compass(s)}`}`,
         partner ? "your partner" : null,
+        info.kind === "human" && info.guest ? "guest" : null,
         info.kind === "cpu" ? "CPU player" : info.covered ? "away, a CPU plays for them" : info.connected === false && info.kind === "human" ? "disconnected" : null,
         v.dealer === s ? "dealer" : null,
         bid === null ? "no bid yet" : `bid ${bid}`,
@@ -1123,6 +1126,7 @@ export class TableView {
         h("div", { class: "seat-meta", "aria-hidden": "true" },
           h("span", { class: "bidtricks", title: "bid / tricks taken" }, `${bid === null ? "–" : bid === "Blind Nil" ? "BN" : bid}/${v.tricks[s]}`),
           partner ? h("span", { class: "tag" }, "partner") : null,
+          info.kind === "human" && info.guest ? h("span", { class: "tag guest-tag" }, "guest") : null,
           info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
           info.covered ? h("span", { class: "tag warn" }, "away") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
