@@ -178,6 +178,9 @@ def test_a_process_that_outlived_its_lease_writes_nothing_and_its_player_moves(
             rows = await b.db(b.store.events, old.id)
             assert len(rows) > count and new.stored == len(rows)
             assert await b.db(b.store.fence, old.id) == new.fence
+            nm = new.match
+            assert nm is not None  # the CPUs have played up to Ann again (or the end)
+            await _until(lambda: nm.is_over() or nm.current_player == seat)
         finally:
             await a.close()
             await b.close()
