@@ -167,8 +167,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         address = request.client.host if request.client else "?"
+        shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
-            attempt = guard.begin(address, name_key(body.name))
+            attempt = (guard.begin(address, name_key(body.name)) if shared is None
+                       else await shared.begin(address, name_key(body.name)))
         except TooMany as exc:
             wait = math.ceil(exc.wait)
             raise HTTPException(429, f"{exc}: try again in {wait} s",
@@ -178,7 +180,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = await asyncio.to_thread(passwords.verify, digest, body.password)  # as slow for
         if not ok or user is None:  # an unknown name as for a known one
             raise HTTPException(401, "wrong name or password")
-        guard.succeeded(attempt)
+        if shared is None:
+            guard.succeeded(attempt)
+        else:
+            await shared.succeeded(attempt)
         return await session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])
@@ -596,7 +601,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
         async with table.lock:  # kept before anyone sees it, in the order it is shown
-            await hub.db(hub.store.add_chat, table.id, line)
+            await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":

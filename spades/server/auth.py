@@ -42,6 +42,12 @@ class Attempt:
     keys: list[tuple[str, ...]]
     stamp: float
     pair: tuple[str, ...]
+    #: With several processes (spades.server.room.SharedLogins): the attempt's entry in
+    #: the shared windows.
+    member: str = ""
+
+
+NAMES = {"pair": "account from your address", "account": "account", "address": "address"}
 
 
 class _Windows:
@@ -106,8 +112,6 @@ class LoginGuard:
         keys: list[tuple[str, ...]] = [pair]
         if not self._is_known(pair):
             keys += [("account", account), ("address", address)]
-        names = {"pair": "account from your address", "account": "account",
-                 "address": "address"}
         for key in keys:
             limit = self.limits[key[0]]
             if limit <= 0:
@@ -115,7 +119,7 @@ class LoginGuard:
             q = self.counts.recent(key)
             if len(q) >= limit:
                 wait = max(0.0, q[0] + self.window - self.clock())
-                raise TooMany(wait, names[key[0]])
+                raise TooMany(wait, NAMES[key[0]])
         stamp = self.clock()
         counted = [k for k in keys if self.limits[k[0]] > 0]
         for key in counted:

@@ -11,7 +11,12 @@ client may be connected to any node:
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
-  turn timers and CPU players resume there.
+  turn timers and CPU players resume there;
+* a table is never run by two nodes: a new table's lease is taken before it is stored, and
+  a node that takes a table over raises its fencing number in the store, which then refuses
+  every write of the instance it replaced; that instance stops where it is
+  (:meth:`spades.server.hub.Hub.lost_table`) and its clients join the new owner, and frames
+  still on their way from it are not shown to clients that have moved on.
 
 The lobby is a mirror kept by every node from the owners' announcements, so each node's
 lobby is the same and is served without asking Redis.
@@ -118,37 +123,85 @@ class Cluster:
         try:
             if not await self.room.claim(table_id):
                 result = await self.room.owner(table_id)
-            elif table_id in self.hub.tables or await self.hub.restore_table(table_id):
+            elif (table_id in self.hub.tables or await self.hub.restore_table(table_id)) and (
+                    table := self.hub.tables.get(table_id)) is not None:
                 result = self.node
-                log.info("node %s runs table %s", self.node, table_id)
-                self.room.broadcast({"k": "owner", "table": table_id, "node": self.node})
+                log.info("node %s runs table %s (fence %d)", self.node, table_id, table.fence)
+                # The fencing number tells the nodes which of two announcements is newer.
+                self.room.broadcast({"k": "owner", "table": table_id, "node": self.node,
+                                     "fence": table.fence})
             else:
                 await self.room.release(table_id)
+                result = await self.room.owner(table_id)
         finally:
             del self._taking[table_id]
             done.set_result(result)
         return result
 
     async def on_lost(self, table_id: str) -> None:
-        """Another node holds this table now: stop running it here; its clients here are
-        joined to the new owner when it announces itself."""
+        """This node's lease on the table ran out (another node may hold it now): stop
+        running it here (even if nobody took it over yet: a table runs only where its lease
+        is); its clients are joined to wherever it runs next."""
         table = self.hub.tables.get(table_id)
-        if table is None:
-            return
-        for conn in [*table.members.values(), *table.spectators]:
-            if conn.table is table and not isinstance(conn, RemoteConn):
+        if table is not None:
+            self.hub.lost_table(table, "its lease was lost")
+
+    def lost_table(self, table: Table, conns: list[Conn]) -> None:
+        """The instance ``table`` stopped here (:meth:`Hub.lost_table`). Its lease is let go
+        if this node still holds it, then its clients, here and on other nodes, are joined
+        to the node that runs the table now (which may be this one again, restoring it
+        from the store under a new fencing number)."""
+        remote: list[RemoteConn] = []
+        for conn in conns:
+            if isinstance(conn, RemoteConn):
+                if conn.table is table:
+                    conn._table = None  # no "at": its node hears "moved" below
+                remote.append(conn)
+            elif conn.table is table:
                 conn.table = None
-                conn.remote_table, conn.remote_node = table_id, None
-        table.close_timers()
-        self.hub.tables.pop(table_id, None)
-        self.hub.invites.pop(table.invite, None)
+                conn.remote_table, conn.remote_node = table.id, None
+        self.hub.spawn(self._moved(table.id, remote))
+
+    async def _moved(self, table_id: str, remote: list[RemoteConn]) -> None:
+        if table_id in self.room.owned:  # ours, but not run here: let whoever can take it
+            await self.room.release(table_id)
+        for conn in remote:  # after the release: their nodes must not find this one
+            self.room.send(conn.node, {"k": "moved", "from": self.node, "c": conn.cid,
+                                       "table": table_id})
+        await self._rejoin(table_id)
+
+    async def _rejoin(self, table_id: str) -> None:
+        """The clients of this node that were at ``table_id`` and do not know where it runs
+        now join it there (a fresh snapshot); if it runs nowhere and cannot be restored,
+        they are told so."""
+        if not any(c.remote_table == table_id and c.remote_node is None
+                   for c in self.local.values()):
+            return
+        owner = await self._owner_of(table_id)
+        if owner is not None:
+            await self._new_owner(table_id, owner)
+            return
+        text = _err("not_found", "this table could not be brought back")
+        for conn in list(self.local.values()):
+            if conn.remote_table == table_id and conn.remote_node is None:
+                conn.remote_table = None
+                conn.send(text)
 
     # Tables of this node ----------------------------------------------------------------
 
-    async def claimed(self, table: Table) -> None:
-        """A table made or restored here: this node runs it, and its invite leads here."""
-        await self.room.claim(table.id)
+    async def reserve(self, table_id: str) -> None:
+        """Take the lease of a table about to be made here, before it is stored: a node
+        that finds it stored finds it run (and does not restore it a second time)."""
+        if not await self.room.claim(table_id):
+            raise TableError("server", "could not reserve the new table's id")
+
+    async def claimed(self, table: Table) -> bool:
+        """A table made or restored here: this node runs it (if it still holds its lease:
+        else False), and its invite leads here."""
+        if not await self.room.claim(table.id):
+            return False
         await self.room.put_invite(table.invite, table.id)
+        return True
 
     def released(self, table: Table) -> None:
         self.hub.spawn(self._release(table))
@@ -230,7 +283,7 @@ class Cluster:
         kind = d.get("k")
         if kind == "frame":
             conn = self.local.get(str(d.get("c")))
-            if conn is not None:
+            if conn is not None and self._current(conn, d):
                 conn.send(str(d.get("t")))
         elif kind == "msg":
             self._stand_in(d).inbox.put_nowait(d.get("m"))
@@ -242,16 +295,36 @@ class Cluster:
                 conn.remote_node = str(d["from"]) if conn.remote_table else None
         elif kind == "close":
             conn = self.local.get(str(d.get("c")))
-            if conn is not None:
+            if conn is not None and self._current(conn, d):
                 conn.close(int(d.get("code") or 1000))
+        elif kind == "moved":  # the node that ran this client's table stopped running it
+            conn = self.local.get(str(d.get("c")))
+            tid = str(d.get("table"))
+            if (conn is not None and conn.table is None and conn.remote_table == tid
+                    and conn.remote_node == d.get("from")):
+                conn.remote_node = None
+                await self._rejoin(tid)
         elif kind == "gone":
             stand_in = self.stand_ins.pop((str(d.get("from")), str(d.get("c"))), None)
             if stand_in is not None:
                 stand_in.inbox.put_nowait(None)
         elif kind == "owner":
-            await self._new_owner(str(d.get("table")), str(d.get("node")))
+            tid, node = str(d.get("table")), str(d.get("node"))
+            mine = self.hub.tables.get(tid)
+            if mine is not None and node != self.node and mine.fence < int(d.get("fence") or 0):
+                # Taken over while this node still ran it (its lease ran out unnoticed):
+                # the store refuses this instance's writes already; stop it.
+                self.hub.lost_table(mine, f"node {node} took it over")
+            await self._new_owner(tid, node)
         elif kind == "lobby":
             self._lobby_row(str(d.get("id")), d.get("row"))
+
+    @staticmethod
+    def _current(conn: Conn, d: dict[str, Any]) -> bool:
+        """Is a frame from ``d["from"]`` for this client still? Not once its table runs
+        elsewhere: a node that stopped running it may have frames still on their way."""
+        sender = d.get("from")
+        return sender is None or (conn.table is None and conn.remote_node in (None, sender))
 
     def _stand_in(self, d: dict[str, Any]) -> RemoteConn:
         key = (str(d.get("from")), str(d.get("c")))
@@ -326,13 +399,15 @@ class RemoteConn:
 
     def send(self, text: str) -> None:
         if not self.closed:
-            self.cluster.room.send(self.node, {"k": "frame", "c": self.cid, "t": text})
+            self.cluster.room.send(self.node, {"k": "frame", "from": self.cluster.node,
+                                               "c": self.cid, "t": text})
 
     def close(self, code: int = 1000) -> None:
         if not self.closed:
             self.closed = True
             self.close_code = code
-            self.cluster.room.send(self.node, {"k": "close", "c": self.cid, "code": code})
+            self.cluster.room.send(self.node, {"k": "close", "from": self.cluster.node,
+                                               "c": self.cid, "code": code})
 
     def drop(self, reason: str) -> None:
         self.close(1008)

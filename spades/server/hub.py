@@ -11,6 +11,8 @@ import json
 import logging
 import secrets
 import time
+import uuid
+import weakref
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,15 +34,18 @@ from spades.server.tables import (
     invite_code,
     restartable,
 )
-from spades.store import Store, UserRow
+from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
     from spades.server.cluster import Cluster
+    from spades.server.room import SharedLogins
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
 #: A restored table's event numbers start at ``restarts * SEQ_EPOCH`` (above any seen before).
 SEQ_EPOCH = 1_000_000_000
+#: What the clients of a table instance that stopped (another runs the table now) are told.
+MOVED = "this table has moved to another server: try again in a moment"
 
 
 def token_hash(token: str) -> str:
@@ -168,13 +173,23 @@ class Hub:
         self.hint_gate = HintGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
+        # Instances of tables that stopped here (another took the table over): they write,
+        # tell and announce nothing more (see lost_table).
+        self.stopped: weakref.WeakSet[Table] = weakref.WeakSet()
         self.cluster: Cluster | None = None
+        self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
         if settings.redis:
             from spades.server.cluster import Cluster
-            from spades.server.room import Room
+            from spades.server.room import Room, SharedLogins
 
-            self.cluster = Cluster(self, Room(settings.redis, lease_seconds=settings.lease_seconds,
-                                               prefix=settings.redis_prefix))
+            room = Room(settings.redis, lease_seconds=settings.lease_seconds,
+                        prefix=settings.redis_prefix)
+            self.cluster = Cluster(self, room)
+            # Failed sign-ins are counted for the whole room, not per process.
+            self.logins = SharedLogins(room, pair_limit=settings.login_failures,
+                                       account_limit=settings.login_account_failures,
+                                       address_limit=settings.login_address_failures,
+                                       window=settings.login_window)
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -182,6 +197,48 @@ class Hub:
         """Run a store call on the one database thread (writes stay in order)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, functools.partial(fn, *args, **kwargs))
+
+    async def table_write(self, table: Table, fn: Callable[..., T], *args: Any,
+                          **kwargs: Any) -> T:
+        """A store write of one instance of a table, under its fencing number
+        (:meth:`spades.store.Store.take_game`). If the table was taken over since (by another
+        process, or restored again here), nothing is written: this instance stops
+        (:meth:`lost_table`) and the caller gets a :class:`TableError`."""
+        if table in self.stopped:
+            raise TableError("state", MOVED)
+        try:
+            return await self.db(fn, *args, fence=table.fence, **kwargs)
+        except ConflictError as exc:
+            self.lost_table(table, str(exc))
+            raise TableError("state", MOVED) from None
+
+    def lost_table(self, table: Table, why: str) -> None:
+        """Stop this instance of a table: another runs the table now (its writes were
+        refused, or this process lost the table's lease). It leaves memory and writes, tells
+        and announces nothing more; its clients are told, or with several processes joined
+        to the table where it runs now (:meth:`spades.server.cluster.Cluster.lost_table`)."""
+        if table in self.stopped:
+            return
+        self.stopped.add(table)
+        log.warning("table %s stops running here: %s", table.id, why)
+        conns = [*table.members.values(), *table.spectators]
+        table.members.clear()
+        table.spectators.clear()
+        table.close_timers()
+        table.status = "closed"  # inert: no turn, deal, timer or join any more
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.invites.get(table.invite) is table:
+            del self.invites[table.invite]
+        self.lobby_cache.invalidate()
+        if self.cluster is not None:
+            self.cluster.lost_table(table, conns)
+            return
+        text = json.dumps({"type": "error", "ref": None, "code": "state", "message": MOVED})
+        for conn in conns:
+            if conn.table is table:
+                conn.table = None
+            conn.send(text)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -274,6 +331,8 @@ class Hub:
         return self.lobby_cache.rows()
 
     def lobby_changed(self, table: Table) -> None:
+        if table in self.stopped:
+            return  # another instance tells of it
         if self.cluster is not None:  # every process's lobby hears of it, this one's too
             listed = self.listed(table) and table.id in self.tables
             self.cluster.lobby_changed(table, table.summary() if listed else None)
@@ -284,6 +343,8 @@ class Hub:
 
     def forget(self, table: Table) -> None:
         table.close_timers()
+        if table in self.stopped:
+            return  # no longer this process's to forget
         self.tables.pop(table.id, None)
         self.invites.pop(table.invite, None)
         self.uploads.discard(table.id)
@@ -328,13 +389,31 @@ class Hub:
         places[0] = Place("human", conn.user_id, conn.name, guest=conn.guest)
         invite = self.new_invite()
         meta = {"table": options.model_dump(), "owner": conn.user_id, "invite": invite}
-        gid = await self.db(self.store.create_game, "table", rules,
-                            seats=[p.to_db() for p in places], options=meta, status="waiting")
+        gid = await self._reserve()
+        try:
+            await self.db(self.store.create_game, "table", rules, game_id=gid,
+                          seats=[p.to_db() for p in places], options=meta, status="waiting")
+        except BaseException:
+            await self._unreserve(gid)
+            raise
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
         return table
+
+    async def _reserve(self) -> str:
+        """The id of a new table; with several processes, this one holds its lease before
+        the table is stored (another process that sees it stored sees it run)."""
+        gid = str(uuid.uuid4())
+        if self.cluster is not None:
+            await self.cluster.reserve(gid)
+        return gid
+
+    async def _unreserve(self, gid: str) -> None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.room.release(gid)
 
     def default_options(self) -> TableOptions:
         return TableOptions(cpu=default_strength())
@@ -358,8 +437,13 @@ class Hub:
         places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
-        gid = await self.db(self.store.save_record, match, kind="table",
-                            seats=[p.to_db() for p in places], options=meta)
+        gid = await self._reserve()
+        try:
+            await self.db(self.store.save_record, match, kind="table", game_id=gid,
+                          seats=[p.to_db() for p in places], options=meta)
+        except BaseException:
+            await self._unreserve(gid)
+            raise
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.seq = len(await self.db(self.store.events, gid))
         table.resume(match, table.seq)
@@ -383,8 +467,10 @@ class Hub:
 
     async def restore_table(self, gid: str) -> bool:
         """Bring back one unfinished table from the store; False (and set aside) if it
-        cannot be."""
+        cannot be. This process becomes the table's writer first (a new fencing number):
+        an instance elsewhere can write nothing more, and what it wrote is loaded here."""
         try:
+            fence = await self.db(self.store.take_game, gid)
             stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
         except RestoreError as exc:
             await self._set_aside(gid, str(exc))
@@ -394,15 +480,14 @@ class Hub:
             return False
         if stored.row.status not in TABLE_STATUSES:
             return False  # finished meanwhile (another process ran it to its end)
-        await self._restore_one(stored)
-        return True
+        return await self._restore_one(stored, fence)
 
     async def _set_aside(self, game_id: str, reason: str) -> None:
         log.error("table %s cannot be restored and is set aside (status broken): %s",
                   game_id, reason)
         await self.db(self.store.set_aside, game_id, reason)
 
-    async def _restore_one(self, stored: StoredTable) -> None:
+    async def _restore_one(self, stored: StoredTable, fence: int) -> bool:
         row = stored.row
         meta = row.options
         options = stored.options or self.default_options()
@@ -415,10 +500,15 @@ class Hub:
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)
-        await self.db(self.store.update_game, row.id, options=table.meta())
+        table.fence = fence
+        try:
+            await self.db(self.store.update_game, row.id, options=table.meta(), fence=fence)
+        except ConflictError:  # taken over again meanwhile: the other one runs it
+            return False
         self._register(table)
-        if self.cluster is not None:  # other processes find it (by id and invite) from now
-            await self.cluster.claimed(table)
+        if self.cluster is not None and not await self.cluster.claimed(table):
+            self.lost_table(table, "another process holds its lease")
+            return False
         m = table.match
         async with table.lock:
             if m is not None and m.is_over():
@@ -428,6 +518,7 @@ class Hub:
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
             if p.kind == "human" and not p.covered:
                 table._start_grace(i)
+        return True
 
     def shutdown_grace(self) -> None:
         with contextlib.suppress(RuntimeError):

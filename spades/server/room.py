@@ -12,10 +12,14 @@ nodes share
   connection per node keep that order);
 * **the lobby**: the summaries of listed tables in the hash ``lobby``, and which table an
   invite code opens in ``invites``;
-* **liveness**: ``alive:ID`` exists while a node runs.
+* **liveness**: ``alive:ID`` exists while a node runs;
+* **the sign-in throttle** (:class:`SharedLogins`): the failed sign-ins of every node, so
+  that N nodes do not give N times the guesses.
 
-The database stays the single source of truth for games: the holder of a lease writes a
-table's events, and the store's unique event numbers refuse a second writer.
+The database stays the single source of truth for games, and it enforces the one writer:
+a node that takes a table over raises the game's fencing number (``Store.take_game``)
+before loading it, and every write of a table is made under its instance's number, so a
+node that outlived its lease unaware can store nothing more (``spades.server.cluster``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+
+from spades.server.auth import NAMES, Attempt, TooMany
 
 log = logging.getLogger("spades.server")
 
@@ -45,6 +51,30 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('del', KEYS[1])
 end
 return 0
+"""
+
+
+# KEYS: the windows to count in; ARGV: the window (ms), a random tag, then each key's limit.
+# Old entries are dropped; if a window is full: {0, ms to wait, its index}; else the attempt
+# is added to every window: {1, its entry, 0}. One script: concurrent sign-ins at several
+# nodes cannot outrun the limits. Redis's clock, so the nodes' clocks need not agree.
+_COUNT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+    if redis.call('ZCARD', key) >= tonumber(ARGV[2 + i]) then
+        local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+        return {0, tonumber(oldest[2]) + window - now, i}
+    end
+end
+local member = now .. ':' .. ARGV[2]
+for i, key in ipairs(KEYS) do
+    redis.call('ZADD', key, now, member)
+    redis.call('PEXPIRE', key, window)
+end
+return {1, member, 0}
 """
 
 
@@ -218,3 +248,43 @@ class Room:
     async def invite(self, invite: str) -> str | None:
         value = await self.redis.hget(self._key("invites"), invite)
         return None if value is None else str(value)
+
+
+class SharedLogins:
+    """The sign-in throttle of :class:`spades.server.auth.LoginGuard` — the same three
+    limits over the same sliding window, a success taking back only its own count, known
+    (address, account) pairs held only to their own limit — counted in Redis, for every
+    node of the room at once."""
+
+    def __init__(self, room: Room, *, pair_limit: int, account_limit: int, address_limit: int,
+                 window: float, known_for: float = 30 * 86400.0) -> None:
+        self.room = room
+        self.limits = {"pair": pair_limit, "account": account_limit, "address": address_limit}
+        self.window_ms = max(1, int(window * 1000))
+        self.known_ms = max(1, int(known_for * 1000))
+
+    def _key(self, key: tuple[str, ...]) -> str:
+        return self.room._key("login", json.dumps(list(key)))
+
+    async def begin(self, address: str, account: str) -> Attempt:
+        """Count an attempt (raises :class:`TooMany` if a limit is reached)."""
+        pair: tuple[str, ...] = ("pair", address, account)
+        keys: list[tuple[str, ...]] = [pair]
+        if not await self.room.redis.exists(self._key(("known", address, account))):
+            keys += [("account", account), ("address", address)]
+        counted = [k for k in keys if self.limits[k[0]] > 0]
+        if not counted:
+            return Attempt([], 0.0, pair)
+        done, value, index = await self.room.redis.eval(
+            _COUNT, len(counted), *[self._key(k) for k in counted], str(self.window_ms),
+            secrets.token_hex(6), *[str(self.limits[k[0]]) for k in counted])
+        if not int(done):
+            raise TooMany(max(0.0, int(value) / 1000), NAMES[counted[int(index) - 1][0]])
+        return Attempt(counted, 0.0, pair, str(value))
+
+    async def succeeded(self, attempt: Attempt) -> None:
+        """Take back this attempt's own count (no one else's) and know the pair."""
+        r = self.room.redis
+        for key in attempt.keys:
+            await r.zrem(self._key(key), attempt.member)
+        await r.set(self._key(("known", *attempt.pair[1:])), "1", px=self.known_ms)

@@ -48,7 +48,7 @@ from spades.server.seating import (
     team_count,
 )
 from spades.session import Move, Session
-from spades.store import ConflictError, StoreError, storable_rules
+from spades.store import StoreError, storable_rules
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
@@ -131,6 +131,7 @@ class Table:
         self.session: Session | None = None  # the match, once started
         self.seq = 0
         self.epoch = 0  # restarts of this table (its event numbers continue above them)
+        self.fence = 0  # the store's fencing number this instance writes under (hub.table_write)
         self.version = 0
         self.lock = asyncio.Lock()
         self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
@@ -359,20 +360,19 @@ class Table:
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
         seats = [p.to_db() for p in self.places]
-        await self.hub.db(self.hub.store.update_game, self.id, status=status, seats=seats,
-                          options=self.meta(), rules=self.rules)
+        await self.hub.table_write(self, self.hub.store.update_game, self.id, status=status,
+                                   seats=seats, options=self.meta(), rules=self.rules)
 
     async def play(self, move: Move) -> list[Event]:
         """Store ``move`` at its number (committed before anyone hears of it), then apply
-        it: the events it caused, in order. Holds the lock."""
+        it: the events it caused, in order. Holds the lock. If another instance of the table
+        wrote first (its number is taken, or this instance was fenced off), nothing is
+        applied: this instance stops (:meth:`Hub.lost_table`) and a :class:`TableError`
+        says so."""
         session = self.session
         assert session is not None
-        try:
-            await self.hub.db(self.hub.store.append_at, self.id, move.seq, move.kind,
-                              move.stored_value, move.seat)
-        except ConflictError:
-            raise TableError("state", "this game was moved on elsewhere: join it again") \
-                from None
+        await self.hub.table_write(self, self.hub.store.append_at, self.id, move.seq, move.kind,
+                                   move.stored_value, move.seat)
         return session.commit(move)
 
     # Membership ------------------------------------------------------------------------
@@ -702,9 +702,9 @@ class Table:
             self.session = Session(Match(self.rules, dealer=dealer))
             self.status = "active"
             seats = [p.to_db() for p in self.places]
-            await self.hub.db(self.hub.store.update_game, self.id, status="active",
-                              seats=seats, options=self.meta(), rules=self.rules,
-                              first_dealer=dealer)
+            await self.hub.table_write(self, self.hub.store.update_game, self.id,
+                                       status="active", seats=seats, options=self.meta(),
+                                       rules=self.rules, first_dealer=dealer)
             self.emit({"kind": "started", "text": "the match starts"}, with_table=True)
             await self._deal()
             self.hub.lobby_changed(self)
@@ -837,9 +837,11 @@ class Table:
         result = summary(m)
         result["names"] = self.names()
         try:
-            await self.hub.db(self.hub.store.finish_game, self.id, m, result=result,
-                              seats=[p.to_db() for p in self.places])
+            await self.hub.table_write(self, self.hub.store.finish_game, self.id, m,
+                                       result=result, seats=[p.to_db() for p in self.places])
         except Exception as exc:
+            if self in self.hub.stopped:  # taken over: the table's new instance finishes it
+                return
             delay = min(30.0, 0.5 * 2 ** self.finish_failures)
             self.finish_failures += 1
             log.error("table %s: the result could not be stored (%s); trying again in "

@@ -102,6 +102,12 @@ class ConflictError(StoreError):
     moved on elsewhere, and nothing was written."""
 
 
+class FencedError(ConflictError):
+    """The game was taken over by another writer (a higher fencing number, see
+    :meth:`Store.take_game`) since this writer took it: nothing was written, and this writer
+    must stop writing the game."""
+
+
 class NameTaken(StoreError):
     """An account already has this name (as :func:`~spades.names.name_key` compares)."""
 
@@ -182,18 +188,19 @@ class Store:
             self._sync_players(conn, gid, seats)
         return gid
 
-    def update_game(self, game_id: str, **fields: Any) -> None:
-        """Change ``status``, ``seats``, ``options``, ``result``, ``first_dealer`` or ``rules``."""
+    def update_game(self, game_id: str, *, fence: int | None = None, **fields: Any) -> None:
+        """Change ``status``, ``seats``, ``options``, ``result``, ``first_dealer`` or ``rules``.
+        With ``fence``: only if the game was not taken over since (:class:`FencedError`)."""
         allowed = {"status", "seats", "options", "result", "first_dealer", "rules"}
         if set(fields) - allowed:
             raise ValueError(f"cannot update {sorted(set(fields) - allowed)}")
         if "rules" in fields:
             fields["rules"] = _rules_to_db(fields["rules"])
         with self.engine.begin() as conn:
-            done = conn.execute(update(games).where(games.c.id == game_id)
+            done = conn.execute(update(games).where(games.c.id == game_id, *_fenced(fence))
                                 .values(updated_at=_now(), **fields))
             if done.rowcount == 0:
-                raise StoreError(f"no game {game_id!r}")
+                self._refused(conn, game_id, fence)
             if "seats" in fields:
                 self._sync_players(conn, game_id, fields["seats"])
 
@@ -207,14 +214,16 @@ class Store:
                 conn.execute(insert(game_players).values(game_id=game_id, user_id=uid, seat=seat))
 
     def finish_game(self, game_id: str, match: Match, *, result: dict[str, Any],
-                    seats: Sequence[dict[str, Any]]) -> None:
+                    seats: Sequence[dict[str, Any]], fence: int | None = None) -> None:
         """Mark a game finished with its result and add it to its players' statistics, in
-        one transaction (a game is counted once, however often this is called)."""
+        one transaction (a game is counted once, however often this is called). With
+        ``fence``: only if the game was not taken over since (:class:`FencedError`)."""
         with self.engine.begin() as conn:
-            done = conn.execute(update(games).where(games.c.id == game_id).values(
-                status="finished", result=result, seats=list(seats), updated_at=_now()))
+            done = conn.execute(update(games).where(games.c.id == game_id, *_fenced(fence))
+                                .values(status="finished", result=result, seats=list(seats),
+                                        updated_at=_now()))
             if done.rowcount == 0:
-                raise StoreError(f"no game {game_id!r}")
+                self._refused(conn, game_id, fence)
             self._sync_players(conn, game_id, seats)
             _count_game(conn, game_id, match)
 
@@ -315,13 +324,19 @@ class Store:
         return [r["seq"] for r in rows]
 
     def append_at(self, game_id: str, seq: int, kind: str, value: Any,
-                  seat: int | None = None) -> int:
+                  seat: int | None = None, *, fence: int | None = None) -> int:
         """Append one event at the number the writer expects to be next (its own count of
         the game's events, plus one): one INSERT, committed before returning. A number
         already taken (by another writer on the same game) raises :class:`ConflictError`
-        and writes nothing: the primary key refuses it, so nothing is ever overwritten."""
+        and writes nothing: the primary key refuses it, so nothing is ever overwritten.
+
+        With ``fence`` (the number :meth:`take_game` gave this writer) the game's row is
+        locked and checked first, in the same transaction: a game taken over since raises
+        :class:`FencedError` and nothing is written."""
         try:
             with self.engine.begin() as conn:
+                if fence is not None:
+                    self._check_fence(conn, game_id, fence)
                 conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
                                                    seat=seat, value=value, created_at=_now()))
         except IntegrityError:
@@ -334,6 +349,45 @@ class Store:
                                 "another writer; this one was not stored") from None
         return seq
 
+    # Fencing: one writer per game ----------------------------------------------------------
+
+    def take_game(self, game_id: str) -> int:
+        """Become the game's writer: raise its fencing number and return it. Every write
+        made with a lower number is refused from then on (:class:`FencedError`). The row is
+        locked until this commits, so a write under the old number that was under way
+        finishes first, and a reader that takes the game and then loads it sees it."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(games).where(games.c.id == game_id)
+                                .values(fence=func.coalesce(games.c.fence, 0) + 1))
+            if done.rowcount == 0:
+                raise StoreError(f"no game {game_id!r}")
+            fence = conn.execute(select(games.c.fence).where(games.c.id == game_id)).scalar()
+        return int(fence or 0)
+
+    def fence(self, game_id: str) -> int:
+        """The game's fencing number now (0 for a game nobody took over)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games.c.fence).where(games.c.id == game_id)).first()
+        if row is None:
+            raise StoreError(f"no game {game_id!r}")
+        return int(row[0] or 0)
+
+    def _check_fence(self, conn: Connection, game_id: str, fence: int) -> None:
+        """Lock the game's row (a write: PostgreSQL's row lock, SQLite's write lock) if its
+        fencing number is still ``fence``; else raise (nothing is written)."""
+        done = conn.execute(update(games).where(games.c.id == game_id, *_fenced(fence))
+                            .values(updated_at=_now()))
+        if done.rowcount == 0:
+            self._refused(conn, game_id, fence)
+
+    @staticmethod
+    def _refused(conn: Connection, game_id: str, fence: int | None) -> None:
+        now = conn.execute(select(games.c.fence).where(games.c.id == game_id)).first()
+        if now is None:
+            raise StoreError(f"no game {game_id!r}")
+        raise FencedError(f"game {game_id[:8]}: taken over by another writer (fence "
+                          f"{now[0] or 0}, this writer's {fence}); nothing was written")
+
     def events(self, game_id: str) -> list[EventRow]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(events).where(events.c.game_id == game_id)
@@ -342,9 +396,12 @@ class Store:
 
     # Chat -------------------------------------------------------------------------------
 
-    def add_chat(self, game_id: str, line: dict[str, Any]) -> None:
-        """Keep one chat line of a table, committed before returning."""
+    def add_chat(self, game_id: str, line: dict[str, Any], *, fence: int | None = None) -> None:
+        """Keep one chat line of a table, committed before returning (with ``fence``: only if
+        the game was not taken over since, else :class:`FencedError`)."""
         with self.engine.begin() as conn:
+            if fence is not None:
+                self._check_fence(conn, game_id, fence)
             conn.execute(insert(chat_lines).values(game_id=game_id, line=line, created_at=_now()))
 
     def chat(self, game_id: str, limit: int) -> list[dict[str, Any]]:
@@ -359,12 +416,12 @@ class Store:
         return game, rebuild(game.rules, game.first_dealer or 0, self.events(game_id))
 
     def save_record(self, match: Match, *, kind: str = "import", seats: Sequence[dict[str, Any]],
-                    options: dict[str, Any] | None = None) -> str:
+                    options: dict[str, Any] | None = None, game_id: str | None = None) -> str:
         """Store a replayed match (e.g. an imported record) as a game with its events."""
         status = "finished" if match.is_over() else "active"
         first = match.log[0].dealer if match.log else match.dealer
         gid = self.create_game(kind, match.rules, seats=seats, first_dealer=first,
-                               options=options, status=status)
+                               options=options, status=status, game_id=game_id)
         self.append_many(gid, match_events(match))
         if match.is_over():
             self.update_game(gid, result=summary(match))
@@ -436,6 +493,11 @@ class Store:
     def delete_session(self, token_hash: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+
+
+def _fenced(fence: int | None) -> list[Any]:
+    """The condition that the game's fencing number is still ``fence`` (none if None)."""
+    return [] if fence is None else [func.coalesce(games.c.fence, 0) == fence]
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -599,7 +661,8 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 
 
 __all__ = [
-    "FORMAT", "ConflictError", "EventRow", "GameRow", "NameTaken", "Store", "StoreError", "UserRow",
+    "FORMAT", "ConflictError", "EventRow", "FencedError", "GameRow", "NameTaken", "Store",
+    "StoreError", "UserRow",
     "default_path", "match_events", "profile", "rebuild", "record_of", "rules_json",
     "storable_rules",
 ]

@@ -88,6 +88,10 @@ games = Table(
     Column("broken", Text, nullable=True),
     # True once a finished game's players' statistics include it (see ``user_stats``).
     Column("stats_counted", Boolean, nullable=True),
+    # The fencing number of the game's writer: raised by each server process that takes the
+    # table over (Store.take_game); a write made under a lower number is refused, so a
+    # table is never run by two processes at once (NULL: 0).
+    Column("fence", Integer, nullable=True),
 )
 Index("ix_games_status", games.c.kind, games.c.status)
 
@@ -197,9 +201,13 @@ def _big_user_ids(conn: Connection) -> None:
         conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN {column} TYPE BIGINT"))
 
 
+def _fence(conn: Connection) -> None:
+    _add_column(conn, games, "fence")
+
+
 #: Ordered schema changes; append, never edit or reorder.
 MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys,
-                                                  _big_user_ids]
+                                                  _big_user_ids, _fence]
 
 
 def migrate(conn: Connection) -> int:

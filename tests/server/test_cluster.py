@@ -43,10 +43,6 @@ def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
     raise AssertionError("did not get there")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect, about one run in five: after the fail-over the player who reconnects "
-    "through another process can find a table where a card was played that the other "
-    "player was never told of (two table instances after the take-over); see docs/deploy.md"))
 def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
     a, b, c = room
     ann = NetPlayer(a, "Ann")
@@ -69,12 +65,17 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     players = [ann, bob]
 
     def mid_trick() -> bool:
+        # Both have read every event either has seen: the views compared after the
+        # fail-over are the whole truth as told, not one player's lagging copy of it.
+        top = max(p.seq or 0 for p in players)
+        for p in players:
+            p.catch_up(top)
         v = ann.view
         return bool(v and v["phase"] == "play" and 0 < len(v.get("trick") or []) < 4
                     and len(v.get("plays") or []) >= 6 and (ann.my_turn() or bob.my_turn()))
 
     act_until(players, mid_trick)
-    bob.catch_up(ann.seq or 0)
+    assert ann.seq == bob.seq
     # The score sheet is the same from a process that does not run the table.
     sheets = [httpx.get(f"{s.url}/api/tables/{tid}/sheet", timeout=10) for s in (a, c)]
     assert [r.status_code for r in sheets] == [200, 200]
@@ -96,16 +97,6 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     ann2.until(lambda m: m["type"] == "table")
     old = before["ann"] or {}
     diff = {k: (old.get(k), v) for k, v in (ann2.view or {}).items() if old.get(k) != v}
-    if diff:  # what happened meanwhile, as Bob was told it
-        got = []
-        try:
-            while True:
-                m = bob.recv(timeout=2)
-                if m["type"] == "event":
-                    got.append((m["event"]["kind"], m["event"]["seat"], m["event"]["text"]))
-        except Exception:
-            pass
-        print("BOB SAW", got)
     assert not diff, diff
     players = [ann2, bob]
     act_until(players, lambda: ann2.view is not None and ann2.view["phase"] == "over")
@@ -119,3 +110,33 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
         assert p.you is not None
         assert p.view == json.loads(json.dumps(views.seat_view(match, p.you["seat"])))
     print(f"taken over in {took:.2f} s")
+
+
+def test_failed_sign_ins_are_counted_for_the_whole_room(postgres: PostgresServer,
+                                                        redis_server: RedisServer) -> None:
+    """Two processes on one Redis: three wrong passwords (of three allowed) spread over both
+    are three, not three each: the fourth is refused at either."""
+    db = postgres.create_database("logins")
+    prefix = f"t{free_port()}:"
+    servers = [Server(db, free_port(), "--limit", "login_failures=3", "--redis",
+                      redis_server.url, "--redis-prefix", prefix) for _ in range(2)]
+    started: list[Server] = []
+    try:
+        for s in servers:
+            started.append(s.start())
+        a, b = started
+        carol = {"name": "Carol", "password": "correct horse battery"}
+        assert httpx.post(a.url + "/api/register", json=carol, timeout=10).status_code == 200
+        # A sign-in that succeeds takes back its own count (at the other process).
+        assert httpx.post(b.url + "/api/login", json=carol, timeout=10).status_code == 200
+        wrong = {"name": "Carol", "password": "not the password"}
+        codes = [httpx.post(s.url + "/api/login", json=wrong, timeout=10).status_code
+                 for s in (a, b, a)]
+        assert codes == [401, 401, 401]
+        for s in (b, a):  # the limit is reached for both, the right password included
+            r = httpx.post(s.url + "/api/login", json=carol, timeout=10)
+            assert r.status_code == 429, r.text
+            assert 0 < int(r.headers["Retry-After"]) <= 300
+    finally:
+        for s in started:
+            s.stop()
