@@ -16,7 +16,7 @@ import secrets
 import time
 import zlib
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from spades.engine import (
@@ -297,14 +297,19 @@ class Table:
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
              with_table: bool = False) -> int:
         """Send an event (numbered) to every member, each with its own view and with
-        ``news`` (the engine's events it caused) told in words for that member."""
+        ``news`` (the engine's events it caused) told in words for that member. An event's
+        ``text`` may be a function of the member's narrator, for words about a seat ("your
+        partner North is back"), named as that member's page draws it."""
         self.seq += 1
         ev = {"kind": event["kind"], "hand": event.get("hand", 0), "seat": event.get("seat"),
               "action": event.get("action"), "trick": event.get("trick"),
               "trick_winner": event.get("trick_winner"),
               "penalty_bags": event.get("penalty_bags"),
               "seconds_left": event.get("seconds_left"), "result": event.get("result"),
-              "winner": event.get("winner"), "text": event.get("text", ""), "news": []}
+              "winner": event.get("winner"), "text": "", "news": []}
+        text: str | Callable[[Narrator], str] = event.get("text", "")
+        if isinstance(text, str):
+            ev["text"] = text
         facts = [e.to_json() for e in news]
         head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id})[:-1]
         rest = json.dumps({"turn": self.turn_info(), "score": self.score()})[1:-1]
@@ -312,7 +317,7 @@ class Table:
         if facts:  # the same for everyone but the words: written once
             ev_head = json.dumps({k: v for k, v in ev.items() if k not in ("text", "news")})[:-1]
             facts_json = [json.dumps(f)[:-1] for f in facts]
-            places = tuple((p.kind, p.name) for p in self.places)
+        places = tuple((p.kind, p.name) for p in self.places)
         table_json = json.dumps(self.state(True)) if with_table else None
         watched_json: str | None = None  # spectators': without the invite code
         public: str | None = None
@@ -325,6 +330,8 @@ class Table:
                     items = ",".join(f'{f},"text":{json.dumps(t)}}}'
                                      for f, t in zip(facts_json, texts, strict=True))
                     said = f'{ev_head},"text":{json.dumps(" ".join(texts))},"news":[{items}]}}'
+                elif callable(text):  # about a seat: named for this member
+                    said = json.dumps({**ev, "text": text(self.narrator(seat, places))})
                 else:
                     said = json.dumps(ev)
                 told[seat] = said
@@ -449,7 +456,8 @@ class Table:
         place.covered = False
         if was_covered:
             await self.save_meta()
-        self.emit({"kind": "returned", "seat": seat, "text": f"{place.name} is back"},
+        self.emit({"kind": "returned", "seat": seat,
+                   "text": lambda n: f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
                   with_table=True)
         self.schedule()
 
@@ -470,13 +478,13 @@ class Table:
             seat = self.place_of(conn.user_id)
             if seat is None:
                 return
-            place = self.places[seat]
             if self.status == "waiting":
                 if leaving:
                     await self._free_place(seat)
                 else:
                     self.emit({"kind": "left", "seat": seat,
-                               "text": f"{place.name} lost the connection"}, with_table=True)
+                               "text": lambda n: f"{n.seat(seat)} lost the connection"},
+                              with_table=True)
                     self._start_grace(seat)
             elif self.status == "active":
                 if leaving:
@@ -486,7 +494,8 @@ class Table:
                         await self.save_meta()
                 else:
                     self.emit({"kind": "left", "seat": seat,
-                               "text": f"{place.name} lost the connection"}, with_table=True)
+                               "text": lambda n: f"{n.seat(seat)} lost the connection"},
+                              with_table=True)
                     self._start_grace(seat)
                 self.schedule()
             self.hub.lobby_changed(self)
@@ -524,7 +533,8 @@ class Table:
         # (Table.schedule lets the timer act; the CPU plays the turns after it).
         await self.save_meta()
         self.emit({"kind": "covered", "seat": seat,
-                   "text": f"a CPU plays for {place.name} until they return"}, with_table=True)
+                   "text": lambda n: f"a CPU plays for {n.seat(seat)} until "
+                   f"{'you return' if n.me == seat else 'they return'}"}, with_table=True)
 
     async def _free_place(self, seat: int) -> None:
         place = self.places[seat]
@@ -545,7 +555,9 @@ class Table:
             self.hub.forget(self)
             return
         await self.save_meta()
-        self.emit({"kind": "left", "seat": seat, "text": f"{place.name} leaves the table"},
+        self.emit({"kind": "left", "seat": seat,
+                   "text": lambda n: f"{n.seat(seat)} "
+                   f"{'leave' if n.me == seat else 'leaves'} the table"},
                   with_table=True)
 
     def _pass_ownership(self) -> None:
@@ -668,7 +680,8 @@ class Table:
                     other.table = None
             self.places[seat] = Place()
             await self.save_meta()
-            self.emit({"kind": "left", "seat": seat, "text": f"{p.name} was removed"},
+            self.emit({"kind": "left", "seat": seat,
+                       "text": lambda n: f"{n.seat(seat)} {'were' if n.me == seat else 'was'} removed"},
                       with_table=True)
             self.hub.lobby_changed(self)
 
@@ -680,7 +693,8 @@ class Table:
             self.owner = self.places[seat].user_id
             await self.save_meta()
             self.emit({"kind": "owner", "seat": seat,
-                       "text": f"{self.places[seat].name} owns the table"}, with_table=True)
+                       "text": lambda n: f"{n.seat(seat)} "
+                       f"{'own' if n.me == seat else 'owns'} the table"}, with_table=True)
             self.hub.lobby_changed(self)
 
     async def start(self, conn: Conn | None) -> None:
@@ -920,7 +934,7 @@ class Table:
         assert m is not None
         self.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
                    "seconds_left": round(left, 1),
-                   "text": f"{self.names()[seat]}: {left:.0f} seconds left"})
+                   "text": lambda n: f"{n.seat(seat)}: {left:.0f} seconds left"})
 
     async def _cpu_turn(self, seat: int, version: int) -> None:
         try:
