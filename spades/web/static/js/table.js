@@ -728,7 +728,7 @@ export class TableView {
     let msg;
     try {
       msg = await Promise.race([
-        this.app.conn.request({ type: "hint" }),
+        this.app.conn.request({ type: "hint", names: this.hintNames() }),
         new Promise((_, reject) => setTimeout(() => reject(new Error("slow")), 4000)),
       ]);
     } catch { msg = null; }
@@ -743,11 +743,18 @@ export class TableView {
     this.showHint(action, why);
   }
 
+  /** The seats' names for the server's hint, in seat order, as the table draws them
+   * ("North" for your partner across from you, a player's name; yours for your seat). */
+  hintNames() {
+    return Array.from({ length: this.players }, (_, s) => this.seatName(s, { you: false }));
+  }
+
   showHint(action, why, source = "server") {
     this.lastHintSource = source;
     // the bots' reason names the action itself ("Play the 4 of clubs: ..."): say it once
     let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard)\b[^:]*:\s*/i, "").replace(/\.$/, "");
-    if (text) text = text[0].toLowerCase() + text.slice(1);
+    // mid-sentence now: lower case, unless it starts with a seat's name ("West's ace ...")
+    if (text && !this.hintNames().some((n) => n && text.startsWith(n))) text = text[0].toLowerCase() + text.slice(1);
     const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
