@@ -23,7 +23,8 @@ def test_the_hint_request_carries_the_names_on_the_felt(new_page: Any, server: s
     speech = Speech(page)
     create_cpu_table(page, server, "Ann", profile="race400")
     assert wait_my_turn_or_over(page) == "bid"
-    assert page.evaluate("spadesApp.serverHints") is True
+    # the page's probe at `welcome` has found that the server answers hints
+    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
     me = page.evaluate("spadesApp.table.mySeat")
     page.evaluate(RECORD)
     page.keyboard.press("j")
