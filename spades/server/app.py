@@ -615,9 +615,12 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if seat is None or m is None or m.current_player != seat or table.status != "active":
             raise TableError("state", "a hint is for the player whose turn it is")
         obs = m.observation(seat)
+        # the seats named as the asking page shows them, when it says (one name a seat)
+        names = tuple(msg.names) if msg.names and len(msg.names) == m.rules.players \
+            and all(msg.names) else None
         hub.hint_gate.enter(conn.user_id)  # its own rate and workers: CPU turns go on
         try:
-            action, reason = await hub.cpu.hint(obs)
+            action, reason = await hub.cpu.hint(obs, names)
         except Exception:  # no hint rather than a broken connection
             raise TableError("state", "no hint is available now") from None
         finally:

@@ -68,9 +68,10 @@ def bot_act(spec: str, seed: int, obs: Observation) -> int:
     return int(bot.act(obs))
 
 
-def hint_for(obs: Observation) -> tuple[int, str]:
-    """The bots' suggestion for the seat of ``obs`` (runs in a worker)."""
-    h = bots.hint(obs)
+def hint_for(obs: Observation, names: tuple[str, ...] | None = None) -> tuple[int, str]:
+    """The bots' suggestion for the seat of ``obs`` (runs in a worker), its reason naming
+    the seats by ``names`` (default: compass points)."""
+    h = bots.hint(obs, names=names)
     return int(h.action), str(h.reason)
 
 
@@ -121,11 +122,12 @@ class CpuPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
 
-    async def hint(self, obs: Observation) -> tuple[int, str]:
+    async def hint(self, obs: Observation, names: tuple[str, ...] | None = None
+                   ) -> tuple[int, str]:
         if self.hints is None:
-            return hint_for(obs)
+            return hint_for(obs, names)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.hints, hint_for, obs)
+        return await loop.run_in_executor(self.hints, hint_for, obs, names)
 
     def close(self) -> None:
         for pool in (self.pool, self.hints):

@@ -413,10 +413,17 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
+SeatLabel = Annotated[str, AfterValidator(clean_label), Field(max_length=40)]
+
+
 class HintMsg(_Msg):
     """On your turn: the CPU players' suggestion for your seat (from your view only)."""
 
     type: Literal["hint"]
+    names: list[SeatLabel] | None = Field(
+        default=None, max_length=6, description="how the reason names the seats, in seat order: "
+        "the names your page shows (\"North\" for the partner across from you, a player's name); "
+        "ignored unless one non-empty name per seat; default: compass points from North at seat 0")
 
 
 ClientMessage = Annotated[

@@ -295,6 +295,60 @@ def test_hint_on_your_turn_only(client: TestClient) -> None:
     assert hint["reason"]
 
 
+def test_a_hint_names_the_seats_as_the_page_shows_them(settings: Settings,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page sends the names it draws (``names``, in seat order); the bots' reason is
+    worded with them. Names that do not give one per seat are left out (compass points)."""
+    import spades.server.cpu as cpu
+
+    given: list[Any] = []
+    real = cpu.bots.hint
+
+    def recorded(obs: Any, *args: Any, names: Any = None, **kw: Any) -> Any:
+        given.append(names)
+        return real(obs, *args, names=names, **kw)
+
+    monkeypatch.setattr(cpu.bots, "hint", recorded)
+    settings.hint_rate = settings.hint_burst = 100.0  # several hints on one turn
+    with TestClient(create_app(settings)) as client:
+        try:
+            ann = Player(client, "Ann")
+            new_table(ann, {"profile": "cardems", "one_hand": True})
+            started(ann)
+            while not ann.my_turn():
+                ann.recv()
+            page = ["Ann", "West", "North", "East"]  # what the page draws: you in seat 0
+            for names, used in ((page, tuple(page)), (None, None), (["North", "East"], None),
+                                (["Ann", "", "North", "East"], None),
+                                (["Ann", "We\u202est", " North ", "East"],
+                                 ("Ann", "West", "North", "East"))):
+                ref = f"h{len(given)}"
+                ann.send({"type": "hint", "ref": ref, **({"names": names} if names is not None else {})})
+                hint = ann.until(lambda m, r=ref: m.get("ref") == r)  # type: ignore[misc]
+                assert hint["type"] == "hint", hint
+                assert given[-1] == used, (names, given[-1])
+            # more names than there can be seats, or a name too long: refused as a bad message
+            for bad in (["A"] * 7, ["Ann", "x" * 41, "North", "East"]):
+                err = ann.request({"type": "hint", "names": bad})
+                assert err["type"] == "error" and err["code"] == "bad_message", err
+        finally:
+            close_all()
+
+
+def test_a_hint_reason_uses_the_names_given() -> None:
+    """The names reach the words: a partner's nil is "your partner Bob's nil"."""
+    from spades.bots.hints import explain
+    from spades.engine.cards import parse_card
+    from spades.server.cpu import hint_for
+    from tests.bots.test_hint_texts import _south_after_east_leads_the_ace
+
+    obs = _south_after_east_leads_the_ace([0, 3, 4, 3])  # North (across) bid nil
+    page = ("Bob", "East", "Ann", "West")  # South's page: Bob across, East and West CPUs
+    assert "your partner Bob's nil" in explain(obs, parse_card("KS"), page)
+    action, reason = hint_for(obs, page)
+    assert reason == explain(obs, action, page) and "North" not in reason
+
+
 def test_repeated_failed_sign_ins_are_slowed(settings: Settings) -> None:
     settings.login_failures = 3
     settings.login_window = 60.0

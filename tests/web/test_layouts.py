@@ -2,11 +2,13 @@
 390x844, 360x640, a phone held sideways (844x390) and 200 % zoom of 1366x768 (683x384 CSS px),
 while bidding and in the middle of a trick, photographed into artifacts/web/.
 
-What "fits" means (``FITS``): with the page scrolled to the table, every seat, every trick card
-and every card of your hand is wholly on the screen; no seat overlaps another seat or a trick
-card; two trick cards overlap by at most a corner-index strip (a quarter of a card's width or
-height); in your hand each card shows at least its corner index (the next card starts at least
-28 % of a card's width further on, or it is in another row); nothing scrolls sideways."""
+What "fits" means (``FITS`` and ``LEGIBLE``): with the page scrolled to the table, every seat,
+every trick card and every card of your hand is wholly on the screen; no seat overlaps another
+seat or a trick card; two trick cards overlap by at most a corner-index strip (a quarter of a
+card's width or height); in your hand each card shows at least its corner index (the next card
+starts at least 28 % of a card's width further on, or it is in another row); nothing scrolls
+sideways; while you bid, the Bid and Nil cards' words are wholly inside their cards and nothing
+covers them; the dealer chip covers no seat's name."""
 
 from __future__ import annotations
 
@@ -29,12 +31,12 @@ SIZES: dict[str, dict[str, int]] = {
     "zoom200": {"width": 683, "height": 384},
 }
 
-LAYOUTS = [  # (players, teams option, name)
-    (4, "", "4p"),
-    (3, "0", "3p"),
-    (5, "0", "5p"),
-    (6, "2", "6p-3+3"),
-    (6, "3", "6p-2+2+2"),
+LAYOUTS = [  # (players, teams option, name, first dealer: you sit in seat 0, at the bottom)
+    (4, "", "4p", 0),
+    (3, "0", "3p", 1),
+    (5, "0", "5p", 0),
+    (6, "2", "6p-3+3", 2),
+    (6, "3", "6p-2+2+2", 0),
 ]
 
 FITS = """(() => {
@@ -80,6 +82,52 @@ FITS = """(() => {
   return out;
 })()"""
 
+# The Bid and Nil cards (while you bid): each line of their text wholly inside its card and the
+# hand's visible box, and on top at its corners and centre (no other card or element covers it);
+# the dealer chip overlaps no seat's name.
+LEGIBLE = """(() => {
+  const r = (e) => e.getBoundingClientRect();
+  const px = (v) => Math.round(v);
+  const box = (b) => `${px(b.left)},${px(b.top)},${px(b.right)},${px(b.bottom)}`;
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.top >= b.top - 1
+    && a.right <= b.right + 1 && a.bottom <= b.bottom + 1;
+  const out = [];
+  const hand = document.getElementById('hand');
+  for (const card of document.querySelectorAll('#hand .card.special')) {
+    const name = card.dataset.card;
+    for (const span of card.querySelectorAll('.special-face > span')) {
+      const range = document.createRange();
+      range.selectNodeContents(span);
+      const t = range.getBoundingClientRect();  // the text itself, even where it overflows
+      const what = `${name} card text "${span.textContent}" (${box(t)})`;
+      if (!t.width || !t.height) { out.push(`${what} not drawn`); continue; }
+      if (!inside(t, r(card))) out.push(`${what} runs out of its card (${box(r(card))})`);
+      if (!inside(t, r(hand))) out.push(`${what} cut by the hand's edge`);
+      const pts = [[t.left + 2, t.top + 2], [t.right - 2, t.top + 2], [t.left + 2, t.bottom - 2],
+                   [t.right - 2, t.bottom - 2], [(t.left + t.right) / 2, (t.top + t.bottom) / 2]];
+      for (const [x, y] of pts) {
+        const top = document.elementFromPoint(x, y);
+        if (!top || top.closest('.card') !== card) {
+          out.push(`${what} covered at ${px(x)},${px(y)} by ` + (top ? (top.closest('.card')
+            ? `card ${top.closest('.card').dataset.card}` : top.tagName + '.' + top.className) : 'nothing'));
+          break;
+        }
+      }
+    }
+  }
+  const names = [...document.querySelectorAll('.felt .seat .who')];
+  for (const chip of document.querySelectorAll('.felt .dealer-chip')) {
+    const c = r(chip);
+    const seat = chip.closest('.seat').dataset.seat;
+    for (const n of names) if (hit(c, r(n))) out.push(
+      `dealer chip of seat ${seat} (${box(c)}) over the name of seat `
+      + `${n.closest('.seat').dataset.seat} (${box(r(n))})`);
+  }
+  return out;
+})()"""
+
 SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
 
 
@@ -90,17 +138,19 @@ def check_fits(page: Any, artifacts: Path, label: str, state: str) -> list[str]:
         page.set_viewport_size(viewport)
         page.evaluate("spadesApp.table.fitHand(); spadesApp.table.showTable()")
         page.wait_for_function(SETTLED)
-        problems = page.evaluate(FITS)
+        problems = page.evaluate(FITS) + page.evaluate(LEGIBLE)
         page.screenshot(path=str(artifacts / f"table-{label}-{state}-{size}.png"))
         bad += [f"{label} {state} {size}: {p}" for p in problems]
     return bad
 
 
-@pytest.mark.parametrize(("players", "teams", "label"), LAYOUTS, ids=[x[2] for x in LAYOUTS])
+@pytest.mark.parametrize(("players", "teams", "label", "dealer"), LAYOUTS,
+                         ids=[x[2] for x in LAYOUTS])
 def test_the_table_fits_every_size(new_page: Any, server: str, artifacts: Path, axe_source: str,
-                                   players: int, teams: str, label: str) -> None:
+                                   players: int, teams: str, label: str, dealer: int) -> None:
     page = new_page(viewport=SIZES["1366x768"])
-    create_cpu_table(page, server, f"Lay {players} {teams}", players=players, teams=teams)
+    create_cpu_table(page, server, f"Lay {players} {teams}", players=players, teams=teams,
+                     first_dealer=dealer)
     assert page.evaluate("spadesApp.table.players") == players
     sides = page.evaluate("spadesApp.table.sides")
     if teams == "2":
@@ -110,7 +160,11 @@ def test_the_table_fits_every_size(new_page: Any, server: str, artifacts: Path, 
     elif teams == "0":
         assert len(sides) == players
     bad: list[str] = []
+    assert page.evaluate("spadesApp.table.view.dealer") == dealer
     if wait_my_turn_or_over(page) == "bid":
+        # the Bid and Nil cards are in the hand (LEGIBLE reads their text)
+        assert page.evaluate("[...document.querySelectorAll('#hand .card.special')]"
+                             ".map(c => c.dataset.card)") == ["BID", "NIL"]
         bad += check_fits(page, artifacts, label, "bidding")
     page.set_viewport_size(SIZES["1366x768"])
     play_to_mid_trick(page, min_cards=2)

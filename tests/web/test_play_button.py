@@ -91,8 +91,9 @@ def tap_to_select(page: Any, card: str) -> None:
 def check_hint_sources(page: Any, speech: Speech) -> None:
     """The hint comes from the server when it answers `{"type":"hint"}` (the bots' hint: an
     action and a reason), else from the page itself — also when the server's answer fails."""
+    # the probe at `welcome` (its answer can be slow on a loaded machine): the server answers
+    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
     probe = page.evaluate("spadesApp.serverHints")
-    assert probe is True, probe  # the probe at `welcome`: the server answers `hint`
     state = wait_my_turn_or_over(page)
     if state != "play":
         return

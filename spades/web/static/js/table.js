@@ -689,7 +689,7 @@ export class TableView {
     let msg;
     try {
       msg = await Promise.race([
-        this.app.conn.request({ type: "hint" }),
+        this.app.conn.request({ type: "hint", names: this.hintNames() }),
         new Promise((_, reject) => setTimeout(() => reject(new Error("slow")), 4000)),
       ]);
     } catch { msg = null; }
@@ -703,11 +703,18 @@ export class TableView {
     this.showHint(action, why);
   }
 
+  /** The seats' names for the server's hint, in seat order, as the table draws them
+   * ("North" for your partner across from you, a player's name; yours for your seat). */
+  hintNames() {
+    return Array.from({ length: this.players }, (_, s) => this.seatName(s, { you: false }));
+  }
+
   showHint(action, why, source = "server") {
     this.lastHintSource = source;
     // the bots' reason names the action itself ("Play the 4 of clubs: ..."): say it once
     let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard)\b[^:]*:\s*/i, "").replace(/\.$/, "");
-    if (text) text = text[0].toLowerCase() + text.slice(1);
+    // mid-sentence now: lower case, unless it starts with a seat's name ("West's ace ...")
+    if (text && !this.hintNames().some((n) => n && text.startsWith(n))) text = text[0].toLowerCase() + text.slice(1);
     const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
@@ -1056,6 +1063,7 @@ export class TableView {
       el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
       const turn = v.current_player === s && v.phase !== "over";
       el.classList.toggle("turn", turn);
+      el.classList.toggle("dealer", v.dealer === s);
       el.classList.toggle("mine", s === this.mySeat && this.isPlayer);
       const bid = this.bidText(v.bids[s]);
       const side = this.sideOf(s);
@@ -1405,26 +1413,53 @@ export class TableView {
     return cards.find((c) => legal.includes(c)) || cards[0] || null;
   }
 
-  /** Spread the cards over the width there is: as little overlap as the space allows. */
+  /** Spread the cards over the width there is: as little overlap as the space allows. The Bid
+   * and Nil cards (while you bid) start the first row with their words uncovered: whole, a gap
+   * apart, where there is room, else overlapped no further than their words. */
   fitHand() {
     const hand = this.el && this.el.querySelector("#hand");
     const first = hand && hand.querySelector(".card");
     if (!first) return;
-    const cards = [...hand.querySelectorAll(".card")];
-    const n = cards.length;
+    const items = [...hand.querySelectorAll(".card")];
+    const specials = items.filter((c) => c.classList.contains("special"));
+    const s = specials.length;
+    const n = items.length - s;
     const w = first.offsetWidth;
     const style = getComputedStyle(hand);
     const avail = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
-    // one row while each card shows at least its corner index (a third of a card); else two
-    // rows (the second overlapping the lower half of the first), so every index stays readable
-    const step1 = n > 1 ? (avail - w) / (n - 1) : w;
-    const rows = step1 >= 0.45 * w || n < 4 ? 1 : 2;
-    const perRow = Math.ceil(n / rows);
-    const step = perRow > 1 ? (avail - w) / (perRow - 1) : w;
+    // the step from card to card when `count` cards share `room`
+    const stepIn = (room, count) => (count > 1 ? (room - w) / (count - 1) : room >= w ? w : -w);
+    // from a Bid or Nil card to the next: at most the card and a gap; at least its words
+    const whole = w + Math.round(0.06 * w);
+    const words = Math.min(whole, Math.max(0, ...specials.flatMap((c) => [...c.querySelectorAll(".special-face > span")]
+      .map((t) => t.offsetLeft + t.offsetWidth))) + Math.ceil(0.1 * w));
+    // one row while each card shows at least its corner index and room for a finger (0.45 of a
+    // card; while you bid, when the cards are not played, 0.3: the index); else two rows (the
+    // second overlapping the lower half of the first), so every index stays readable; as many
+    // cards in the first row as give the widest step
+    const least = (s ? 0.3 : 0.45) * w;
+    let lead = s * whole;  // the room the Bid and Nil cards take at the start of the first row
+    let k = n;
+    let step = n ? stepIn(avail - lead, n) : w;
+    if (s && n > 1 && step < least) {
+      // the Bid and Nil cards closer together, as far as that gives the cards their index
+      lead = s * Math.max(words, Math.min(whole, (avail - w - (n - 1) * least) / s));
+      step = stepIn(avail - lead, n);
+    }
+    if (step < least && n + s >= 4) {
+      lead = s * whole;
+      step = -Infinity;
+      for (let j = s ? 0 : 1; j < n; j++) {
+        const st = Math.min(j ? stepIn(avail - lead, j) : (avail >= lead ? w : -w), stepIn(avail, n - j));
+        if (st >= step) { step = st; k = j; }
+      }
+    }
+    const rows = k < n ? 2 : 1;
+    hand.style.setProperty("--special-gap", s ? `${Math.floor((lead / s - w) * 10) / 10}px` : "0px");
     const overlap = Math.max(-0.74 * w, Math.min(0.08 * w, step - w));
     hand.style.setProperty("--overlap", `${Math.floor(overlap * 10) / 10}px`);
     hand.classList.toggle("two-rows", rows === 2);
-    cards.forEach((c, i) => c.classList.toggle("row-start", rows === 2 && i === perRow));
+    items.forEach((c, i) => c.classList.toggle("row-start", rows === 2 && i === s + k));
   }
 
   /** Keys on the list while it holds the Bid and Nil cards; true when the key was used. */

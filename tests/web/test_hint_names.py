@@ -1,0 +1,53 @@
+"""The server's hint names the seats as the page draws them (issue 11, item 7): the page sends
+its names with the request (``{"type": "hint", "names": [...]}``, in seat order) and keeps a
+name's capital when the reason starts with it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, create_cpu_table, press_hint, wait_my_turn_or_over
+
+RECORD = """() => { const conn = spadesApp.conn; const real = conn.request.bind(conn);
+  window.__hintAsks = [];
+  conn.request = (m) => { if (m.type === 'hint') window.__hintAsks.push(m); return real(m); };
+  window.__realRequest = real; }"""
+
+DRAWN = """() => [...document.querySelectorAll('.felt .seat')]
+  .sort((a, b) => a.dataset.seat - b.dataset.seat)
+  .map((s) => s.querySelector('.who').textContent.trim())"""
+
+
+def test_the_hint_request_carries_the_names_on_the_felt(new_page: Any, server: str) -> None:
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, "Ann", profile="race400")
+    assert wait_my_turn_or_over(page) == "bid"
+    # the page's probe at `welcome` has found that the server answers hints
+    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
+    me = page.evaluate("spadesApp.table.mySeat")
+    page.evaluate(RECORD)
+    page.keyboard.press("j")
+    press_hint(page)
+    asks = page.evaluate("window.__hintAsks")
+    assert len(asks) == 1, asks
+    names = asks[0].get("names")
+    drawn = page.evaluate(DRAWN)
+    assert names == drawn, (names, drawn)
+    # you at the bottom by your name; your partner across "North", the others West and East
+    assert [names[(me + k) % 4] for k in range(4)] == ["Ann", "West", "North", "East"], names
+    # (the answer may be the page's own when the server's is slow: the request is what counts)
+    speech.wait_for("Hint: bid")
+
+    # a reason that starts with a seat's name keeps its capital ("West bid nil", not "west")
+    west = names[(me + 1) % 4]
+    bid = page.evaluate("spadesApp.table.legalBids().filter(b => /^[1-9]/.test(b))[0]")
+    page.evaluate("""([bid, west]) => { spadesApp.conn.request = (m) => m.type === 'hint'
+        ? Promise.resolve({ type: 'hint', action: bid,
+                            reason: `Bid ${bid}: ${west} bid nil, so you will cover.` })
+        : window.__realRequest(m); }""", [bid, west])
+    press_hint(page)
+    said = speech.wait_for("Hint: bid")
+    assert f": {west} bid nil, so you will cover." in said["text"], said
+    page.evaluate("() => { spadesApp.conn.request = window.__realRequest; }")
+    assert not page.errors, page.errors
