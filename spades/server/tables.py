@@ -865,13 +865,9 @@ class Table:
             return
         self.finish_failures = 0
         self.status = "finished"
-        names = self.names()
-        if m.winner is None:
-            text = "the match is a draw"
-        else:
-            text = " & ".join(names[s] for s in self.rules.sides[m.winner]) + " win the match"
+        over = MatchOver(m.winner, tuple(m.scores))
         self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
-                   "text": text}, with_table=True)
+                   "text": lambda n: n.say(over)}, with_table=True)
         self.hub.lobby_changed(self)
 
     async def _retry_finish(self) -> None:
