@@ -107,11 +107,12 @@ def test_a_deal_that_cannot_be_stored_is_tried_again(
     real = store.append_at
     failed: list[int] = []
 
-    def flaky(gid: str, seq: int, kind: str, value: Any, seat: int | None = None) -> int:
+    def flaky(gid: str, seq: int, kind: str, value: Any, seat: int | None = None,
+              **kw: Any) -> int:
         if kind == "deal" and not failed:
             failed.append(seq)
             raise _locked()
-        return real(gid, seq, kind, value, seat)
+        return real(gid, seq, kind, value, seat, **kw)
 
     monkeypatch.setattr(store, "append_at", flaky)
 

@@ -306,9 +306,9 @@ def test_hint_spam_does_not_hold_up_cpu_turns(make: Callable[..., TestClient],
     release = threading.Event()
     real = cpu.hint_for
 
-    def slow_hint(obs: Any) -> tuple[int, str]:
+    def slow_hint(obs: Any, names: tuple[str, ...] | None = None) -> tuple[int, str]:
         release.wait(60)
-        return real(obs)
+        return real(obs, names)
 
     monkeypatch.setattr(cpu, "hint_for", slow_hint)
     client = make(bot_executor="thread", bot_workers=2, hint_workers=1, hint_queue=4)

@@ -48,7 +48,7 @@ class Speech:
         raise AssertionError(f"never announced: {needle!r}; said: "
                              f"{[p['text'] for p in pending][-12:]}")
 
-    def wait_for_match_over(self, timeout: float = 15) -> dict[str, Any]:
+    def wait_for_match_over(self, timeout: float = 60) -> dict[str, Any]:
         """The announcement of the match's end (who won, or a draw)."""
         end = time.time() + timeout
         while time.time() < end:

@@ -71,7 +71,7 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
                 "[spadesApp.table.myTurn(), document.getElementById('play-btn').textContent,"
                 " document.getElementById('play-btn').getAttribute('aria-disabled')]")
             if not mine:
-                assert "not your turn" in text
+                assert "not your turn" in text.lower()
                 assert disabled == "true"
                 checked_waiting = True
         if checked and checked_waiting:
