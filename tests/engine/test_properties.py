@@ -276,3 +276,18 @@ def test_solo_play_under_a_partnership_profile_round_trips(name: str, seed: int)
     match = random_match(variant, seed, max_hands=2, partial=True)
     assert len(match.scores) == 4
     check_round_trip(match)
+
+
+def test_an_observation_with_past_hands_survives_pickling() -> None:
+    """The server sends observations to CPU worker processes: one with past hands' results
+    (frozen dataclasses) must come back equal (the compiled build once failed here)."""
+    import pickle
+    import random
+
+    from spades.engine import Match, profile
+
+    m = Match(profile("cardgames-club"), rng=random.Random(5))
+    while m.hand_number < 2:
+        m.apply(m.legal_actions()[0])
+    obs = m.observation(m.current_player)
+    assert pickle.loads(pickle.dumps(obs)) == obs
