@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from spades.bots.human import shift_bid
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
 from spades.engine import BID, BID_BASE, NIL, PLAY, Observation
-from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF, highest
+from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF, highest, iter_cards
 from spades.engine.handstate import HandState
 
 #: Pseudo-hands of "bids as estimated" mixed into a seat's bid offset (shrinkage).
@@ -136,11 +136,8 @@ def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
             st.offset_sum = 0.0
     owner: dict[int, int] = {}
     for seat, mask in enumerate(deal):
-        m = mask
-        while m:
-            low = m & -m
-            owner[low.bit_length() - 1] = seat
-            m ^= low
+        for card in iter_cards(mask):
+            owner[card] = seat
     held = list(deal)
     tricks = [0] * n
     trick: list[int] = []

@@ -30,6 +30,7 @@ from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, PLAY, Observation
+from spades.engine.cards import cards_of
 from spades.engine.handstate import HandState
 
 #: Default sampled deals per decision (the ``expert`` spec without a budget).
@@ -374,13 +375,7 @@ def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: f
                rel: float) -> float:
     if s.phase is not PLAY:
         return s.utility(side, bag_weight, rel)
-    legal = s.legal_mask()
-    cards = []
-    m = legal
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
+    cards = cards_of(s.legal_mask())
     maximize = s.side_of[s.turn] == side
     if maximize:
         value = -1e9

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from spades.bots.policy import _discard, choose_bid, play_card, side_need
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
@@ -35,6 +36,23 @@ def blind_nil_choice(obs: Observation, behind_by: int = 200) -> int:
     return BLIND_NIL if behind >= behind_by else LOOK
 
 
+def always_look(obs: Observation) -> int:
+    """Look at the cards, never blind nil."""
+    return LOOK
+
+
+def settled(obs: Observation, look: Callable[[Observation], int] = blind_nil_choice
+            ) -> int | None:
+    """The action that needs no thought, or None: the only legal action; or, offered a look
+    at the cards (blind nil allowed), ``look``'s choice between looking and blind nil."""
+    legal = obs.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    if LOOK in legal:
+        return look(obs)
+    return None
+
+
 class IntermediateBot:
     """Counts cards and voids, covers a partner's nil and attacks the opponents', avoids
     its own bags, feeds bags to opponents near the limit, and bids nil more boldly when
@@ -46,14 +64,18 @@ class IntermediateBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if LOOK in legal:
-            return blind_nil_choice(obs)
+        given = settled(obs)
+        if given is not None:
+            return given
         s = own_state(obs)
         if obs.phase == "bid":
-            return choose_bid(s, obs.scores, legal)
+            return self._bid(s, obs, obs.legal_actions)
+        return self._play(s)
+
+    def _bid(self, s: HandState, obs: Observation, legal: tuple[int, ...]) -> int:
+        return choose_bid(s, obs.scores, legal)
+
+    def _play(self, s: HandState) -> int:
         return play_card(s)
 
 
@@ -69,13 +91,11 @@ class BeginnerBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if LOOK in legal:
-            return LOOK
+        given = settled(obs, always_look)
+        if given is not None:
+            return given
         if obs.phase == "bid":
-            return self._bid(obs, legal)
+            return self._bid(obs, obs.legal_actions)
         return self._play(obs)
 
     def _bid(self, obs: Observation, legal: tuple[int, ...]) -> int:

@@ -18,11 +18,9 @@ for its one habit:
 
 from __future__ import annotations
 
-import random
-
-from spades.bots.heuristic import blind_nil_choice, own_state
+from spades.bots.heuristic import IntermediateBot
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
-from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
+from spades.engine import BID_BASE, BLIND_NIL, NIL, Observation
 from spades.engine.cards import SUIT_MASKS, highest
 from spades.engine.handstate import HandState
 
@@ -35,26 +33,18 @@ NILHAPPY_TRICKS = 3.5
 NILHAPPY_RISK = 4.5
 
 
-class HumanBot:
+class HumanBot(IntermediateBot):
     """The intermediate level with one habit of a person (see the module text)."""
 
     def __init__(self, model: str, seed: int | None = None) -> None:
         if model not in HUMAN_MODELS:
             raise ValueError(f"unknown human model {model!r}; choose one of "
                              f"{', '.join(HUMAN_MODELS)}")
+        super().__init__(seed)
         self.model = model
         self.name = f"human:{model}"
-        self.rng = random.Random(seed)
 
-    def act(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if LOOK in legal:
-            return blind_nil_choice(obs)
-        s = own_state(obs)
-        if obs.phase == "bid":
-            return self._bid(s, obs, legal)
+    def _play(self, s: HandState) -> int:
         if self.model == "nocover":
             return nocover_card(s)
         return play_card(s)

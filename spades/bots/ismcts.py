@@ -16,10 +16,11 @@ import math
 import random
 import time
 
-from spades.bots.heuristic import blind_nil_choice
+from spades.bots.heuristic import settled
 from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
-from spades.engine import BID, DEAL, LOOK, Observation
+from spades.engine import BID, DEAL, Observation
+from spades.engine.cards import cards_of
 from spades.engine.handstate import HandState
 
 DEFAULT_ITERATIONS = 1500
@@ -41,13 +42,7 @@ class _Node:
 def _actions(s: HandState) -> list[int]:
     if s.phase is BID:
         return list(s.legal_bids())
-    m = s.legal_mask()
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    return cards_of(s.legal_mask())
 
 
 class IsmctsBot:
@@ -63,11 +58,10 @@ class IsmctsBot:
         self.bag_weight = bag_weight
 
     def act(self, obs: Observation) -> int:
+        given = settled(obs)
+        if given is not None:
+            return given
         legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if LOOK in legal:
-            return blind_nil_choice(obs)
         root = _Node()
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
