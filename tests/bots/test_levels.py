@@ -13,6 +13,7 @@ from spades.engine import PLAY, Match, Observation, Rules, profile
 from spades.engine.cards import SUIT_MASKS
 from spades.engine.handstate import HandState, public_voids
 from tests.bots.conftest import play_hand
+from tests.tables import EVERY_TABLE, EVERY_TABLE_IDS
 
 FAST_SPECS = {
     "random": "random",
@@ -23,33 +24,12 @@ FAST_SPECS = {
     "human": "human:nocover",
 }
 
-TABLES: list[tuple[str, dict[str, Any]]] = [
-    ("cardems", {}),
-    ("cardgames-club", {}),
-    ("game93", {}),
-    ("cards4net", {}),
-    ("cards4net", {"jokers": True}),
-    ("cards4net", {"bidding": "mirror", "blind_nil": False}),
-    ("cards4net", {"bidding": "suicide"}),
-    ("cards4net", {"bidding": "whiz"}),
-    ("race400", {"players": 3}),
-    ("race400", {"players": 4}),
-    ("race400", {"players": 4, "teams": [[0, 2], [1, 3]]}),
-    ("race400", {"players": 5}),
-    ("race400", {"players": 6}),
-    ("race400", {"players": 6, "teams": [[0, 2, 4], [1, 3, 5]]}),
-    ("race400", {"players": 6, "teams": [[0, 3], [1, 4], [2, 5]]}),
-]
-
-
 def rules_for(name: str, knobs: dict[str, Any]) -> Rules:
     return profile(name, **knobs)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize(("name", "knobs"), TABLES,
-                         ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in kw.items())}"
-                              for n, kw in TABLES])
+@pytest.mark.parametrize(("name", "knobs"), EVERY_TABLE, ids=EVERY_TABLE_IDS)
 def test_level_plays_complete_legal_hands(level: str, name: str, knobs: dict[str, Any]) -> None:
     rules = rules_for(name, knobs)
     match = Match.new(rules, seed=7)

@@ -30,34 +30,14 @@ from spades.learn.encoding import (
     to_engine,
     vector_size,
 )
+from tests.tables import EVERY_TABLE, EVERY_TABLE_IDS
 
 #: PettingZoo and Gymnasium checkers warn about style choices shared with their own card
 #: games (a dict observation, an all-zero mask for agents not to act); those are not failures.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
-#: Every profile, every player count and every kind of sides, and the house variants.
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("cardems", {}),
-    ("cardgames-club", {}),
-    ("game93", {}),
-    ("cards4net", {}),
-    ("cards4net", {"jokers": True}),
-    ("cards4net", {"bidding": "mirror", "blind_nil": False}),
-    ("cards4net", {"bidding": "suicide"}),
-    ("cards4net", {"bidding": "whiz"}),
-    ("race400", {"players": 3}),
-    ("race400", {"players": 4}),
-    ("race400", {"players": 4, "teams": [[0, 2], [1, 3]]}),
-    ("race400", {"players": 5}),
-    ("race400", {"players": 6}),
-    ("race400", {"players": 6, "teams": [[0, 3], [1, 4], [2, 5]]}),
-    ("race400", {"players": 6, "teams": [[0, 2, 4], [1, 3, 5]]}),
-]
-IDS = [name + "".join(f"-{k}={v}" for k, v in knobs.items()) for name, knobs in CONFIGS]
-
-
-@pytest.mark.parametrize(("name", "knobs"), CONFIGS, ids=IDS)
+@pytest.mark.parametrize(("name", "knobs"), EVERY_TABLE, ids=EVERY_TABLE_IDS)
 def test_pettingzoo_api_and_seed_tests(name: str, knobs: dict[str, Any]) -> None:
     api_test(env(name, **knobs), num_cycles=300)
     seed_test(lambda: env(name, **knobs), num_cycles=300)
