@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from spades.engine import profile
 from tests.web.srview import RECORDER, check_order, heard, play_match, start_match
 
-# the page's default settings (announcement gap, the hand's summary for 8 s unless put away)
-DEFAULTS = json.dumps({"volume": 0})
+# the page's default settings, all of them (announcement pace, the hand's summary for 8 s
+# unless put away, sound on): nothing stored but an empty object, so the page uses its own
+DEFAULTS = json.dumps({})
 
 
 def test_a_whole_match_is_heard_in_order(new_page: Any) -> None:
@@ -17,9 +19,9 @@ def test_a_whole_match_is_heard_in_order(new_page: Any) -> None:
     page.add_init_script(RECORDER)
     page.reload()
     page.wait_for_selector("#quick-name")
-    # the default rules (cardgames-club) and CPUs, to 200 instead of 500 to keep the suite
-    # short: still a whole match of several hands
-    start_match(page, "Ida", target=200)
+    # the quick game as it comes: the default rules (cardgames-club), CPUs and target score
+    start_match(page, "Ida")
+    assert page.evaluate("spadesApp.table.target()") == profile("cardgames-club").target
     turns = play_match(page)
     h = heard(page)
     hands = sum(f["kind"] == "deal" for f in h.frames)
