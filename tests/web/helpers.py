@@ -135,16 +135,22 @@ def bid_with_keyboard(page: Any) -> str:
     return str(bid)
 
 
-def play_with_keyboard(page: Any) -> str:
-    """J focuses the hand; arrows walk to the first playable card; Enter plays it."""
+def walk_to_card(page: Any, ending: str) -> bool:
+    """J focuses the hand; Home, then arrows walk to the first card whose label ends with
+    ``ending`` (", playable", "not playable"). False when no card has it."""
     page.keyboard.press("j")
     page.keyboard.press("Home")
     for _ in range(20):
         label = page.evaluate(ACTIVE_LABEL)
-        if label and label.endswith(", playable"):
-            break
+        if label and label.endswith(ending):
+            return True
         page.keyboard.press("ArrowRight")
-    else:
+    return False
+
+
+def play_with_keyboard(page: Any) -> str:
+    """J focuses the hand; arrows walk to the first playable card; Enter plays it."""
+    if not walk_to_card(page, ", playable"):
         raise AssertionError("no playable card found with the arrow keys")
     card = page.evaluate("spadesApp.table.selected")
     page.keyboard.press("Enter")
@@ -178,6 +184,20 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
         raise AssertionError("the table did not open: " + page.evaluate(
             "location.hash + ' | ' + document.querySelector('#create-error').textContent")
             + f" | errors {getattr(page, 'errors', [])}") from exc
+
+
+def create_private_table(page: Any, server: str, name: str, table_name: str,
+                         profile: str) -> str:
+    """Fill the "Create a table" form for a private table of people and create it; wait for
+    the waiting room's invitation. Returns the invitation code."""
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", name)
+    page.fill("#c-name", table_name)
+    page.select_option("#c-profile", profile)
+    page.check("#c-private")
+    page.click("text=Create the table")
+    page.wait_for_selector(".invite")
+    return str(page.text_content(".invite")).strip()
 
 
 def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from tests.server.netclient import NetPlayer
+from tests.web.helpers import create_private_table
 
 
 class _Shim:
@@ -22,14 +23,7 @@ class _Shim:
 def test_guests_are_marked_in_seats_and_chat(new_page: Any, server: str,
                                             artifacts: Path) -> None:
     ann = new_page()
-    ann.goto(server + "#/create")
-    ann.fill("#c-your-name", "Ann")
-    ann.fill("#c-name", "Guests and accounts")
-    ann.select_option("#c-profile", "game93")
-    ann.check("#c-private")
-    ann.click("text=Create the table")
-    ann.wait_for_selector(".invite")
-    code = ann.text_content(".invite").strip()
+    code = create_private_table(ann, server, "Ann", "Guests and accounts", "game93")
 
     # Bea has an account: she joins from a plain WebSocket client and is not marked.
     bea_name = "Bea" + secrets.token_hex(3)

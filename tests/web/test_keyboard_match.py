@@ -8,7 +8,6 @@ import re
 from typing import Any
 
 from tests.web.helpers import (
-    ACTIVE_LABEL,
     Speech,
     bid_with_keyboard,
     my_turn_key,
@@ -16,6 +15,7 @@ from tests.web.helpers import (
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
+    walk_to_card,
 )
 
 CARD = r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (hearts|spades|diamonds|clubs)"
@@ -142,14 +142,7 @@ def card_name_in(card: str, text: str) -> bool:
 
 def try_a_refused_card(page: Any, speech: Speech) -> bool:
     """Enter on a card that may not be played: a refusal, said assertively; nothing changes."""
-    page.keyboard.press("j")
-    page.keyboard.press("Home")
-    for _ in range(20):
-        label = page.evaluate(ACTIVE_LABEL)
-        if label and label.endswith("not playable"):
-            break
-        page.keyboard.press("ArrowRight")
-    else:
+    if not walk_to_card(page, "not playable"):
         return False
     before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
     page.keyboard.press("Enter")

@@ -6,19 +6,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import Speech, bid_with_keyboard, play_with_keyboard
+from tests.web.helpers import Speech, bid_with_keyboard, create_private_table, play_with_keyboard
 
 
 def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str, artifacts: Path) -> None:
     ann = new_page()
-    ann.goto(server + "#/create")
-    ann.fill("#c-your-name", "Ann")
-    ann.fill("#c-name", "Friends")
-    ann.select_option("#c-profile", "cardgames-club")
-    ann.check("#c-private")
-    ann.click("text=Create the table")
-    ann.wait_for_selector(".invite")
-    code = ann.text_content(".invite").strip()
+    code = create_private_table(ann, server, "Ann", "Friends", "cardgames-club")
     assert code
 
     bob = new_page(viewport={"width": 390, "height": 844})
