@@ -55,6 +55,18 @@ def make_rules(rules: str | Rules = "cardems", players: int | None = None,
     return profile(rules, **knobs)
 
 
+def check_env_options(reward: str, max_hands: int | None, render_mode: str | None,
+                      render_modes: list[str]) -> None:
+    """Refuse (ValueError, naming the option) a reward mode, a hand limit or a render mode
+    that an environment does not have."""
+    if reward not in REWARD_MODES:
+        raise ValueError(f"reward: must be 'hand' or 'match', not {reward!r}")
+    if max_hands is not None and (not isinstance(max_hands, int) or max_hands < 1):
+        raise ValueError(f"max_hands: must be a whole number 1 or more, not {max_hands!r}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -75,12 +87,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
                  render_mode: str | None = None, **knobs: Any) -> None:
         super().__init__()
         self.rules = make_rules(rules, players, one_hand, **knobs)
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward: must be 'hand' or 'match', not {reward!r}")
-        if max_hands is not None and (not isinstance(max_hands, int) or max_hands < 1):
-            raise ValueError(f"max_hands: must be a whole number 1 or more, not {max_hands!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
+        check_env_options(reward, max_hands, render_mode, self.metadata["render_modes"])
         self.reward_mode = reward
         self.reward_scale = float(reward_scale)
         self.max_hands = max_hands

@@ -24,7 +24,7 @@ from gymnasium import spaces
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
-from spades.learn.aec import REWARD_MODES, RewardMode, make_rules, render_text
+from spades.learn.aec import RewardMode, check_env_options, make_rules, render_text
 from spades.learn.encoding import NUM_ACTIONS, Mask, Vector, action_mask, bounds, encode, to_engine
 
 IllegalMode = Literal["end", "raise"]
@@ -46,14 +46,9 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         n = self.rules.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat: must be 0 to {n - 1}, not {seat!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward: must be 'hand' or 'match', not {reward!r}")
         if illegal_action not in ("end", "raise"):
             raise ValueError(f"illegal_action: must be 'end' or 'raise', not {illegal_action!r}")
-        if max_hands is not None and (not isinstance(max_hands, int) or max_hands < 1):
-            raise ValueError(f"max_hands: must be a whole number 1 or more, not {max_hands!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
+        check_env_options(reward, max_hands, render_mode, self.metadata["render_modes"])
         self.seat = seat
         self.side = self.rules.side_of[seat]
         mates = set(self.rules.sides[self.side])
