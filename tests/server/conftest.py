@@ -6,9 +6,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import close_all
+from tests.server.helpers import in_process
 
 
 @pytest.fixture
@@ -20,8 +19,5 @@ def settings(database: str, tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
+    with in_process(settings) as c:
+        yield c

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from starlette.testclient import TestClient
+
+from spades.server.app import create_app
+from spades.server.settings import Settings
 
 Msg = dict[str, Any]
 OPEN: list[Player] = []
@@ -16,6 +19,17 @@ OPEN: list[Player] = []
 def close_all() -> None:
     while OPEN:
         OPEN.pop().close()
+
+
+@contextlib.contextmanager
+def in_process(settings: Settings) -> Iterator[TestClient]:
+    """The server's app on ``settings``, running in this process for the length of the
+    block; every :class:`Player` opened meanwhile is closed before it stops."""
+    with TestClient(create_app(settings)) as client:
+        try:
+            yield client
+        finally:
+            close_all()
 
 
 def guest(client: TestClient, name: str) -> str:

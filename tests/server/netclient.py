@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -9,11 +10,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
+
+from tests.services import PostgresServer, RedisServer
 
 Msg = dict[str, Any]
 
@@ -150,3 +154,32 @@ def step(players: list[NetPlayer]) -> bool:
             return True
     lead.recv()
     return False
+
+
+def new_table(owner: NetPlayer, options: Msg) -> str:
+    """``owner`` creates a table of ``options`` (random CPUs for the seats left empty) and
+    sees it open; its id."""
+    owner.request({"type": "create", "options": {"cpu": "random", **options}})
+    owner.until(lambda m: m["type"] == "table")
+    assert owner.table is not None
+    tid: str = owner.table["id"]
+    return tid
+
+
+@contextlib.contextmanager
+def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: str,
+         *extra: str) -> Iterator[list[Server]]:
+    """One card room: ``count`` server processes (with options ``extra``) sharing a new
+    PostgreSQL database ``name`` and a fresh key space of the shared Redis; stopped when
+    the block ends."""
+    db = postgres.create_database(name)
+    prefix = f"{name}{free_port()}:"
+    started: list[Server] = []
+    try:
+        for _ in range(count):
+            started.append(Server(db, free_port(), *extra, "--redis", redis.url,
+                                  "--redis-prefix", prefix).start())
+        yield started
+    finally:
+        for s in started:
+            s.stop()

@@ -9,7 +9,6 @@ import functools
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -17,19 +16,9 @@ import pytest
 from sqlalchemy import Connection, create_engine, event, text
 from starlette.testclient import TestClient
 
-from spades.server.app import create_app
 from spades.server.hub import Hub
 from spades.server.settings import Settings
-from tests.server.helpers import Player, close_all
-
-
-@pytest.fixture
-def locking_client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
+from tests.server.helpers import Player, in_process
 
 
 def _hub(client: TestClient) -> Hub:
@@ -147,9 +136,8 @@ class Unstorable:
 
 
 def test_a_result_that_cannot_be_stored_is_tried_again_and_told_once(
-        locking_client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    client = locking_client
     game = Unstorable(client, monkeypatch)
     hub, ann, tid = game.hub, game.ann, game.tid
     pings = 0
@@ -181,27 +169,24 @@ def test_the_janitor_does_not_throw_away_a_result_being_written(
     """Nobody connected for longer than ``abandon_minutes`` while the result cannot be
     written: the table is not abandoned (its result would be lost), it stays and finishes."""
     quiet = replace(settings, sweep_seconds=3600, prune_minutes=0, abandon_minutes=30)
-    with TestClient(create_app(quiet)) as client:
-        try:
-            janitor = client.app.state.janitor  # type: ignore[attr-defined]
-            now = [1000.0]
-            janitor.clock = lambda: now[0]
-            game = Unstorable(client, monkeypatch)
-            hub, tid = game.hub, game.tid
-            with caplog.at_level("ERROR", logger="spades.server"):
-                game.play_to_the_end(caplog)
-            game.ann.close()
-            while hub.tables[tid].any_human_connected():
-                assert time.monotonic() < game.deadline, "Ann's socket did not close"
-                time.sleep(0.01)
-            assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
-            now[0] += 31 * 60
-            assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
-            assert tid in hub.tables and hub.tables[tid].status == "active"
-            game.release()
-            while hub.store.game(tid).status != "finished":  # the retries go on
-                assert time.monotonic() < game.deadline, f"never stored: {game.tries}"
-                time.sleep(0.05)  # a polling interval
-            assert game.tries.count("stored") == 1
-        finally:
-            close_all()
+    with in_process(quiet) as client:
+        janitor = client.app.state.janitor  # type: ignore[attr-defined]
+        now = [1000.0]
+        janitor.clock = lambda: now[0]
+        game = Unstorable(client, monkeypatch)
+        hub, tid = game.hub, game.tid
+        with caplog.at_level("ERROR", logger="spades.server"):
+            game.play_to_the_end(caplog)
+        game.ann.close()
+        while hub.tables[tid].any_human_connected():
+            assert time.monotonic() < game.deadline, "Ann's socket did not close"
+            time.sleep(0.01)
+        assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+        now[0] += 31 * 60
+        assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+        assert tid in hub.tables and hub.tables[tid].status == "active"
+        game.release()
+        while hub.store.game(tid).status != "finished":  # the retries go on
+            assert time.monotonic() < game.deadline, f"never stored: {game.tries}"
+            time.sleep(0.05)  # a polling interval
+        assert game.tries.count("stored") == 1

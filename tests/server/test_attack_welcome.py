@@ -6,24 +6,18 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from starlette.testclient import TestClient
-
-from spades.server.app import create_app
 from spades.server.limits import CLIENT_LIMITS, LIMIT_FIELDS, SERVER_LIMITS
 from spades.server.protocol import WelcomeOut
 from spades.server.settings import Settings
-from tests.server.helpers import Player, close_all
+from tests.server.helpers import Player, in_process
 
 
 def test_welcome_lists_every_limit_a_client_can_run_into(settings: Settings) -> None:
     odd = replace(settings, lobby_rate=2.0, hint_rate=0.25, tables_per_user=3, body_timeout=7.5,
                   spectators_per_table=9, max_body=1234)
-    with TestClient(create_app(odd)) as client:
-        try:
-            ann = Player(client, "Ann")
-            limits = ann.welcome["limits"]
-        finally:
-            close_all()
+    with in_process(odd) as client:
+        ann = Player(client, "Ann")
+        limits = ann.welcome["limits"]
     WelcomeOut.model_validate(ann.welcome)
     # The keys clients have always had are still there, the same.
     assert limits["max_frame"] == odd.max_frame and limits["chat_max"] == 300
@@ -56,37 +50,34 @@ def test_a_burst_of_lobby_changes_is_a_bounded_number_of_frames(settings: Settin
     the last one carries the latest state."""
     fast = replace(settings, rate_per_second=10_000, rate_burst=10_000,
                    lobby_notice_ms=NOTICE_MS)
-    with TestClient(create_app(fast)) as client:
-        try:
-            ann, bea = Player(client, "Ann"), Player(client, "Bea")
-            bea.send({"type": "lobby", "subscribe": True})
-            bea.until(lambda m: m["type"] == "lobby")
-            assert ann.request({"type": "create", "options": {"cpu": "random"}}
-                               )["type"] == "ack"
-            ann.until(lambda m: m["type"] == "table")
-            assert ann.table is not None
-            tid = ann.table["id"]
-            start = time.monotonic()
-            for i in range(100):
-                ans = ann.request({"type": "options",
-                                   "options": {"cpu": "random", "name": f"burst {i}"}})
-                assert ans["type"] == "ack", ans
-            last = bea.until(lambda m: m["type"] == "lobby_update"
-                             and m["table"]["name"] == "burst 99")
-            took = time.monotonic() - start
-            frames = [m for m in bea.frames if m["type"] == "lobby_update"
-                      and m["table"]["id"] == tid]
-            # One frame at most per interval (and the table's creation may have had its own).
-            assert len(frames) <= took / (NOTICE_MS / 1000) + 2, (len(frames), took)
-            print(f"lobby frames for 100 changes: {len(frames)} in {took:.2f} s")
-            assert len(frames) < 100
-            assert frames[-1] is last  # the latest state came last
-            bea.send({"type": "lobby", "subscribe": True})
-            rows = bea.until(lambda m: m["type"] == "lobby")["tables"]
-            assert [r for r in rows if r["id"] == tid] == [last["table"]]
-            # Leaving the lobby is told too (and coalesced the same way).
-            assert ann.request({"type": "leave"})["type"] == "ack"
-            gone = bea.until(lambda m: m["type"] in ("lobby_remove", "lobby_update"))
-            assert gone == {"type": "lobby_remove", "table_id": tid}
-        finally:
-            close_all()
+    with in_process(fast) as client:
+        ann, bea = Player(client, "Ann"), Player(client, "Bea")
+        bea.send({"type": "lobby", "subscribe": True})
+        bea.until(lambda m: m["type"] == "lobby")
+        assert ann.request({"type": "create", "options": {"cpu": "random"}}
+                           )["type"] == "ack"
+        ann.until(lambda m: m["type"] == "table")
+        assert ann.table is not None
+        tid = ann.table["id"]
+        start = time.monotonic()
+        for i in range(100):
+            ans = ann.request({"type": "options",
+                               "options": {"cpu": "random", "name": f"burst {i}"}})
+            assert ans["type"] == "ack", ans
+        last = bea.until(lambda m: m["type"] == "lobby_update"
+                         and m["table"]["name"] == "burst 99")
+        took = time.monotonic() - start
+        frames = [m for m in bea.frames if m["type"] == "lobby_update"
+                  and m["table"]["id"] == tid]
+        # One frame at most per interval (and the table's creation may have had its own).
+        assert len(frames) <= took / (NOTICE_MS / 1000) + 2, (len(frames), took)
+        print(f"lobby frames for 100 changes: {len(frames)} in {took:.2f} s")
+        assert len(frames) < 100
+        assert frames[-1] is last  # the latest state came last
+        bea.send({"type": "lobby", "subscribe": True})
+        rows = bea.until(lambda m: m["type"] == "lobby")["tables"]
+        assert [r for r in rows if r["id"] == tid] == [last["table"]]
+        # Leaving the lobby is told too (and coalesced the same way).
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        gone = bea.until(lambda m: m["type"] in ("lobby_remove", "lobby_update"))
+        assert gone == {"type": "lobby_remove", "table_id": tid}

@@ -13,25 +13,15 @@ import pytest
 
 from spades.engine import replay
 from spades.server import views
-from tests.server.netclient import NetPlayer, Server, free_port, step
+from tests.server.netclient import NetPlayer, Server, card_room, new_table, step
 from tests.services import PostgresServer, RedisServer
 
 
 @pytest.fixture
 def room(postgres: PostgresServer, redis_server: RedisServer) -> Iterator[list[Server]]:
     """Three processes on one PostgreSQL database and one Redis."""
-    db = postgres.create_database("room")
-    prefix = f"t{free_port()}:"  # a fresh key space in the shared Redis
-    servers = [Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0", "--redis",
-                      redis_server.url, "--redis-prefix", prefix) for _ in range(3)]
-    started: list[Server] = []
-    try:
-        for s in servers:
-            started.append(s.start())
-        yield started
-    finally:
-        for s in started:
-            s.stop()
+    with card_room(3, postgres, redis_server, "room", "--bots", "inline", "--cpu-delay", "0") as s:
+        yield s
 
 
 def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
@@ -47,11 +37,7 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     a, b, c = room
     ann = NetPlayer(a, "Ann")
     bob = NetPlayer(b, "Bob")
-    ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
-                                               "profile": "cardems"}})
-    ann.until(lambda m: m["type"] == "table")
-    assert ann.table is not None
-    tid = ann.table["id"]
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
     # The lobby is the same from every process (as soon as c has heard of the table).
     deadline = time.monotonic() + 30
     while [t["id"] for t in httpx.get(c.url + "/api/tables", timeout=10).json()] != [tid]:
@@ -116,15 +102,7 @@ def test_failed_sign_ins_are_counted_for_the_whole_room(postgres: PostgresServer
                                                         redis_server: RedisServer) -> None:
     """Two processes on one Redis: three wrong passwords (of three allowed) spread over both
     are three, not three each: the fourth is refused at either."""
-    db = postgres.create_database("logins")
-    prefix = f"t{free_port()}:"
-    servers = [Server(db, free_port(), "--limit", "login_failures=3", "--redis",
-                      redis_server.url, "--redis-prefix", prefix) for _ in range(2)]
-    started: list[Server] = []
-    try:
-        for s in servers:
-            started.append(s.start())
-        a, b = started
+    with card_room(2, postgres, redis_server, "logins", "--limit", "login_failures=3") as (a, b):
         carol = {"name": "Carol", "password": "correct horse battery"}
         assert httpx.post(a.url + "/api/register", json=carol, timeout=10).status_code == 200
         # A sign-in that succeeds takes back its own count (at the other process).
@@ -137,6 +115,3 @@ def test_failed_sign_ins_are_counted_for_the_whole_room(postgres: PostgresServer
             r = httpx.post(s.url + "/api/login", json=carol, timeout=10)
             assert r.status_code == 429, r.text
             assert 0 < int(r.headers["Retry-After"]) <= 300
-    finally:
-        for s in started:
-            s.stop()

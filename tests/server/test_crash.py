@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import httpx
 
-from tests.server.netclient import NetPlayer, Server, free_port, step
+from tests.server.netclient import NetPlayer, Server, free_port, new_table, step
 
 
 def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
     server = Server(database, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
     try:
         ann, bob = NetPlayer(server, "Ann"), NetPlayer(server, "Bob")
-        ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
-                                                   "profile": "game93"}})
-        ann.until(lambda m: m["type"] == "table")
-        assert ann.table is not None
-        tid = ann.table["id"]
+        tid = new_table(ann, {"one_hand": True, "profile": "game93"})
         assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
         assert ann.request({"type": "start"})["type"] == "ack"
         acted = 0

@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.server.netclient import NetPlayer, Server, free_port, step
+from tests.server.netclient import NetPlayer, Server, card_room, free_port, new_table, step
 from tests.services import NginxServer, PostgresServer, RedisServer
 
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx-spades.conf"
@@ -56,32 +56,22 @@ def front(tmp_path: Path, postgres: PostgresServer, redis_server: RedisServer
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    db = postgres.create_database("deploy")
-    prefix = f"deploy{free_port()}:"
-    servers: list[Server] = []
-    nginx = NginxServer("")
-    try:
-        for _ in range(2):
-            servers.append(Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0",
-                                  "--redis", redis_server.url, "--redis-prefix", prefix).start())
-        site = site_for_test([s.port for s in servers], nginx.port, free_port(), cert, key)
-        nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
-        nginx.start()
-        yield Front(nginx, ssl.create_default_context(cafile=str(cert)))
-    finally:
-        nginx.stop()
-        for s in servers:
-            s.stop()
+    with card_room(2, postgres, redis_server, "deploy", "--bots", "inline", "--cpu-delay",
+                   "0") as servers:
+        nginx = NginxServer("")
+        try:
+            site = site_for_test([s.port for s in servers], nginx.port, free_port(), cert, key)
+            nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
+            nginx.start()
+            yield Front(nginx, ssl.create_default_context(cafile=str(cert)))
+        finally:
+            nginx.stop()
 
 
 def test_a_hand_is_played_through_nginx_with_tls(front: Front) -> None:
     ann = NetPlayer(front, "Ann")
     bob = NetPlayer(front, "Bob")
-    ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
-                                               "profile": "cardems"}})
-    ann.until(lambda m: m["type"] == "table")
-    assert ann.table is not None
-    tid = ann.table["id"]
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
     assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
     assert ann.request({"type": "start"})["type"] == "ack"
     for _ in range(5000):

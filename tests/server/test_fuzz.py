@@ -12,9 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, close_all, play_to_end
+from tests.server.helpers import Msg, Player, in_process, play_to_end
 
 
 def hostile(rng: random.Random, table_id: str) -> list[str | bytes]:
@@ -57,11 +56,8 @@ def hostile(rng: random.Random, table_id: str) -> list[str | bytes]:
 def fast_client(tmp_path: Path) -> Iterator[TestClient]:
     s = Settings(db=str(tmp_path / "f.sqlite3"), bot_executor="inline", cpu_delay=0.0,
                  rate_per_second=10000, rate_burst=10000, web_static=str(tmp_path / "x"))
-    with TestClient(create_app(s)) as c:
-        try:
-            yield c
-        finally:
-            close_all()
+    with in_process(s) as c:
+        yield c
 
 
 def advance(p: Player) -> None:

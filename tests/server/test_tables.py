@@ -11,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, close_all, guest, play_to_end
+from tests.server.helpers import Msg, Player, close_all, guest, in_process, play_to_end
 
 
 def hub_of(client: TestClient) -> Any:
@@ -310,29 +310,26 @@ def test_a_hint_names_the_seats_as_the_page_shows_them(settings: Settings,
 
     monkeypatch.setattr(cpu.bots, "hint", recorded)
     settings.hint_rate = settings.hint_burst = 100.0  # several hints on one turn
-    with TestClient(create_app(settings)) as client:
-        try:
-            ann = Player(client, "Ann")
-            new_table(ann, {"profile": "cardems", "one_hand": True})
-            started(ann)
-            while not ann.my_turn():
-                ann.recv()
-            page = ["Ann", "West", "North", "East"]  # what the page draws: you in seat 0
-            for names, used in ((page, tuple(page)), (None, None), (["North", "East"], None),
-                                (["Ann", "", "North", "East"], None),
-                                (["Ann", "We\u202est", " North ", "East"],
-                                 ("Ann", "West", "North", "East"))):
-                ref = f"h{len(given)}"
-                ann.send({"type": "hint", "ref": ref, **({"names": names} if names is not None else {})})
-                hint = ann.until(lambda m, r=ref: m.get("ref") == r)  # type: ignore[misc]
-                assert hint["type"] == "hint", hint
-                assert given[-1] == used, (names, given[-1])
-            # more names than there can be seats, or a name too long: refused as a bad message
-            for bad in (["A"] * 7, ["Ann", "x" * 41, "North", "East"]):
-                err = ann.request({"type": "hint", "names": bad})
-                assert err["type"] == "error" and err["code"] == "bad_message", err
-        finally:
-            close_all()
+    with in_process(settings) as client:
+        ann = Player(client, "Ann")
+        new_table(ann, {"profile": "cardems", "one_hand": True})
+        started(ann)
+        while not ann.my_turn():
+            ann.recv()
+        page = ["Ann", "West", "North", "East"]  # what the page draws: you in seat 0
+        for names, used in ((page, tuple(page)), (None, None), (["North", "East"], None),
+                            (["Ann", "", "North", "East"], None),
+                            (["Ann", "We\u202est", " North ", "East"],
+                             ("Ann", "West", "North", "East"))):
+            ref = f"h{len(given)}"
+            ann.send({"type": "hint", "ref": ref, **({"names": names} if names is not None else {})})
+            hint = ann.until(lambda m, r=ref: m.get("ref") == r)  # type: ignore[misc]
+            assert hint["type"] == "hint", hint
+            assert given[-1] == used, (names, given[-1])
+        # more names than there can be seats, or a name too long: refused as a bad message
+        for bad in (["A"] * 7, ["Ann", "x" * 41, "North", "East"]):
+            err = ann.request({"type": "hint", "names": bad})
+            assert err["type"] == "error" and err["code"] == "bad_message", err
 
 
 def test_a_hint_reason_uses_the_names_given() -> None:
