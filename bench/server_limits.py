@@ -18,13 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,15 +31,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-HOST = "127.0.0.1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from server_load import HOST, free_port, serving, write_report
+
 MAX_SECONDS = 600
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Client:
@@ -209,13 +201,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     db = Path(tempfile.mkdtemp(prefix="spades-limits-")) / "bench.sqlite3"
     cmd = [sys.executable, "-m", "spades", "serve", "--host", HOST, "--port", str(port),
            "--db", str(db), "--bots", "process", "--cpu-delay", "0"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                    break
-            await asyncio.sleep(0.1)
+    async with serving(cmd, url):
         vtoken, _ = await guest(url, "Victim")
         htoken, hid = await guest(url, "Hammer")
         v, hc = Client(port, vtoken), Client(port, htoken)
@@ -241,12 +227,6 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         for c in (v, hc):
             if c.ws is not None:
                 await c.ws.close()
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
     quiet = [d for t, d in samples if t < split]
     loud = [d for t, d in samples if t >= split]
     return {"duration_s": duration, "think_s": args.think, "hammer_games": args.games,
@@ -270,11 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="JSON report (default bench/results/...)")
     args = p.parse_args(argv)
     report = asyncio.run(main_async(args))
-    print(json.dumps(report, indent=2))
-    out = Path(args.out or Path(__file__).parent / "results" /
-               f"server_limits_{time.strftime('%Y%m%d_%H%M%S')}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(report, f"server_limits_{time.strftime('%Y%m%d_%H%M%S')}.json", args.out)
     return 0
 
 

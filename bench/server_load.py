@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,34 @@ def free_port() -> int:
         return port
 
 
+@contextlib.asynccontextmanager
+async def serving(cmd: list[str], url: str) -> AsyncIterator[None]:
+    """The server ``cmd`` running for the block, once ``url`` answers its health check (or
+    after 30 s); stopped with SIGTERM (then SIGKILL) when the block ends."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                    break
+            await asyncio.sleep(0.1)
+        yield
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def write_report(report: dict[str, Any], name: str, out: str | None) -> None:
+    """Print the JSON report and write it to ``out`` (default bench/results/``name``)."""
+    print(json.dumps(report, indent=2))
+    path = Path(out or Path(__file__).parent / "results" / name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n")
+
+
 async def setup_table(ws_url: str, url: str, stats: Stats, think: float, rng: random.Random,
                       k: int) -> list[Client]:
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -185,21 +214,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
            "--http-rate", "0", "--conns-per-address", "0"]
     if args.connect:  # a server already running on 127.0.0.1 (e.g. under a profiler)
         cmd = [sys.executable, "-c", "import time; time.sleep(1e6)"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                await asyncio.sleep(0.1)
+    async with serving(cmd, url):
         return await measure(url, f"ws://{HOST}:{port}/ws", args)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 async def measure(url: str, ws_url: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -265,11 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="JSON report (default bench/results/...)")
     args = p.parse_args(argv)
     report = asyncio.run(main_async(args))
-    print(json.dumps(report, indent=2))
-    out = Path(args.out or Path(__file__).parent / "results" /
-               f"server_load_{report['players']}p.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(report, f"server_load_{report['players']}p.json", args.out)
     return 0 if report["lost_or_out_of_order"] == 0 else 1
 
 
