@@ -200,11 +200,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
                 self.truncations[a] = True
 
     def render(self) -> str | None:
-        text = render_text(self.match)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.match, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -248,3 +244,13 @@ def render_text(match: Match) -> str:
     if match.is_over():
         lines.append(f"  over: {'draw' if match.winner is None else f'side {match.winner} wins'}")
     return "\n".join(lines)
+
+
+def render_in_mode(match: Match, render_mode: str | None) -> str | None:
+    """An environment's ``render``: :func:`render_text`, printed in "human" mode (None is
+    returned then), returned as it is otherwise."""
+    text = render_text(match)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text

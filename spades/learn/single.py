@@ -24,7 +24,7 @@ from gymnasium import spaces
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
-from spades.learn.aec import RewardMode, check_env_options, make_rules, render_text
+from spades.learn.aec import RewardMode, check_env_options, make_rules, render_in_mode
 from spades.learn.encoding import NUM_ACTIONS, Mask, Vector, action_mask, bounds, encode, to_engine
 
 IllegalMode = Literal["end", "raise"]
@@ -163,8 +163,4 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         return self._obs(), reward, match.is_over(), cut, {}
 
     def render(self) -> str | None:
-        text = render_text(self.match)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.match, self.render_mode)
