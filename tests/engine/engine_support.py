@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
 from spades.engine import (
     BLIND_NIL,
     LOOK,
@@ -27,6 +30,17 @@ from spades.engine import (
 from spades.engine.actions import BID_BASE
 
 RANKS = "23456789TJQKA"
+
+#: A seed for a random match, drawn by the property tests.
+SEEDS = st.integers(min_value=0, max_value=2**31)
+
+
+def few_examples(n: int) -> settings:
+    """Hypothesis settings for property tests that play whole matches: ``n`` examples, no
+    deadline, no example database, no complaint that an example is slow."""
+    return settings(max_examples=n, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
 
 
 def hand(text: str) -> int:

@@ -11,9 +11,8 @@ import random
 from typing import Any
 
 import pytest
-from engine_support import VARIANTS, Variant, bid, hand, pick_action, suit_deal
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from engine_support import SEEDS, VARIANTS, Variant, bid, few_examples, hand, pick_action, suit_deal
+from hypothesis import given
 from test_properties import trick_winner
 
 from spades.engine import (
@@ -41,9 +40,7 @@ from spades.engine import (
 )
 from spades.engine.cards import SUIT_OF
 
-SEEDS = st.integers(min_value=0, max_value=2**31)
-FAST = settings(max_examples=5, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = few_examples(5)
 
 
 def play_out(match: Match) -> None:

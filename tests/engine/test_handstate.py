@@ -8,15 +8,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_support import VARIANTS, Variant, pick_action
+from engine_support import SEEDS, VARIANTS, Variant, pick_action
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from spades.engine import BLIND_NIL, DEAL, LOOK, PROFILES, IllegalAction, Match, profile
 from spades.engine.cards import SUIT_MASKS
 from spades.engine.handstate import HandState, public_voids
 
-SEEDS = st.integers(min_value=0, max_value=2**31)
 VARIANT_IDS = [v.label for v in VARIANTS]
 
 

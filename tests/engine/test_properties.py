@@ -16,16 +16,18 @@ from typing import Any
 
 import pytest
 from engine_support import (
+    SEEDS,
     VARIANTS,
     Variant,
     expect_illegal,
+    few_examples,
     illegal_actions,
     pick_action,
     random_match,
     snapshot,
     step,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.engine import (
@@ -41,9 +43,7 @@ from spades.engine import (
 )
 from spades.engine.cards import SUIT_OF
 
-SEEDS = st.integers(min_value=0, max_value=2**31)
-FAST = settings(max_examples=6, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = few_examples(6)
 VARIANT_IDS = [v.label for v in VARIANTS]
 
 
