@@ -34,6 +34,13 @@ def spawn(db: Path, *args: str, timeout: float = 30) -> pexpect.spawn:
     return child
 
 
+def saved_game(child: pexpect.spawn) -> str:
+    """The id of the game ``child`` has just started (it says it is saved as you play)."""
+    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
+    game: str = child.match.group(1)
+    return game
+
+
 def run_cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "spades", *args], capture_output=True,
                           text=True, env=env(), input=input, timeout=60)

@@ -11,7 +11,7 @@ import pytest
 
 from spades.engine import NIL, Match, profile
 from spades.store import ConflictError, Store, StoreError
-from tests.terminal.driver import BID_PROMPT, export, run_cli, spawn
+from tests.terminal.driver import BID_PROMPT, export, run_cli, saved_game, spawn
 
 ARGS = ("--plain", "--seed", "11", "--cpu", "random", "--opener", "south")
 
@@ -36,8 +36,7 @@ def test_second_session_on_one_game_is_refused_and_the_game_stays_sound(
         tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     first = spawn(db, *ARGS)
-    first.expect(r"Game ([0-9a-f]{8}) is saved as you play")
-    game = first.match.group(1)
+    game = saved_game(first)
     first.expect(BID_PROMPT)
     second = spawn(db, "--plain", "--resume", game)
     second.expect(rf"Resuming game {game}")
@@ -72,8 +71,7 @@ def test_second_session_on_one_game_is_refused_and_the_game_stays_sound(
 def test_resume_leaves_out_a_damaged_game_with_a_note(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     child = spawn(db, *ARGS)
-    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
-    good = child.match.group(1)
+    good = saved_game(child)
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)

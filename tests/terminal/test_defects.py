@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pexpect
 
-from tests.terminal.driver import BID_PROMPT, CARD_PROMPT, env, run_cli, spawn
+from tests.terminal.driver import BID_PROMPT, CARD_PROMPT, env, run_cli, saved_game, spawn
 
 
 def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> None:
@@ -86,8 +86,7 @@ def test_resume_last(tmp_path: Path) -> None:
     none = run_cli("play", "--db", str(db), "--resume", "last")
     assert none.returncode == 1 and "There is no unfinished game to resume" in none.stdout
     child = spawn(db, "--plain", "--seed", "3")
-    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
-    game = child.match.group(1)
+    game = saved_game(child)
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)

@@ -32,6 +32,7 @@ from tests.terminal.driver import (
     export,
     listing_cards,
     run_cli,
+    saved_game,
     spawn,
 )
 
@@ -48,8 +49,7 @@ def play_whole_match(db: Path) -> tuple[str, str]:
     log = io.StringIO()
     child = spawn(db, *ARGS)
     child.logfile_read = log
-    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
-    game = child.match.group(1)
+    game = saved_game(child)
     turns = 0
     resumed = False
     while True:

@@ -23,6 +23,7 @@ from tests.terminal.driver import (
     listing_cards,
     numbered,
     run_cli,
+    saved_game,
     spawn,
 )
 
@@ -32,8 +33,7 @@ ARGS = ("--plain", "--seed", "11", "--target", "150", "--cpu", "intermediate")
 def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     child = spawn(db, *ARGS)
-    child.expect(r"Game ([0-9a-f]{8}) is saved as you play")
-    game = child.match.group(1)
+    game = saved_game(child)
 
     # The first bid: every command, then bad bids, then a good one.
     child.expect(BID_PROMPT)
