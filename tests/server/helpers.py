@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from starlette.testclient import TestClient
 
 from spades.server.app import create_app
+from spades.server.hub import Hub
 from spades.server.settings import Settings
 
 Msg = dict[str, Any]
@@ -19,6 +21,22 @@ OPEN: list[Player] = []
 def close_all() -> None:
     while OPEN:
         OPEN.pop().close()
+
+
+def hub_of(client: TestClient) -> Hub:
+    """The hub of an in-process server."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def wait_until(check: Callable[[], bool], what: str, seconds: float = 20,
+               every: float = 0.01) -> None:
+    """Poll ``check`` every ``every`` seconds until it holds; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
 
 
 @contextlib.contextmanager

@@ -18,12 +18,7 @@ from starlette.testclient import TestClient
 
 from spades.server.hub import Hub
 from spades.server.settings import Settings
-from tests.server.helpers import Player, in_process
-
-
-def _hub(client: TestClient) -> Hub:
-    h: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return h
+from tests.server.helpers import Player, hub_of, in_process
 
 
 def _short_lock_wait(hub: Hub) -> None:
@@ -81,7 +76,7 @@ class Unstorable:
     just before the result is written: the write fails for real until :meth:`release`."""
 
     def __init__(self, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.hub = hub = _hub(client)
+        self.hub = hub = hub_of(client)
         self.ann = ann = Player(client, "Ann")
         ann.request({"type": "create", "options": {"cpu": "random", "one_hand": True,
                                                    "profile": "game93"}})

@@ -11,8 +11,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
-from spades.server.hub import Hub
-from tests.server.helpers import Player
+from tests.server.helpers import Player, hub_of
 
 
 def test_every_http_answer_carries_the_security_headers(client: TestClient) -> None:
@@ -33,18 +32,13 @@ def _locked() -> OperationalError:
     return OperationalError("INSERT ...", {}, Exception("database is locked"))
 
 
-def _hub(client: TestClient) -> Hub:
-    h: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    return h
-
-
 def test_http_routes_answer_503_when_the_database_fails(
         client: TestClient, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     def broken(*_a: Any, **_k: Any) -> Any:
         raise _locked()
 
-    monkeypatch.setattr(_hub(client).store, "account", broken)
+    monkeypatch.setattr(hub_of(client).store, "account", broken)
     with caplog.at_level("ERROR", logger="spades.server"):
         r = client.post("/api/guest", json={"name": "Ann"})
     assert r.status_code == 503 and "database" in r.json()["detail"]
@@ -53,7 +47,7 @@ def test_http_routes_answer_503_when_the_database_fails(
 
 def test_http_routes_use_the_database_thread(client: TestClient,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    store = _hub(client).store
+    store = hub_of(client).store
     where: list[tuple[str, str]] = []
     for name in ("account", "create_user", "user", "create_session", "session_user",
                  "session", "delete_session", "list_games", "user_stats", "load_match"):
@@ -84,7 +78,7 @@ def test_a_failed_write_on_the_socket_is_an_error_frame_not_a_silent_close(
     ann = Player(client, "Ann")
     ann.request({"type": "create", "options": {"cpu": "random"}})
     ann.until(lambda m: m["type"] == "table")
-    store = _hub(client).store
+    store = hub_of(client).store
     real = store.update_game
 
     def broken(*_a: Any, **_k: Any) -> Any:
@@ -103,7 +97,7 @@ def test_a_deal_that_cannot_be_stored_is_tried_again(
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "game93"}})
     ann.until(lambda m: m["type"] == "table")
     assert ann.request({"type": "start"})["type"] == "ack"
-    store = _hub(client).store
+    store = hub_of(client).store
     real = store.append_at
     failed: list[int] = []
 

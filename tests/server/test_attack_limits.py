@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import random
 import threading
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,7 +22,7 @@ from spades.server.app import create_app
 from spades.server.settings import Settings
 from spades.store import Store
 from spades.store.schema import chat_lines, users
-from tests.server.helpers import Msg, Player, close_all, guest, play_to_end
+from tests.server.helpers import Msg, Player, close_all, guest, hub_of, play_to_end, wait_until
 
 
 def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
@@ -53,18 +52,6 @@ def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
     for c in opened:
         with contextlib.suppress(Exception):  # a test may have stopped it already
             c.__exit__(None, None, None)
-
-
-def hub_of(client: TestClient) -> Any:
-    return client.app.state.hub  # type: ignore[attr-defined]
-
-
-def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def create(p: Player, **options: Any) -> Msg:

@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.server.helpers import wait_until
 from tests.server.netclient import NetPlayer, Server, free_port
 
 #: What 20 slow readers may add to the server's memory (docs/server.md, "Limits": each may
@@ -34,14 +35,6 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
-
-
-def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -77,7 +70,7 @@ class LimitedServer(Server):
             [sys.executable, "-m", "spades", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", str(self.db), *self.extra],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=lower)
-        wait_until(self.healthy, "the server to start", 30)
+        wait_until(self.healthy, "the server to start", 30, every=0.05)
         return self
 
     def healthy(self) -> bool:
@@ -153,7 +146,7 @@ def test_slow_readers_are_dropped_and_memory_stays_bounded(
                 r.send({"type": "chat", "text": f"{k:03d} " + "w" * 290})
             readers.append(r)
         wait_until(lambda: len(httpx.get(server.url + "/api/tables").json()) == 20,
-                   "the 20 tables")
+                   "the 20 tables", every=0.05)
         base = rss_mb(server.pid)
         peak = base
         for round_ in range(400):  # 20 snapshots a second from each: under the rate limit
@@ -272,7 +265,7 @@ def test_kill_9_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
         kids = descendants(server.proc.pid)
         assert len(kids) >= 2, kids  # CPU and hint workers (and the resource tracker)
         server.kill()
-        wait_until(lambda: not any(alive(k) for k in kids), "the workers to exit", 20)
+        wait_until(lambda: not any(alive(k) for k in kids), "the workers to exit", 20, every=0.05)
     finally:
         for k in kids:
             if alive(k):

@@ -11,11 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, close_all, guest, in_process, play_to_end
-
-
-def hub_of(client: TestClient) -> Any:
-    return client.app.state.hub  # type: ignore[attr-defined]
+from tests.server.helpers import Msg, Player, close_all, guest, hub_of, in_process, play_to_end
 
 
 def new_table(owner: Player, options: dict[str, Any], *others: Player) -> str:
