@@ -94,10 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings)
         app.state.hub = hub
         janitor = app.state.janitor = Janitor(hub)
-        await janitor.at_start()  # tables nobody came back to are not restored
         if hub.cluster is not None:
             hub.cluster.dispatch = dispatch
-        n = await hub.start()
+        # Tables nobody came back to are abandoned first (with several processes: those no
+        # other process runs), and not restored.
+        n = await hub.start(janitor.at_start)
         if n:
             log.info("restored %d tables", n)
         await janitor.after_restore()
