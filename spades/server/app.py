@@ -106,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
+            if shared_rate is not None:
+                await shared_rate.close()
 
     guard = LoginGuard(pair_limit=settings.login_failures,
                        account_limit=settings.login_account_failures,
@@ -115,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
-    httplimits.install(app, settings)
+    shared_rate = httplimits.install(app, settings)
     app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
 
     @app.exception_handler(SQLAlchemyError)
