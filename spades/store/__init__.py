@@ -23,7 +23,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text, update
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    event,
+    func,
+    insert,
+    literal,
+    make_url,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
@@ -334,11 +345,15 @@ class Store:
         locked and checked first, in the same transaction: a game taken over since raises
         :class:`FencedError` and nothing is written."""
         try:
-            with self.engine.begin() as conn:
-                if fence is not None:
-                    self._check_fence(conn, game_id, fence)
-                conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
-                                                   seat=seat, value=value, created_at=_now()))
+            if fence is not None and self.engine.dialect.name == "postgresql":
+                self._append_fenced(game_id, seq, kind, value, seat, fence)
+            else:
+                with self.engine.begin() as conn:
+                    if fence is not None:
+                        self._check_fence(conn, game_id, fence)
+                    conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
+                                                       seat=seat, value=value,
+                                                       created_at=_now()))
         except IntegrityError:
             with self.engine.connect() as conn:
                 taken = conn.execute(select(events.c.seq).where(
@@ -348,6 +363,31 @@ class Store:
             raise ConflictError(f"game {game_id[:8]}: event {seq} is already stored by "
                                 "another writer; this one was not stored") from None
         return seq
+
+    def _append_fenced(self, game_id: str, seq: int, kind: str, value: Any,
+                       seat: int | None, fence: int) -> None:
+        """PostgreSQL: :meth:`append_at`'s fencing check and insert as one statement that
+        is its own transaction (one round trip, not BEGIN, UPDATE, INSERT and COMMIT):
+
+            WITH f AS (UPDATE games SET updated_at = now WHERE id = :game AND
+                       coalesce(fence, 0) = :fence RETURNING id)
+            INSERT INTO events (...) SELECT f.id, :seq, ... FROM f
+
+        The UPDATE locks the game's row as the separate check does, so a take-over waits
+        for it (or it finds the new number and inserts nothing); a taken ``seq`` fails the
+        whole statement (nothing written, the row's update included)."""
+        now = _now()
+        fenced = (update(games).where(games.c.id == game_id, *_fenced(fence))
+                  .values(updated_at=now).returning(games.c.id).cte("fenced"))
+        row = select(fenced.c.id, literal(seq, events.c.seq.type),
+                     literal(kind, events.c.kind.type), literal(seat, events.c.seat.type),
+                     literal(value, events.c.value.type),
+                     literal(now, events.c.created_at.type))
+        stmt = insert(events).from_select(
+            ["game_id", "seq", "kind", "seat", "value", "created_at"], row).add_cte(fenced)
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            if conn.execute(stmt.returning(events.c.seq)).first() is None:
+                self._refused(conn, game_id, fence)
 
     # Fencing: one writer per game ----------------------------------------------------------
 

@@ -39,7 +39,8 @@ def test_a_starting_process_does_not_abandon_a_table_another_process_runs(
         assert ann.table is not None
         tid = ann.table["id"]
         assert ann.request({"type": "start"})["type"] == "ack"
-        ann.until(lambda m: ann.my_turn())  # the CPUs have acted: nothing moves until Ann
+        while not ann.my_turn():  # the CPUs have acted: nothing moves until Ann does
+            ann.recv()
         # Ann has not acted for two hours (as far as the database can tell).
         touch_games(store, [tid], now=datetime.now(UTC) - timedelta(hours=2))
         # B starts (it answers once its start-up, janitor round included, is over).
