@@ -94,10 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings)
         app.state.hub = hub
         janitor = app.state.janitor = Janitor(hub)
-        await janitor.at_start()  # tables nobody came back to are not restored
         if hub.cluster is not None:
             hub.cluster.dispatch = dispatch
-        n = await hub.start()
+        # Tables nobody came back to are abandoned first (with several processes: those no
+        # other process runs), and not restored.
+        n = await hub.start(janitor.at_start)
         if n:
             log.info("restored %d tables", n)
         await janitor.after_restore()
@@ -105,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
+            if shared_rate is not None:
+                await shared_rate.close()
 
     guard = LoginGuard(pair_limit=settings.login_failures,
                        account_limit=settings.login_account_failures,
@@ -114,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
-    httplimits.install(app, settings)
+    shared_rate = httplimits.install(app, settings)
     app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
 
     @app.exception_handler(SQLAlchemyError)

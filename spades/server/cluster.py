@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -37,6 +38,7 @@ from spades.server.protocol import client_message
 from spades.server.room import Room
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError
+from spades.store import upkeep
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Hub
@@ -71,11 +73,15 @@ class Cluster:
 
     # Life ---------------------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, before: Callable[[], Awaitable[Any]] | None = None) -> None:
+        """Join the room, then run ``before`` (the janitor's start-up round), then claim
+        the tables that no node runs."""
         await self.room.start()
         for row in await self.room.summaries():
             if isinstance(row, dict) and isinstance(row.get("id"), str):
                 self.lobby[row["id"]] = row
+        if before is not None:
+            await before()
         await self.take_over()
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop())
 
@@ -109,6 +115,26 @@ class Cluster:
             if await self._take(gid) == self.node:
                 n += 1
         return n
+
+    async def abandon_stale(self, before: datetime) -> list[str]:
+        """Mark abandoned the unfinished tables untouched since ``before`` that no node
+        runs, each under its lease and a new fencing number (as a take-over would): a table
+        another node holds is its own business (its janitor ends it when nobody comes), and
+        an old instance of an abandoned table, still running somewhere unaware, can write
+        nothing more. Returns the ids abandoned."""
+        hub = self.hub
+        ids: list[str] = await hub.db(upkeep.stale_tables, hub.store, before)
+        done: list[str] = []
+        for gid in ids:
+            if gid in hub.tables or gid in self._taking or not await self.room.claim(gid):
+                continue  # run here or by another node
+            try:
+                fence = await hub.db(hub.store.take_game, gid)
+                if await hub.db(upkeep.abandon_stale_table, hub.store, gid, before, fence):
+                    done.append(gid)
+            finally:  # not abandoned (touched meanwhile): the take-over round restores it
+                await self.room.release(gid)
+        return done
 
     async def _take(self, table_id: str) -> str | None:
         """Claim a table nobody runs and restore it here; the node that runs it then (this

@@ -1,10 +1,17 @@
 """HTTP limits, as ASGI middleware: request body size (declared or chunked) and a request
-rate per client address. Validation errors are answered without echoing the input."""
+rate per client address. Validation errors are answered without echoing the input.
+
+With several processes (``--redis``) the request rate is counted in Redis for all of them
+(:class:`spades.server.room.SharedRate`): a client sending to N processes behind a proxy
+gets the rate once, not N times. If Redis cannot be reached the requests are let through
+(fail open): each process counts on its own, as without Redis, and says so in its log."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import logging
+import time
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -13,6 +20,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spades.server.limits import Buckets, retry_after
 from spades.server.settings import Settings
+
+if TYPE_CHECKING:  # the redis package (the cluster extra) only with --redis
+    from spades.server.room import SharedRate
+
+log = logging.getLogger("spades.server")
+#: Seconds the shared count is not tried again after Redis failed (the process's own
+#: count is used meanwhile).
+SHARED_RETRY = 5.0
 
 
 class _TooBig(Exception):
@@ -48,10 +63,27 @@ class LimitsMiddleware:
     larger than :func:`body_limit` (413), whether the size is declared or the body comes
     in chunks (it is counted as it arrives and never kept)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings,
+                 shared: SharedRate | None = None) -> None:
         self.app = app
         self.settings = settings
         self.buckets = Buckets(settings.http_rate, settings.http_burst)
+        self.shared = shared
+        self._shared_off_until = 0.0
+
+    async def _wait(self, address: str) -> float:
+        """Count a request of ``address``: 0.0, or the seconds it must wait. In Redis for
+        every process if there is one (and it answers), else in this process."""
+        if self.shared is not None and time.monotonic() >= self._shared_off_until:
+            try:
+                return await self.shared.wait(address)
+            except Exception as exc:  # fail open: this process's own count meanwhile
+                self._shared_off_until = time.monotonic() + SHARED_RETRY
+                log.warning("the request rate cannot be counted in Redis (%s: %s); each "
+                            "process counts its own for %g s", type(exc).__name__, exc,
+                            SHARED_RETRY)
+        bucket = self.buckets.get(address)
+        return 0.0 if bucket.take() else bucket.wait()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -60,9 +92,9 @@ class LimitsMiddleware:
             return
         path: str = scope.get("path", "")
         if path.startswith("/api/") or path == "/ws":
-            bucket = self.buckets.get(_address(scope))
-            if not bucket.take():
-                wait = retry_after(bucket.wait())
+            waited = await self._wait(_address(scope))
+            if waited > 0:
+                wait = retry_after(waited)
                 why = (f"too many requests from your address: at most "
                        f"{self.settings.http_rate:g} a second; try again in {wait} s")
                 if kind == "http":
@@ -147,7 +179,15 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": out}, status_code=422)
 
 
-def install(app: FastAPI, settings: Settings) -> None:
-    """Add the HTTP limits to ``app``."""
-    app.add_middleware(LimitsMiddleware, settings=settings)
+def install(app: FastAPI, settings: Settings) -> SharedRate | None:
+    """Add the HTTP limits to ``app``; with ``settings.redis``, the request rate's shared
+    count (to be closed when the app stops)."""
+    shared: SharedRate | None = None
+    if settings.redis and settings.http_rate > 0:
+        from spades.server.room import SharedRate
+
+        shared = SharedRate(settings.redis, rate=settings.http_rate,
+                            burst=settings.http_burst, prefix=settings.redis_prefix)
+    app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    return shared

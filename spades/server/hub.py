@@ -13,7 +13,7 @@ import secrets
 import time
 import uuid
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -252,12 +252,15 @@ class Hub:
             if not isinstance(exc, TableError):
                 log.error("background task failed", exc_info=exc)
 
-    async def start(self) -> int:
+    async def start(self, before: Callable[[], Awaitable[Any]] | None = None) -> int:
         """Bring back the unfinished tables: all of them, or with several processes those
-        that no other process runs. Returns how many."""
+        that no other process runs. Returns how many. ``before`` (the janitor's start-up
+        round) runs first, once this process is linked to the others if there are any."""
         if self.cluster is not None:
-            await self.cluster.start()
+            await self.cluster.start(before)
             return len(self.tables)
+        if before is not None:
+            await before()
         return await self.restore()
 
     async def close(self) -> None:

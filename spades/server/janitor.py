@@ -5,6 +5,12 @@ A table where no person has been connected for ``abandon_minutes`` (a ``continue
 is not brought back at the next start. At start, an unfinished table untouched for
 ``abandon_minutes`` is marked abandoned before the others are restored. Every
 ``prune_minutes`` expired sessions, idle guests and old chat of ended tables are deleted.
+
+Every write of a table is made like the table's own writes, under its fencing number
+(``Store.take_game``): with several processes (``--redis``) a table that another live
+process runs (it holds the table's lease) is never abandoned or touched from here; a stale
+table nobody runs is abandoned under its lease and a new fencing number, so that an old
+instance still running somewhere unaware can write nothing more to it.
 """
 
 from __future__ import annotations
@@ -42,7 +48,10 @@ class Janitor:
         if s.abandon_minutes <= 0:
             return []
         before = self.wall() - timedelta(minutes=s.abandon_minutes)
-        ids = await self.hub.db(upkeep.abandon_stale_tables, self.hub.store, before)
+        if self.hub.cluster is not None:  # each under its lease and fencing number
+            ids = await self.hub.cluster.abandon_stale(before)
+        else:  # one process: nothing runs yet, nobody else writes
+            ids = await self.hub.db(upkeep.abandon_stale_tables, self.hub.store, before)
         for gid in ids:
             log.info("table %s: nobody for %g minutes; not restored (abandoned)", gid,
                      s.abandon_minutes)
@@ -72,14 +81,14 @@ class Janitor:
         hub, s = self.hub, self.hub.settings
         now = self.clock()
         ended: list[str] = []
-        touch: list[str] = []
+        touch: dict[str, int] = {}  # table id -> the fencing number of its instance here
         for table in list(hub.tables.values()):
             if table.status not in ("waiting", "active"):
                 continue
             if table.any_human_connected():
                 self.seen[table.id] = now
                 if now - self.touched.setdefault(table.id, now) >= s.abandon_minutes * 20:
-                    touch.append(table.id)  # a third of the time: restarts keep it
+                    touch[table.id] = table.fence  # a third of the time: restarts keep it
                     self.touched[table.id] = now
                 continue
             since = self.seen.setdefault(table.id, now)
@@ -90,8 +99,11 @@ class Janitor:
         for gone in set(self.seen) - set(hub.tables):
             self.seen.pop(gone, None)
             self.touched.pop(gone, None)
-        if touch:
-            await hub.db(upkeep.touch_games, hub.store, touch)
+        if touch:  # under each instance's fencing number, like its other writes
+            for gid in await hub.db(upkeep.touch_tables, hub.store, touch):
+                mine = hub.tables.get(gid)
+                if mine is not None and mine.fence == touch[gid]:
+                    hub.lost_table(mine, "another process took it over")
         if s.prune_minutes > 0 and (self.last_prune is None
                                     or now - self.last_prune >= s.prune_minutes * 60):
             self.last_prune = now

@@ -14,7 +14,10 @@ nodes share
   invite code opens in ``invites``;
 * **liveness**: ``alive:ID`` exists while a node runs;
 * **the sign-in throttle** (:class:`SharedLogins`): the failed sign-ins of every node, so
-  that N nodes do not give N times the guesses.
+  that N nodes do not give N times the guesses;
+* **the request rate per address** (:class:`SharedRate`): the HTTP requests and WebSocket
+  handshakes of one client address at every node, so that N nodes do not give N times the
+  rate.
 
 The database stays the single source of truth for games, and it enforces the one writer:
 a node that takes a table over raises the game's fencing number (``Store.take_game``)
@@ -75,6 +78,29 @@ for i, key in ipairs(KEYS) do
     redis.call('PEXPIRE', key, window)
 end
 return {1, member, 0}
+"""
+
+
+# The generic cell rate algorithm: KEYS[1] holds the address's "theoretical arrival time"
+# (microseconds on Redis's clock): the time at which its bucket would be full again. ARGV:
+# the microseconds one request costs (1 / rate), then the tolerance (cost * burst). A request
+# that would push it further than the tolerance ahead of now is refused: the microseconds to
+# wait; else it is counted: 0. The key expires when the bucket would be full: nothing is
+# kept for an address that stopped asking. (string.format: Lua would write the number with
+# 14 significant digits.)
+_GCRA = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local cost = tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local after = tat + cost
+local wait = after - tonumber(ARGV[2]) - now
+if wait > 0 then
+    return math.ceil(wait)
+end
+redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + 1)
+return 0
 """
 
 
@@ -168,10 +194,14 @@ class Room:
         while True:
             await asyncio.sleep(self.lease_ms / 3000)
             try:
-                await self._alive()
-                for tid in list(self.owned):
-                    kept = await self.redis.eval(_RENEW, 1, self._key("owner", tid), self.node,
-                                                 str(self.lease_ms))
+                # One round trip for this node's liveness and every lease it holds.
+                tids = list(self.owned)
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.set(self._key("alive", self.node), "1", px=self.lease_ms)
+                for tid in tids:
+                    pipe.eval(_RENEW, 1, self._key("owner", tid), self.node, str(self.lease_ms))
+                got = await pipe.execute()
+                for tid, kept in zip(tids, got[1:], strict=True):
                     if not kept and tid in self.owned:
                         self.owned.discard(tid)
                         log.error("lost the lease of table %s", tid)
@@ -193,15 +223,33 @@ class Room:
         self._out.put_nowait((self._key("room"), json.dumps(message)))
 
     async def _write(self) -> None:
+        """Publish what is queued, in order: all that is waiting at once in one pipeline
+        (one round trip to Redis for an action's frames to every node, not one each)."""
         while True:
             item = await self._out.get()
+            batch: list[tuple[str, str]] = []
+            while item is not None:
+                batch.append(item)
+                if self._out.empty() or len(batch) >= 500:
+                    break
+                item = self._out.get_nowait()
+            if batch:
+                await self._publish(batch)
             if item is None:
                 return
-            channel, text = item
-            try:
-                await self.redis.publish(channel, text)
-            except Exception:
-                log.exception("could not publish on %s", channel)
+
+    async def _publish(self, batch: list[tuple[str, str]]) -> None:
+        try:
+            if len(batch) == 1:
+                await self.redis.publish(*batch[0])
+                return
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, text in batch:
+                pipe.publish(channel, text)
+            await pipe.execute()
+        except Exception:
+            log.exception("could not publish %d messages (on %s first)", len(batch),
+                          batch[0][0])
 
     async def _listen(self) -> None:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
@@ -288,3 +336,39 @@ class SharedLogins:
         for key in attempt.keys:
             await r.zrem(self._key(key), attempt.member)
         await r.set(self._key(("known", *attempt.pair[1:])), "1", px=self.known_ms)
+
+
+class SharedRate:
+    """``rate`` requests a second per key (a client address), bursts of ``burst``, counted
+    in Redis for every node of the room: one script call a request. Its own connection,
+    opened at the first request; errors (Redis unreachable) are the caller's to handle."""
+
+    def __init__(self, url: str, *, rate: float, burst: float, prefix: str = "spades:",
+                 timeout: float = 1.0) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.cost_us = 1_000_000 / rate if rate > 0 else 0.0
+        self.tolerance_us = self.cost_us * max(1.0, burst)
+        self.timeout = timeout
+        self._redis: aioredis.Redis | None = None
+        self._script: Any = None
+
+    async def wait(self, key: str) -> float:
+        """Count a request of ``key``: 0.0 if it may go on, else the seconds to wait
+        (nothing counted)."""
+        if self.cost_us <= 0:
+            return 0.0
+        if self._redis is None:
+            self._redis = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_timeout=self.timeout,
+                socket_connect_timeout=self.timeout)
+            self._script = self._redis.register_script(_GCRA)
+        waited = await self._script(keys=[self.prefix + "rate:" + key],
+                                    args=[f"{self.cost_us:.0f}", f"{self.tolerance_us:.0f}"])
+        return int(waited) / 1_000_000
+
+    async def close(self) -> None:
+        redis, self._redis = self._redis, None
+        if redis is not None:
+            with contextlib.suppress(Exception):
+                await redis.aclose()

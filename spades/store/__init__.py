@@ -23,7 +23,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, make_url, select, text, update
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    event,
+    func,
+    insert,
+    literal,
+    make_url,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
@@ -334,11 +345,16 @@ class Store:
         locked and checked first, in the same transaction: a game taken over since raises
         :class:`FencedError` and nothing is written."""
         try:
-            with self.engine.begin() as conn:
-                if fence is not None:
-                    self._check_fence(conn, game_id, fence)
-                conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
-                                                   seat=seat, value=value, created_at=_now()))
+            if fence is not None and self.engine.dialect.name == "postgresql":
+                self._insert_fenced(events, game_id, fence, seq=seq, kind=kind, seat=seat,
+                                    value=value)
+            else:
+                with self.engine.begin() as conn:
+                    if fence is not None:
+                        self._check_fence(conn, game_id, fence)
+                    conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
+                                                       seat=seat, value=value,
+                                                       created_at=_now()))
         except IntegrityError:
             with self.engine.connect() as conn:
                 taken = conn.execute(select(events.c.seq).where(
@@ -348,6 +364,31 @@ class Store:
             raise ConflictError(f"game {game_id[:8]}: event {seq} is already stored by "
                                 "another writer; this one was not stored") from None
         return seq
+
+    def _insert_fenced(self, target: Any, game_id: str, fence: int,
+                       **values: Any) -> None:
+        """PostgreSQL: a fenced write's check and its insert of one row of ``target`` (a
+        table with a ``game_id`` column) as one statement that is its own transaction: one
+        round trip, not BEGIN, UPDATE, INSERT and COMMIT:
+
+            WITH f AS (UPDATE games SET updated_at = now WHERE id = :game AND
+                       coalesce(fence, 0) = :fence RETURNING id)
+            INSERT INTO target (game_id, ...) SELECT f.id, :value, ... FROM f
+
+        The UPDATE locks the game's row as the separate check does, so a take-over waits
+        for it (or it finds the new number and nothing is inserted: :class:`FencedError`);
+        a failing insert (a taken ``seq``) fails the whole statement, the update included."""
+        now = _now()
+        values.setdefault("created_at", now)
+        fenced = (update(games).where(games.c.id == game_id, *_fenced(fence))
+                  .values(updated_at=now).returning(games.c.id).cte("fenced"))
+        names = list(values)
+        row = select(fenced.c.id, *[literal(values[n], target.c[n].type) for n in names])
+        stmt = (insert(target).from_select(["game_id", *names], row).add_cte(fenced)
+                .returning(target.c.game_id))
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            if conn.execute(stmt).first() is None:
+                self._refused(conn, game_id, fence)
 
     # Fencing: one writer per game ----------------------------------------------------------
 
@@ -399,6 +440,9 @@ class Store:
     def add_chat(self, game_id: str, line: dict[str, Any], *, fence: int | None = None) -> None:
         """Keep one chat line of a table, committed before returning (with ``fence``: only if
         the game was not taken over since, else :class:`FencedError`)."""
+        if fence is not None and self.engine.dialect.name == "postgresql":
+            self._insert_fenced(chat_lines, game_id, fence, line=line)
+            return
         with self.engine.begin() as conn:
             if fence is not None:
                 self._check_fence(conn, game_id, fence)

@@ -3,10 +3,10 @@ needs any more (expired sessions, guests with nothing left, old chat of ended ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, exists, select, update
+from sqlalchemy import and_, delete, exists, func, select, update
 
 from spades.store import Store
 from spades.store.schema import chat_lines, game_players, games, sessions, users
@@ -22,6 +22,45 @@ def abandon_stale_tables(store: Store, before: datetime) -> list[str]:
         if ids:
             conn.execute(update(games).where(games.c.id.in_(ids)).values(status="abandoned"))
     return ids
+
+
+def stale_tables(store: Store, before: datetime) -> list[str]:
+    """The unfinished server tables not updated since ``before`` (nothing is written)."""
+    live = and_(games.c.kind == "table", games.c.status.in_(["waiting", "active"]),
+                games.c.updated_at < before)
+    with store.engine.connect() as conn:
+        return [str(r) for r in conn.execute(select(games.c.id).where(live)).scalars()]
+
+
+def abandon_stale_table(store: Store, game_id: str, before: datetime, fence: int) -> bool:
+    """Mark one unfinished server table ``abandoned`` if it was not updated since
+    ``before`` and its fencing number is still ``fence`` (the writer that checks and
+    abandons it took the game with :meth:`Store.take_game`): True if it was."""
+    with store.engine.begin() as conn:
+        done = conn.execute(update(games).where(
+            games.c.id == game_id, games.c.kind == "table",
+            games.c.status.in_(["waiting", "active"]), games.c.updated_at < before,
+            func.coalesce(games.c.fence, 0) == fence).values(status="abandoned"))
+    return bool(done.rowcount)
+
+
+def touch_tables(store: Store, fences: Mapping[str, int],
+                 now: datetime | None = None) -> list[str]:
+    """Mark tables as used now, each only if its fencing number is still the one given
+    (the instance that runs it here); returns the ids whose number moved on (another
+    writer took them over: nothing was written for them)."""
+    refused: list[str] = []
+    if not fences:
+        return refused
+    when = now or datetime.now(UTC)
+    with store.engine.begin() as conn:
+        for gid, fence in fences.items():
+            done = conn.execute(update(games).where(
+                games.c.id == gid, func.coalesce(games.c.fence, 0) == fence)
+                .values(updated_at=when))
+            if not done.rowcount:
+                refused.append(gid)
+    return refused
 
 
 def touch_games(store: Store, ids: Iterable[str], now: datetime | None = None) -> None:

@@ -20,9 +20,11 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
+from sqlalchemy import text
 from starlette.websockets import WebSocket
 
 from spades.engine import Rules
@@ -33,7 +35,7 @@ from spades.server.protocol import client_message
 from spades.server.restore import TABLE_STATUSES
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-from spades.store import ConflictError, FencedError, Store
+from spades.store import ConflictError, FencedError, Store, StoreError
 from tests.services import PostgresServer, RedisServer, free_port
 
 OPTIONS = {"cpu": "random", "one_hand": True, "profile": "cardems"}
@@ -211,5 +213,31 @@ def test_the_store_refuses_writes_under_an_old_fencing_number(database: str) -> 
         with pytest.raises(ConflictError):  # a taken number is still refused, fenced or not
             store.append_at(gid, 2, "act", 6, 0, fence=1)
         assert [e.seq for e in store.events(gid)] == [1, 2]
+    finally:
+        store.close()
+
+
+def test_a_fenced_write_is_stored_with_its_game_touched(database: str) -> None:
+    """A fenced insert (on PostgreSQL one statement: the check and the insert) stores the
+    row and marks the game used; a taken number writes nothing, the touch included."""
+    store = Store.open(database)
+    try:
+        gid = _game(store)
+        fence = store.take_game(gid)
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE games SET updated_at = :t WHERE id = :g"),
+                         {"t": datetime(2020, 1, 1, tzinfo=UTC), "g": gid})
+        store.append_at(gid, 1, "deal", [1, 2, 3, 4], fence=fence)
+        store.add_chat(gid, {"text": "hi"}, fence=fence)
+        assert [(e.seq, e.kind, e.seat, e.value) for e in store.events(gid)] == [
+            (1, "deal", None, [1, 2, 3, 4])]
+        assert store.chat(gid, 10) == [{"text": "hi"}]
+        touched = store.game(gid).updated_at
+        assert touched.year > 2020
+        with pytest.raises(ConflictError):
+            store.append_at(gid, 1, "act", 5, 0, fence=fence)
+        assert [e.seq for e in store.events(gid)] == [1]
+        with pytest.raises(StoreError):
+            store.append_at("no-such-game", 1, "act", 5, 0, fence=fence)
     finally:
         store.close()

@@ -121,6 +121,38 @@ def test_messages_arrive_once_and_in_order_across_channels(url: str) -> None:
     run(go())
 
 
+def test_messages_queued_together_leave_in_few_round_trips_in_order(url: str) -> None:
+    """What a node queues in one go (an action's frames to every node) is published in
+    one pipeline, not one call each; order is kept across batches."""
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("batch"))
+        b = Room(url, prefix=_prefix("batch"))
+        got: list[int] = []
+        batches: list[int] = []
+
+        async def collect(m: dict[str, Any]) -> None:
+            got.append(int(m["n"]))
+        b.on_message = collect
+        publish = a._publish
+
+        async def counted(batch: list[tuple[str, str]]) -> None:
+            batches.append(len(batch))
+            await publish(batch)
+        a._publish = counted  # type: ignore[method-assign]
+        await a.start()
+        await b.start()
+        try:
+            for i in range(1200):
+                a.send(b.node, {"n": i})
+            await _until(lambda: _true(len(got) >= 1200))
+            assert got == list(range(1200))
+            assert sum(batches) == 1200 and len(batches) <= 5, batches
+        finally:
+            await a.close()
+            await b.close()
+    run(go())
+
+
 def test_the_lobby_and_invites_are_shared(url: str) -> None:
     async def go() -> None:
         a = Room(url, prefix=_prefix("lobby"))

@@ -1,0 +1,135 @@
+"""The janitor with several server processes: its writes go under the table's lease and
+fencing number, like the table's own writes.
+
+A process starting abandons the unfinished tables nobody touched for ``abandon_minutes``.
+With several processes on one database, such a table may be run by another live process
+(its players simply have not acted for a while): that process holds its lease, and the
+starting one must leave it alone. A stale table nobody runs is abandoned under its lease
+and a new fencing number, so an old instance still running somewhere writes nothing more.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from spades.server.app import dispatch
+from spades.server.hub import Hub
+from spades.server.janitor import Janitor
+from spades.server.settings import Settings
+from spades.server.tables import Table, TableError
+from spades.store import Store
+from spades.store.upkeep import touch_games
+from tests.server.netclient import NetPlayer, Server, free_port
+from tests.server.test_fencing import OPTIONS, _cl, _client, _node, _say, _until, run
+from tests.services import PostgresServer, RedisServer
+
+
+def test_a_starting_process_does_not_abandon_a_table_another_process_runs(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    db = postgres.create_database("janitor")
+    extra = ("--bots", "inline", "--cpu-delay", "0", "--redis", redis_server.url,
+             "--redis-prefix", f"j{free_port()}:")
+    a = Server(db, free_port(), *extra).start()
+    b: Server | None = None
+    store = Store.open(db)
+    try:
+        ann = NetPlayer(a, "Ann")
+        ann.request({"type": "create", "options": OPTIONS})
+        ann.until(lambda m: m["type"] == "table")
+        assert ann.table is not None
+        tid = ann.table["id"]
+        assert ann.request({"type": "start"})["type"] == "ack"
+        while not ann.my_turn():  # the CPUs have acted: nothing moves until Ann does
+            ann.recv()
+        # Ann has not acted for two hours (as far as the database can tell).
+        touch_games(store, [tid], now=datetime.now(UTC) - timedelta(hours=2))
+        # B starts (it answers once its start-up, janitor round included, is over).
+        b = Server(db, free_port(), *extra).start()
+        assert store.game(tid).status == "active"
+        # A still runs the table: Ann's move is stored, the table still active.
+        assert ann.view is not None
+        ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+        assert ans["type"] == "ack", ans
+        assert store.game(tid).status == "active"
+    finally:
+        store.close()
+        for s in (b, a):
+            if s is not None:
+                s.stop()
+
+
+def test_a_stale_table_nobody_runs_is_abandoned_under_a_new_fencing_number(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """A runs Ann's table but lost its lease unaware (a stall); the table is stale. B's
+    start-up round abandons it under a new fencing number: A's instance can store nothing
+    more, and stops."""
+    room = (postgres.create_database("janitor"), redis_server.url, f"k{free_port()}:")
+
+    async def go() -> None:
+        a = await _node(*room)
+        b = None
+        try:
+            ann = _client(a, "Ann")
+            await _say(a, ann, {"type": "create", "options": OPTIONS})
+            old = ann.table
+            assert isinstance(old, Table)
+            await _say(a, ann, {"type": "start"})
+            seat = old.seat_of_conn(ann)
+            m = old.match
+            assert m is not None and seat is not None
+            await _until(lambda: m.current_player == seat)
+            count = len(await a.db(a.store.events, old.id))
+            await a.db(touch_games, a.store, [old.id],
+                       now=datetime.now(UTC) - timedelta(hours=2))
+            room_a = _cl(a).room
+            await room_a.redis.delete(room_a._key("owner", old.id))  # A's lease ran out
+            # B starts as the app starts it: its janitor's round, then its take-over round.
+            b = Hub(Settings(db=room[0], redis=room[1], redis_prefix=room[2],
+                             lease_seconds=60.0, bot_executor="inline", cpu_delay=0.0))
+            _cl(b).dispatch = dispatch
+            await b.start(Janitor(b).at_start)
+            assert (await b.db(b.store.game, old.id)).status == "abandoned"
+            assert old.id not in b.tables
+            assert await b.db(b.store.fence, old.id) == old.fence + 1
+            try:
+                await old.act(ann, seat, m.legal_actions()[0], "human")
+            except TableError as exc:
+                assert exc.code == "state"
+            else:
+                raise AssertionError("the old instance stored a move")
+            assert len(await a.db(a.store.events, old.id)) == count
+            assert old.id not in a.tables
+            assert (await b.db(b.store.game, old.id)).status == "abandoned"
+        finally:
+            await a.close()
+            if b is not None:
+                await b.close()
+    run(go())
+
+
+def test_the_janitor_touches_only_the_instance_that_runs_the_table(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The janitor's periodic touch (a table where people are connected) is a write of
+    the table too: an instance taken over elsewhere touches nothing and stops."""
+    room = (postgres.create_database("janitor"), redis_server.url, f"m{free_port()}:")
+
+    async def go() -> None:
+        a = await _node(*room)
+        try:
+            ann = _client(a, "Ann")
+            await _say(a, ann, {"type": "create", "options": OPTIONS})
+            old = ann.table
+            assert isinstance(old, Table) and old.any_human_connected()
+            # Another writer took the table over (A has not heard of it yet).
+            assert await a.db(a.store.take_game, old.id) == old.fence + 1
+            then = datetime.now(UTC) - timedelta(hours=2)
+            await a.db(touch_games, a.store, [old.id], now=then)
+            janitor = Janitor(a)
+            janitor.touched[old.id] = -1e9  # due for its touch
+            await janitor.sweep()
+            row = await a.db(a.store.game, old.id)
+            assert abs((row.updated_at.replace(tzinfo=UTC) - then).total_seconds()) < 1
+            assert old.id not in a.tables  # the instance stopped
+        finally:
+            await a.close()
+    run(go())
