@@ -47,6 +47,97 @@ built = not spades.engine.match.__file__.endswith(".py")
 print(built, hashlib.sha256("".join(out).encode()).hexdigest())
 """
 
+PICKLE = r"""
+import copy, hashlib, json, pickle, random
+import spades.engine.match
+from spades.engine import (EVENT_TYPES, PROFILES, HandLog, HandResult, Match, Observation,
+                           Rules, profile, replay, summary)
+from spades.engine.handstate import HandState
+from spades.engine.scoring import SideScore
+
+def attrs(value):
+    # every attribute of a hand state or match (mypyc lists them; pure Python has slots)
+    names = getattr(type(value), "__mypyc_attrs__", None) or [
+        n for k in type(value).__mro__ for n in getattr(k, "__slots__", ())]
+    out = {}
+    for n in sorted(set(names)):
+        v = getattr(value, n)
+        out[n] = v.getstate() if isinstance(v, random.Random) else v
+    return out
+
+def same(a, b):
+    if isinstance(a, HandState):
+        return type(a) is type(b) and attrs(a) == attrs(b)
+    return type(a) is type(b) and a == b
+
+def describe(value):
+    if isinstance(value, Match):
+        return [repr(value), summary(value), value.to_record(), attrs(value)["looked"],
+                [repr(value.observation(s)) for s in range(value.n)]]
+    if isinstance(value, HandState):
+        return repr(sorted((k, v) for k, v in attrs(value).items()))
+    return repr(value)
+
+def play_on(m):
+    # the copy plays on exactly like the original: same actions, same record
+    rng = random.Random(9)
+    for _ in range(40):
+        if m.is_over():
+            break
+        m.apply(rng.choice(m.legal_actions()))
+    return summary(m), m.to_record()
+
+values = []
+kinds = set()
+for name, (counts, _) in PROFILES.items():
+    players = counts[0]
+    extra = {"turn_timer": 30, "jokers": True} if name == "cards4net" else {"turn_timer": 30}
+    rules = profile(name, players=players, **extra)
+    values.append(rules)
+    m = Match(rules, rng=random.Random(3), events=True)
+    rng = random.Random(4)
+    while m.hand_number < 3 or len(m.trick) < 2:  # into hand 3's play: past hands, open trick
+        if rng.random() < 0.05:
+            m.apply_timeout()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    events = m.take_events()
+    kinds.update(type(e) for e in events)
+    values += [m, m.clone(), *m.results, *(r.sides[0] for r in m.results), *m.log, *events,
+               m.to_record(), replay(json.loads(json.dumps(m.to_record())))]
+    values += [m.observation(s) for s in range(rules.players)]
+    hand = HandState.from_obs(m.observation(m.current_player), m.hands)
+    values += [hand, hand.clone()]
+    m = Match(rules.replace(one_hand=True), rng=random.Random(5), events=True)
+    while not m.is_over():
+        m.apply(rng.choice(m.legal_actions()))
+    events = m.take_events()
+    kinds.update(type(e) for e in events)
+    values += [m, *events, m.observation(0)]
+assert {SideScore, HandResult, HandLog, Observation, Rules, Match, HandState} <= {
+    type(v) for v in values}
+assert {e.__name__ for e in EVENT_TYPES} - {k.__name__ for k in kinds} <= {"LookedAtCards"}, kinds
+out = []
+failed = []
+for value in values:
+    for how, copied in (("pickle", lambda v: pickle.loads(pickle.dumps(v))),
+                        ("copy", copy.copy), ("deepcopy", copy.deepcopy)):
+        try:
+            back = copied(value)
+        except Exception as exc:
+            failed.append(f"{how} {type(value).__name__}: {type(exc).__name__}: {exc}")
+            continue
+        if not same(back, value):
+            failed.append(f"{how} {type(value).__name__}: not equal")
+        elif isinstance(value, Match) and how == "pickle":
+            if play_on(back) != play_on(value.clone()):
+                failed.append(f"{how} Match plays on differently")
+        out.append(describe(back))
+built = not spades.engine.match.__file__.endswith(".py")
+digest = hashlib.sha256(json.dumps(out, sort_keys=True, default=repr).encode()).hexdigest()
+print(json.dumps({"compiled": built, "failed": sorted(set(failed)), "digest": digest}))
+"""
+
 WHICH = r"""
 import json, sys
 import spades.engine
@@ -189,3 +280,23 @@ def test_editing_a_compiled_source_switches_to_pure(compiled_build: Path, tmp_pa
     found, stderr = which(path)
     assert found["build"] == "pure" and found["pure"] == [True] * 5
     assert stderr.count(STALE) == 1, stderr
+
+
+@pytest.mark.slow
+def test_compiled_values_pickle_and_copy_like_pure(compiled_build: Path, tmp_path: Path) -> None:
+    """The server sends observations to CPU worker processes (pickled): every engine value —
+    rules, observations with past hands, matches mid-hand, hand states, results, side
+    scores, logs, events, records — survives pickle, copy and deepcopy in the compiled build
+    exactly as in the pure one. (Compiled, frozen dataclasses once failed to unpickle.)"""
+    def run(path: Path) -> dict[str, object]:
+        done = python(path, "-c", PICKLE)
+        assert done.returncode == 0, done.stderr
+        result: dict[str, object] = json.loads(done.stdout)
+        return result
+
+    pure = run(copy_project(tmp_path))
+    compiled = run(compiled_build)
+    assert pure["compiled"] is False and compiled["compiled"] is True
+    assert pure["failed"] == []
+    assert compiled["failed"] == []
+    assert compiled["digest"] == pure["digest"]
