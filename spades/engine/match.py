@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from spades.engine._pickling import get_state, set_state
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
@@ -559,6 +560,14 @@ class Match(HandState):
         if src.rng is not None:
             self.rng = random.Random()
             self.rng.setstate(src.rng.getstate())
+
+    def __reduce__(self) -> tuple[type[Match], tuple[Rules], dict[str, Any]]:
+        """Pickle and copy: a match of the same rules, then every attribute (compiled, a
+        match cannot be created empty: see :mod:`spades.engine._pickling`)."""
+        return Match, (self.rules,), get_state(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
 
     def undo(self) -> int:
         """Take back the last action (a deal is undone with the action that caused it, and
