@@ -198,7 +198,7 @@ def fake_compiled(path: Path, modules: list[str], edited: str | None = None) -> 
 
 def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -> None:
     path = copy_project(tmp_path)
-    done = build_in_place(path, CC="/nonexistent/cc", SPADES_COMPILE="1")
+    done = build_in_place(path, CC="/nonexistent/cc")
     output = (done.stdout + done.stderr).splitlines()
     warnings = [line for line in output if "WARNING: spades:" in line]
     assert len(warnings) == 1 and "no C compiler" in warnings[0], output
@@ -248,7 +248,7 @@ def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     except ImportError:
         pytest.skip("mypy (mypyc) is needed for the compiled build")
     path = copy_project(tmp_path_factory.mktemp("compiled"))
-    done = build_in_place(path, SPADES_COMPILE="1")
+    done = build_in_place(path)
     assert "WARNING: spades" not in done.stdout + done.stderr, done.stderr
     assert stamp(path)["build"] == "compiled"
     assert len(list((path / "spades" / "engine").glob(f"*{SUFFIX}"))) == len(HOT_MODULES)
