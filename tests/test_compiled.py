@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.netclient import NetPlayer, Server, free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 HOT_MODULES = ["actions", "cards", "handstate", "match", "scoring"]
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
@@ -300,3 +302,40 @@ def test_compiled_values_pickle_and_copy_like_pure(compiled_build: Path, tmp_pat
     assert pure["failed"] == []
     assert compiled["failed"] == []
     assert compiled["digest"] == pure["digest"]
+
+
+@pytest.mark.slow
+def test_a_compiled_servers_cpus_decide_every_hand(compiled_build: Path, tmp_path: Path) -> None:
+    """The server on the compiled engine, its CPUs deciding in worker processes (each
+    observation pickled): from hand 2 on (observations with past hands' results) the CPUs'
+    bids are their own decisions, not the fallback (the first legal bid, nil), and nothing
+    failed. Once, compiled observations with past hands could not be unpickled: every CPU
+    bid nil from hand 2 and a match never ended."""
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "process", "--bot-workers", "1",
+                    "--cpu-delay", "0", env={"PYTHONPATH": str(compiled_build)},
+                    cwd=compiled_build).start()
+    try:
+        ann = NetPlayer(server, "Ann")
+        ans = ann.request({"type": "create", "cpus": True, "options": {"cpu": "random"}})
+        assert ans["type"] == "ack", ans
+        bids: dict[int, list[object]] = {}
+        while len(bids) < 2:
+            view = ann.view
+            if view is not None and view["phase"] == "play" and view["hand_number"] >= 2:
+                bids[view["hand_number"]] = view["bids"]
+            if ann.my_turn():
+                assert view is not None
+                done = ann.request({"type": "act", "action": view["legal_actions"][0]})
+                assert done["type"] == "ack", done
+            else:
+                ann.recv(timeout=60)
+        assert ann.view is not None
+        seat = ann.view["seat"]
+        cpu_bids = [b for hand in bids.values() for s, b in enumerate(hand) if s != seat]
+        assert len(cpu_bids) == 6 and any(b != "nil" for b in cpu_bids), bids
+        ann.close()
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.stderr is not None
+    log = server.proc.stderr.read().decode(errors="replace")
+    assert "failed to decide" not in log and "Traceback" not in log, log[-3000:]
