@@ -64,5 +64,6 @@ def test_a_cpu_that_fails_to_decide_is_logged_with_its_error(
             else:
                 ann.recv()
     assert a_cpu_has_bid()  # the table went on
-    assert failures() and failures()[0].exc_info is not None
-    assert "the bot broke" in str(failures()[0].exc_info[1])
+    assert failures()
+    exc_info = failures()[0].exc_info
+    assert exc_info is not None and "the bot broke" in str(exc_info[1])
