@@ -209,6 +209,7 @@ def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -
     found, stderr = which(path)
     assert found == {"build": "pure", "note": "no C compiler at build time", "pure": [True] * 5}
     assert STALE not in stderr
+    assert bench_says(path) == "measuring the engine pure Python (no C compiler at build time)"
 
 
 def test_spades_compile_0_forces_pure_and_drops_old_compiled_modules(tmp_path: Path) -> None:
@@ -277,11 +278,21 @@ def test_editing_a_compiled_source_switches_to_pure(compiled_build: Path, tmp_pa
     found, stderr = which(path)
     assert found == {"build": "compiled", "note": "", "pure": [False] * 5}
     assert STALE not in stderr
+    assert bench_says(path) == "measuring the engine compiled (mypyc)"
     with (path / "spades" / "engine" / "match.py").open("a") as f:
         f.write("\n# a developer's edit\n")
     found, stderr = which(path)
     assert found["build"] == "pure" and found["pure"] == [True] * 5
     assert stderr.count(STALE) == 1, stderr
+    assert bench_says(path) == "measuring the engine pure Python (match.py changed since the" \
+                               " compiled build)"
+
+
+def bench_says(path: Path) -> str:
+    """The first line of ``spades bench engine``: which engine it measures."""
+    done = python(path, "-m", "spades", "bench", "engine", "--seconds", "0.05", "--runs", "1")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()[0]
 
 
 @pytest.mark.slow
