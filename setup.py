@@ -1,15 +1,11 @@
-"""Build: the engine's hot modules can be compiled with mypyc (``SPADES_COMPILE=1``).
-
-NOT by default for now: compiled, the engine's frozen dataclasses cannot be unpickled
-(FrozenInstanceError), which broke the server's CPU workers from the second hand on. The
-text below describes the compiled build when it is asked for.
-
+"""Build: the engine's hot modules are compiled with mypyc by default.
 
 ``pip install .`` and ``pip install -e .`` compile ``spades/engine/{actions,cards,handstate,
 match,scoring}.py`` to C with mypyc (mypy is a build requirement in pyproject.toml), about
 twice as fast with the same behaviour. Without a C compiler (or mypy, when building with
 ``--no-build-isolation``) the build prints one warning line and installs pure Python.
-``SPADES_COMPILE=0`` forces the pure build.
+``SPADES_COMPILE=0`` forces the pure build. Compiled values pickle and copy like pure ones
+(spades/engine/_pickling.py): the server sends observations to its CPU worker processes.
 
 Every build writes ``spades/engine/_build.json``: which build it was and, for the compiled
 one, the SHA-256 of each compiled source. At import, ``spades.engine`` compares it with the
@@ -60,10 +56,6 @@ def mypyc_extensions() -> tuple[list[Any], str]:
     """The extension modules to build, or none and the reason why."""
     if os.environ.get("SPADES_COMPILE") == "0":
         return [], "SPADES_COMPILE=0"
-    if os.environ.get("SPADES_COMPILE") != "1":
-        # Off by default again: the compiled frozen dataclasses cannot be unpickled, so the
-        # server's CPU workers failed on every observation with past hands (issue 12).
-        return [], "not compiled by default (SPADES_COMPILE=1 compiles)"
     if c_compiler() is None:
         warn("no C compiler found")
         return [], "no C compiler at build time"

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.netclient import NetPlayer, Server, free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 HOT_MODULES = ["actions", "cards", "handstate", "match", "scoring"]
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
@@ -45,6 +47,97 @@ for name, (counts, _) in PROFILES.items():
             out.append(json.dumps([rec, summary(c)], sort_keys=True))
 built = not spades.engine.match.__file__.endswith(".py")
 print(built, hashlib.sha256("".join(out).encode()).hexdigest())
+"""
+
+PICKLE = r"""
+import copy, hashlib, json, pickle, random
+import spades.engine.match
+from spades.engine import (EVENT_TYPES, PROFILES, HandLog, HandResult, Match, Observation,
+                           Rules, profile, replay, summary)
+from spades.engine.handstate import HandState
+from spades.engine.scoring import SideScore
+
+def attrs(value):
+    # every attribute of a hand state or match (mypyc lists them; pure Python has slots)
+    names = getattr(type(value), "__mypyc_attrs__", None) or [
+        n for k in type(value).__mro__ for n in getattr(k, "__slots__", ())]
+    out = {}
+    for n in sorted(set(names)):
+        v = getattr(value, n)
+        out[n] = v.getstate() if isinstance(v, random.Random) else v
+    return out
+
+def same(a, b):
+    if isinstance(a, HandState):
+        return type(a) is type(b) and attrs(a) == attrs(b)
+    return type(a) is type(b) and a == b
+
+def describe(value):
+    if isinstance(value, Match):
+        return [repr(value), summary(value), value.to_record(), attrs(value)["looked"],
+                [repr(value.observation(s)) for s in range(value.n)]]
+    if isinstance(value, HandState):
+        return repr(sorted((k, v) for k, v in attrs(value).items()))
+    return repr(value)
+
+def play_on(m):
+    # the copy plays on exactly like the original: same actions, same record
+    rng = random.Random(9)
+    for _ in range(40):
+        if m.is_over():
+            break
+        m.apply(rng.choice(m.legal_actions()))
+    return summary(m), m.to_record()
+
+values = []
+kinds = set()
+for name, (counts, _) in PROFILES.items():
+    players = counts[0]
+    extra = {"turn_timer": 30, "jokers": True} if name == "cards4net" else {"turn_timer": 30}
+    rules = profile(name, players=players, **extra)
+    values.append(rules)
+    m = Match(rules, rng=random.Random(3), events=True)
+    rng = random.Random(4)
+    while m.hand_number < 3 or len(m.trick) < 2:  # into hand 3's play: past hands, open trick
+        if rng.random() < 0.05:
+            m.apply_timeout()
+        else:
+            m.apply(rng.choice(m.legal_actions()))
+    events = m.take_events()
+    kinds.update(type(e) for e in events)
+    values += [m, m.clone(), *m.results, *(r.sides[0] for r in m.results), *m.log, *events,
+               m.to_record(), replay(json.loads(json.dumps(m.to_record())))]
+    values += [m.observation(s) for s in range(rules.players)]
+    hand = HandState.from_obs(m.observation(m.current_player), m.hands)
+    values += [hand, hand.clone()]
+    m = Match(rules.replace(one_hand=True), rng=random.Random(5), events=True)
+    while not m.is_over():
+        m.apply(rng.choice(m.legal_actions()))
+    events = m.take_events()
+    kinds.update(type(e) for e in events)
+    values += [m, *events, m.observation(0)]
+assert {SideScore, HandResult, HandLog, Observation, Rules, Match, HandState} <= {
+    type(v) for v in values}
+assert {e.__name__ for e in EVENT_TYPES} - {k.__name__ for k in kinds} <= {"LookedAtCards"}, kinds
+out = []
+failed = []
+for value in values:
+    for how, copied in (("pickle", lambda v: pickle.loads(pickle.dumps(v))),
+                        ("copy", copy.copy), ("deepcopy", copy.deepcopy)):
+        try:
+            back = copied(value)
+        except Exception as exc:
+            failed.append(f"{how} {type(value).__name__}: {type(exc).__name__}: {exc}")
+            continue
+        if not same(back, value):
+            failed.append(f"{how} {type(value).__name__}: not equal")
+        elif isinstance(value, Match) and how == "pickle":
+            if play_on(back) != play_on(value.clone()):
+                failed.append(f"{how} Match plays on differently")
+        out.append(describe(back))
+built = not spades.engine.match.__file__.endswith(".py")
+digest = hashlib.sha256(json.dumps(out, sort_keys=True, default=repr).encode()).hexdigest()
+print(json.dumps({"compiled": built, "failed": sorted(set(failed)), "digest": digest}))
 """
 
 WHICH = r"""
@@ -107,7 +200,7 @@ def fake_compiled(path: Path, modules: list[str], edited: str | None = None) -> 
 
 def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -> None:
     path = copy_project(tmp_path)
-    done = build_in_place(path, CC="/nonexistent/cc", SPADES_COMPILE="1")
+    done = build_in_place(path, CC="/nonexistent/cc")
     output = (done.stdout + done.stderr).splitlines()
     warnings = [line for line in output if "WARNING: spades:" in line]
     assert len(warnings) == 1 and "no C compiler" in warnings[0], output
@@ -116,6 +209,7 @@ def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -
     found, stderr = which(path)
     assert found == {"build": "pure", "note": "no C compiler at build time", "pure": [True] * 5}
     assert STALE not in stderr
+    assert bench_says(path) == "measuring the engine pure Python (no C compiler at build time)"
 
 
 def test_spades_compile_0_forces_pure_and_drops_old_compiled_modules(tmp_path: Path) -> None:
@@ -157,7 +251,7 @@ def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     except ImportError:
         pytest.skip("mypy (mypyc) is needed for the compiled build")
     path = copy_project(tmp_path_factory.mktemp("compiled"))
-    done = build_in_place(path, SPADES_COMPILE="1")
+    done = build_in_place(path)
     assert "WARNING: spades" not in done.stdout + done.stderr, done.stderr
     assert stamp(path)["build"] == "compiled"
     assert len(list((path / "spades" / "engine").glob(f"*{SUFFIX}"))) == len(HOT_MODULES)
@@ -184,8 +278,75 @@ def test_editing_a_compiled_source_switches_to_pure(compiled_build: Path, tmp_pa
     found, stderr = which(path)
     assert found == {"build": "compiled", "note": "", "pure": [False] * 5}
     assert STALE not in stderr
+    assert bench_says(path) == "measuring the engine compiled (mypyc)"
     with (path / "spades" / "engine" / "match.py").open("a") as f:
         f.write("\n# a developer's edit\n")
     found, stderr = which(path)
     assert found["build"] == "pure" and found["pure"] == [True] * 5
     assert stderr.count(STALE) == 1, stderr
+    assert bench_says(path) == "measuring the engine pure Python (match.py changed since the" \
+                               " compiled build)"
+
+
+def bench_says(path: Path) -> str:
+    """The first line of ``spades bench engine``: which engine it measures."""
+    done = python(path, "-m", "spades", "bench", "engine", "--seconds", "0.05", "--runs", "1")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()[0]
+
+
+@pytest.mark.slow
+def test_compiled_values_pickle_and_copy_like_pure(compiled_build: Path, tmp_path: Path) -> None:
+    """The server sends observations to CPU worker processes (pickled): every engine value —
+    rules, observations with past hands, matches mid-hand, hand states, results, side
+    scores, logs, events, records — survives pickle, copy and deepcopy in the compiled build
+    exactly as in the pure one. (Compiled, frozen dataclasses once failed to unpickle.)"""
+    def run(path: Path) -> dict[str, object]:
+        done = python(path, "-c", PICKLE)
+        assert done.returncode == 0, done.stderr
+        result: dict[str, object] = json.loads(done.stdout)
+        return result
+
+    pure = run(copy_project(tmp_path))
+    compiled = run(compiled_build)
+    assert pure["compiled"] is False and compiled["compiled"] is True
+    assert pure["failed"] == []
+    assert compiled["failed"] == []
+    assert compiled["digest"] == pure["digest"]
+
+
+@pytest.mark.slow
+def test_a_compiled_servers_cpus_decide_every_hand(compiled_build: Path, tmp_path: Path) -> None:
+    """The server on the compiled engine, its CPUs deciding in worker processes (each
+    observation pickled): from hand 2 on (observations with past hands' results) the CPUs'
+    bids are their own decisions, not the fallback (the first legal bid, nil), and nothing
+    failed. Once, compiled observations with past hands could not be unpickled: every CPU
+    bid nil from hand 2 and a match never ended."""
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "process", "--bot-workers", "1",
+                    "--cpu-delay", "0", env={"PYTHONPATH": str(compiled_build)},
+                    cwd=compiled_build).start()
+    try:
+        ann = NetPlayer(server, "Ann")
+        ans = ann.request({"type": "create", "cpus": True, "options": {"cpu": "random"}})
+        assert ans["type"] == "ack", ans
+        bids: dict[int, list[object]] = {}
+        while len(bids) < 2:
+            view = ann.view
+            if view is not None and view["phase"] == "play" and view["hand_number"] >= 2:
+                bids[view["hand_number"]] = view["bids"]
+            if ann.my_turn():
+                assert view is not None
+                done = ann.request({"type": "act", "action": view["legal_actions"][0]})
+                assert done["type"] == "ack", done
+            else:
+                ann.recv(timeout=60)
+        assert ann.view is not None
+        seat = ann.view["seat"]
+        cpu_bids = [b for hand in bids.values() for s, b in enumerate(hand) if s != seat]
+        assert len(cpu_bids) == 6 and any(b != "nil" for b in cpu_bids), bids
+        ann.close()
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.stderr is not None
+    log = server.proc.stderr.read().decode(errors="replace")
+    assert "failed to decide" not in log and "Traceback" not in log, log[-3000:]

@@ -90,9 +90,18 @@ def engine_note() -> str:
     return spades.engine.BUILD_NOTE if engine_build() == "pure" else ""
 
 
+def engine_line() -> str:
+    """``engine compiled (mypyc)``, or ``engine pure Python (why)``."""
+    if engine_build() == "compiled":
+        return "engine compiled (mypyc)"
+    return f"engine pure Python ({engine_note() or 'not compiled'})"
+
+
 def run(args: argparse.Namespace) -> int:
     ours: list[float] = []
     theirs: list[float] = []
+    if not args.json:
+        print(f"measuring the {engine_line()}", flush=True)
     for i in range(args.runs):
         ours.append(spades_hands(args.seconds, args.rules, args.seed + i))
         other = pyspiel_hands(args.seconds, args.seed + i)

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return check_db(args)
     import uvicorn
 
+    from spades.cli.bench import engine_line
     from spades.server.app import create_app
     from spades.server.cpu import register_external
     from spades.server.netlimits import http_protocol
@@ -131,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
     app = create_app(settings)
-    print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db})",
-          flush=True)
+    print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db};"
+          f" {engine_line()})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=args.ws_compression, proxy_headers=True,

@@ -202,33 +202,39 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy (the lists a play changes are copied, the rest shared)."""
         o = HandState.__new__(HandState)
-        o.rules = self.rules
-        o.n = self.n
-        o.side_of = self.side_of
-        o.sides = self.sides
-        o.hand_size = self.hand_size
-        o.break_any = self.break_any
-        o.deck = self.deck
-        o.phase = self.phase
-        o.hands = self.hands[:]
-        o.bids = self.bids[:]
-        o.blind = self.blind[:]
-        o.looked = self.looked
-        o.num_bids = self.num_bids
-        o.tricks = self.tricks[:]
-        o.trick = self.trick[:]
-        o.leader = self.leader
-        o.turn = self.turn
-        o.led = self.led
-        o.best = self.best
-        o.best_seat = self.best_seat
-        o.win_mask = self.win_mask
-        o.broken = self.broken
-        o.played = self.played
-        o.voids = self.voids[:]
-        o.left = self.left
-        o.bags = self.bags
+        o._copy_hand(self)
         return o
+
+    def _copy_hand(self, src: HandState) -> None:
+        """Take ``src``'s hand (see :meth:`clone`; :class:`~spades.engine.match.Match`
+        copies itself with it too): the lists a play changes are copied, the others shared
+        (``looked`` is replaced, never changed in place; ``bags`` is not changed here)."""
+        self.rules = src.rules
+        self.n = src.n
+        self.side_of = src.side_of
+        self.sides = src.sides
+        self.hand_size = src.hand_size
+        self.break_any = src.break_any
+        self.deck = src.deck
+        self.phase = src.phase
+        self.hands = src.hands[:]
+        self.bids = src.bids[:]
+        self.blind = src.blind[:]
+        self.looked = src.looked
+        self.num_bids = src.num_bids
+        self.tricks = src.tricks[:]
+        self.trick = src.trick[:]
+        self.leader = src.leader
+        self.turn = src.turn
+        self.led = src.led
+        self.best = src.best
+        self.best_seat = src.best_seat
+        self.win_mask = src.win_mask
+        self.broken = src.broken
+        self.played = src.played
+        self.voids = src.voids[:]
+        self.left = src.left
+        self.bags = src.bags
 
     # Rules ------------------------------------------------------------------------------
 

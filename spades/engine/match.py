@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from spades.engine._pickling import get_state, set_state
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
@@ -458,6 +459,13 @@ class Match(HandState):
         want = max(1, suggested_bid(self.hands[self.turn], self.rules))
         return min(bids, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
 
+    def _set_looked(self, looked: bool) -> None:
+        """Whether the seat to act has seen its cards: ``looked`` is replaced, never
+        changed in place (copies share it)."""
+        seen = self.looked[:]
+        seen[self.turn] = looked
+        self.looked = seen
+
     def apply_timeout(self, action: int | None = None) -> int:
         """The turn timer ran out: act for the player and give their side the penalty bags
         at once (which may trigger the bag penalty at once). Returns the bid or card.
@@ -468,8 +476,8 @@ class Match(HandState):
         timer bids :func:`suggested_bid` or plays the weakest card."""
         chosen = self.timeout_action()
         looks = chosen == LOOK
-        if looks:  # the timer looks for the player: part of this one action, so
-            self.looked[self.turn] = True  # that undo takes both back
+        if looks:  # the timer looks for the player: part of this one action, so that
+            self._set_looked(True)  # undo takes both back
             chosen = self.timeout_action()
         if action is not None and action != chosen:
             if self.phase == BID:
@@ -481,7 +489,7 @@ class Match(HandState):
                     action % 13 == chosen % 13 and action < 52 and chosen < 52)
             if not ok:
                 if looks:
-                    self.looked[self.turn] = False
+                    self._set_looked(False)
                 what = "bid" if self.phase == BID else "play"
                 raise IllegalAction(f"the turn timer cannot {what} {action_str(action)} here; "
                                     f"it {what}s {action_str(chosen)}")
@@ -511,37 +519,13 @@ class Match(HandState):
         return Match(self.rules, _copy_of=self)
 
     def _copy(self, src: Match) -> None:
+        self._copy_hand(src)  # the hand under way, as HandState.clone copies it
+        self.bags = src.bags[:]  # the match settles its bag counters in place
         self.events = None  # a copy (for search) records nothing
-        self.best = src.best
-        self.best_seat = src.best_seat
-        self.break_any = src.break_any
-        self.broken = src.broken
         self.dealer = src.dealer
-        self.deck = src.deck
         self.deck_cards = src.deck_cards
-        self.hand_size = src.hand_size
-        self.leader = src.leader
-        self.led = src.led
-        self.n = src.n
-        self.num_bids = src.num_bids
-        self.phase = src.phase
-        self.played = src.played
-        self.rules = src.rules
-        self.side_of = src.side_of
-        self.sides = src.sides
-        self.turn = src.turn
-        self.win_mask = src.win_mask
         self.winner = src.winner
-        self.hands = src.hands[:]
-        self.bids = src.bids[:]
-        self.blind = src.blind[:]
-        self.looked = src.looked[:]
-        self.trick = src.trick[:]
-        self.tricks = src.tricks[:]
-        self.voids = src.voids[:]
-        self.left = src.left
         self.scores = src.scores[:]
-        self.bags = src.bags[:]
         self.results = src.results[:]
         self.timeout_bags = src.timeout_bags[:]
         self.trick_winners = src.trick_winners[:]
@@ -559,6 +543,14 @@ class Match(HandState):
         if src.rng is not None:
             self.rng = random.Random()
             self.rng.setstate(src.rng.getstate())
+
+    def __reduce__(self) -> tuple[type[Match], tuple[Rules], dict[str, Any]]:
+        """Pickle and copy: a match of the same rules, then every attribute (compiled, a
+        match cannot be created empty: see :mod:`spades.engine._pickling`)."""
+        return Match, (self.rules,), get_state(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
 
     def undo(self) -> int:
         """Take back the last action (a deal is undone with the action that caused it, and

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from spades.engine._pickling import by_fields
 from spades.engine.rules import Rules
 
 
@@ -23,6 +25,11 @@ class SideScore:
     points: int  # everything together, bag penalties included
     overtricks: int = 0  # tricks above a made contract (in ``contract_points``)
     loose_tricks: int = 0  # failed-nil tricks outside the contract: +1 point and 1 bag each
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        """Pickle and copy by calling the class (compiled, the default cannot rebuild a
+        frozen dataclass: see :mod:`spades.engine._pickling`)."""
+        return by_fields(self)
 
 
 def apply_bags(rules: Rules, bags: int) -> tuple[int, int]:

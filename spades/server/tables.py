@@ -957,12 +957,17 @@ class Table:
                     if is_external(spec):
                         place.cpu = default_strength()
                         continue
+                    log.error("table %s: the CPU (%s) at seat %d chose an illegal action %r;"
+                              " playing its first legal action instead", self.id, spec, seat,
+                              action)
                     action = obs.legal_actions[0]
                 await self.act(None, seat, action, "cpu", version)
                 return
         except TableError:
             return
         except Exception:  # a failing bot: play the first legal action instead
+            log.exception("table %s: the CPU at seat %d failed to decide; playing its first"
+                          " legal action instead", self.id, seat)
             m = self.match
             if m is not None and version == self.version and m.current_player == seat:
                 with contextlib.suppress(TableError):

@@ -291,3 +291,23 @@ def test_an_observation_with_past_hands_survives_pickling() -> None:
         m.apply(m.legal_actions()[0])
     obs = m.observation(m.current_player)
     assert pickle.loads(pickle.dumps(obs)) == obs
+
+
+def test_copies_of_a_match_share_nothing_a_timeout_changes() -> None:
+    """A copy shares the hand's ``looked`` list with its match (never changed in place): the
+    turn timer looking for a player, or taking that look back, leaves the other untouched."""
+    from spades.engine import Match, profile
+
+    rules = profile("cardems").replace(blind_nil=True, turn_timer=30)
+    m = Match(rules, rng=random.Random(2))
+    assert m.legal_actions() == (BLIND_NIL, LOOK)
+    copy = m.clone()
+    assert copy.looked is m.looked  # shared until one of them looks
+    copy.apply_timeout()  # the timer looks, then bids
+    assert m.legal_actions() == (BLIND_NIL, LOOK) and m.observation(m.turn).hand is None
+    other = m.clone()
+    with pytest.raises(IllegalAction):
+        other.apply_timeout(BLIND_NIL)  # not what the timer does: it looks, and takes it back
+    assert m.legal_actions() == other.legal_actions() == (BLIND_NIL, LOOK)
+    assert m.observation(m.turn).hand is None
+    assert m.bags is not copy.bags and m.scores is not copy.scores

@@ -32,8 +32,12 @@ def free_port() -> int:
 class Server:
     """``spades serve`` in a subprocess on 127.0.0.1."""
 
-    def __init__(self, db: Path | str, port: int, *extra: str) -> None:
+    def __init__(self, db: Path | str, port: int, *extra: str, env: dict[str, str] | None = None,
+                 cwd: Path | None = None) -> None:
+        """``env``: variables set for the server on top of this process's (``PYTHONPATH``
+        to run another copy of the package, with ``cwd`` its folder)."""
         self.db, self.port, self.extra = db, port, extra
+        self.env, self.cwd = env or {}, cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -45,11 +49,11 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> Server:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spades", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", str(self.db), *self.extra],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=env, cwd=self.cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 60
         while time.time() < deadline and self.proc.poll() is None:
             try:
