@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from spades.server import frames
 from spades.server.protocol import client_message
 from spades.server.room import Room
 from spades.server.tables import Table, TableError
@@ -50,7 +50,7 @@ LOCAL = frozenset({"ping", "hello", "lobby", "create"})
 
 
 def _err(code: str, message: str, ref: Any = None) -> str:
-    return json.dumps({"type": "error", "ref": ref, "code": code, "message": message})
+    return frames.error(code, message, ref)
 
 
 class Cluster:
@@ -421,7 +421,7 @@ class RemoteConn:
                 self.closed = True
                 table = self._table
                 if table is not None:
-                    await table.detach(self, leaving=False)  # type: ignore[arg-type]
+                    await table.detach(self, leaving=False)
                 return
             ref = data.get("ref") if isinstance(data, dict) else None
             try:

@@ -7,7 +7,6 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -15,11 +14,12 @@ import uuid
 import weakref
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match, RulesError
+from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache, LobbyNotices
@@ -221,7 +221,9 @@ class Hub:
             return
         self.stopped.add(table)
         log.warning("table %s stops running here: %s", table.id, why)
-        conns = [*table.members.values(), *table.spectators]
+        # a table's members are this hub's connections (with several processes, some of
+        # them the cluster's stand-ins for clients of other processes)
+        conns = cast("list[Conn]", [*table.members.values(), *table.spectators])
         table.members.clear()
         table.spectators.clear()
         table.close_timers()
@@ -234,7 +236,7 @@ class Hub:
         if self.cluster is not None:
             self.cluster.lost_table(table, conns)
             return
-        text = json.dumps({"type": "error", "ref": None, "code": "state", "message": MOVED})
+        text = frames.error("state", MOVED)
         for conn in conns:
             if conn.table is table:
                 conn.table = None
@@ -318,8 +320,7 @@ class Hub:
         for conn in list(self.sessions.pop(digest, ())):
             if conn.expiry is not None:
                 conn.expiry.cancel()
-            conn.send(json.dumps({"type": "error", "ref": None, "code": "auth",
-                                  "message": f"{why}: sign in again"}))
+            conn.send(frames.error("auth", f"{why}: sign in again"))
             conn.close(1008)
 
     # The lobby --------------------------------------------------------------------------
@@ -335,7 +336,7 @@ class Hub:
             return  # another instance tells of it
         if self.cluster is not None:  # every process's lobby hears of it, this one's too
             listed = self.listed(table) and table.id in self.tables
-            self.cluster.lobby_changed(table, table.summary() if listed else None)
+            self.cluster.lobby_changed(table, table.summary().model_dump() if listed else None)
             return
         self.lobby_cache.invalidate()
         if self.lobby_subs:  # told coalesced, its latest state (lobby.LobbyNotices)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from spades.server import frames
 from spades.server.settings import Settings
 from spades.server.tables import TableError
 
@@ -309,8 +309,7 @@ class SpectatorNotices:
         if table.status == "closed":
             return
         names = sorted(c.name for c in table.spectators)
-        text = json.dumps({"type": "spectators", "table_id": table.id,
-                           "spectating": len(names), "names": names})
+        text = frames.spectators(table.id, names)
         for conn, _ in table.recipients():
             conn.send(text)
             self.sent += 1

@@ -5,10 +5,11 @@ subscribers coalesced (:class:`LobbyNotices`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from spades.server import frames
 
 if TYPE_CHECKING:
     from spades.server.hub import Hub
@@ -36,7 +37,7 @@ class LobbyCache:
             if hub.cluster is not None:  # every process's tables, as their owners said
                 self._rows = list(hub.cluster.lobby.values())
             else:
-                self._rows = [t.summary() for t in hub.tables.values() if hub.listed(t)]
+                self._rows = [t.summary().model_dump() for t in hub.tables.values() if hub.listed(t)]
             self._text = None
             self._built = self.clock()
             self.builds += 1
@@ -55,12 +56,10 @@ class LobbyCache:
         rows = self.rows()
         if offset == 0 and limit is None:
             if self._text is None:
-                self._text = json.dumps({"type": "lobby", "tables": rows, "total": len(rows),
-                                         "offset": 0, "limit": None})
+                self._text = frames.lobby(rows, len(rows), 0, None)
             return self._text
         part, total = self.page(offset, limit)
-        return json.dumps({"type": "lobby", "tables": part, "total": total, "offset": offset,
-                           "limit": limit})
+        return frames.lobby(part, total, offset, limit)
 
 
 class LobbyNotices:
@@ -104,12 +103,12 @@ class LobbyNotices:
             if isinstance(what, dict) or what is None:
                 row = what
             else:
-                row = (what.summary() if hub.listed(what) and hub.tables.get(table_id) is what
+                row = (what.summary().model_dump() if hub.listed(what) and hub.tables.get(table_id) is what
                        else None)
             if row is not None:
-                text = json.dumps({"type": "lobby_update", "table": row})
+                text = frames.lobby_update(row)
             else:
-                text = json.dumps({"type": "lobby_remove", "table_id": table_id})
+                text = frames.lobby_remove(table_id)
             for conn in subs:
                 conn.send(text)
                 self.sent += 1
