@@ -8,7 +8,6 @@ acknowledged or broadcast. Each member gets only its own seat's view.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -35,7 +34,7 @@ from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWo
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.present.narrate import Narrator
 from spades.server import frames, views
-from spades.server.cpu import CpuPool, default_strength, is_external, spec_of
+from spades.server.cpu import CpuPool, spec_of
 from spades.server.protocol import (
     ChatLine,
     ScoreInfo,
@@ -57,6 +56,7 @@ from spades.server.seating import (
     team_count,
 )
 from spades.server.settings import Settings
+from spades.server.turns import Turns
 from spades.session import Move, Session
 from spades.store import Store, StoreError, storable_rules
 
@@ -190,9 +190,7 @@ class Table:
         self.spectators: set[Member] = set()
         self.chat: deque[dict[str, Any]] = deque(maxlen=hub.settings.chat_history)
         self.seed_base = zlib.crc32(game_id.encode())
-        self.turn_deadline: float | None = None
-        self._handles: list[asyncio.TimerHandle] = []
-        self._cpu_task: asyncio.Task[None] | None = None
+        self.turns = Turns(self, TableError)  # CPU turns and the turn timer
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
@@ -203,6 +201,20 @@ class Table:
     @property
     def match(self) -> Match | None:
         return self.session.match if self.session is not None else None
+
+    @property
+    def turn_deadline(self) -> float | None:
+        """Unix time when the turn timer fires (None: no timer runs)."""
+        return self.turns.deadline
+
+    @property
+    def turn_timer(self) -> int | None:
+        return self.rules.turn_timer
+
+    @property
+    def cpu_default(self) -> str:
+        """The CPU strength of the table's CPU players."""
+        return self.options.cpu
 
     @property
     def stored(self) -> int:
@@ -834,8 +846,7 @@ class Table:
                 raise TableError("illegal", str(exc)) from None
             news = await self.play(move)  # written (and committed) before anything else
             self.version += 1
-            self.turn_deadline = None
-            self._cancel_timers()
+            self.turns.turn_over()
             self.schedule()
             assert isinstance(move.value, int)
             ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(move.value),
@@ -875,7 +886,7 @@ class Table:
         doubling to 30 s); ``match_over`` is told once the result is stored."""
         m = self.match
         assert m is not None
-        self._cancel_timers()
+        self.turns.turn_over()
         result = summary(m)
         result["names"] = self.names()
         try:
@@ -907,100 +918,14 @@ class Table:
                 return
             await self._finish()
 
-    # CPUs and the turn timer -------------------------------------------------------------
+    # CPUs and the turn timer (spades.server.turns) ---------------------------------------
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.hub.spawn(coro)
-
-    def _cancel_timers(self) -> None:
-        for h in self._handles:
-            h.cancel()
-        self._handles.clear()
 
     def schedule(self) -> None:
         """Start what the seat to act needs: a CPU decision, or the turn timer."""
-        m = self.match
-        if m is None or self.status != "active" or m.current_player < 0:
-            return
-        seat = m.current_player
-        place = self.places[seat]
-        version = self.version
-        running = self.turn_deadline is not None and bool(self._handles)
-        if not self.any_human_connected():
-            if running and place.kind == "human":
-                return  # a turn's timer runs out even if its player went away
-            self._cancel_timers()
-            self.turn_deadline = None
-            return  # nobody is watching: the table pauses
-        if running and place.kind == "human":
-            return  # covered during its timed turn: the timer takes it (and its penalty)
-        if place.kind == "cpu" or place.covered:
-            if self._cpu_task is None or self._cpu_task.done():
-                self._cpu_task = asyncio.get_running_loop().create_task(
-                    self._cpu_turn(seat, version))
-            return
-        seconds = self.rules.turn_timer
-        if seconds is None or self._handles:
-            return
-        loop = asyncio.get_running_loop()
-        self.turn_deadline = time.time() + seconds
-        warn_in = max(seconds / 2, seconds - 10)
-        left = seconds - warn_in
-        self._handles.append(loop.call_later(
-            warn_in, self._warn, seat, version, left))
-        self._handles.append(loop.call_later(
-            seconds, lambda: self._spawn(self.act(None, seat, None, "timer", version))))
-
-    def _warn(self, seat: int, version: int, left: float) -> None:
-        if version != self.version or self.status != "active":
-            return
-        m = self.match
-        assert m is not None
-        self.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
-                   "seconds_left": round(left, 1),
-                   "text": lambda n: f"{n.seat(seat)}: {left:.0f} seconds left"})
-
-    async def _cpu_turn(self, seat: int, version: int) -> None:
-        try:
-            delay = self.hub.settings.cpu_delay
-            if delay:
-                await asyncio.sleep(delay)
-            while True:
-                m = self.match
-                if m is None or version != self.version or self.status != "active":
-                    return
-                place = self.places[seat]
-                spec = spec_of(place.cpu or self.options.cpu)
-                obs = m.observation(seat)
-                try:
-                    action = await self.hub.cpu.decide(spec, self.seed_base + seat, obs)
-                except Exception:
-                    if not is_external(spec):
-                        raise
-                    place.cpu = default_strength()  # a dead program: a CPU takes the seat
-                    continue
-                if version != self.version:
-                    return
-                if action not in obs.legal_actions:  # a bot bug must not stall the table
-                    if is_external(spec):
-                        place.cpu = default_strength()
-                        continue
-                    action = obs.legal_actions[0]
-                await self.act(None, seat, action, "cpu", version)
-                return
-        except TableError:
-            return
-        except Exception:  # a failing bot: play the first legal action instead
-            m = self.match
-            if m is not None and version == self.version and m.current_player == seat:
-                with contextlib.suppress(TableError):
-                    await self.act(None, seat, m.legal_actions()[0], "cpu", version)
-        finally:
-            self._cpu_task = None
-            self.schedule_soon()
-
-    def schedule_soon(self) -> None:
-        asyncio.get_running_loop().call_soon(self.schedule)
+        self.turns.schedule()
 
     # Chat and the sheet -------------------------------------------------------------------
 
@@ -1014,12 +939,11 @@ class Table:
         return frames.sheet(self.id, views.sheet(self.match, self.names()))
 
     def close_timers(self) -> None:
-        self._cancel_timers()
+        """The table stops here: nothing more is scheduled (no CPU turn, timer, retry)."""
+        self.turns.close()
         if self._finish_retry is not None:
             self._finish_retry.cancel()
             self._finish_retry = None
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()
-        if self._cpu_task is not None:
-            self._cpu_task.cancel()
