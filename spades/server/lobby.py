@@ -6,18 +6,40 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spades.server import frames
+from spades.server.settings import Settings
 
 if TYPE_CHECKING:
-    from spades.server.hub import Hub
-    from spades.server.tables import Table
+    from spades.server.tables import Member, Table
+
+
+class Rows(Protocol):
+    """Every process's lobby rows, as their owners told them (the cluster)."""
+
+    @property
+    def lobby(self) -> Mapping[str, dict[str, Any]]: ...
+
+
+class Host(Protocol):
+    """What the lobby needs of the server (:class:`spades.server.hub.Hub`)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def cluster(self) -> Rows | None: ...
+    @property
+    def lobby_subs(self) -> Collection[Member]: ...
+
+    def listed(self, table: Table) -> bool: ...
 
 
 class LobbyCache:
-    def __init__(self, hub: Hub, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, hub: Host, clock: Callable[[], float] = time.monotonic) -> None:
         self.hub = hub
         self.clock = clock
         self._rows: list[dict[str, Any]] | None = None
@@ -37,7 +59,8 @@ class LobbyCache:
             if hub.cluster is not None:  # every process's tables, as their owners said
                 self._rows = list(hub.cluster.lobby.values())
             else:
-                self._rows = [t.summary().model_dump() for t in hub.tables.values() if hub.listed(t)]
+                self._rows = [t.summary().model_dump() for t in hub.tables.values()
+                              if hub.listed(t)]
             self._text = None
             self._built = self.clock()
             self.builds += 1
@@ -68,7 +91,7 @@ class LobbyNotices:
     ``lobby_update`` row, or ``lobby_remove`` if it left the lobby), so a burst of changes
     costs each subscriber one frame per table that changed, not one per change."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Host) -> None:
         self.hub = hub
         # table id -> the table (its row is made when sent), a row (from another process),
         # or None (it left the lobby); in the order they first changed.
