@@ -92,6 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(settings)
+        if settings.redis:  # only then: the cluster needs the redis package
+            from spades.server.cluster import attach
+
+            attach(hub)
         app.state.hub = hub
         janitor = app.state.janitor = Janitor(hub)
         await janitor.at_start()  # tables nobody came back to are not restored

@@ -12,9 +12,9 @@ import secrets
 import time
 import uuid
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from starlette.websockets import WebSocket
 
@@ -37,8 +37,7 @@ from spades.server.tables import (
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
-    from spades.server.cluster import Cluster
-    from spades.server.room import SharedLogins
+    from spades.server.room import Room, SharedLogins
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -46,6 +45,34 @@ T = TypeVar("T")
 SEQ_EPOCH = 1_000_000_000
 #: What the clients of a table instance that stopped (another runs the table now) are told.
 MOVED = "this table has moved to another server: try again in a moment"
+
+#: How a client's message is carried out (``spades.server.app.dispatch``).
+Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
+
+
+class Peers(Protocol):
+    """The other server processes of a room, as this one's hub and app use them
+    (:class:`spades.server.cluster.Cluster`, attached by :func:`spades.server.cluster.attach`
+    when ``--redis`` is set; the hub does not import it)."""
+
+    dispatch: Dispatch | None
+
+    @property
+    def room(self) -> Room: ...
+    @property
+    def lobby(self) -> Mapping[str, dict[str, Any]]: ...
+
+    async def start(self) -> None: ...
+    async def close(self) -> None: ...
+    async def reserve(self, table_id: str) -> None: ...
+    async def claimed(self, table: Table) -> bool: ...
+    def released(self, table: Table) -> None: ...
+    def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
+    def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None: ...
+    def register(self, conn: Conn) -> None: ...
+    def unregister(self, conn: Conn) -> None: ...
+    async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
+    def leaving_remote(self, conn: Conn) -> None: ...
 
 
 def token_hash(token: str) -> str:
@@ -176,20 +203,10 @@ class Hub:
         # Instances of tables that stopped here (another took the table over): they write,
         # tell and announce nothing more (see lost_table).
         self.stopped: weakref.WeakSet[Table] = weakref.WeakSet()
-        self.cluster: Cluster | None = None
+        # With several processes (``settings.redis``): spades.server.cluster.attach
+        # gives the hub its peers and the room's count of failed sign-ins.
+        self.cluster: Peers | None = None
         self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
-        if settings.redis:
-            from spades.server.cluster import Cluster
-            from spades.server.room import Room, SharedLogins
-
-            room = Room(settings.redis, lease_seconds=settings.lease_seconds,
-                        prefix=settings.redis_prefix)
-            self.cluster = Cluster(self, room)
-            # Failed sign-ins are counted for the whole room, not per process.
-            self.logins = SharedLogins(room, pair_limit=settings.login_failures,
-                                       account_limit=settings.login_account_failures,
-                                       address_limit=settings.login_address_failures,
-                                       window=settings.login_window)
 
     # Plumbing ---------------------------------------------------------------------------
 
