@@ -23,17 +23,12 @@ from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache, LobbyNotices
+from spades.server.options import build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.seating import Place
 from spades.server.settings import Settings
-from spades.server.tables import (
-    Table,
-    TableError,
-    build_rules,
-    invite_code,
-    restartable,
-)
+from spades.server.tables import Table, TableError
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only

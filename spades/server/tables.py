@@ -26,15 +26,14 @@ from spades.engine import (
     RulesError,
     action_str,
     cards_of,
-    profile,
     summary,
 )
 from spades.engine.actions import is_play
 from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
-from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.present.narrate import Narrator
 from spades.server import frames, views
 from spades.server.cpu import CpuPool, spec_of
+from spades.server.options import build_rules, invite_code
 from spades.server.protocol import (
     ChatLine,
     ScoreInfo,
@@ -58,7 +57,7 @@ from spades.server.seating import (
 from spades.server.settings import Settings
 from spades.server.turns import Turns
 from spades.session import Move, Session
-from spades.store import Store, StoreError, storable_rules
+from spades.store import Store
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -115,58 +114,6 @@ class TableError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
-             "jokers", "ten_for_200", "turn_timer")
-
-
-def build_rules(opts: TableOptions) -> Rules:
-    """The rules a table's options describe (raises :class:`RulesError` saying why)."""
-    if opts.profile not in PROFILES:
-        raise RulesError(f"profile: unknown {opts.profile!r}; choose one of "
-                         f"{', '.join(PROFILES)}")
-    counts = PROFILES[opts.profile][0]
-    knobs: dict[str, Any] = {}
-    if opts.players is not None:
-        knobs["players"] = opts.players
-    for key in OVERRIDES:
-        value = getattr(opts, key)
-        if value is not None:
-            knobs[key] = value
-    base = profile(opts.profile, players=knobs.get("players", counts[0] if len(counts) == 1
-                                                    else 4))
-    n = base.players
-    if opts.teams is not None:
-        offers = "teams" in PROFILE_OPTIONS.get(opts.profile, ())
-        if opts.teams == 0:
-            if base.teams is not None and not offers:
-                raise RulesError(f"teams: {opts.profile} is a partnership game")
-            knobs["teams"] = None
-        else:
-            k = opts.teams
-            if base.teams is None and not offers:
-                raise RulesError(f"teams: {opts.profile} is played solo")
-            if n % k or n // k < 2:
-                raise RulesError(f"teams: {n} players cannot make {k} teams of two or more")
-            knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
-    if opts.first_dealer is not None and opts.first_dealer >= n:
-        raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
-    return restartable(profile(opts.profile, **knobs))
-
-
-def restartable(rules: Rules) -> Rules:
-    """``rules`` if a restart can build them back from the database, exactly as it will
-    (raises :class:`RulesError` saying why not): checked before anything is stored."""
-    try:
-        return storable_rules(rules)
-    except StoreError as exc:
-        raise RulesError(f"these rules cannot be kept: {exc}") from None
-
-
-def invite_code(typed: str) -> str:
-    """An invite code as people type it: any case, spaces or dashes between the letters."""
-    return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
 class Table:
