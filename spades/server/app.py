@@ -32,7 +32,7 @@ from spades.engine import (
 from spades.engine.records import record_names
 from spades.engine.rules import PROFILE_OPTIONS
 from spades.names import look_alike, name_key
-from spades.server import httplimits, views
+from spades.server import frames, httplimits, views
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
@@ -92,6 +92,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(settings)
+        if settings.redis:  # only then: the cluster needs the redis package
+            from spades.server.cluster import attach
+
+            attach(hub)
         app.state.hub = hub
         janitor = app.state.janitor = Janitor(hub)
         if hub.cluster is not None:
@@ -268,7 +272,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if viewer is None or (table.place_of(viewer.id) is None
                                       and viewer.id != table.owner):
                     raise TableError("not_found", "no such table (it may have finished)")
-            return table.sheet()
+            return table.sheet().model_dump()
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -293,7 +297,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         names = [str(s.get("name") or "") or (SEAT_NAMES_4[i] if len(game.seats) == 4
                                                 else f"Seat {i + 1}")
                  for i, s in enumerate(game.seats)]
-        return {"type": "sheet", "table_id": table_id, **views.sheet(match, names)}
+        return frames.sheet(table_id, views.sheet(match, names)).model_dump()
 
     @app.get("/api/games/{game_id}/record", tags=["records"])
     async def game_record(game_id: str, hub: HubDep,
@@ -433,7 +437,7 @@ def _why(exc: ValidationError) -> str:
 
 
 def _err(code: str, message: str, ref: Any = None) -> str:
-    return json.dumps({"type": "error", "ref": ref, "code": code, "message": message})
+    return frames.error(code, message, ref)
 
 
 async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
@@ -478,8 +482,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     else:
         seated = [t.id for t in hub.tables.values()
                   if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
-    conn.send(json.dumps({"type": "welcome", "user": _user_info(user).model_dump(),
-                          "tables": seated, "limits": client_limits(s)}))
+    conn.send(frames.welcome(_user_info(user), seated, client_limits(s)))
     return conn
 
 
@@ -534,7 +537,7 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
 
 
 def _ack(ref: Any, seq: int | None = None) -> str:
-    return json.dumps({"type": "ack", "ref": ref, "seq": seq})
+    return frames.ack(ref, seq)
 
 
 def _table(conn: Conn) -> Table:
@@ -547,7 +550,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     kind = msg.type
     ref = msg.ref
     if kind == "ping":
-        conn.send(json.dumps({"type": "pong", "ref": ref, "time": time.time()}))
+        conn.send(frames.pong(ref, time.time()))
     elif kind == "hello":
         raise TableError("state", "already signed in on this connection")
     elif kind == "lobby":
@@ -571,7 +574,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table.members[conn.user_id] = conn
         conn.table = table
         conn.send(_ack(ref, table.seq))
-        conn.send(json.dumps(table.snapshot(conn)))
+        conn.send(table.snapshot(conn))
         hub.lobby_changed(table)
         if msg.cpus:
             await table.start(conn)
@@ -584,7 +587,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await conn.table.detach(conn, leaving=False)
         await table.join(conn, msg.role, msg.invite)
         conn.send(_ack(ref, table.seq))
-        conn.send(json.dumps(table.snapshot(conn)))
+        conn.send(table.snapshot(conn))
     elif kind == "leave":
         table = _table(conn)
         await table.detach(conn, leaving=True)
@@ -608,9 +611,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":
-        conn.send(json.dumps(_table(conn).snapshot(conn)))
+        conn.send(_table(conn).snapshot(conn))
     elif kind == "sheet":
-        conn.send(json.dumps(_table(conn).sheet()))
+        conn.send(_table(conn).sheet().model_dump_json())
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)
@@ -630,8 +633,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             hub.hint_gate.leave(conn.user_id)
         if action not in obs.legal_actions:
             raise TableError("state", "no hint is available now")
-        conn.send(json.dumps({"type": "hint", "ref": ref, "table_id": table.id,
-                              "action": action_str(action), "reason": reason}))
+        conn.send(frames.hint(ref, table.id, action_str(action), reason))
     else:
         table = _table(conn)
         if kind == "seat":

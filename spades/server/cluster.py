@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -34,25 +33,41 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from spades.server import frames
 from spades.server.protocol import client_message
-from spades.server.room import Room
+from spades.server.room import Room, SharedLogins
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError
 from spades.store import upkeep
 
 if TYPE_CHECKING:
-    from spades.server.hub import Conn, Hub
+    from spades.server.hub import Conn, Dispatch, Hub
 
 log = logging.getLogger("spades.server")
-
-Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
 
 #: Messages a node always answers itself (they need no table, or make one here).
 LOCAL = frozenset({"ping", "hello", "lobby", "create"})
 
 
 def _err(code: str, message: str, ref: Any = None) -> str:
-    return json.dumps({"type": "error", "ref": ref, "code": code, "message": message})
+    return frames.error(code, message, ref)
+
+
+def attach(hub: Hub) -> Cluster:
+    """Join ``hub`` to the room of processes its settings name (``redis``): its peers, and
+    failed sign-ins counted for the whole room rather than per process."""
+    settings = hub.settings
+    if not settings.redis:
+        raise ValueError("no room to join: the settings name no redis server")
+    room = Room(settings.redis, lease_seconds=settings.lease_seconds,
+                prefix=settings.redis_prefix)
+    cluster = Cluster(hub, room)
+    hub.cluster = cluster
+    hub.logins = SharedLogins(room, pair_limit=settings.login_failures,
+                              account_limit=settings.login_account_failures,
+                              address_limit=settings.login_address_failures,
+                              window=settings.login_window)
+    return cluster
 
 
 class Cluster:
@@ -447,7 +462,7 @@ class RemoteConn:
                 self.closed = True
                 table = self._table
                 if table is not None:
-                    await table.detach(self, leaving=False)  # type: ignore[arg-type]
+                    await table.detach(self, leaving=False)
                 return
             ref = data.get("ref") if isinstance(data, dict) else None
             try:

@@ -7,38 +7,32 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import secrets
 import time
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match, RulesError
+from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache, LobbyNotices
+from spades.server.options import build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.seating import Place
 from spades.server.settings import Settings
-from spades.server.tables import (
-    Table,
-    TableError,
-    build_rules,
-    invite_code,
-    restartable,
-)
+from spades.server.tables import Table, TableError
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
-    from spades.server.cluster import Cluster
-    from spades.server.room import SharedLogins
+    from spades.server.room import Room, SharedLogins
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -46,6 +40,34 @@ T = TypeVar("T")
 SEQ_EPOCH = 1_000_000_000
 #: What the clients of a table instance that stopped (another runs the table now) are told.
 MOVED = "this table has moved to another server: try again in a moment"
+
+#: How a client's message is carried out (``spades.server.app.dispatch``).
+Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
+
+
+class Peers(Protocol):
+    """The other server processes of a room, as this one's hub and app use them
+    (:class:`spades.server.cluster.Cluster`, attached by :func:`spades.server.cluster.attach`
+    when ``--redis`` is set; the hub does not import it)."""
+
+    dispatch: Dispatch | None
+
+    @property
+    def room(self) -> Room: ...
+    @property
+    def lobby(self) -> Mapping[str, dict[str, Any]]: ...
+
+    async def start(self) -> None: ...
+    async def close(self) -> None: ...
+    async def reserve(self, table_id: str) -> None: ...
+    async def claimed(self, table: Table) -> bool: ...
+    def released(self, table: Table) -> None: ...
+    def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
+    def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None: ...
+    def register(self, conn: Conn) -> None: ...
+    def unregister(self, conn: Conn) -> None: ...
+    async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
+    def leaving_remote(self, conn: Conn) -> None: ...
 
 
 def token_hash(token: str) -> str:
@@ -176,20 +198,10 @@ class Hub:
         # Instances of tables that stopped here (another took the table over): they write,
         # tell and announce nothing more (see lost_table).
         self.stopped: weakref.WeakSet[Table] = weakref.WeakSet()
-        self.cluster: Cluster | None = None
+        # With several processes (``settings.redis``): spades.server.cluster.attach
+        # gives the hub its peers and the room's count of failed sign-ins.
+        self.cluster: Peers | None = None
         self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
-        if settings.redis:
-            from spades.server.cluster import Cluster
-            from spades.server.room import Room, SharedLogins
-
-            room = Room(settings.redis, lease_seconds=settings.lease_seconds,
-                        prefix=settings.redis_prefix)
-            self.cluster = Cluster(self, room)
-            # Failed sign-ins are counted for the whole room, not per process.
-            self.logins = SharedLogins(room, pair_limit=settings.login_failures,
-                                       account_limit=settings.login_account_failures,
-                                       address_limit=settings.login_address_failures,
-                                       window=settings.login_window)
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -221,7 +233,9 @@ class Hub:
             return
         self.stopped.add(table)
         log.warning("table %s stops running here: %s", table.id, why)
-        conns = [*table.members.values(), *table.spectators]
+        # a table's members are this hub's connections (with several processes, some of
+        # them the cluster's stand-ins for clients of other processes)
+        conns = cast("list[Conn]", [*table.members.values(), *table.spectators])
         table.members.clear()
         table.spectators.clear()
         table.close_timers()
@@ -234,7 +248,7 @@ class Hub:
         if self.cluster is not None:
             self.cluster.lost_table(table, conns)
             return
-        text = json.dumps({"type": "error", "ref": None, "code": "state", "message": MOVED})
+        text = frames.error("state", MOVED)
         for conn in conns:
             if conn.table is table:
                 conn.table = None
@@ -321,8 +335,7 @@ class Hub:
         for conn in list(self.sessions.pop(digest, ())):
             if conn.expiry is not None:
                 conn.expiry.cancel()
-            conn.send(json.dumps({"type": "error", "ref": None, "code": "auth",
-                                  "message": f"{why}: sign in again"}))
+            conn.send(frames.error("auth", f"{why}: sign in again"))
             conn.close(1008)
 
     # The lobby --------------------------------------------------------------------------
@@ -338,7 +351,7 @@ class Hub:
             return  # another instance tells of it
         if self.cluster is not None:  # every process's lobby hears of it, this one's too
             listed = self.listed(table) and table.id in self.tables
-            self.cluster.lobby_changed(table, table.summary() if listed else None)
+            self.cluster.lobby_changed(table, table.summary().model_dump() if listed else None)
             return
         self.lobby_cache.invalidate()
         if self.lobby_subs:  # told coalesced, its latest state (lobby.LobbyNotices)

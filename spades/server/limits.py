@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Protocol
 
+from spades.server import frames
 from spades.server.settings import Settings
-from spades.server.tables import TableError
-
-if TYPE_CHECKING:
-    from spades.server.hub import Hub
-    from spades.server.tables import Table
+from spades.server.tables import Table, TableError
 
 Clock = Callable[[], float]
+
+
+class Holder(Protocol):
+    """The server's tables, as the caps on them need (:class:`spades.server.hub.Hub`)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def uploads(self) -> Collection[str]: ...
 
 
 class TokenBucket:
@@ -160,7 +167,7 @@ def live(table: Table) -> bool:
     return table.status in ("waiting", "active")
 
 
-def check_tables(hub: Hub, user_id: int, leaving: Table | None = None) -> None:
+def check_tables(hub: Holder, user_id: int, leaving: Table | None = None) -> None:
     """Refuse a new table to a user who already holds a place at ``tables_per_user``
     unfinished tables (a table they left mid-match still counts: a CPU covers them).
     ``leaving``: a table not yet started that the new one makes them leave."""
@@ -174,7 +181,7 @@ def check_tables(hub: Hub, user_id: int, leaving: Table | None = None) -> None:
                          f"(at most {cap}): finish or leave one first")
 
 
-def check_upload(hub: Hub, user_id: int) -> None:
+def check_upload(hub: Holder, user_id: int) -> None:
     """Refuse a ``continue`` upload beyond ``uploads_per_user`` live ones (and beyond the
     tables cap)."""
     check_tables(hub, user_id)
@@ -309,8 +316,7 @@ class SpectatorNotices:
         if table.status == "closed":
             return
         names = sorted(c.name for c in table.spectators)
-        text = json.dumps({"type": "spectators", "table_id": table.id,
-                           "spectating": len(names), "names": names})
+        text = frames.spectators(table.id, names)
         for conn, _ in table.recipients():
             conn.send(text)
             self.sent += 1

@@ -5,18 +5,41 @@ subscribers coalesced (:class:`LobbyNotices`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from spades.server import frames
+from spades.server.settings import Settings
 
 if TYPE_CHECKING:
-    from spades.server.hub import Hub
-    from spades.server.tables import Table
+    from spades.server.tables import Member, Table
+
+
+class Rows(Protocol):
+    """Every process's lobby rows, as their owners told them (the cluster)."""
+
+    @property
+    def lobby(self) -> Mapping[str, dict[str, Any]]: ...
+
+
+class Host(Protocol):
+    """What the lobby needs of the server (:class:`spades.server.hub.Hub`)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def cluster(self) -> Rows | None: ...
+    @property
+    def lobby_subs(self) -> Collection[Member]: ...
+
+    def listed(self, table: Table) -> bool: ...
 
 
 class LobbyCache:
-    def __init__(self, hub: Hub, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, hub: Host, clock: Callable[[], float] = time.monotonic) -> None:
         self.hub = hub
         self.clock = clock
         self._rows: list[dict[str, Any]] | None = None
@@ -36,7 +59,8 @@ class LobbyCache:
             if hub.cluster is not None:  # every process's tables, as their owners said
                 self._rows = list(hub.cluster.lobby.values())
             else:
-                self._rows = [t.summary() for t in hub.tables.values() if hub.listed(t)]
+                self._rows = [t.summary().model_dump() for t in hub.tables.values()
+                              if hub.listed(t)]
             self._text = None
             self._built = self.clock()
             self.builds += 1
@@ -55,12 +79,10 @@ class LobbyCache:
         rows = self.rows()
         if offset == 0 and limit is None:
             if self._text is None:
-                self._text = json.dumps({"type": "lobby", "tables": rows, "total": len(rows),
-                                         "offset": 0, "limit": None})
+                self._text = frames.lobby(rows, len(rows), 0, None)
             return self._text
         part, total = self.page(offset, limit)
-        return json.dumps({"type": "lobby", "tables": part, "total": total, "offset": offset,
-                           "limit": limit})
+        return frames.lobby(part, total, offset, limit)
 
 
 class LobbyNotices:
@@ -69,7 +91,7 @@ class LobbyNotices:
     ``lobby_update`` row, or ``lobby_remove`` if it left the lobby), so a burst of changes
     costs each subscriber one frame per table that changed, not one per change."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Host) -> None:
         self.hub = hub
         # table id -> the table (its row is made when sent), a row (from another process),
         # or None (it left the lobby); in the order they first changed.
@@ -104,12 +126,12 @@ class LobbyNotices:
             if isinstance(what, dict) or what is None:
                 row = what
             else:
-                row = (what.summary() if hub.listed(what) and hub.tables.get(table_id) is what
+                row = (what.summary().model_dump() if hub.listed(what) and hub.tables.get(table_id) is what
                        else None)
             if row is not None:
-                text = json.dumps({"type": "lobby_update", "table": row})
+                text = frames.lobby_update(row)
             else:
-                text = json.dumps({"type": "lobby_remove", "table_id": table_id})
+                text = frames.lobby_remove(table_id)
             for conn in subs:
                 conn.send(text)
                 self.sent += 1

@@ -8,16 +8,14 @@ acknowledged or broadcast. Each member gets only its own seat's view.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import random
 import secrets
 import time
 import zlib
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Container, Coroutine, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from spades.engine import (
     DEAL,
@@ -28,16 +26,25 @@ from spades.engine import (
     RulesError,
     action_str,
     cards_of,
-    profile,
     summary,
 )
 from spades.engine.actions import is_play
 from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
-from spades.engine.rules import PROFILE_OPTIONS, PROFILES
 from spades.present.narrate import Narrator
-from spades.server import views
-from spades.server.cpu import default_strength, is_external, spec_of
-from spades.server.protocol import TableOptions
+from spades.server import frames, views
+from spades.server.cpu import CpuPool, spec_of
+from spades.server.options import build_rules, invite_code
+from spades.server.protocol import (
+    ChatLine,
+    ScoreInfo,
+    SeatInfo,
+    SheetOut,
+    TableOptions,
+    TableState,
+    TableSummary,
+    TurnInfo,
+    YouInfo,
+)
 from spades.server.seating import (
     Place,
     arranged,
@@ -47,13 +54,57 @@ from spades.server.seating import (
     place_names,
     team_count,
 )
+from spades.server.settings import Settings
+from spades.server.turns import Turns
 from spades.session import Move, Session
-from spades.store import StoreError, storable_rules
-
-if TYPE_CHECKING:
-    from spades.server.hub import Conn, Hub
+from spades.store import Store
 
 log = logging.getLogger("spades.server")
+T = TypeVar("T")
+
+
+class Member(Protocol):
+    """What a table needs of a client's connection (:class:`spades.server.hub.Conn`)."""
+
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def guest(self) -> bool: ...
+    table: Table | None
+
+    def send(self, text: str) -> None: ...
+
+
+class SpectatorNotices(Protocol):
+    def changed(self, table: Table) -> None: ...
+
+
+class Host(Protocol):
+    """What a table needs of the server that runs it (:class:`spades.server.hub.Hub`): a
+    table does not know the hub, only this."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def cpu(self) -> CpuPool: ...
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def uploads(self) -> Container[str]: ...
+    @property
+    def stopped(self) -> Container[Table]: ...
+    @property
+    def spectator_notices(self) -> SpectatorNotices: ...
+
+    async def table_write(self, table: Table, fn: Callable[..., T], *args: Any,
+                          **kwargs: Any) -> T: ...
+    def lobby_changed(self, table: Table) -> None: ...
+    def forget(self, table: Table) -> None: ...
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
 
 
 class TableError(Exception):
@@ -65,60 +116,8 @@ class TableError(Exception):
         self.message = message
 
 
-OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
-             "jokers", "ten_for_200", "turn_timer")
-
-
-def build_rules(opts: TableOptions) -> Rules:
-    """The rules a table's options describe (raises :class:`RulesError` saying why)."""
-    if opts.profile not in PROFILES:
-        raise RulesError(f"profile: unknown {opts.profile!r}; choose one of "
-                         f"{', '.join(PROFILES)}")
-    counts = PROFILES[opts.profile][0]
-    knobs: dict[str, Any] = {}
-    if opts.players is not None:
-        knobs["players"] = opts.players
-    for key in OVERRIDES:
-        value = getattr(opts, key)
-        if value is not None:
-            knobs[key] = value
-    base = profile(opts.profile, players=knobs.get("players", counts[0] if len(counts) == 1
-                                                    else 4))
-    n = base.players
-    if opts.teams is not None:
-        offers = "teams" in PROFILE_OPTIONS.get(opts.profile, ())
-        if opts.teams == 0:
-            if base.teams is not None and not offers:
-                raise RulesError(f"teams: {opts.profile} is a partnership game")
-            knobs["teams"] = None
-        else:
-            k = opts.teams
-            if base.teams is None and not offers:
-                raise RulesError(f"teams: {opts.profile} is played solo")
-            if n % k or n // k < 2:
-                raise RulesError(f"teams: {n} players cannot make {k} teams of two or more")
-            knobs["teams"] = tuple(tuple(range(t, n, k)) for t in range(k))
-    if opts.first_dealer is not None and opts.first_dealer >= n:
-        raise RulesError(f"first_dealer: must be a seat from 0 to {n - 1}")
-    return restartable(profile(opts.profile, **knobs))
-
-
-def restartable(rules: Rules) -> Rules:
-    """``rules`` if a restart can build them back from the database, exactly as it will
-    (raises :class:`RulesError` saying why not): checked before anything is stored."""
-    try:
-        return storable_rules(rules)
-    except StoreError as exc:
-        raise RulesError(f"these rules cannot be kept: {exc}") from None
-
-
-def invite_code(typed: str) -> str:
-    """An invite code as people type it: any case, spaces or dashes between the letters."""
-    return "".join(ch for ch in typed.upper() if ch.isalnum())
-
-
 class Table:
-    def __init__(self, hub: Hub, game_id: str, options: TableOptions, rules: Rules,
+    def __init__(self, hub: Host, game_id: str, options: TableOptions, rules: Rules,
                  places: list[Place], owner: int | None, invite: str, status: str) -> None:
         self.hub = hub
         self.id = game_id
@@ -134,13 +133,11 @@ class Table:
         self.fence = 0  # the store's fencing number this instance writes under (hub.table_write)
         self.version = 0
         self.lock = asyncio.Lock()
-        self.members: dict[int, Conn] = {}  # user id -> connection, for seated humans
-        self.spectators: set[Conn] = set()
+        self.members: dict[int, Member] = {}  # user id -> connection, for seated humans
+        self.spectators: set[Member] = set()
         self.chat: deque[dict[str, Any]] = deque(maxlen=hub.settings.chat_history)
         self.seed_base = zlib.crc32(game_id.encode())
-        self.turn_deadline: float | None = None
-        self._handles: list[asyncio.TimerHandle] = []
-        self._cpu_task: asyncio.Task[None] | None = None
+        self.turns = Turns(self, TableError)  # CPU turns and the turn timer
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
@@ -151,6 +148,20 @@ class Table:
     @property
     def match(self) -> Match | None:
         return self.session.match if self.session is not None else None
+
+    @property
+    def turn_deadline(self) -> float | None:
+        """Unix time when the turn timer fires (None: no timer runs)."""
+        return self.turns.deadline
+
+    @property
+    def turn_timer(self) -> int | None:
+        return self.rules.turn_timer
+
+    @property
+    def cpu_default(self) -> str:
+        """The CPU strength of the table's CPU players."""
+        return self.options.cpu
 
     @property
     def stored(self) -> int:
@@ -191,58 +202,54 @@ class Table:
     def any_human_connected(self) -> bool:
         return any(self.connected(i) for i in range(len(self.places)))
 
-    def seat_of_conn(self, conn: Conn) -> int | None:
+    def seat_of_conn(self, conn: Member) -> int | None:
         if self.members.get(conn.user_id) is conn:
             return self.place_of(conn.user_id)
         return None
 
     # What is sent ----------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "name": self.options.name or f"{self.owner_name()}'s table",
-            "status": "finished" if self.status == "closed" else self.status,
-            "profile": self.rules.name, "players": self.rules.players,
-            "humans": self.humans(),
-            "open_seats": sum(p.kind == "empty" for p in self.places)
+    def summary(self) -> TableSummary:
+        return TableSummary(
+            id=self.id, name=self.options.name or f"{self.owner_name()}'s table",
+            status="finished" if self.status == "closed" else self.status,  # type: ignore[arg-type]
+            profile=self.rules.name, players=self.rules.players, humans=self.humans(),
+            open_seats=sum(p.kind == "empty" for p in self.places)
             if self.status == "waiting" else 0,
-            "spectators": self.options.spectators, "spectating": len(self.spectators),
-            "owner": self.owner_name(), "turn_timer": self.rules.turn_timer,
-            "private": self.options.private,
-        }
+            spectators=self.options.spectators, spectating=len(self.spectators),
+            owner=self.owner_name(), turn_timer=self.rules.turn_timer,
+            private=self.options.private)
 
-    def state(self, member: bool) -> dict[str, Any]:
+    def state(self, member: bool) -> TableState:
         side_of = self.rules.side_of
         seats = []
         for i, p in enumerate(self.places):
             team = p.team
             if self.status != "waiting" and self.rules.teams is not None:
                 team = side_of[i]
-            seats.append({
-                "seat": i, "kind": p.kind, "name": p.name if p.kind != "empty" else "",
-                "user_id": p.user_id, "connected": self.connected(i),
-                "covered": p.covered, "team": team, "guest": p.kind == "human" and p.guest,
-                "owner": p.kind == "human" and p.user_id == self.owner and self.owner is not None,
-                "cpu": p.cpu if p.kind == "cpu" or p.covered else None,
-            })
+            seats.append(SeatInfo(
+                seat=i, kind=p.kind, name=p.name if p.kind != "empty" else "",  # type: ignore[arg-type]
+                user_id=p.user_id, connected=self.connected(i),
+                covered=p.covered, team=team, guest=p.kind == "human" and p.guest,
+                owner=p.kind == "human" and p.user_id == self.owner and self.owner is not None,
+                cpu=p.cpu if p.kind == "cpu" or p.covered else None))
         m = self.match
         winner = m.winner if m is not None and m.is_over() else None
         winner_names: list[str] = []
         if winner is not None:
             names = self.names()
             winner_names = [names[s] for s in self.rules.sides[winner]]
-        return {
-            "id": self.id, "name": self.options.name or f"{self.owner_name()}'s table",
-            "status": "finished" if self.status == "closed" else self.status,
-            "options": self.options.model_dump(), "rules": views.rules_info(self.rules),
-            "seats": seats, "spectating": len(self.spectators), "owner": self.owner,
-            "invite": self.invite if member else None, "game_id": self.id,
-            "winner": winner, "winner_names": winner_names,
-        }
+        return TableState(
+            id=self.id, name=self.options.name or f"{self.owner_name()}'s table",
+            status="finished" if self.status == "closed" else self.status,  # type: ignore[arg-type]
+            options=self.options, rules=views.rules_info(self.rules),
+            seats=seats, spectating=len(self.spectators), owner=self.owner,
+            invite=self.invite if member else None, game_id=self.id,
+            winner=winner, winner_names=winner_names)
 
-    def you(self, conn: Conn) -> dict[str, Any]:
+    def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
-        return {"role": "player" if seat is not None else "spectator", "seat": seat}
+        return YouInfo(role="player" if seat is not None else "spectator", seat=seat)
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         m = self.match
@@ -250,26 +257,25 @@ class Table:
             return None
         return views.seat_view(m, seat) if seat is not None else views.public_view(m)
 
-    def turn_info(self) -> dict[str, Any] | None:
+    def turn_info(self) -> TurnInfo | None:
         m = self.match
         if m is None or self.status != "active" or m.current_player < 0:
             return None
-        return {"seat": m.current_player, "deadline": self.turn_deadline,
-                "seconds": self.rules.turn_timer}
+        return TurnInfo(seat=m.current_player, deadline=self.turn_deadline,
+                        seconds=self.rules.turn_timer)
 
-    def score(self) -> dict[str, Any] | None:
-        return views.score_info(self.match) if self.match is not None else None
+    def score(self) -> ScoreInfo | None:
+        return ScoreInfo(**views.score_info(self.match)) if self.match is not None else None
 
-    def snapshot(self, conn: Conn) -> dict[str, Any]:
+    def snapshot(self, conn: Member) -> str:
+        """The ``table`` frame for ``conn``."""
         seat = self.seat_of_conn(conn)
-        return {
-            "type": "table", "seq": self.seq, "table": self.state(seat is not None),
-            "you": self.you(conn), "view": self.view_for(seat), "turn": self.turn_info(),
-            "score": self.score(), "chat": list(self.chat),
-        }
+        return frames.table(self.seq, self.state(seat is not None), self.you(conn),
+                            self.view_for(seat), self.turn_info(), self.score(),
+                            [ChatLine(**line) for line in self.chat])
 
-    def recipients(self) -> list[tuple[Conn, int | None]]:
-        out: list[tuple[Conn, int | None]] = []
+    def recipients(self) -> list[tuple[Member, int | None]]:
+        out: list[tuple[Member, int | None]] = []
         for uid, conn in self.members.items():
             out.append((conn, self.place_of(uid)))
         out.extend((c, None) for c in self.spectators)
@@ -299,61 +305,43 @@ class Table:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
-        partner North is back"), named as that member's page draws it."""
+        partner North is back"), named as that member's page draws it. The frames are
+        built by :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
-        ev = {"kind": event["kind"], "hand": event.get("hand", 0), "seat": event.get("seat"),
-              "action": event.get("action"), "trick": event.get("trick"),
-              "trick_winner": event.get("trick_winner"),
-              "penalty_bags": event.get("penalty_bags"),
-              "seconds_left": event.get("seconds_left"), "result": event.get("result"),
-              "winner": event.get("winner"), "text": "", "news": []}
         text: str | Callable[[Narrator], str] = event.get("text", "")
-        if isinstance(text, str):
-            ev["text"] = text
-        facts = [e.to_json() for e in news]
-        head = json.dumps({"type": "event", "seq": self.seq, "table_id": self.id})[:-1]
-        rest = json.dumps({"turn": self.turn_info(), "score": self.score()})[1:-1]
+        fields = {k: v for k, v in event.items() if k != "text"}
+        fields.setdefault("hand", 0)
+        out = frames.EventFrames(
+            self.seq, self.id, fields, [e.to_json() for e in news], self.turn_info(),
+            self.score(), (self.state(True), self.state(False)) if with_table else None)
         told: dict[int | None, str] = {}
-        if facts:  # the same for everyone but the words: written once
-            ev_head = json.dumps({k: v for k, v in ev.items() if k not in ("text", "news")})[:-1]
-            facts_json = [json.dumps(f)[:-1] for f in facts]
         places = tuple((p.kind, p.name) for p in self.places)
-        table_json = json.dumps(self.state(True)) if with_table else None
-        watched_json: str | None = None  # spectators': without the invite code
-        public: str | None = None
+        public: str | None = None  # the spectators' view, the same for all of them
         for conn, seat in self.recipients():
             said = told.get(seat)
             if said is None:
-                if facts:
+                if news:
                     say = self.narrator(seat, places).say
                     texts = [say(e) for e in news]
-                    items = ",".join(f'{f},"text":{json.dumps(t)}}}'
-                                     for f, t in zip(facts_json, texts, strict=True))
-                    said = f'{ev_head},"text":{json.dumps(" ".join(texts))},"news":[{items}]}}'
+                    said = out.said(" ".join(texts), texts)
                 elif callable(text):  # about a seat: named for this member
-                    said = json.dumps({**ev, "text": text(self.narrator(seat, places))})
+                    said = out.said(text(self.narrator(seat, places)))
                 else:
-                    said = json.dumps(ev)
+                    said = out.said(text)
                 told[seat] = said
+            you = self.you(conn) if with_table else None
             if seat is None:
                 if public is None:
-                    public = json.dumps(self.view_for(None))
-                view = public
+                    public = frames.view_json(self.view_for(None))
+                conn.send(out.frame(said, None, you, view_json=public))
             else:
-                view = json.dumps(self.view_for(seat))
-            tail = f',"event":{said},{rest},"view":{view}'
-            if table_json is not None:
-                if seat is None and watched_json is None:
-                    watched_json = json.dumps(self.state(False))
-                shown = table_json if seat is not None else watched_json
-                tail += f',"table":{shown},"you":{json.dumps(self.you(conn))}'
-            conn.send(head + tail + "}")
+                conn.send(out.frame(said, self.view_for(seat), you))
         return self.seq
 
     def emit_chat(self, line: dict[str, Any]) -> int:
         self.seq += 1
         self.chat.append(line)
-        text = json.dumps({"type": "chat", "seq": self.seq, "table_id": self.id, "line": line})
+        text = frames.chat(self.seq, self.id, ChatLine(**line))
         for conn, _ in self.recipients():
             conn.send(text)
         return self.seq
@@ -384,13 +372,13 @@ class Table:
 
     # Membership ------------------------------------------------------------------------
 
-    def check_private(self, conn: Conn, invite: str | None) -> None:
+    def check_private(self, conn: Member, invite: str | None) -> None:
         if (self.options.private and self.place_of(conn.user_id) is None
                 and not (invite and secrets.compare_digest(invite_code(invite),
                                                            self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
 
-    def check_join(self, conn: Conn, role: str, invite: str | None) -> None:
+    def check_join(self, conn: Member, role: str, invite: str | None) -> None:
         """Raise :class:`TableError` if ``conn`` may not join now as ``role``."""
         if self.status == "closed":
             raise TableError("not_found", "this table has closed")
@@ -409,16 +397,15 @@ class Table:
             raise TableError("limit", f"this table has its {len(self.spectators)} "
                              "spectators: no room for more")
 
-    async def join(self, conn: Conn, role: str, invite: str | None) -> None:
+    async def join(self, conn: Member, role: str, invite: str | None) -> None:
         async with self.lock:
             self.check_join(conn, role, invite)
             seat = self.place_of(conn.user_id)
             if seat is not None:  # back to one's own seat
                 old = self.members.get(conn.user_id)
                 if old is not None and old is not conn:
-                    old.send(json.dumps({"type": "error", "ref": None, "code": "state",
-                                         "message": "this seat was taken over by a newer "
-                                         "connection of yours"}))
+                    old.send(frames.error("state", "this seat was taken over by a newer "
+                                          "connection of yours"))
                     old.table = None
                 self.spectators.discard(conn)
                 self.members[conn.user_id] = conn
@@ -461,7 +448,7 @@ class Table:
                   with_table=True)
         self.schedule()
 
-    async def detach(self, conn: Conn, *, leaving: bool) -> None:
+    async def detach(self, conn: Member, *, leaving: bool) -> None:
         """A connection goes away (closed socket) or leaves the table on purpose."""
         async with self.lock:
             if conn.table is self:
@@ -565,7 +552,7 @@ class Table:
 
     # The owner's controls --------------------------------------------------------------
 
-    def _require_owner(self, conn: Conn) -> None:
+    def _require_owner(self, conn: Member) -> None:
         if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
             raise TableError("not_allowed", "only the table owner may do that")
 
@@ -573,7 +560,7 @@ class Table:
         if self.status != "waiting":
             raise TableError("state", "the match has already started")
 
-    async def set_options(self, conn: Conn, opts: TableOptions) -> None:
+    async def set_options(self, conn: Member, opts: TableOptions) -> None:
         async with self.lock:
             self._require_owner(conn)
             self._require_waiting()
@@ -603,7 +590,7 @@ class Table:
                       with_table=True)
             self.hub.lobby_changed(self)
 
-    async def move(self, conn: Conn, seat: int) -> None:
+    async def move(self, conn: Member, seat: int) -> None:
         async with self.lock:
             self._require_waiting()
             mine = self.seat_of_conn(conn)
@@ -616,7 +603,7 @@ class Table:
             self.emit({"kind": "seated", "seat": seat, "text": f"{conn.name} moves"},
                       with_table=True)
 
-    async def choose_team(self, conn: Conn, team: int | None, *, mate: int | None = None) -> None:
+    async def choose_team(self, conn: Member, team: int | None, *, mate: int | None = None) -> None:
         async with self.lock:
             self._require_waiting()
             mine = self.seat_of_conn(conn)
@@ -646,7 +633,7 @@ class Table:
                        "text": f"{conn.name} joins team {team}" if team is not None
                        else f"{conn.name} has no team"}, with_table=True)
 
-    async def add_cpu(self, conn: Conn, seat: int | None) -> None:
+    async def add_cpu(self, conn: Member, seat: int | None) -> None:
         async with self.lock:
             self._require_owner(conn)
             self._require_waiting()
@@ -663,7 +650,7 @@ class Table:
                       with_table=True)
             self.hub.lobby_changed(self)
 
-    async def remove(self, conn: Conn, seat: int) -> None:
+    async def remove(self, conn: Member, seat: int) -> None:
         async with self.lock:
             self._require_owner(conn)
             self._require_waiting()
@@ -685,7 +672,7 @@ class Table:
                       with_table=True)
             self.hub.lobby_changed(self)
 
-    async def give_owner(self, conn: Conn, seat: int) -> None:
+    async def give_owner(self, conn: Member, seat: int) -> None:
         async with self.lock:
             self._require_owner(conn)
             if seat >= len(self.places) or self.places[seat].kind != "human":
@@ -697,7 +684,7 @@ class Table:
                        f"{'own' if n.me == seat else 'owns'} the table"}, with_table=True)
             self.hub.lobby_changed(self)
 
-    async def start(self, conn: Conn | None) -> None:
+    async def start(self, conn: Member | None) -> None:
         async with self.lock:
             if conn is not None:
                 self._require_owner(conn)
@@ -768,7 +755,7 @@ class Table:
             await self.deal_or_retry()
         self.schedule()
 
-    async def act(self, conn: Conn | None, seat: int, action: int | None, source: str,
+    async def act(self, conn: Member | None, seat: int, action: int | None, source: str,
                   version: int | None = None) -> int:
         """Take an action for ``seat`` (``source``: human, cpu, timer). Returns its event
         number. Refused actions raise :class:`TableError` and change nothing."""
@@ -806,8 +793,7 @@ class Table:
                 raise TableError("illegal", str(exc)) from None
             news = await self.play(move)  # written (and committed) before anything else
             self.version += 1
-            self.turn_deadline = None
-            self._cancel_timers()
+            self.turns.turn_over()
             self.schedule()
             assert isinstance(move.value, int)
             ev: dict[str, Any] = {"hand": hand, "seat": seat, "action": action_str(move.value),
@@ -847,7 +833,7 @@ class Table:
         doubling to 30 s); ``match_over`` is told once the result is stored."""
         m = self.match
         assert m is not None
-        self._cancel_timers()
+        self.turns.turn_over()
         result = summary(m)
         result["names"] = self.names()
         try:
@@ -879,124 +865,32 @@ class Table:
                 return
             await self._finish()
 
-    # CPUs and the turn timer -------------------------------------------------------------
+    # CPUs and the turn timer (spades.server.turns) ---------------------------------------
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.hub.spawn(coro)
-
-    def _cancel_timers(self) -> None:
-        for h in self._handles:
-            h.cancel()
-        self._handles.clear()
 
     def schedule(self) -> None:
         """Start what the seat to act needs: a CPU decision, or the turn timer."""
-        m = self.match
-        if m is None or self.status != "active" or m.current_player < 0:
-            return
-        seat = m.current_player
-        place = self.places[seat]
-        version = self.version
-        running = self.turn_deadline is not None and bool(self._handles)
-        if not self.any_human_connected():
-            if running and place.kind == "human":
-                return  # a turn's timer runs out even if its player went away
-            self._cancel_timers()
-            self.turn_deadline = None
-            return  # nobody is watching: the table pauses
-        if running and place.kind == "human":
-            return  # covered during its timed turn: the timer takes it (and its penalty)
-        if place.kind == "cpu" or place.covered:
-            if self._cpu_task is None or self._cpu_task.done():
-                self._cpu_task = asyncio.get_running_loop().create_task(
-                    self._cpu_turn(seat, version))
-            return
-        seconds = self.rules.turn_timer
-        if seconds is None or self._handles:
-            return
-        loop = asyncio.get_running_loop()
-        self.turn_deadline = time.time() + seconds
-        warn_in = max(seconds / 2, seconds - 10)
-        left = seconds - warn_in
-        self._handles.append(loop.call_later(
-            warn_in, self._warn, seat, version, left))
-        self._handles.append(loop.call_later(
-            seconds, lambda: self._spawn(self.act(None, seat, None, "timer", version))))
-
-    def _warn(self, seat: int, version: int, left: float) -> None:
-        if version != self.version or self.status != "active":
-            return
-        m = self.match
-        assert m is not None
-        self.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
-                   "seconds_left": round(left, 1),
-                   "text": lambda n: f"{n.seat(seat)}: {left:.0f} seconds left"})
-
-    async def _cpu_turn(self, seat: int, version: int) -> None:
-        try:
-            delay = self.hub.settings.cpu_delay
-            if delay:
-                await asyncio.sleep(delay)
-            while True:
-                m = self.match
-                if m is None or version != self.version or self.status != "active":
-                    return
-                place = self.places[seat]
-                spec = spec_of(place.cpu or self.options.cpu)
-                obs = m.observation(seat)
-                try:
-                    action = await self.hub.cpu.decide(spec, self.seed_base + seat, obs)
-                except Exception:
-                    if not is_external(spec):
-                        raise
-                    place.cpu = default_strength()  # a dead program: a CPU takes the seat
-                    continue
-                if version != self.version:
-                    return
-                if action not in obs.legal_actions:  # a bot bug must not stall the table
-                    if is_external(spec):
-                        place.cpu = default_strength()
-                        continue
-                    log.error("table %s: the CPU (%s) at seat %d chose an illegal action %r;"
-                              " playing its first legal action instead", self.id, spec, seat,
-                              action)
-                    action = obs.legal_actions[0]
-                await self.act(None, seat, action, "cpu", version)
-                return
-        except TableError:
-            return
-        except Exception:  # a failing bot: play the first legal action instead
-            log.exception("table %s: the CPU at seat %d failed to decide; playing its first"
-                          " legal action instead", self.id, seat)
-            m = self.match
-            if m is not None and version == self.version and m.current_player == seat:
-                with contextlib.suppress(TableError):
-                    await self.act(None, seat, m.legal_actions()[0], "cpu", version)
-        finally:
-            self._cpu_task = None
-            self.schedule_soon()
-
-    def schedule_soon(self) -> None:
-        asyncio.get_running_loop().call_soon(self.schedule)
+        self.turns.schedule()
 
     # Chat and the sheet -------------------------------------------------------------------
 
-    def chat_line(self, conn: Conn, text: str) -> dict[str, Any]:
+    def chat_line(self, conn: Member, text: str) -> dict[str, Any]:
         return {"name": conn.name, "guest": conn.guest, "seat": self.seat_of_conn(conn),
                 "text": text, "at": time.time()}
 
-    def sheet(self) -> dict[str, Any]:
+    def sheet(self) -> SheetOut:
         if self.match is None:
             raise TableError("state", "the match has not started")
-        return {"type": "sheet", "table_id": self.id, **views.sheet(self.match, self.names())}
+        return frames.sheet(self.id, views.sheet(self.match, self.names()))
 
     def close_timers(self) -> None:
-        self._cancel_timers()
+        """The table stops here: nothing more is scheduled (no CPU turn, timer, retry)."""
+        self.turns.close()
         if self._finish_retry is not None:
             self._finish_retry.cancel()
             self._finish_retry = None
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()
-        if self._cpu_task is not None:
-            self._cpu_task.cancel()

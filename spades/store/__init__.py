@@ -137,7 +137,7 @@ class Store:
             with engine.begin() as conn:
                 if conn.dialect.name == "postgresql":  # processes starting together wait
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK})
-                migrate(conn)
+                migrate(conn, recount=count_finished_games)
         except OperationalError as exc:
             engine.dispose()
             where = engine.url.render_as_string(hide_password=True)

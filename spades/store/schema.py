@@ -166,11 +166,10 @@ def _broken(conn: Connection) -> None:
 
 
 def _stats(conn: Connection) -> None:
-    from spades.store import count_finished_games
-
+    """Statistics are kept: the games finished before are counted once, right after this
+    step, by ``migrate``'s ``recount`` (the store's, which replays them)."""
     _add_column(conn, games, "stats_counted")
     user_stats.create(conn, checkfirst=True)
-    count_finished_games(conn)  # once: the games finished before statistics were kept
 
 
 def _name_keys(conn: Connection) -> None:
@@ -210,8 +209,10 @@ MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _sta
                                                   _big_user_ids, _fence]
 
 
-def migrate(conn: Connection) -> int:
-    """Bring the schema up to date; returns the version now in force."""
+def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None = None) -> int:
+    """Bring the schema up to date; returns the version now in force. ``recount``: counts
+    the finished games into the statistics, once, when the step that starts keeping them
+    runs (:func:`spades.store.count_finished_games`)."""
     schema_version.create(conn, checkfirst=True)
     row = conn.execute(text("SELECT version FROM schema_version")).first()
     current = row[0] if row else 0
@@ -222,6 +223,8 @@ def migrate(conn: Connection) -> int:
         )
     for step in MIGRATIONS[current:]:
         step(conn)
+        if step is _stats and recount is not None:
+            recount(conn)  # once: the games finished before statistics were kept
     if row is None:
         conn.execute(schema_version.insert().values(version=len(MIGRATIONS)))
     else:

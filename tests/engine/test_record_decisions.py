@@ -114,8 +114,8 @@ def test_choosing_mirror_turns_blind_nil_off_in_a_record() -> None:
 def test_choosing_mirror_turns_blind_nil_off_on_a_table_and_the_command_line() -> None:
     from spades.cli import build_parser
     from spades.cli.play import build_rules as cli_rules
+    from spades.server.options import build_rules as table_rules
     from spades.server.protocol import TableOptions
-    from spades.server.tables import build_rules as table_rules
 
     assert profile("cards4net", bidding="mirror").blind_nil is False
     table = table_rules(TableOptions(profile="cards4net", bidding="mirror"))

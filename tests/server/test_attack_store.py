@@ -252,7 +252,7 @@ def test_every_accepted_option_combination_survives_a_restart(
         Hub.check_options(options)
     except TableError:
         return  # refused with a reason before anything was stored: fine
-    from spades.server.tables import build_rules
+    from spades.server.options import build_rules
 
     rules = build_rules(options)
     db = tmp_path / f"p{random.getrandbits(64)}.sqlite3"

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket
 
 from spades.engine import Rules
 from spades.server.app import dispatch
-from spades.server.cluster import Cluster
+from spades.server.cluster import Cluster, attach
 from spades.server.hub import Conn, Hub
 from spades.server.protocol import client_message
 from spades.server.restore import TABLE_STATUSES
@@ -56,6 +56,7 @@ async def _node(db: str, redis_url: str, prefix: str) -> Hub:
     # the test makes the lease run out when it wants.
     hub = Hub(Settings(db=db, redis=redis_url, redis_prefix=prefix, lease_seconds=60.0,
                        bot_executor="inline", cpu_delay=0.0))
+    attach(hub)
     assert hub.cluster is not None
     hub.cluster.dispatch = dispatch
     await hub.start()
@@ -63,7 +64,7 @@ async def _node(db: str, redis_url: str, prefix: str) -> Hub:
 
 
 def _cl(hub: Hub) -> Cluster:
-    assert hub.cluster is not None
+    assert isinstance(hub.cluster, Cluster)
     return hub.cluster
 
 

@@ -1,0 +1,203 @@
+"""Whose turn it is, and what makes it move: a CPU's decision, or the turn timer (with its
+warning). A table's :class:`Turns` starts what the seat to act needs and cancels it once the
+turn moved on; it acts through the table (:meth:`Turned.act`), like a player.
+
+A table's turns end for good with :meth:`Turns.close` (the table stops, finishes or the
+server shuts down): nothing is scheduled after it, and no CPU turn is begun that will not
+run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
+
+from spades.engine import Match, Observation
+from spades.present.narrate import Narrator
+from spades.server.cpu import default_strength, is_external, spec_of
+from spades.server.seating import Place
+from spades.server.settings import Settings
+
+log = logging.getLogger("spades.server")
+
+
+class Refused(Exception):
+    """What :meth:`Turned.act` raises for a refused action (the table's TableError)."""
+
+
+class Bots(Protocol):
+    async def decide(self, spec: str, seed: int, obs: Observation) -> int: ...
+
+
+class TurnHost(Protocol):
+    """What turns need of the server that runs the table."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def cpu(self) -> Bots: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+
+class Turned(Protocol):
+    """What turns need of their table (:class:`spades.server.tables.Table`)."""
+
+    @property
+    def hub(self) -> TurnHost: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def places(self) -> Sequence[Place]: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def turn_timer(self) -> int | None: ...
+    @property
+    def cpu_default(self) -> str: ...
+    @property
+    def seed_base(self) -> int: ...
+    @property
+    def id(self) -> str: ...
+
+    def any_human_connected(self) -> bool: ...
+
+    async def act(self, conn: None, seat: int, action: int | None, source: str,
+                  version: int | None = None) -> int: ...
+
+    def emit(self, event: dict[str, Any]) -> int: ...
+
+
+class Turns:
+    """The CPU decision or the turn timer of one table's seat to act."""
+
+    def __init__(self, table: Turned, refused: type[Exception] = Refused) -> None:
+        self.table = table
+        self.refused = refused  # what the table's act raises for a refused action
+        self.deadline: float | None = None  # unix time when the turn timer fires
+        self.closed = False
+        self._handles: list[asyncio.TimerHandle] = []
+        self._cpu_task: asyncio.Task[None] | None = None
+
+    def turn_over(self) -> None:
+        """The seat acted: its timer (and warning) no longer run."""
+        self.deadline = None
+        self.cancel_timers()
+
+    def cancel_timers(self) -> None:
+        for h in self._handles:
+            h.cancel()
+        self._handles.clear()
+
+    def close(self) -> None:
+        """No more turns: timers and a CPU's decision are cancelled, nothing is scheduled
+        again."""
+        self.closed = True
+        self.cancel_timers()
+        if self._cpu_task is not None:
+            self._cpu_task.cancel()
+
+    def schedule(self) -> None:
+        """Start what the seat to act needs: a CPU decision, or the turn timer."""
+        t = self.table
+        m = t.match
+        if self.closed or m is None or t.status != "active" or m.current_player < 0:
+            return
+        seat = m.current_player
+        place = t.places[seat]
+        version = t.version
+        running = self.deadline is not None and bool(self._handles)
+        if not t.any_human_connected():
+            if running and place.kind == "human":
+                return  # a turn's timer runs out even if its player went away
+            self.cancel_timers()
+            self.deadline = None
+            return  # nobody is watching: the table pauses
+        if running and place.kind == "human":
+            return  # covered during its timed turn: the timer takes it (and its penalty)
+        if place.kind == "cpu" or place.covered:
+            if self._cpu_task is None or self._cpu_task.done():
+                loop = asyncio.get_running_loop()
+                self._cpu_task = loop.create_task(self._cpu_turn(seat, version))
+            return
+        seconds = t.turn_timer
+        if seconds is None or self._handles:
+            return
+        loop = asyncio.get_running_loop()
+        self.deadline = time.time() + seconds
+        warn_in = max(seconds / 2, seconds - 10)
+        left = seconds - warn_in
+        self._handles.append(loop.call_later(warn_in, self._warn, seat, version, left))
+        self._handles.append(loop.call_later(seconds, self._time_out, seat, version))
+
+    def schedule_soon(self) -> None:
+        if not self.closed:
+            asyncio.get_running_loop().call_soon(self.schedule)
+
+    def _time_out(self, seat: int, version: int) -> None:
+        if not self.closed:
+            self.table.hub.spawn(self.table.act(None, seat, None, "timer", version))
+
+    def _warn(self, seat: int, version: int, left: float) -> None:
+        t = self.table
+        if self.closed or version != t.version or t.status != "active":
+            return
+        m = t.match
+        assert m is not None
+
+        def words(n: Narrator) -> str:
+            return f"{n.seat(seat)}: {left:.0f} seconds left"
+
+        t.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
+                "seconds_left": round(left, 1), "text": words})
+
+    async def _cpu_turn(self, seat: int, version: int) -> None:
+        t = self.table
+        try:
+            delay = t.hub.settings.cpu_delay
+            if delay:
+                await asyncio.sleep(delay)
+            while True:
+                m = t.match
+                if m is None or version != t.version or t.status != "active":
+                    return
+                place = t.places[seat]
+                spec = spec_of(place.cpu or t.cpu_default)
+                obs = m.observation(seat)
+                try:
+                    action = await t.hub.cpu.decide(spec, t.seed_base + seat, obs)
+                except Exception:
+                    if not is_external(spec):
+                        raise
+                    place.cpu = default_strength()  # a dead program: a CPU takes the seat
+                    continue
+                if version != t.version:
+                    return
+                if action not in obs.legal_actions:  # a bot bug must not stall the table
+                    if is_external(spec):
+                        place.cpu = default_strength()
+                        continue
+                    log.error("table %s: the CPU (%s) at seat %d chose an illegal action %r;"
+                              " playing its first legal action instead", t.id, spec, seat,
+                              action)
+                    action = obs.legal_actions[0]
+                await t.act(None, seat, action, "cpu", version)
+                return
+        except self.refused:
+            return
+        except Exception:  # a failing bot: play the first legal action instead
+            log.exception("table %s: the CPU at seat %d failed to decide; playing its first"
+                          " legal action instead", t.id, seat)
+            m = t.match
+            if m is not None and version == t.version and m.current_player == seat:
+                with contextlib.suppress(self.refused):
+                    await t.act(None, seat, m.legal_actions()[0], "cpu", version)
+        finally:
+            self._cpu_task = None
+            self.schedule_soon()  # not once closed: no turn is begun that will not run
