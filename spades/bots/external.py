@@ -10,7 +10,6 @@ answering wrongly raises an :class:`ExternalBotError`; the caller decides what h
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import logging
@@ -157,8 +156,11 @@ class ExternalBot:
             proc.stdout.close()
 
     def __del__(self) -> None:
-        with contextlib.suppress(Exception):
+        # (no module globals here: at interpreter exit they may already be None)
+        try:  # noqa: SIM105 (contextlib.suppress would need the module's globals)
             self.close()
+        except Exception:
+            pass
 
     # Playing -------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from spades.server.app import dispatch
+from spades.server.cluster import attach
 from spades.server.hub import Hub
 from spades.server.janitor import Janitor
 from spades.server.settings import Settings
@@ -86,6 +87,7 @@ def test_a_stale_table_nobody_runs_is_abandoned_under_a_new_fencing_number(
             # B starts as the app starts it: its janitor's round, then its take-over round.
             b = Hub(Settings(db=room[0], redis=room[1], redis_prefix=room[2],
                              lease_seconds=60.0, bot_executor="inline", cpu_delay=0.0))
+            attach(b)
             _cl(b).dispatch = dispatch
             await b.start(Janitor(b).at_start)
             assert (await b.db(b.store.game, old.id)).status == "abandoned"
