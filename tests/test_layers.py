@@ -119,3 +119,26 @@ def test_the_engine_stands_alone() -> None:
            if name.startswith("spades.engine") for dep in sorted(deps)
            if dep.split(".")[1:2] and dep.split(".")[1] in ENGINE_MAY_NOT_USE]
     assert not bad, "the engine uses layers above it:\n" + "\n".join(bad)
+
+
+APPS = ("cli", "tui", "server")  # spades.cli is the command line that starts the others
+ENTRY = ("__main__", "cli")  # may import any app
+
+
+def _layer(module: str) -> str:
+    return module.split(".")[1] if module.count(".") else ""
+
+
+def test_layers_point_inward() -> None:
+    """What the apps share (engine, bots, presentation, store, session…) imports no app, and
+    the terminal and the server do not import each other or the command line."""
+    bad = []
+    for name, deps in graph().items():
+        layer = _layer(name)
+        for dep in sorted(deps):
+            other = _layer(dep)
+            if other not in APPS or other == layer:
+                continue
+            if layer not in ENTRY:
+                bad.append(f"{name} imports {dep}")
+    assert not bad, "imports that point outward:\n" + "\n".join(bad)

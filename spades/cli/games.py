@@ -11,8 +11,8 @@ from typing import Any
 
 from spades.cli.play import add_db_option, describe_game, open_store, seat_names
 from spades.cli.replay import read_records
-from spades.cli.sheet import score_sheet, side_name
 from spades.engine import Match, RecordError, SpadesError, replay
+from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text

@@ -264,7 +264,7 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
 
 def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
     """``1a2b3c4d, 2 Jun 2026 14:05, cardems, hand 3: North & South 120 to East & West 80``."""
-    from spades.cli.sheet import side_name
+    from spades.present.sheet import side_name
 
     names = seat_names(game)
     rules = match.rules
@@ -426,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
-    from spades.cli.sheet import side_name
+    from spades.present.sheet import side_name
     from spades.tui import text
 
     m = session.match

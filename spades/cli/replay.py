@@ -9,10 +9,10 @@ import json
 import sys
 from typing import Any
 
-from spades.cli.sheet import score_sheet
 from spades.engine import Event, HandDealt, RecordError, replay, summary
 from spades.engine.records import record_names, record_rules
 from spades.present.narrate import Narrator, seat_names
+from spades.present.sheet import score_sheet
 
 
 def register(sub: Any) -> None:

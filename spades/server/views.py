@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from spades.cli.sheet import bag_warning, score_sheet
 from spades.engine import HandResult, Match, Rules, action_str
 from spades.engine.actions import BLIND_NIL, NIL
+from spades.present.sheet import bag_warning, score_sheet
 
 
 def seat_view(match: Match, seat: int) -> dict[str, Any]:

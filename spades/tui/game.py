@@ -241,7 +241,7 @@ class TerminalGame:
         m = self.match
         self.store.update_game(self.game_id, status="finished", result=summary(m))
         self.say("")
-        from spades.cli.sheet import score_sheet
+        from spades.present.sheet import score_sheet
 
         for line in score_sheet(m, self.names).splitlines():
             self.say(line)
@@ -446,7 +446,7 @@ class TerminalGame:
             for line in text.status_lines(m, self.names):
                 self.say(line)
         elif name == "sheet":
-            from spades.cli.sheet import score_sheet
+            from spades.present.sheet import score_sheet
 
             for line in score_sheet(m, self.names).splitlines():
                 self.say(line)

@@ -7,7 +7,6 @@ view only adds colour and a laid-out trick on top of the same sentences.
 from __future__ import annotations
 
 from spades.bots.hints import compass_names
-from spades.cli.sheet import bag_warning, side_name
 from spades.engine import (
     HandResult,
     Match,
@@ -25,6 +24,7 @@ from spades.engine.cards import (
     SUIT_SYMBOLS,
     card_symbol,
 )
+from spades.present.sheet import bag_warning, side_name
 
 COMPASS = ("North", "East", "South", "West")
 RED_SUITS = (1, 2)  # diamonds, hearts
