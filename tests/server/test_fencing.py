@@ -27,7 +27,7 @@ import pytest
 from sqlalchemy import text
 from starlette.websockets import WebSocket
 
-from spades.engine import Rules
+from spades.engine import Match, Rules
 from spades.server.app import dispatch
 from spades.server.cluster import Cluster, attach
 from spades.server.hub import Conn, Hub
@@ -84,6 +84,21 @@ async def _say(hub: Hub, conn: Conn, msg: dict[str, Any]) -> None:
     message = client_message.validate_python(msg)
     if not await _cl(hub).route(conn, message, msg):
         await dispatch(hub, conn, message)
+
+
+async def _ann_at_her_turn(hub: Hub) -> tuple[Conn, Table, int, Match]:
+    """Ann (a client of ``hub``) creates and starts a table with CPUs; returns once it is her
+    turn: her connection, the table, her seat and the match."""
+    ann = _client(hub, "Ann")
+    await _say(hub, ann, {"type": "create", "options": OPTIONS})
+    table = ann.table
+    assert isinstance(table, Table)
+    await _say(hub, ann, {"type": "start"})
+    seat = table.seat_of_conn(ann)
+    m = table.match
+    assert m is not None and seat is not None
+    await _until(lambda: m.current_player == seat)  # the CPUs have acted
+    return ann, table, seat, m
 
 
 async def _frame(conn: Conn, pred: Callable[[dict[str, Any]], bool],
@@ -145,15 +160,7 @@ def test_a_process_that_outlived_its_lease_writes_nothing_and_its_player_moves(
     async def go() -> None:
         a, b = await _node(*room), await _node(*room)
         try:
-            ann = _client(a, "Ann")
-            await _say(a, ann, {"type": "create", "options": OPTIONS})
-            old = ann.table
-            assert isinstance(old, Table)
-            await _say(a, ann, {"type": "start"})
-            seat = old.seat_of_conn(ann)
-            m = old.match
-            assert m is not None and seat is not None
-            await _until(lambda: m.current_player == seat)  # the CPUs have acted
+            ann, old, seat, m = await _ann_at_her_turn(a)
             count = len(await a.db(a.store.events, old.id))
             while not ann.queue.empty():  # what Ann was told so far
                 ann.queue.get_nowait()

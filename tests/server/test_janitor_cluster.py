@@ -21,7 +21,15 @@ from spades.server.tables import Table, TableError
 from spades.store import Store
 from spades.store.upkeep import touch_games
 from tests.server.netclient import NetPlayer, Server, free_port
-from tests.server.test_fencing import OPTIONS, _cl, _client, _node, _say, _until, run
+from tests.server.test_fencing import (
+    OPTIONS,
+    _ann_at_her_turn,
+    _cl,
+    _client,
+    _node,
+    _say,
+    run,
+)
 from tests.services import PostgresServer, RedisServer
 
 
@@ -70,15 +78,7 @@ def test_a_stale_table_nobody_runs_is_abandoned_under_a_new_fencing_number(
         a = await _node(*room)
         b = None
         try:
-            ann = _client(a, "Ann")
-            await _say(a, ann, {"type": "create", "options": OPTIONS})
-            old = ann.table
-            assert isinstance(old, Table)
-            await _say(a, ann, {"type": "start"})
-            seat = old.seat_of_conn(ann)
-            m = old.match
-            assert m is not None and seat is not None
-            await _until(lambda: m.current_player == seat)
+            ann, old, seat, m = await _ann_at_her_turn(a)
             count = len(await a.db(a.store.events, old.id))
             await a.db(touch_games, a.store, [old.id],
                        now=datetime.now(UTC) - timedelta(hours=2))
