@@ -51,3 +51,9 @@ nice -n 10 spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 
 # far), for time only: it would not have finished before the deadline. Its deals 0-199 are
 # those of bots_expert_vs_intermediate_cardems.out (seed 11, the same expert in single hands:
 # adaptation changes nothing there), which stands in for it, disclosed as such in docs/bots.md.
+# 2026-12-01 03:10 UTC, before the runs: the registered ceiling runs above are run as they
+# stand on the code of the commit that adds these lines (both again, so that the two are over
+# the identical 300 deals and the same code), without nice, at --jobs 2, one after the other;
+# read as registered: both intervals and the expert's share of the all-seeing edge (target 60%).
+spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_expert_vs_intermediate_seed11.out
+spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_allseeing_vs_intermediate_seed11.out
