@@ -103,9 +103,8 @@ def parse_outcome(line: object) -> DealOutcome:
     if not isinstance(line, dict):
         raise ValueError("not a JSON object")
     index = line.get("deal")
-    if not _is_int(index) or index < 0:
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
         raise ValueError("'deal' is not a deal index (an integer 0 or more)")
-    assert isinstance(index, int)
     diff = line.get("diff", "missing")
     error: str | None = None
     if diff is None:
