@@ -1,8 +1,8 @@
 """Build: the hot modules are compiled with mypyc by default.
 
 ``pip install .`` and ``pip install -e .`` compile the engine's ``spades/engine/{actions,cards,
-handstate,match,scoring}.py`` and the search's play-out policy and deal sampler
-``spades/bots/{policy,infer}.py`` to C with mypyc (mypy is a build requirement in
+handstate,match,scoring}.py`` and the search's play-out policy, deal sampler, adapted
+play-outs and end-play solver ``spades/bots/{policy,infer,adapt,solve}.py`` to C with mypyc (mypy is a build requirement in
 pyproject.toml): the engine about twice as fast, the expert's decisions about three times, with
 the same behaviour. Without a C compiler (or mypy, when building with
 ``--no-build-isolation``) the build prints one warning line and installs pure Python.
@@ -36,7 +36,7 @@ from setuptools.errors import CCompilerError, ExecError, PlatformError
 ROOT = Path(__file__).resolve().parent
 #: The compiled modules, relative to spades/ (the same list as spades/engine/_build.py).
 HOT_MODULES = ["engine/actions", "engine/cards", "engine/handstate", "engine/match",
-               "engine/scoring", "bots/policy", "bots/infer"]
+               "engine/scoring", "bots/policy", "bots/infer", "bots/adapt", "bots/solve"]
 STAMP = "_build.json"
 
 

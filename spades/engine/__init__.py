@@ -6,7 +6,7 @@ No I/O, no clock, no global random. The modules import one another without a cyc
 ``observation``, ``handstate``, ``record_format``, then ``match``, then ``records``.
 
 The hot modules (``actions``, ``cards``, ``handstate``, ``match``, ``scoring``, and the
-search's ``spades.bots.policy`` and ``spades.bots.infer``) are normally compiled with mypyc at
+search's ``spades.bots.policy``, ``infer``, ``adapt`` and ``solve``) are normally compiled with mypyc at
 install (see setup.py). An editable install keeps the compiled modules
 next to their sources, so this package checks the build's stamp first: if any hot source
 changed since the build, all the hot modules load from their pure Python sources (never a

@@ -1,8 +1,8 @@
 """Which build of the hot modules runs: compiled with mypyc, or pure Python.
 
 The hot modules are the engine's ``actions``, ``cards``, ``handstate``, ``match`` and
-``scoring`` and the search's ``spades.bots.policy`` and ``spades.bots.infer`` (which import the
-engine first). This module is imported by ``spades.engine`` before any of them. The build
+``scoring`` and the search's ``spades.bots.policy``, ``infer``, ``adapt`` and ``solve`` (which
+import the engine first). This module is imported by ``spades.engine`` before any of them. The build
 (setup.py) writes ``_build.json`` next to it: the SHA-256 of each compiled source. An editable
 install keeps the compiled modules next to their sources, so when any hot source changed since
 the build, all the hot modules load from their ``.py`` sources (never a mix) and one warning
@@ -24,7 +24,7 @@ from types import ModuleType as _ModuleType
 
 #: The compiled modules, relative to the ``spades`` package (the same list as setup.py's).
 HOT_MODULES = ("engine/actions", "engine/cards", "engine/handstate", "engine/match",
-               "engine/scoring", "bots/policy", "bots/infer")
+               "engine/scoring", "bots/policy", "bots/infer", "bots/adapt", "bots/solve")
 _HERE = _Path(__file__).resolve().parent
 _ROOT = _HERE.parent  # the spades package
 _TOP = __name__.split(".")[0]  # "spades"
