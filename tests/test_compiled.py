@@ -1,9 +1,11 @@
-"""The mypyc build of the engine: it behaves exactly like the pure Python one, a build without a
+"""The mypyc build of the engine and the search's hot modules: it behaves exactly like the pure
+Python one, a build without a
 C compiler falls back to pure Python with one warning, and a compiled build older than its
 sources (an editable install whose source was edited) is never used, in whole or in part."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import shutil
@@ -15,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from spades.engine._build import HOT_MODULES as BUILD_HOT_MODULES
 from tests.server.netclient import NetPlayer, Server, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-HOT_MODULES = ["actions", "cards", "handstate", "match", "scoring"]
+HOT_MODULES = list(BUILD_HOT_MODULES)  # "engine/match", "bots/policy", ...
+N_HOT = len(HOT_MODULES)
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 STALE = "the compiled engine is older than its sources; using pure Python"
 
@@ -140,11 +144,33 @@ digest = hashlib.sha256(json.dumps(out, sort_keys=True, default=repr).encode()).
 print(json.dumps({"compiled": built, "failed": sorted(set(failed)), "digest": digest}))
 """
 
+BOTS = r"""
+import hashlib, json
+import spades.bots.policy
+from spades.bots import make_bot
+from spades.engine import Match, profile
+out = []
+for name, players, specs in (("cardems", 4, ("expert:8", "ismcts:60", "intermediate", "hard:noadapt")),
+                             ("cards4net", 4, ("intermediate", "expert:8", "human:nocover", "expert:8")),
+                             ("race400", 3, ("expert:8", "intermediate", "ismcts:60")),
+                             ("race400", 6, ("expert:6", "intermediate") * 3),
+                             ("game93", 4, ("expert:8",) * 4)):
+    kwargs = {"jokers": True} if name == "cards4net" else {}
+    m = Match.new(profile(name, players=players, **kwargs), 5)
+    bots = [make_bot(spec, seed=9 + seat) for seat, spec in enumerate(specs)]
+    while not m.is_over() and m.hand_number < 3:  # past hands: the experts adapt
+        action = bots[m.current_player].act(m.observation(m.current_player))
+        out.append(action)
+        m.apply(action)
+built = not spades.bots.policy.__file__.endswith(".py")
+print(built, hashlib.sha256(json.dumps(out).encode()).hexdigest())
+"""
+
 WHICH = r"""
-import json, sys
+import importlib, json
 import spades.engine
-hot = ["actions", "cards", "handstate", "match", "scoring"]
-files = [sys.modules["spades.engine." + m].__file__ for m in hot]
+from spades.engine._build import HOT_MODULES
+files = [importlib.import_module("spades." + m.replace("/", ".")).__file__ for m in HOT_MODULES]
 print(json.dumps({"build": spades.engine.BUILD, "note": spades.engine.BUILD_NOTE,
                   "pure": [f.endswith(".py") for f in files]}))
 """
@@ -186,16 +212,33 @@ def stamp(path: Path) -> dict[str, object]:
 
 def fake_compiled(path: Path, modules: list[str], edited: str | None = None) -> None:
     """Compiled-module files that must never be loaded, and the stamp of a compiled build of
-    the current sources; then ``edited`` changes after the build."""
-    engine = path / "spades" / "engine"
+    the current sources; then ``edited`` (e.g. ``engine/match``) changes after the build."""
+    package = path / "spades"
     for m in modules:
-        (engine / f"{m}{SUFFIX}").write_bytes(b"not a shared object")
-    sources = {f"{m}.py": hashlib.sha256((engine / f"{m}.py").read_bytes()).hexdigest()
+        (package / f"{m}{SUFFIX}").write_bytes(b"not a shared object")
+    sources = {f"{m}.py": hashlib.sha256((package / f"{m}.py").read_bytes()).hexdigest()
                for m in HOT_MODULES}
-    (engine / "_build.json").write_text(json.dumps({"build": "compiled", "sources": sources}))
+    (package / "engine" / "_build.json").write_text(
+        json.dumps({"build": "compiled", "sources": sources}))
     if edited:
-        with (engine / edited).open("a") as f:
+        with (package / f"{edited}.py").open("a") as f:
             f.write("\n# edited after the build\n")
+
+
+def compiled_files(path: Path) -> list[Path]:
+    return [p for p in (path / "spades").rglob(f"*{SUFFIX}")]
+
+
+def test_setup_compiles_the_modules_the_engine_checks() -> None:
+    """setup.py (which compiles) and spades/engine/_build.py (which checks the build at
+    import) name the same hot modules."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    lists = [ast.literal_eval(node.value) for node in ast.walk(tree)
+             if isinstance(node, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == "HOT_MODULES" for t in node.targets)]
+    assert lists == [HOT_MODULES]
+    for m in HOT_MODULES:
+        assert (ROOT / "spades" / f"{m}.py").exists()
 
 
 def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -> None:
@@ -205,9 +248,10 @@ def test_a_build_without_a_c_compiler_is_pure_with_one_warning(tmp_path: Path) -
     warnings = [line for line in output if "WARNING: spades:" in line]
     assert len(warnings) == 1 and "no C compiler" in warnings[0], output
     assert stamp(path) == {"build": "pure", "reason": "no C compiler at build time"}
-    assert not list((path / "spades" / "engine").glob("*.so"))
+    assert not compiled_files(path)
     found, stderr = which(path)
-    assert found == {"build": "pure", "note": "no C compiler at build time", "pure": [True] * 5}
+    assert found == {"build": "pure", "note": "no C compiler at build time",
+                     "pure": [True] * N_HOT}
     assert STALE not in stderr
     assert bench_says(path) == "measuring the engine pure Python (no C compiler at build time)"
 
@@ -218,22 +262,24 @@ def test_spades_compile_0_forces_pure_and_drops_old_compiled_modules(tmp_path: P
     done = build_in_place(path, SPADES_COMPILE="0")
     assert "WARNING: spades" not in done.stdout + done.stderr
     assert stamp(path) == {"build": "pure", "reason": "SPADES_COMPILE=0"}
-    assert not list((path / "spades" / "engine").glob("*.so"))
+    assert not compiled_files(path)
     found, _ = which(path)
-    assert found == {"build": "pure", "note": "SPADES_COMPILE=0", "pure": [True] * 5}
+    assert found == {"build": "pure", "note": "SPADES_COMPILE=0", "pure": [True] * N_HOT}
 
 
 @pytest.mark.parametrize("compiled, edited", [
-    (HOT_MODULES, "match.py"),  # an edited source
-    (HOT_MODULES, "cards.py"),
-    (["match"], None),  # only some modules compiled: never a mix
+    (HOT_MODULES, "engine/match"),  # an edited source
+    (HOT_MODULES, "engine/cards"),
+    (HOT_MODULES, "bots/policy"),  # the search's policy: the engine is pure too
+    (["engine/match"], None),  # only some modules compiled: never a mix
+    (HOT_MODULES[:7], None),  # compiled before the last hot modules were added
 ])
 def test_a_stale_compiled_engine_is_not_loaded(tmp_path: Path, compiled: list[str],
                                                edited: str | None) -> None:
     path = copy_project(tmp_path)
     fake_compiled(path, compiled, edited)
     found, stderr = which(path)
-    assert found["build"] == "pure" and found["pure"] == [True] * 5
+    assert found["build"] == "pure" and found["pure"] == [True] * N_HOT
     assert stderr.count(STALE) == 1, stderr
     done = python(path, "-m", "spades", "bench", "engine", "--seconds", "0.05", "--runs", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -254,7 +300,7 @@ def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     done = build_in_place(path)
     assert "WARNING: spades" not in done.stdout + done.stderr, done.stderr
     assert stamp(path)["build"] == "compiled"
-    assert len(list((path / "spades" / "engine").glob(f"*{SUFFIX}"))) == len(HOT_MODULES)
+    assert len(compiled_files(path)) == N_HOT
     yield path
 
 
@@ -272,17 +318,32 @@ def test_compiled_engine_matches_pure(compiled_build: Path, tmp_path: Path) -> N
 
 
 @pytest.mark.slow
+def test_compiled_bots_decide_as_pure(compiled_build: Path, tmp_path: Path) -> None:
+    """The search's compiled policy and deal sampler: the intermediate, expert (adapting, over
+    several hands), ismcts and model-of-a-person players make exactly the same decisions."""
+    def run(path: Path) -> list[str]:
+        done = python(path, "-c", BOTS)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    compiled = run(compiled_build)
+    pure = run(copy_project(tmp_path))
+    assert compiled[0] == "True" and pure[0] == "False"
+    assert compiled[1] == pure[1]
+
+
+@pytest.mark.slow
 def test_editing_a_compiled_source_switches_to_pure(compiled_build: Path, tmp_path: Path) -> None:
     path = tmp_path / "project"
     shutil.copytree(compiled_build, path)
     found, stderr = which(path)
-    assert found == {"build": "compiled", "note": "", "pure": [False] * 5}
+    assert found == {"build": "compiled", "note": "", "pure": [False] * N_HOT}
     assert STALE not in stderr
     assert bench_says(path) == "measuring the engine compiled (mypyc)"
     with (path / "spades" / "engine" / "match.py").open("a") as f:
         f.write("\n# a developer's edit\n")
     found, stderr = which(path)
-    assert found["build"] == "pure" and found["pure"] == [True] * 5
+    assert found["build"] == "pure" and found["pure"] == [True] * N_HOT
     assert stderr.count(STALE) == 1, stderr
     assert bench_says(path) == "measuring the engine pure Python (match.py changed since the" \
                                " compiled build)"

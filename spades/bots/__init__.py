@@ -5,7 +5,9 @@ Levels (see :data:`LEVELS`): ``random``, ``beginner``, ``intermediate``, ``exper
 ``cmd:PROGRAM ARGS`` for an external program (docs/bot-protocol.md), and
 ``py:MODULE:OBJECT`` for a Python class of your own. The budget of the search levels is a
 number of iterations per decision (deterministic), or seconds with an ``s`` suffix
-(``expert:0.8s``; not reproducible). The expert adapts to the other seats during a match;
+(``expert:0.8s``; not reproducible), or seconds of the deciding thread's CPU time with a
+``cpu`` suffix (``expert:0.25cpu``: the same search per decision however busy the machine is,
+for measuring bots at equal time on a shared machine). The expert adapts to the other seats during a match;
 ``:noadapt`` at the end of its spec (``expert:noadapt``, ``expert:0.5s:noadapt``,
 ``hard:noadapt``) turns that off. :data:`STRENGTHS` maps the user-facing CPU strengths to
 specs.
@@ -37,7 +39,7 @@ DEFAULT_STRENGTH = "normal"
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
-    ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
+    ``expert:0.5cpu``, ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
     ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
@@ -108,11 +110,17 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-def parse_budget(text: str, unit: str) -> dict[str, float]:
-    """``""`` → defaults; ``"40"`` → ``{unit: 40}``; ``"0.5s"`` → ``{"seconds": 0.5}``."""
+def parse_budget(text: str, unit: str) -> dict[str, Any]:
+    """``""`` → defaults; ``"40"`` → ``{unit: 40}``; ``"0.5s"`` → ``{"seconds": 0.5}``;
+    ``"0.5cpu"`` → ``{"seconds": 0.5, "cpu": True}`` (CPU time of the deciding thread)."""
     if not text:
         return {}
     try:
+        if text.endswith("cpu"):
+            seconds = float(text[:-3])
+            if seconds <= 0:
+                raise ValueError
+            return {"seconds": seconds, "cpu": True}
         if text.endswith("s"):
             seconds = float(text[:-1])
             if seconds <= 0:
@@ -124,7 +132,7 @@ def parse_budget(text: str, unit: str) -> dict[str, float]:
         return {unit: count}
     except ValueError:
         raise ValueError(f"bad budget {text!r}: a whole number of {unit}, or seconds like "
-                         "0.5s") from None
+                         "0.5s, or CPU seconds like 0.5cpu") from None
 
 
 __all__ = ["DEFAULT_STRENGTH", "HUMAN_MODELS", "LEVELS", "NOADAPT", "STRENGTHS", "BeginnerBot", "Bot", "Hint",

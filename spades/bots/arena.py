@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,15 +263,25 @@ def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:
 
 def run_arena(cfg: ArenaConfig, jobs: int = 1,
               progress: Callable[[int, list[float], int], None] | None = None,
-              on_outcome: Callable[[DealOutcome], None] | None = None) -> dict[str, Any]:
-    """Play every deal (in ``jobs`` processes) and return the summary dictionary."""
-    tasks = [(cfg, i) for i in range(cfg.deals)]
-    diffs: list[float] = []
-    voids: list[str] = []
+              on_outcome: Callable[[DealOutcome], None] | None = None,
+              done: Mapping[int, DealOutcome] | None = None) -> dict[str, Any]:
+    """Play every deal (in ``jobs`` processes) and return the summary dictionary.
+
+    ``done`` holds deals already finished (by index, from a results file): those of them
+    in ``range(cfg.deals)`` are not played again but counted in the summary (and in
+    ``progress``) as if they had been; ``on_outcome`` is only called for deals played
+    now. The summary is over the deals in index order, whatever order they finish in."""
+    earlier = {i: o for i, o in (done or {}).items() if 0 <= i < cfg.deals}
+    tasks = [(cfg, i) for i in range(cfg.deals) if i not in earlier]
+    arrived: list[float] = []
+    diff_at: dict[int, float] = {}
+    void_at: dict[int, str] = {}
     stats = {"a": SideStats(), "b": SideStats()}
     start = time.perf_counter()
 
     def outcomes() -> Iterator[DealOutcome]:
+        if not tasks:
+            return
         if jobs <= 1:
             for t in tasks:
                 yield _run_task(t)
@@ -281,17 +291,29 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             yield from pool.imap_unordered(_run_task, tasks)
 
-    for done, outcome in enumerate(outcomes(), start=1):
+    def count(outcome: DealOutcome) -> None:
         if outcome.diff is None:
-            voids.append(outcome.error or "void")
+            void_at[outcome.index] = outcome.error or "void"
         else:
-            diffs.append(outcome.diff)
+            diff_at[outcome.index] = outcome.diff
+            arrived.append(outcome.diff)
             for key in ("a", "b"):
                 stats[key].add(outcome.stats[key])
+
+    for index in sorted(earlier):
+        count(earlier[index])
+    finished = len(earlier)
+    if progress is not None and earlier:
+        progress(finished, arrived, len(void_at))
+    for outcome in outcomes():
+        finished += 1
+        count(outcome)
         if on_outcome is not None:
             on_outcome(outcome)
         if progress is not None:
-            progress(done, diffs, len(voids))
+            progress(finished, arrived, len(void_at))
+    diffs = [diff_at[i] for i in sorted(diff_at)]
+    voids = [void_at[i] for i in sorted(void_at)]
     elapsed = time.perf_counter() - start
     mean, low, high = mean_ci(diffs)
     result: dict[str, Any] = {
@@ -309,6 +331,7 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         "mean": round(mean, 3),
         "ci95": [round(low, 3), round(high, 3)],
         "seconds": round(elapsed, 1),
+        "resumed": len(earlier),
         "stats": {"a": stats["a"].summary(cfg.a), "b": stats["b"].summary(cfg.b)},
     }
     if cfg.matches:
@@ -335,8 +358,10 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def stderr_progress(total: int, every: float = 5.0) -> Callable[[int, list[float], int], None]:
-    """A progress printer for standard error (at most one line per ``every`` seconds)."""
+def stderr_progress(total: int, every: float = 5.0,
+                    resumed: int = 0) -> Callable[[int, list[float], int], None]:
+    """A progress printer for standard error (at most one line per ``every`` seconds).
+    ``resumed`` deals were taken from a results file: counted as done, not in the rate."""
     start = time.perf_counter()
     last = [0.0]
 
@@ -346,11 +371,13 @@ def stderr_progress(total: int, every: float = 5.0) -> Callable[[int, list[float
             return
         last[0] = now
         mean, low, high = mean_ci(diffs)
-        rate = done / max(now - start, 1e-9)
+        rate = (done - resumed) / max(now - start, 1e-9)
         eta = (total - done) / rate if rate else 0.0
+        left = f"{eta / 60:.1f} min" if rate or done >= total else "-"
         void = f", {voids} void" if voids else ""
-        print(f"arena: {done}/{total} deals, mean {mean:+.1f} [{low:+.1f}, {high:+.1f}]"
-              f"{void}, {rate:.2f} deals/s, ETA {eta / 60:.1f} min", file=sys.stderr, flush=True)
+        earlier = f" ({resumed} from the results file)" if resumed else ""
+        print(f"arena: {done}/{total} deals{earlier}, mean {mean:+.1f} [{low:+.1f}, "
+              f"{high:+.1f}]{void}, {rate:.2f} deals/s, ETA {left}", file=sys.stderr, flush=True)
 
     return show
 

@@ -24,13 +24,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from spades.bots.adapt import SeatModel, Tendencies, adapted_rollout
 from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
+from spades.bots.solve import solve
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, PLAY, Observation
-from spades.engine.cards import cards_of
 from spades.engine.handstate import HandState
 
 #: Default sampled deals per decision (the ``expert`` spec without a budget).
@@ -61,8 +62,10 @@ class ExpertBot:
                  z: float = RACE_Z, exact_cards: float | None = None,
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
-                 rescore: float = 1, adapt: bool = True) -> None:
+                 rescore: float = 1, adapt: bool = True, cpu: bool = False) -> None:
         self.adapt = adapt
+        #: The clock of a budget in seconds: wall time, or this thread's CPU time.
+        self.clock = time.thread_time if cpu else time.perf_counter
         self._tendencies = Tendencies()
         self._models: list[SeatModel] | None = None
         self.rescore = bool(rescore)
@@ -86,7 +89,7 @@ class ExpertBot:
     def _deadline(self, share: float = 1.0) -> float | None:
         if self.seconds is None:
             return None
-        return time.perf_counter() + self.seconds * share
+        return self.clock() + self.seconds * share
 
     def _rollout(self, s: HandState) -> None:
         if self._models is None:
@@ -150,9 +153,9 @@ class ExpertBot:
                         values[i].append(s.utility(side, self.bag_weight, self.rel))
                 spent += len(active)
                 done += 1
-                if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+                if deadline is not None and done >= 4 and self.clock() > deadline:
                     break
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 break
             active = _race(values, active, done, self.z, dropped)
             if len(active) == 1:
@@ -272,7 +275,7 @@ class ExpertBot:
             if deadline is None:
                 if count >= total:
                     break
-            elif time.perf_counter() > deadline:
+            elif self.clock() > deadline:
                 break
         return [sums[a] / count if a in numbers or a == NIL else -1e9 for a in candidates]
 
@@ -302,7 +305,7 @@ class AllSeeingBot(ExpertBot):
 
     name = "allseeing"
 
-    def __init__(self, seed: int | None = None, **kwargs: float) -> None:
+    def __init__(self, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(seed, adapt=False, **kwargs)
         self._hands: tuple[int, ...] = ()
 
@@ -363,36 +366,3 @@ def distinct_cards(obs: Observation) -> list[int]:
         out.append(c)
         prev = c
     return out
-
-
-def solve(s: HandState, side: int, bag_weight: float, rel: float = 1.0) -> float:
-    """Exact value of the rest of the hand for ``side`` (its seats maximize, the other
-    seats minimize), by alpha-beta search over every play."""
-    return _alphabeta(s, side, -1e9, 1e9, bag_weight, rel)
-
-
-def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: float,
-               rel: float) -> float:
-    if s.phase is not PLAY:
-        return s.utility(side, bag_weight, rel)
-    cards = cards_of(s.legal_mask())
-    maximize = s.side_of[s.turn] == side
-    if maximize:
-        value = -1e9
-        for c in reversed(cards):
-            child = s.clone()
-            child.play(c)
-            value = max(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        return value
-    value = 1e9
-    for c in cards:
-        child = s.clone()
-        child.play(c)
-        value = min(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
-        beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return value

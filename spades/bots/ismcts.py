@@ -51,8 +51,11 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: float = DEFAULT_ITERATIONS,
-                 seconds: float | None = None, bag_weight: float = 0.5) -> None:
+                 seconds: float | None = None, bag_weight: float = 0.5,
+                 cpu: bool = False) -> None:
         self.rng = random.Random(seed)
+        #: The clock of a budget in seconds: wall time, or this thread's CPU time.
+        self.clock = time.thread_time if cpu else time.perf_counter
         self.iterations = max(1, int(iterations))
         self.seconds = seconds
         self.bag_weight = bag_weight
@@ -64,7 +67,7 @@ class IsmctsBot:
         legal = obs.legal_actions
         root = _Node()
         rng = self.rng
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else self.clock() + self.seconds
         limit = self.iterations if deadline is None else 10**9
         batch: list[list[int]] = []
         root_legal = set(legal)
@@ -72,7 +75,7 @@ class IsmctsBot:
         sqrt = math.sqrt
         sides = len(obs.rules.sides)
         for it in range(limit):
-            if deadline is not None and it >= 8 and time.perf_counter() > deadline:
+            if deadline is not None and it >= 8 and self.clock() > deadline:
                 break
             if not batch:
                 batch = sample_deals(obs, rng, 32)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from spades.bots.arena import (
@@ -16,6 +17,7 @@ from spades.bots.arena import (
     seat_specs,
     stderr_progress,
 )
+from spades.bots.arena_results import LoadedResults, ResultsError, ResultsWriter, load_results
 from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
 
@@ -60,6 +62,15 @@ def register(sub: Any) -> None:
                    help="play whole matches instead of single hands")
     p.add_argument("--save", metavar="FILE",
                    help="write every play of every deal as spades-record/1 JSON lines")
+    p.add_argument("--results", metavar="FILE",
+                   help="resumable run: append one JSON line per finished deal to FILE "
+                   "(created with a header naming the run); when FILE already holds deals "
+                   "of the same run (same --a, --b, --rules, --players, --teams, --seed, "
+                   "--matches) they are not played again and the report covers them, so an "
+                   "interrupted run is continued, or extended with a larger --deals, by "
+                   "running the same command again. A different run's FILE is refused "
+                   "(exit 2); a last line cut short is dropped with a warning. --save only "
+                   "gets the deals played in this run")
     p.add_argument("--json", action="store_true",
                    help="end with one JSON object on the last line of output")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
@@ -94,19 +105,49 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades arena: {exc}", file=sys.stderr)
         return 2
     jobs = args.jobs or default_jobs()
-    progress = None if args.quiet else stderr_progress(args.deals)
+    loaded: LoadedResults | None = None
+    resumed = 0
+    if args.results:
+        try:
+            loaded = load_results(Path(args.results), cfg)
+        except ResultsError as exc:
+            print(f"spades arena: {exc}", file=sys.stderr)
+            return 2
+        for warning in loaded.warnings:
+            print(f"spades arena: warning: {warning}", file=sys.stderr)
+        resumed = sum(1 for i in loaded.done if i < args.deals)
+        beyond = len(loaded.done) - resumed
+        if beyond or (resumed and not args.quiet):
+            extra = (f"; {beyond} deal{'s' if beyond != 1 else ''} with index {args.deals} "
+                     "or more left out of this report" if beyond else "")
+            print(f"arena: {resumed} of {args.deals} deals taken from {args.results}"
+                  f"{extra}", file=sys.stderr, flush=True)
+    progress = None if args.quiet else stderr_progress(args.deals, resumed=resumed)
+    writer: ResultsWriter | None = None
+    if loaded is not None:
+        try:
+            writer = ResultsWriter(loaded, cfg)
+        except OSError as exc:
+            print(f"spades arena: {args.results}: cannot write: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     save = open(args.save, "w", encoding="utf-8") if args.save else None  # noqa: SIM115
     try:
         def on_outcome(outcome: DealOutcome) -> None:
+            if writer is not None:
+                writer.append(outcome)
             if save is not None:
                 for record in outcome.records:
                     save.write(json.dumps(record) + "\n")
                 save.flush()
 
-        result = run_arena(cfg, jobs=jobs, progress=progress, on_outcome=on_outcome)
+        result = run_arena(cfg, jobs=jobs, progress=progress, on_outcome=on_outcome,
+                           done=None if loaded is None else loaded.done)
     finally:
         if save is not None:
             save.close()
+        if writer is not None:
+            writer.close()
     print_report(result)
     if args.json:
         print(json.dumps(result))

@@ -5,8 +5,9 @@ No I/O, no clock, no global random. The modules import one another without a cyc
 ``errors``, ``cards``, ``actions``, ``rules``, ``scoring``, ``phase``, ``hands``, ``events``,
 ``observation``, ``handstate``, ``record_format``, then ``match``, then ``records``.
 
-The hot modules (``actions``, ``cards``, ``handstate``, ``match``, ``scoring``) are normally
-compiled with mypyc at install (see setup.py). An editable install keeps the compiled modules
+The hot modules (``actions``, ``cards``, ``handstate``, ``match``, ``scoring``, and the
+search's ``spades.bots.policy``, ``infer``, ``adapt`` and ``solve``) are normally compiled with mypyc at
+install (see setup.py). An editable install keeps the compiled modules
 next to their sources, so this package checks the build's stamp first: if any hot source
 changed since the build, all the hot modules load from their pure Python sources (never a
 mix) and one warning says so. ``BUILD`` is ``compiled`` or ``pure``; ``BUILD_NOTE`` says why

@@ -1,10 +1,12 @@
-"""Which build of the engine's hot modules runs: compiled with mypyc, or pure Python.
+"""Which build of the hot modules runs: compiled with mypyc, or pure Python.
 
-Imported by ``spades.engine`` before any hot module (``actions``, ``cards``, ``handstate``,
-``match``, ``scoring``). The build (setup.py) writes ``_build.json`` next to the sources: the
-SHA-256 of each compiled source. An editable install keeps the compiled modules next to their
-sources, so when any hot source changed since the build, all the hot modules load from their
-``.py`` sources (never a mix) and one warning says so.
+The hot modules are the engine's ``actions``, ``cards``, ``handstate``, ``match`` and
+``scoring`` and the search's ``spades.bots.policy``, ``infer``, ``adapt`` and ``solve`` (which
+import the engine first). This module is imported by ``spades.engine`` before any of them. The build
+(setup.py) writes ``_build.json`` next to it: the SHA-256 of each compiled source. An editable
+install keeps the compiled modules next to their sources, so when any hot source changed since
+the build, all the hot modules load from their ``.py`` sources (never a mix) and one warning
+says so. Only module names and files are read here: the engine imports nothing outside it.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ from collections.abc import Sequence as _Sequence
 from pathlib import Path as _Path
 from types import ModuleType as _ModuleType
 
-_HOT_MODULES = ("actions", "cards", "handstate", "match", "scoring")
+#: The compiled modules, relative to the ``spades`` package (the same list as setup.py's).
+HOT_MODULES = ("engine/actions", "engine/cards", "engine/handstate", "engine/match",
+               "engine/scoring", "bots/policy", "bots/infer", "bots/adapt", "bots/solve")
 _HERE = _Path(__file__).resolve().parent
-_PACKAGE = __name__.rpartition(".")[0]
+_ROOT = _HERE.parent  # the spades package
+_TOP = __name__.split(".")[0]  # "spades"
+_BY_NAME = {f"{_TOP}." + m.replace("/", "."): m for m in HOT_MODULES}
 STALE_WARNING = ("the compiled engine is older than its sources; using pure Python"
                  " — rebuild with pip install -e .")
 
 
 def _is_compiled(module: str) -> bool:
-    return any((_HERE / f"{module}{suffix}").exists() for suffix in _machinery.EXTENSION_SUFFIXES)
+    return any((_ROOT / f"{module}{suffix}").exists() for suffix in _machinery.EXTENSION_SUFFIXES)
 
 
 def _read_stamp() -> dict[str, object]:
@@ -42,17 +48,17 @@ def _read_stamp() -> dict[str, object]:
 def _check_build() -> tuple[str, str]:
     """``(BUILD, BUILD_NOTE)``: whether the compiled hot modules can be used, and if not, why."""
     stamp = _read_stamp()
-    compiled = [m for m in _HOT_MODULES if _is_compiled(m)]
+    compiled = [m for m in HOT_MODULES if _is_compiled(m)]
     if not compiled:
         reason = stamp.get("reason") if stamp.get("build") == "pure" else None
         return "pure", str(reason or "not compiled")
     sources = stamp.get("sources") if stamp.get("build") == "compiled" else None
-    if len(compiled) < len(_HOT_MODULES) or not isinstance(sources, dict):
+    if len(compiled) < len(HOT_MODULES) or not isinstance(sources, dict):
         return "stale", "the compiled engine does not match its build stamp"
-    for m in _HOT_MODULES:
-        digest = _hashlib.sha256((_HERE / f"{m}.py").read_bytes()).hexdigest()
+    for m in HOT_MODULES:
+        digest = _hashlib.sha256((_ROOT / f"{m}.py").read_bytes()).hexdigest()
         if sources.get(f"{m}.py") != digest:
-            return "stale", f"{m}.py changed since the compiled build"
+            return "stale", f"{m.rpartition('/')[2]}.py changed since the compiled build"
     return "compiled", ""
 
 
@@ -61,10 +67,10 @@ class _PureSourceFinder(_importlib_abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: _Sequence[str] | None,
                   target: _ModuleType | None = None) -> _machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != _PACKAGE or name not in _HOT_MODULES:
+        module = _BY_NAME.get(fullname)
+        if module is None:
             return None
-        return _importlib_util.spec_from_file_location(fullname, _HERE / f"{name}.py")
+        return _importlib_util.spec_from_file_location(fullname, _ROOT / f"{module}.py")
 
 
 BUILD, BUILD_NOTE = _check_build()

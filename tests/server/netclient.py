@@ -92,8 +92,10 @@ class NetPlayer:
             token = str(r.json()["token"])
         self.token = token
         self.name = name
+        # Entered as a context manager (websockets 17.1 deprecates a bare connect()); close()
+        # leaves it.
         self.ws: ClientConnection = connect(server.ws_url, open_timeout=10, ssl=tls,
-                                            origin=getattr(server, "origin", None))
+                                            origin=getattr(server, "origin", None)).__enter__()
         self.frames: list[Msg] = []
         self.seq: int | None = None
         self.view: Msg | None = None
