@@ -57,16 +57,24 @@ nice -n 10 spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 
 # read as registered: both intervals and the expert's share of the all-seeing edge (target 60%).
 spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_expert_vs_intermediate_seed11.out
 spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_allseeing_vs_intermediate_seed11.out
-# Issue 12, the adapting partner at the default expert, decided before the runs started
-# (2026-12-01 03:30 UTC) and committed before them, replacing the `hard` plan above for the
-# target: whole matches (--matches), seed 73 (not used before), 300 duplicate matches per
-# pairing, the adapting `expert` beside the same model of a person on both sides against
-# `expert:noadapt` beside it, and both seats adapting against neither; code of the commit
-# that adds these lines (the compiled build). The pairings run one after another at --jobs 2
-# in the order below, each with --results so that a stopped run continues where it stopped
-# (the results files are kept outside git, /work/runs/; the summaries go to bench/results/).
-# Each result is read by its own 95% interval: above zero beside each model of a person;
-# including or above zero for both adapting vs neither. Nothing is pooled or dropped.
+# Issue 12, after the expert's default became 200 sampled deals (commit before this one;
+# chosen on a 100-deal pilot with seed 12, bench/results/bots_pilot_*_seed12.out, not on the
+# ceiling's deals), decided before the runs (2026-12-01 03:40 UTC) and committed before them.
+# The runs use the code of the commit that adds these lines, compiled (a clone of it in
+# /work/runs/code, so that work on main cannot change them), at --jobs 2, one after another in
+# the order below; each with --results so that a stopped run continues where it stopped (the
+# results files are kept outside git, in /work/runs/; the summaries go to bench/results/).
+# 1. The ceiling at the new default budget: both against intermediate on the same 300 deals
+#    (seed 11) as the runs above; read as registered: both intervals, and the expert's share
+#    of the all-seeing edge (target: at least 60%).
+spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_expert200_vs_intermediate_seed11.out
+spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_allseeing200_vs_intermediate_seed11.out
+# 2. The adapting partner at the default expert, replacing the `hard` plan above for the
+#    target: whole matches (--matches), seed 73 (not used before), 300 duplicate matches per
+#    pairing, the adapting `expert` beside the same model of a person on both sides against
+#    `expert:noadapt` beside it, and both seats adapting against neither. Each result is read
+#    by its own 95% interval: above zero beside each model of a person; including or above
+#    zero for both adapting vs neither. Nothing is pooled or dropped.
 for h in over under nilhappy nocover; do
   spades arena --a "human:$h/expert" --b "human:$h/expert:noadapt" --matches --deals 300 --seed 73 --jobs 2 \
     --results "/work/runs/adapt_${h}_expert_seed73.jsonl" --json > "bench/results/bots_adapt_human_${h}_expert_seed73.out"
