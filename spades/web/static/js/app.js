@@ -255,10 +255,9 @@ class App {
       const err = quick.querySelector("#quick-error");
       err.textContent = "";
       const options = { profile: f.get("profile"), cpu: f.get("cpu") || "random", private: true, name: `${f.get("name")}'s table` };
-      if (f.get("length") === "one") {
-        if (f.get("profile") === "game93") options.one_hand = true;
-        else options.target = 1;
-      } else if (f.get("target")) options.target = Number(f.get("target"));
+      // one hand under every profile (a target of 1 point is not reached when both sides are set)
+      if (f.get("length") === "one") options.one_hand = true;
+      else if (f.get("target")) options.target = Number(f.get("target"));
       try {
         await this.ensureSession(f.get("name"));
         await this.createTable(options, true);
