@@ -192,8 +192,8 @@ def python(path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[st
                           env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin", **env})
 
 
-def which(path: Path) -> tuple[dict[str, object], str]:
-    done = python(path, "-c", WHICH)
+def which(path: Path, **env: str) -> tuple[dict[str, object], str]:
+    done = python(path, "-c", WHICH, **env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr
 
@@ -315,6 +315,17 @@ def test_compiled_engine_matches_pure(compiled_build: Path, tmp_path: Path) -> N
     pure = run(copy_project(tmp_path))
     assert compiled[0] == "True" and pure[0] == "False"
     assert compiled[1] == pure[1]
+
+
+@pytest.mark.slow
+def test_spades_pure_1_loads_pure_python_from_a_compiled_build(compiled_build: Path) -> None:
+    """For measuring the compiled build against pure Python on one install
+    (bench/expert_speed.py): every hot module from its source, no stale warning."""
+    found, stderr = which(compiled_build, SPADES_PURE="1")
+    assert found == {"build": "pure", "note": "SPADES_PURE=1", "pure": [True] * N_HOT}
+    assert STALE not in stderr
+    found, _ = which(compiled_build)
+    assert found["build"] == "compiled"
 
 
 @pytest.mark.slow

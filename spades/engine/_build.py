@@ -6,7 +6,9 @@ import the engine first). This module is imported by ``spades.engine`` before an
 (setup.py) writes ``_build.json`` next to it: the SHA-256 of each compiled source. An editable
 install keeps the compiled modules next to their sources, so when any hot source changed since
 the build, all the hot modules load from their ``.py`` sources (never a mix) and one warning
-says so. Only module names and files are read here: the engine imports nothing outside it.
+says so. ``SPADES_PURE=1`` in the environment loads pure Python even from a compiled build
+(to measure one against the other). Only module names, files and that variable are read here:
+the engine imports nothing outside it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import importlib.abc as _importlib_abc
 import importlib.machinery as _machinery
 import importlib.util as _importlib_util
 import json as _json
+import os as _os
 import sys as _sys
 import warnings as _warnings
 from collections.abc import Sequence as _Sequence
@@ -74,7 +77,11 @@ class _PureSourceFinder(_importlib_abc.MetaPathFinder):
 
 
 BUILD, BUILD_NOTE = _check_build()
-if BUILD == "stale":
+if BUILD == "compiled" and _os.environ.get("SPADES_PURE") == "1":
+    # Measuring the compiled build against pure Python on one install (bench/expert_speed.py).
+    BUILD, BUILD_NOTE = "pure", "SPADES_PURE=1"
+    _sys.meta_path.insert(0, _PureSourceFinder())
+elif BUILD == "stale":
     BUILD = "pure"
     _sys.meta_path.insert(0, _PureSourceFinder())
     _warnings.warn(STALE_WARNING, RuntimeWarning, stacklevel=1)
