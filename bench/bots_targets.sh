@@ -81,3 +81,9 @@ for h in over under nilhappy nocover; do
 done
 spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches --deals 300 --seed 73 --jobs 2 \
   --results /work/runs/adapt_pair_expert_seed73.jsonl --json > bench/results/bots_adapt_expert_pair_seed73.out
+# 3. The ladder's top step under the other profiles at the new default (registered 03:40 UTC
+#    with the runs above, run beside them at nice 5 from the same clone): the same commands
+#    and seeds as the results in docs/bots.md, each read by its own interval (above zero).
+spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 2 --seed 17 --json > bench/results/bots_expert200_vs_intermediate_race400_3p.out
+spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 2 --seed 19 --json > bench/results/bots_expert200_vs_intermediate_race400_6p.out
+spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 --seed 23 --json > bench/results/bots_expert200_vs_intermediate_cards4net.out
