@@ -51,6 +51,10 @@ RACE_CAP = 3.0
 PREFER_DEFAULT_Z = 1.0
 #: Deals for a bid, relative to a card decision (bids are few and decide the most).
 BID_SCALE = 0.75
+#: Weight of a sampled deal per play of this hand by another seat that the intermediate
+#: level would not have made with that deal's cards (1: plays are not read; see
+#: infer.play_mismatches). Chosen on pilot runs (seeds 12 and 14), not on the ceiling's deals.
+PLAY_WEIGHT = 0.5
 
 
 class ExpertBot:
@@ -64,7 +68,10 @@ class ExpertBot:
                  z: float = RACE_Z, exact_cards: float | None = None,
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
-                 rescore: float = 1, adapt: bool = True, cpu: bool = False) -> None:
+                 rescore: float = 1, adapt: bool = True, cpu: bool = False,
+                 play_weight: float = PLAY_WEIGHT) -> None:
+        #: Weight of a sampled deal per play of this hand it does not explain (1: unused).
+        self.play_weight = play_weight
         self.adapt = adapt
         #: The clock of a budget in seconds: wall time, or this thread's CPU time.
         self.clock = time.thread_time if cpu else time.perf_counter
@@ -100,7 +107,8 @@ class ExpertBot:
             adapted_rollout(s, self._models)
 
     def _sample(self, obs: Observation, count: int) -> list[list[int]]:
-        return sample_deals(obs, self.rng, count, models=self._models)
+        return sample_deals(obs, self.rng, count, models=self._models,
+                            play_weight=self.play_weight)
 
     # Deciding -------------------------------------------------------------------------
 

@@ -4,7 +4,10 @@
 decision) the right number of unseen cards, never a card of a suit that seat has shown it
 lacks, and the exact spade count that Mirror and Whiz bids reveal. With ``evidence`` the
 candidates are then weighted by how well each seat's bid fits the hand it would have held
-(a Nil bid makes high cards unlikely, a bid of 5 makes a weak hand unlikely) and resampled.
+(a Nil bid makes high cards unlikely, a bid of 5 makes a weak hand unlikely) and, with
+``play_weight`` below 1, by the plays of this hand: ``play_weight`` to the power of the
+number of plays by other seats that the intermediate level would not have made with the
+deal's cards (:func:`play_mismatches`); then resampled.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from spades.bots.policy import estimate_tricks, nil_risk
-from spades.engine import Observation, unseen_cards
+from spades.bots.policy import estimate_tricks, nil_risk, play_card
+from spades.engine import PLAY, IllegalAction, Observation, unseen_cards
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
-from spades.engine.handstate import public_voids
+from spades.engine.handstate import HandState, public_voids
 
 if TYPE_CHECKING:
     from spades.bots.adapt import SeatModel
@@ -91,9 +94,41 @@ def _deal_once(rng: random.Random, obs: Observation, sizes: list[int], voids: li
     return hands
 
 
+def play_mismatches(obs: Observation, hands: list[int]) -> int:
+    """How many of this hand's plays by the other seats differ from the intermediate
+    level's card (:func:`~spades.bots.policy.play_card`) had ``hands`` been the deal: the
+    hand is replayed from its first lead with each seat holding its sampled cards plus the
+    cards it has played."""
+    me = obs.seat
+    full = hands[:]
+    for seat, c in obs.plays:
+        full[seat] |= 1 << c
+    s = HandState.from_obs(obs, full)
+    n = s.n
+    s.played = 0
+    s.trick = []
+    s.tricks = [0] * n
+    s.left = s.hand_size
+    s.broken = False
+    s.voids = [0] * n
+    s.leader = s.turn = obs.plays[0][0]
+    s.led = s.best = s.best_seat = s.win_mask = -1
+    s.phase = PLAY
+    misses = 0
+    for k, (seat, c) in enumerate(obs.plays):
+        if seat != me and play_card(s) != c:
+            misses += 1
+        try:
+            s.play(c)
+        except IllegalAction:  # a deal sampled without the voids (see sample_deals)
+            return misses + len(obs.plays) - k
+    return misses
+
+
 def sample_deals(obs: Observation, rng: random.Random, count: int,
                  evidence: bool = True,
-                 models: Sequence[SeatModel] | None = None) -> list[list[int]]:
+                 models: Sequence[SeatModel] | None = None,
+                 play_weight: float = 1.0) -> list[list[int]]:
     """``count`` guesses of every seat's cards (the observer's own hand as it is). With
     ``models`` (:mod:`spades.bots.adapt`) each seat's bid is read with its habits: a seat
     that overbids by a trick is taken to hold a trick less than its bid says."""
@@ -107,9 +142,12 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
         sizes[me] = 0
     voids = public_voids(obs)
     need = spade_requirements(obs)
-    use_evidence = evidence and rules.bidding in ("standard", "suicide") and any(
+    bid_evidence = evidence and rules.bidding in ("standard", "suicide") and any(
         b is not None and not bl and s != me
         for s, (b, bl) in enumerate(zip(obs.bids, obs.blind, strict=True)))
+    play_evidence = evidence and play_weight < 1.0 and bool(obs.plays)
+    use_evidence = bid_evidence or play_evidence
+    log_play = math.log(play_weight) if play_evidence else 0.0
     pool = count * 3 if use_evidence else count
     out: list[list[int]] = []
     failures = 0
@@ -133,8 +171,10 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
         played_by[seat] |= 1 << c
     weights = []
     for hands in out:
-        log_w = 0.0
+        log_w = play_mismatches(obs, hands) * log_play if play_evidence else 0.0
         for seat in range(n):
+            if not bid_evidence:
+                break
             bid = obs.bids[seat]
             if seat == me or bid is None or obs.blind[seat]:
                 continue
