@@ -304,17 +304,23 @@ def compiled_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield path
 
 
-@pytest.mark.slow
-def test_compiled_engine_matches_pure(compiled_build: Path, tmp_path: Path) -> None:
+def same_in_both_builds(script: str, compiled_build: Path, pure_build: Path) -> None:
+    """``script`` prints whether it ran compiled and a digest of what it did: the digests
+    agree, and each build is the one it should be."""
     def run(path: Path) -> list[str]:
-        done = python(path, "-c", CHECK)
+        done = python(path, "-c", script)
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
     compiled = run(compiled_build)
-    pure = run(copy_project(tmp_path))
+    pure = run(pure_build)
     assert compiled[0] == "True" and pure[0] == "False"
     assert compiled[1] == pure[1]
+
+
+@pytest.mark.slow
+def test_compiled_engine_matches_pure(compiled_build: Path, tmp_path: Path) -> None:
+    same_in_both_builds(CHECK, compiled_build, copy_project(tmp_path))
 
 
 @pytest.mark.slow
@@ -330,17 +336,10 @@ def test_spades_pure_1_loads_pure_python_from_a_compiled_build(compiled_build: P
 
 @pytest.mark.slow
 def test_compiled_bots_decide_as_pure(compiled_build: Path, tmp_path: Path) -> None:
-    """The search's compiled policy and deal sampler: the intermediate, expert (adapting, over
-    several hands), ismcts and model-of-a-person players make exactly the same decisions."""
-    def run(path: Path) -> list[str]:
-        done = python(path, "-c", BOTS)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.split()
-
-    compiled = run(compiled_build)
-    pure = run(copy_project(tmp_path))
-    assert compiled[0] == "True" and pure[0] == "False"
-    assert compiled[1] == pure[1]
+    """The search's compiled modules: the intermediate, expert (adapting over several hands,
+    reading plays), ismcts and model-of-a-person players make exactly the same decisions
+    under five profiles."""
+    same_in_both_builds(BOTS, compiled_build, copy_project(tmp_path))
 
 
 @pytest.mark.slow
