@@ -134,3 +134,15 @@ for h in over under nilhappy nocover; do
 done
 spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches --deals 300 --seed 73 --jobs 2 \
   --results /work/runs/adapt_pw_pair_seed73.jsonl --json > bench/results/bots_adapt_expert_pair_seed73.out
+# Registered now (2026-12-01 06:16 UTC), before either runs: the expert against ismcts at equal
+# time, budgets in CPU seconds of the deciding thread (fair while other runs share the
+# machine), 500 duplicate deals each, cardems, new seeds; run from the clone of 96c2fc0
+# (/work/runs/code_pw: the bots' code there is this commit's, only arena --help text changed
+# since), --jobs 2, resumable with --results (files outside git in /work/runs/). Each read by
+# its own 95% interval: above zero at 0.25 s; above zero with the mean at least +15 at 0.5 s.
+# Nothing pooled or dropped. The 0.25 s run starts now beside the adaptation runs above; the
+# 0.5 s run after it.
+spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 101 \
+  --results /work/runs/eq025_seed101.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed101.out
+spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 103 \
+  --results /work/runs/eq05_seed103.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed103.out
