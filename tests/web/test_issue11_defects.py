@@ -42,6 +42,11 @@ def test_blind_nil_needs_its_own_key_and_a_confirmation(new_page: Any, server: s
     page.wait_for_selector("#blind-nil-dialog[open]")
     page.keyboard.press("Escape")
     page.wait_for_selector("#blind-nil-dialog:not([open])", state="attached")
+    # the dialog's close event comes after its open attribute goes: wait for what it does
+    # (says so and gives the focus back to the button), or it takes the focus from the keys
+    # pressed next
+    speech.wait_for("Blind Nil not bid")
+    assert page.evaluate("document.activeElement.id") == "blind-nil-btn"
     assert page.evaluate(MY_BID) is None
     # B then Enter (the keys of an ordinary bid) never bid Blind Nil: B lands on "Look"
     page.keyboard.press("j")
