@@ -151,3 +151,19 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 103
 # expert's nils made 46 of 87, ismcts's 53 of 73), to give the machine to the adaptation
 # runs, which stay valid while the expert with a time budget changes; not read as a result.
 # The 0.5 s run never started. Both are to be registered anew for the expert that changes.
+# 2026-12-01 10:45 UTC. What became of the adaptation runs registered at 04:05 beside
+# human:nilhappy, human:nocover and the pair: their --results files were in /work/runs/, outside
+# git, and did not survive the end of that session (the machine was new at 10:28). Beside
+# human:nilhappy 247 of 300 matches had been played (-1.0 [-31.9, +30.0], progress, never read
+# as a result); nocover and the pair had not started. They start again from match 1 with the
+# same commands, seeds and code (the bots' code is 96c2fc0's: only arena --help text changed
+# since; run from a clone of 8e4a7ba with its own compiled build), one after another in the
+# order below. Their --results files are now in git (bench/results/runs/), committed with
+# whatever is played when a session ends, so the next session resumes them (a resumed run
+# replays the committed matches and plays the rest: the same matches, the same result).
+for h in nilhappy nocover; do
+  spades arena --a "human:$h/expert" --b "human:$h/expert:noadapt" --matches --deals 300 --seed 73 --jobs 2 \
+    --results "bench/results/runs/adapt_pw_${h}_seed73.jsonl" --json > "bench/results/bots_adapt_human_${h}_expert_seed73.out"
+done
+spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches --deals 300 --seed 73 --jobs 2 \
+  --results bench/results/runs/adapt_pw_pair_seed73.jsonl --json > bench/results/bots_adapt_expert_pair_seed73.out
