@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Collection
 
 from spades.bots.heuristic import settled
 from spades.bots.infer import sample_deals
@@ -45,6 +46,74 @@ def _actions(s: HandState) -> list[int]:
     return cards_of(s.legal_mask())
 
 
+def tree_search(obs: Observation, root_actions: Collection[int],
+                sample: Callable[[int], list[list[int]]], play_out: Callable[[HandState], None],
+                rng: random.Random, iterations: int, deadline: float | None = None,
+                clock: Callable[[], float] = time.perf_counter, bag_weight: float = 0.5,
+                rel: float = 1.0, batch: int = 32) -> int:
+    """SO-ISMCTS from ``obs``: the root action (among ``root_actions``) visited most.
+
+    ``sample(k)`` gives ``k`` guesses of the hidden hands and ``play_out`` plays a hand to
+    its end from a state; ``iterations`` bounds the search, and so does ``deadline`` (on
+    ``clock``) once 8 iterations are done. Each side's result is its points minus ``rel``
+    times the other sides' mean (a bag costing ``bag_weight`` of its share of the penalty)."""
+    root = _Node()
+    log = math.log
+    sqrt = math.sqrt
+    sides = len(obs.rules.sides)
+    deals: list[list[int]] = []
+    for it in range(iterations):
+        if deadline is not None and it >= 8 and clock() > deadline:
+            break
+        if not deals:
+            deals = sample(batch)
+        s = HandState.from_obs(obs, deals.pop())
+        node = root
+        path: list[tuple[_Node, int]] = []
+        while s.phase is not DEAL:
+            actions = _actions(s)
+            if node is root:
+                actions = [a for a in actions if a in root_actions]
+            side = s.side_of[s.turn]
+            children = node.children
+            untried = []
+            for a in actions:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                a = untried[int(rng.random() * len(untried))]
+                child = _Node()
+                child.avail = 1
+                children[a] = child
+                s.apply(a)
+                path.append((child, side))
+                break
+            best_value = -1e18
+            best_action = actions[0]
+            for a in actions:
+                child = children[a]
+                value = (child.total / child.visits
+                         + EXPLORATION * sqrt(log(child.avail) / child.visits))
+                if value > best_value:
+                    best_value, best_action = value, a
+            node = children[best_action]
+            s.apply(best_action)
+            path.append((node, side))
+        play_out(s)
+        values = s.side_values(bag_weight)
+        total = sum(values)
+        utility = [(v - rel * (total - v) / (sides - 1)) / _SCALE for v in values]
+        for n, side in path:
+            n.visits += 1
+            n.total += utility[side]
+    if not root.children:
+        return min(root_actions)
+    return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
+
+
 class IsmctsBot:
     """SO-ISMCTS; budget in iterations per decision, or in seconds."""
 
@@ -64,63 +133,8 @@ class IsmctsBot:
         given = settled(obs)
         if given is not None:
             return given
-        legal = obs.legal_actions
-        root = _Node()
         rng = self.rng
         deadline = None if self.seconds is None else self.clock() + self.seconds
         limit = self.iterations if deadline is None else 10**9
-        batch: list[list[int]] = []
-        root_legal = set(legal)
-        log = math.log
-        sqrt = math.sqrt
-        sides = len(obs.rules.sides)
-        for it in range(limit):
-            if deadline is not None and it >= 8 and self.clock() > deadline:
-                break
-            if not batch:
-                batch = sample_deals(obs, rng, 32)
-            s = HandState.from_obs(obs, batch.pop())
-            node = root
-            path: list[tuple[_Node, int]] = []
-            while s.phase is not DEAL:
-                actions = _actions(s)
-                if node is root:
-                    actions = [a for a in actions if a in root_legal]
-                side = s.side_of[s.turn]
-                children = node.children
-                untried = []
-                for a in actions:
-                    child = children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
-                if untried:
-                    a = untried[int(rng.random() * len(untried))]
-                    child = _Node()
-                    child.avail = 1
-                    children[a] = child
-                    s.apply(a)
-                    path.append((child, side))
-                    break
-                best_value = -1e18
-                best_action = actions[0]
-                for a in actions:
-                    child = children[a]
-                    value = (child.total / child.visits
-                             + EXPLORATION * sqrt(log(child.avail) / child.visits))
-                    if value > best_value:
-                        best_value, best_action = value, a
-                node = children[best_action]
-                s.apply(best_action)
-                path.append((node, side))
-            rollout(s)
-            values = s.side_values(self.bag_weight)
-            total = sum(values)
-            utility = [(v - (total - v) / (sides - 1)) / _SCALE for v in values]
-            for n, side in path:
-                n.visits += 1
-                n.total += utility[side]
-        if not root.children:
-            return legal[0]
-        return max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))[0]
+        return tree_search(obs, set(obs.legal_actions), lambda k: sample_deals(obs, rng, k),
+                           rollout, rng, limit, deadline, self.clock, self.bag_weight)
