@@ -11,6 +11,13 @@ over the same deals) drops out, and its share of the budget goes to the close on
 rule-based card is kept unless the search finds a clearly better one, so sampling noise
 does not replace a sound card by a dubious one.
 
+With a budget in seconds (``expert:0.25cpu``), the cards before the last four tricks are
+chosen by a tree search instead (SO-ISMCTS, :func:`spades.bots.ismcts.tree_search`) over the
+same sampled deals and play-outs: a fresh deal per iteration, one tree over the public plays
+that follow, so the later plays of every seat are searched rather than assumed; with the
+time it has, the tree goes deeper, where the play-outs of each candidate only get more deals.
+The last four tricks stay with the play-outs and the exact end-play search.
+
 Bids are chosen by simulation too, the other seats bidding as the intermediate level does.
 Under standard and Suicide bidding each sampled deal is played out once with a number bid
 and every number candidate is scored on the tricks that play-out gave (a side's tricks
@@ -29,6 +36,7 @@ from typing import Any
 from spades.bots.adapt import SeatModel, Tendencies, adapted_rollout
 from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
+from spades.bots.ismcts import tree_search
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
 from spades.bots.solve import solve
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, PLAY, Observation
@@ -69,7 +77,10 @@ class ExpertBot:
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
-                 play_weight: float = PLAY_WEIGHT) -> None:
+                 play_weight: float = PLAY_WEIGHT, tree: bool = True) -> None:
+        #: With a budget in seconds, choose the cards before the last tricks by a tree
+        #: search over these deals (see :meth:`_play`); False: by play-outs of each card.
+        self.tree = tree
         #: Weight of a sampled deal per play of this hand it does not explain (1: unused).
         self.play_weight = play_weight
         self.adapt = adapt
@@ -110,6 +121,12 @@ class ExpertBot:
         return sample_deals(obs, self.rng, count, models=self._models,
                             play_weight=self.play_weight)
 
+    def _exact(self, obs: Observation) -> int:
+        """How many cards left in the hand are few enough to solve exactly."""
+        if self.exact_cards is not None:
+            return self.exact_cards
+        return min(EXACT_CARDS, EXACT_TRICKS * obs.rules.players)
+
     # Deciding -------------------------------------------------------------------------
 
     def act(self, obs: Observation) -> int:
@@ -131,9 +148,7 @@ class ExpertBot:
         close decisions get more deals. The budget is a number of play-outs (``worlds``
         per candidate, times ``scale``), or seconds. Dropped candidates get -inf."""
         side = obs.my_side
-        exact = self.exact_cards
-        if exact is None:
-            exact = min(EXACT_CARDS, EXACT_TRICKS * obs.rules.players)
+        exact = self._exact(obs)
         k = len(candidates)
         values: list[list[float]] = [[] for _ in candidates]
         active = list(range(k))
@@ -183,6 +198,12 @@ class ExpertBot:
         candidates = distinct_cards(obs)
         if len(candidates) == 1:
             return candidates[0]
+        deadline = self._deadline()
+        if (self.tree and deadline is not None
+                and sum(obs.hand_sizes) > self._exact(obs) + obs.rules.players):
+            return tree_search(obs, set(candidates), lambda k: self._sample(obs, k),
+                               self._rollout, self.rng, 10**9, deadline, self.clock,
+                               self.bag_weight, self.rel, batch=16)
         default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)

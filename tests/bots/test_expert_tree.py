@@ -1,0 +1,105 @@
+"""The expert with a time budget: the cards before the last four tricks are chosen by a tree
+search (SO-ISMCTS) over the expert's own sampled deals and play-outs; with a budget in deals
+(the default) or ``tree=False`` it never searches a tree."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection
+from typing import Any
+
+import pytest
+
+import spades.bots.expert as expert_module
+from spades.bots.expert import ExpertBot
+from spades.bots.infer import sample_deals
+from spades.bots.ismcts import tree_search
+from spades.bots.policy import rollout
+from spades.engine import PLAY, Match, profile
+from spades.engine.handstate import HandState
+
+
+class Ticks:
+    """A clock that moves 1 s per reading: a budget of a few seconds lasts a few readings."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_tree_search_chooses_among_the_root_actions_only() -> None:
+    match = Match.new(profile("cardems"), 5)
+    while match.phase != PLAY:
+        match.apply(match.observation(match.current_player).legal_actions[0])
+    obs = match.observation(match.current_player)
+    allowed = set(obs.legal_actions[-2:])
+    rng = random.Random(1)
+    for _ in range(3):
+        choice = tree_search(obs, allowed, lambda k: sample_deals(obs, rng, k), rollout, rng, 60)
+        assert choice in allowed
+
+
+Calls = list[tuple[int, frozenset[int]]]
+
+
+def _recording(calls: Calls) -> Callable[..., int]:
+    def record(obs: Any, root_actions: Collection[int], *args: Any, **kwargs: Any) -> int:
+        calls.append((sum(obs.hand_sizes), frozenset(root_actions)))
+        return tree_search(obs, root_actions, *args, **kwargs)
+    return record
+
+
+def _play_hand(bot: ExpertBot, seed: int) -> None:
+    match = Match.new(profile("cardems"), seed)
+    while not match.results:
+        obs = match.observation(match.current_player)
+        action = bot.act(obs)
+        assert action in obs.legal_actions
+        match.apply(action)
+
+
+def test_a_time_budget_plays_the_early_cards_by_the_tree(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    calls: Calls = []
+    monkeypatch.setattr(expert_module, "tree_search", _recording(calls))
+    bot = ExpertBot(seed=2, seconds=3.0)
+    bot.clock = Ticks()
+    _play_hand(bot, 11)
+    card_calls = [left for left, _ in calls]
+    assert card_calls, "no card was chosen by the tree"
+    # The last four tricks (16 cards) are left to the play-outs and the exact end-play search.
+    assert min(card_calls) > 16
+
+
+@pytest.mark.parametrize("kwargs", [{"worlds": 6}, {"seconds": 3.0, "tree": False}])
+def test_without_a_time_budget_or_with_tree_off_no_tree(monkeypatch: pytest.MonkeyPatch,
+                                                        kwargs: dict[str, Any]) -> None:
+    calls: Calls = []
+    monkeypatch.setattr(expert_module, "tree_search", _recording(calls))
+    bot = ExpertBot(seed=2, **kwargs)
+    bot.clock = Ticks()
+    _play_hand(bot, 11)
+    assert calls == []
+
+
+def test_the_tree_reads_the_expert_s_own_play_outs() -> None:
+    """The tree's play-outs are the expert's (adapted to the seats, when it has models)."""
+    seen: list[HandState] = []
+    bot = ExpertBot(seed=3, seconds=2.0)
+    bot.clock = Ticks()
+    original = bot._rollout
+
+    def counting(s: HandState) -> None:
+        seen.append(s)
+        original(s)
+
+    bot._rollout = counting  # type: ignore[method-assign]
+    match = Match.new(profile("cardems"), 4)
+    while match.phase != PLAY:
+        match.apply(bot.act(match.observation(match.current_player)))
+    before = len(seen)
+    match.apply(bot.act(match.observation(match.current_player)))
+    assert len(seen) > before
