@@ -2,9 +2,9 @@
 
 ``pip install .`` and ``pip install -e .`` compile the engine's ``spades/engine/{actions,cards,
 handstate,match,scoring}.py`` and the search's play-out policy, deal sampler, adapted
-play-outs and end-play solver ``spades/bots/{policy,infer,adapt,solve}.py`` to C with mypyc (mypy is a build requirement in
-pyproject.toml): the engine about twice as fast, the expert's decisions about three times, with
-the same behaviour. Without a C compiler (or mypy, when building with
+play-outs and end-play solver ``spades/bots/{policy,infer,adapt,solve}.py`` to C with mypyc
+(mypy is a build requirement in pyproject.toml): the engine about twice as fast, the expert's
+decisions about three times, with the same behaviour. Without a C compiler (or mypy, when building with
 ``--no-build-isolation``) the build prints one warning line and installs pure Python.
 ``SPADES_COMPILE=0`` forces the pure build. Compiled values pickle and copy like pure ones
 (spades/engine/_pickling.py): the server sends observations to its CPU worker processes.
