@@ -172,3 +172,15 @@ spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches -
 # and 103) are void; they are to be registered anew, with new seeds, once the time-budget
 # expert is settled (pilots in bench/results/bots_pilot_tree_025cpu.md). Budgets in deals (the
 # default expert, hard, and every run above that uses them) did not change.
+# Registered 2026-12-01 21:50 UTC, before either starts: the expert against ismcts at equal
+# time, for the time-budget expert of this commit (every card by the tree to the end of the
+# hand, deals read by bids only; docs/bots.md "Adopted for budgets in seconds"). Budgets in CPU
+# seconds of the deciding thread, 500 duplicate deals each, cardems, new seeds 107 and 109,
+# --jobs 2, resumable: the --results files are committed (gzipped) with whatever is played when
+# a session ends, and a later session gunzips and resumes them with the same command. Each read
+# by its own 95% interval: above zero at 0.25 s; above zero with the mean at least +15 at 0.5 s.
+# Nothing pooled or dropped. The 0.25 s run first, then the 0.5 s run.
+spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 107 \
+  --results bench/results/runs/eq025_seed107.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed107.out
+spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 109 \
+  --results bench/results/runs/eq05_seed109.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed109.out

@@ -11,12 +11,14 @@ over the same deals) drops out, and its share of the budget goes to the close on
 rule-based card is kept unless the search finds a clearly better one, so sampling noise
 does not replace a sound card by a dubious one.
 
-With a budget in seconds (``expert:0.25cpu``), the cards before the last four tricks are
-chosen by a tree search instead (SO-ISMCTS, :func:`spades.bots.ismcts.tree_search`) over the
-same sampled deals and play-outs: a fresh deal per iteration, one tree over the public plays
-that follow, so the later plays of every seat are searched rather than assumed; with the
-time it has, the tree goes deeper, where the play-outs of each candidate only get more deals.
-The last four tricks stay with the play-outs and the exact end-play search.
+With a budget in seconds (``expert:0.25cpu``), the cards are chosen by a tree search instead
+(SO-ISMCTS, :func:`spades.bots.ismcts.tree_search`) to the end of the hand, over the expert's
+play-outs and deals sampled as it samples them for bids (voids, spade counts and bids, read
+with the seats' habits when it has them) but not weighted by how well the plays fit: a fresh
+deal per iteration, one tree over the public plays that follow, so the later plays of every
+seat are searched rather than assumed. Weighting each deal by its plays costs a replay of the
+hand per deal, about half the tree's iterations at 0.25 s, and at equal time the tree that
+reads plays was behind ``ismcts`` (bench/results/bots_pilot_tree_025cpu.md).
 
 Bids are chosen by simulation too, the other seats bidding as the intermediate level does.
 Under standard and Suicide bidding each sampled deal is played out once with a number bid
@@ -77,10 +79,13 @@ class ExpertBot:
                  zdef: float = PREFER_DEFAULT_Z, zdef_bid: float = 0.0,
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
-                 play_weight: float = PLAY_WEIGHT, tree: bool = True) -> None:
-        #: With a budget in seconds, choose the cards before the last tricks by a tree
-        #: search over these deals (see :meth:`_play`); False: by play-outs of each card.
+                 play_weight: float = PLAY_WEIGHT, tree: bool = True,
+                 tree_play_weight: float = 1.0) -> None:
+        #: With a budget in seconds, choose the cards by a tree search (see :meth:`_play`);
+        #: False: by play-outs of each card, the last tricks solved exactly.
         self.tree = tree
+        #: ``play_weight`` of the tree's deals (1: plays are not read).
+        self.tree_play_weight = tree_play_weight
         #: Weight of a sampled deal per play of this hand it does not explain (1: unused).
         self.play_weight = play_weight
         self.adapt = adapt
@@ -199,11 +204,12 @@ class ExpertBot:
         if len(candidates) == 1:
             return candidates[0]
         deadline = self._deadline()
-        if (self.tree and deadline is not None
-                and sum(obs.hand_sizes) > self._exact(obs) + obs.rules.players):
-            return tree_search(obs, set(candidates), lambda k: self._sample(obs, k),
-                               self._rollout, self.rng, 10**9, deadline, self.clock,
-                               self.bag_weight, self.rel, batch=16)
+        if self.tree and deadline is not None:
+            def sample(k: int) -> list[list[int]]:
+                return sample_deals(obs, self.rng, k, models=self._models,
+                                    play_weight=self.tree_play_weight)
+            return tree_search(obs, set(candidates), sample, self._rollout, self.rng, 10**9,
+                               deadline, self.clock, self.bag_weight, self.rel, batch=16)
         default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)

@@ -1,6 +1,6 @@
-"""The expert with a time budget: the cards before the last four tricks are chosen by a tree
-search (SO-ISMCTS) over the expert's own sampled deals and play-outs; with a budget in deals
-(the default) or ``tree=False`` it never searches a tree."""
+"""The expert with a time budget: its cards are chosen by a tree search (SO-ISMCTS) to the end
+of the hand, over deals read by bids (not weighted by plays) and the expert's own play-outs;
+with a budget in deals (the default) or ``tree=False`` it never searches a tree."""
 
 from __future__ import annotations
 
@@ -61,8 +61,7 @@ def _play_hand(bot: ExpertBot, seed: int) -> None:
         match.apply(action)
 
 
-def test_a_time_budget_plays_the_early_cards_by_the_tree(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_a_time_budget_plays_every_card_by_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: Calls = []
     monkeypatch.setattr(expert_module, "tree_search", _recording(calls))
     bot = ExpertBot(seed=2, seconds=3.0)
@@ -70,8 +69,29 @@ def test_a_time_budget_plays_the_early_cards_by_the_tree(monkeypatch: pytest.Mon
     _play_hand(bot, 11)
     card_calls = [left for left, _ in calls]
     assert card_calls, "no card was chosen by the tree"
-    # The last four tricks (16 cards) are left to the play-outs and the exact end-play search.
-    assert min(card_calls) > 16
+    # The end of the hand too: no switch to the play-outs for the last tricks.
+    assert min(card_calls) <= 8
+
+
+def test_the_tree_s_deals_are_not_weighted_by_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading plays costs a replay of the hand per deal; the tree samples as for bids."""
+    weights: list[float] = []
+    original = expert_module.sample_deals
+
+    def recording(*args: Any, **kwargs: Any) -> list[list[int]]:
+        if args[0].plays:  # a card decision (bids have no plays to read)
+            weights.append(kwargs.get("play_weight", 1.0))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(expert_module, "sample_deals", recording)
+    calls: Calls = []
+    monkeypatch.setattr(expert_module, "tree_search", _recording(calls))
+    bot = ExpertBot(seed=2, seconds=3.0)
+    bot.clock = Ticks()
+    _play_hand(bot, 11)
+    assert calls and weights
+    assert set(weights) == {1.0}
+    assert bot.play_weight < 1.0  # the flat search (budget in deals) still reads plays
 
 
 @pytest.mark.parametrize("kwargs", [{"worlds": 6}, {"seconds": 3.0, "tree": False}])
