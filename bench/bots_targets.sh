@@ -172,7 +172,7 @@ spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches -
 # and 103) are void; they are to be registered anew, with new seeds, once the time-budget
 # expert is settled (pilots in bench/results/bots_pilot_tree_025cpu.md). Budgets in deals (the
 # default expert, hard, and every run above that uses them) did not change.
-# Registered 2026-12-01 21:50 UTC, before either starts: the expert against ismcts at equal
+# Registered 2026-12-01 21:06 UTC, before either starts: the expert against ismcts at equal
 # time, for the time-budget expert of this commit (every card by the tree to the end of the
 # hand, deals read by bids only; docs/bots.md "Adopted for budgets in seconds"). Budgets in CPU
 # seconds of the deciding thread, 500 duplicate deals each, cardems, new seeds 107 and 109,
