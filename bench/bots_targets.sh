@@ -184,3 +184,8 @@ spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 1
   --results bench/results/runs/eq025_seed107.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed107.out
 spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 109 \
   --results bench/results/runs/eq05_seed109.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed109.out
+# 2026-12-01 22:35 UTC: the 0.25 s run (seed 107) finished: -5.8 [-10.2, -1.4] over 500 deals,
+# not met. The 0.5 s run (seed 109) was withdrawn before it played a deal (it was stopped seconds
+# after it started, with only its header written), because the 0.25 s result puts the +15 it
+# asks for out of reach; the time-budget expert is to change again, and 0.5 s is to be
+# registered anew for it, with a new seed.
