@@ -80,7 +80,10 @@ class ExpertBot:
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
-                 tree_play_weight: float = 1.0) -> None:
+                 tree_play_weight: float = 1.0, nil_doubt: float = 0.0) -> None:
+        #: A Nil bid is valued as if its play-outs failed ``1 + nil_doubt`` times as often
+        #: as they do (0: as they say; an experiment's knob, see docs/bots.md).
+        self.nil_doubt = nil_doubt
         #: With a budget in seconds, choose the cards by a tree search (see :meth:`_play`);
         #: False: by play-outs of each card, the last tricks solved exactly.
         self.tree = tree
@@ -308,6 +311,9 @@ class ExpertBot:
                     s.bid(NIL)
                     self._rollout(s)
                     sums[NIL] += s.utility(side, self.bag_weight, self.rel)
+                    if self.nil_doubt and s.tricks[me]:
+                        # a failed Nil swings by twice its points
+                        sums[NIL] -= self.nil_doubt * 2 * obs.rules.nil_points
                 count += 1
             if deadline is None:
                 if count >= total:
