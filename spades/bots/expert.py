@@ -125,9 +125,10 @@ class ExpertBot:
         else:
             adapted_rollout(s, self._models)
 
-    def _sample(self, obs: Observation, count: int) -> list[list[int]]:
-        return sample_deals(obs, self.rng, count, models=self._models,
-                            play_weight=self.play_weight)
+    def _sample(self, obs: Observation, count: int, play_weight: float | None = None
+                ) -> list[list[int]]:
+        pw = self.play_weight if play_weight is None else play_weight
+        return sample_deals(obs, self.rng, count, models=self._models, play_weight=pw)
 
     def _exact(self, obs: Observation) -> int:
         """How many cards left in the hand are few enough to solve exactly."""
@@ -208,11 +209,10 @@ class ExpertBot:
             return candidates[0]
         deadline = self._deadline()
         if self.tree and deadline is not None:
-            def sample(k: int) -> list[list[int]]:
-                return sample_deals(obs, self.rng, k, models=self._models,
-                                    play_weight=self.tree_play_weight)
-            return tree_search(obs, set(candidates), sample, self._rollout, self.rng, 10**9,
-                               deadline, self.clock, self.bag_weight, self.rel, batch=16)
+            return tree_search(obs, set(candidates),
+                               lambda k: self._sample(obs, k, self.tree_play_weight),
+                               self._rollout, self.rng, 10**9, deadline, self.clock,
+                               self.bag_weight, self.rel, batch=16)
         default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)
@@ -355,7 +355,8 @@ class AllSeeingBot(ExpertBot):
     def see(self, hands: tuple[int, ...]) -> None:
         self._hands = hands
 
-    def _sample(self, obs: Observation, count: int) -> list[list[int]]:
+    def _sample(self, obs: Observation, count: int, play_weight: float | None = None
+                ) -> list[list[int]]:
         if len(self._hands) != obs.rules.players:
             raise ValueError("the all-seeing expert was not shown the hands")
         return [list(self._hands) for _ in range(count)]
