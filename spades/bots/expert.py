@@ -65,6 +65,15 @@ BID_SCALE = 0.75
 #: level would not have made with that deal's cards (1: plays are not read; see
 #: infer.play_mismatches). Chosen on pilot runs (seeds 12 and 14), not on the ceiling's deals.
 PLAY_WEIGHT = 0.5
+#: How a side's tricks in real play differ from the intermediate play-out of the same deal
+#: with the same bids (offset: share), measured over 150 cardems hands (expert bids, every
+#: card by ``ismcts:0.1cpu``; bench/results/bots_pilot_bid_noise.md): a play-out is one way
+#: the hand can go, and searching players take it elsewhere by a trick or two.
+TRICK_SPREAD = ((-3, 0.033), (-2, 0.12), (-1, 0.233), (0, 0.227), (1, 0.233), (2, 0.12),
+                (3, 0.033))
+#: The chance a Nil is made in real play when its play-out made it, and when it did not
+#: (the same 150 hands: 42 of 64, 14 of 29).
+NIL_CALIB = (0.66, 0.48)
 
 
 class ExpertBot:
@@ -80,7 +89,14 @@ class ExpertBot:
                  bid_scale: float = BID_SCALE, bid_width: float = 2,
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
-                 tree_play_weight: float = 1.0, nil_doubt: float = 0.0) -> None:
+                 tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
+                 trick_noise: float = 0.0, nil_calib: float = 0.0) -> None:
+        #: Number bids scored over a spread of the play-out's tricks (``TRICK_SPREAD``, its
+        #: off-centre part scaled by this; 0: on the play-out's tricks as they are).
+        self.trick_noise = trick_noise
+        #: A Nil's play-out counted as made with probability ``NIL_CALIB`` (by whether it
+        #: was made in the play-out), mixed in with this weight (0: as the play-out says).
+        self.nil_calib = nil_calib
         #: A Nil bid is valued as if its play-outs failed ``1 + nil_doubt`` times as often
         #: as they do (0: as they say; an experiment's knob, see docs/bots.md).
         self.nil_doubt = nil_doubt
@@ -303,6 +319,8 @@ class ExpertBot:
                     s = base.clone()
                     s.bid(anchor)
                     self._rollout(s)
+                    if self.trick_noise:
+                        self._shift_tricks(s, me)
                     for a in numbers:
                         s.bids[me] = a - BID_BASE
                         sums[a] += s.utility(side, self.bag_weight, self.rel)
@@ -310,7 +328,16 @@ class ExpertBot:
                     s = base.clone()
                     s.bid(NIL)
                     self._rollout(s)
-                    sums[NIL] += s.utility(side, self.bag_weight, self.rel)
+                    value = s.utility(side, self.bag_weight, self.rel)
+                    if self.nil_calib:
+                        made = s.tricks[me] == 0
+                        p = NIL_CALIB[0] if made else NIL_CALIB[1]
+                        # the other outcome's value: a Nil swings by twice its points
+                        swing = 2 * obs.rules.nil_points
+                        other = value - swing if made else value + swing
+                        p_other = self.nil_calib * ((1 - p) if made else p)
+                        value = (1 - p_other) * value + p_other * other
+                    sums[NIL] += value
                     if self.nil_doubt and s.tricks[me]:
                         # a failed Nil swings by twice its points
                         sums[NIL] -= self.nil_doubt * 2 * obs.rules.nil_points
@@ -321,6 +348,27 @@ class ExpertBot:
             elif self.clock() > deadline:
                 break
         return [sums[a] / count if a in numbers or a == NIL else -1e9 for a in candidates]
+
+    def _shift_tricks(self, s: HandState, me: int) -> None:
+        """Move a random number of tricks (drawn from ``TRICK_SPREAD``, its off-centre part
+        scaled by ``trick_noise``) between this seat and the opponent who took most, as real
+        play moves them away from a finished play-out's."""
+        r = self.rng.random()
+        shift = 0
+        for offset, share in TRICK_SPREAD:
+            if offset:
+                r -= share * self.trick_noise
+                if r < 0:
+                    shift = offset
+                    break
+        if not shift:
+            return
+        mine = s.side_of[me]
+        opp = max((p for p in range(len(s.tricks)) if s.side_of[p] != mine),
+                  key=lambda p: (s.bids[p] != 0, s.tricks[p]))
+        shift = max(-s.tricks[me], min(s.tricks[opp], shift))
+        s.tricks[me] += shift
+        s.tricks[opp] -= shift
 
     def _blind_nil(self, obs: Observation) -> int:
         """Blind nil or look: simulate both over guessed hands for this seat too."""
