@@ -71,9 +71,6 @@ PLAY_WEIGHT = 0.5
 #: the hand can go, and searching players take it elsewhere by a trick or two.
 TRICK_SPREAD = ((-3, 0.033), (-2, 0.12), (-1, 0.233), (0, 0.227), (1, 0.233), (2, 0.12),
                 (3, 0.033))
-#: The chance a Nil is made in real play when its play-out made it, and when it did not
-#: (the same 150 hands: 42 of 64, 14 of 29).
-NIL_CALIB = (0.66, 0.48)
 
 
 class ExpertBot:
@@ -90,13 +87,10 @@ class ExpertBot:
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
-                 trick_noise: float = 0.0, nil_calib: float = 0.0) -> None:
+                 trick_noise: float = 0.0) -> None:
         #: Number bids scored over a spread of the play-out's tricks (``TRICK_SPREAD``, its
         #: off-centre part scaled by this; 0: on the play-out's tricks as they are).
         self.trick_noise = trick_noise
-        #: A Nil's play-out counted as made with probability ``NIL_CALIB`` (by whether it
-        #: was made in the play-out), mixed in with this weight (0: as the play-out says).
-        self.nil_calib = nil_calib
         #: A Nil bid is valued as if its play-outs failed ``1 + nil_doubt`` times as often
         #: as they do (0: as they say; an experiment's knob, see docs/bots.md).
         self.nil_doubt = nil_doubt
@@ -328,16 +322,7 @@ class ExpertBot:
                     s = base.clone()
                     s.bid(NIL)
                     self._rollout(s)
-                    value = s.utility(side, self.bag_weight, self.rel)
-                    if self.nil_calib:
-                        made = s.tricks[me] == 0
-                        p = NIL_CALIB[0] if made else NIL_CALIB[1]
-                        # the other outcome's value: a Nil swings by twice its points
-                        swing = 2 * obs.rules.nil_points
-                        other = value - swing if made else value + swing
-                        p_other = self.nil_calib * ((1 - p) if made else p)
-                        value = (1 - p_other) * value + p_other * other
-                    sums[NIL] += value
+                    sums[NIL] += s.utility(side, self.bag_weight, self.rel)
                     if self.nil_doubt and s.tricks[me]:
                         # a failed Nil swings by twice its points
                         sums[NIL] -= self.nil_doubt * 2 * obs.rules.nil_points
