@@ -66,9 +66,9 @@ BID_SCALE = 0.75
 #: infer.play_mismatches). Chosen on pilot runs (seeds 12 and 14), not on the ceiling's deals.
 PLAY_WEIGHT = 0.5
 #: How a side's tricks in real play differ from the intermediate play-out of the same deal
-#: with the same bids (offset: share), measured over 150 cardems hands (expert bids, every
-#: card by ``ismcts:0.1cpu``; bench/results/bots_pilot_bid_noise.md): a play-out is one way
-#: the hand can go, and searching players take it elsewhere by a trick or two.
+#: with the same bids (shift: share), measured over 150 cardems hands (expert bids, every
+#: card by ``ismcts:0.1cpu``; ``bench/trick_spread.py``): a play-out is one way the hand can
+#: go, and searching players take it a trick or two elsewhere in three hands out of four.
 TRICK_SPREAD = ((-3, 0.033), (-2, 0.12), (-1, 0.233), (0, 0.227), (1, 0.233), (2, 0.12),
                 (3, 0.033))
 
@@ -87,9 +87,13 @@ class ExpertBot:
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
-                 trick_noise: float = 0.0) -> None:
+                 trick_noise: float | None = None) -> None:
         #: Number bids scored over a spread of the play-out's tricks (``TRICK_SPREAD``, its
-        #: off-centre part scaled by this; 0: on the play-out's tricks as they are).
+        #: off-centre part scaled by this; 0: on the play-out's tricks as they are). By
+        #: default 1 with a budget in seconds, where every card is chosen by the tree as in
+        #: the hands the spread was measured on, and 0 with a budget in deals.
+        if trick_noise is None:
+            trick_noise = 0.0 if seconds is None else 1.0
         self.trick_noise = trick_noise
         #: A Nil bid is valued as if its play-outs failed ``1 + nil_doubt`` times as often
         #: as they do (0: as they say; an experiment's knob, see docs/bots.md).

@@ -47,9 +47,13 @@ def test_shifts_follow_the_spread_and_keep_the_tricks() -> None:
             assert abs(seen[shift] / 20_000 - share) < 0.015, (shift, seen)
 
 
+def test_spread_only_with_a_budget_in_seconds() -> None:
+    assert ExpertBot(seed=3).trick_noise == 0.0
+    assert ExpertBot(seed=3, seconds=0.25, cpu=True).trick_noise == 1.0
+    assert ExpertBot(seed=3, seconds=0.25, trick_noise=0.0).trick_noise == 0.0
+
+
 def test_no_shift_without_noise() -> None:
-    bot = ExpertBot(seed=3)
-    assert bot.trick_noise == 0.0
     observations = _first_bids(range(30))
     plain = [ExpertBot(seed=i, worlds=12).act(o) for i, o in enumerate(observations)]
     again = [ExpertBot(seed=i, worlds=12, trick_noise=0.0).act(o)
