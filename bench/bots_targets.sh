@@ -189,3 +189,17 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 109
 # after it started, with only its header written), because the 0.25 s result puts the +15 it
 # asks for out of reach; the time-budget expert is to change again, and 0.5 s is to be
 # registered anew for it, with a new seed.
+# Registered 2026-12-02 00:38 UTC, before either starts, for the time-budget expert of this
+# commit: every card by the tree (as for seeds 107/109), and number bids scored over the spread
+# of real play around a play-out (ExpertBot trick_noise=1, TRICK_SPREAD measured by
+# bench/trick_spread.py on 150 hands; pilots in bench/results/bots_pilot_tree_025cpu.md).
+# Same protocol as the seeds 107/109 runs: CPU seconds of the deciding thread, 500 duplicate
+# deals each, cardems, --jobs 2, new seeds 111 and 113, resumable (the --results files are
+# committed gzipped with whatever is played when a session ends; a later session gunzips them
+# and resumes with the same command and code). Each read by its own 95% interval: above zero
+# at 0.25 s; above zero with the mean at least +15 at 0.5 s. Nothing pooled or dropped. The
+# 0.25 s run first, then the 0.5 s run.
+spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 111 \
+  --results bench/results/runs/eq025_seed111.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed111.out
+spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 113 \
+  --results bench/results/runs/eq05_seed113.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed113.out
