@@ -189,7 +189,7 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 109
 # after it started, with only its header written), because the 0.25 s result puts the +15 it
 # asks for out of reach; the time-budget expert is to change again, and 0.5 s is to be
 # registered anew for it, with a new seed.
-# Registered 2026-12-02 00:38 UTC, before either starts, for the time-budget expert of this
+# Registered 2026-12-02 00:35 UTC (commit bc08e27), before either starts, for the time-budget expert of this
 # commit: every card by the tree (as for seeds 107/109), and number bids scored over the spread
 # of real play around a play-out (ExpertBot trick_noise=1, TRICK_SPREAD measured by
 # bench/trick_spread.py on 150 hands; pilots in bench/results/bots_pilot_tree_025cpu.md).
