@@ -25,6 +25,7 @@ the bags it expects.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,10 @@ BASE_OFFSET = -0.2
 SHIFT_AT = 0.5
 #: The Nil risk the bid evidence assumes a Nil bidder accepts (see infer.bid_log_likelihood).
 BASE_NIL_RISK = 1.2
+#: How far from its hand's worth the bid evidence assumes a number bid may be (standard
+#: deviation, in tricks), and the pseudo-hands of it mixed into a seat's own spread.
+BASE_BID_SD = 1.6
+SD_PRIOR = 2.0
 #: Follow-suit choices needed before a seat is modelled as playing its highest card, and the
 #: share of highest cards that makes it so.
 FOLLOW_MIN = 6
@@ -58,6 +63,7 @@ class SeatStats:
 
     number_bids: int = 0
     offset_sum: float = 0.0
+    offset_sq_sum: float = 0.0
     nils: int = 0
     nils_made: int = 0
     nil_risk_sum: float = 0.0
@@ -69,6 +75,7 @@ class SeatStats:
     def add(self, o: SeatStats) -> None:
         self.number_bids += o.number_bids
         self.offset_sum += o.offset_sum
+        self.offset_sq_sum += o.offset_sq_sum
         self.nils += o.nils
         self.nils_made += o.nils_made
         self.nil_risk_sum += o.nil_risk_sum
@@ -88,6 +95,7 @@ class SeatModel:
     nil_boldness: float = 0.0  # added to the intermediate level's Nil limit in play-outs
     high_follower: bool = False  # plays its highest card when it can follow suit
     no_cover: bool = False  # does not overtake a winning Nil partner
+    bid_sd: float = BASE_BID_SD  # how far its number bids stray from its offset
 
     @property
     def plain_play(self) -> bool:
@@ -97,7 +105,10 @@ class SeatModel:
 PLAIN = SeatModel()
 
 
-def model_of(st: SeatStats) -> SeatModel:
+def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:
+    """The model of a seat from its counts; with ``read_spread`` its bids are read as
+    closely as it has been seen to keep to its habit (a seat whose bids stray by a third of a
+    trick is believed more than one that strays by two tricks)."""
     offset = st.offset_sum / (st.number_bids + OFFSET_PRIOR)
     rel = offset - BASE_OFFSET * st.number_bids / (st.number_bids + OFFSET_PRIOR)
     shift = round(rel) if abs(rel) >= SHIFT_AT else 0
@@ -108,7 +119,13 @@ def model_of(st: SeatStats) -> SeatModel:
     high = (st.follow_choices >= FOLLOW_MIN
             and st.follow_highest >= FOLLOW_HIGH * st.follow_choices)
     no_cover = st.cover_chances >= COVER_MIN and st.covers < COVER_LOW * st.cover_chances
-    return SeatModel(offset, shift, risk, boldness, high, no_cover)
+    sd = BASE_BID_SD
+    if read_spread and st.number_bids:
+        n = st.number_bids
+        mean = st.offset_sum / n
+        spread = max(0.0, st.offset_sq_sum - n * mean * mean)
+        sd = math.sqrt((SD_PRIOR * BASE_BID_SD ** 2 + spread) / (SD_PRIOR + n))
+    return SeatModel(offset, shift, risk, boldness, high, no_cover, sd)
 
 
 def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
@@ -125,7 +142,9 @@ def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
         st = out[seat]
         if bid > 0:
             st.number_bids += 1
-            st.offset_sum += bid - estimate_tricks(deal[seat], rules)
+            d = bid - estimate_tricks(deal[seat], rules)
+            st.offset_sum += d
+            st.offset_sq_sum += d * d
         elif rules.bidding not in ("mirror", "whiz", "suicide"):
             st.nils += 1
             st.nils_made += result.tricks[seat] == 0
@@ -134,6 +153,7 @@ def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
         for st in out:
             st.number_bids = 0
             st.offset_sum = 0.0
+            st.offset_sq_sum = 0.0
     owner: dict[int, int] = {}
     for seat, mask in enumerate(deal):
         for card in iter_cards(mask):
@@ -181,9 +201,9 @@ class Tendencies:
     def __init__(self) -> None:
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...]], list[SeatStats]] = {}
 
-    def models(self, obs: Observation) -> list[SeatModel] | None:
+    def models(self, obs: Observation, read_spread: bool = False) -> list[SeatModel] | None:
         """One model per seat (``PLAIN`` for the observer), or None before any hand is
-        scored."""
+        scored (``read_spread``: see :func:`model_of`)."""
         count = min(len(obs.past_deals), len(obs.past_actions), len(obs.results))
         if not count:
             return None
@@ -198,7 +218,8 @@ class Tendencies:
                 stats = self._cache[key] = hand_stats(obs, i)
             for seat in range(n):
                 totals[seat].add(stats[seat])
-        return [PLAIN if seat == obs.seat else model_of(totals[seat]) for seat in range(n)]
+        return [PLAIN if seat == obs.seat else model_of(totals[seat], read_spread)
+                for seat in range(n)]
 
 
 def bold_nil(s: HandState, m: SeatModel) -> bool:

@@ -87,7 +87,10 @@ class ExpertBot:
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
-                 trick_noise: float | None = None) -> None:
+                 trick_noise: float | None = None, read_spread: bool = False) -> None:
+        #: Read each seat's bids as closely as it keeps to its habit (adapt.model_of); an
+        #: experiment's knob, off by default (docs/bots.md, "The partner who adapts").
+        self.read_spread = read_spread
         #: Number bids scored over a spread of the play-out's tricks (``TRICK_SPREAD``, its
         #: off-centre part scaled by this; 0: on the play-out's tricks as they are). By
         #: default 1 with a budget in seconds, where every card is chosen by the tree as in
@@ -156,7 +159,8 @@ class ExpertBot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        self._models = self._tendencies.models(obs) if self.adapt else None
+        self._models = (self._tendencies.models(obs, self.read_spread) if self.adapt
+                        else None)
         if LOOK in legal:
             return self._blind_nil(obs)
         if obs.phase == "bid":

@@ -183,7 +183,7 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
             else:
                 m = models[seat]
                 log_w += bid_log_likelihood(hands[seat] | played_by[seat], bid, obs,
-                                            m.bid_offset, m.nil_risk)
+                                            m.bid_offset, m.nil_risk, m.bid_sd)
         weights.append(log_w)
     top = max(weights)
     w = [math.exp(x - top) for x in weights]
@@ -204,10 +204,10 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
 
 
 def bid_log_likelihood(hand: int, bid: int, obs: Observation, offset: float = 0.0,
-                       nil_limit: float = 1.2) -> float:
+                       nil_limit: float = 1.2, sd: float = 1.6) -> float:
     """Log of how likely a seat holding ``hand`` was to make ``bid`` (0 = Nil), for a
-    seat whose number bids are ``offset`` tricks above its hands' worth on average and
-    that bids Nil with a risk up to about ``nil_limit``."""
+    seat whose number bids are ``offset`` tricks above its hands' worth on average, give
+    or take ``sd``, and that bids Nil with a risk up to about ``nil_limit``."""
     if bid == 0:
         if obs.rules.bidding == "suicide":
             return 0.0
@@ -216,7 +216,7 @@ def bid_log_likelihood(hand: int, bid: int, obs: Observation, offset: float = 0.
         return -excess * excess / 2.0
     est = estimate_tricks(hand, obs.rules)
     d = bid - offset - est
-    return -d * d / (2 * 1.6 * 1.6)
+    return -d * d / (2 * sd * sd)
 
 
 def spade_count(hand: int) -> int:
