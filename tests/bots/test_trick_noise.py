@@ -8,16 +8,9 @@ from collections import Counter
 
 from spades.bots.expert import TRICK_SPREAD, ExpertBot
 from spades.bots.policy import rollout
-from spades.engine import BID_BASE, NIL, Match, Observation, profile
+from spades.engine import BID_BASE, NIL, Match, profile
 from spades.engine.handstate import HandState
-
-
-def _first_bids(seeds: range) -> list[Observation]:
-    out = []
-    for seed in seeds:
-        match = Match.new(profile("cardems"), seed)
-        out.append(match.observation(match.current_player))
-    return out
+from tests.bots.test_nil_doubt import _first_bids
 
 
 def _played_out(seed: int) -> HandState:
