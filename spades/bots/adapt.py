@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spades.bots.human import shift_bid
-from spades.bots.infer import BID_SD
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
 from spades.engine import BID, BID_BASE, NIL, PLAY, Observation
 from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF, highest, iter_cards
@@ -44,9 +43,9 @@ BASE_OFFSET = -0.2
 SHIFT_AT = 0.5
 #: The Nil risk the bid evidence assumes a Nil bidder accepts (see infer.bid_log_likelihood).
 BASE_NIL_RISK = 1.2
-#: The bid evidence's usual spread of a number bid (infer.BID_SD), and the pseudo-hands of
-#: it mixed into a seat's own spread.
-BASE_BID_SD = BID_SD
+#: How far from its hand's worth the bid evidence assumes a number bid may be (standard
+#: deviation, in tricks), and the pseudo-hands of it mixed into a seat's own spread.
+BASE_BID_SD = 1.6
 SD_PRIOR = 2.0
 #: Follow-suit choices needed before a seat is modelled as playing its highest card, and the
 #: share of highest cards that makes it so.

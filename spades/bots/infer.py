@@ -26,11 +26,6 @@ if TYPE_CHECKING:
     from spades.bots.adapt import SeatModel
 
 
-#: How far from its hand's worth the bid evidence assumes a number bid may be, by default
-#: (standard deviation, in tricks; a seat model may read a steadier seat more closely).
-BID_SD = 1.6
-
-
 class _Infeasible(Exception):
     pass
 
@@ -209,7 +204,7 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
 
 
 def bid_log_likelihood(hand: int, bid: int, obs: Observation, offset: float = 0.0,
-                       nil_limit: float = 1.2, sd: float = BID_SD) -> float:
+                       nil_limit: float = 1.2, sd: float = 1.6) -> float:
     """Log of how likely a seat holding ``hand`` was to make ``bid`` (0 = Nil), for a
     seat whose number bids are ``offset`` tricks above its hands' worth on average, give
     or take ``sd``, and that bids Nil with a risk up to about ``nil_limit``."""
