@@ -47,6 +47,9 @@ BASE_NIL_RISK = 1.2
 #: deviation, in tricks), and the pseudo-hands of it mixed into a seat's own spread.
 BASE_BID_SD = 1.6
 SD_PRIOR = 2.0
+#: With ``read_spread``: how far seats' habits differ (tricks; sets how much a seat's mean
+#: offset is shrunk towards the usual one).
+HABIT_SD = 1.0
 #: Follow-suit choices needed before a seat is modelled as playing its highest card, and the
 #: share of highest cards that makes it so.
 FOLLOW_MIN = 6
@@ -96,6 +99,9 @@ class SeatModel:
     high_follower: bool = False  # plays its highest card when it can follow suit
     no_cover: bool = False  # does not overtake a winning Nil partner
     bid_sd: float = BASE_BID_SD  # how far its number bids stray from its offset
+    #: Tricks added to the intermediate bid in play-outs on average, when not 0 (in place of
+    #: ``bid_shift``): its whole part always, one more in that fraction of the play-outs.
+    bid_drift: float = 0.0
 
     @property
     def plain_play(self) -> bool:
@@ -109,9 +115,26 @@ def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:
     """The model of a seat from its counts; with ``read_spread`` its bids are read as
     closely as it has been seen to keep to its habit (a seat whose bids stray by a third of a
     trick is believed more than one that strays by two tricks)."""
-    offset = st.offset_sum / (st.number_bids + OFFSET_PRIOR)
-    rel = offset - BASE_OFFSET * st.number_bids / (st.number_bids + OFFSET_PRIOR)
-    shift = round(rel) if abs(rel) >= SHIFT_AT else 0
+    n = st.number_bids
+    sd = BASE_BID_SD
+    if read_spread and n:
+        mean = st.offset_sum / n
+        spread = max(0.0, st.offset_sq_sum - n * mean * mean)
+        sd = math.sqrt((SD_PRIOR * BASE_BID_SD ** 2 + spread) / (SD_PRIOR + n))
+    if read_spread:
+        # Shrunk towards the usual offset by as many pseudo-hands as the seat's own spread
+        # makes its mean uncertain; in play-outs its bids move by that much on average.
+        prior = (sd / HABIT_SD) ** 2
+        offset = (st.offset_sum + prior * BASE_OFFSET) / (n + prior)
+        rel = offset - BASE_OFFSET
+        return _model(st, offset, 0, sd, rel)
+    offset = st.offset_sum / (n + OFFSET_PRIOR)
+    rel = offset - BASE_OFFSET * n / (n + OFFSET_PRIOR)
+    return _model(st, offset, round(rel) if abs(rel) >= SHIFT_AT else 0, sd)
+
+
+def _model(st: SeatStats, offset: float, shift: int, sd: float, rel: float = 0.0
+           ) -> SeatModel:
     risk = BASE_NIL_RISK
     if st.nils:
         risk = max(BASE_NIL_RISK, (st.nil_risk_sum + BASE_NIL_RISK) / (st.nils + 1))
@@ -119,13 +142,7 @@ def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:
     high = (st.follow_choices >= FOLLOW_MIN
             and st.follow_highest >= FOLLOW_HIGH * st.follow_choices)
     no_cover = st.cover_chances >= COVER_MIN and st.covers < COVER_LOW * st.cover_chances
-    sd = BASE_BID_SD
-    if read_spread and st.number_bids:
-        n = st.number_bids
-        mean = st.offset_sum / n
-        spread = max(0.0, st.offset_sq_sum - n * mean * mean)
-        sd = math.sqrt((SD_PRIOR * BASE_BID_SD ** 2 + spread) / (SD_PRIOR + n))
-    return SeatModel(offset, shift, risk, boldness, high, no_cover, sd)
+    return SeatModel(offset, shift, risk, boldness, high, no_cover, sd, rel)
 
 
 def hand_stats(obs: Observation, index: int) -> list[SeatStats]:
@@ -235,6 +252,12 @@ def bold_nil(s: HandState, m: SeatModel) -> bool:
             and estimate_tricks(hand, s.rules) < 2.5 + 1.5 * excess)
 
 
+def _unit(hand: int) -> float:
+    """A number in [0, 1) that looks random across hands and is the same for one hand (so
+    that a play-out stays a function of its deal)."""
+    return ((hand * 0x9E3779B97F4A7C15) >> 24 & 0xFFFF) / 65536.0
+
+
 def adapted_rollout(s: HandState, models: Sequence[SeatModel]) -> None:
     """Play the hand out as :func:`~spades.bots.policy.rollout` does, each seat bidding and
     playing as its model says."""
@@ -243,6 +266,11 @@ def adapted_rollout(s: HandState, models: Sequence[SeatModel]) -> None:
         bid = choose_bid(s, nil_boldness=m.nil_boldness)
         if m.nil_boldness and bid != NIL and NIL in s.legal_bids() and bold_nil(s, m):
             bid = NIL
+        elif m.bid_drift:
+            whole = math.floor(m.bid_drift)
+            step = whole + (_unit(s.hands[s.turn]) < m.bid_drift - whole)
+            if step:
+                bid = shift_bid(bid, step, s.legal_bids())
         elif m.bid_shift:
             bid = shift_bid(bid, m.bid_shift, s.legal_bids())
         s.bid(bid)

@@ -87,9 +87,10 @@ class ExpertBot:
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
-                 trick_noise: float | None = None, read_spread: bool = False) -> None:
-        #: Read each seat's bids as closely as it keeps to its habit (adapt.model_of); an
-        #: experiment's knob, off by default (docs/bots.md, "The partner who adapts").
+                 trick_noise: float | None = None, read_spread: bool = True) -> None:
+        #: Read each seat's bids as closely as it keeps to its habit, and move its bids in
+        #: play-outs by its habit on average (adapt.model_of; False: the models before
+        #: 2026-12-02, rounded shifts; docs/bots.md, "The partner who adapts").
         self.read_spread = read_spread
         #: Number bids scored over a spread of the play-out's tricks (``TRICK_SPREAD``, its
         #: off-centre part scaled by this; 0: on the play-out's tricks as they are). By

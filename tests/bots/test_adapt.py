@@ -132,7 +132,10 @@ def test_noadapt_ignores_the_history_and_adapt_uses_it() -> None:
     assert make_bot("expert:8:noadapt", 1).act(obs) == make_bot("expert:8:noadapt", 1).act(bare)
     bot = ExpertBot(1, worlds=8)
     bot.act(obs)
-    assert bot._models is not None and bot._models[0].bid_shift == 1
+    assert bot._models is not None and bot._models[0].bid_drift > 0.5
+    old = ExpertBot(1, worlds=8, read_spread=False)  # the models before read_spread
+    old.act(obs)
+    assert old._models is not None and old._models[0].bid_shift == 1
     nobot = ExpertBot(1, worlds=8, adapt=False)
     nobot.act(obs)
     assert nobot._models is None
