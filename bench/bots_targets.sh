@@ -208,3 +208,22 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 113
 # (no deal played, no --results file): at 0.25 s the expert is level with ismcts, so the +15 at
 # 0.5 s is out of reach of this expert; 0.5 s is to be registered anew, with a new seed, for an
 # expert that changes.
+# Registered 2026-12-02 04:15 UTC, before any of them starts: the adapting partner, for the
+# expert of commit d8e0e0e (read_spread on by default: each seat's bids read by its own
+# spread, and moved in play-outs by its habit on average; chosen on bench/bid_reading_probe.py
+# and a 40-match pilot beside human:under with seed 301, not on these deals). Whole matches,
+# new seed 307, 300 duplicate matches per pairing, the same pairings as seed 73, run from a
+# clone of this commit with its own compiled build, one after another at --jobs 2 in this
+# order, resumable (the --results files are committed gzipped with whatever is played when a
+# session ends; a later session gunzips them and resumes with the same command and code).
+# Each read by its own 95% interval: above zero beside each model of a person; including or
+# above zero for both adapting vs neither. Nothing pooled or dropped; these replace the seed-73
+# results for the expert of this commit.
+spades arena --a "human:under/expert" --b "human:under/expert:noadapt" --matches --deals 300 --seed 307 --jobs 2 \
+  --results bench/results/runs/adapt_rs_under_seed307.jsonl --json > bench/results/bots_adapt_human_under_expert_seed307.out
+spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches --deals 300 --seed 307 --jobs 2 \
+  --results bench/results/runs/adapt_rs_pair_seed307.jsonl --json > bench/results/bots_adapt_expert_pair_seed307.out
+for h in nilhappy over nocover; do
+  spades arena --a "human:$h/expert" --b "human:$h/expert:noadapt" --matches --deals 300 --seed 307 --jobs 2 \
+    --results "bench/results/runs/adapt_rs_${h}_seed307.jsonl" --json > "bench/results/bots_adapt_human_${h}_expert_seed307.out"
+done
