@@ -208,7 +208,7 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 113
 # (no deal played, no --results file): at 0.25 s the expert is level with ismcts, so the +15 at
 # 0.5 s is out of reach of this expert; 0.5 s is to be registered anew, with a new seed, for an
 # expert that changes.
-# Registered 2026-12-02 04:15 UTC, before any of them starts: the adapting partner, for the
+# Registered 2026-12-02 03:15 UTC, before any of them starts: the adapting partner, for the
 # expert of commit d8e0e0e (read_spread on by default: each seat's bids read by its own
 # spread, and moved in play-outs by its habit on average; chosen on bench/bid_reading_probe.py
 # and a 40-match pilot beside human:under with seed 301, not on these deals). Whole matches,
