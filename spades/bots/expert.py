@@ -435,11 +435,14 @@ def _cards_left(s: HandState) -> int:
 
 def distinct_cards(obs: Observation) -> list[int]:
     """The legal cards, keeping one of each run of touching cards (cards with nothing
-    between them but cards already played or held by this seat play the same)."""
+    between them but cards of finished tricks or held by this seat play the same; a card on
+    the table in this trick separates them: one of them beats it, the other does not)."""
     hand = obs.hand or 0
     gone = ~obs.rules.deck
     for _, c in obs.plays:
         gone |= 1 << c
+    for _, c in obs.trick:
+        gone &= ~(1 << c)
     filler = gone | hand
     out: list[int] = []
     prev = -1

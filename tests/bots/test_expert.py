@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from spades.bots.expert import ExpertBot, _race
+from spades.bots import make_bot
+from spades.bots.expert import ExpertBot, _race, distinct_cards
 from spades.engine import BID_BASE, BLIND_NIL, NIL, Match, Observation, action_str, profile
 from spades.engine.cards import parse_card
 
@@ -70,3 +71,30 @@ def test_rescoring_plays_each_deal_once_for_all_numbers() -> None:
     assert len(values) == 4 and all(v > -1e8 for v in values)
     # A blind nil is no number to rescore: it is left out, not given a made-up value.
     assert bot._rescore_bids(obs, [BID_BASE + 4, BLIND_NIL], BID_BASE + 4)[1] < -1e8
+
+
+def test_distinct_cards_keeps_a_card_of_each_different_effect() -> None:
+    """Two legal cards play alike only if nothing between them can still be played by
+    another seat or lies on the table in this trick: holding the ace and the 5 of clubs with
+    the jack and 7 on the table, the ace wins the trick and the 5 does not."""
+    rules = profile("cardems")
+    checked = 0
+    for seed in range(40):
+        match = Match.new(rules, seed)
+        bots = [make_bot("intermediate", s) for s in range(rules.players)]
+        while not match.results:
+            seat = match.current_player
+            obs = match.observation(seat)
+            if obs.phase == "play" and len(obs.legal_actions) > 1:
+                kept = distinct_cards(obs)
+                assert set(kept) <= set(obs.legal_actions) and kept
+                finished = obs.plays[:len(obs.plays) - len(obs.trick)]
+                live = rules.deck & ~(obs.hand or 0) & ~sum(1 << c for _, c in finished)
+                for c in obs.legal_actions:
+                    assert any(
+                        not live & ((1 << max(c, k)) - 1) & ~((2 << min(c, k)) - 1)
+                        and (c // 13 == k // 13 or min(c, k) >= 39)
+                        for k in kept), (seed, obs.plays, c, kept)
+                checked += 1
+            match.apply(bots[seat].act(obs))
+    assert checked > 500
