@@ -235,3 +235,20 @@ done
 # with the jack and 7 on the table, only the 5 was a candidate). In 236 of 5,775 mid-trick
 # choices of intermediate play (200 deals) a card that would win the trick was dropped. It
 # changes the default expert, so these runs are to be registered anew for the fixed one.
+# Registered 2026-12-02 03:43 UTC, before any of them starts: the adapting partner, for the
+# expert of commit 17616dd (read_spread on by default, and the candidate-card defect fixed).
+# The same protocol as the withdrawn seed-307 runs: whole matches, new seed 311, 300 duplicate
+# matches per pairing, run from a clone of this commit with its own compiled build, one after
+# another at --jobs 2 in this order, resumable (the --results files are committed gzipped with
+# whatever is played when a session ends; a later session gunzips them and resumes with the
+# same command and code). Each read by its own 95% interval: above zero beside each model of a
+# person; including or above zero for both adapting vs neither. Nothing pooled or dropped;
+# these replace the seed-73 results for the expert of this commit.
+spades arena --a "human:under/expert" --b "human:under/expert:noadapt" --matches --deals 300 --seed 311 --jobs 2 \
+  --results bench/results/runs/adapt_fx_under_seed311.jsonl --json > bench/results/bots_adapt_human_under_expert_seed311.out
+spades arena --a "expert/expert" --b "expert:noadapt/expert:noadapt" --matches --deals 300 --seed 311 --jobs 2 \
+  --results bench/results/runs/adapt_fx_pair_seed311.jsonl --json > bench/results/bots_adapt_expert_pair_seed311.out
+for h in nilhappy over nocover; do
+  spades arena --a "human:$h/expert" --b "human:$h/expert:noadapt" --matches --deals 300 --seed 311 --jobs 2 \
+    --results "bench/results/runs/adapt_fx_${h}_seed311.jsonl" --json > "bench/results/bots_adapt_human_${h}_expert_seed311.out"
+done
