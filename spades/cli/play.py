@@ -72,7 +72,8 @@ def register(sub: Any) -> None:
     g.add_argument("--cpu", action="append", default=[], metavar="LEVEL|SEAT=LEVEL",
                    help="CPU strength for every CPU, or for one seat (repeat the option); "
                    f"levels: {', '.join(cpu.known_levels())} (default {cpu.DEFAULT_LEVEL}), "
-                   "or cmd:\"PROGRAM ARGS\" for your own bot (docs/bot-protocol.md)")
+                   "or cmd:\"PROGRAM ARGS\" for your own bot (docs/bot-protocol.md); hard "
+                   "and expert adapt to each seat's habits during a match (docs/bots.md)")
     g.add_argument("--seed", type=int, help="random seed for the deals (default: random)")
     k = p.add_argument_group("rules knobs (override the profile)")
     k.add_argument("--target", type=int, metavar="POINTS", help="points that win the match")

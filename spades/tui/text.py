@@ -368,4 +368,8 @@ def help_lines() -> list[str]:
                  "the cards are numbered 1, 2, 3... in the order of the hand as dealt, and a "
                  "card keeps its number until the hand is over.")
     lines.append("To bid type a number, or nil (blind nil and look where allowed).")
+    lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
+                 "from what has been played in the open (bids over or under what the hands "
+                 "were worth, bold Nils, covering a Nil partner, playing high when following) "
+                 "and play with them; they never see hidden cards.")
     return lines

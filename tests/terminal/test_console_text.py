@@ -87,6 +87,8 @@ def test_rules_and_help_texts() -> None:
     assert "Blind nil: ±200" in lines and "counter drops to 0" in lines
     assert "only by a spade played on a trick led in another suit" in lines
     assert any("q  quit" in line for line in text.help_lines())
+    assert any("CPUs adapt" in line and "never see hidden cards" in line
+               for line in text.help_lines())
     assert text.default_names(3, 0) == ["North", "Southeast", "Southwest"]
     assert text.default_names(6, 3, "Ann") == [
         "North", "Northeast", "Southeast", "Ann", "Southwest", "Northwest"]

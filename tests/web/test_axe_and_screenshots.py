@@ -45,6 +45,8 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
         page.wait_for_selector("main h1")
         page.wait_for_timeout(150)
         audit(page, axe_source, route)
+        if route == "#/strategy":  # what "the CPUs adapt" means, for players choosing one
+            assert "CPUs adapt to the players at the table" in page.inner_text("main")
         name = route.strip("#/").replace("/", "-") or "home"
         (artifacts / "pages").mkdir(exist_ok=True)
         page.screenshot(path=str(artifacts / "pages" / f"{name}-{size}.png"), full_page=True)

@@ -227,7 +227,13 @@ export const STRATEGY = `
 </ol>
 <h3>At this table</h3>
 <p>The <strong>Hint</strong> button (key <kbd>I</kbd>) suggests a bid from a plain count of likely
-tricks, and a card from the same principles as this guide. It never sees other hands.</p>`;
+tricks, and a card from the same principles as this guide. It never sees other hands.</p>
+<p>The <strong>Hard</strong> and <strong>Expert</strong> CPUs adapt to the players at the table:
+during a match they learn each seat's habits from what has been played in the open (whether its
+bids run over or under what its hands turned out to be worth, how boldly it bids Nil, whether it
+covers a Nil partner, whether it plays its highest card when following) and play with them: they
+bid around a partner who overbids, count on more from one who underbids, and cover or give up a
+shaky Nil. They never see hidden cards, and they treat you as they would any player.</p>`;
 
 export const SHORTCUTS = [
   ["Whose turn", "W"],
