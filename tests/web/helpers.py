@@ -14,6 +14,13 @@ ACTIVE_LABEL = """(() => {
 })()"""
 
 
+def settle(page: Any) -> None:
+    """Wait until no CSS animation or transition is running (before an audit or a
+    screenshot, which would otherwise catch a card in flight or a colour half-way)."""
+    page.wait_for_function("""() => document.getAnimations().every(
+        a => a.playState === 'finished' || a.playState === 'idle')""")
+
+
 class Speech:
     """What the live regions said, as the tests read it (``spadesApp.announcer.history``)."""
 

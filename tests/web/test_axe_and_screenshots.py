@@ -13,6 +13,7 @@ from tests.web.helpers import (
     my_turn_key,
     play_hinted_to_end,
     press_hint,
+    settle,
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
@@ -43,7 +44,7 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
     for route in PAGES:
         page.goto(server + route)
         page.wait_for_selector("main h1")
-        page.wait_for_timeout(150)
+        settle(page)
         audit(page, axe_source, route)
         if route == "#/strategy":  # what "the CPUs adapt" means, for players choosing one
             assert "CPUs adapt to the players at the table" in page.inner_text("main")
@@ -56,7 +57,7 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
     start_quick_match(page, f"Axe {size}", profile="race400" if size == "phone" else "cardems",
                       one_hand=False)
     assert wait_my_turn_or_over(page) == "bid"
-    page.wait_for_timeout(300)
+    settle(page)
     audit(page, axe_source, "table, bidding")
     page.screenshot(path=str(artifacts / f"table-bidding-{size}.png"))
     key = my_turn_key(page)
@@ -73,7 +74,7 @@ def test_every_screen_passes_axe_and_the_table_is_photographed(
         page.keyboard.press("Enter")
         wait_turn_passed(page, key)
     page.keyboard.press("j")
-    page.wait_for_timeout(300)
+    settle(page)
     audit(page, axe_source, "table, playing")
     page.screenshot(path=str(artifacts / f"table-playing-{size}.png"))
     page.screenshot(path=str(artifacts / f"table-playing-{size}-full.png"), full_page=True)
@@ -95,7 +96,7 @@ def test_end_of_match_screen_passes_axe(new_page: Any, axe_source: str, artifact
     start_quick_match(page, "Enid", profile="game93", one_hand=True)
     play_hinted_to_end(page)  # the hint plays for us: I, then Enter on the hand
     page.wait_for_selector("#match-over:not([hidden])")
-    page.wait_for_timeout(400)
+    settle(page)
     audit(page, axe_source, "end of match")
     page.screenshot(path=str(artifacts / "match-over-desktop.png"))
     assert not page.errors, page.errors

@@ -10,6 +10,7 @@ from typing import Any
 from tests.web.helpers import (
     Speech,
     play_hinted_to_end,
+    settle,
     start_quick_match,
 )
 
@@ -43,7 +44,7 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     start_quick_match(page, "Rita", profile="game93", one_hand=True)
     play_hinted_to_end(page)
     page.wait_for_selector("#match-over:not([hidden])")
-    page.wait_for_timeout(300)
+    settle(page)
     page.screenshot(path=str(artifacts / "match-over-phone.png"))
 
     # download at the end of the match
