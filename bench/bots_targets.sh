@@ -252,3 +252,7 @@ for h in nilhappy over nocover; do
   spades arena --a "human:$h/expert" --b "human:$h/expert:noadapt" --matches --deals 300 --seed 311 --jobs 2 \
     --results "bench/results/runs/adapt_fx_${h}_seed311.jsonl" --json > "bench/results/bots_adapt_human_${h}_expert_seed311.out"
 done
+# 2026-12-02 05:34 UTC: the seed-311 run beside human:under finished (+24.5 [+7.5, +41.4], met).
+# The pair run was stopped at the end of the session after 138 of 300 matches (its records in
+# bench/results/runs/adapt_fx_pair_seed311.jsonl.gz); it goes on with the same command and
+# code (a clone of 411d34d), then nilhappy, over, nocover as registered.
