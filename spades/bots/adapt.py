@@ -116,12 +116,12 @@ def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:
     closely as it has been seen to keep to its habit (a seat whose bids stray by a third of a
     trick is believed more than one that strays by two tricks)."""
     n = st.number_bids
-    sd = BASE_BID_SD
-    if read_spread and n:
-        mean = st.offset_sum / n
-        spread = max(0.0, st.offset_sq_sum - n * mean * mean)
-        sd = math.sqrt((SD_PRIOR * BASE_BID_SD ** 2 + spread) / (SD_PRIOR + n))
     if read_spread:
+        sd = BASE_BID_SD
+        if n:
+            mean = st.offset_sum / n
+            spread = max(0.0, st.offset_sq_sum - n * mean * mean)
+            sd = math.sqrt((SD_PRIOR * BASE_BID_SD ** 2 + spread) / (SD_PRIOR + n))
         # Shrunk towards the usual offset by as many pseudo-hands as the seat's own spread
         # makes its mean uncertain; in play-outs its bids move by that much on average.
         prior = (sd / HABIT_SD) ** 2
@@ -130,7 +130,7 @@ def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:
         return _model(st, offset, 0, sd, rel)
     offset = st.offset_sum / (n + OFFSET_PRIOR)
     rel = offset - BASE_OFFSET * n / (n + OFFSET_PRIOR)
-    return _model(st, offset, round(rel) if abs(rel) >= SHIFT_AT else 0, sd)
+    return _model(st, offset, round(rel) if abs(rel) >= SHIFT_AT else 0, BASE_BID_SD)
 
 
 def _model(st: SeatStats, offset: float, shift: int, sd: float, rel: float = 0.0
