@@ -7,6 +7,14 @@ import httpx
 from tests.server.netclient import NetPlayer, Server, free_port, new_table, step
 
 
+def settled(players: list[NetPlayer]) -> bool:
+    """Whether, as of the newest frame any of ``players`` has, one of them is to act."""
+    newest = max(p.seq or 0 for p in players)
+    for p in players:
+        p.catch_up(newest)
+    return any(p.my_turn() for p in players)
+
+
 def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
     server = Server(database, free_port(), "--bots", "inline", "--cpu-delay", "0").start()
     try:
@@ -17,11 +25,12 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
         acted = 0
         while acted < 10:  # some bids and some plays
             acted += step([ann, bob])
-        # Settle where a human must act: nothing moves until they do.
-        while not (ann.my_turn() or bob.my_turn()):
+        # Settle where a human must act: nothing moves until they do. Judge that from the
+        # newest frame either player holds, both caught up to it; a view one frame behind
+        # (say, the one that answered a player's own act) may still show their turn when a
+        # CPU is to play next.
+        while not settled([ann, bob]):
             step([ann, bob])
-            bob.catch_up(ann.seq or 0)
-        bob.catch_up(ann.seq or 0)
         seen = {p.name: p.view for p in (ann, bob)}
         assert seen["Ann"] is not None and len(seen["Ann"]["plays"]) >= 1
         server.kill()
