@@ -256,5 +256,5 @@ done
 # The pair run was stopped at the end of the session after 138 of 300 matches (its records in
 # bench/results/runs/adapt_fx_pair_seed311.jsonl.gz); it goes on with the same command and
 # code (a clone of 411d34d), then nilhappy, over, nocover as registered.
-# 2026-12-02 06:59 UTC: the seed-311 pair run finished (+2.3 [-16.0, +20.7], met: includes zero);
+# 2026-12-02 06:58 UTC: the seed-311 pair run finished (+2.3 [-16.0, +20.7], met: includes zero);
 # the run beside human:nilhappy started at once with the same code.
