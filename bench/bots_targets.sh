@@ -258,3 +258,5 @@ done
 # code (a clone of 411d34d), then nilhappy, over, nocover as registered.
 # 2026-12-02 06:58 UTC: the seed-311 pair run finished (+2.3 [-16.0, +20.7], met: includes zero);
 # the run beside human:nilhappy started at once with the same code.
+# 2026-12-02 08:31 UTC: the seed-311 run beside human:nilhappy finished (-4.7 [-36.0, +26.6],
+# not met); the run beside human:over started at once with the same code.
