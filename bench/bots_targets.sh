@@ -260,3 +260,6 @@ done
 # the run beside human:nilhappy started at once with the same code.
 # 2026-12-02 08:31 UTC: the seed-311 run beside human:nilhappy finished (-4.7 [-36.0, +26.6],
 # not met); the run beside human:over started at once with the same code.
+# 2026-12-02 08:47 UTC: the run beside human:over was stopped at the end of the session after 88
+# of 300 matches (its records in bench/results/runs/adapt_fx_over_seed311.jsonl.gz); it goes on
+# with the same command and code (a clone of 411d34d), then nocover as registered.
