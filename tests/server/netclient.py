@@ -148,6 +148,14 @@ class NetPlayer:
         self.ws.close()
 
 
+def catch_up_all(players: list[NetPlayer]) -> None:
+    """Every one of ``players`` reads up to the newest frame any of them holds, so their views
+    tell the same moment (after one of them acts, the others are still behind)."""
+    newest = max(p.seq or 0 for p in players)
+    for p in players:
+        p.catch_up(newest)
+
+
 def step(players: list[NetPlayer]) -> bool:
     """One step: the human to act acts (True), or the first reads a frame (False)."""
     lead = players[0]

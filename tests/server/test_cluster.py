@@ -13,7 +13,7 @@ import pytest
 
 from spades.engine import replay
 from spades.server import views
-from tests.server.netclient import NetPlayer, Server, card_room, new_table, step
+from tests.server.netclient import NetPlayer, Server, card_room, catch_up_all, new_table, step
 from tests.services import PostgresServer, RedisServer
 
 
@@ -53,9 +53,7 @@ def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Serve
     def mid_trick() -> bool:
         # Both have read every event either has seen: the views compared after the
         # fail-over are the whole truth as told, not one player's lagging copy of it.
-        top = max(p.seq or 0 for p in players)
-        for p in players:
-            p.catch_up(top)
+        catch_up_all(players)
         v = ann.view
         return bool(v and v["phase"] == "play" and 0 < len(v.get("trick") or []) < 4
                     and len(v.get("plays") or []) >= 6 and (ann.my_turn() or bob.my_turn()))

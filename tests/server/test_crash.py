@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import httpx
 
-from tests.server.netclient import NetPlayer, Server, free_port, new_table, step
+from tests.server.netclient import NetPlayer, Server, catch_up_all, free_port, new_table, step
 
 
 def settled(players: list[NetPlayer]) -> bool:
     """Whether, as of the newest frame any of ``players`` has, one of them is to act."""
-    newest = max(p.seq or 0 for p in players)
-    for p in players:
-        p.catch_up(newest)
+    catch_up_all(players)
     return any(p.my_turn() for p in players)
 
 
@@ -25,10 +23,9 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
         acted = 0
         while acted < 10:  # some bids and some plays
             acted += step([ann, bob])
-        # Settle where a human must act: nothing moves until they do. Judge that from the
-        # newest frame either player holds, both caught up to it; a view one frame behind
-        # (say, the one that answered a player's own act) may still show their turn when a
-        # CPU is to play next.
+        # Settle where a human must act: nothing moves until they do. Both are caught up
+        # first: when Bob has just acted (and, say, won the trick, so leads next), Ann's view
+        # is still behind his act, and it would be taken as what she saw.
         while not settled([ann, bob]):
             step([ann, bob])
         seen = {p.name: p.view for p in (ann, bob)}
