@@ -263,3 +263,15 @@ done
 # 2026-12-02 08:47 UTC: the run beside human:over was stopped at the end of the session after 88
 # of 300 matches (its records in bench/results/runs/adapt_fx_over_seed311.jsonl.gz); it goes on
 # with the same command and code (a clone of 411d34d), then nocover as registered.
+# Registered 2026-12-02 10:20 UTC, before any of them starts: the ceiling, the ladder's top rung
+# and the per-profile results, measured again for the expert with the candidate-card defect
+# fixed (commit 17616dd; the bots of this commit are the same). The same commands, deals and
+# seeds as the runs they replace, on the code of the commit that adds these lines, one after
+# another at --jobs 2 once the seed-311 adaptation runs above have finished. Read as before:
+# the ceiling by both intervals and the expert's share of the all-seeing edge (target at least
+# 60%), the others by their own 95% interval (above zero). Nothing pooled or dropped.
+spades arena --a expert --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_expert_fx_vs_intermediate_seed11.out
+spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --json > bench/results/bots_ceiling_allseeing_fx_vs_intermediate_seed11.out
+spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 2 --seed 17 --json > bench/results/bots_expert_fx_vs_intermediate_race400_3p.out
+spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 2 --seed 19 --json > bench/results/bots_expert_fx_vs_intermediate_race400_6p.out
+spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 --seed 23 --json > bench/results/bots_expert_fx_vs_intermediate_cards4net.out
