@@ -275,3 +275,6 @@ spades arena --a allseeing --b intermediate --deals 300 --jobs 2 --seed 11 --jso
 spades arena --a expert --b intermediate --rules race400 --players 3 --deals 200 --jobs 2 --seed 17 --json > bench/results/bots_expert_fx_vs_intermediate_race400_3p.out
 spades arena --a expert --b intermediate --rules race400 --players 6 --deals 100 --jobs 2 --seed 19 --json > bench/results/bots_expert_fx_vs_intermediate_race400_6p.out
 spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 --seed 23 --json > bench/results/bots_expert_fx_vs_intermediate_cards4net.out
+# 2026-12-02 10:21 UTC: the seed-311 run beside human:over finished (+30.0 [+9.7, +50.2] over 300
+# matches, met; 88 played last session, 212 this one from the stored records, same code, a clone
+# of 411d34d); the run beside human:nocover started at once with the same code.
