@@ -278,3 +278,5 @@ spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 
 # 2026-12-02 10:21 UTC: the seed-311 run beside human:over finished (+30.0 [+9.7, +50.2] over 300
 # matches, met; 88 played last session, 212 this one from the stored records, same code, a clone
 # of 411d34d); the run beside human:nocover started at once with the same code.
+# 2026-12-02 10:55 UTC: the seed-311 run beside human:nocover finished (+73.3 [+48.5, +98.2] over
+# 300 matches, met). All five seed-311 runs are done: under, pair, over, nocover met; nilhappy not.
