@@ -280,3 +280,13 @@ spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 
 # of 411d34d); the run beside human:nocover started at once with the same code.
 # 2026-12-02 10:55 UTC: the seed-311 run beside human:nocover finished (+73.3 [+48.5, +98.2] over
 # 300 matches, met). All five seed-311 runs are done: under, pair, over, nocover met; nilhappy not.
+# Registered 2026-12-02 11:05 UTC, before it starts: equal time against ismcts at 0.25 s of CPU
+# for the expert with the candidate-card defect fixed (commit 17616dd; the search of this commit
+# is the same), whose seed-111 result above was measured with the defect. Same protocol as the
+# seed-111 run: CPU seconds of the deciding thread, 500 duplicate deals, cardems, --jobs 2, new
+# seed 115, resumable (the --results file is committed gzipped with whatever is played when a
+# session ends; a later session gunzips it and resumes with the same command and code). Read by
+# its own 95% interval (above zero). Nothing pooled or dropped. 0.5 s stays unregistered until
+# an expert change makes +15 there plausible.
+spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 115 \
+  --results bench/results/runs/eq025_fx_seed115.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed115.out
