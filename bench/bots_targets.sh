@@ -290,3 +290,12 @@ spades arena --a expert --b intermediate --rules cards4net --deals 100 --jobs 2 
 # an expert change makes +15 there plausible.
 spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 115 \
   --results bench/results/runs/eq025_fx_seed115.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed115.out
+# The times written into the two registrations above were ahead of the clock: the ceiling and
+# per-profile registration is commit 95e2167 (10:03 UTC; its runs started at 10:55) and the
+# 0.25 s one commit 9492f95 (11:01 UTC; the run started at 11:02). Both before their runs.
+# Registered 2026-12-02 11:05 UTC (the commit that adds these lines), before they start: the two
+# profiles no expert-vs-intermediate result had been measured for, with the expert of this
+# commit, the same protocol as the other per-profile runs (100 duplicate deals, read by their
+# own 95% interval: above zero); --jobs 1 each, beside the 0.25 s run above.
+spades arena --a expert --b intermediate --rules cardgames-club --deals 100 --jobs 1 --seed 25 --json > bench/results/bots_expert_fx_vs_intermediate_cardgames_club.out
+spades arena --a expert --b intermediate --rules game93 --deals 100 --jobs 1 --seed 27 --json > bench/results/bots_expert_fx_vs_intermediate_game93.out
