@@ -299,3 +299,7 @@ spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 1
 # own 95% interval: above zero); --jobs 1 each, beside the 0.25 s run above.
 spades arena --a expert --b intermediate --rules cardgames-club --deals 100 --jobs 1 --seed 25 --json > bench/results/bots_expert_fx_vs_intermediate_cardgames_club.out
 spades arena --a expert --b intermediate --rules game93 --deals 100 --jobs 1 --seed 27 --json > bench/results/bots_expert_fx_vs_intermediate_game93.out
+# 2026-12-02 11:09 UTC: the re-measured runs are done. Ceiling: expert +53.6 [+47.3, +60.0],
+# all-seeing +84.8 [+78.8, +90.9], share 63.2% (met). Per profile: race400 3p +8.0 [+4.6, +11.4],
+# 6p +17.7 [+11.9, +23.5], cards4net +42.7 [+30.4, +55.1], cardgames-club +52.1 [+38.9, +65.3],
+# game93 +58.9 [+47.6, +70.3]: all above zero.
