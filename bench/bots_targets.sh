@@ -303,3 +303,5 @@ spades arena --a expert --b intermediate --rules game93 --deals 100 --jobs 1 --s
 # all-seeing +84.8 [+78.8, +90.9], share 63.2% (met). Per profile: race400 3p +8.0 [+4.6, +11.4],
 # 6p +17.7 [+11.9, +23.5], cards4net +42.7 [+30.4, +55.1], cardgames-club +52.1 [+38.9, +65.3],
 # game93 +58.9 [+47.6, +70.3]: all above zero.
+# 2026-12-02 12:36 UTC: the 0.25 s run (seed 115) finished: +1.1 [-3.0, +5.2] over 500 deals, not
+# met (the interval includes zero): the fixed expert is level with ismcts at 0.25 s.
