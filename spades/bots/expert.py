@@ -87,7 +87,13 @@ class ExpertBot:
                  rescore: float = 1, adapt: bool = True, cpu: bool = False,
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
-                 trick_noise: float | None = None, read_spread: bool = True) -> None:
+                 trick_noise: float | None = None, read_spread: bool = True,
+                 guide: bool = False, bias: float = 0.0) -> None:
+        #: In the tree (a budget in seconds), try first the card the intermediate level
+        #: would play in the node's sampled deal, and favour it by ``bias`` while counts
+        #: are few (:func:`spades.bots.ismcts.tree_search`; off by default).
+        self.guide = guide
+        self.bias = bias
         #: Read each seat's bids as closely as it keeps to its habit, and move its bids in
         #: play-outs by its habit on average (adapt.model_of; False: the models before
         #: 2026-12-02, rounded shifts; docs/bots.md, "The partner who adapts").
@@ -231,7 +237,8 @@ class ExpertBot:
             return tree_search(obs, set(candidates),
                                lambda k: self._sample(obs, k, self.tree_play_weight),
                                self._rollout, self.rng, 10**9, deadline, self.clock,
-                               self.bag_weight, self.rel, batch=16)
+                               self.bag_weight, self.rel, batch=16,
+                               guide=play_card if self.guide else None, bias=self.bias)
         default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from spades.bots.heuristic import settled
 from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
-from spades.engine import BID, DEAL, Observation
+from spades.engine import BID, DEAL, PLAY, Observation
 from spades.engine.cards import cards_of
 from spades.engine.handstate import HandState
 
@@ -50,13 +50,19 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 sample: Callable[[int], list[list[int]]], play_out: Callable[[HandState], None],
                 rng: random.Random, iterations: int, deadline: float | None = None,
                 clock: Callable[[], float] = time.perf_counter, bag_weight: float = 0.5,
-                rel: float = 1.0, batch: int = 32) -> int:
+                rel: float = 1.0, batch: int = 32,
+                guide: Callable[[HandState], int] | None = None, bias: float = 0.0) -> int:
     """SO-ISMCTS from ``obs``: the root action (among ``root_actions``) visited most.
 
     ``sample(k)`` gives ``k`` guesses of the hidden hands and ``play_out`` plays a hand to
     its end from a state; ``iterations`` bounds the search, and so does ``deadline`` (on
     ``clock``) once 8 iterations are done. Each side's result is its points minus ``rel``
-    times the other sides' mean (a bag costing ``bag_weight`` of its share of the penalty)."""
+    times the other sides' mean (a bag costing ``bag_weight`` of its share of the penalty).
+
+    With ``guide`` (a policy: the card it would play in a state), a node's untried card that
+    the policy plays in this iteration's deal is tried first, and while the tree's own counts
+    are few that card is favoured by ``bias / (visits + 1)`` (progressive bias): the other
+    seats in the tree play their sampled hands as a player would, not at random."""
     root = _Node()
     log = math.log
     sqrt = math.sqrt
@@ -76,6 +82,7 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 actions = [a for a in actions if a in root_actions]
             side = s.side_of[s.turn]
             children = node.children
+            hint = guide(s) if guide is not None and s.phase is PLAY else -1
             untried = []
             for a in actions:
                 child = children.get(a)
@@ -84,7 +91,10 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 else:
                     child.avail += 1
             if untried:
-                a = untried[int(rng.random() * len(untried))]
+                if hint in untried:
+                    a = hint
+                else:
+                    a = untried[int(rng.random() * len(untried))]
                 child = _Node()
                 child.avail = 1
                 children[a] = child
@@ -97,6 +107,8 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 child = children[a]
                 value = (child.total / child.visits
                          + EXPLORATION * sqrt(log(child.avail) / child.visits))
+                if a == hint:
+                    value += bias / (child.visits + 1)
                 if value > best_value:
                     best_value, best_action = value, a
             node = children[best_action]

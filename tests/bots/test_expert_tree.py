@@ -123,3 +123,37 @@ def test_the_tree_reads_the_expert_s_own_play_outs() -> None:
     before = len(seen)
     match.apply(bot.act(match.observation(match.current_player)))
     assert len(seen) > before
+
+
+def test_a_guide_s_card_is_tried_first() -> None:
+    """With a guide, an untried card the guide plays in the iteration's deal is expanded
+    first (not a random one): after one iteration the root's only child is the guide's."""
+    match = Match.new(profile("cardems"), 5)
+    while match.phase != PLAY:
+        match.apply(match.observation(match.current_player).legal_actions[0])
+    obs = match.observation(match.current_player)
+    legal = set(obs.legal_actions)
+    assert len(legal) > 2
+    wanted = sorted(legal)[1]
+    for seed in range(6):
+        rng = random.Random(seed)
+        choice = tree_search(obs, legal, lambda k, r=rng: sample_deals(obs, r, k), rollout,
+                             rng, 1, guide=lambda s: wanted)
+        assert choice == wanted
+
+
+def test_the_expert_guides_its_tree_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    guides: list[object] = []
+
+    def record(*args: Any, **kwargs: Any) -> int:
+        guides.append(kwargs.get("guide"))
+        return tree_search(*args, **kwargs)
+
+    monkeypatch.setattr(expert_module, "tree_search", record)
+    for guide in (False, True):
+        guides.clear()
+        bot = ExpertBot(seed=2, seconds=2.0, guide=guide, bias=0.5)
+        bot.clock = Ticks()
+        _play_hand(bot, 11)
+        assert guides
+        assert all((g is not None) == guide for g in guides)
