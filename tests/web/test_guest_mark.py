@@ -13,6 +13,16 @@ import httpx
 from tests.server.netclient import NetPlayer
 from tests.web.helpers import create_private_table
 
+#: Each seat on the felt: its label, whether it has the guest tag, and whether the tag shows
+#: (a box of some size and not hidden, as Playwright's is_visible reads it).
+SEATS_JS = """() => [...document.querySelectorAll('.felt .seat')].map(el => {
+  const tag = el.querySelector('.guest-tag');
+  const box = tag ? tag.getBoundingClientRect() : null;
+  return {label: el.getAttribute('aria-label') || '', tag: tag !== null,
+          visible: tag !== null && box.width > 0 && box.height > 0
+                   && getComputedStyle(tag).visibility !== 'hidden'};
+})"""
+
 
 class _Shim:
     def __init__(self, server: str) -> None:
@@ -69,15 +79,16 @@ def test_guests_are_marked_in_seats_and_chat(new_page: Any, server: str,
         ann.wait_for_function("spadesApp.table && spadesApp.table.view "
                               "&& document.querySelectorAll('.felt .seat').length === 4")
         ann.wait_for_selector(".felt .seat .guest-tag")
-        seats = ann.query_selector_all(".felt .seat")
+        # One snapshot of every seat, taken in the page in one go: the felt is drawn again on
+        # each event (the CPUs bid meanwhile), so handles held across calls can go stale.
+        seats = ann.evaluate(SEATS_JS)
         marked = []
-        for el in seats:
-            label = el.get_attribute("aria-label") or ""
-            has = el.query_selector(".guest-tag")
-            if has is not None:
-                assert has.is_visible()
+        for seat in seats:
+            label = seat["label"]
+            if seat["tag"]:
+                assert seat["visible"], label
                 marked.append(label)
-            assert ("guest" in label.split(", ")) == (has is not None), label
+            assert ("guest" in label.split(", ")) == seat["tag"], label
         assert len(marked) == 1 and marked[0].startswith("Ann (you), "), marked
         assert ann.text_content(".felt .seat .guest-tag") == "guest"
         who = ann.evaluate("[...document.querySelectorAll('.felt .seat .who')].map(e => "
