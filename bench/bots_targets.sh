@@ -318,3 +318,8 @@ spades arena --a expert --b intermediate --rules game93 --deals 100 --jobs 1 --s
 # as the issue asks, not because a change makes +15 plausible.
 spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 117 \
   --results bench/results/runs/eq05_fx_seed117.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed117.out
+# 2026-12-02 15:41 UTC: the 0.5 s run (seed 117) was stopped at the end of the session after 337
+# of 500 deals (its records in bench/results/runs/eq05_fx_seed117.jsonl.gz, its progress lines
+# in bench/results/bots_expert_vs_ismcts_05cpu_seed117.progress.txt; the running figure then was
+# -0.0 [-4.8, +4.8], not read as a result). It goes on with the same command and code (a clone
+# of ad0add0 with its own compiled build, the records gunzipped to the --results path).
