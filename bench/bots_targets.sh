@@ -323,3 +323,11 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 117
 # in bench/results/bots_expert_vs_ismcts_05cpu_seed117.progress.txt; the running figure then was
 # -0.0 [-4.8, +4.8], not read as a result). It goes on with the same command and code (a clone
 # of ad0add0 with its own compiled build, the records gunzipped to the --results path).
+# Registered 2026-12-02 16:50 UTC (the commit that adds these lines), before it starts; exploratory,
+# no target of the issue is read from it: how much doubling the time is worth to ismcts itself,
+# to put in scale the +15 per deal that the issue asks of the expert at 0.5 s. ismcts at 0.5 s of
+# CPU against ismcts at 0.25 s, 200 duplicate deals, cardems, --jobs 2, new seed 119, resumable
+# as above, from main with its compiled build (ismcts has not changed since the runs above).
+# Read by its own 95% interval; nothing pooled or dropped.
+spades arena --a ismcts:0.5cpu --b ismcts:0.25cpu --deals 200 --jobs 2 --seed 119 \
+  --results bench/results/runs/ismcts_05_vs_025_seed119.jsonl --json > bench/results/bots_ismcts_05cpu_vs_025cpu_seed119.out
