@@ -323,6 +323,9 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 117
 # in bench/results/bots_expert_vs_ismcts_05cpu_seed117.progress.txt; the running figure then was
 # -0.0 [-4.8, +4.8], not read as a result). It goes on with the same command and code (a clone
 # of ad0add0 with its own compiled build, the records gunzipped to the --results path).
+# 2026-12-02 17:03 UTC: the 0.5 s run (seed 117) finished, resumed at deal 337 with the same
+# command from the clone of ad0add0: +0.5 [-3.6, +4.6] over 500 deals, not met (the interval
+# includes zero; the mean is far under +15). Records in bench/results/runs/eq05_fx_seed117.jsonl.gz.
 # Registered 2026-12-02 16:50 UTC (the commit that adds these lines), before it starts; exploratory,
 # no target of the issue is read from it: how much doubling the time is worth to ismcts itself,
 # to put in scale the +15 per deal that the issue asks of the expert at 0.5 s. ismcts at 0.5 s of
