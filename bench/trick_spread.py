@@ -11,12 +11,17 @@ in each.
     python bench/trick_spread.py --summary a.jsonl b.jsonl
 
 ``TRICK_SPREAD`` in spades/bots/expert.py is this script's summary over the first 150 of
-the 180 hands in bench/results/runs/trick_spread.jsonl (``75 0`` and ``75 1000`` run on to 90
-each; the 180 give the same shares within 0.006).
+180 hands measured on 2026-12-01 for the expert of that day (``75 0`` and ``75 1000`` run on to
+90 each; the 180 gave the same shares within 0.006). Their raw lines were not kept. Measured
+again on 2026-12-02 for the current expert (``90 0`` and ``90 1000``), raw lines in
+bench/results/runs/trick_spread.jsonl.gz, which ``--summary`` reads as it is:
+
+    python bench/trick_spread.py --summary bench/results/runs/trick_spread.jsonl.gz
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from collections import Counter
@@ -54,7 +59,8 @@ def measure(hands: int, offset: int) -> None:
 def summary(paths: list[str]) -> None:
     rows = []
     for p in paths:
-        with open(p, encoding="utf-8") as f:
+        with (gzip.open(p, "rt", encoding="utf-8") if p.endswith(".gz")
+              else open(p, encoding="utf-8")) as f:
             rows += [json.loads(line) for line in f]
     shifts: Counter[int] = Counter()
     made = Counter[str]()
