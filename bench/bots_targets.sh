@@ -334,3 +334,5 @@ spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 117
 # Read by its own 95% interval; nothing pooled or dropped.
 spades arena --a ismcts:0.5cpu --b ismcts:0.25cpu --deals 200 --jobs 2 --seed 119 \
   --results bench/results/runs/ismcts_05_vs_025_seed119.jsonl --json > bench/results/bots_ismcts_05cpu_vs_025cpu_seed119.out
+# 2026-12-02 19:21 UTC: done: ismcts at 0.5 s against ismcts at 0.25 s, -0.1 [-6.0, +5.9] over
+# 200 deals (records in bench/results/runs/ismcts_05_vs_025_seed119.jsonl.gz).
