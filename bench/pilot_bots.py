@@ -13,3 +13,14 @@ def guided_025cpu(seed: int | None) -> ExpertBot:
     """The expert at 0.25 s of CPU, its tree guided by the intermediate level's card with
     progressive bias 0.5 (docs/bots.md, "A tree guided by the policy")."""
     return ExpertBot(seed, seconds=0.25, cpu=True, guide=True, bias=0.5)
+
+
+def exact2_025cpu(seed: int | None) -> ExpertBot:
+    """The expert at 0.25 s of CPU, its tree's play-outs stopping two tricks before the end
+    of the hand, the rest solved exactly (``tree_exact=2``)."""
+    return ExpertBot(seed, seconds=0.25, cpu=True, tree_exact=2)
+
+
+def exact3_025cpu(seed: int | None) -> ExpertBot:
+    """As :func:`exact2_025cpu`, three tricks solved exactly."""
+    return ExpertBot(seed, seconds=0.25, cpu=True, tree_exact=3)

@@ -258,9 +258,9 @@ def _unit(hand: int) -> float:
     return ((hand * 0x9E3779B97F4A7C15) >> 24 & 0xFFFF) / 65536.0
 
 
-def adapted_rollout(s: HandState, models: Sequence[SeatModel]) -> None:
-    """Play the hand out as :func:`~spades.bots.policy.rollout` does, each seat bidding and
-    playing as its model says."""
+def adapted_rollout(s: HandState, models: Sequence[SeatModel], stop: int = 0) -> None:
+    """Play the hand out as :func:`~spades.bots.policy.rollout` does (``stop`` as there),
+    each seat bidding and playing as its model says."""
     while s.phase is BID:
         m = models[s.turn]
         bid = choose_bid(s, nil_boldness=m.nil_boldness)
@@ -275,6 +275,8 @@ def adapted_rollout(s: HandState, models: Sequence[SeatModel]) -> None:
             bid = shift_bid(bid, m.bid_shift, s.legal_bids())
         s.bid(bid)
     while s.phase is PLAY:
+        if s.left <= stop:
+            return
         m = models[s.turn]
         if m.plain_play:
             s.play(play_card(s))

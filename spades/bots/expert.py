@@ -88,7 +88,10 @@ class ExpertBot:
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
                  trick_noise: float | None = None, read_spread: bool = True,
-                 guide: bool = False, bias: float = 0.0) -> None:
+                 guide: bool = False, bias: float = 0.0, tree_exact: float = 0) -> None:
+        #: In the tree (a budget in seconds, two sides, ``rel`` 1), play-outs stop when this
+        #: many tricks are left and the rest is solved exactly (0: played out to the end).
+        self.tree_exact = int(tree_exact)
         #: In the tree (a budget in seconds), try first the card the intermediate level
         #: would play in the node's sampled deal, and favour it by ``bias`` while counts
         #: are few (:func:`spades.bots.ismcts.tree_search`; off by default).
@@ -143,11 +146,11 @@ class ExpertBot:
             return None
         return self.clock() + self.seconds * share
 
-    def _rollout(self, s: HandState) -> None:
+    def _rollout(self, s: HandState, stop: int = 0) -> None:
         if self._models is None:
-            rollout(s)
+            rollout(s, stop)
         else:
-            adapted_rollout(s, self._models)
+            adapted_rollout(s, self._models, stop)
 
     def _sample(self, obs: Observation, count: int, play_weight: float | None = None
                 ) -> list[list[int]]:
@@ -234,11 +237,14 @@ class ExpertBot:
             return candidates[0]
         deadline = self._deadline()
         if self.tree and deadline is not None:
+            stop = self.tree_exact if len(obs.rules.sides) == 2 and self.rel == 1 else 0
+            bag_weight, rel = self.bag_weight, self.rel
             return tree_search(obs, set(candidates),
                                lambda k: self._sample(obs, k, self.tree_play_weight),
-                               self._rollout, self.rng, 10**9, deadline, self.clock,
-                               self.bag_weight, self.rel, batch=16,
-                               guide=play_card if self.guide else None, bias=self.bias)
+                               lambda s: self._rollout(s, stop), self.rng, 10**9, deadline,
+                               self.clock, bag_weight, rel, batch=16,
+                               guide=play_card if self.guide else None, bias=self.bias,
+                               finish=(lambda s: solve(s, 0, bag_weight, rel)) if stop else None)
         default = play_card(own_state(obs)) if self.zdef > 0 else -1
         if default >= 0 and default not in candidates:
             rep = max(c for c in candidates if c <= default)

@@ -51,7 +51,8 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 rng: random.Random, iterations: int, deadline: float | None = None,
                 clock: Callable[[], float] = time.perf_counter, bag_weight: float = 0.5,
                 rel: float = 1.0, batch: int = 32,
-                guide: Callable[[HandState], int] | None = None, bias: float = 0.0) -> int:
+                guide: Callable[[HandState], int] | None = None, bias: float = 0.0,
+                finish: Callable[[HandState], float] | None = None) -> int:
     """SO-ISMCTS from ``obs``: the root action (among ``root_actions``) visited most.
 
     ``sample(k)`` gives ``k`` guesses of the hidden hands and ``play_out`` plays a hand to
@@ -62,7 +63,11 @@ def tree_search(obs: Observation, root_actions: Collection[int],
     With ``guide`` (a policy: the card it would play in a state), a node's untried card that
     the policy plays in this iteration's deal is tried first, and while the tree's own counts
     are few that card is favoured by ``bias / (visits + 1)`` (progressive bias): the other
-    seats in the tree play their sampled hands as a player would, not at random."""
+    seats in the tree play their sampled hands as a player would, not at random.
+
+    With ``finish`` (two sides only), a play-out that stops before the end of the hand is
+    valued by ``finish``: side 0's utility, side 1's being its negative (an exact solve of
+    the last tricks, say)."""
     root = _Node()
     log = math.log
     sqrt = math.sqrt
@@ -115,9 +120,13 @@ def tree_search(obs: Observation, root_actions: Collection[int],
             s.apply(best_action)
             path.append((node, side))
         play_out(s)
-        values = s.side_values(bag_weight)
-        total = sum(values)
-        utility = [(v - rel * (total - v) / (sides - 1)) / _SCALE for v in values]
+        if finish is not None and s.phase is PLAY:
+            x = finish(s) / _SCALE
+            utility = [x, -x]
+        else:
+            values = s.side_values(bag_weight)
+            total = sum(values)
+            utility = [(v - rel * (total - v) / (sides - 1)) / _SCALE for v in values]
         for n, side in path:
             n.visits += 1
             n.total += utility[side]

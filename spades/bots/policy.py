@@ -397,9 +397,12 @@ def _lead_for_tricks(s: HandState, seat: int, legal: int, out: int, mates: list[
     return lowest(legal)
 
 
-def rollout(s: HandState) -> None:
-    """Play the hand out with the intermediate policy for every seat (and bid if needed)."""
+def rollout(s: HandState, stop: int = 0) -> None:
+    """Play the hand out with the intermediate policy for every seat (and bid if needed);
+    with ``stop``, only until at most ``stop`` tricks are left (the current one among them)."""
     while s.phase is BID:
         s.bid(choose_bid(s))
     while s.phase is PLAY:
+        if s.left <= stop:
+            return
         s.play(play_card(s))

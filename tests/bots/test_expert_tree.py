@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import spades.bots.expert as expert_module
+from spades.bots.adapt import SeatModel, adapted_rollout
 from spades.bots.expert import ExpertBot
 from spades.bots.infer import sample_deals
 from spades.bots.ismcts import tree_search
@@ -112,9 +113,9 @@ def test_the_tree_reads_the_expert_s_own_play_outs() -> None:
     bot.clock = Ticks()
     original = bot._rollout
 
-    def counting(s: HandState) -> None:
+    def counting(s: HandState, stop: int = 0) -> None:
         seen.append(s)
-        original(s)
+        original(s, stop)
 
     bot._rollout = counting  # type: ignore[method-assign]
     match = Match.new(profile("cardems"), 4)
@@ -157,3 +158,68 @@ def test_the_expert_guides_its_tree_only_when_asked(monkeypatch: pytest.MonkeyPa
         _play_hand(bot, 11)
         assert guides
         assert all((g is not None) == guide for g in guides)
+
+
+def _late(seed: int, left: int) -> tuple[Match, Any]:
+    """A cardems hand played by the first legal action until ``left`` tricks are left."""
+    match = Match.new(profile("cardems"), seed)
+    while True:
+        obs = match.observation(match.current_player)
+        if obs.phase == PLAY and sum(obs.hand_sizes) <= 4 * left:
+            return match, obs
+        match.apply(obs.legal_actions[0])
+
+
+@pytest.mark.parametrize("stop", [1, 2, 3])
+def test_a_play_out_can_stop_before_the_end_of_the_hand(stop: int) -> None:
+    """``stop``: the play-out leaves the last tricks (the one in progress among them)."""
+    for seed in range(4):
+        match, obs = _late(seed, 13)
+        s = HandState.from_obs(obs, match.hands)
+        rollout(s, stop)
+        assert s.phase is PLAY and s.left == stop
+        t = HandState.from_obs(obs, match.hands)
+        adapted_rollout(t, [SeatModel() for _ in range(4)], stop)
+        assert t.phase is PLAY and t.left == stop
+        rollout(s)
+        assert s.phase is not PLAY
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_finish_values_the_stopped_play_outs_for_side_0(seed: int) -> None:
+    """A play-out that stops is valued by ``finish`` (side 0's utility, side 1's its
+    negative): the tree plays the card that ``finish`` says wins, whichever side it is on."""
+    _, obs = _late(seed, 2)
+    legal = sorted(obs.legal_actions)
+    wanted = legal[-1]
+    sign = 1 if obs.my_side == 0 else -1
+    seen: list[HandState] = []
+
+    def finish(s: HandState) -> float:
+        seen.append(s)
+        assert s.phase is PLAY and s.left <= 2
+        return sign * (100.0 if s.played >> wanted & 1 else -100.0)
+
+    rng = random.Random(seed)
+    choice = tree_search(obs, set(legal), lambda k: sample_deals(obs, rng, k),
+                         lambda s: rollout(s, 2), rng, 40, finish=finish)
+    assert choice == wanted
+    assert seen
+
+
+def test_the_expert_solves_the_tree_s_last_tricks_only_when_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    finishes: list[object] = []
+
+    def record(*args: Any, **kwargs: Any) -> int:
+        finishes.append(kwargs.get("finish"))
+        return tree_search(*args, **kwargs)
+
+    monkeypatch.setattr(expert_module, "tree_search", record)
+    for exact in (0, 2):
+        finishes.clear()
+        bot = ExpertBot(seed=2, seconds=2.0, tree_exact=exact)
+        bot.clock = Ticks()
+        _play_hand(bot, 11)
+        assert finishes
+        assert all((f is not None) == bool(exact) for f in finishes)
