@@ -336,3 +336,14 @@ spades arena --a ismcts:0.5cpu --b ismcts:0.25cpu --deals 200 --jobs 2 --seed 11
   --results bench/results/runs/ismcts_05_vs_025_seed119.jsonl --json > bench/results/bots_ismcts_05cpu_vs_025cpu_seed119.out
 # 2026-12-02 19:21 UTC: done: ismcts at 0.5 s against ismcts at 0.25 s, -0.1 [-6.0, +5.9] over
 # 200 deals (records in bench/results/runs/ismcts_05_vs_025_seed119.jsonl.gz).
+# Registered 2026-12-03 08:30 UTC (the commit that adds these lines), before it starts: equal time
+# against ismcts at 0.25 s of CPU for the expert whose tree solves the last two tricks exactly
+# (TREE_EXACT = 2, new in this commit's parent and on by default for budgets in seconds; pilot
+# against the expert without it, 100 deals, seed 903, not registered: +8.1 [-0.8, +16.9], nils
+# made 73% against 57%). Same protocol as the runs above: CPU seconds of the deciding thread,
+# 500 duplicate deals, cardems, --jobs 2, new seed 121, resumable (the --results file committed
+# gzipped with whatever is played when a session ends; a later session gunzips it and resumes
+# with the same command from a clone of this commit with its own compiled build). Read by its
+# own 95% interval (above zero); nothing pooled or dropped.
+spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 121 \
+  --results bench/results/runs/eq025_x2_seed121.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed121.out

@@ -12,7 +12,7 @@ from spades.bots.expert import ExpertBot
 def guided_025cpu(seed: int | None) -> ExpertBot:
     """The expert at 0.25 s of CPU, its tree guided by the intermediate level's card with
     progressive bias 0.5 (docs/bots.md, "A tree guided by the policy")."""
-    return ExpertBot(seed, seconds=0.25, cpu=True, guide=True, bias=0.5)
+    return ExpertBot(seed, seconds=0.25, cpu=True, guide=True, bias=0.5, tree_exact=0)
 
 
 def exact2_025cpu(seed: int | None) -> ExpertBot:

@@ -72,6 +72,11 @@ PLAY_WEIGHT = 0.5
 TRICK_SPREAD = ((-3, 0.033), (-2, 0.12), (-1, 0.233), (0, 0.227), (1, 0.233), (2, 0.12),
                 (3, 0.033))
 
+#: In the tree, the last tricks solved exactly instead of played out (see ``tree_exact``).
+#: Chosen on a pilot (100 deals at 0.25 s, seed 903): +8.1 [-0.8, +16.9] against the
+#: tree played out to the end, its nils made 73% of the time against 57%.
+TREE_EXACT = 2
+
 
 class ExpertBot:
     """Determinized search; budget in sampled deals per decision, or in seconds."""
@@ -88,9 +93,11 @@ class ExpertBot:
                  play_weight: float = PLAY_WEIGHT, tree: bool = True,
                  tree_play_weight: float = 1.0, nil_doubt: float = 0.0,
                  trick_noise: float | None = None, read_spread: bool = True,
-                 guide: bool = False, bias: float = 0.0, tree_exact: float = 0) -> None:
+                 guide: bool = False, bias: float = 0.0,
+                 tree_exact: float = TREE_EXACT) -> None:
         #: In the tree (a budget in seconds, two sides, ``rel`` 1), play-outs stop when this
-        #: many tricks are left and the rest is solved exactly (0: played out to the end).
+        #: many tricks are left, the one in progress among them, and the rest is solved
+        #: exactly (0: played out to the end by the play-out policy).
         self.tree_exact = int(tree_exact)
         #: In the tree (a budget in seconds), try first the card the intermediate level
         #: would play in the node's sampled deal, and favour it by ``bias`` while counts

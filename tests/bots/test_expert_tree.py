@@ -207,7 +207,7 @@ def test_a_finish_values_the_stopped_play_outs_for_side_0(seed: int) -> None:
     assert seen
 
 
-def test_the_expert_solves_the_tree_s_last_tricks_only_when_asked(
+def test_the_expert_solves_the_tree_s_last_tricks_unless_told_not_to(
         monkeypatch: pytest.MonkeyPatch) -> None:
     finishes: list[object] = []
 
@@ -216,10 +216,11 @@ def test_the_expert_solves_the_tree_s_last_tricks_only_when_asked(
         return tree_search(*args, **kwargs)
 
     monkeypatch.setattr(expert_module, "tree_search", record)
-    for exact in (0, 2):
+    for exact in (0, 2, None):
         finishes.clear()
-        bot = ExpertBot(seed=2, seconds=2.0, tree_exact=exact)
+        bot = (ExpertBot(seed=2, seconds=2.0) if exact is None
+               else ExpertBot(seed=2, seconds=2.0, tree_exact=exact))
         bot.clock = Ticks()
         _play_hand(bot, 11)
         assert finishes
-        assert all((f is not None) == bool(exact) for f in finishes)
+        assert all((f is not None) == (exact != 0) for f in finishes)
