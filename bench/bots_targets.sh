@@ -349,7 +349,7 @@ spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 1
   --results bench/results/runs/eq025_x2_seed121.jsonl --json > bench/results/bots_expert_vs_ismcts_025cpu_seed121.out
 # 2026-12-03 09:58 UTC: the 0.25 s run (seed 121) finished: +5.3 [+1.5, +9.0] over 500 deals, met
 # (the interval is above zero). Records in bench/results/runs/eq025_x2_seed121.jsonl.gz.
-# Registered 2026-12-03 10:00 UTC (the commit that adds these lines), before it starts: equal
+# Registered 2026-12-03 09:58 UTC (the commit that adds these lines), before it starts: equal
 # time against ismcts at 0.5 s of CPU for the same expert (TREE_EXACT = 2; the code of the seed-121
 # run, commit 2ae0ba6's search). Same protocol: CPU seconds of the deciding thread, 500 duplicate
 # deals, cardems, --jobs 2, new seed 123, resumable as above (a clone of this commit with its own
