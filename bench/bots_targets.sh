@@ -357,3 +357,8 @@ spades arena --a expert:0.25cpu --b ismcts:0.25cpu --deals 500 --jobs 2 --seed 1
 # nothing pooled or dropped.
 spades arena --a expert:0.5cpu --b ismcts:0.5cpu --deals 500 --jobs 2 --seed 123 \
   --results bench/results/runs/eq05_x2_seed123.jsonl --json > bench/results/bots_expert_vs_ismcts_05cpu_seed123.out
+# 2026-12-03 10:27 UTC: the 0.5 s run (seed 123) was stopped at the end of the session after 79 of
+# 500 deals (records in bench/results/runs/eq05_x2_seed123.jsonl.gz, progress lines in
+# bench/results/bots_expert_vs_ismcts_05cpu_seed123.progress.txt; the running figure, not read as a
+# result, was -1.4 [-9.8, +7.0]). It goes on with the same command and code (a clone of 30c8c12
+# with its own compiled build, the records gunzipped to the --results path).
