@@ -19,8 +19,3 @@ def exact2_025cpu(seed: int | None) -> ExpertBot:
     """The expert at 0.25 s of CPU, its tree's play-outs stopping two tricks before the end
     of the hand, the rest solved exactly (``tree_exact=2``)."""
     return ExpertBot(seed, seconds=0.25, cpu=True, tree_exact=2)
-
-
-def exact3_025cpu(seed: int | None) -> ExpertBot:
-    """As :func:`exact2_025cpu`, three tricks solved exactly."""
-    return ExpertBot(seed, seconds=0.25, cpu=True, tree_exact=3)

@@ -17,9 +17,9 @@ play-outs and deals sampled as it samples them for bids (voids, spade counts and
 with the seats' habits when it has them) but not weighted by how well the plays fit: a fresh
 deal per iteration, one tree over the public plays that follow, so the later plays of every
 seat are searched rather than assumed; each play-out stops two tricks before the end and
-those are solved exactly in its deal (``TREE_EXACT``). Weighting each deal by its plays costs a replay of the
-hand per deal, about half the tree's iterations at 0.25 s, and at equal time the tree that
-reads plays was behind ``ismcts`` (bench/results/bots_pilot_tree_025cpu.md).
+those are solved exactly in its deal (``TREE_EXACT``). Weighting each deal by its plays costs
+a replay of the hand per deal, about half the tree's iterations at 0.25 s, and at equal time
+the tree that reads plays was behind ``ismcts`` (bench/results/bots_pilot_tree_025cpu.md).
 
 Bids are chosen by simulation too, the other seats bidding as the intermediate level does.
 Under standard and Suicide bidding each sampled deal is played out once with a number bid
