@@ -221,6 +221,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            authorization: Annotated[str | None, Header()] = None
                            ) -> list[HistoryItem]:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
+        if await hub.db(hub.store.user, user_id) is None:
+            raise HTTPException(404, "no such user")  # as /stats says
         out = []
         for g in await hub.db(hub.store.list_games, user_id=user_id, limit=200):
             if _private(g) and not _member(g, viewer):

@@ -373,6 +373,8 @@ class Hub:
 
     def find(self, table_id: str | None, invite: str | None) -> Table:
         table = None
+        if not table_id and not invite:
+            raise TableError("bad_message", "join: give the table's table_id or its invite code")
         if table_id:
             table = self.tables.get(table_id)
         elif invite:

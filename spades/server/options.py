@@ -12,6 +12,9 @@ from spades.store import StoreError, storable_rules
 
 OVERRIDES = ("target", "one_hand", "bag_limit", "bag_penalty", "blind_nil", "bidding",
              "jokers", "ten_for_200", "turn_timer")
+#: Options every table offers, whatever its profile (the length of the match and the timer);
+#: the other rules knobs only where the profile's system offers them (``PROFILE_OPTIONS``).
+ALWAYS = ("target", "one_hand", "turn_timer")
 
 
 def build_rules(opts: TableOptions) -> Rules:
@@ -29,9 +32,16 @@ def build_rules(opts: TableOptions) -> Rules:
             knobs[key] = value
     base = profile(opts.profile, players=knobs.get("players", counts[0] if len(counts) == 1
                                                     else 4))
+    offered = PROFILE_OPTIONS.get(opts.profile, ())
+    for key in OVERRIDES:
+        if (key in knobs and key not in ALWAYS and key not in offered
+                and knobs[key] != getattr(base, key)):
+            others = ", ".join(k for k in offered if k in OVERRIDES) or "none"
+            raise RulesError(f"{key}: {opts.profile} does not offer this option (its rules "
+                             f"options: {others})")
     n = base.players
     if opts.teams is not None:
-        offers = "teams" in PROFILE_OPTIONS.get(opts.profile, ())
+        offers = "teams" in offered
         if opts.teams == 0:
             if base.teams is not None and not offers:
                 raise RulesError(f"teams: {opts.profile} is a partnership game")

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter
 
 from spades.server.text import clean_label
 
 Ref = Annotated[int | Annotated[str, Field(max_length=40)],
                 Field(description="client-chosen id echoed in ack/error")]
 Name = Annotated[str, Field(min_length=1, max_length=24)]
+#: true or false only (not "yes", 1 or "false", which a lax bool would take).
+Flag = Annotated[bool, Strict()]
 
 
 class _Strict(BaseModel):
@@ -37,19 +39,19 @@ class TableOptions(_Strict):
     teams: int | None = Field(default=None, ge=0, le=3, description="None: profile default; 0: solo; "
                               "2 or 3: that many teams (seated so no teammates are adjacent)")
     target: int | None = Field(default=None, ge=1, le=10000)
-    one_hand: bool | None = None
+    one_hand: Flag | None = None
     bag_limit: int | None = Field(default=None, ge=1, le=100)
     bag_penalty: int | None = Field(default=None, ge=0, le=10000)
-    blind_nil: bool | None = None
+    blind_nil: Flag | None = None
     bidding: Literal["standard", "mirror", "suicide", "whiz"] | None = None
-    jokers: bool | None = None
-    ten_for_200: bool | None = None
+    jokers: Flag | None = None
+    ten_for_200: Flag | None = None
     turn_timer: int | None = Field(default=None, ge=5, le=600,
                                    description="seconds per turn; None: no timer")
     cpu: str = Field(default="normal", max_length=40, description="CPU strength for empty seats "
                      "(see GET /api/profiles)")
-    private: bool = Field(default=False, description="not listed in the lobby; join by invite code")
-    spectators: bool = True
+    private: Flag = Field(default=False, description="not listed in the lobby; join by invite code")
+    spectators: Flag = True
     grace_seconds: int = Field(default=30, ge=0, le=600, description="how long a dropped player's "
                                "seat waits before a CPU covers it")
     first_dealer: int | None = Field(default=None, ge=0, le=5, description="opening seat order: the "
@@ -449,8 +451,10 @@ class WelcomeOut(BaseModel):
 class ErrorOut(BaseModel):
     type: Literal["error"] = "error"
     ref: Ref | None = None
-    code: str = Field(description="bad_message, not_allowed, illegal, not_found, rate_limit,"
-                      " auth, too_big, state, limit (a cap on tables, uploads or spectators), busy")
+    code: str = Field(description="bad_message, bad_options (table options the rules refuse: "
+                      "the message names the knob), not_allowed, illegal, not_found, rate_limit,"
+                      " auth, too_big, state, limit (a cap on tables, uploads or spectators), "
+                      "busy, unavailable (the database is not answering), server")
     message: str
 
 

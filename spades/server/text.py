@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import unicodedata
 
+from spades.bots.hints import COMPASS_NAMES
+from spades.names import name_key
+
 NAME_MAX = 24
 CHAT_MAX = 300
-_NAME_EXTRA = frozenset(" _.-")
+_NAME_EXTRA = frozenset(" _.-'’")  # ' and ’ for O'Brien, D’Angelo
+#: Words the tables use for seats and players (the page names seats by compass points and
+#: CPUs by "CPU" and where they sit): a person called "West" would be read as a place.
+_TAKEN = frozenset(name_key(w) for w in (
+    {n for names in COMPASS_NAMES.values() for n in names}
+    | {"You", "Partner", "Your partner", "CPU", "Nobody", "Everyone"}))
 
 
 class TextError(ValueError):
@@ -14,7 +22,8 @@ class TextError(ValueError):
 
 
 def clean_name(raw: str) -> str:
-    """A display name: letters, digits, space, ``_ . -``; 1 to 24 characters."""
+    """A display name: letters, digits, space, ``_ . - '``; 1 to 24 characters; not a word
+    the tables use for a seat or a player (North, Partner, CPU...)."""
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise TextError("a name cannot be empty")
@@ -22,8 +31,12 @@ def clean_name(raw: str) -> str:
         raise TextError(f"a name has at most {NAME_MAX} characters")
     bad = sorted({ch for ch in name if not (ch.isalnum() or ch in _NAME_EXTRA)})
     if bad:
-        raise TextError("a name may hold letters, digits, spaces and _ . - only, not "
+        raise TextError("a name may hold letters, digits, spaces and _ . - ' only, not "
                         + " ".join(repr(ch) for ch in bad[:5]))
+    key = name_key(name)
+    if key in _TAKEN or key.startswith("cpu ") or key.startswith("seat "):
+        raise TextError(f"{name!r} is what the tables call a seat or a CPU player, so "
+                        "people would take it for one: choose another name")
     return name
 
 

@@ -161,6 +161,24 @@ def test_mixed_script_names_are_refused(client: TestClient) -> None:
     assert r.status_code == 422 and "script" in r.text
 
 
+@pytest.mark.parametrize("name", ["West", "north", "Ｓｏｕｔｈ", "Northeast", "CPU", "CPU East",
+                                  "Partner", "Seat 2"])
+def test_names_the_tables_use_for_seats_are_refused(client: TestClient, name: str) -> None:
+    # Before the fix a guest called "West" sat as North's partner: "West and East's
+    # contract is made" then meant the opponents.
+    for r in (client.post("/api/guest", json={"name": name}), _register(client, name)):
+        assert r.status_code == 422, r.text
+        assert "seat or a CPU player" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("name", ["O'Brien", "D\u2019Angelo", "Westley", "Southall"])
+def test_names_with_apostrophes_and_seat_words_inside_are_taken(
+        client: TestClient, name: str) -> None:
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    assert r.json()["user"]["name"] == name
+
+
 def test_passwords_of_only_spaces_are_refused(client: TestClient) -> None:
     r = _register(client, "Spacey", " " * 8)
     assert r.status_code == 422 and "spaces" in r.text

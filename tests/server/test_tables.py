@@ -122,8 +122,7 @@ def test_owner_options_take_effect_and_teams_are_seated_apart(client: TestClient
     bad = ann.request({"type": "options", "options": {"profile": "cardems", "players": 6}})
     assert bad["type"] == "error" and "players" in bad["message"]
     opts = {"profile": "race400", "players": 6, "teams": 3, "target": 150, "turn_timer": 30,
-            "cpu": "random", "private": True, "spectators": False, "bag_limit": 5,
-            "first_dealer": 2}
+            "cpu": "random", "private": True, "spectators": False, "first_dealer": 2}
     assert ann.request({"type": "options", "options": opts})["type"] == "ack"
     for p in people:
         p.catch_up(ann.seq or 0)
@@ -135,7 +134,7 @@ def test_owner_options_take_effect_and_teams_are_seated_apart(client: TestClient
     assert all(t["id"] != tid for t in lobby)  # private
     started(ann, *people[1:])
     rules = ann.table["rules"]  # type: ignore[index]
-    assert rules["players"] == 6 and rules["target"] == 150 and rules["bag_limit"] == 5
+    assert rules["players"] == 6 and rules["target"] == 150
     assert rules["turn_timer"] == 30 and rules["teams"] == [[0, 3], [1, 4], [2, 5]]
     seats = {s["name"]: s["seat"] for s in ann.table["seats"]}  # type: ignore[index]
     side = {s: k for k, team in enumerate(rules["teams"]) for s in team}
@@ -152,6 +151,48 @@ def test_owner_options_take_effect_and_teams_are_seated_apart(client: TestClient
     assert ans["type"] == "error"  # private, no invite code
     ans = eve.request({"type": "join", "invite": ann.table["invite"], "role": "spectator"})
     assert ans["code"] == "not_allowed" and "spectators" in ans["message"]
+
+
+@pytest.mark.parametrize(("options", "knob"), [
+    ({"profile": "cardgames-club", "bidding": "whiz"}, "bidding"),
+    ({"profile": "cardgames-club", "jokers": True}, "jokers"),
+    ({"profile": "cardems", "bidding": "mirror"}, "bidding"),
+    ({"profile": "race400", "bag_limit": 3}, "bag_limit"),
+    ({"profile": "game93", "blind_nil": True}, "blind_nil"),
+])
+def test_options_the_profile_does_not_offer_are_refused_by_name(
+        client: TestClient, options: dict[str, Any], knob: str) -> None:
+    # A table named after a profile plays that profile's rules: before the fix a
+    # cardgames-club table could be created with jokers and whiz bidding.
+    ann = Player(client, "Ann")
+    for kind in ("create", "options"):
+        if kind == "options":
+            new_table(ann, {"profile": "cardems"})
+        ans = ann.request({"type": kind, "options": {"cpu": "random", **options}})
+        assert ans["type"] == "error" and ans["code"] == "bad_options", ans
+        assert ans["message"].startswith(f"{knob}: {options['profile']} does not offer"), ans
+    # What each profile offers (GET /api/profiles) is accepted, and so is a profile's own
+    # value of a knob it does not offer.
+    assert ann.request({"type": "options", "options": {
+        "profile": "cards4net", "cpu": "random", "bidding": "whiz", "jokers": True,
+        "bag_limit": 5}})["type"] == "ack"
+    assert ann.request({"type": "options", "options": {
+        "profile": "cardems", "cpu": "random", "bag_limit": 10, "one_hand": True,
+        "target": 300, "turn_timer": 20}})["type"] == "ack"
+
+
+def test_options_and_joins_say_exactly_what_is_wrong(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    for value in ("yes", 1, "false"):  # before the fix: silently taken as true
+        ans = ann.request({"type": "create", "options": {"cpu": "random", "jokers": value,
+                                                         "profile": "cards4net"}})
+        assert ans["type"] == "error" and ans["code"] == "bad_message", ans
+        assert "jokers" in ans["message"], ans
+    ans = ann.request({"type": "join"})  # before the fix: "no such table"
+    assert ans["type"] == "error" and "table_id or its invite" in ans["message"], ans
+    # A user's history, like their statistics, is 404 for nobody (before: 200 []).
+    assert client.get("/api/users/999999/history").status_code == 404
+    assert client.get("/api/users/999999/stats").status_code == 404
 
 
 def test_spectator_sees_no_hand(client: TestClient) -> None:
