@@ -54,7 +54,7 @@ from spades.server.protocol import (
     UserInfo,
     client_message,
 )
-from spades.server.seating import SEAT_NAMES_4
+from spades.server.seating import SEAT_NAMES_4, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
@@ -232,7 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             winner = res.get("winner")
             out.append(HistoryItem(
                 game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
-                names=[str(s.get("name") or "") for s in g.seats],
+                names=history_names(g.seats, seat),
                 scores=list(res.get("scores") or []), winner=winner,
                 won=winner is not None and g.rules.side_of[seat] == winner,
                 finished=g.status == "finished", updated_at=g.updated_at.timestamp()))

@@ -75,6 +75,16 @@ def place_names(places: Sequence[Place], seat: int | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def history_names(seats: Sequence[dict[str, Any]], seat: int) -> list[str]:
+    """A stored game's seat names as its player at ``seat`` saw them at the table: people by
+    name, CPUs as "CPU " and where they sat from there (the partner across is "CPU North"
+    at four, as the page called that seat), never by the seats' stored compass names."""
+    places = [Place.from_db(s) for s in seats]
+    shown = place_names(places, seat)
+    return [f"CPU {name}" if p.kind == "cpu" and name != p.name else name
+            for p, name in zip(places, shown, strict=True)]
+
+
 def arranged(places: Sequence[Place], rules: Rules) -> list[Place]:
     """Seats for the match: team t takes seats t, t+k, t+2k..., so no teammates sit side by
     side; in a solo game everyone keeps their place. Sets each place's ``team``."""

@@ -6,6 +6,7 @@ import unicodedata
 
 from spades.bots.hints import COMPASS_NAMES
 from spades.names import name_key
+from spades.server.seating import PLACES
 
 NAME_MAX = 24
 CHAT_MAX = 300
@@ -13,7 +14,7 @@ _NAME_EXTRA = frozenset(" _.-'’")  # ' and ’ for O'Brien, D’Angelo
 #: Words the tables use for seats and players (the page names seats by compass points and
 #: CPUs by "CPU" and where they sit): a person called "West" would be read as a place.
 _TAKEN = frozenset(name_key(w) for w in (
-    {n for names in COMPASS_NAMES.values() for n in names}
+    {n for names in (*COMPASS_NAMES.values(), *PLACES.values()) for n in names}
     | {"You", "Partner", "Your partner", "CPU", "Nobody", "Everyone"}))
 
 

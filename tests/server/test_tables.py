@@ -285,6 +285,15 @@ def test_lobby_updates_live_and_quick_cpu_table(client: TestClient) -> None:
     assert cy.table is not None and cy.table["status"] == "active"
     assert [s["kind"] for s in cy.table["seats"]].count("cpu") == 3
     assert play_to_end([cy])["event"]["kind"] == "match_over"
+    # The history names the CPUs as the table did for Cy (partner "North", at the top),
+    # not by their seats' compass names (before: "CPU South" for the partner of a
+    # player the page had told "You sit South").
+    auth = {"Authorization": f"Bearer {cy.token}"}
+    me = client.get("/api/me", headers=auth).json()["id"]
+    (row,) = client.get(f"/api/users/{me}/history", headers=auth).json()
+    seat, names = row["seat"], row["names"]
+    assert names[seat] == "Cy"
+    assert [names[(seat + k) % 4] for k in (1, 2, 3)] == ["CPU West", "CPU North", "CPU East"]
     assert ann.request({"type": "leave"})["type"] == "ack"
     assert bob.until(lambda m: m["type"] == "lobby_remove")
 
