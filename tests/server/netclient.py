@@ -87,14 +87,14 @@ class NetPlayer:
     def __init__(self, server: Any, name: str, token: str | None = None) -> None:
         tls = getattr(server, "ssl", None)
         if token is None:
-            r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=10,
+            r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=60,
                            verify=tls if tls is not None else True)
             token = str(r.json()["token"])
         self.token = token
         self.name = name
         # Entered as a context manager (websockets 17.1 deprecates a bare connect()); close()
         # leaves it.
-        self.ws: ClientConnection = connect(server.ws_url, open_timeout=10, ssl=tls,
+        self.ws: ClientConnection = connect(server.ws_url, open_timeout=60, ssl=tls,
                                             origin=getattr(server, "origin", None)).__enter__()
         self.frames: list[Msg] = []
         self.seq: int | None = None
@@ -108,7 +108,7 @@ class NetPlayer:
     def send(self, msg: Msg) -> None:
         self.ws.send(json.dumps(msg))
 
-    def recv(self, timeout: float = 20) -> Msg:
+    def recv(self, timeout: float = 60) -> Msg:
         m: Msg = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(m)
         if m["type"] == "table":
