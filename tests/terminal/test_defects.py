@@ -150,3 +150,36 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     child.expect(r"Your (bid|card): ")
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_every_command_writes_ascii_stand_ins_on_an_ascii_terminal(tmp_path: Path) -> None:
+    """hint, show and replay print as the game does on an ASCII terminal: QH, -, ..."""
+    import json
+    import subprocess
+
+    from spades.bots import make_bot
+    from spades.engine import Match, profile
+
+    db = tmp_path / "a.sqlite3"
+    child = spawn(db, "--plain", "--seed", "5")
+    saved_game(child)
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    match = Match.new(profile("cardems"), seed=5)
+    bot = make_bot("intermediate", seed=1)
+    for _ in range(7):
+        match.apply(bot.act(match.observation(match.current_player)))
+    record = tmp_path / "mid.json"
+    record.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    e = env()
+    e["PYTHONIOENCODING"] = "ascii"
+    for args, expected in [(["hint", str(record)], "holds 5H 10H"),
+                           (["show", "last", "--db", str(db)], "Score sheet - cardems"),
+                           (["replay", str(example)], "Score sheet - cardems")]:
+        done = subprocess.run([sys.executable, "-m", "spades", *args], capture_output=True,
+                              env=e, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout.decode("ascii")  # every byte is ASCII
+        assert expected in out and "\\u" not in out and "Traceback" not in out
