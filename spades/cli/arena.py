@@ -18,6 +18,7 @@ from spades.bots.arena import (
     stderr_progress,
 )
 from spades.bots.arena_results import LoadedResults, ResultsError, ResultsWriter, load_results
+from spades.cli.checks import positive_int
 from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
 
@@ -58,8 +59,8 @@ def register(sub: Any) -> None:
                    help="race400 sides: solo (default), teams, 2+2, 3+3, 2+2+2, or seats "
                    "like 0,3/1,4/2,5 (as for spades play)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="processes (default: all cores)")
+    p.add_argument("--jobs", type=positive_int, default=None,
+                   help="processes, 1 or more (default: all cores)")
     p.add_argument("--matches", action="store_true",
                    help="play whole matches instead of single hands")
     p.add_argument("--save", metavar="FILE",
@@ -90,13 +91,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"spades arena: {side}: {exc}", file=sys.stderr)
             return 2
         for spec in specs:
-            if spec.startswith("cmd:"):
-                continue
             try:
-                make_player(spec, 0)
+                bot = make_player(spec, 0)  # an external program is not started yet
             except ValueError as exc:
                 print(f"spades arena: {side}: {exc}", file=sys.stderr)
                 return 2
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     try:
         teams = None
         if args.teams is not None:
@@ -133,7 +135,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"spades arena: {args.results}: cannot write: {exc.strerror or exc}",
                   file=sys.stderr)
             return 2
-    save = open(args.save, "w", encoding="utf-8") if args.save else None  # noqa: SIM115
+    save = None
+    if args.save:
+        try:
+            save = open(args.save, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            if writer is not None:
+                writer.close()
+            print(f"spades arena: {args.save}: cannot write: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     try:
         def on_outcome(outcome: DealOutcome) -> None:
             if writer is not None:

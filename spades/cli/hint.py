@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from spades.bots.hints import HINT_WORLDS, hint
+from spades.cli.checks import positive_int
 from spades.cli.replay import read_records
 from spades.engine import (
     LOOK,
@@ -47,8 +48,8 @@ def register(sub: Any) -> None:
                    help="rules profile for --hand (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players for --hand")
     p.add_argument("--seed", type=int, default=1, help="deal of the other cards for --hand")
-    p.add_argument("--worlds", type=int, default=HINT_WORLDS,
-                   help=f"sampled deals to think with (default {HINT_WORLDS})")
+    p.add_argument("--worlds", type=positive_int, default=HINT_WORLDS,
+                   help=f"sampled deals to think with, 1 or more (default {HINT_WORLDS})")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object: {"seat", "action", "reason"}')
     p.set_defaults(func=run)
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if match.current_player != seat:
         return _fail(f"it is seat {match.current_player}'s turn, not seat {seat}'s")
     obs = match.observation(seat)
-    h = hint(obs, worlds=max(1, args.worlds))
+    h = hint(obs, worlds=args.worlds)
     if args.json:
         print(json.dumps({"seat": seat, **h.to_json()}))
         return 0

@@ -8,6 +8,7 @@ import random
 import sys
 from typing import Any
 
+from spades.cli.checks import seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
 from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
@@ -103,7 +104,7 @@ def register(sub: Any) -> None:
                       "readers and logs)")
     mode.add_argument("--rich", action="store_true",
                       help="colour and the trick laid out, even if the terminal is not detected")
-    o.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+    o.add_argument("--delay", type=seconds_or_zero, default=0.0, metavar="SECONDS",
                    help="pause before each CPU move (default 0)")
     o.add_argument("--no-pause", action="store_true",
                    help="do not wait for Enter between hands")
@@ -384,9 +385,6 @@ def make_console(args: argparse.Namespace) -> Console:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        print("spades play: --delay must be 0 or more seconds", file=sys.stderr)
-        return 2
     store = open_store(args)
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")

@@ -179,3 +179,47 @@ def test_allseeing_is_for_the_arena_only(capsys: pytest.CaptureFixture[str]) -> 
                  "--jobs", "1", "--json", "--quiet"])
     assert code == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["a"] == "allseeing:4"
+
+
+def test_arena_save_to_a_folder_that_is_not_there_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = tmp_path / "no such folder" / "x.jsonl"
+    for option in ("--save", "--results"):
+        code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "2", "--jobs", "1",
+                     "--quiet", option, str(where)])
+        assert code == 2
+        assert f"{where}: cannot write: No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("cmd:", "--a: cmd: needs a program to run"),
+    ('cmd:"python3 bot.py', "cannot split the command into words (no closing quotation)"),
+    ("py:json:loads", "--a: py:json:loads: loads(seed) failed (TypeError"),
+    ("py:json:JSONDecoder", "--a: py:json:JSONDecoder: JSONDecoder(seed) failed (TypeError"),
+    ("ismcts:nans", "--a: bad budget 'nans'"),
+    ("expert:infs", "--a: bad budget 'infs'"),
+    ("expert:nancpu", "--a: bad budget 'nancpu'"),
+    ("expert:-0.5s", "--a: bad budget '-0.5s'"),
+])
+def test_arena_refuses_specs_that_cannot_play_before_any_deal(
+        spec: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", spec, "--b", "beginner", "--deals", "2", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert message in err and "Traceback" not in err
+    assert out == "" and err.count("\n") == 1  # refused at once: no deal, no progress
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_arena_refuses_jobs_below_one(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", jobs])
+    assert stop.value.code == 2
+    assert "argument --jobs:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("worlds", ["0", "-3"])
+def test_hint_refuses_worlds_below_one(worlds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds", worlds])
+    assert stop.value.code == 2
+    assert f"argument --worlds: must be 1 or more, not {worlds}" in capsys.readouterr().err

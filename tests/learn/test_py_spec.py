@@ -39,6 +39,14 @@ BOT = textwrap.dedent('''
 
     def no_act(seed=None):
         return object()
+
+
+    class ActsOnNothing:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self):
+            return 0
 ''')
 
 
@@ -66,6 +74,9 @@ def test_a_py_spec_builds_the_class_with_the_seed_and_it_plays(bot_dir: Path) ->
     ("py:my_spades_bots:Missing", "has no 'Missing'"),
     ("py:my_spades_bots:NOT_CALLABLE", "is not a class or function"),
     ("py:my_spades_bots:no_act", "has no act"),
+    ("py:my_spades_bots:ActsOnNothing", "whose act does not take one observation"),
+    ("py:json:loads", r"loads\(seed\) failed \(TypeError"),
+    ("py:json:JSONDecoder", r"JSONDecoder\(seed\) failed \(TypeError"),
 ])
 def test_a_bad_py_spec_says_what_is_wrong(bot_dir: Path, spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
