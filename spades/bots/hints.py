@@ -129,7 +129,7 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     nil_mate = next((m for m in mates if obs.bids[m] == 0), None)
     if rules.bidding == "whiz":
         return f"Bid {n}: whiz allows only nil or your {spades} spades, and {n} is the safer."
-    if abs(n - est) < 1:
+    if abs(n - float(f"{est:.1f}")) < 0.5:  # the worth as said rounds to the bid
         extra = ""
         if nil_mate is not None:
             extra = f"; {_partner(obs, nil_mate, who)} bid nil, so you will need to cover"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spades.bots import make_bot
 from spades.bots.hints import compass_names, explain, hint
@@ -94,10 +97,55 @@ def test_a_bid_is_never_said_to_be_worth_other_tricks(rules_name: str) -> None:
         worth = re.search(r"worth about (\d+\.\d) tricks", h.reason)
         if worth and h.action != NIL:
             said += 1
-            assert abs(float(worth.group(1)) - (h.action - NIL)) < 1, h.reason
+            assert abs(float(worth.group(1)) - (h.action - NIL)) < 0.5, h.reason
         assert re.match(rf"Bid {'nil' if h.action == NIL else h.action - NIL}\b|"
                         r"This is the only bid", h.reason), h.reason
     assert said > 0
+
+
+def _said_worth_rounds_to_the_bid(reason: str, bid: int) -> bool:
+    worth = re.search(r"worth about (\d+\.\d) tricks", reason)
+    return worth is None or abs(float(worth.group(1)) - bid) < 0.5
+
+
+@pytest.mark.parametrize(("hand", "rules_name", "players"), [
+    ("KS 5C QH 5D 8S JH TH 2S 4C 9H 2H JS TC", "cardems", None),  # about 3.0, bid 2
+    ("JC 2H 8S 9H AS 2C 5D 9D 9S 6D QD 4H AH", "cardems", None),  # about 2.9, bid 2
+    ("AS KS 7S 2S AH QH 5H 9D 4D KC", "race400", "5"),  # about 4.8, bid 4
+])
+def test_the_trial_hands_say_a_worth_only_when_it_rounds_to_the_bid(
+        hand: str, rules_name: str, players: str | None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from spades.cli import main
+
+    args = ["hint", "--hand", hand, "--rules", rules_name, "--json"]
+    assert main(args + (["--players", players] if players else [])) == 0
+    out = json.loads(capsys.readouterr().out)
+    bid = 0 if out["action"] == "nil" else int(out["action"])
+    assert _said_worth_rounds_to_the_bid(out["reason"], bid), out["reason"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([("cardems", 4), ("race400", 3), ("race400", 5), ("cards4net", 4)]),
+       st.randoms(use_true_random=False), st.integers(0, 3))
+def test_no_number_bid_is_said_to_be_worth_other_tricks(
+        table: tuple[str, int], rnd: random.Random, before: int) -> None:
+    """Every number bid of any hand, whatever was bid before: a worth said rounds to it."""
+    rules_name, players = table
+    rules = profile(rules_name, players=players)
+    match = Match.new(rules, seed=rnd.randrange(2**31))
+    for _ in range(before % rules.players):
+        match.apply(rnd.choice(match.legal_actions()))
+    obs = match.observation(match.current_player)
+    if obs.hand is None:
+        return
+    for action in obs.legal_actions:
+        if NIL < action <= NIL + rules.hand_size:
+            reason = explain(obs, action)
+            assert reason.startswith(f"Bid {action - NIL}")
+            assert _said_worth_rounds_to_the_bid(reason, action - NIL), reason
 
 
 def _beats(card: int, best: int, led: int) -> bool:
