@@ -198,9 +198,17 @@ def _visible(text: str) -> int:
 
 
 def status_lines(match: Match, names: list[str]) -> list[str]:
-    """Round status: each player's bid and tricks so far, each side's contract and score."""
+    """Round status: each player's bid and tricks so far, each side's contract and score.
+    Between hands, the hand just played (with its own dealer) and who deals the next."""
     rules = match.rules
-    lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
+    if match.phase == "deal" and match.results:  # the dealer has already moved on
+        last = match.results[-1]
+        lines = [f"Hand {last.number}, {names[last.dealer]} dealt, is over; hand "
+                 f"{last.number + 1} is next, {names[match.dealer]} to deal."]
+    elif match.phase == "deal":
+        lines = [f"Hand 1 is next, {names[match.dealer]} to deal."]
+    else:
+        lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
     parts = []
     for s in range(rules.players):
         b = match.bids[s]

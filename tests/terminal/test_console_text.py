@@ -365,3 +365,22 @@ def test_the_match_result_is_told_once_and_a_resumed_finished_game_still_tells_i
     assert resumed.run() == 0
     assert text.match_over_sentence(game.match, game.names) in again.getvalue()
     assert game.store.game(game.game_id).status == "finished"
+
+
+def test_status_between_hands_names_the_dealer_of_the_hand_played_and_the_next() -> None:
+    """At "Press Enter for the next hand", ``s`` tells the hand just played with its own
+    dealer (as the score sheet does), and who deals the next one."""
+    from spades.bots import make_bot
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)
+    assert text.status_lines(match, names)[0] == "Hand 1 is next, South to deal."
+    match.deal(deal_masks(match, 5))
+    assert text.status_lines(match, names)[0] == "Hand 1, South dealt."
+    bot = make_bot("random", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert match.phase == "deal" and match.dealer == 3
+    lines = text.status_lines(match, names)
+    assert lines[0] == "Hand 1, South dealt, is over; hand 2 is next, West to deal."
+    assert lines[-1] == text.scores_sentence(match, names)
