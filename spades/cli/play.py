@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
 from typing import Any
@@ -210,6 +211,13 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
         if level not in known and not level.startswith("cmd:"):
             raise UsageError(f"--cpu {item!r}: unknown CPU level {level!r}; choose one of "
                              f"{', '.join(known)}")
+        if level.startswith("cmd:"):
+            from spades.bots.external import ExternalBot
+
+            try:
+                ExternalBot(level[4:])  # checks the command; the program starts later
+            except ValueError as exc:
+                raise UsageError(f"--cpu {item!r}: {exc}") from None
         if eq:
             seat = parse_seat(seat_text, players, f"--cpu {item}")
             if seat == human:
@@ -385,6 +393,8 @@ def make_console(args: argparse.Namespace) -> Console:
 
 
 def run(args: argparse.Namespace) -> int:
+    # A program that fails is told once, by the table (not also by the bot's log).
+    logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
     store = open_store(args)
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")

@@ -116,8 +116,7 @@ class TerminalGame:
             if used != level:
                 fallbacks.setdefault((level, used), []).append(self.names[seat])
         for (wanted, used), who in fallbacks.items():
-            self.notes.append(f"The {wanted} CPU level is not available in this version yet: "
-                              f"{' and '.join(who)} play at the {used} level instead.")
+            self.notes.append(cpu.fallback_note(wanted, used, who))
 
     # The loop ---------------------------------------------------------------------------
 
