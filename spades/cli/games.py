@@ -11,7 +11,7 @@ from typing import Any
 
 from spades.cli.play import add_db_option, describe_game, open_store, seat_names
 from spades.cli.replay import read_records
-from spades.engine import Match, RecordError, SpadesError, replay
+from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
@@ -270,6 +270,11 @@ def stats_lines(title: str, stats: Stats) -> list[str]:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    if args.rules:
+        try:
+            profile(args.rules)  # the same refusal as spades play --rules
+        except RulesError as exc:
+            return _fail("stats", str(exc), 2)
     store = open_store(args)
     pairs = played_games(store)
     if args.rules:

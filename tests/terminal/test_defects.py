@@ -183,3 +183,15 @@ def test_every_command_writes_ascii_stand_ins_on_an_ascii_terminal(tmp_path: Pat
         assert done.returncode == 0, done.stderr
         out = done.stdout.decode("ascii")  # every byte is ASCII
         assert expected in out and "\\u" not in out and "Traceback" not in out
+
+
+def test_stats_refuses_an_unknown_rules_profile_as_play_does(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    stats = run_cli("stats", "--rules", "nope", "--db", db)
+    play = run_cli("play", "--rules", "nope", "--db", db)
+    assert stats.returncode == play.returncode == 2
+    assert "unknown rules profile 'nope'; choose one of cardems" in stats.stderr
+    assert stats.stderr.split(": ", 1)[1] == play.stderr.split(": ", 1)[1]
+    assert "No games played yet" not in stats.stdout
+    assert "No games played yet under race400 rules" in run_cli(
+        "stats", "--rules", "race400", "--db", db).stdout
