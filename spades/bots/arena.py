@@ -328,8 +328,8 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         "seed": cfg.seed,
         "deals": len(diffs),
         "void": len(voids),
-        "mean": round(mean, 3),
-        "ci95": [round(low, 3), round(high, 3)],
+        "mean": round(mean, 3) if diffs else None,  # no deal played: no result
+        "ci95": [round(low, 3), round(high, 3)] if diffs else None,
         "seconds": round(elapsed, 1),
         "resumed": len(earlier),
         "stats": {"a": stats["a"].summary(cfg.a), "b": stats["b"].summary(cfg.b)},
@@ -376,8 +376,9 @@ def stderr_progress(total: int, every: float = 5.0,
         left = f"{eta / 60:.1f} min" if rate or done >= total else "-"
         void = f", {voids} void" if voids else ""
         earlier = f" ({resumed} from the results file)" if resumed else ""
-        print(f"arena: {done}/{total} deals{earlier}, mean {mean:+.1f} [{low:+.1f}, "
-              f"{high:+.1f}]{void}, {rate:.2f} deals/s, ETA {left}", file=sys.stderr, flush=True)
+        figure = f"mean {mean:+.1f} [{low:+.1f}, {high:+.1f}]" if diffs else "no result yet"
+        print(f"arena: {done}/{total} deals{earlier}, {figure}{void}, {rate:.2f} deals/s, "
+              f"ETA {left}", file=sys.stderr, flush=True)
 
     return show
 

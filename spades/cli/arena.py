@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"arena: {resumed} of {args.deals} deals taken from {args.results}"
                   f"{extra}", file=sys.stderr, flush=True)
     progress = None if args.quiet else stderr_progress(args.deals, resumed=resumed)
+    # A program that fails voids its deal, and the report lists why: not also the bot's log.
+    logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
     writer: ResultsWriter | None = None
     if loaded is not None:
         try:
@@ -164,6 +167,11 @@ def run(args: argparse.Namespace) -> int:
     print_report(result)
     if args.json:
         print(json.dumps(result))
+    if not result["deals"]:
+        reasons = result.get("void_reasons") or ["no deal was played"]
+        print(f"spades arena: every deal failed ({result['void']} void), so there is no "
+              f"result; the first error: {reasons[0]}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -172,8 +180,12 @@ def print_report(r: dict[str, Any]) -> None:
     print(f"{r['a']} (A) vs {r['b']} (B): {r['rules']}, {r['players']} players ({teams}), "
           f"{r['deals']} duplicate {'matches' if r['mode'] == 'matches' else 'deals'}"
           + (f", {r['void']} void" if r["void"] else ""))
-    low, high = r["ci95"]
-    print(f"A minus B: {r['mean']:+.2f} points per deal, 95% interval [{low:+.2f}, {high:+.2f}]")
+    if r["mean"] is None:
+        print("A minus B: no result (no deal was played to the end)")
+    else:
+        low, high = r["ci95"]
+        print(f"A minus B: {r['mean']:+.2f} points per deal, 95% interval "
+              f"[{low:+.2f}, {high:+.2f}]")
     if "a_win_share" in r and r["a_win_share"] is not None:
         print(f"A won {100 * r['a_win_share']:.1f}% of {r['matches_played']} matches")
     for key in ("a", "b"):

@@ -223,3 +223,19 @@ def test_hint_refuses_worlds_below_one(worlds: str, capsys: pytest.CaptureFixtur
         main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds", worlds])
     assert stop.value.code == 2
     assert f"argument --worlds: must be 1 or more, not {worlds}" in capsys.readouterr().err
+
+
+def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no-such-program"
+    code = main(["arena", "--a", f"cmd:{missing}", "--b", "beginner", "--deals", "2",
+                 "--jobs", "1", "--json", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["deals"] == 0 and last["void"] == 2
+    assert last["mean"] is None and last["ci95"] is None
+    assert "A minus B: no result" in out
+    assert "every deal failed (2 void), so there is no result; the first error: " in err
+    assert f"cannot start '{missing}'" in err
+    assert err.count("cannot start") == 1  # the reason is told once, not also by the log
