@@ -356,9 +356,10 @@ class TerminalGame:
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
         """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
-        ``QH``, ``qh``, ``10h``, ``queen of hearts`` or the card's number for this hand."""
+        ``QH``, ``qh``, ``10h``, ``Q♥``, ``queen of hearts`` or the card's number for this
+        hand."""
         number = text.read_number(entry)
-        t = " ".join(entry.lower().replace("-", " ").split())
+        t = " ".join(entry.lower().translate(text.SUIT_INPUT).replace("-", " ").split())
         if obs.phase is BID:
             if number is not None:
                 if number < 0:

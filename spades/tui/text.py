@@ -75,6 +75,12 @@ def bid_words(bid: int, blind: bool = False) -> str:
     return "nil" if bid == 0 else str(bid)
 
 
+#: Suit symbols as typed (the rich view shows cards as ``3♠``; the outlined ones too, and
+#: the emoji variation selector dropped) → the suit letters the card parser reads.
+SUIT_INPUT = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d",
+                            "♣": "c", "♧": "c", "\ufe0f": None, "\ufe0e": None})
+
+
 def card_label(card: int, *, rich: bool, symbols: bool) -> str:
     """``Q♥`` (coloured in the rich view) or ``QH`` without symbols."""
     text = card_symbol(card) if symbols else card_str(card)

@@ -384,3 +384,23 @@ def test_status_between_hands_names_the_dealer_of_the_hand_played_and_the_next()
     lines = text.status_lines(match, names)
     assert lines[0] == "Hand 1, South dealt, is over; hand 2 is next, West to deal."
     assert lines[-1] == text.scores_sentence(match, names)
+
+
+def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
+    from spades.engine import card_symbol
+
+    game = make_game(tmp_path, "cardems")
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert obs.hand is not None
+    outlined = str.maketrans("♠♥♦♣", "♤♡♢♧")
+    for card in sorted_for_display(obs.hand):
+        shown = card_symbol(card)  # like 3♠ or 10♥
+        for typed in (shown, shown.translate(outlined), shown + "\ufe0f", f" {shown.lower()} "):
+            assert game.parse_entry(typed, obs) == card, typed
+    with pytest.raises(SpadesError, match="not a card or a command"):
+        game.parse_entry("3★", obs)
