@@ -239,3 +239,19 @@ def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
     assert "every deal failed (2 void), so there is no result; the first error: " in err
     assert f"cannot start '{missing}'" in err
     assert err.count("cannot start") == 1  # the reason is told once, not also by the log
+
+
+def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = Match.new(profile("cardems"), seed=5)
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    to_act = ["north", "east", "south", "west"][match.current_player]
+    assert main(["hint", str(record), "--seat", to_act, "--json", "--worlds", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == match.current_player
+    hand = "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C"
+    assert main(["hint", "--hand", hand, "--seat", "W", "--json", "--worlds", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == 3
+    assert main(["hint", "--hand", hand, "--seat", "up", "--worlds", "4"]) == 2
+    assert "--seat: 'up' is not a seat; use north, east, south, west" in capsys.readouterr().err
+    assert main(["hint", str(tmp_path / "nope.json")]) == 2
+    assert f"cannot read {tmp_path / 'nope.json'}: No such file" in capsys.readouterr().err
