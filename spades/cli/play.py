@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
         "are numbered clockwise from 0 (at four players: 0 North, 1 East, 2 South, 3 West).",
     )
     g = p.add_argument_group("the table")
-    g.add_argument("--rules", "--profile", dest="rules", default="cardems", metavar="PROFILE",
+    g.add_argument("--rules", "--profile", dest="rules", default=None, metavar="PROFILE",
                    help=f"rules profile: {', '.join(PROFILES)} (default cardems)")
     g.add_argument("--players", type=int, metavar="N",
                    help="number of players, 3 to 6 (race400 only; default 4)")
@@ -190,7 +190,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
             value = tuple(tuple(s) for s in value)
         overrides[knob] = value
     try:
-        return profile(args.rules, **overrides)
+        return profile(args.rules or "cardems", **overrides)
     except RulesError as exc:
         msg = str(exc)
         if msg.startswith("players:"):
@@ -370,20 +370,23 @@ def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:
 # Running ----------------------------------------------------------------------------------
 
 
-def new_game_options(args: argparse.Namespace) -> list[str]:
-    """The options given that only matter when a new game starts."""
+#: The options that set a new game's rules: a resumed game keeps the rules it has.
+RULES_OPTIONS = ("rules", "players", "teams", "target", "one_hand", "blind_nil", "nil",
+                 "jokers", "bidding", "ten_for_200", "bag_limit", "bag_penalty", "timer")
+
+
+def new_game_options(args: argparse.Namespace, rules: bool = False) -> list[str]:
+    """The options given that only matter when a new game starts (with ``rules``, only
+    those that set its rules)."""
     given = []
-    for attr in ("players", "teams", "seat", "name", "dealer", "opener", "seed", "target",
-                 "one_hand", "blind_nil", "nil", "jokers", "bidding", "ten_for_200",
-                 "bag_limit", "bag_penalty", "timer"):
+    attrs = RULES_OPTIONS if rules else ("seat", "name", "dealer", "opener", "seed")
+    for attr in attrs:
         if getattr(args, attr) is not None:
             given.append("--" + attr.replace("_", "-"))
-    if args.rules != "cardems":
-        given.append("--rules")
-    if args.cpu:
-        given.append("--cpu")
-    if args.set:
+    if args.set and rules:
         given.append("--set")
+    if args.cpu and not rules:
+        given.append("--cpu")
     return given
 
 
@@ -395,6 +398,11 @@ def make_console(args: argparse.Namespace) -> Console:
 def run(args: argparse.Namespace) -> int:
     # A program that fails is told once, by the table (not also by the bot's log).
     logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
+    if args.resume is not None and new_game_options(args, rules=True):
+        print(f"spades play: {', '.join(new_game_options(args, rules=True))}: a resumed game "
+              "keeps the rules it was started with; leave these options out to resume it, "
+              "or start a new game without --resume", file=sys.stderr)
+        return 2
     store = open_store(args)
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")
@@ -444,7 +452,12 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     me = session.human
     say = session.say
     if resumed:
-        say(f"Resuming game {game.id[:8]}, {rules.name} rules, hand {max(1, m.hand_number)}.")
+        if m.phase == "deal":  # between hands: the next one is dealt first
+            where = f"hand {m.hand_number + 1} is next" + (
+                f" (hand {m.hand_number} is over)" if m.hand_number else "")
+        else:
+            where = f"in hand {m.hand_number}"
+        say(f"Resuming game {game.id[:8]}, {rules.name} rules: {where}.")
     goal = "a one-hand match" if rules.one_hand else f"to {rules.target} points"
     sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
     if rules.teams is None:

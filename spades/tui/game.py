@@ -149,7 +149,9 @@ class TerminalGame:
                 else:
                     action = self.cpu_action(seat)
                 self.commit(seat, action)
-        except (QuitGame, InputClosed):
+        except (QuitGame, InputClosed) as stop:
+            if isinstance(stop, InputClosed):
+                self.say("")  # Ctrl-D leaves the cursor on the prompt's line
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
         except ConflictError:

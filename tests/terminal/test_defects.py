@@ -195,3 +195,53 @@ def test_stats_refuses_an_unknown_rules_profile_as_play_does(tmp_path: Path) -> 
     assert "No games played yet" not in stats.stdout
     assert "No games played yet under race400 rules" in run_cli(
         "stats", "--rules", "race400", "--db", db).stdout
+
+
+def _one_hand_played(tmp_path: Path) -> Path:
+    """A record of a cardems match stopped between hands 1 and 2."""
+    import json
+
+    from spades.bots import make_bot
+    from spades.engine import Match, profile
+    from spades.tui.game import deal_masks
+
+    match = Match(profile("cardems"), dealer=0)
+    match.deal(deal_masks(match, 7))
+    bot = make_bot("intermediate", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert match.phase == "deal"
+    path = tmp_path / "one-hand.json"
+    path.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    return path
+
+
+def test_resuming_between_hands_says_the_next_hand(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    assert run_cli("import", str(_one_hand_played(tmp_path)), "--db", db).returncode == 0
+    out = run_cli("play", "--resume", "last", "--plain", "--db", db, input="q\n").stdout
+    assert "cardems rules: hand 2 is next (hand 1 is over)." in out
+    assert "hand 1." not in out.split("Resuming game", 1)[1].splitlines()[0]
+    assert "Hand 2:" in out
+
+
+def test_resume_refuses_options_that_set_the_rules(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    assert run_cli("import", str(_one_hand_played(tmp_path)), "--db", db).returncode == 0
+    for extra in (["--rules", "race400"], ["--rules", "cardems"], ["--target", "300"]):
+        done = run_cli("play", "--resume", "last", "--plain", "--db", db, *extra, input="q\n")
+        assert done.returncode == 2, done.stdout
+        assert f"spades play: {extra[0]}: a resumed game keeps the rules it was started " \
+               "with" in done.stderr
+        assert "Resuming game" not in done.stdout
+    kept = run_cli("play", "--resume", "last", "--plain", "--db", db, "--seed", "3",
+                   input="q\n")
+    assert kept.returncode == 0
+    assert "Resuming: the options for a new game (--seed) are not used." in kept.stdout
+
+
+def test_the_saved_message_after_ctrl_d_starts_its_own_line(tmp_path: Path) -> None:
+    done = run_cli("play", "--plain", "--seed", "5", "--db", str(tmp_path / "d.sqlite3"),
+                   input="")
+    assert done.returncode == 0
+    assert "Your bid: \nThe game is saved. Resume it with:" in done.stdout
