@@ -98,7 +98,7 @@ def export_record(game: GameRow, match: Match) -> dict[str, Any]:
 
 def run_export(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args)
+        store = open_store(args, read_only=True)
         game = find(store, args.game)
         _, match = store.load_match(game.id)
     except StoreError as exc:
@@ -193,7 +193,7 @@ def outcome(game: GameRow, match: Match) -> str:
 def run_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _fail("history", "--limit must be 1 or more", 2)
-    store = open_store(args)
+    store = open_store(args, read_only=True)
     games = local_games(store, args.limit)
     if not games:
         print("No saved games yet. Play one with: spades play")
@@ -215,7 +215,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args)
+        store = open_store(args, read_only=True)
         game = find(store, args.game)
         _, match = store.load_match(game.id)
     except StoreError as exc:
@@ -275,7 +275,7 @@ def run_stats(args: argparse.Namespace) -> int:
             profile(args.rules)  # the same refusal as spades play --rules
         except RulesError as exc:
             return _fail("stats", str(exc), 2)
-    store = open_store(args)
+    store = open_store(args, read_only=True)
     pairs = played_games(store)
     if args.rules:
         pairs = [(m, s) for m, s in pairs if m.rules.name == args.rules]

@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 from spades.cli.checks import seconds_or_zero
@@ -29,10 +30,14 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
                    help=f"the games database (default {default_path()}; $SPADES_DB overrides)")
 
 
-def open_store(args: argparse.Namespace) -> Store:
+def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """The store at ``--db`` (or the default); a clear message and exit status 1 if it
-    cannot be opened."""
+    cannot be opened. A command that only reads (``read_only``) does not create a database
+    file that is not there: it reads an empty store instead."""
     where = args.db if args.db else default_path()
+    if read_only and "://" not in str(where) and str(where) != ":memory:" \
+            and not Path(where).expanduser().exists():
+        where = ":memory:"
     try:
         return Store.open(where)
     except Exception as exc:  # a folder that cannot be made, a file that is not a database

@@ -405,13 +405,13 @@ class TerminalGame:
         return card
 
     def friendly(self, reason: str) -> str:
-        """An engine reason in the second person, starting with a capital."""
+        """An engine reason in the second person, to follow ``Refused:`` in one sentence
+        (so it keeps its small first letter)."""
         me = f"seat {self.human}"
         reason = (reason.replace(f"{me} does not hold", "you do not hold")
                   .replace(f"{me} holds", "you hold").replace(f"{me} must", "you must")
                   .replace("this hand holds", "you hold"))
-        reason = re.sub(r"\s+", " ", reason).strip().rstrip(".")
-        return reason[:1].upper() + reason[1:]
+        return re.sub(r"\s+", " ", reason).strip().rstrip(".")
 
     # Commands ---------------------------------------------------------------------------
 

@@ -137,9 +137,9 @@ def test_parse_entry_cards_bids_and_numbers(tmp_path: Path) -> None:
 def test_friendly_reasons_speak_to_the_player(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     assert game.friendly("must follow suit: hearts were led and seat 2 holds hearts") == (
-        "Must follow suit: hearts were led and you hold hearts")
+        "must follow suit: hearts were led and you hold hearts")
     assert game.friendly("seat 2 does not hold the ace of spades") == (
-        "You do not hold the ace of spades")
+        "you do not hold the ace of spades")
 
 
 def test_deal_is_stored_before_it_is_played_and_replays(tmp_path: Path) -> None:

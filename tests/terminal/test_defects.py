@@ -14,7 +14,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
     child = spawn(tmp_path / "d.sqlite3", "--plain", "--seed", "3", "--opener", "east",
                   "--cpu", "random")
     child.expect(BID_PROMPT)
-    for typed, reason in [("-1", r"Refused: A bid cannot be negative \(-1\): type a number "
+    for typed, reason in [("-1", r"Refused: a bid cannot be negative \(-1\): type a number "
                                  r"from 0 to 13, or nil\. It is still your turn\."),
                           ("²", r"Refused: '²' is not a number that can be read here: type "
                                 r"it with the digits 0 to 9\. It is still your turn\.")]:
@@ -24,7 +24,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
     child.sendline("+3")
     child.expect(r"You bid 3\.")
     child.expect(CARD_PROMPT)
-    for typed, reason in [("-11", r"Refused: There is no card number -11: your cards are "
+    for typed, reason in [("-11", r"Refused: there is no card number -11: your cards are "
                                   r"numbered 1 to 13 for this hand\."),
                           ("²", r"Refused: '²' is not a number that can be read here")]:
         child.sendline(typed)
@@ -245,3 +245,14 @@ def test_the_saved_message_after_ctrl_d_starts_its_own_line(tmp_path: Path) -> N
                    input="")
     assert done.returncode == 0
     assert "Your bid: \nThe game is saved. Resume it with:" in done.stdout
+
+
+def test_commands_that_only_read_do_not_create_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "nothing here" / "new.sqlite3"
+    for args, status, said in [(["show", "last"], 1, "no saved games yet"),
+                               (["export", "last"], 1, "no saved games yet"),
+                               (["history"], 0, "No saved games yet"),
+                               (["stats"], 0, "No games played yet")]:
+        done = run_cli(*args, "--db", str(db))
+        assert done.returncode == status and said in done.stdout + done.stderr
+        assert not db.exists() and not db.parent.exists(), args
