@@ -38,13 +38,20 @@ def register(sub: Any) -> None:
     add_db_option(p)
     p.set_defaults(func=run_import)
 
-    p = sub.add_parser("history", help="list past and unfinished games with their result")
+    p = sub.add_parser("history", help="list past and unfinished games with their result",
+                       description="List the games played in the terminal and imported ones, "
+                       "most recent first: each with its id (spades show and spades play "
+                       "--resume take its first letters), when it was last played, its rules, "
+                       "its result from your side (won, lost, draw, or unfinished and the hand "
+                       "it stopped in) and the scores.")
     p.add_argument("--limit", type=int, default=30, metavar="N",
                    help="how many games, most recent first (default 30)")
     add_db_option(p)
     p.set_defaults(func=run_history)
 
-    p = sub.add_parser("show", help="print a saved game's score sheet")
+    p = sub.add_parser("show", help="print a saved game's score sheet",
+                       description="Print a saved game's score sheet, and for an unfinished "
+                       "game where its hand stands.")
     p.add_argument("game", metavar="GAME", help="the game's id (or its first letters), or 'last'")
     add_db_option(p)
     p.set_defaults(func=run_show)
@@ -126,8 +133,8 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             with open(args.file, "rb") as f:  # a line that is not UTF-8 is that line's error
                 raw = f.read()
-    except OSError as exc:
-        return _fail("import", f"cannot read {args.file}: {exc.strerror}")
+    except OSError as exc:  # exit status 2, as for spades replay and spades hint
+        return _fail("import", f"cannot read {args.file}: {exc.strerror}", 2)
     records = read_records(raw)
     store = open_store(args)
     status = 0

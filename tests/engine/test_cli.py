@@ -165,3 +165,14 @@ def test_bench_refuses_bad_numbers_and_rules(args: list[str], message: str,
         main(["bench", "engine", *args])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "hint", "arena", "bench", "export",
+                                     "import", "history", "show", "stats"])
+def test_every_command_help_has_a_description(command: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    usage, _, rest = capsys.readouterr().out.partition("\n\n")
+    assert usage.startswith(f"usage: spades {command}")
+    assert not rest.startswith(("positional arguments:", "options:")), rest[:80]
