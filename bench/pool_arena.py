@@ -30,6 +30,8 @@ def load(path: str) -> dict[str, Any]:
     for key in ("a", "b", "rules", "players", "seed", "deals", "mean", "ci95"):
         if key not in run:
             raise ValueError(f"{path}: the arena summary has no {key!r}")
+    if not run["deals"] or run["mean"] is None:
+        raise ValueError(f"{path}: no deal of this run was played (every deal void)")
     return dict(run)
 
 

@@ -15,6 +15,7 @@ specs.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from spades.bots.base import Bot, RandomBot
@@ -86,6 +87,7 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     """``py:module:object``: ``object`` of the importable ``module`` (a class, or any
     callable) called with the seed; it must give a bot (``name`` and ``act(obs)``)."""
     import importlib
+    import inspect
 
     module_name, _, attr = spec[3:].partition(":")
     if not module_name or not attr:
@@ -102,9 +104,22 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
             raise ValueError(f"{spec}: module {module_name!r} has no {attr!r}")
     if not callable(factory):
         raise ValueError(f"{spec}: {attr!r} is not a class or function")
-    bot = factory(seed)
-    if not callable(getattr(bot, "act", None)):
+    try:
+        bot = factory(seed)
+    except Exception as exc:
+        raise ValueError(f"{spec}: {attr}(seed) failed ({type(exc).__name__}: {exc}); "
+                         "OBJECT must be a class or function taking the seed and giving a "
+                         "bot with act(obs)") from None
+    act = getattr(bot, "act", None)
+    if not callable(act):
         raise ValueError(f"{spec}: {attr}(seed) gave {type(bot).__name__}, which has no act(obs)")
+    try:
+        inspect.signature(act).bind(None)
+    except TypeError:
+        raise ValueError(f"{spec}: {attr}(seed) gave {type(bot).__name__}, whose act does not "
+                         "take one observation, act(obs)") from None
+    except ValueError:
+        pass  # no signature to check (a built-in)
     if not isinstance(getattr(bot, "name", None), str):
         bot.name = spec
     return bot  # type: ignore[no-any-return]
@@ -118,12 +133,12 @@ def parse_budget(text: str, unit: str) -> dict[str, Any]:
     try:
         if text.endswith("cpu"):
             seconds = float(text[:-3])
-            if seconds <= 0:
+            if not 0 < seconds < math.inf:  # also refuses nan
                 raise ValueError
             return {"seconds": seconds, "cpu": True}
         if text.endswith("s"):
             seconds = float(text[:-1])
-            if seconds <= 0:
+            if not 0 < seconds < math.inf:
                 raise ValueError
             return {"seconds": seconds}
         count = int(text)
@@ -132,7 +147,7 @@ def parse_budget(text: str, unit: str) -> dict[str, Any]:
         return {unit: count}
     except ValueError:
         raise ValueError(f"bad budget {text!r}: a whole number of {unit}, or seconds like "
-                         "0.5s, or CPU seconds like 0.5cpu") from None
+                         "0.5s, or CPU seconds like 0.5cpu (more than 0, finite)") from None
 
 
 __all__ = ["DEFAULT_STRENGTH", "HUMAN_MODELS", "LEVELS", "NOADAPT", "STRENGTHS", "BeginnerBot", "Bot", "Hint",

@@ -207,9 +207,11 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
     rules = cfg.rules
     match = Match.new(rules, dseed)
     bots: list[Bot] = []
+    specs: list[str] = []
     for seat in range(rules.players):
         label = labels[rules.side_of[seat]]
         spec = spec_at(cfg.a if label == "a" else cfg.b, rules, seat)
+        specs.append(spec)
         bots.append(make_player(spec, seed=dseed * 8 + seat))
     stats = {"a": SideStats(), "b": SideStats()}
     clock = time.perf_counter
@@ -225,10 +227,13 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
             if see is not None:  # the all-seeing expert (measurement only)
                 see(tuple(match.hands))
             t0 = clock()
-            action = bots[seat].act(obs)
+            if specs[seat].startswith("py:"):  # your own code: its failure voids the deal
+                action = _python_act(bots[seat], obs, specs[seat])
+            else:
+                action = bots[seat].act(obs)
             stats[labels[rules.side_of[seat]]].times.append(clock() - t0)
             match.apply(action)
-    except ExternalBotError as exc:
+    except (ExternalBotError, PythonBotError) as exc:
         raise BotFailure(f"deal seed {dseed}: {exc}") from None
     finally:
         for bot in bots:
@@ -255,6 +260,20 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
         else:
             stats[labels[match.winner]].wins += 1
     return match, stats
+
+
+class PythonBotError(Exception):
+    """A ``py:`` bot raised an error or chose an action that is not legal."""
+
+
+def _python_act(bot: Bot, obs: Any, spec: str) -> int:
+    try:
+        action = bot.act(obs)
+    except Exception as exc:
+        raise PythonBotError(f"{spec}: act raised {type(exc).__name__}: {exc}") from None
+    if action not in obs.legal_actions:
+        raise PythonBotError(f"{spec}: act gave {action!r}, not one of obs.legal_actions")
+    return action
 
 
 def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:
@@ -328,8 +347,8 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         "seed": cfg.seed,
         "deals": len(diffs),
         "void": len(voids),
-        "mean": round(mean, 3),
-        "ci95": [round(low, 3), round(high, 3)],
+        "mean": round(mean, 3) if diffs else None,  # no deal played: no result
+        "ci95": [round(low, 3), round(high, 3)] if diffs else None,
         "seconds": round(elapsed, 1),
         "resumed": len(earlier),
         "stats": {"a": stats["a"].summary(cfg.a), "b": stats["b"].summary(cfg.b)},
@@ -376,8 +395,9 @@ def stderr_progress(total: int, every: float = 5.0,
         left = f"{eta / 60:.1f} min" if rate or done >= total else "-"
         void = f", {voids} void" if voids else ""
         earlier = f" ({resumed} from the results file)" if resumed else ""
-        print(f"arena: {done}/{total} deals{earlier}, mean {mean:+.1f} [{low:+.1f}, "
-              f"{high:+.1f}]{void}, {rate:.2f} deals/s, ETA {left}", file=sys.stderr, flush=True)
+        figure = f"mean {mean:+.1f} [{low:+.1f}, {high:+.1f}]" if diffs else "no result yet"
+        print(f"arena: {done}/{total} deals{earlier}, {figure}{void}, {rate:.2f} deals/s, "
+              f"ETA {left}", file=sys.stderr, flush=True)
 
     return show
 

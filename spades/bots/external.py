@@ -68,9 +68,13 @@ class ExternalBot:
     def __init__(self, command: str, *, timeout: float = 10.0, start_timeout: float = 10.0,
                  retries: int = 2) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"cmd:{command}: cannot split the command into words "
+                             f"({str(exc).lower()})") from None
         if not self.argv:
-            raise ValueError("cmd: needs a program to run")
+            raise ValueError('cmd: needs a program to run, like cmd:"python3 my_bot.py"')
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.retries = retries

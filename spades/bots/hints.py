@@ -64,8 +64,27 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
     if not obs.legal_actions:
         raise ValueError(f"it is not seat {obs.seat}'s turn")
     bot = ExpertBot(seed, worlds=worlds)
-    action = bot.act(obs)
+    action = nil_duck(obs, bot.act(obs))
     return Hint(action, explain(obs, action, names))
+
+
+def nil_duck(obs: Observation, action: int) -> int:
+    """``action``, unless the seat bid nil, has taken no trick yet and ``action`` would take
+    the lead of the open trick while another legal card stays under it: then that card (the
+    highest of them, keeping the low ones for later). A hint never tells a nil bidder to
+    win a trick it can lose; the search may prefer shedding a high card a later player is
+    likely to beat, but that is a risk a person asking for help should not be told to take."""
+    trick = obs.trick
+    if not trick or action >= BID_BASE or obs.bids[obs.seat] != 0 or obs.tricks[obs.seat]:
+        return action
+    _, best = _winning(trick)
+    led = SUIT_OF[trick[0][1]]
+    if not _beats(action, best, led):
+        return action
+    under = [c for c in obs.legal_actions if c < BID_BASE and not _beats(c, best, led)]
+    if not under:
+        return action
+    return max(under, key=lambda c: (SUIT_OF[c] == led, c % 13 if c < 52 else 13, c))
 
 
 def explain(obs: Observation, action: int, names: Sequence[str] | None = None) -> str:
@@ -129,7 +148,7 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     nil_mate = next((m for m in mates if obs.bids[m] == 0), None)
     if rules.bidding == "whiz":
         return f"Bid {n}: whiz allows only nil or your {spades} spades, and {n} is the safer."
-    if abs(n - est) < 1:
+    if abs(n - float(f"{est:.1f}")) < 0.5:  # the worth as said rounds to the bid
         extra = ""
         if nil_mate is not None:
             extra = f"; {_partner(obs, nil_mate, who)} bid nil, so you will need to cover"
@@ -203,6 +222,9 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                         "the trick.")
             return (f"Play the {name}: it stays under the {card_name(best)}, keeping your "
                     "nil safe on this trick.")
+        if not all(_beats(c, best, led) for c in legal):
+            return (f"Play the {name}: it takes the trick for now, though a lower card would "
+                    "keep your nil safe; a later player may still beat it.")
         if all(_beats(c, best, led) for c in legal):
             if last:
                 return (f"Play the {name}: every card you may play takes this trick, so your "

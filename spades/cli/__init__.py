@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from spades.tui.console import fit_streams
+
+    fit_streams(sys.stdout, sys.stderr)  # an ASCII terminal gets QH, -, ... (docs/terminal.md)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

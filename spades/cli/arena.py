@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from spades.bots.arena import (
     stderr_progress,
 )
 from spades.bots.arena_results import LoadedResults, ResultsError, ResultsWriter, load_results
+from spades.cli.checks import positive_int
 from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
 
@@ -58,8 +60,8 @@ def register(sub: Any) -> None:
                    help="race400 sides: solo (default), teams, 2+2, 3+3, 2+2+2, or seats "
                    "like 0,3/1,4/2,5 (as for spades play)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="processes (default: all cores)")
+    p.add_argument("--jobs", type=positive_int, default=None,
+                   help="processes, 1 or more (default: all cores)")
     p.add_argument("--matches", action="store_true",
                    help="play whole matches instead of single hands")
     p.add_argument("--save", metavar="FILE",
@@ -90,13 +92,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"spades arena: {side}: {exc}", file=sys.stderr)
             return 2
         for spec in specs:
-            if spec.startswith("cmd:"):
-                continue
             try:
-                make_player(spec, 0)
+                bot = make_player(spec, 0)  # an external program is not started yet
             except ValueError as exc:
                 print(f"spades arena: {side}: {exc}", file=sys.stderr)
                 return 2
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     try:
         teams = None
         if args.teams is not None:
@@ -125,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"arena: {resumed} of {args.deals} deals taken from {args.results}"
                   f"{extra}", file=sys.stderr, flush=True)
     progress = None if args.quiet else stderr_progress(args.deals, resumed=resumed)
+    # A program that fails voids its deal, and the report lists why: not also the bot's log.
+    logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
     writer: ResultsWriter | None = None
     if loaded is not None:
         try:
@@ -133,7 +138,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"spades arena: {args.results}: cannot write: {exc.strerror or exc}",
                   file=sys.stderr)
             return 2
-    save = open(args.save, "w", encoding="utf-8") if args.save else None  # noqa: SIM115
+    save = None
+    if args.save:
+        try:
+            save = open(args.save, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            if writer is not None:
+                writer.close()
+            print(f"spades arena: {args.save}: cannot write: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     try:
         def on_outcome(outcome: DealOutcome) -> None:
             if writer is not None:
@@ -153,6 +167,11 @@ def run(args: argparse.Namespace) -> int:
     print_report(result)
     if args.json:
         print(json.dumps(result))
+    if not result["deals"]:
+        reasons = result.get("void_reasons") or ["no deal was played"]
+        print(f"spades arena: every deal failed ({result['void']} void), so there is no "
+              f"result; the first error: {reasons[0]}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -161,8 +180,12 @@ def print_report(r: dict[str, Any]) -> None:
     print(f"{r['a']} (A) vs {r['b']} (B): {r['rules']}, {r['players']} players ({teams}), "
           f"{r['deals']} duplicate {'matches' if r['mode'] == 'matches' else 'deals'}"
           + (f", {r['void']} void" if r["void"] else ""))
-    low, high = r["ci95"]
-    print(f"A minus B: {r['mean']:+.2f} points per deal, 95% interval [{low:+.2f}, {high:+.2f}]")
+    if r["mean"] is None:
+        print("A minus B: no result (no deal was played to the end)")
+    else:
+        low, high = r["ci95"]
+        print(f"A minus B: {r['mean']:+.2f} points per deal, 95% interval "
+              f"[{low:+.2f}, {high:+.2f}]")
     if "a_win_share" in r and r["a_win_share"] is not None:
         print(f"A won {100 * r['a_win_share']:.1f}% of {r['matches_played']} matches")
     for key in ("a", "b"):

@@ -9,16 +9,23 @@ import statistics
 import time
 from typing import Any
 
-from spades.engine import Match, profile
+from spades.cli.checks import positive_int, positive_seconds
+from spades.engine import PROFILES, Match, profile
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("bench", help="benchmarks (engine speed)")
+    p = sub.add_parser("bench", help="benchmarks (engine speed)",
+                       description="Measure the engine: random full hands per second through "
+                       "the public API (every legal action generated at every step), for "
+                       "--seconds in each of --runs runs, the median reported; with open-spiel "
+                       "installed, the same loop through pyspiel too, and the ratio.")
     p.add_argument("what", choices=["engine"], help="what to measure")
-    p.add_argument("--seconds", type=float, default=3.0,
-                   help="time for each of the runs (default 3)")
-    p.add_argument("--runs", type=int, default=5, help="runs; the median is reported (default 5)")
-    p.add_argument("--rules", default="cardems", help="rules profile (default cardems)")
+    p.add_argument("--seconds", type=positive_seconds, default=3.0,
+                   help="time for each of the runs, more than 0 (default 3)")
+    p.add_argument("--runs", type=positive_int, default=5,
+                   help="runs, 1 or more; the median is reported (default 5)")
+    p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
+                   help="rules profile (default cardems)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

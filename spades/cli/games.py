@@ -11,7 +11,7 @@ from typing import Any
 
 from spades.cli.play import add_db_option, describe_game, open_store, seat_names
 from spades.cli.replay import read_records
-from spades.engine import Match, RecordError, SpadesError, replay
+from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
@@ -38,13 +38,20 @@ def register(sub: Any) -> None:
     add_db_option(p)
     p.set_defaults(func=run_import)
 
-    p = sub.add_parser("history", help="list past and unfinished games with their result")
+    p = sub.add_parser("history", help="list past and unfinished games with their result",
+                       description="List the games played in the terminal and imported ones, "
+                       "most recent first: each with its id (spades show and spades play "
+                       "--resume take its first letters), when it was last played, its rules, "
+                       "its result from your side (won, lost, draw, or unfinished and the hand "
+                       "it stopped in) and the scores.")
     p.add_argument("--limit", type=int, default=30, metavar="N",
                    help="how many games, most recent first (default 30)")
     add_db_option(p)
     p.set_defaults(func=run_history)
 
-    p = sub.add_parser("show", help="print a saved game's score sheet")
+    p = sub.add_parser("show", help="print a saved game's score sheet",
+                       description="Print a saved game's score sheet, and for an unfinished "
+                       "game where its hand stands.")
     p.add_argument("game", metavar="GAME", help="the game's id (or its first letters), or 'last'")
     add_db_option(p)
     p.set_defaults(func=run_show)
@@ -98,7 +105,7 @@ def export_record(game: GameRow, match: Match) -> dict[str, Any]:
 
 def run_export(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args)
+        store = open_store(args, read_only=True)
         game = find(store, args.game)
         _, match = store.load_match(game.id)
     except StoreError as exc:
@@ -126,8 +133,8 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             with open(args.file, "rb") as f:  # a line that is not UTF-8 is that line's error
                 raw = f.read()
-    except OSError as exc:
-        return _fail("import", f"cannot read {args.file}: {exc.strerror}")
+    except OSError as exc:  # exit status 2, as for spades replay and spades hint
+        return _fail("import", f"cannot read {args.file}: {exc.strerror}", 2)
     records = read_records(raw)
     store = open_store(args)
     status = 0
@@ -193,7 +200,7 @@ def outcome(game: GameRow, match: Match) -> str:
 def run_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _fail("history", "--limit must be 1 or more", 2)
-    store = open_store(args)
+    store = open_store(args, read_only=True)
     games = local_games(store, args.limit)
     if not games:
         print("No saved games yet. Play one with: spades play")
@@ -215,7 +222,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args)
+        store = open_store(args, read_only=True)
         game = find(store, args.game)
         _, match = store.load_match(game.id)
     except StoreError as exc:
@@ -270,7 +277,12 @@ def stats_lines(title: str, stats: Stats) -> list[str]:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    if args.rules:
+        try:
+            profile(args.rules)  # the same refusal as spades play --rules
+        except RulesError as exc:
+            return _fail("stats", str(exc), 2)
+    store = open_store(args, read_only=True)
     pairs = played_games(store)
     if args.rules:
         pairs = [(m, s) for m, s in pairs if m.rules.name == args.rules]

@@ -9,6 +9,8 @@ import sys
 from typing import Any
 
 from spades.bots.hints import HINT_WORLDS, hint
+from spades.cli.checks import positive_int
+from spades.cli.play import UsageError, parse_seat
 from spades.cli.replay import read_records
 from spades.engine import (
     LOOK,
@@ -39,16 +41,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument("record", nargs="?", metavar="RECORD",
                    help="record file, or - for standard input")
-    p.add_argument("--seat", type=int, default=None,
-                   help="the seat to advise (default: the seat to act; with --hand, 0)")
+    p.add_argument("--seat", default=None,
+                   help="the seat to advise: its name (north, east...; at 3, 5 or 6 players "
+                   "the compass points such as southeast) or its number, as for spades play "
+                   "(default: the seat to act; with --hand, 0)")
     p.add_argument("--hand", metavar="CARDS",
                    help="your cards, like 'AS KH 10D 2C ...': a bid hint as the first bidder")
     p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
                    help="rules profile for --hand (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players for --hand")
     p.add_argument("--seed", type=int, default=1, help="deal of the other cards for --hand")
-    p.add_argument("--worlds", type=int, default=HINT_WORLDS,
-                   help=f"sampled deals to think with (default {HINT_WORLDS})")
+    p.add_argument("--worlds", type=positive_int, default=HINT_WORLDS,
+                   help=f"sampled deals to think with, 1 or more (default {HINT_WORLDS})")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object: {"seat", "action", "reason"}')
     p.set_defaults(func=run)
@@ -64,18 +68,19 @@ def run(args: argparse.Namespace) -> int:
         return _fail("give a RECORD file or --hand CARDS (one of the two)")
     try:
         match = _from_hand(args) if args.hand is not None else _from_record(args.record)
-    except (SpadesError, OSError) as exc:
+        seat = (match.current_player if args.seat is None
+                else parse_seat(args.seat, match.n, "--seat"))
+    except OSError as exc:
+        return _fail(f"cannot read {args.record}: {exc.strerror or exc}")
+    except (SpadesError, UsageError) as exc:
         return _fail(str(exc))
-    seat = args.seat if args.seat is not None else match.current_player
     if seat < 0:
         return _fail("nobody is to act at the end of this record "
                      f"(the {'match is over' if match.is_over() else 'next hand is not dealt'})")
-    if not 0 <= seat < match.n:
-        return _fail(f"--seat must be 0 to {match.n - 1}")
     if match.current_player != seat:
         return _fail(f"it is seat {match.current_player}'s turn, not seat {seat}'s")
     obs = match.observation(seat)
-    h = hint(obs, worlds=max(1, args.worlds))
+    h = hint(obs, worlds=args.worlds)
     if args.json:
         print(json.dumps({"seat": seat, **h.to_json()}))
         return 0
@@ -106,9 +111,7 @@ def _from_hand(args: argparse.Namespace) -> Match:
     if args.players is not None:
         kwargs["players"] = args.players
     rules = profile(args.rules, **kwargs)
-    seat = args.seat if args.seat is not None else 0
-    if not 0 <= seat < rules.players:
-        raise SpadesError(f"--seat must be 0 to {rules.players - 1}")
+    seat = parse_seat(args.seat, rules.players, "--seat") if args.seat is not None else 0
     mine = 0
     for word in args.hand.replace(",", " ").split():
         c = parse_card(word)

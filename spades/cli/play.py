@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
+from spades.cli.checks import seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
 from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
@@ -27,10 +30,14 @@ def add_db_option(p: argparse.ArgumentParser) -> None:
                    help=f"the games database (default {default_path()}; $SPADES_DB overrides)")
 
 
-def open_store(args: argparse.Namespace) -> Store:
+def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """The store at ``--db`` (or the default); a clear message and exit status 1 if it
-    cannot be opened."""
+    cannot be opened. A command that only reads (``read_only``) does not create a database
+    file that is not there: it reads an empty store instead."""
     where = args.db if args.db else default_path()
+    if read_only and "://" not in str(where) and str(where) != ":memory:" \
+            and not Path(where).expanduser().exists():
+        where = ":memory:"
     try:
         return Store.open(where)
     except Exception as exc:  # a folder that cannot be made, a file that is not a database
@@ -49,7 +56,7 @@ def register(sub: Any) -> None:
         "are numbered clockwise from 0 (at four players: 0 North, 1 East, 2 South, 3 West).",
     )
     g = p.add_argument_group("the table")
-    g.add_argument("--rules", "--profile", dest="rules", default="cardems", metavar="PROFILE",
+    g.add_argument("--rules", "--profile", dest="rules", default=None, metavar="PROFILE",
                    help=f"rules profile: {', '.join(PROFILES)} (default cardems)")
     g.add_argument("--players", type=int, metavar="N",
                    help="number of players, 3 to 6 (race400 only; default 4)")
@@ -103,7 +110,7 @@ def register(sub: Any) -> None:
                       "readers and logs)")
     mode.add_argument("--rich", action="store_true",
                       help="colour and the trick laid out, even if the terminal is not detected")
-    o.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+    o.add_argument("--delay", type=seconds_or_zero, default=0.0, metavar="SECONDS",
                    help="pause before each CPU move (default 0)")
     o.add_argument("--no-pause", action="store_true",
                    help="do not wait for Enter between hands")
@@ -188,7 +195,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
             value = tuple(tuple(s) for s in value)
         overrides[knob] = value
     try:
-        return profile(args.rules, **overrides)
+        return profile(args.rules or "cardems", **overrides)
     except RulesError as exc:
         msg = str(exc)
         if msg.startswith("players:"):
@@ -209,6 +216,13 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
         if level not in known and not level.startswith("cmd:"):
             raise UsageError(f"--cpu {item!r}: unknown CPU level {level!r}; choose one of "
                              f"{', '.join(known)}")
+        if level.startswith("cmd:"):
+            from spades.bots.external import ExternalBot
+
+            try:
+                ExternalBot(level[4:])  # checks the command; the program starts later
+            except ValueError as exc:
+                raise UsageError(f"--cpu {item!r}: {exc}") from None
         if eq:
             seat = parse_seat(seat_text, players, f"--cpu {item}")
             if seat == human:
@@ -361,20 +375,23 @@ def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:
 # Running ----------------------------------------------------------------------------------
 
 
-def new_game_options(args: argparse.Namespace) -> list[str]:
-    """The options given that only matter when a new game starts."""
+#: The options that set a new game's rules: a resumed game keeps the rules it has.
+RULES_OPTIONS = ("rules", "players", "teams", "target", "one_hand", "blind_nil", "nil",
+                 "jokers", "bidding", "ten_for_200", "bag_limit", "bag_penalty", "timer")
+
+
+def new_game_options(args: argparse.Namespace, rules: bool = False) -> list[str]:
+    """The options given that only matter when a new game starts (with ``rules``, only
+    those that set its rules)."""
     given = []
-    for attr in ("players", "teams", "seat", "name", "dealer", "opener", "seed", "target",
-                 "one_hand", "blind_nil", "nil", "jokers", "bidding", "ten_for_200",
-                 "bag_limit", "bag_penalty", "timer"):
+    attrs = RULES_OPTIONS if rules else ("seat", "name", "dealer", "opener", "seed")
+    for attr in attrs:
         if getattr(args, attr) is not None:
             given.append("--" + attr.replace("_", "-"))
-    if args.rules != "cardems":
-        given.append("--rules")
-    if args.cpu:
-        given.append("--cpu")
-    if args.set:
+    if args.set and rules:
         given.append("--set")
+    if args.cpu and not rules:
+        given.append("--cpu")
     return given
 
 
@@ -384,8 +401,12 @@ def make_console(args: argparse.Namespace) -> Console:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        print("spades play: --delay must be 0 or more seconds", file=sys.stderr)
+    # A program that fails is told once, by the table (not also by the bot's log).
+    logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
+    if args.resume is not None and new_game_options(args, rules=True):
+        print(f"spades play: {', '.join(new_game_options(args, rules=True))}: a resumed game "
+              "keeps the rules it was started with; leave these options out to resume it, "
+              "or start a new game without --resume", file=sys.stderr)
         return 2
     store = open_store(args)
     console = make_console(args)
@@ -436,7 +457,12 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     me = session.human
     say = session.say
     if resumed:
-        say(f"Resuming game {game.id[:8]}, {rules.name} rules, hand {max(1, m.hand_number)}.")
+        if m.phase == "deal":  # between hands: the next one is dealt first
+            where = f"hand {m.hand_number + 1} is next" + (
+                f" (hand {m.hand_number} is over)" if m.hand_number else "")
+        else:
+            where = f"in hand {m.hand_number}"
+        say(f"Resuming game {game.id[:8]}, {rules.name} rules: {where}.")
     goal = "a one-hand match" if rules.one_hand else f"to {rules.target} points"
     sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
     if rules.teams is None:

@@ -150,9 +150,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spades replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:  # names and sheets print even where the terminal is ASCII
-        reconfigure(errors="backslashreplace")
     status = 0
     records = read_records(data)
     if args.events:

@@ -47,6 +47,31 @@ def fit(text: str, encoding: str | None) -> str:
     return text.translate(ASCII_FALLBACK).encode(encoding, "replace").decode(encoding)
 
 
+#: The name of the codec error handler that writes what an encoding lacks as :func:`fit`
+#: does (see :func:`fit_streams`).
+FIT_ERRORS = "spades-fit"
+
+
+def _fit_error(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return fit(exc.object[exc.start:exc.end], exc.encoding), exc.end
+
+
+codecs.register_error(FIT_ERRORS, _fit_error)
+
+
+def fit_streams(*streams: TextIO) -> None:
+    """Make every command's output fit its encoding the way the game's does (:func:`fit`):
+    the suit symbols, dashes... in ASCII stand-ins and anything else as ``?``, instead of
+    an error or backslash escapes."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with suppress(Exception):  # a stream that cannot change its error handling
+                reconfigure(errors=FIT_ERRORS)
+
+
 class InputClosed(Exception):
     """Standard input reached its end (Ctrl-D, or the end of a script)."""
 

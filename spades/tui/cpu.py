@@ -50,12 +50,16 @@ def available(level: str) -> bool:
 
 def make_cpu(level: str, seed: int) -> tuple[bots.Bot, str]:
     """A bot of ``level`` (a level or strength name), or of the strongest weaker level that
-    exists (else ``random``). Returns the bot and the level actually used."""
+    exists (else ``random``); an external program (``cmd:``) that cannot be run is replaced
+    by the :data:`DEFAULT_LEVEL`, as one that fails during play is. Returns the bot and the
+    level actually used."""
     order = list(LEVELS)
     candidates = [level]
     base = spec_of(level).partition(":")[0]
     if base in order:
         candidates += list(reversed(order[: order.index(base)]))
+    else:
+        candidates.append(DEFAULT_LEVEL)
     candidates.append("random")
     for name in candidates:
         try:
@@ -63,6 +67,16 @@ def make_cpu(level: str, seed: int) -> tuple[bots.Bot, str]:
         except _MISSING:
             continue
     raise ValueError(f"no CPU level available for {level!r}")
+
+
+def fallback_note(wanted: str, used: str, who: Sequence[str]) -> str:
+    """What the table says when seats ``who`` cannot have the ``wanted`` level."""
+    verb = "plays" if len(who) == 1 else "play"
+    if wanted.startswith("cmd:"):
+        return (f"The program {wanted[4:]!r} cannot be run: {' and '.join(who)} {verb} at "
+                f"the {used} level instead.")
+    return (f"The {wanted} CPU level is not available in this version yet: "
+            f"{' and '.join(who)} {verb} at the {used} level instead.")
 
 
 def hint(obs: Observation, names: Sequence[str] | None = None) -> tuple[int, str]:

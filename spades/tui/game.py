@@ -116,8 +116,7 @@ class TerminalGame:
             if used != level:
                 fallbacks.setdefault((level, used), []).append(self.names[seat])
         for (wanted, used), who in fallbacks.items():
-            self.notes.append(f"The {wanted} CPU level is not available in this version yet: "
-                              f"{' and '.join(who)} play at the {used} level instead.")
+            self.notes.append(cpu.fallback_note(wanted, used, who))
 
     # The loop ---------------------------------------------------------------------------
 
@@ -150,7 +149,9 @@ class TerminalGame:
                 else:
                     action = self.cpu_action(seat)
                 self.commit(seat, action)
-        except (QuitGame, InputClosed):
+        except (QuitGame, InputClosed) as stop:
+            if isinstance(stop, InputClosed):
+                self.say("")  # Ctrl-D leaves the cursor on the prompt's line
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
         except ConflictError:
@@ -357,9 +358,10 @@ class TerminalGame:
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
         """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
-        ``QH``, ``qh``, ``10h``, ``queen of hearts`` or the card's number for this hand."""
+        ``QH``, ``qh``, ``10h``, ``Q♥``, ``queen of hearts`` or the card's number for this
+        hand."""
         number = text.read_number(entry)
-        t = " ".join(entry.lower().replace("-", " ").split())
+        t = " ".join(entry.lower().translate(text.SUIT_INPUT).replace("-", " ").split())
         if obs.phase is BID:
             if number is not None:
                 if number < 0:
@@ -403,13 +405,13 @@ class TerminalGame:
         return card
 
     def friendly(self, reason: str) -> str:
-        """An engine reason in the second person, starting with a capital."""
+        """An engine reason in the second person, to follow ``Refused:`` in one sentence
+        (so it keeps its small first letter)."""
         me = f"seat {self.human}"
         reason = (reason.replace(f"{me} does not hold", "you do not hold")
                   .replace(f"{me} holds", "you hold").replace(f"{me} must", "you must")
                   .replace("this hand holds", "you hold"))
-        reason = re.sub(r"\s+", " ", reason).strip().rstrip(".")
-        return reason[:1].upper() + reason[1:]
+        return re.sub(r"\s+", " ", reason).strip().rstrip(".")
 
     # Commands ---------------------------------------------------------------------------
 

@@ -75,6 +75,12 @@ def bid_words(bid: int, blind: bool = False) -> str:
     return "nil" if bid == 0 else str(bid)
 
 
+#: Suit symbols as typed (the rich view shows cards as ``3♠``; the outlined ones too, and
+#: the emoji variation selector dropped) → the suit letters the card parser reads.
+SUIT_INPUT = str.maketrans({"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♦": "d", "♢": "d",
+                            "♣": "c", "♧": "c", "\ufe0f": None, "\ufe0e": None})
+
+
 def card_label(card: int, *, rich: bool, symbols: bool) -> str:
     """``Q♥`` (coloured in the rich view) or ``QH`` without symbols."""
     text = card_symbol(card) if symbols else card_str(card)
@@ -198,9 +204,17 @@ def _visible(text: str) -> int:
 
 
 def status_lines(match: Match, names: list[str]) -> list[str]:
-    """Round status: each player's bid and tricks so far, each side's contract and score."""
+    """Round status: each player's bid and tricks so far, each side's contract and score.
+    Between hands, the hand just played (with its own dealer) and who deals the next."""
     rules = match.rules
-    lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
+    if match.phase == "deal" and match.results:  # the dealer has already moved on
+        last = match.results[-1]
+        lines = [f"Hand {last.number}, {names[last.dealer]} dealt, is over; hand "
+                 f"{last.number + 1} is next, {names[match.dealer]} to deal."]
+    elif match.phase == "deal":
+        lines = [f"Hand 1 is next, {names[match.dealer]} to deal."]
+    else:
+        lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
     parts = []
     for s in range(rules.players):
         b = match.bids[s]

@@ -179,3 +179,79 @@ def test_allseeing_is_for_the_arena_only(capsys: pytest.CaptureFixture[str]) -> 
                  "--jobs", "1", "--json", "--quiet"])
     assert code == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["a"] == "allseeing:4"
+
+
+def test_arena_save_to_a_folder_that_is_not_there_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = tmp_path / "no such folder" / "x.jsonl"
+    for option in ("--save", "--results"):
+        code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "2", "--jobs", "1",
+                     "--quiet", option, str(where)])
+        assert code == 2
+        assert f"{where}: cannot write: No such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("cmd:", "--a: cmd: needs a program to run"),
+    ('cmd:"python3 bot.py', "cannot split the command into words (no closing quotation)"),
+    ("py:json:loads", "--a: py:json:loads: loads(seed) failed (TypeError"),
+    ("py:json:JSONDecoder", "--a: py:json:JSONDecoder: JSONDecoder(seed) failed (TypeError"),
+    ("ismcts:nans", "--a: bad budget 'nans'"),
+    ("expert:infs", "--a: bad budget 'infs'"),
+    ("expert:nancpu", "--a: bad budget 'nancpu'"),
+    ("expert:-0.5s", "--a: bad budget '-0.5s'"),
+])
+def test_arena_refuses_specs_that_cannot_play_before_any_deal(
+        spec: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--a", spec, "--b", "beginner", "--deals", "2", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert message in err and "Traceback" not in err
+    assert out == "" and err.count("\n") == 1  # refused at once: no deal, no progress
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_arena_refuses_jobs_below_one(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", jobs])
+    assert stop.value.code == 2
+    assert "argument --jobs:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("worlds", ["0", "-3"])
+def test_hint_refuses_worlds_below_one(worlds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds", worlds])
+    assert stop.value.code == 2
+    assert f"argument --worlds: must be 1 or more, not {worlds}" in capsys.readouterr().err
+
+
+def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no-such-program"
+    code = main(["arena", "--a", f"cmd:{missing}", "--b", "beginner", "--deals", "2",
+                 "--jobs", "1", "--json", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["deals"] == 0 and last["void"] == 2
+    assert last["mean"] is None and last["ci95"] is None
+    assert "A minus B: no result" in out
+    assert "every deal failed (2 void), so there is no result; the first error: " in err
+    assert f"cannot start '{missing}'" in err
+    assert err.count("cannot start") == 1  # the reason is told once, not also by the log
+
+
+def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = Match.new(profile("cardems"), seed=5)
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    to_act = ["north", "east", "south", "west"][match.current_player]
+    assert main(["hint", str(record), "--seat", to_act, "--json", "--worlds", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == match.current_player
+    hand = "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C"
+    assert main(["hint", "--hand", hand, "--seat", "W", "--json", "--worlds", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["seat"] == 3
+    assert main(["hint", "--hand", hand, "--seat", "up", "--worlds", "4"]) == 2
+    assert "--seat: 'up' is not a seat; use north, east, south, west" in capsys.readouterr().err
+    assert main(["hint", str(tmp_path / "nope.json")]) == 2
+    assert f"cannot read {tmp_path / 'nope.json'}: No such file" in capsys.readouterr().err

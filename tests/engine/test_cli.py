@@ -149,3 +149,30 @@ def test_spades_command_replay_and_bench() -> None:
         done = subprocess.run([command, "replay", str(EXAMPLE)], capture_output=True, text=True,
                               timeout=60, check=False)
         assert done.returncode == 0 and "Winner:" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "nope"], "argument --rules: invalid choice: 'nope'"),
+    (["--runs", "0", "--seconds", "0.2"], "argument --runs: must be 1 or more, not 0"),
+    (["--seconds", "nan", "--runs", "1"], "argument --seconds: must be a finite number, not nan"),
+    (["--seconds", "inf", "--runs", "1"], "argument --seconds: must be a finite number, not inf"),
+    (["--seconds", "0"], "argument --seconds: must be more than 0 seconds, not 0"),
+    (["--seconds", "-1"], "argument --seconds: must be more than 0 seconds, not -1"),
+])
+def test_bench_refuses_bad_numbers_and_rules(args: list[str], message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["bench", "engine", *args])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "hint", "arena", "bench", "export",
+                                     "import", "history", "show", "stats"])
+def test_every_command_help_has_a_description(command: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    usage, _, rest = capsys.readouterr().out.partition("\n\n")
+    assert usage.startswith(f"usage: spades {command}")
+    assert not rest.startswith(("positional arguments:", "options:")), rest[:80]

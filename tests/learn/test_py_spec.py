@@ -39,6 +39,30 @@ BOT = textwrap.dedent('''
 
     def no_act(seed=None):
         return object()
+
+
+    class Crashes:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self, obs):
+            raise RuntimeError("boom")
+
+
+    class PlaysNonsense:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self, obs):
+            return 999
+
+
+    class ActsOnNothing:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self):
+            return 0
 ''')
 
 
@@ -66,6 +90,9 @@ def test_a_py_spec_builds_the_class_with_the_seed_and_it_plays(bot_dir: Path) ->
     ("py:my_spades_bots:Missing", "has no 'Missing'"),
     ("py:my_spades_bots:NOT_CALLABLE", "is not a class or function"),
     ("py:my_spades_bots:no_act", "has no act"),
+    ("py:my_spades_bots:ActsOnNothing", "whose act does not take one observation"),
+    ("py:json:loads", r"loads\(seed\) failed \(TypeError"),
+    ("py:json:JSONDecoder", r"JSONDecoder\(seed\) failed \(TypeError"),
 ])
 def test_a_bad_py_spec_says_what_is_wrong(bot_dir: Path, spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -88,3 +115,21 @@ def test_the_arena_plays_a_py_spec(bot_dir: Path) -> None:
          "--b", "random", "--deals", "1"],
         capture_output=True, text=True, env=env, timeout=300, check=False)
     assert bad.returncode == 2 and "has no 'Missing'" in bad.stderr
+
+
+@pytest.mark.parametrize(("spec", "why"), [
+    ("py:my_spades_bots:Crashes", "py:my_spades_bots:Crashes: act raised RuntimeError: boom"),
+    ("py:my_spades_bots:PlaysNonsense",
+     "py:my_spades_bots:PlaysNonsense: act gave 999, not one of obs.legal_actions"),
+])
+def test_a_py_bot_that_fails_in_play_voids_its_deals(bot_dir: Path, spec: str, why: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from spades.cli import main
+
+    code = main(["arena", "--a", spec, "--b", "random", "--deals", "2", "--jobs", "1",
+                 "--quiet", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "Traceback" not in err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["void"] == 2 and result["mean"] is None
+    assert why in result["void_reasons"][0] and why in err

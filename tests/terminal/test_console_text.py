@@ -137,9 +137,9 @@ def test_parse_entry_cards_bids_and_numbers(tmp_path: Path) -> None:
 def test_friendly_reasons_speak_to_the_player(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     assert game.friendly("must follow suit: hearts were led and seat 2 holds hearts") == (
-        "Must follow suit: hearts were led and you hold hearts")
+        "must follow suit: hearts were led and you hold hearts")
     assert game.friendly("seat 2 does not hold the ace of spades") == (
-        "You do not hold the ace of spades")
+        "you do not hold the ace of spades")
 
 
 def test_deal_is_stored_before_it_is_played_and_replays(tmp_path: Path) -> None:
@@ -365,3 +365,42 @@ def test_the_match_result_is_told_once_and_a_resumed_finished_game_still_tells_i
     assert resumed.run() == 0
     assert text.match_over_sentence(game.match, game.names) in again.getvalue()
     assert game.store.game(game.game_id).status == "finished"
+
+
+def test_status_between_hands_names_the_dealer_of_the_hand_played_and_the_next() -> None:
+    """At "Press Enter for the next hand", ``s`` tells the hand just played with its own
+    dealer (as the score sheet does), and who deals the next one."""
+    from spades.bots import make_bot
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)
+    assert text.status_lines(match, names)[0] == "Hand 1 is next, South to deal."
+    match.deal(deal_masks(match, 5))
+    assert text.status_lines(match, names)[0] == "Hand 1, South dealt."
+    bot = make_bot("random", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert match.phase == "deal" and match.dealer == 3
+    lines = text.status_lines(match, names)
+    assert lines[0] == "Hand 1, South dealt, is over; hand 2 is next, West to deal."
+    assert lines[-1] == text.scores_sentence(match, names)
+
+
+def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
+    from spades.engine import card_symbol
+
+    game = make_game(tmp_path, "cardems")
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert obs.hand is not None
+    outlined = str.maketrans("♠♥♦♣", "♤♡♢♧")
+    for card in sorted_for_display(obs.hand):
+        shown = card_symbol(card)  # like 3♠ or 10♥
+        for typed in (shown, shown.translate(outlined), shown + "\ufe0f", f" {shown.lower()} "):
+            assert game.parse_entry(typed, obs) == card, typed
+    with pytest.raises(SpadesError, match="not a card or a command"):
+        game.parse_entry("3★", obs)

@@ -14,7 +14,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
     child = spawn(tmp_path / "d.sqlite3", "--plain", "--seed", "3", "--opener", "east",
                   "--cpu", "random")
     child.expect(BID_PROMPT)
-    for typed, reason in [("-1", r"Refused: A bid cannot be negative \(-1\): type a number "
+    for typed, reason in [("-1", r"Refused: a bid cannot be negative \(-1\): type a number "
                                  r"from 0 to 13, or nil\. It is still your turn\."),
                           ("²", r"Refused: '²' is not a number that can be read here: type "
                                 r"it with the digits 0 to 9\. It is still your turn\.")]:
@@ -24,7 +24,7 @@ def test_signs_and_odd_digits_are_read_or_refused_clearly(tmp_path: Path) -> Non
     child.sendline("+3")
     child.expect(r"You bid 3\.")
     child.expect(CARD_PROMPT)
-    for typed, reason in [("-11", r"Refused: There is no card number -11: your cards are "
+    for typed, reason in [("-11", r"Refused: there is no card number -11: your cards are "
                                   r"numbered 1 to 13 for this hand\."),
                           ("²", r"Refused: '²' is not a number that can be read here")]:
         child.sendline(typed)
@@ -150,3 +150,109 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     child.expect(r"Your (bid|card): ")
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_every_command_writes_ascii_stand_ins_on_an_ascii_terminal(tmp_path: Path) -> None:
+    """hint, show and replay print as the game does on an ASCII terminal: QH, -, ..."""
+    import json
+    import subprocess
+
+    from spades.bots import make_bot
+    from spades.engine import Match, profile
+
+    db = tmp_path / "a.sqlite3"
+    child = spawn(db, "--plain", "--seed", "5")
+    saved_game(child)
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    match = Match.new(profile("cardems"), seed=5)
+    bot = make_bot("intermediate", seed=1)
+    for _ in range(7):
+        match.apply(bot.act(match.observation(match.current_player)))
+    record = tmp_path / "mid.json"
+    record.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    e = env()
+    e["PYTHONIOENCODING"] = "ascii"
+    for args, expected in [(["hint", str(record)], "holds 5H 10H"),
+                           (["show", "last", "--db", str(db)], "Score sheet - cardems"),
+                           (["replay", str(example)], "Score sheet - cardems")]:
+        done = subprocess.run([sys.executable, "-m", "spades", *args], capture_output=True,
+                              env=e, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout.decode("ascii")  # every byte is ASCII
+        assert expected in out and "\\u" not in out and "Traceback" not in out
+
+
+def test_stats_refuses_an_unknown_rules_profile_as_play_does(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    stats = run_cli("stats", "--rules", "nope", "--db", db)
+    play = run_cli("play", "--rules", "nope", "--db", db)
+    assert stats.returncode == play.returncode == 2
+    assert "unknown rules profile 'nope'; choose one of cardems" in stats.stderr
+    assert stats.stderr.split(": ", 1)[1] == play.stderr.split(": ", 1)[1]
+    assert "No games played yet" not in stats.stdout
+    assert "No games played yet under race400 rules" in run_cli(
+        "stats", "--rules", "race400", "--db", db).stdout
+
+
+def _one_hand_played(tmp_path: Path) -> Path:
+    """A record of a cardems match stopped between hands 1 and 2."""
+    import json
+
+    from spades.bots import make_bot
+    from spades.engine import Match, profile
+    from spades.tui.game import deal_masks
+
+    match = Match(profile("cardems"), dealer=0)
+    match.deal(deal_masks(match, 7))
+    bot = make_bot("intermediate", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert match.phase == "deal"
+    path = tmp_path / "one-hand.json"
+    path.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    return path
+
+
+def test_resuming_between_hands_says_the_next_hand(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    assert run_cli("import", str(_one_hand_played(tmp_path)), "--db", db).returncode == 0
+    out = run_cli("play", "--resume", "last", "--plain", "--db", db, input="q\n").stdout
+    assert "cardems rules: hand 2 is next (hand 1 is over)." in out
+    assert "hand 1." not in out.split("Resuming game", 1)[1].splitlines()[0]
+    assert "Hand 2:" in out
+
+
+def test_resume_refuses_options_that_set_the_rules(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    assert run_cli("import", str(_one_hand_played(tmp_path)), "--db", db).returncode == 0
+    for extra in (["--rules", "race400"], ["--rules", "cardems"], ["--target", "300"]):
+        done = run_cli("play", "--resume", "last", "--plain", "--db", db, *extra, input="q\n")
+        assert done.returncode == 2, done.stdout
+        assert f"spades play: {extra[0]}: a resumed game keeps the rules it was started " \
+               "with" in done.stderr
+        assert "Resuming game" not in done.stdout
+    kept = run_cli("play", "--resume", "last", "--plain", "--db", db, "--seed", "3",
+                   input="q\n")
+    assert kept.returncode == 0
+    assert "Resuming: the options for a new game (--seed) are not used." in kept.stdout
+
+
+def test_the_saved_message_after_ctrl_d_starts_its_own_line(tmp_path: Path) -> None:
+    done = run_cli("play", "--plain", "--seed", "5", "--db", str(tmp_path / "d.sqlite3"),
+                   input="")
+    assert done.returncode == 0
+    assert "Your bid: \nThe game is saved. Resume it with:" in done.stdout
+
+
+def test_commands_that_only_read_do_not_create_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "nothing here" / "new.sqlite3"
+    for args, status, said in [(["show", "last"], 1, "no saved games yet"),
+                               (["export", "last"], 1, "no saved games yet"),
+                               (["history"], 0, "No saved games yet"),
+                               (["stats"], 0, "No games played yet")]:
+        done = run_cli(*args, "--db", str(db))
+        assert done.returncode == status and said in done.stdout + done.stderr
+        assert not db.exists() and not db.parent.exists(), args

@@ -51,8 +51,8 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
         child.sendline(command)
         child.expect(reply)
         child.expect(BID_PROMPT)
-    for bad, reason in [("14", r"Refused: A bid must be from 0 to 13, not 14\. It is still"),
-                        ("QH", r"Refused: It is time to bid, not to play a card"),
+    for bad, reason in [("14", r"Refused: a bid must be from 0 to 13, not 14\. It is still"),
+                        ("QH", r"Refused: it is time to bid, not to play a card"),
                         ("lots", r"Refused: 'lots' is not a bid")]:
         child.sendline(bad)
         child.expect(reason)
@@ -91,7 +91,7 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             child.expect(CARD_PROMPT)
             wrong = next(n for name, n in numbers.items() if name not in cards)
             child.sendline(str(wrong))
-            child.expect(r"Refused: (Must follow suit|[^\r\n]*)\. It is still your turn\.")
+            child.expect(r"Refused: (must follow suit|[^\r\n]*)\. It is still your turn\.")
             refused += 1
             child.expect(CARD_PROMPT)
             child.sendline("t")
@@ -221,7 +221,7 @@ def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["history", "--db", "/proc/no/such/dir/x.db"], "cannot open the database"),
+    (["history", "--db", "NOT-A-DATABASE"], "cannot open the database"),
     (["show", "nope"], "no game with id 'nope'"),
     (["export", "last"], "there are no saved games yet"),
     (["import", "/no/such/file.json"], "cannot read /no/such/file.json"),
@@ -229,8 +229,13 @@ def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message:
 def test_game_commands_explain_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
     if "--db" not in args:
         args = [*args, "--db", str(tmp_path / "empty.sqlite3")]
+    if "NOT-A-DATABASE" in args:  # a file that is there but is not a database
+        garbage = tmp_path / "garbage.sqlite3"
+        garbage.write_text("not a database\n", encoding="utf-8")
+        args = [str(garbage) if a == "NOT-A-DATABASE" else a for a in args]
     out = run_cli(*args)
-    assert out.returncode == 1
+    # A file that cannot be read: 2, as for spades replay and spades hint (docs/records.md).
+    assert out.returncode == (2 if args[0] == "import" else 1)
     assert message in out.stderr
     assert "Traceback" not in out.stderr
 
