@@ -18,7 +18,6 @@ from spades.engine import (
     Match,
     RecordError,
     SpadesError,
-    action_name,
     card_symbol,
     parse_card,
     profile,
@@ -87,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     if obs.hand is not None:
         cards = " ".join(card_symbol(c) for c in sorted_for_display(obs.hand))
         print(f"Seat {seat} holds {cards}")
-    print(f"Hint: {action_name(h.action)} ({h.action_str}). {h.reason}")
+    # The reason names the action ("Bid 2: ...", "Play the nine of diamonds: ..."); the
+    # record's spelling follows for scripts that read the text.
+    print(f"Hint: {h.reason} [{h.action_str}]")
     return 0
 
 

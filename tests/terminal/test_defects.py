@@ -256,3 +256,13 @@ def test_commands_that_only_read_do_not_create_a_database(tmp_path: Path) -> Non
         done = run_cli(*args, "--db", str(db))
         assert done.returncode == status and said in done.stdout + done.stderr
         assert not db.exists() and not db.parent.exists(), args
+
+
+def test_a_hint_reads_as_one_sentence_with_the_record_spelling_after() -> None:
+    # Before: "Hint: bids 2 (2). Bid 2: a cautious bid ..." said the action twice, as a verb
+    # in the third person.
+    out = run_cli("hint", "--hand", "KS 5C QH 5D 8S JH TH 2S 4C 9H 2H JS TC")
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.splitlines()[-1]
+    assert line.startswith("Hint: Bid 2: ") and line.endswith(" [2]"), line
+    assert "bids" not in line
