@@ -1488,7 +1488,8 @@ export class TableView {
   /** Scroll so that the table (felt, hand and actions) fills the window. */
   showTable() {
     const area = this.el && this.el.querySelector(".play-area");
-    if (area) area.scrollIntoView({ block: "start", inline: "nearest" });
+    // its top on a whole pixel at (or just below) the window's top, never a fraction above it
+    if (area) window.scrollTo({ top: Math.floor(area.getBoundingClientRect().top + window.scrollY), behavior: "instant" });
   }
 
   /** The Bid and Nil cards of seed 002, in the hand while your bid is still to be made. */
