@@ -11,9 +11,13 @@ from typing import Any
 import pytest
 
 from tests.web.helpers import (
+    Speech,
     bid_with_keyboard,
     create_cpu_table,
+    create_private_table,
+    my_turn_key,
     wait_my_turn_or_over,
+    wait_turn_passed,
 )
 
 # two frames drawn: what a change of the page does to its layout and scrolling has happened
@@ -38,3 +42,68 @@ def test_the_felt_stays_in_view_after_bidding(new_page: Any, server: str,
     top = page.evaluate(FELT_TOP)
     assert top >= 0, (top, page.evaluate("scrollY"))
     assert not page.errors, page.errors
+
+
+def take_turn_if_mine(page: Any) -> None:
+    """Bid (keyboard, the hint's bid) if it is this page's turn to bid."""
+    if page.evaluate("spadesApp.table.myTurn() && spadesApp.table.view.phase === 'bid'"):
+        key = my_turn_key(page)
+        bid_with_keyboard(page)
+        wait_turn_passed(page, key)
+
+
+def two_at_a_table(new_page: Any, server: str, ann_viewport: dict[str, int] | None = None,
+                   timer: int | None = None, partners: bool = False) -> tuple[Any, Any]:
+    """Ann's private table (cardgames-club) with Bob and two CPUs, started; with ``partners``
+    Bob sits across from Ann (a CPU takes the seat on her left first)."""
+    ann = new_page(viewport=ann_viewport)
+    code = create_private_table(ann, server, "Ann", "Friends", "cardgames-club", timer=timer)
+    if partners:
+        ann.click(".seat-row.kind-empty >> text=Add a CPU")
+        ann.wait_for_function("spadesApp.table.msg.table.seats[1].kind === 'cpu'")
+    bob = new_page()
+    bob.goto(server + f"#/join/{code}")
+    bob.fill("#invite-name", "Bob")
+    bob.click("form.panel button[type=submit]")
+    bob.wait_for_selector("#seat-list")
+    ann.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    ann.click("text=Start the match")
+    for page in (ann, bob):
+        page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                               " && spadesApp.table.view.phase === 'bid'", timeout=15000)
+    return ann, bob
+
+
+def test_leaving_a_running_match_lets_a_cpu_cover_the_seat(new_page: Any, server: str) -> None:
+    ann, bob = two_at_a_table(new_page, server)
+    ann_speech, bob_speech = Speech(ann), Speech(bob)
+    seat = ann.evaluate("spadesApp.table.mySeat")
+    # Ann's turn (Bob bids if his comes first)
+    for _ in range(4):
+        if ann.evaluate("spadesApp.table.myTurn()"):
+            break
+        take_turn_if_mine(bob)
+        ann.wait_for_function("spadesApp.table.myTurn() || spadesApp.table.view.bids["
+                              "spadesApp.table.view.current_player] === null", timeout=15000)
+    ann.wait_for_function("spadesApp.table.myTurn()", timeout=15000)
+    assert ann.is_visible("#leave-btn")
+    # Ann goes to the lobby in the middle of her turn: she leaves, and a CPU bids for her
+    ann.click(".topbar nav a[href='#/lobby']")
+    ann_speech.wait_for("You left Friends")
+    assert "Ann until" in bob_speech.wait_for("A CPU plays for")["text"]
+    bob.wait_for_function("s => spadesApp.table.view.bids[s] !== null", arg=seat, timeout=15000)
+    # back through "Your tables": her seat again, no longer covered
+    ann.click(".topbar nav a[href='#/']")
+    ann.click("text=Return to Friends")
+    ann.wait_for_function("s => spadesApp.table && spadesApp.table.view"
+                          " && spadesApp.table.mySeat === s"
+                          " && !spadesApp.table.msg.table.seats[s].covered", arg=seat)
+    bob_speech.wait_for("Ann is back")
+    # the Leave button (a button: Tab reaches it; Enter presses it) does the same
+    ann.focus("#leave-btn")
+    ann.keyboard.press("Enter")
+    ann.wait_for_function("location.hash === '#/'")
+    ann_speech.wait_for("You left Friends")
+    assert "Ann until" in bob_speech.wait_for("A CPU plays for")["text"]
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)

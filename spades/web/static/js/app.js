@@ -175,6 +175,7 @@ class App {
     const [page, arg] = hash.split("/");
     const name = page || "home";
     if (this.table && !(name === "table" && arg === this.table.id)) {
+      this.table.depart();
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
       this.table = null;
@@ -272,7 +273,7 @@ class App {
     const mine = this.myTables.length || store.lastTable()
       ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
         h("h2", { id: "back-title" }, "Your tables"),
-        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to table ${id}`)))))
+        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to ${store.tableName(id) || `a table (${id.slice(0, 8)})`}`)))))
       : null;
     this.page("Spades",
       h("p", { class: "lede" }, "Bid your tricks, trump with spades, and mind the bags. Play against the computer at once, or open a table for friends."),

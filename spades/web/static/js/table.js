@@ -185,6 +185,7 @@ export class TableView {
     this.queue = [];
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
     store.setLastTable(this.id);
+    store.setTableName(this.id, msg.table.name || "a table");
     this.loadDraft();
     this.render();
     if (first) {
@@ -909,6 +910,17 @@ export class TableView {
     location.hash = "#/";
   }
 
+  /** The page goes elsewhere (a link, the Leave button): during a match you leave the table
+   * (`leave`), so that a CPU plays for you until you join again, and the match does not wait
+   * for you. Before the start your place is kept (its own button frees it). */
+  depart() {
+    if (!this.msg || this.status !== "active") return;
+    this.app.conn.send({ type: "leave" });
+    const name = this.msg.table.name || "the table";
+    this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
+      : `You stopped watching ${name}.`);
+  }
+
   // ---------- game
   buildGame() {
     const n = this.players;
@@ -939,6 +951,9 @@ export class TableView {
               h("button", { type: "button", id: "sheet-btn", onclick: () => this.openSheet() }, "Score sheet"),
               h("button", { type: "button", id: "help-btn", onclick: () => this.app.openHelp() }, "Keys")))),
         h("aside", { class: "side-area", "aria-label": "Scores, events and chat" },
+          h("div", { class: "panel leave-box" },
+            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = "#/"; } }),
+            h("p", { class: "note", id: "leave-note" })),
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
@@ -1022,6 +1037,7 @@ export class TableView {
   }
 
   renderGame() {
+    this.renderLeave();
     this.renderSeats();
     this.renderTrick();
     this.renderStatus();
@@ -1031,6 +1047,16 @@ export class TableView {
     this.renderChat();
     this.renderSummary();
     this.renderOver();
+  }
+
+  /** The Leave button: what leaving does now. */
+  renderLeave() {
+    const btn = this.el.querySelector("#leave-btn");
+    const playing = this.isPlayer && this.status === "active";
+    const text = this.isPlayer ? "Leave the table" : "Stop watching";
+    if (btn.textContent !== text) btn.textContent = text;
+    this.el.querySelector("#leave-note").textContent = playing
+      ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
   }
 
   /** Where seat `s` sits: me at the bottom, the others clockwise (to my left first). */
