@@ -16,6 +16,7 @@ from tests.web.helpers import (
     create_cpu_table,
     create_private_table,
     my_turn_key,
+    start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
 )
@@ -107,3 +108,30 @@ def test_leaving_a_running_match_lets_a_cpu_cover_the_seat(new_page: Any, server
     ann_speech.wait_for("You left Friends")
     assert "Ann until" in bob_speech.wait_for("A CPU plays for")["text"]
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+
+
+def test_a_tap_on_the_pages_own_selection_only_selects_it(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    start_quick_match(page, "Tad", profile="cardgames-club", one_hand=True)
+    for _ in range(8):
+        state = wait_my_turn_or_over(page)
+        assert state != "over"
+        if state == "play":
+            break
+        key = my_turn_key(page)
+        bid_with_keyboard(page)
+        wait_turn_passed(page, key)
+    # the page selected a card for us (our first playable one); we did not
+    card, auto = page.evaluate("[spadesApp.table.selected, spadesApp.table.autoSelected]")
+    assert card and auto, (card, auto)
+    assert page.evaluate("c => spadesApp.table.legalCards().includes(c)", card)
+    key = my_turn_key(page)
+    el = page.locator(f"#hand .card[data-card='{card}']")
+    el.tap(position={"x": 8, "y": 24})  # the first tap selects it
+    page.wait_for_function("!spadesApp.table.autoSelected", timeout=5000)
+    assert page.evaluate("spadesApp.table.actingOn !== spadesApp.table.view")
+    assert page.evaluate("[spadesApp.table.turnKey, spadesApp.table.selected]") == [key, card]
+    el.tap(position={"x": 8, "y": 24})  # the second plays it
+    wait_turn_passed(page, key)
+    page.wait_for_function("c => !spadesApp.table.view.hand.includes(c)", arg=card)
+    assert not page.errors, page.errors

@@ -992,7 +992,8 @@ export class TableView {
       }
       this.activeSpecial = null;
       hand.focus({ preventScroll: true });
-      if (this.selected === card && this.myTurn() && this.view.phase === "play") this.play(card);
+      // the second tap on a card plays it; a card the page selected (not you) takes two taps
+      if (this.selected === card && !this.autoSelected && this.myTurn() && this.view.phase === "play") this.play(card);
       else this.select(card);
     });
     // the recent announcements are shown too, for everyone
