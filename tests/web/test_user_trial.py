@@ -135,3 +135,16 @@ def test_a_tap_on_the_pages_own_selection_only_selects_it(new_page: Any) -> None
     wait_turn_passed(page, key)
     page.wait_for_function("c => !spadesApp.table.view.hand.includes(c)", arg=card)
     assert not page.errors, page.errors
+
+
+def test_o_reads_the_score_sheet_when_it_comes(new_page: Any) -> None:
+    page = new_page()
+    start_quick_match(page, "Otto", one_hand=True)
+    wait_my_turn_or_over(page)
+    page.keyboard.press("j")
+    page.keyboard.press("o")  # once
+    page.wait_for_function(
+        "document.getElementById('live-polite').textContent.includes('Score sheet')",
+        timeout=5000)
+    assert "press O again" not in " ".join(e["text"] for e in Speech(page).all())
+    assert not page.errors, page.errors

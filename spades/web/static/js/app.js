@@ -742,7 +742,7 @@ class App {
       t: () => say(t.trickText()),
       r: () => say(t.roundText()),
       p: () => say(t.scoresText()),
-      o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
+      o: () => t.readSheet(),
       l: () => this.announcer.repeat(),
       x: () => this.voice.stop(),
       i: () => t.hint(),

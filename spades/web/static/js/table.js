@@ -259,6 +259,10 @@ export class TableView {
     if (msg.table_id !== this.id) return;
     this.sheetData = msg;
     this.renderSheet();
+    if (this.readSheetOnArrival) {
+      this.readSheetOnArrival = false;
+      this.say(this.sheetText());
+    }
     if (this.pendingSheet) {
       this.pendingSheet = false;
       this.openSheet();
@@ -1738,9 +1742,16 @@ export class TableView {
     if (d.finished) body.append(h("p", { class: "sheet-result" }, this.overText(d.winner)));
   }
 
+  /** O: the score sheet read out, now, or as soon as it comes (the page asks for it when it
+   * has none: after each hand it changes). */
+  readSheet() {
+    if (this.sheetData) { this.say(this.sheetText()); return; }
+    this.readSheetOnArrival = true;
+    this.requestSheet();
+  }
+
   sheetText() {
     const d = this.sheetData;
-    if (!d) { this.requestSheet(); return "The score sheet is on its way; press O again in a moment."; }
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
     const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${cap(this.sideName(k))} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
