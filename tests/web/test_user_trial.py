@@ -148,3 +148,26 @@ def test_o_reads_the_score_sheet_when_it_comes(new_page: Any) -> None:
         timeout=5000)
     assert "press O again" not in " ".join(e["text"] for e in Speech(page).all())
     assert not page.errors, page.errors
+
+
+SIDEWAYS = "document.documentElement.scrollWidth"
+
+
+def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, server: str) -> None:
+    page = new_page(viewport={"width": 1366, "height": 900})
+    create_cpu_table(page, server, "Phoebe", profile="cardgames-club",
+                     table_name="Phoebe's table of friends")
+    page.goto(server + "#/")
+    page.set_viewport_size({"width": 390, "height": 844})
+    wide = {}
+    for route, ready in [("lobby", ".lobby-table tbody tr"), ("settings", "#s-summary"),
+                         ("", "#quick-name"), ("create", "#c-first_dealer"),
+                         ("stats", "#rec-file"), ("help", "table.keys"),
+                         ("rules/cardgames-club", "article"), ("glossary", "dl"),
+                         ("strategy", "article")]:
+        page.goto(server + f"#/{route}")
+        page.wait_for_selector(ready)
+        page.evaluate(FRAMES)
+        wide[route or "home"] = page.evaluate(SIDEWAYS)
+    assert all(w <= 390 for w in wide.values()), str(wide)
+    assert not page.errors, page.errors

@@ -407,15 +407,18 @@ class App {
     if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
     const table = h("table", { class: "lobby-table" },
       h("caption", { class: "sr-only" }, "Open tables"),
-      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col" }, t)))));
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null }, t)))));
     const body = h("tbody");
     for (const t of this.lobby) {
+      const timer = t.turn_timer ? `${t.turn_timer}s` : "off";
       body.append(h("tr", {},
-        h("th", { scope: "row" }, t.name || t.id, h("br"), h("small", {}, `owner ${t.owner}`)),
-        h("td", {}, t.profile),
+        // on a phone the rules and the timer go under the name (their columns are hidden)
+        h("th", { scope: "row" }, t.name || t.id, t.owner ? [h("br"), h("small", {}, `owner ${t.owner}`)] : null,
+          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer ${timer}`)),
+        h("td", { class: "wide-only" }, t.profile),
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
         h("td", {}, t.status),
-        h("td", {}, t.turn_timer ? `${t.turn_timer}s` : "off"),
+        h("td", { class: "wide-only" }, timer),
         h("td", {}, (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
           return h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
@@ -522,12 +525,13 @@ class App {
       const sec = h("section", { class: "panel", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
       if (!hist.length) sec.append(h("p", {}, "No matches yet."));
       else {
-        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col" }, x)))));
+        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
         const b = h("tbody");
         for (const it of hist) {
           b.append(h("tr", {},
-            h("td", {}, new Date(it.updated_at * 1000).toLocaleString()),
-            h("td", {}, it.profile),
+            // on a phone the rules go under the date (their column is hidden)
+            h("td", {}, new Date(it.updated_at * 1000).toLocaleString(), h("small", { class: "narrow-only" }, h("br"), it.profile)),
+            h("td", { class: "wide-only" }, it.profile),
             h("td", {}, it.names.join(", ")),
             h("td", {}, it.scores.join(" – ")),
             h("td", {}, it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"),
