@@ -171,3 +171,47 @@ def test_no_page_scrolls_sideways_on_a_phone(new_page: Any, server: str) -> None
         wide[route or "home"] = page.evaluate(SIDEWAYS)
     assert all(w <= 390 for w in wide.values()), str(wide)
     assert not page.errors, page.errors
+
+
+TAGS_FIT = """(() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('.felt .seat')) {
+    const s = seat.getBoundingClientRect();
+    for (const el of seat.querySelectorAll('.seat-meta > *, .seat-name > *')) {
+      const b = el.getBoundingClientRect();
+      if (!b.width) continue;  // not shown
+      if (b.left < s.left - 0.5 || b.right > s.right + 0.5 || b.top < s.top - 0.5
+          || b.bottom > s.bottom + 0.5) out.push(`seat ${seat.dataset.seat}: ${el.textContent}`);
+    }
+    const chip = seat.querySelector('.turn-tag');
+    if (chip) {
+      const r = document.createRange();
+      r.selectNodeContents(chip);
+      if (r.getClientRects().length > 1) out.push(`seat ${seat.dataset.seat}: "${chip.textContent}" wraps`);
+    }
+  }
+  return out;
+})()"""
+
+
+def test_a_compact_seat_holds_its_tags_and_timer(new_page: Any, server: str) -> None:
+    ann, bob = two_at_a_table(new_page, server, ann_viewport={"width": 390, "height": 844},
+                              timer=120, partners=True)
+    bob_seat = bob.evaluate("spadesApp.table.mySeat")
+    assert ann.evaluate("s => spadesApp.table.sideOf(s) === spadesApp.table.mySide", bob_seat)
+    # Bob's turn: on Ann's phone his seat shows PARTNER, GUEST and his clock
+    for _ in range(4):
+        if bob.evaluate("spadesApp.table.myTurn()"):
+            break
+        take_turn_if_mine(ann)
+        bob.wait_for_function("spadesApp.table.myTurn() || spadesApp.table.view.bids["
+                              "spadesApp.table.view.current_player] === null", timeout=15000)
+    seat = ann.locator(f".felt .seat[data-seat='{bob_seat}']")
+    ann.wait_for_function("s => document.querySelector(`.felt .seat[data-seat='${s}'] .turn-tag.time`)",
+                          arg=bob_seat, timeout=15000)
+    texts = [t.strip().lower() for t in seat.locator(".tag").all_text_contents()]
+    assert "partner" in texts and "guest" in texts, texts
+    ann.evaluate(FRAMES)
+    bad = ann.evaluate(TAGS_FIT)
+    assert not bad, bad
+    assert not ann.errors, ann.errors
