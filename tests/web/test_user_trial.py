@@ -215,3 +215,26 @@ def test_a_compact_seat_holds_its_tags_and_timer(new_page: Any, server: str) -> 
     bad = ann.evaluate(TAGS_FIT)
     assert not bad, bad
     assert not ann.errors, ann.errors
+
+
+DEALERS = "[...document.querySelectorAll('#c-first_dealer option')].map(o => [o.value, o.textContent])"
+
+
+def test_the_first_dealer_is_one_of_the_tables_seats(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.wait_for_selector("#c-first_dealer")
+    page.select_option("#c-profile", "cardgames-club")
+    assert page.evaluate(DEALERS) == [["", "Random"], ["0", "You (South)"], ["1", "West"],
+                                      ["2", "North"], ["3", "East"]]
+    page.select_option("#c-profile", "race400")
+    page.select_option("#c-players", "3")
+    assert [t for _, t in page.evaluate(DEALERS)] == ["Random", "You (South)", "West", "East"]
+    page.select_option("#c-players", "6")
+    assert [v for v, _ in page.evaluate(DEALERS)] == ["", "0", "1", "2", "3", "4", "5"]
+    assert page.evaluate(DEALERS)[4][1] == "North"
+    page.select_option("#c-players", "4")
+    create_cpu_table(page, server, "Dee", profile="race400", players=4, first_dealer=2)
+    assert page.evaluate("spadesApp.table.view.dealer") == 2
+    assert page.text_content(".felt .seat.dealer .who") == "North"
+    assert not page.errors, page.errors

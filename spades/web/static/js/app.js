@@ -6,7 +6,7 @@ import { clear, h } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
-import { TableView } from "./table.js";
+import { PLACES, TableView } from "./table.js";
 import { Voice } from "./voice.js";
 
 class App {
@@ -459,7 +459,7 @@ class App {
       check("spectators", "Spectators allowed", true),
       num("grace_seconds", "Seconds a dropped player's seat waits", { min: "0", max: "600", value: "30" }),
       h("p", { class: "field" }, h("label", { for: "c-first_dealer" }, "First dealer"),
-        h("select", { id: "c-first_dealer", name: "first_dealer" }, h("option", { value: "" }, "Random"), [0, 1, 2, 3, 4, 5].map((s) => h("option", { value: String(s) }, `Seat ${s + 1}`)))),
+        h("select", { id: "c-first_dealer", name: "first_dealer" })),
       h("p", { class: "form-error", role: "alert", id: "create-error" }),
       h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Create the table"),
         h("button", { type: "button", id: "c-cpus" }, "Create and play against CPUs now")));
@@ -477,7 +477,21 @@ class App {
         const show = ["target", "turn_timer", "private", "spectators", "grace_seconds"].includes(k) ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
         el.hidden = !show;
       }
+      syncDealer();
     };
+    // the first dealer: one of the table's seats, named as the table names them (you, the
+    // creator, sit in the first seat, at the bottom: South; the value stays the seat's index)
+    const syncDealer = () => {
+      const n = Number(form.querySelector("#c-players").value) || 4;
+      const sel = form.querySelector("#c-first_dealer");
+      const keep = sel.value;
+      clear(sel).append(h("option", { value: "" }, "Random"));
+      for (let s = 0; s < n; s++) {
+        const place = PLACES[n] ? PLACES[n][s] : `Seat ${s + 1}`;
+        sel.append(h("option", { value: String(s), selected: String(s) === keep }, s === 0 ? `You (${place})` : place));
+      }
+    };
+    form.querySelector("#c-players").addEventListener("change", syncDealer);
     profileSel.addEventListener("change", sync);
     sync();
     const collect = () => {

@@ -14,7 +14,7 @@ import { store } from "./storage.js";
 const COMPASS = ["North", "East", "South", "West"];
 // Where the others sit, seen from the bottom of the table, clockwise (the next player on your
 // left): you are South; with four, your partner is North.
-const PLACES = {
+export const PLACES = {
   3: ["South", "West", "East"],
   4: ["South", "West", "North", "East"],
   5: ["South", "West", "North-west", "North-east", "East"],
