@@ -238,3 +238,17 @@ def test_the_first_dealer_is_one_of_the_tables_seats(new_page: Any, server: str)
     assert page.evaluate("spadesApp.table.view.dealer") == 2
     assert page.text_content(".felt .seat.dealer .who") == "North"
     assert not page.errors, page.errors
+
+
+def test_on_return_the_timer_warning_comes_after_the_context(new_page: Any, server: str) -> None:
+    page = new_page()
+    create_cpu_table(page, server, "Ray", profile="race400", players=4, timer=10)
+    page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
+    page.wait_for_function("spadesApp.table.timeLeft() <= 4", timeout=10000)
+    page.reload()
+    speech = Speech(page)
+    speech.wait_for("seconds left to", timeout=8)
+    said = [e["text"] for e in speech.all()]
+    first = lambda needle: next(i for i, t in enumerate(said) if needle in t)  # noqa: E731
+    assert first("You sit") < first("Your turn") < first("seconds left to"), said
+    assert not page.errors, page.errors

@@ -194,6 +194,9 @@ export class TableView {
       this.say(this.summary());
     }
     this.checkTurn();
+    // back at the table in the last seconds of your turn: the warning after where you sit and
+    // your turn, in order (not ahead of them)
+    if (first) this.tick({ inOrder: true });
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
   }
 
@@ -612,12 +615,12 @@ export class TableView {
   }
 
   /** The timer's last warning for your turn: said at once (assertive), once per turn. */
-  warnTimer(seconds, view = this.view) {
+  warnTimer(seconds, view = this.view, { inOrder = false } = {}) {
     const key = view ? turnKeyOf(view) : "";
     if (this.warned === key) return;
     this.warned = key;
     this.app.sounds.play("timer");
-    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: true });
+    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
   }
 
   // ------------------------------------------------------------------ actions
@@ -1758,7 +1761,9 @@ export class TableView {
   }
 
   // ---------- timer
-  tick() {
+  /** The countdown on the screen, and the page's own warning near the end of your turn (once
+   * "your turn" has been said). */
+  tick({ inOrder = false } = {}) {
     if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
     const left = this.timeLeft();
     const total = this.turn.seconds || 30;
@@ -1776,6 +1781,8 @@ export class TableView {
       chip.classList.toggle("urgent", urgent);
       chip.classList.toggle("mine", mine);
     }
-    if (this.myTurn() && left !== null && left <= warnAt && left > 0) this.warnTimer(left);
+    if (this.myTurn() && this.turnKey === turnKeyOf(this.view) && left !== null && left <= warnAt && left > 0) {
+      this.warnTimer(left, this.view, { inOrder });
+    }
   }
 }
