@@ -252,3 +252,41 @@ def test_on_return_the_timer_warning_comes_after_the_context(new_page: Any, serv
     first = lambda needle: next(i for i, t in enumerate(said) if needle in t)  # noqa: E731
     assert first("You sit") < first("Your turn") < first("seconds left to"), said
     assert not page.errors, page.errors
+
+
+def test_the_home_and_create_forms(new_page: Any, server: str) -> None:
+    page = new_page()
+    # the target: the same range on both forms; none with "One hand"
+    page.goto(server + "#/create")
+    page.wait_for_selector("#c-target")
+    create = page.evaluate("['min', 'max', 'step'].map(a => document.getElementById('c-target')"
+                           ".getAttribute(a))")
+    page.goto(server + "#/")
+    page.wait_for_selector("#quick-target")
+    home = page.evaluate("['min', 'max', 'step'].map(a => document.getElementById('quick-target')"
+                         ".getAttribute(a))")
+    assert home == create
+    assert not page.is_disabled("#quick-target")
+    page.check("input[name=length][value=one]")
+    assert page.is_disabled("#quick-target")
+    page.check("input[name=length][value=target]")
+    assert not page.is_disabled("#quick-target")
+    # "Create and play against CPUs now" checks the fields as "Create the table" does
+    page.goto(server + "#/create")
+    page.wait_for_selector("#c-target")
+    page.fill("#c-your-name", "Vera")
+    page.fill("#c-target", "0")
+    page.click("#c-cpus")
+    page.wait_for_function("document.activeElement.id === 'c-target'"
+                           " || document.getElementById('create-error').textContent !== ''")
+    assert page.text_content("#create-error") == ""
+    assert page.evaluate("document.getElementById('c-target').validity.rangeUnderflow")
+    assert page.evaluate("location.hash") == "#/create"
+    # "Your tables" names the table
+    page.goto(server + "#/")
+    create_cpu_table(page, server, "Vera", profile="race400", table_name="Tea for two")
+    page.goto(server + "#/")
+    page.wait_for_selector("#back-title")
+    links = page.locator("#back-title ~ ul a").all_text_contents()
+    assert "Return to Tea for two" in links, links
+    assert not page.errors, page.errors

@@ -246,10 +246,14 @@ class App {
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "target", checked: true }), " To the target score"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "one" }), " One hand"),
         h("label", { class: "inline", for: "quick-target" }, "Target"),
-        h("input", { id: "quick-target", name: "target", type: "number", min: "50", max: "10000", step: "50", placeholder: "profile's", inputmode: "numeric" })),
+        h("input", { id: "quick-target", name: "target", type: "number", min: "1", max: "10000", placeholder: "profile's", inputmode: "numeric" })),
       h("p", { class: "form-error", role: "alert", id: "quick-error" }),
       h("button", { type: "submit", class: "primary big" }, "Deal me in"));
     this.cpuSelect("quick-cpu").then((sel) => { const slot = quick.querySelector("#quick-cpu-slot"); if (slot) slot.replaceWith(sel); });
+    // no target for one hand: the field is off (and out of the Tab order)
+    quick.addEventListener("change", (e) => {
+      if (e.target.name === "length") quick.querySelector("#quick-target").disabled = e.target.value === "one";
+    });
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = new FormData(quick);
@@ -519,7 +523,8 @@ class App {
       } catch (ex) { err.textContent = ex.message; }
     };
     form.addEventListener("submit", (e) => { e.preventDefault(); submit(false); });
-    form.querySelector("#c-cpus").addEventListener("click", () => submit(true));
+    // the same checks of the fields as the form's own submit button
+    form.querySelector("#c-cpus").addEventListener("click", () => { if (form.reportValidity()) submit(true); });
   }
 
   async renderStats() {
