@@ -45,12 +45,19 @@ def test_the_felt_stays_in_view_after_bidding(new_page: Any, server: str,
     assert not page.errors, page.errors
 
 
-def take_turn_if_mine(page: Any) -> None:
-    """Bid (keyboard, the hint's bid) if it is this page's turn to bid."""
-    if page.evaluate("spadesApp.table.myTurn() && spadesApp.table.view.phase === 'bid'"):
-        key = my_turn_key(page)
-        bid_with_keyboard(page)
-        wait_turn_passed(page, key)
+def wait_for_turn(page: Any, other: Any) -> None:
+    """Until it is ``page``'s turn to bid; ``other`` (the other person at the table) bids if
+    their turn comes first (each bids once: then it is ``page``'s)."""
+    seat = other.evaluate("spadesApp.table.mySeat")
+    page.wait_for_function("s => spadesApp.table.myTurn()"
+                           " || spadesApp.table.view.current_player === s", arg=seat,
+                           timeout=15000)
+    if not page.evaluate("spadesApp.table.myTurn()"):
+        other.wait_for_function("spadesApp.table.myTurn()", timeout=15000)
+        key = my_turn_key(other)
+        bid_with_keyboard(other)
+        wait_turn_passed(other, key)
+    page.wait_for_function("spadesApp.table.myTurn()", timeout=15000)
 
 
 def two_at_a_table(new_page: Any, server: str, ann_viewport: dict[str, int] | None = None,
@@ -80,14 +87,7 @@ def test_leaving_a_running_match_lets_a_cpu_cover_the_seat(new_page: Any, server
     ann, bob = two_at_a_table(new_page, server)
     ann_speech, bob_speech = Speech(ann), Speech(bob)
     seat = ann.evaluate("spadesApp.table.mySeat")
-    # Ann's turn (Bob bids if his comes first)
-    for _ in range(4):
-        if ann.evaluate("spadesApp.table.myTurn()"):
-            break
-        take_turn_if_mine(bob)
-        ann.wait_for_function("spadesApp.table.myTurn() || spadesApp.table.view.bids["
-                              "spadesApp.table.view.current_player] === null", timeout=15000)
-    ann.wait_for_function("spadesApp.table.myTurn()", timeout=15000)
+    wait_for_turn(ann, bob)
     assert ann.is_visible("#leave-btn")
     # Ann goes to the lobby in the middle of her turn: she leaves, and a CPU bids for her
     ann.click(".topbar nav a[href='#/lobby']")
@@ -101,8 +101,13 @@ def test_leaving_a_running_match_lets_a_cpu_cover_the_seat(new_page: Any, server
                           " && spadesApp.table.mySeat === s"
                           " && !spadesApp.table.msg.table.seats[s].covered", arg=seat)
     bob_speech.wait_for("Ann is back")
-    # the Leave button (a button: Tab reaches it; Enter presses it) does the same
-    ann.focus("#leave-btn")
+    # the Leave button does the same, by keyboard: Tab from the hand reaches it, Enter
+    ann.wait_for_function("document.activeElement.id === 'hand'")
+    for _ in range(15):
+        if ann.evaluate("document.activeElement.id") == "leave-btn":
+            break
+        ann.keyboard.press("Tab")
+    assert ann.evaluate("document.activeElement.id") == "leave-btn"
     ann.keyboard.press("Enter")
     ann.wait_for_function("location.hash === '#/'")
     ann_speech.wait_for("You left Friends")
@@ -200,12 +205,7 @@ def test_a_compact_seat_holds_its_tags_and_timer(new_page: Any, server: str) -> 
     bob_seat = bob.evaluate("spadesApp.table.mySeat")
     assert ann.evaluate("s => spadesApp.table.sideOf(s) === spadesApp.table.mySide", bob_seat)
     # Bob's turn: on Ann's phone his seat shows PARTNER, GUEST and his clock
-    for _ in range(4):
-        if bob.evaluate("spadesApp.table.myTurn()"):
-            break
-        take_turn_if_mine(ann)
-        bob.wait_for_function("spadesApp.table.myTurn() || spadesApp.table.view.bids["
-                              "spadesApp.table.view.current_player] === null", timeout=15000)
+    wait_for_turn(bob, ann)
     seat = ann.locator(f".felt .seat[data-seat='{bob_seat}']")
     ann.wait_for_function("s => document.querySelector(`.felt .seat[data-seat='${s}'] .turn-tag.time`)",
                           arg=bob_seat, timeout=15000)

@@ -360,6 +360,7 @@ class App {
       });
     }
     const focusTitle = () => {
+      if (this.table && this.table.el && this.table.el.contains(document.activeElement)) return; // already at the table
       const hand = this.main.querySelector("#hand");
       if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
     };

@@ -614,7 +614,8 @@ export class TableView {
     return Math.max(0, Math.round(this.turn.deadline - Date.now() / 1000));
   }
 
-  /** The timer's last warning for your turn: said at once (assertive), once per turn. */
+  /** The timer's last warning for your turn: said at once (assertive), once per turn; with
+   * `inOrder` (back at the table) after what is waiting to be said (polite). */
   warnTimer(seconds, view = this.view, { inOrder = false } = {}) {
     const key = view ? turnKeyOf(view) : "";
     if (this.warned === key) return;
