@@ -95,12 +95,14 @@ def new_page(browser: Any, server: str) -> Iterator[Any]:
     contexts = []
 
     def make(viewport: dict[str, int] | None = None, settings: str = FAST,
-             reduced_motion: str = "reduce", device_scale_factor: float = 1) -> Any:
+             reduced_motion: str = "reduce", device_scale_factor: float = 1,
+             has_touch: bool = False) -> Any:
         # bypass_csp: wait_for_function evaluates strings, which the page's policy forbids
         # (tests/web/test_csp.py checks the page under the policy).
         ctx = browser.new_context(viewport=viewport or {"width": 1366, "height": 900},
                                   bypass_csp=True, reduced_motion=reduced_motion,
-                                  device_scale_factor=device_scale_factor)
+                                  device_scale_factor=device_scale_factor,
+                                  has_touch=has_touch)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

@@ -194,14 +194,18 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
 
 
 def create_private_table(page: Any, server: str, name: str, table_name: str,
-                         profile: str) -> str:
-    """Fill the "Create a table" form for a private table of people and create it; wait for
-    the waiting room's invitation. Returns the invitation code."""
+                         profile: str, timer: int | None = None) -> str:
+    """Fill the "Create a table" form for a private table of people (with a turn timer of
+    ``timer`` seconds, if given) and create it; wait for the waiting room's invitation.
+    Returns the invitation code."""
     page.goto(server + "#/create")
     page.fill("#c-your-name", name)
     page.fill("#c-name", table_name)
     page.select_option("#c-profile", profile)
     page.check("#c-private")
+    if timer is not None:
+        page.check("#c-timer-on")
+        page.fill("#c-turn_timer", str(timer))
     page.click("text=Create the table")
     page.wait_for_selector(".invite")
     return str(page.text_content(".invite")).strip()

@@ -6,7 +6,7 @@ import { clear, h } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
-import { TableView } from "./table.js";
+import { PLACES, TableView } from "./table.js";
 import { Voice } from "./voice.js";
 
 class App {
@@ -175,6 +175,7 @@ class App {
     const [page, arg] = hash.split("/");
     const name = page || "home";
     if (this.table && !(name === "table" && arg === this.table.id)) {
+      this.table.depart();
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
       this.table = null;
@@ -245,10 +246,14 @@ class App {
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "target", checked: true }), " To the target score"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "one" }), " One hand"),
         h("label", { class: "inline", for: "quick-target" }, "Target"),
-        h("input", { id: "quick-target", name: "target", type: "number", min: "50", max: "10000", step: "50", placeholder: "profile's", inputmode: "numeric" })),
+        h("input", { id: "quick-target", name: "target", type: "number", min: "1", max: "10000", placeholder: "profile's", inputmode: "numeric" })),
       h("p", { class: "form-error", role: "alert", id: "quick-error" }),
       h("button", { type: "submit", class: "primary big" }, "Deal me in"));
     this.cpuSelect("quick-cpu").then((sel) => { const slot = quick.querySelector("#quick-cpu-slot"); if (slot) slot.replaceWith(sel); });
+    // no target for one hand: the field is off (and out of the Tab order)
+    quick.addEventListener("change", (e) => {
+      if (e.target.name === "length") quick.querySelector("#quick-target").disabled = e.target.value === "one";
+    });
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = new FormData(quick);
@@ -272,7 +277,7 @@ class App {
     const mine = this.myTables.length || store.lastTable()
       ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
         h("h2", { id: "back-title" }, "Your tables"),
-        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to table ${id}`)))))
+        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to ${store.tableName(id) || `a table (${id.slice(0, 8)})`}`)))))
       : null;
     this.page("Spades",
       h("p", { class: "lede" }, "Bid your tricks, trump with spades, and mind the bags. Play against the computer at once, or open a table for friends."),
@@ -355,6 +360,7 @@ class App {
       });
     }
     const focusTitle = () => {
+      if (this.table && this.table.el && this.table.el.contains(document.activeElement)) return; // already at the table
       const hand = this.main.querySelector("#hand");
       if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
     };
@@ -406,15 +412,18 @@ class App {
     if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
     const table = h("table", { class: "lobby-table" },
       h("caption", { class: "sr-only" }, "Open tables"),
-      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col" }, t)))));
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null }, t)))));
     const body = h("tbody");
     for (const t of this.lobby) {
+      const timer = t.turn_timer ? `${t.turn_timer}s` : "off";
       body.append(h("tr", {},
-        h("th", { scope: "row" }, t.name || t.id, h("br"), h("small", {}, `owner ${t.owner}`)),
-        h("td", {}, t.profile),
+        // on a phone the rules and the timer go under the name (their columns are hidden)
+        h("th", { scope: "row" }, t.name || t.id, t.owner ? [h("br"), h("small", {}, `owner ${t.owner}`)] : null,
+          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer ${timer}`)),
+        h("td", { class: "wide-only" }, t.profile),
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
         h("td", {}, t.status),
-        h("td", {}, t.turn_timer ? `${t.turn_timer}s` : "off"),
+        h("td", { class: "wide-only" }, timer),
         h("td", {}, (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
           return h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
@@ -455,7 +464,7 @@ class App {
       check("spectators", "Spectators allowed", true),
       num("grace_seconds", "Seconds a dropped player's seat waits", { min: "0", max: "600", value: "30" }),
       h("p", { class: "field" }, h("label", { for: "c-first_dealer" }, "First dealer"),
-        h("select", { id: "c-first_dealer", name: "first_dealer" }, h("option", { value: "" }, "Random"), [0, 1, 2, 3, 4, 5].map((s) => h("option", { value: String(s) }, `Seat ${s + 1}`)))),
+        h("select", { id: "c-first_dealer", name: "first_dealer" })),
       h("p", { class: "form-error", role: "alert", id: "create-error" }),
       h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Create the table"),
         h("button", { type: "button", id: "c-cpus" }, "Create and play against CPUs now")));
@@ -473,7 +482,21 @@ class App {
         const show = ["target", "turn_timer", "private", "spectators", "grace_seconds"].includes(k) ? true : k === "one_hand" ? p.name === "game93" || offered.has(k) : k === "players" ? p.players.length > 1 : offered.has(k) || (k === "teams" && offered.has("teams"));
         el.hidden = !show;
       }
+      syncDealer();
     };
+    // the first dealer: one of the table's seats, named as the table names them (you, the
+    // creator, sit in the first seat, at the bottom: South; the value stays the seat's index)
+    const syncDealer = () => {
+      const n = Number(form.querySelector("#c-players").value) || 4;
+      const sel = form.querySelector("#c-first_dealer");
+      const keep = sel.value;
+      clear(sel).append(h("option", { value: "" }, "Random"));
+      for (let s = 0; s < n; s++) {
+        const place = PLACES[n] ? PLACES[n][s] : `Seat ${s + 1}`;
+        sel.append(h("option", { value: String(s), selected: String(s) === keep }, s === 0 ? `You (${place})` : place));
+      }
+    };
+    form.querySelector("#c-players").addEventListener("change", syncDealer);
     profileSel.addEventListener("change", sync);
     sync();
     const collect = () => {
@@ -501,7 +524,8 @@ class App {
       } catch (ex) { err.textContent = ex.message; }
     };
     form.addEventListener("submit", (e) => { e.preventDefault(); submit(false); });
-    form.querySelector("#c-cpus").addEventListener("click", () => submit(true));
+    // the same checks of the fields as the form's own submit button
+    form.querySelector("#c-cpus").addEventListener("click", () => { if (form.reportValidity()) submit(true); });
   }
 
   async renderStats() {
@@ -521,12 +545,13 @@ class App {
       const sec = h("section", { class: "panel", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
       if (!hist.length) sec.append(h("p", {}, "No matches yet."));
       else {
-        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col" }, x)))));
+        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
         const b = h("tbody");
         for (const it of hist) {
           b.append(h("tr", {},
-            h("td", {}, new Date(it.updated_at * 1000).toLocaleString()),
-            h("td", {}, it.profile),
+            // on a phone the rules go under the date (their column is hidden)
+            h("td", {}, new Date(it.updated_at * 1000).toLocaleString(), h("small", { class: "narrow-only" }, h("br"), it.profile)),
+            h("td", { class: "wide-only" }, it.profile),
             h("td", {}, it.names.join(", ")),
             h("td", {}, it.scores.join(" – ")),
             h("td", {}, it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"),
@@ -741,7 +766,7 @@ class App {
       t: () => say(t.trickText()),
       r: () => say(t.roundText()),
       p: () => say(t.scoresText()),
-      o: () => { say(t.sheetText()); t.openSheetQuiet?.(); },
+      o: () => t.readSheet(),
       l: () => this.announcer.repeat(),
       x: () => this.voice.stop(),
       i: () => t.hint(),

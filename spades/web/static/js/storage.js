@@ -3,6 +3,8 @@
 //   spades.name            display name
 //   spades.settings        sound, animations, shortcuts, announcement pace
 //   spades.draft.<table>   the bid being chosen and the selected card (seed 003)
+//   spades.lastTable       the table last opened (offered on the home page, "Your tables")
+//   spades.tableNames      the names of the last tables opened, by id ("Your tables")
 
 const PREFIX = "spades.";
 
@@ -48,6 +50,14 @@ export const store = {
   saveDraft: (table, draft) => write(`draft.${table}`, draft),
   lastTable: () => read("lastTable", null),
   setLastTable: (t) => write("lastTable", t),
+  tableName: (id) => read("tableNames", {})[id] || null,
+  setTableName: (id, name) => {
+    const all = read("tableNames", {});
+    delete all[id];
+    all[id] = name;
+    for (const old of Object.keys(all).slice(0, -20)) delete all[old]; // the last 20
+    write("tableNames", all);
+  },
   read,
   write,
 };

@@ -14,7 +14,7 @@ import { store } from "./storage.js";
 const COMPASS = ["North", "East", "South", "West"];
 // Where the others sit, seen from the bottom of the table, clockwise (the next player on your
 // left): you are South; with four, your partner is North.
-const PLACES = {
+export const PLACES = {
   3: ["South", "West", "East"],
   4: ["South", "West", "North", "East"],
   5: ["South", "West", "North-west", "North-east", "East"],
@@ -185,6 +185,7 @@ export class TableView {
     this.queue = [];
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
     store.setLastTable(this.id);
+    store.setTableName(this.id, msg.table.name || "a table");
     this.loadDraft();
     this.render();
     if (first) {
@@ -193,6 +194,9 @@ export class TableView {
       this.say(this.summary());
     }
     this.checkTurn();
+    // back at the table in the last seconds of your turn: the warning after where you sit and
+    // your turn, in order (not ahead of them)
+    if (first) this.tick({ inOrder: true });
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
   }
 
@@ -258,6 +262,10 @@ export class TableView {
     if (msg.table_id !== this.id) return;
     this.sheetData = msg;
     this.renderSheet();
+    if (this.readSheetOnArrival) {
+      this.readSheetOnArrival = false;
+      this.say(this.sheetText());
+    }
     if (this.pendingSheet) {
       this.pendingSheet = false;
       this.openSheet();
@@ -606,13 +614,14 @@ export class TableView {
     return Math.max(0, Math.round(this.turn.deadline - Date.now() / 1000));
   }
 
-  /** The timer's last warning for your turn: said at once (assertive), once per turn. */
-  warnTimer(seconds, view = this.view) {
+  /** The timer's last warning for your turn: said at once (assertive), once per turn; with
+   * `inOrder` (back at the table) after what is waiting to be said (polite). */
+  warnTimer(seconds, view = this.view, { inOrder = false } = {}) {
     const key = view ? turnKeyOf(view) : "";
     if (this.warned === key) return;
     this.warned = key;
     this.app.sounds.play("timer");
-    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: true });
+    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
   }
 
   // ------------------------------------------------------------------ actions
@@ -909,6 +918,17 @@ export class TableView {
     location.hash = "#/";
   }
 
+  /** The page goes elsewhere (a link, the Leave button): during a match you leave the table
+   * (`leave`), so that a CPU plays for you until you join again, and the match does not wait
+   * for you. Before the start your place is kept (its own button frees it). */
+  depart() {
+    if (!this.msg || this.status !== "active") return;
+    this.app.conn.send({ type: "leave" });
+    const name = this.msg.table.name || "the table";
+    this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
+      : `You stopped watching ${name}.`);
+  }
+
   // ---------- game
   buildGame() {
     const n = this.players;
@@ -939,6 +959,9 @@ export class TableView {
               h("button", { type: "button", id: "sheet-btn", onclick: () => this.openSheet() }, "Score sheet"),
               h("button", { type: "button", id: "help-btn", onclick: () => this.app.openHelp() }, "Keys")))),
         h("aside", { class: "side-area", "aria-label": "Scores, events and chat" },
+          h("div", { class: "panel leave-box" },
+            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = "#/"; } }),
+            h("p", { class: "note", id: "leave-note" })),
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
@@ -977,7 +1000,8 @@ export class TableView {
       }
       this.activeSpecial = null;
       hand.focus({ preventScroll: true });
-      if (this.selected === card && this.myTurn() && this.view.phase === "play") this.play(card);
+      // the second tap on a card plays it; a card the page selected (not you) takes two taps
+      if (this.selected === card && !this.autoSelected && this.myTurn() && this.view.phase === "play") this.play(card);
       else this.select(card);
     });
     // the recent announcements are shown too, for everyone
@@ -1022,6 +1046,7 @@ export class TableView {
   }
 
   renderGame() {
+    this.renderLeave();
     this.renderSeats();
     this.renderTrick();
     this.renderStatus();
@@ -1031,6 +1056,16 @@ export class TableView {
     this.renderChat();
     this.renderSummary();
     this.renderOver();
+  }
+
+  /** The Leave button: what leaving does now. */
+  renderLeave() {
+    const btn = this.el.querySelector("#leave-btn");
+    const playing = this.isPlayer && this.status === "active";
+    const text = this.isPlayer ? "Leave the table" : "Stop watching";
+    if (btn.textContent !== text) btn.textContent = text;
+    this.el.querySelector("#leave-note").textContent = playing
+      ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
   }
 
   /** Where seat `s` sits: me at the bottom, the others clockwise (to my left first). */
@@ -1488,7 +1523,8 @@ export class TableView {
   /** Scroll so that the table (felt, hand and actions) fills the window. */
   showTable() {
     const area = this.el && this.el.querySelector(".play-area");
-    if (area) area.scrollIntoView({ block: "start", inline: "nearest" });
+    // its top on a whole pixel at (or just below) the window's top, never a fraction above it
+    if (area) window.scrollTo({ top: Math.floor(area.getBoundingClientRect().top + window.scrollY), behavior: "instant" });
   }
 
   /** The Bid and Nil cards of seed 002, in the hand while your bid is still to be made. */
@@ -1710,16 +1746,25 @@ export class TableView {
     if (d.finished) body.append(h("p", { class: "sheet-result" }, this.overText(d.winner)));
   }
 
+  /** O: the score sheet read out, now, or as soon as it comes (the page asks for it when it
+   * has none: after each hand it changes). */
+  readSheet() {
+    if (this.sheetData) { this.say(this.sheetText()); return; }
+    this.readSheetOnArrival = true;
+    this.requestSheet();
+  }
+
   sheetText() {
     const d = this.sheetData;
-    if (!d) { this.requestSheet(); return "The score sheet is on its way; press O again in a moment."; }
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
     const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${cap(this.sideName(k))} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }
 
   // ---------- timer
-  tick() {
+  /** The countdown on the screen, and the page's own warning near the end of your turn (once
+   * "your turn" has been said). */
+  tick({ inOrder = false } = {}) {
     if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
     const left = this.timeLeft();
     const total = this.turn.seconds || 30;
@@ -1737,6 +1782,8 @@ export class TableView {
       chip.classList.toggle("urgent", urgent);
       chip.classList.toggle("mine", mine);
     }
-    if (this.myTurn() && left !== null && left <= warnAt && left > 0) this.warnTimer(left);
+    if (this.myTurn() && this.turnKey === turnKeyOf(this.view) && left !== null && left <= warnAt && left > 0) {
+      this.warnTimer(left, this.view, { inOrder });
+    }
   }
 }
