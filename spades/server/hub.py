@@ -23,7 +23,7 @@ from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache, LobbyNotices
-from spades.server.options import build_rules, invite_code, restartable
+from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
 from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
 from spades.server.seating import Place
@@ -447,7 +447,11 @@ class Hub:
             raise TableError("bad_options", str(exc)) from None
         if seat >= rules.players:
             raise TableError("bad_options", f"seat must be 0 to {rules.players - 1}")
-        opts = (options or self.default_options()).model_copy(update={"private": True})
+        # The table's options describe the record's rules (the page reads its profile and
+        # target from them), whatever the upload's options said of those.
+        described = {key: getattr(rules, key) for key in OVERRIDES}
+        opts = (options or self.default_options()).model_copy(update={
+            "private": True, "profile": rules.name, "players": rules.players, **described})
         try:
             spec_of(opts.cpu)
         except ValueError as exc:

@@ -327,6 +327,29 @@ def test_sheet_and_records_upload(client: TestClient) -> None:
     assert r.status_code == 422 and "hand 1" in r.json()["detail"]
 
 
+def test_a_continued_record_is_labelled_with_its_own_rules(client: TestClient) -> None:
+    import random
+
+    from spades.engine import Match, profile
+
+    # Before the fix the table's options said the upload's default "cardems" while it
+    # played the record's cards4net to 300: the page showed "Playing to 300 · cardems".
+    m = Match(profile("cards4net", target=300, jokers=True), rng=random.Random(3))
+    for _ in range(10):
+        m.apply(m.legal_actions()[0])
+    ann = Player(client, "Ann")
+    r = client.post("/api/records", json={"record": m.to_record(), "mode": "continue",
+                                          "seat": 0, "options": {"cpu": "random"}},
+                    headers={"Authorization": f"Bearer {ann.token}"})
+    assert r.status_code == 200, r.text
+    assert ann.request({"type": "join", "table_id": r.json()["table_id"]})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    options = ann.table["options"]
+    assert options["profile"] == "cards4net" and options["target"] == 300, options
+    assert options["jokers"] is True and options["private"] is True
+
+
 def test_hint_on_your_turn_only(client: TestClient) -> None:
     ann = Player(client, "Ann")
     assert ann.request({"type": "hint"})["code"] == "state"  # not at a table
