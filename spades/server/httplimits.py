@@ -42,6 +42,15 @@ def body_limit(settings: Settings, path: str) -> int:
     return settings.max_body
 
 
+def too_big_message(settings: Settings, path: str, size: int | None) -> str:
+    """What a 413 says: for a record, the record's limit (the one people can act on), and
+    the size sent when it was declared."""
+    seen = f"; this one is {size} bytes" if size is not None else ""
+    if path.rstrip("/") == "/api/records":
+        return f"a record may be at most {settings.max_record_bytes} bytes{seen}"
+    return f"the request body may be at most {body_limit(settings, path)} bytes{seen}"
+
+
 def _address(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "?"
@@ -113,7 +122,7 @@ class LimitsMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > limit:
-            await _answer(send, 413, f"the request body may be at most {limit} bytes")
+            await _answer(send, 413, too_big_message(self.settings, path, declared))
             return
         seen = 0
         too_big = False
@@ -129,8 +138,7 @@ class LimitsMiddleware:
                 if seen > limit:
                     too_big = True
                     if not started:
-                        await _answer(send, 413, f"the request body may be at most {limit} "
-                                      "bytes")
+                        await _answer(send, 413, too_big_message(self.settings, path, None))
                     raise _TooBig
             return message
 

@@ -250,6 +250,13 @@ def test_big_bodies_are_refused_without_echo(make: Callable[..., TestClient]) ->
     r = client.post("/api/guest", json={"name": "z" * 5000})
     assert r.status_code == 422 and "zzzzzzzz" not in r.text
     assert r.json()["detail"][0]["loc"] == ["body", "name"]
+    # A record too big says the record's limit and its size (before: "the request body may
+    # be at most 1004096 bytes", a figure nobody can check a file against).
+    r = client.post("/api/records", content=b"{" + b" " * 3_000_000 + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert r.json()["detail"] == ("a record may be at most 1000000 bytes; this one is "
+                                  "3000002 bytes")
     # A record may be bigger than other bodies.
     token = guest(client, "Ann")
     r = client.post("/api/records", json={"record": partial_record(), "mode": "review",
