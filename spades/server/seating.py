@@ -56,8 +56,11 @@ def default_name(players: int, seat: int) -> str:
 
 
 def cpu_name(players: int, seat: int) -> str:
-    """The name a CPU gets at the start."""
-    return f"CPU {default_name(players, seat)}" if players == 4 else f"CPU {seat + 1}"
+    """The name a CPU gets at the start, kept in the game's seats and records: numbered,
+    not a compass point, since each person's page names the seats from where they sit (the
+    partner of the player at seat 0 is "North" on their page, though seat 2 is South in
+    the record's frame). Pages and histories name CPUs by place (:func:`place_names`)."""
+    return f"CPU {seat + 1}"
 
 
 def place_names(places: Sequence[Place], seat: int | None) -> tuple[str, ...]:

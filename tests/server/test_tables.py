@@ -294,6 +294,11 @@ def test_lobby_updates_live_and_quick_cpu_table(client: TestClient) -> None:
     seat, names = row["seat"], row["names"]
     assert names[seat] == "Cy"
     assert [names[(seat + k) % 4] for k in (1, 2, 3)] == ["CPU West", "CPU North", "CPU East"]
+    # The record, in the game's own frame, numbers them instead of naming a compass point
+    # that Cy's page gave another seat (before: "CPU South" for the partner).
+    record = client.get(f"/api/games/{row['game_id']}/record", headers=auth).json()
+    assert [n for i, n in enumerate(record["names"]) if i != seat] == [
+        f"CPU {i + 1}" for i in range(4) if i != seat]
     assert ann.request({"type": "leave"})["type"] == "ack"
     assert bob.until(lambda m: m["type"] == "lobby_remove")
 
