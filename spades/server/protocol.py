@@ -112,6 +112,8 @@ class TableSummary(BaseModel):
     owner: str
     turn_timer: int | None
     private: bool
+    paused: bool = Field(default=False, description="active, but no player is connected: "
+                         "the match waits until one comes back (nothing to watch)")
 
 
 class TableState(BaseModel):

@@ -196,6 +196,14 @@ class Table:
         i = self.place_of(self.owner)
         return self.places[i].name if i is not None else ""
 
+    def display_name(self) -> str:
+        """The table's name, or its owner's table, or (the owner gone) its first player's."""
+        if self.options.name:
+            return self.options.name
+        who = self.owner_name() or next(
+            (p.name for p in self.places if p.kind == "human" and p.name), "")
+        return f"{who}'s table" if who else "A table"
+
     def humans(self) -> int:
         return sum(p.kind == "human" for p in self.places)
 
@@ -211,14 +219,15 @@ class Table:
 
     def summary(self) -> TableSummary:
         return TableSummary(
-            id=self.id, name=self.options.name or f"{self.owner_name()}'s table",
+            id=self.id, name=self.display_name(),
             status="finished" if self.status == "closed" else self.status,  # type: ignore[arg-type]
             profile=self.rules.name, players=self.rules.players, humans=self.humans(),
             open_seats=sum(p.kind == "empty" for p in self.places)
             if self.status == "waiting" else 0,
             spectators=self.options.spectators, spectating=len(self.spectators),
             owner=self.owner_name(), turn_timer=self.rules.turn_timer,
-            private=self.options.private)
+            private=self.options.private,
+            paused=self.status == "active" and not self.any_human_connected())
 
     def state(self, member: bool) -> TableState:
         side_of = self.rules.side_of
@@ -240,7 +249,7 @@ class Table:
             names = self.names()
             winner_names = [names[s] for s in self.rules.sides[winner]]
         return TableState(
-            id=self.id, name=self.options.name or f"{self.owner_name()}'s table",
+            id=self.id, name=self.display_name(),
             status="finished" if self.status == "closed" else self.status,  # type: ignore[arg-type]
             options=self.options, rules=views.rules_info(self.rules),
             seats=seats, spectating=len(self.spectators), owner=self.owner,
@@ -411,6 +420,7 @@ class Table:
                 self.members[conn.user_id] = conn
                 conn.table = self
                 await self._returned(seat)
+                self.hub.lobby_changed(self)  # connected again: no longer paused
                 return
             if role == "player":
                 if self.status != "waiting":

@@ -113,6 +113,23 @@ def test_dropped_player_is_covered_by_a_cpu_then_returns(client: TestClient) -> 
     assert play_to_end([ann, back])["event"]["kind"] == "match_over"
 
 
+def test_the_lobby_says_when_a_match_waits_for_its_people(client: TestClient) -> None:
+    # Before: a table nobody was connected to stood as "active" with a Watch button,
+    # though its match waits for a player to come back.
+    ann, cy = Player(client, "Ann"), Player(client, "Cy")
+    tid = new_table(ann, {"profile": "cardems"})
+    started(ann)
+    cy.send({"type": "lobby", "subscribe": True})
+    row = next(t for t in cy.until(lambda m: m["type"] == "lobby")["tables"] if t["id"] == tid)
+    assert row["status"] == "active" and row["paused"] is False
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    row = cy.until(lambda m: m["type"] == "lobby_update" and m["table"]["paused"])["table"]
+    assert row["name"] == "Ann's table"  # before: "'s table", the owner gone
+    back = Player(client, "Ann", ann.token)
+    assert back.request({"type": "join", "table_id": tid})["type"] == "ack"
+    cy.until(lambda m: m["type"] == "lobby_update" and m["table"]["paused"] is False)
+
+
 def test_owner_options_take_effect_and_teams_are_seated_apart(client: TestClient) -> None:
     people = [Player(client, n) for n in ("Ann", "Bob", "Cy", "Di")]
     ann = people[0]
