@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY } from "./content.js";
-import { clear, h } from "./dom.js";
+import { clear, h, plural } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -41,7 +41,7 @@ class App {
     });
     matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
     if (store.token()) this.conn.open();
-    else Object.assign(document.getElementById("conn"), { textContent: "Not signed in" }).dataset.status = "none";
+    else this.showConn();
     this.route();
   }
 
@@ -102,19 +102,18 @@ class App {
     const c = this.conn;
     c.on("welcome", (m) => {
       this.user = m.user;
+      this.showConn();
       this.probeHints();
       this.myTables = m.tables || [];
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      if (this.table && this.joinQueued !== this.table.id) c.send({ type: "join", table_id: this.table.id });
+      if (this.table && this.joinQueued !== this.table.id) c.send(this.joinMessage());
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
     });
     c.on("status", ({ status }) => {
-      const el = document.getElementById("conn");
-      el.textContent = status === "online" ? (this.user ? this.user.name : "Online") : status === "connecting" ? "Connecting…" : "Offline";
-      el.dataset.status = status;
+      this.showConn();
       if (status === "offline" && this.table && this.wasOnline) this.announcer.say("Connection lost. Reconnecting…");
       if (status === "online" && this.table && this.wasOnline === false) this.announcer.say("Reconnected.");
       if (status === "online") this.wasOnline = true;
@@ -139,6 +138,7 @@ class App {
     c.on("event", (m) => this.frame(m));
     c.on("chat", (m) => this.frame(m));
     c.on("sheet", (m) => this.table && this.table.onSheet(m));
+    c.on("spectators", (m) => this.table && this.table.onSpectators(m));
     c.on("lobby", (m) => { this.lobby = m.tables; this.renderLobbyList(); });
     c.on("lobby_update", (m) => {
       const i = this.lobby.findIndex((t) => t.id === m.table.id);
@@ -148,18 +148,144 @@ class App {
     c.on("lobby_remove", (m) => { this.lobby = this.lobby.filter((t) => t.id !== m.table_id); this.renderLobbyList(); });
   }
 
+  /** The top bar: who you are once the connection is up (the status before). */
+  showConn() {
+    const el = document.getElementById("conn");
+    const status = this.conn.status;
+    if (!store.token()) { el.textContent = "Not signed in"; el.dataset.status = "none"; return; }
+    const who = this.user ? `${this.user.name}${this.user.guest ? " (guest)" : ""}` : "Online";
+    el.textContent = status === "online" ? who : status === "connecting" ? "Connecting…" : "Offline";
+    el.dataset.status = status;
+  }
+
   async ensureSession(name) {
     if (store.token() && this.user) return true;
     if (!store.token()) {
       const clean = (name || store.name() || "").trim();
       if (!clean) throw new Error("Choose a display name first.");
-      const s = await api("POST", "/api/guest", { name: clean });
+      let s;
+      try {
+        s = await api("POST", "/api/guest", { name: clean });
+      } catch (err) {
+        if (err.status === 409) err.account = clean; // an account's name: offer to sign in
+        throw err;
+      }
       store.setToken(s.token);
       store.setName(s.user.name);
       this.user = s.user;
     }
     this.conn.open();
     return true;
+  }
+
+  /** A form's error; a name that belongs to an account offers the sign-in form. */
+  showError(box, err) {
+    clear(box).append(err.message);
+    if (err.account) {
+      box.append(" ", h("a", { href: "#/account", onclick: () => { this.signInName = err.account; this.returnTo = location.hash; } }, `Sign in as ${err.account}`));
+    }
+  }
+
+  /** A new session (signed in or registered): kept, and the socket says hello with it. */
+  startSession(s) {
+    store.setToken(s.token);
+    store.setName(s.user.name);
+    this.user = s.user;
+    this.myTables = [];
+    this.conn.close();
+    this.conn.open();
+    this.showConn();
+  }
+
+  async signOut() {
+    this.conn.close(); // first: the server closes the session's sockets with an `auth` error
+    try { await api("POST", "/api/logout"); } catch { /* the session is gone either way */ }
+    store.setToken(null);
+    store.setLastTable(null);
+    this.user = null;
+    this.myTables = [];
+    this.showConn();
+    this.announcer.say("You are signed out.");
+    if (this.currentRoute === "account") this.route();
+  }
+
+  renderAccount() {
+    const page = this.page("Account");
+    const u = this.user;
+    if (store.token() && !u) {
+      api("GET", "/api/me").then((me) => { this.user = me; this.showConn(); if (this.currentRoute === "account") this.route(); }).catch(() => {});
+    }
+    if (u) {
+      page.append(h("section", { class: "panel", "aria-labelledby": "who-title" },
+        h("h2", { id: "who-title" }, u.guest ? "Playing as a guest" : "Signed in"),
+        h("p", {}, u.guest ? `You play as ${u.name}, a guest: this browser keeps your name until you sign out. Register to keep your name and statistics everywhere.` : `You are signed in as ${u.name}.`),
+        h("button", { type: "button", id: "sign-out", onclick: () => this.signOut() }, "Sign out")));
+    }
+    page.append(h("div", { class: "home-grid" }, this.accountForm("login"), this.accountForm("register")));
+    if (this.signInName) {
+      const pw = page.querySelector("#in-password");
+      this.signInName = null;
+      if (pw) setTimeout(() => pw.focus(), 0);
+    }
+  }
+
+  /** Sign in (`login`) or Register: the server's reasons next to the field they concern. */
+  accountForm(kind) {
+    const login = kind === "login";
+    const p = login ? "in" : "reg";
+    const field = (id, label, attrs) => h("p", { class: "field" },
+      h("label", { for: `${p}-${id}` }, label),
+      h("input", { id: `${p}-${id}`, name: id, required: true, "aria-describedby": `${p}-${id}-error`, ...attrs }),
+      h("span", { class: "form-error", id: `${p}-${id}-error`, role: "alert" }));
+    const form = h("form", { class: "panel", "aria-labelledby": `${p}-title` },
+      h("h2", { id: `${p}-title` }, login ? "Sign in" : "Register"),
+      field("name", "Name", { type: "text", maxlength: "24", autocomplete: "username", value: login ? this.signInName || "" : "" }),
+      field("password", login ? "Password" : "Password (8 characters or more)", { type: "password", minlength: login ? null : "8", maxlength: "200", autocomplete: login ? "current-password" : "new-password" }),
+      h("p", { class: "form-error", role: "alert", id: `${p}-error` }),
+      h("button", { type: "submit", class: "primary" }, login ? "Sign in" : "Register"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      for (const el of form.querySelectorAll(".form-error")) el.textContent = "";
+      for (const el of form.querySelectorAll("input")) el.removeAttribute("aria-invalid");
+      const f = new FormData(form);
+      try {
+        const s = await api("POST", login ? "/api/login" : "/api/register", { name: String(f.get("name")).trim(), password: f.get("password") });
+        this.startSession(s);
+        this.announcer.say(login ? `Signed in as ${s.user.name}.` : `Registered and signed in as ${s.user.name}.`);
+        const back = this.returnTo;
+        this.returnTo = null;
+        if (back && back !== "#/account") location.hash = back; else this.route();
+      } catch (err) {
+        const where = this.accountErrorField(err, login);
+        let text = err.message;
+        if (err.status === 429) text = `Too many tries: try again in ${this.waitWords(err.retryAfter)}.`;
+        const box = where ? form.querySelector(`#${p}-${where}-error`) : form.querySelector(`#${p}-error`);
+        box.textContent = text.replace(/^(name|password): /, "");
+        const input = where && form.querySelector(`#${p}-${where}`);
+        if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+      }
+    });
+    return form;
+  }
+
+  /** Which field an account error is about: "name", "password", or null (the form's). */
+  accountErrorField(err, login) {
+    if (err.status === 401) return "password";
+    if (err.status === 409) return "name";
+    if (err.status !== 422) return null;
+    const first = Array.isArray(err.detail) ? err.detail[0] : null;
+    const loc = first && first.loc ? first.loc[first.loc.length - 1] : null;
+    if (loc === "name" || loc === "password") return loc;
+    return /^password\b|password/i.test(err.message) ? "password" : "name";
+  }
+
+  /** Seconds (a Retry-After) in words: "40 seconds", "2 minutes", "a moment". */
+  waitWords(seconds) {
+    const n = Number(seconds);
+    if (!Number.isFinite(n) || n <= 0) return "a moment";
+    if (n < 60) return plural(Math.ceil(n), "second");
+    const m = Math.ceil(n / 60);
+    return plural(m, "minute");
   }
 
   async getProfiles() {
@@ -174,19 +300,20 @@ class App {
     const hash = location.hash.replace(/^#\/?/, "");
     const [page, arg] = hash.split("/");
     const name = page || "home";
-    if (this.table && !(name === "table" && arg === this.table.id)) {
+    if (this.table && !((name === "table" || name === "watch") && arg === this.table.id)) {
       this.table.depart();
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
       this.table = null;
     }
     this.currentRoute = name;
-    if (name !== "table") clear(this.main);
+    if (name !== "table" && name !== "watch") clear(this.main);
     const pages = {
       home: () => this.renderHome(),
       lobby: () => this.renderLobby(),
       create: () => this.renderCreate(),
       table: () => this.openTable(arg),
+      watch: () => this.openTable(arg, true),
       join: () => this.joinInvite(arg),
       stats: () => this.renderStats(),
       rules: () => this.renderRules(arg),
@@ -194,6 +321,7 @@ class App {
       strategy: () => this.renderStrategy(),
       help: () => this.renderHelp(),
       settings: () => this.renderSettings(),
+      account: () => this.renderAccount(),
     };
     (pages[name] || pages.home)();
     for (const a of document.querySelectorAll(".topbar nav a")) {
@@ -201,7 +329,7 @@ class App {
       if (target === name || (name === "glossary" || name === "strategy") && target === "rules") a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
-    if (name !== "table") {
+    if (name !== "table" && name !== "watch") {
       const h1 = this.main.querySelector("h1");
       if (h1) { h1.setAttribute("tabindex", "-1"); if (this.routed) h1.focus(); }
       this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
@@ -266,7 +394,7 @@ class App {
       try {
         await this.ensureSession(f.get("name"));
         await this.createTable(options, true);
-      } catch (ex) { err.textContent = ex.message; }
+      } catch (ex) { this.showError(err, ex); }
     });
     const join = h("form", { class: "panel", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, "Join by invite code"),
@@ -335,11 +463,17 @@ class App {
     }
   }
 
-  openTable(id) {
+  /** The `join` of the open table: as a spectator when it was opened to watch. */
+  joinMessage() {
+    return { type: "join", table_id: this.table.id, ...(this.table.watching ? { role: "spectator" } : {}) };
+  }
+
+  openTable(id, watch = false) {
     if (!id) { location.hash = "#/"; return; }
     if (this.table && this.table.id === id) return;
     clear(this.main);
     this.table = new TableView(this, id);
+    this.table.watching = watch;
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -348,16 +482,23 @@ class App {
       // what happened between the snapshot and this view, told in order
       for (const f of this.pendingFrames.splice(0)) this.frame(f);
     } else if (!store.token()) {
-      this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
-      return;
-    } else {
-      this.conn.open();
-      if (!this.conn.ready) this.joinQueued = id;
-      this.conn.request({ type: "join", table_id: id }).catch((err) => {
-        if (!this.table) return;
-        this.announcer.say(`Could not join: ${err.message}`, { assertive: true });
-        clear(this.table.el).append(h("div", { class: "panel" }, h("h1", {}, "Could not join the table"), h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      // a new visitor: a name here, then on to the table
+      const f = h("form", { class: "panel", "aria-labelledby": "table-name-title" },
+        h("h1", { id: "table-name-title", tabindex: "-1" }, watch ? "Choose a name to watch this table" : "Choose a name to join this table"),
+        this.nameField("table-name"),
+        h("p", { class: "form-error", role: "alert", id: "table-name-error" }),
+        h("button", { type: "submit", class: "primary" }, watch ? "Watch" : "Join"));
+      f.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        try {
+          await this.ensureSession(new FormData(f).get("name"));
+          f.remove();
+          this.joinTable();
+        } catch (err) { this.showError(f.querySelector("#table-name-error"), err); }
       });
+      clear(this.table.el).append(f);
+    } else {
+      this.joinTable();
     }
     const focusTitle = () => {
       if (this.table && this.table.el && this.table.el.contains(document.activeElement)) return; // already at the table
@@ -365,6 +506,20 @@ class App {
       if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
     };
     setTimeout(focusTitle, 50);
+  }
+
+  joinTable() {
+    const t = this.table;
+    if (!t) return;
+    clear(t.el).append(h("p", { class: "loading" }, t.watching ? "Opening the table to watch…" : "Joining the table…"));
+    this.conn.open();
+    if (!this.conn.ready) this.joinQueued = t.id;
+    this.conn.request(this.joinMessage()).catch((err) => {
+      if (this.table !== t) return;
+      const what = t.watching ? "watch" : "join";
+      this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
+      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+    });
   }
 
   async joinInvite(code) {
@@ -388,10 +543,11 @@ class App {
   }
 
   inviteNameForm(code) {
-    const f = h("form", { class: "panel" }, this.nameField("invite-name"), h("button", { type: "submit", class: "primary" }, "Join"));
+    const f = h("form", { class: "panel" }, this.nameField("invite-name"), h("p", { class: "form-error", role: "alert" }), h("button", { type: "submit", class: "primary" }, "Join"));
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
-      try { await this.ensureSession(new FormData(f).get("name")); this.route(); } catch (err) { f.append(h("p", { role: "alert" }, err.message)); }
+      const box = f.querySelector(".form-error");
+      try { await this.ensureSession(new FormData(f).get("name")); this.route(); } catch (err) { this.showError(box, err); }
     });
     return f;
   }
@@ -426,7 +582,7 @@ class App {
         h("td", { class: "wide-only" }, timer),
         h("td", {}, (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
-          return h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
+          return h("a", { class: "button small", href: `#/${verb === "Join" ? "table" : "watch"}/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
         })())));
     }
     table.append(body);

@@ -184,8 +184,9 @@ export class TableView {
     this.seq = msg.seq;
     this.queue = [];
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
-    store.setLastTable(this.id);
+    if (this.isPlayer) store.setLastTable(this.id);
     store.setTableName(this.id, msg.table.name || "a table");
+    if (first) this.spectatorsSaid = msg.table.spectating || 0;
     this.loadDraft();
     this.render();
     if (first) {
@@ -256,6 +257,37 @@ export class TableView {
       return;
     }
     if (ev.text) this.say(sentence(ev.text), { event: true });
+  }
+
+  /** Spectators came or went (`spectators` frames, at most twice a second): shown at once,
+   * said (politely) only once they have settled for a moment and their number changed. */
+  onSpectators(msg) {
+    if (msg.table_id !== this.id || !this.msg) return;
+    this.msg.table.spectating = msg.spectating;
+    this.spectatorNames = msg.names;
+    this.renderWatchers();
+    if (!this.isPlayer) return;
+    clearTimeout(this.spectatorTimer);
+    this.spectatorTimer = setTimeout(() => {
+      const n = this.msg.table.spectating || 0;
+      if (n === this.spectatorsSaid) return;
+      this.spectatorsSaid = n;
+      this.say(this.watchersText());
+    }, 1500);
+  }
+
+  watchersText() {
+    const n = (this.msg && this.msg.table.spectating) || 0;
+    if (!n) return "Nobody is watching.";
+    const names = this.spectatorNames && this.spectatorNames.length ? `: ${listJoin(this.spectatorNames)}` : "";
+    return `${plural(n, "spectator")} watching${names}.`;
+  }
+
+  renderWatchers() {
+    const el = this.el && this.el.querySelector("#watchers");
+    if (!el) return;
+    const n = (this.msg && this.msg.table.spectating) || 0;
+    el.textContent = n ? this.watchersText() : "";
   }
 
   onSheet(msg) {
@@ -888,6 +920,7 @@ export class TableView {
     const info = clear(this.el.querySelector("#waiting-info"));
     const o = t.options;
     info.append(
+      t.spectating ? h("p", { id: "watchers" }, this.watchersText()) : null,
       h("p", {}, `Rules: ${o.profile}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
       t.invite ? h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
         h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`)) : null);
@@ -898,7 +931,7 @@ export class TableView {
     } else {
       actions.append(h("p", {}, "The owner starts the match."));
     }
-    actions.append(h("button", { type: "button", onclick: () => this.leave() }, "Leave the table"));
+    actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
     this.renderChat();
   }
 
@@ -913,6 +946,7 @@ export class TableView {
   }
 
   leave() {
+    if (!this.isPlayer) { location.hash = "#/lobby"; return; } // (depart() says leave)
     this.app.conn.send({ type: "leave" });
     store.setLastTable(null);
     location.hash = "#/";
@@ -922,7 +956,8 @@ export class TableView {
    * (`leave`), so that a CPU plays for you until you join again, and the match does not wait
    * for you. Before the start your place is kept (its own button frees it). */
   depart() {
-    if (!this.msg || this.status !== "active") return;
+    clearTimeout(this.spectatorTimer);
+    if (!this.msg || (this.isPlayer && this.status !== "active")) return;
     this.app.conn.send({ type: "leave" });
     const name = this.msg.table.name || "the table";
     this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
@@ -960,8 +995,9 @@ export class TableView {
               h("button", { type: "button", id: "help-btn", onclick: () => this.app.openHelp() }, "Keys")))),
         h("aside", { class: "side-area", "aria-label": "Scores, events and chat" },
           h("div", { class: "panel leave-box" },
-            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = "#/"; } }),
-            h("p", { class: "note", id: "leave-note" })),
+            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = this.isPlayer ? "#/" : "#/lobby"; } }),
+            h("p", { class: "note", id: "leave-note" }),
+            h("p", { class: "note", id: "watchers" })),
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
@@ -1066,6 +1102,9 @@ export class TableView {
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing
       ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
+    // a spectator has no hand to play or to be advised on
+    for (const id of ["#play-btn", "#hint-btn"]) this.el.querySelector(id).hidden = !this.isPlayer;
+    this.renderWatchers();
   }
 
   /** Where seat `s` sits: me at the bottom, the others clockwise (to my left first). */

@@ -1,0 +1,41 @@
+"""Defects found by the second user trial of the page: watching from the lobby, the account
+screens, Mirror and Blind Nil on the create form, the hand's summary adding up, the turn after
+looking at the cards, the bidding variants said and offered truly, the record upload form, the
+layouts at 1366x768, and small wording."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+from tests.web.helpers import Speech, create_cpu_table, wait_my_turn_or_over
+
+
+def test_watch_from_the_lobby_as_a_new_visitor(new_page: Any, server: str) -> None:
+    ann = new_page()
+    create_cpu_table(ann, server, "Wanda", profile="race400", players=4,
+                     table_name="Wanda watched")
+    ann_speech = Speech(ann)
+    vic = new_page()
+    vic.goto(server + "#/lobby")
+    vic.click("a[aria-label='Watch Wanda watched']")
+    # no session: a name right here, then on to the table as a spectator
+    vic.fill("#table-name", "Vic")
+    vic.click("main form button[type=submit]")
+    vic.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    assert vic.evaluate("spadesApp.table.msg.you.role") == "spectator"
+    Speech(vic).wait_for("You are watching Wanda watched")
+    assert vic.text_content("#leave-btn") == "Stop watching"
+    assert not vic.is_visible("#hint-btn")
+    # the players see and hear who watches (once, not on every frame)
+    ann.wait_for_function("document.getElementById('watchers').textContent.includes('Vic')")
+    assert "1 spectator watching: Vic" in ann_speech.wait_for("watching")["text"]
+    vic.click("#leave-btn")
+    vic.wait_for_function("location.hash === '#/lobby'")
+    Speech(vic).wait_for("You stopped watching Wanda watched")
+    assert "Nobody is watching" in ann_speech.wait_for("watching")["text"]
+    said = [e["text"] for e in ann_speech.all() if "watching" in e["text"]]
+    assert len(said) == 2, said
+    assert not ann.errors and not vic.errors, (ann.errors, vic.errors)
