@@ -39,3 +39,51 @@ def test_watch_from_the_lobby_as_a_new_visitor(new_page: Any, server: str) -> No
     said = [e["text"] for e in ann_speech.all() if "watching" in e["text"]]
     assert len(said) == 2, said
     assert not ann.errors and not vic.errors, (ann.errors, vic.errors)
+
+
+def test_register_sign_in_and_out_with_the_reasons_at_their_fields(new_page: Any,
+                                                                    server: str) -> None:
+    page = new_page()
+    page.click(".topbar nav a[href='#/account']")
+    page.fill("#reg-name", "Rhea")
+    page.fill("#reg-password", "a good password")
+    page.click("form:has(#reg-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('conn').textContent === 'Rhea'")
+    # the name is kept over a reload
+    page.reload()
+    page.wait_for_function("document.getElementById('conn').textContent === 'Rhea'")
+    page.click("#sign-out")
+    page.wait_for_function("document.getElementById('conn').textContent === 'Not signed in'")
+    # taken: at the name; wrong password: at the password
+    page.fill("#reg-name", "rhea")
+    page.fill("#reg-password", "another password")
+    page.click("form:has(#reg-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('reg-name-error').textContent !== ''")
+    assert "taken" in page.text_content("#reg-name-error")
+    assert page.get_attribute("#reg-name", "aria-invalid") == "true"
+    page.fill("#in-name", "Rhea")
+    page.fill("#in-password", "not the password")
+    page.click("form:has(#in-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('in-password-error').textContent !== ''")
+    assert "wrong name or password" in page.text_content("#in-password-error")
+    # a guest who types the account's name is offered the sign-in form, and comes back
+    page.goto(server + "#/")
+    page.fill("#quick-name", "Rhea")
+    page.click("form.quick button[type=submit]")
+    page.click("#quick-error a:has-text('Sign in as Rhea')")
+    assert page.input_value("#in-name") == "Rhea"
+    page.wait_for_function("document.activeElement.id === 'in-password'")
+    page.fill("#in-password", "a good password")
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#/'"
+                           " && document.getElementById('conn').textContent === 'Rhea'")
+    assert not page.errors, page.errors
+
+
+def test_a_guest_sees_their_name_after_a_reload(new_page: Any) -> None:
+    page = new_page()
+    page.fill("#quick-name", "Gil")
+    page.click("form.quick button[type=submit]")
+    page.wait_for_selector("#hand", state="attached")
+    page.reload()
+    page.wait_for_function("document.getElementById('conn').textContent === 'Gil (guest)'")
