@@ -87,3 +87,27 @@ def test_a_guest_sees_their_name_after_a_reload(new_page: Any) -> None:
     page.wait_for_selector("#hand", state="attached")
     page.reload()
     page.wait_for_function("document.getElementById('conn').textContent === 'Gil (guest)'")
+
+
+def test_mirror_turns_blind_nil_off_and_errors_name_the_field(new_page: Any,
+                                                              server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Mira")
+    page.select_option("#c-profile", "cards4net")
+    assert page.is_checked("#c-blind_nil")
+    page.select_option("#c-bidding", "mirror")
+    assert not page.is_checked("#c-blind_nil") and page.is_disabled("#c-blind_nil")
+    page.click("#c-cpus")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    assert page.evaluate("spadesApp.table.rules.bidding") == "mirror"
+    # a refusal of the server names the field by its label, not by the knob
+    page.goto(server + "#/create")
+    page.select_option("#c-profile", "race400")
+    page.select_option("#c-players", "5")
+    page.select_option("#c-teams", "2")
+    page.click("#c-cpus")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    text = page.text_content("#create-error")
+    assert text.startswith("Sides: "), text
+    assert page.get_attribute("#c-teams", "aria-invalid") == "true"

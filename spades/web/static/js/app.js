@@ -652,8 +652,20 @@ class App {
         sel.append(h("option", { value: String(s), selected: String(s) === keep }, s === 0 ? `You (${place})` : place));
       }
     };
+    // Mirror bidding has no Blind Nil (the rules turn it off): unticked and off while chosen
+    const blindNil = form.querySelector("#c-blind_nil");
+    const syncBidding = () => {
+      const mirror = form.querySelector("#c-bidding").value === "mirror";
+      if (mirror) blindNil.checked = false;
+      else if (blindNil.disabled) blindNil.checked = true;
+      blindNil.disabled = mirror;
+      blindNil.setAttribute("aria-describedby", "c-blind_nil-note");
+      form.querySelector("#c-blind_nil-note").textContent = mirror ? "Mirror bidding has no Blind Nil." : "";
+    };
+    form.querySelector("[data-knob=blind_nil]").append(h("span", { class: "note", id: "c-blind_nil-note" }));
+    form.querySelector("#c-bidding").addEventListener("change", syncBidding);
     form.querySelector("#c-players").addEventListener("change", syncDealer);
-    profileSel.addEventListener("change", sync);
+    profileSel.addEventListener("change", () => { sync(); syncBidding(); });
     sync();
     const collect = () => {
       const f = new FormData(form);
@@ -674,10 +686,21 @@ class App {
     const submit = async (cpus) => {
       const err = form.querySelector("#create-error");
       err.textContent = "";
+      for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
       try {
         await this.ensureSession(form.querySelector("#c-your-name").value);
         await this.createTable(collect(), cpus);
-      } catch (ex) { err.textContent = ex.message; }
+      } catch (ex) {
+        // the server names the option by its knob ("blind_nil: ..."): say the field's label
+        const m = /^([a-z][a-z0-9_]*): /.exec(ex.message || "");
+        const input = m && form.querySelector(`#c-${m[1]}`);
+        const label = input && (form.querySelector(`label[for=c-${m[1]}]`) || input.closest("fieldset")?.querySelector("legend"));
+        if (label) {
+          input.setAttribute("aria-invalid", "true");
+          ex.message = `${label.textContent}: ${ex.message.slice(m[0].length)}`;
+        }
+        this.showError(err, ex);
+      }
     };
     form.addEventListener("submit", (e) => { e.preventDefault(); submit(false); });
     // the same checks of the fields as the form's own submit button
