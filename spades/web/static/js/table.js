@@ -433,9 +433,11 @@ export class TableView {
       const blind = b === "blind-nil";
       const worth = blind ? (r.blind_nil_points ?? 200) : (r.nil_points ?? 100);
       const made = row.tricks[s] === 0;
-      const who = seats.length > 1 || s !== this.mySeat ? `${this.seatName(s)}'s` : "Your";
+      const who = s === this.mySeat && this.isPlayer ? "Your" : `${this.seatName(s)}'s`;
       items.push(`${who} ${blind ? "Blind Nil" : "Nil"} ${made ? "made" : `failed (${plural(row.tricks[s], "trick")})`}: ${made ? "plus" : "minus"} ${worth}`);
     }
+    // the tricks of a failed Nil that do not count toward the contract: a point (and a bag) each
+    if (sc && sc.loose_tricks) items.push(`${plural(sc.loose_tricks, "trick")} of the failed Nil: plus ${sc.loose_tricks}`);
     if (sc && sc.contract > 0) {
       const over = sc.made ? sc.contract_tricks - sc.contract : 0;
       items.push(sc.made
