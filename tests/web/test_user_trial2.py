@@ -145,3 +145,17 @@ def test_the_summary_items_of_a_failed_nil_add_up(new_page: Any, server: str) ->
         assert total == row["points"][k], (items, row["points"][k])
         if me in sides[k]:
             assert items[0] == "Your Blind Nil failed (2 tricks): minus 200", items
+
+
+def test_after_looking_at_the_cards_the_turn_to_bid_is_said(new_page: Any, server: str) -> None:
+    page = new_page()
+    # the last seat deals: the creator (seat 0) bids first, cards face down
+    create_cpu_table(page, server, "Luca", profile="cards4net", first_dealer=3)
+    speech = Speech(page)
+    speech.wait_for("Your turn to bid. You may bid Blind Nil")
+    page.keyboard.press("b")
+    assert page.evaluate("document.activeElement.id") == "look-btn"
+    page.keyboard.press("Enter")
+    speech.wait_for("You look at your cards")
+    speech.wait_for("You hold 13 cards")
+    assert re.match(r"Your turn to bid: Nil or \d+", speech.wait_for("Your turn to bid")["text"])

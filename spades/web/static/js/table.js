@@ -24,7 +24,8 @@ export const PLACES = {
 const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 /** One turn of a game: the same key for every view of that turn. */
-const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}`;
+// (looking at your cards is a turn of its own: then comes the bid)
+const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}:${v.hand ? 1 : 0}`;
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
 // the server's short notes ("Kim sits down") as sentences
