@@ -159,3 +159,48 @@ def test_after_looking_at_the_cards_the_turn_to_bid_is_said(new_page: Any, serve
     speech.wait_for("You look at your cards")
     speech.wait_for("You hold 13 cards")
     assert re.match(r"Your turn to bid: Nil or \d+", speech.wait_for("Your turn to bid")["text"])
+
+
+def test_whiz_is_said_and_only_its_bids_are_offered(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Wiz")
+    page.fill("#c-name", "Whiz table")
+    page.select_option("#c-profile", "cards4net")
+    page.select_option("#c-bidding", "whiz")
+    page.uncheck("#c-blind_nil")
+    page.select_option("#c-first_dealer", "3")  # the creator bids first
+    page.click("text=Create the table")
+    page.wait_for_selector("#waiting-info")
+    rules = page.text_content("#waiting-info")
+    assert "Whiz bidding (Nil or the number of your spades)" in rules, rules
+    speech = Speech(page)
+    page.click("text=Start the match")
+    assert wait_my_turn_or_over(page) == "bid"
+    spades = page.evaluate("spadesApp.table.view.hand.filter(c => c.endsWith('S')"
+                           " || c.endsWith('J')).length")
+    said = speech.wait_for("Your turn to bid")["text"]
+    assert said == (f"Your turn to bid: Nil or {spades}." if spades
+                    else "Your turn to bid: your bid can only be Nil."), said
+    assert "Whiz: Nil or the number of your spades" in page.text_content("#bid-panel")
+    assert "Whiz" in page.text_content("#score-box .note")
+    offered = page.evaluate("[...document.querySelectorAll('input[name=bid]')].map(i => i.value)")
+    assert offered == (["nil", str(spades)] if spades else ["nil"]), offered
+    if spades:
+        assert page.text_content("#card-BID .special-hint") == str(spades)
+        page.keyboard.press("j")
+        page.keyboard.press("Home")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#bid-dialog[open]")
+        assert page.text_content("#bid-number-label") == f"Your bid: {spades}"
+        wrong = 1 if spades != 1 else 2
+        page.keyboard.type(str(wrong))
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('bid-number-error').textContent !== ''")
+        err = page.text_content("#bid-number-error")
+        assert f"{wrong} is not a bid you can make: you can bid {spades}" in err, err
+        page.keyboard.press("Escape")
+    # a refused bid names the legal ones
+    page.evaluate("spadesApp.table.bid('14')")
+    refused = speech.wait_for("Refused")["text"]
+    assert refused.endswith(f"you can bid {'Nil or ' + str(spades) if spades else 'Nil'}."), refused

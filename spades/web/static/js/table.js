@@ -31,6 +31,12 @@ const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scor
 // the server's short notes ("Kim sits down") as sentences
 const sentence = (t) => { const x = cap(String(t).trim()); return /[.!?]$/.test(x) ? x : `${x}.`; };
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
+// the bidding variants, as the table says them (docs/profiles.md)
+const BIDDING_WORDS = {
+  mirror: "Mirror: your bid is the number of your spades",
+  whiz: "Whiz: Nil or the number of your spades",
+  suicide: "Suicide: one partner of each side bids Nil, the other a number",
+};
 const LAST_TRICK_MS = 1500;
 // the shortcut keys as on-screen buttons (the fallback for gestures)
 const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
@@ -168,6 +174,44 @@ export class TableView {
 
   legalBids() {
     return this.view && this.myTurn() ? this.view.legal_actions.filter((a) => !isCard(a)) : [];
+  }
+
+  /** The bids you may make ("nil", "1".."13"): on your turn the legal ones; before it, what
+   * the bidding variant can allow you with your hand. */
+  bidChoices() {
+    const v = this.view;
+    if (!v) return [];
+    if (this.myTurn()) return [...new Set(this.legalBids().filter((b) => b !== "blind-nil" && b !== "look").map((b) => (b === "0" ? "nil" : b)))];
+    const r = this.rules || {};
+    const max = r.hand_size || (v.hand ? v.hand.length : 13);
+    const nums = Array.from({ length: max }, (_, i) => String(i + 1));
+    const trumps = v.hand ? v.hand.filter((c) => suitOf(c) === "S").length : null;
+    if (r.bidding === "mirror" && trumps !== null) return [trumps ? String(trumps) : "nil"];
+    if (r.bidding === "whiz" && trumps !== null) return trumps ? ["nil", String(trumps)] : ["nil"];
+    if (r.bidding === "suicide") {
+      const mates = (this.sides[this.mySide] || []).filter((s) => s !== this.mySeat).map((s) => this.bidText(v.bids[s]));
+      if (mates.some((b) => b === "Nil")) return nums;
+      if (mates.length && mates.every((b) => b !== null)) return ["nil"];
+    }
+    return [...(r.nil !== false ? ["nil"] : []), ...nums];
+  }
+
+  /** Bids in words: "Nil or 5", "Nil or 1 to 13", "4". */
+  choicesText(choices) {
+    const nums = choices.filter((b) => b !== "nil").map(Number).sort((a, b) => a - b);
+    const run = nums.length > 1 && nums[nums.length - 1] - nums[0] === nums.length - 1;
+    const numText = nums.length > 1 ? (run ? `${nums[0]} to ${nums[nums.length - 1]}` : listJoin(nums.map(String))) : nums.length ? String(nums[0]) : "";
+    if (!choices.includes("nil")) return numText;
+    return numText ? `Nil or ${numText}` : "Nil";
+  }
+
+  /** The rules in force, in words: profile, bidding variant and options. */
+  rulesText() {
+    const r = this.rules || {};
+    const o = this.msg.table.options;
+    const bidding = r.bidding || o.bidding;
+    return [o.profile, BIDDING_WORDS[bidding] ? `${BIDDING_WORDS[bidding].replace(": ", " bidding (")})` : null,
+      r.blind_nil ? "Blind Nil allowed" : null, r.jokers ? "Jokers" : null, r.ten_for_200 ? "10-for-200" : null].filter(Boolean).join(", ");
   }
 
   handCards() {
@@ -509,8 +553,15 @@ export class TableView {
     if (this.turnKey === key) return;
     this.turnKey = key;
     this.app.sounds.play("turn");
+    // a bid chosen before your turn that the turn does not allow (the variant, a partner's
+    // bid) is dropped, and said to be
+    let dropped = "";
+    if (v.phase === "bid" && this.bidDraft != null && v.hand && !this.bidChoices().includes(String(this.bidDraft))) {
+      dropped = ` The bid you chose, ${this.bidText(this.bidDraft)}, cannot stand.`;
+      this.clearDraft();
+    }
     // after everything said before it (polite, in order); dropped if the turn has passed
-    this.say(this.turnText(), { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
     if (this.app.settings.autoplay && v.phase === "play") {
       // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
@@ -557,13 +608,8 @@ export class TableView {
     if (v.phase === "bid") {
       const bids = this.legalBids();
       if (bids.includes("look")) return "Your turn to bid. You may bid Blind Nil before looking, or look at your cards.";
-      const nums = bids.filter((b) => /^\d+$/.test(b)).map(Number);
-      const hasNil = bids.includes("nil") || nums.includes(0);
-      const pos = nums.filter((n) => n > 0);
-      let range = "";
-      if (pos.length === 1 && !hasNil) range = `your bid can only be ${pos[0]}`;
-      else if (pos.length) range = `${hasNil ? "Nil or " : ""}${Math.min(...pos)} to ${Math.max(...pos)}`;
-      else if (hasNil) range = "Nil";
+      const choices = this.bidChoices();
+      const range = choices.length === 1 ? `your bid can only be ${this.choicesText(choices)}` : this.choicesText(choices);
       return `Your turn to bid: ${range}.`;
     }
     const legal = this.legalCards();
@@ -712,7 +758,7 @@ export class TableView {
     let action = String(value);
     if (action === "0") action = legal.includes("nil") ? "nil" : "0";
     if (!legal.includes(action) && !(action === "nil" && legal.includes("0"))) {
-      this.refuse(`${this.bidText(value)} is not a bid you can make now.`);
+      this.refuse(`${this.bidText(value)} is not a bid you can make now: you can bid ${this.choicesText(this.bidChoices())}.`);
       return;
     }
     if (action === "nil" && !legal.includes("nil")) action = "0";
@@ -923,10 +969,10 @@ export class TableView {
     const info = clear(this.el.querySelector("#waiting-info"));
     const o = t.options;
     info.append(
-      t.spectating ? h("p", { id: "watchers" }, this.watchersText()) : null,
-      h("p", {}, `Rules: ${o.profile}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
-      t.invite ? h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
-        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`)) : null);
+      ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
+      h("p", {}, `Rules: ${this.rulesText()}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
+      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
+        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
     const actions = clear(this.el.querySelector("#owner-actions"));
     if (amOwner) {
       actions.append(h("button", { type: "button", class: "primary", onclick: () => this.request({ type: "start" }) }, "Start the match"));
@@ -1293,15 +1339,7 @@ export class TableView {
     if (!bidding) { clear(panel); return; }
     const mine = this.myTurn();
     const legal = mine ? this.legalBids() : [];
-    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (v.hand ? v.hand.length : 13);
-    const nilAllowed = !this.rules || this.rules.nil !== false;
-    let options = [];
-    if (mine) {
-      options = legal.filter((b) => b !== "blind-nil" && b !== "look").map((b) => (b === "0" ? "nil" : b));
-    } else {
-      options = [...(nilAllowed ? ["nil"] : []), ...Array.from({ length: max }, (_, i) => String(i + 1))];
-    }
-    options = [...new Set(options)];
+    const options = this.bidChoices();
     const key = `${v.hand_number}|${mine}|${options.join(",")}|${legal.join(",")}|${v.hand ? 1 : 0}`;
     const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft) : null;
     if (panel.dataset.key === key) {
@@ -1314,6 +1352,8 @@ export class TableView {
     clear(panel);
     const title = h("h2", { id: "bid-title" }, mine ? "Your bid" : "Your bid (choose now, confirm on your turn)");
     panel.append(title);
+    const variant = BIDDING_WORDS[this.rules && this.rules.bidding];
+    if (variant) panel.append(h("p", { class: "note bid-variant" }, `${variant}.`));
     if (legal.includes("look")) {
       panel.append(h("p", {}, "Your cards are face down. Bid Blind Nil (", this.rules && this.rules.blind_nil_points ? `±${this.rules.blind_nil_points}` : "±200", ") before looking, or look at them and bid as usual."),
         h("div", { class: "button-row" },
@@ -1412,10 +1452,12 @@ export class TableView {
       if (!el) {
         el = h("div", { role: "option", id: `card-${sp}`, class: `card in-hand special special-${sp.toLowerCase()}`, "data-card": sp },
           h("span", { class: "special-face", "aria-hidden": "true" }, h("span", { class: "special-word" }, sp === "BID" ? "Bid" : "Nil"),
-            h("span", { class: "special-hint" }, sp === "BID" ? "1, 2, 3…" : "0 tricks")),
+            h("span", { class: "special-hint" }, "0 tricks")),
           h("span", { class: "card-name sr-only" }, sp === "BID" ? "Bid: type your number" : "Nil: bid no trick"));
       }
       have.delete(sp);
+      // the numbers you may bid (one under Mirror and Whiz)
+      if (sp === "BID") el.querySelector(".special-hint").textContent = this.choicesText(this.bidChoices().filter((b) => b !== "nil")).replace(" to ", "–");
       el.setAttribute("aria-posinset", String(i + 1));
       el.setAttribute("aria-setsize", String(total));
       el.setAttribute("aria-selected", String(sp === this.activeSpecial));
@@ -1573,11 +1615,9 @@ export class TableView {
   specialItems() {
     const v = this.view;
     if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || v.bids[this.mySeat] !== null) return [];
-    const legal = this.myTurn() ? this.legalBids() : null;
-    if (legal && legal.includes("look")) return [];
-    const nil = legal ? legal.includes("nil") || legal.includes("0") : !this.rules || this.rules.nil !== false;
-    const nums = legal ? legal.filter((b) => /^\d+$/.test(b) && b !== "0") : ["1"];
-    return [...(nums.length ? ["BID"] : []), ...(nil ? ["NIL"] : [])];
+    if (this.legalBids().includes("look")) return [];
+    const choices = this.bidChoices();
+    return [...(choices.some((b) => b !== "nil") ? ["BID"] : []), ...(choices.includes("nil") ? ["NIL"] : [])];
   }
 
   /** Enter or a tap on the Bid card (a number to type) or the Nil card. */
@@ -1593,11 +1633,13 @@ export class TableView {
   askBidNumber() {
     const dlg = this.el && this.el.querySelector("#bid-dialog");
     if (!dlg) return;
-    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (this.view.hand ? this.view.hand.length : 13);
+    const nums = this.bidChoices().filter((b) => b !== "nil").map(Number);
     const input = dlg.querySelector("#bid-number");
-    input.max = String(max);
+    input.min = String(Math.min(...nums));
+    input.max = String(Math.max(...nums));
+    input.dataset.choices = nums.join(",");
     input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
-    dlg.querySelector("#bid-number-label").textContent = `Your bid, 1 to ${max}`;
+    dlg.querySelector("#bid-number-label").textContent = nums.length === 1 ? `Your bid: ${nums[0]}` : `Your bid, ${this.choicesText(nums.map(String))}`;
     dlg.querySelector("#bid-number-error").textContent = "";
     if (!dlg.open) dlg.showModal();
     input.focus();
@@ -1617,10 +1659,11 @@ export class TableView {
       e.preventDefault();
       const input = form.querySelector("#bid-number");
       const raw = input.value.trim();
-      const max = Number(input.max);
+      const nums = input.dataset.choices.split(",");
       const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n < 1 || n > max) {
-        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type a number from 1 to ${max}.` : `${raw} is not a bid: type a number from 1 to ${max} (Nil has its own card).`;
+      const can = this.choicesText(nums);
+      if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
+        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
         input.focus();
         return;
       }
@@ -1699,7 +1742,7 @@ export class TableView {
     });
     table.append(body);
     const goal = r.match === "one-hand" || (this.msg.table.options && this.msg.table.options.one_hand) ? "One-hand match" : `Playing to ${this.target()}`;
-    box.append(table, h("p", { class: "note" }, `${goal} · ${this.msg.table.options.profile}`));
+    box.append(table, h("p", { class: "note" }, `${goal} · ${this.rulesText()}`));
   }
 
   renderOver() {
