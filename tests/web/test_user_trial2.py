@@ -204,3 +204,38 @@ def test_whiz_is_said_and_only_its_bids_are_offered(new_page: Any, server: str) 
     page.evaluate("spadesApp.table.bid('14')")
     refused = speech.wait_for("Refused")["text"]
     assert refused.endswith(f"you can bid {'Nil or ' + str(spades) if spades else 'Nil'}."), refused
+
+
+def test_record_upload_form_name_seats_json_errors_and_size(new_page: Any, server: str,
+                                                            tmp_path: Any) -> None:
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    # no session: a name field here
+    assert page.is_visible("#rec-name")
+    # seats numbered as the record numbers them (from 0)
+    rec = tmp_path / "rec.json"
+    rec.write_text(json.dumps({"format": "spades-record/1", "rules": {"players": 4},
+                               "names": ["Ann", "Bob", "Cliff", "Dee"], "hands": []}))
+    page.set_input_files("#rec-file", str(rec))
+    page.check("input[name=mode][value=continue]")
+    page.wait_for_function("document.querySelectorAll('#rec-seat option').length === 4"
+                           " && document.querySelector('#rec-seat option[value=\"2\"]')"
+                           ".textContent === 'Seat 2 (Cliff)'")
+    # not JSON: where the parser stopped
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "format": "spades-record/1",\n  "names": [1 2]\n}\n')
+    page.set_input_files("#rec-file", str(bad))
+    page.wait_for_function("document.getElementById('rec-error').textContent !== ''")
+    text = page.text_content("#rec-error")
+    assert re.search(r"not JSON at line 3, column \d+", text), text
+    # too big: said before it is sent
+    big = tmp_path / "big.json"
+    big.write_text(" " * 1_000_001 + "{}")
+    page.set_input_files("#rec-file", str(big))
+    page.fill("#rec-name", "Uma")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("document.getElementById('rec-error').textContent.includes('at most')")
+    assert page.text_content("#rec-error") == ("A record file may be at most 1000000 bytes;"
+                                                " this one is 1000003.")
+    assert not page.errors, page.errors

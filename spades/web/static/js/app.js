@@ -102,6 +102,7 @@ class App {
     const c = this.conn;
     c.on("welcome", (m) => {
       this.user = m.user;
+      this.limits = m.limits || this.limits;
       this.showConn();
       this.probeHints();
       this.myTables = m.tables || [];
@@ -762,12 +763,13 @@ class App {
     const form = h("form", { class: "panel", "aria-labelledby": "rec-title" },
       h("h2", { id: "rec-title" }, "Upload a record"),
       h("p", {}, "A ", h("code", {}, "spades-record/1"), " file from this or another table: keep it for review, or continue an unfinished match against CPUs."),
+      store.token() ? null : this.nameField("rec-name"),
       h("p", { class: "field" }, h("label", { for: "rec-file" }, "Record file"), h("input", { id: "rec-file", name: "file", type: "file", accept: ".json,application/json", required: true })),
       h("fieldset", { class: "field" }, h("legend", {}, "What to do"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "review", checked: true }), " Keep it for review"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "continue" }), " Continue the match")),
       h("p", { class: "field", id: "rec-seat-field", hidden: true }, h("label", { for: "rec-seat" }, "Your seat (CPUs take the others)"),
-        h("select", { id: "rec-seat", name: "seat" }, [0, 1, 2, 3].map((i) => h("option", { value: String(i) }, `Seat ${i + 1}`)))),
+        h("select", { id: "rec-seat", name: "seat" }, [0, 1, 2, 3].map((i) => h("option", { value: String(i) }, `Seat ${i}`)))),
       h("p", { class: "form-error", role: "alert", id: "rec-error" }),
       h("p", { role: "status", id: "rec-status" }),
       h("button", { type: "submit" }, "Upload"));
@@ -781,13 +783,14 @@ class App {
       form.querySelector("#rec-error").textContent = "";
       if (!file) return;
       try {
-        const rec = JSON.parse(await file.text());
+        const rec = await this.readRecord(file);
         const deal = rec.hands && rec.hands[0] && rec.hands[0].deal;
         const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
         const names = rec.names || rec.players || [];
+        // seats numbered from 0, as the record (and the server's reasons about it) number them
         const sel = clear(form.querySelector("#rec-seat"));
-        for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i + 1}: ${names[i]}` : `Seat ${i + 1}`));
-      } catch { form.querySelector("#rec-error").textContent = "That file is not JSON."; }
+        for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
+      } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -795,9 +798,11 @@ class App {
       const ok = form.querySelector("#rec-status");
       err.textContent = ""; ok.textContent = "";
       try {
-        await this.ensureSession();
         const file = form.querySelector("#rec-file").files[0];
-        const record = JSON.parse(await file.text());
+        if (!file) throw new Error("Choose a record file first.");
+        const record = await this.readRecord(file);
+        const name = form.querySelector("#rec-name");
+        await this.ensureSession(name && name.value);
         const mode = new FormData(form).get("mode");
         const body = { record, mode };
         if (mode === "continue") body.seat = Number(form.querySelector("#rec-seat").value);
@@ -806,9 +811,33 @@ class App {
         const sum = out.summary || {};
         const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
         ok.append(`Stored for review.${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
-      } catch (ex) { err.textContent = ex instanceof SyntaxError ? "That file is not JSON." : ex.message; }
+      } catch (ex) { this.showError(err, ex); }
     });
     page.append(form);
+  }
+
+  /** A record file read and parsed: refused when over the server's limit (before sending it)
+   * or when it is not JSON, saying where the parser stopped. */
+  async readRecord(file) {
+    const limit = (this.limits && this.limits.max_record_bytes) || 1000000;
+    if (limit && file.size > limit) throw new Error(`A record file may be at most ${limit} bytes; this one is ${file.size}.`);
+    const text = await file.text();
+    try {
+      return JSON.parse(text);
+    } catch (ex) {
+      const m = /line (\d+) column (\d+)/.exec(ex.message);
+      const at = /position (\d+)/.exec(ex.message);
+      let where = "";
+      if (m) where = ` at line ${m[1]}, column ${m[2]}`;
+      else if (at) {
+        const before = text.slice(0, Number(at[1])).split("\n");
+        where = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+      } else if (/end of JSON|Unexpected end/i.test(ex.message)) {
+        const lines = text.split("\n");
+        where = ` at its end (line ${lines.length}, column ${lines[lines.length - 1].length + 1})`;
+      }
+      throw new Error(`That file is not JSON${where}: ${ex.message.replace(/ in JSON.*$/, "")}.`);
+    }
   }
 
   renderRules(name) {
