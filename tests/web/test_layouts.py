@@ -153,7 +153,10 @@ OPENED_IN_VIEW = """(() => {
   for (const sel of ['#hand .card', '.action-row #sheet-btn']) {
     for (const e of document.querySelectorAll(sel)) {
       const b = e.getBoundingClientRect();
-      if (b.bottom > innerHeight + 1) { out.push(`${sel} below the fold (${Math.round(b.bottom)} > ${innerHeight}, scrollY ${scrollY})`); break; }
+      if (b.bottom > innerHeight + 1) {
+        out.push(`${sel} below the fold (${Math.round(b.bottom)} > ${innerHeight}, scrollY ${scrollY})`);
+        break;
+      }
     }
   }
   return out;

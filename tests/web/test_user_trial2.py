@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from typing import Any
 
-from tests.web.helpers import Speech, create_cpu_table, wait_my_turn_or_over
+from tests.web.helpers import (
+    Speech,
+    create_cpu_table,
+    play_hinted_to_end,
+    start_quick_match,
+    wait_my_turn_or_over,
+)
 
 
 def test_watch_from_the_lobby_as_a_new_visitor(new_page: Any, server: str) -> None:
@@ -239,3 +244,47 @@ def test_record_upload_form_name_seats_json_errors_and_size(new_page: Any, serve
     assert page.text_content("#rec-error") == ("A record file may be at most 1000000 bytes;"
                                                 " this one is 1000003.")
     assert not page.errors, page.errors
+
+
+def test_the_mirror_turn_is_said_once(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Mirra")
+    page.select_option("#c-profile", "cards4net")
+    page.select_option("#c-bidding", "mirror")
+    page.select_option("#c-first_dealer", "3")  # the creator bids first
+    page.click("#c-cpus")
+    speech = Speech(page)
+    assert wait_my_turn_or_over(page) == "bid"
+    speech.wait_for("Your turn to bid: your bid can only be")
+    # one bid, then the next turn (a CPU's) shows the first was said once
+    page.keyboard.press("b")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    speech.wait_for("You bid")
+    turns = [e["text"] for e in speech.all() if e["text"].startswith("Your turn to bid")]
+    assert len(turns) == 1, turns
+
+
+def test_a_finished_match_leaves_your_tables(new_page: Any, server: str) -> None:
+    page = new_page()
+    start_quick_match(page, "Fin", profile="game93", one_hand=True)
+    page.goto(server + "#/")
+    page.wait_for_selector("#back-title")  # the running match is one of "Your tables"
+    page.click("text=Return to")
+    play_hinted_to_end(page)
+    page.wait_for_selector("#match-over:not([hidden])")
+    page.goto(server + "#/")
+    page.wait_for_selector("#quick-name")
+    assert not page.is_visible("#back-title")
+    page.reload()
+    page.wait_for_selector("#quick-name")
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
+    assert not page.is_visible("#back-title")
+
+
+def test_the_cards4net_rules_keep_the_deck_at_52_with_jokers(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/rules/cards4net")
+    text = page.text_content("article.prose")
+    assert "or 54" not in text and "the deck stays 52" in text, text[:300]

@@ -244,6 +244,7 @@ export class TableView {
     // your turn, in order (not ahead of them)
     if (first) this.tick({ inOrder: true });
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
+    if (this.status === "finished") this.forget();
   }
 
   onEvent(msg) {
@@ -293,6 +294,12 @@ export class TableView {
       }
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
+    // a continued record: your seat was kept for you, and you sit down at it for the first time
+    if (ev.kind === "returned" && this.continued && (this.mySeat === null || ev.seat === this.mySeat)) {
+      this.continued = false;
+      this.say("You sit down at the continued match: it carries on from the record.", { event: true });
+      return;
+    }
     if (ev.kind === "timer_warning") {
       if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
       // dropped if that player has acted before it is read
@@ -422,6 +429,7 @@ export class TableView {
         break;
       case "match_over":
         this.msg.table.status = "finished";
+        this.forget();
         this.msg.table.winner = ev.winner;
         this.requestSheet();
         sounds.play("chord");
@@ -984,6 +992,12 @@ export class TableView {
     this.renderChat();
   }
 
+  /** The match is over: no longer one of "Your tables" on the home page. */
+  forget() {
+    if (store.lastTable() === this.id) store.setLastTable(null);
+    this.app.myTables = this.app.myTables.filter((id) => id !== this.id);
+  }
+
   amOwner() {
     const t = this.msg.table;
     const me = t.seats.find((s) => s.seat === this.mySeat);
@@ -1341,7 +1355,9 @@ export class TableView {
     const legal = mine ? this.legalBids() : [];
     const options = this.bidChoices();
     const key = `${v.hand_number}|${mine}|${options.join(",")}|${legal.join(",")}|${v.hand ? 1 : 0}`;
-    const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft) : null;
+    // (a single choice, as under Mirror, is chosen already)
+    const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft)
+      : options.length === 1 ? options[0] : null;
     if (panel.dataset.key === key) {
       // only the draft may have changed
       for (const r of panel.querySelectorAll("input[name=bid]")) r.checked = r.value === draft;
