@@ -524,7 +524,9 @@ class App {
       if (this.table !== t) return;
       const what = t.watching ? "watch" : "join";
       this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
-      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      // a match that started without you can still be watched
+      const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
+      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
     });
   }
 
