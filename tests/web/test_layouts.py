@@ -33,6 +33,8 @@ SIZES: dict[str, dict[str, int]] = {
 
 LAYOUTS = [  # (players, teams option, name, first dealer: you sit in seat 0, at the bottom)
     (4, "", "4p", 0),
+    # partners (North's PARTNER tag) and a turn timer (the seconds in the turn tag)
+    (4, "2", "4p-partners-timer", 3),
     (3, "0", "3p", 1),
     (5, "0", "5p", 0),
     (6, "2", "6p-3+3", 2),
@@ -186,11 +188,11 @@ def test_the_table_fits_every_size(new_page: Any, server: str, artifacts: Path, 
                                    players: int, teams: str, label: str, dealer: int) -> None:
     page = new_page(viewport=SIZES["1366x768"])
     create_cpu_table(page, server, f"Lay {players} {teams}", players=players, teams=teams,
-                     first_dealer=dealer)
+                     first_dealer=dealer, timer=600 if "timer" in label else None)
     assert page.evaluate("spadesApp.table.players") == players
     sides = page.evaluate("spadesApp.table.sides")
     if teams == "2":
-        assert sorted(len(s) for s in sides) == [3, 3]
+        assert sorted(len(s) for s in sides) == [players // 2] * 2
     elif teams == "3":
         assert sorted(len(s) for s in sides) == [2, 2, 2]
     elif teams == "0":

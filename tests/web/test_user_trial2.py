@@ -288,3 +288,17 @@ def test_the_cards4net_rules_keep_the_deck_at_52_with_jokers(new_page: Any, serv
     page.goto(server + "#/rules/cards4net")
     text = page.text_content("article.prose")
     assert "or 54" not in text and "the deck stays 52" in text, text[:300]
+
+
+def test_a_started_match_offers_to_watch_instead(new_page: Any, server: str) -> None:
+    ann = new_page()
+    create_cpu_table(ann, server, "Olga", profile="race400", players=4, table_name="Started")
+    table_id = ann.evaluate("spadesApp.table.id")
+    bob = new_page()
+    bob.goto(server + f"#/table/{table_id}")
+    bob.fill("#table-name", "Bert")
+    bob.click("main form button[type=submit]")
+    bob.click("a:has-text('Watch the table instead')")
+    bob.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                          " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)
+    assert not bob.errors, bob.errors

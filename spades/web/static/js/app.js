@@ -304,7 +304,7 @@ class App {
     const hash = location.hash.replace(/^#\/?/, "");
     const [page, arg] = hash.split("/");
     const name = page || "home";
-    if (this.table && !((name === "table" || name === "watch") && arg === this.table.id)) {
+    if (this.table && !(name === (this.table.watching ? "watch" : "table") && arg === this.table.id)) {
       this.table.depart();
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
