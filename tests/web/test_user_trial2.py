@@ -302,3 +302,39 @@ def test_a_started_match_offers_to_watch_instead(new_page: Any, server: str) -> 
     bob.wait_for_function("spadesApp.table && spadesApp.table.msg"
                           " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)
     assert not bob.errors, bob.errors
+
+
+def test_whiz_before_your_turn_offers_only_what_whiz_can_allow(new_page: Any,
+                                                               server: str) -> None:
+    ann = new_page()
+    ann.goto(server + "#/create")
+    ann.fill("#c-your-name", "Ann")
+    ann.fill("#c-name", "Whiz friends")
+    ann.select_option("#c-profile", "cards4net")
+    ann.select_option("#c-bidding", "whiz")
+    ann.uncheck("#c-blind_nil")
+    ann.check("#c-private")
+    ann.select_option("#c-first_dealer", "0")  # Ann bids last, after Bob
+    ann.click("text=Create the table")
+    code = str(ann.text_content(".invite")).strip()
+    bob = new_page()
+    bob.goto(server + f"#/join/{code}")
+    bob.fill("#invite-name", "Bob")
+    bob.click("form.panel button[type=submit]")
+    bob.wait_for_selector("#seat-list")
+    ann.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    ann.click("text=Start the match")
+    ann.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'"
+                          " && spadesApp.table.view.hand", timeout=15000)
+    # Bob (who does not bid) is before Ann: her bid waits for him
+    ann.wait_for_function("s => spadesApp.table.view.current_player === s",
+                          arg=bob.evaluate("spadesApp.table.mySeat"), timeout=15000)
+    assert not ann.evaluate("spadesApp.table.myTurn()")
+    spades = ann.evaluate("spadesApp.table.view.hand.filter(c => c.endsWith('S')"
+                          " || c.endsWith('J')).length")
+    ann.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    offered = ann.evaluate("[...document.querySelectorAll('input[name=bid]')].map(i => i.value)")
+    assert offered == (["nil", str(spades)] if spades else ["nil"]), offered
+    assert "Whiz: Nil or the number of your spades" in ann.text_content("#bid-panel")
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
