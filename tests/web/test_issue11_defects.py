@@ -169,7 +169,7 @@ def test_the_bid_and_nil_cards_in_the_hand(new_page: Any, artifacts: Any) -> Non
         page.keyboard.type(wrong)
         page.keyboard.press("Enter")
         page.wait_for_function("document.getElementById('bid-number-error').textContent !== ''")
-        assert "from 1 to 13" in page.text_content("#bid-number-error")
+        assert "1 to 13" in page.text_content("#bid-number-error")
         assert page.evaluate(MY_BID) is None
         page.evaluate("document.getElementById('bid-number-error').textContent = ''")
     page.fill("#bid-number", "3")

@@ -33,6 +33,8 @@ SIZES: dict[str, dict[str, int]] = {
 
 LAYOUTS = [  # (players, teams option, name, first dealer: you sit in seat 0, at the bottom)
     (4, "", "4p", 0),
+    # partners (North's PARTNER tag) and a turn timer (the seconds in the turn tag)
+    (4, "2", "4p-partners-timer", 3),
     (3, "0", "3p", 1),
     (5, "0", "5p", 0),
     (6, "2", "6p-3+3", 2),
@@ -77,6 +79,16 @@ FITS = """(() => {
         `hand card ${c.dataset.card} covered (${px(n.left - b.left)} of ${px(b.width)} px shown)`);
     }
   });
+  // what a seat shows stays in its box: its name, bid/tricks chip and tags
+  for (const s of seats) {
+    const b = r(s);
+    for (const e of s.querySelectorAll('.seat-name > *, .seat-meta > *')) {
+      const x = r(e);
+      if (!x.width || getComputedStyle(e).display === 'none') continue;
+      if (x.left < b.left - 1 || x.right > b.right + 1 || x.top < b.top - 1 || x.bottom > b.bottom + 1)
+        out.push(`seat ${s.dataset.seat}: "${e.textContent}" (${box(x)}) out of its box (${box(b)})`);
+    }
+  }
   const wide = document.documentElement.scrollWidth;
   if (wide > innerWidth + 1) out.push(`page scrolls sideways (${wide} > ${innerWidth})`);
   return out;
@@ -128,6 +140,30 @@ LEGIBLE = """(() => {
   return out;
 })()"""
 
+# wide screens: every seat's name whole (no ellipsis)
+NAMES_WHOLE = """[...document.querySelectorAll('.felt .seat .who')]
+  .filter((n) => n.scrollWidth > n.clientWidth + 1)
+  .map((n) => `name of seat ${n.closest('.seat').dataset.seat} cut: "${n.textContent}"`
+    + ` (${n.clientWidth} of ${n.scrollWidth} px)`)"""
+
+# as the table opens (no scrolling asked for): the felt's top, the hand and the action row in
+# the window
+OPENED_IN_VIEW = """(() => {
+  const out = [];
+  const felt = document.querySelector('.felt').getBoundingClientRect();
+  if (felt.top < -1) out.push(`felt top ${Math.round(felt.top)} above the window`);
+  for (const sel of ['#hand .card', '.action-row #sheet-btn']) {
+    for (const e of document.querySelectorAll(sel)) {
+      const b = e.getBoundingClientRect();
+      if (b.bottom > innerHeight + 1) {
+        out.push(`${sel} below the fold (${Math.round(b.bottom)} > ${innerHeight}, scrollY ${scrollY})`);
+        break;
+      }
+    }
+  }
+  return out;
+})()"""
+
 SETTLED = "() => document.getAnimations().every(a => a.playState !== 'running')"
 
 
@@ -139,6 +175,8 @@ def check_fits(page: Any, artifacts: Path, label: str, state: str) -> list[str]:
         page.evaluate("spadesApp.table.fitHand(); spadesApp.table.showTable()")
         page.wait_for_function(SETTLED)
         problems = page.evaluate(FITS) + page.evaluate(LEGIBLE)
+        if viewport["width"] >= 1280:
+            problems += page.evaluate(NAMES_WHOLE)
         page.screenshot(path=str(artifacts / f"table-{label}-{state}-{size}.png"))
         bad += [f"{label} {state} {size}: {p}" for p in problems]
     return bad
@@ -150,11 +188,11 @@ def test_the_table_fits_every_size(new_page: Any, server: str, artifacts: Path, 
                                    players: int, teams: str, label: str, dealer: int) -> None:
     page = new_page(viewport=SIZES["1366x768"])
     create_cpu_table(page, server, f"Lay {players} {teams}", players=players, teams=teams,
-                     first_dealer=dealer)
+                     first_dealer=dealer, timer=600 if "timer" in label else None)
     assert page.evaluate("spadesApp.table.players") == players
     sides = page.evaluate("spadesApp.table.sides")
     if teams == "2":
-        assert sorted(len(s) for s in sides) == [3, 3]
+        assert sorted(len(s) for s in sides) == [players // 2] * 2
     elif teams == "3":
         assert sorted(len(s) for s in sides) == [2, 2, 2]
     elif teams == "0":
@@ -162,6 +200,9 @@ def test_the_table_fits_every_size(new_page: Any, server: str, artifacts: Path, 
     bad: list[str] = []
     assert page.evaluate("spadesApp.table.view.dealer") == dealer
     if wait_my_turn_or_over(page) == "bid":
+        # the table opened in view by itself (nothing scrolled it for the test)
+        page.wait_for_function(SETTLED)
+        bad += [f"{label} opening 1366x768: {p}" for p in page.evaluate(OPENED_IN_VIEW)]
         # the Bid and Nil cards are in the hand (LEGIBLE reads their text)
         assert page.evaluate("[...document.querySelectorAll('#hand .card.special')]"
                              ".map(c => c.dataset.card)") == ["BID", "NIL"]

@@ -96,6 +96,10 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     dealt = {c.upper().replace("10", "T") for c in rec["hands"][0]["deal"][seat]}
     played = {c.upper().replace("10", "T") for c in part["hands"][0]["plays"]}
     assert {c.replace("10", "T") for c in hand} == dealt - played
+    # you sit down at it (you were never there to be "back")
+    speech = Speech(page)
+    speech.wait_for("You sit down at the continued match")
     # and it plays on: the CPUs continue and the turn comes back to us
-    Speech(page).wait_for("Your turn", kind="polite", timeout=20)
+    speech.wait_for("Your turn", kind="polite", timeout=20)
+    assert not [e for e in speech.all() if "You are back" in e["text"]]
     assert not page.errors, page.errors

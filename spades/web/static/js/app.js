@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY } from "./content.js";
-import { clear, h } from "./dom.js";
+import { clear, h, plural } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -41,7 +41,7 @@ class App {
     });
     matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
     if (store.token()) this.conn.open();
-    else Object.assign(document.getElementById("conn"), { textContent: "Not signed in" }).dataset.status = "none";
+    else this.showConn();
     this.route();
   }
 
@@ -102,19 +102,22 @@ class App {
     const c = this.conn;
     c.on("welcome", (m) => {
       this.user = m.user;
+      this.limits = m.limits || this.limits;
+      this.showConn();
       this.probeHints();
       this.myTables = m.tables || [];
+      // "Your tables" are the unfinished ones: a table that ended meanwhile is forgotten
+      const last = store.lastTable();
+      if (last && !this.myTables.includes(last) && !(this.table && this.table.id === last)) store.setLastTable(null);
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      if (this.table && this.joinQueued !== this.table.id) c.send({ type: "join", table_id: this.table.id });
+      if (this.table && this.joinQueued !== this.table.id) c.send(this.joinMessage());
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
     });
     c.on("status", ({ status }) => {
-      const el = document.getElementById("conn");
-      el.textContent = status === "online" ? (this.user ? this.user.name : "Online") : status === "connecting" ? "Connecting…" : "Offline";
-      el.dataset.status = status;
+      this.showConn();
       if (status === "offline" && this.table && this.wasOnline) this.announcer.say("Connection lost. Reconnecting…");
       if (status === "online" && this.table && this.wasOnline === false) this.announcer.say("Reconnected.");
       if (status === "online") this.wasOnline = true;
@@ -139,6 +142,7 @@ class App {
     c.on("event", (m) => this.frame(m));
     c.on("chat", (m) => this.frame(m));
     c.on("sheet", (m) => this.table && this.table.onSheet(m));
+    c.on("spectators", (m) => this.table && this.table.onSpectators(m));
     c.on("lobby", (m) => { this.lobby = m.tables; this.renderLobbyList(); });
     c.on("lobby_update", (m) => {
       const i = this.lobby.findIndex((t) => t.id === m.table.id);
@@ -148,18 +152,144 @@ class App {
     c.on("lobby_remove", (m) => { this.lobby = this.lobby.filter((t) => t.id !== m.table_id); this.renderLobbyList(); });
   }
 
+  /** The top bar: who you are once the connection is up (the status before). */
+  showConn() {
+    const el = document.getElementById("conn");
+    const status = this.conn.status;
+    if (!store.token()) { el.textContent = "Not signed in"; el.dataset.status = "none"; return; }
+    const who = this.user ? `${this.user.name}${this.user.guest ? " (guest)" : ""}` : "Online";
+    el.textContent = status === "online" ? who : status === "connecting" ? "Connecting…" : "Offline";
+    el.dataset.status = status;
+  }
+
   async ensureSession(name) {
     if (store.token() && this.user) return true;
     if (!store.token()) {
       const clean = (name || store.name() || "").trim();
       if (!clean) throw new Error("Choose a display name first.");
-      const s = await api("POST", "/api/guest", { name: clean });
+      let s;
+      try {
+        s = await api("POST", "/api/guest", { name: clean });
+      } catch (err) {
+        if (err.status === 409) err.account = clean; // an account's name: offer to sign in
+        throw err;
+      }
       store.setToken(s.token);
       store.setName(s.user.name);
       this.user = s.user;
     }
     this.conn.open();
     return true;
+  }
+
+  /** A form's error; a name that belongs to an account offers the sign-in form. */
+  showError(box, err) {
+    clear(box).append(err.message);
+    if (err.account) {
+      box.append(" ", h("a", { href: "#/account", onclick: () => { this.signInName = err.account; this.returnTo = location.hash; } }, `Sign in as ${err.account}`));
+    }
+  }
+
+  /** A new session (signed in or registered): kept, and the socket says hello with it. */
+  startSession(s) {
+    store.setToken(s.token);
+    store.setName(s.user.name);
+    this.user = s.user;
+    this.myTables = [];
+    this.conn.close();
+    this.conn.open();
+    this.showConn();
+  }
+
+  async signOut() {
+    this.conn.close(); // first: the server closes the session's sockets with an `auth` error
+    try { await api("POST", "/api/logout"); } catch { /* the session is gone either way */ }
+    store.setToken(null);
+    store.setLastTable(null);
+    this.user = null;
+    this.myTables = [];
+    this.showConn();
+    this.announcer.say("You are signed out.");
+    if (this.currentRoute === "account") this.route();
+  }
+
+  renderAccount() {
+    const page = this.page("Account");
+    const u = this.user;
+    if (store.token() && !u) {
+      api("GET", "/api/me").then((me) => { this.user = me; this.showConn(); if (this.currentRoute === "account") this.route(); }).catch(() => {});
+    }
+    if (u) {
+      page.append(h("section", { class: "panel", "aria-labelledby": "who-title" },
+        h("h2", { id: "who-title" }, u.guest ? "Playing as a guest" : "Signed in"),
+        h("p", {}, u.guest ? `You play as ${u.name}, a guest: this browser keeps your name until you sign out. Register to keep your name and statistics everywhere.` : `You are signed in as ${u.name}.`),
+        h("button", { type: "button", id: "sign-out", onclick: () => this.signOut() }, "Sign out")));
+    }
+    page.append(h("div", { class: "home-grid" }, this.accountForm("login"), this.accountForm("register")));
+    if (this.signInName) {
+      const pw = page.querySelector("#in-password");
+      this.signInName = null;
+      if (pw) setTimeout(() => pw.focus(), 0);
+    }
+  }
+
+  /** Sign in (`login`) or Register: the server's reasons next to the field they concern. */
+  accountForm(kind) {
+    const login = kind === "login";
+    const p = login ? "in" : "reg";
+    const field = (id, label, attrs) => h("p", { class: "field" },
+      h("label", { for: `${p}-${id}` }, label),
+      h("input", { id: `${p}-${id}`, name: id, required: true, "aria-describedby": `${p}-${id}-error`, ...attrs }),
+      h("span", { class: "form-error", id: `${p}-${id}-error`, role: "alert" }));
+    const form = h("form", { class: "panel", "aria-labelledby": `${p}-title` },
+      h("h2", { id: `${p}-title` }, login ? "Sign in" : "Register"),
+      field("name", "Name", { type: "text", maxlength: "24", autocomplete: "username", value: login ? this.signInName || "" : "" }),
+      field("password", login ? "Password" : "Password (8 characters or more)", { type: "password", minlength: login ? null : "8", maxlength: "200", autocomplete: login ? "current-password" : "new-password" }),
+      h("p", { class: "form-error", role: "alert", id: `${p}-error` }),
+      h("button", { type: "submit", class: "primary" }, login ? "Sign in" : "Register"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      for (const el of form.querySelectorAll(".form-error")) el.textContent = "";
+      for (const el of form.querySelectorAll("input")) el.removeAttribute("aria-invalid");
+      const f = new FormData(form);
+      try {
+        const s = await api("POST", login ? "/api/login" : "/api/register", { name: String(f.get("name")).trim(), password: f.get("password") });
+        this.startSession(s);
+        this.announcer.say(login ? `Signed in as ${s.user.name}.` : `Registered and signed in as ${s.user.name}.`);
+        const back = this.returnTo;
+        this.returnTo = null;
+        if (back && back !== "#/account") location.hash = back; else this.route();
+      } catch (err) {
+        const where = this.accountErrorField(err, login);
+        let text = err.message;
+        if (err.status === 429) text = `Too many tries: try again in ${this.waitWords(err.retryAfter)}.`;
+        const box = where ? form.querySelector(`#${p}-${where}-error`) : form.querySelector(`#${p}-error`);
+        box.textContent = text.replace(/^(name|password): /, "");
+        const input = where && form.querySelector(`#${p}-${where}`);
+        if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+      }
+    });
+    return form;
+  }
+
+  /** Which field an account error is about: "name", "password", or null (the form's). */
+  accountErrorField(err, login) {
+    if (err.status === 401) return "password";
+    if (err.status === 409) return "name";
+    if (err.status !== 422) return null;
+    const first = Array.isArray(err.detail) ? err.detail[0] : null;
+    const loc = first && first.loc ? first.loc[first.loc.length - 1] : null;
+    if (loc === "name" || loc === "password") return loc;
+    return /^password\b|password/i.test(err.message) ? "password" : "name";
+  }
+
+  /** Seconds (a Retry-After) in words: "40 seconds", "2 minutes", "a moment". */
+  waitWords(seconds) {
+    const n = Number(seconds);
+    if (!Number.isFinite(n) || n <= 0) return "a moment";
+    if (n < 60) return plural(Math.ceil(n), "second");
+    const m = Math.ceil(n / 60);
+    return plural(m, "minute");
   }
 
   async getProfiles() {
@@ -174,19 +304,20 @@ class App {
     const hash = location.hash.replace(/^#\/?/, "");
     const [page, arg] = hash.split("/");
     const name = page || "home";
-    if (this.table && !(name === "table" && arg === this.table.id)) {
+    if (this.table && !(name === (this.table.watching ? "watch" : "table") && arg === this.table.id)) {
       this.table.depart();
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
       this.table = null;
     }
     this.currentRoute = name;
-    if (name !== "table") clear(this.main);
+    if (name !== "table" && name !== "watch") clear(this.main);
     const pages = {
       home: () => this.renderHome(),
       lobby: () => this.renderLobby(),
       create: () => this.renderCreate(),
       table: () => this.openTable(arg),
+      watch: () => this.openTable(arg, true),
       join: () => this.joinInvite(arg),
       stats: () => this.renderStats(),
       rules: () => this.renderRules(arg),
@@ -194,6 +325,7 @@ class App {
       strategy: () => this.renderStrategy(),
       help: () => this.renderHelp(),
       settings: () => this.renderSettings(),
+      account: () => this.renderAccount(),
     };
     (pages[name] || pages.home)();
     for (const a of document.querySelectorAll(".topbar nav a")) {
@@ -201,7 +333,7 @@ class App {
       if (target === name || (name === "glossary" || name === "strategy") && target === "rules") a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
-    if (name !== "table") {
+    if (name !== "table" && name !== "watch") {
       const h1 = this.main.querySelector("h1");
       if (h1) { h1.setAttribute("tabindex", "-1"); if (this.routed) h1.focus(); }
       this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
@@ -266,7 +398,7 @@ class App {
       try {
         await this.ensureSession(f.get("name"));
         await this.createTable(options, true);
-      } catch (ex) { err.textContent = ex.message; }
+      } catch (ex) { this.showError(err, ex); }
     });
     const join = h("form", { class: "panel", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, "Join by invite code"),
@@ -335,11 +467,19 @@ class App {
     }
   }
 
-  openTable(id) {
+  /** The `join` of the open table: as a spectator when it was opened to watch. */
+  joinMessage() {
+    return { type: "join", table_id: this.table.id, ...(this.table.watching ? { role: "spectator" } : {}) };
+  }
+
+  openTable(id, watch = false) {
     if (!id) { location.hash = "#/"; return; }
     if (this.table && this.table.id === id) return;
     clear(this.main);
     this.table = new TableView(this, id);
+    this.table.watching = watch;
+    this.table.continued = this.continuing === id; // a record continued: you sit down, not return
+    this.continuing = null;
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -348,16 +488,23 @@ class App {
       // what happened between the snapshot and this view, told in order
       for (const f of this.pendingFrames.splice(0)) this.frame(f);
     } else if (!store.token()) {
-      this.table.el.append(h("p", { class: "panel" }, "Choose a name on the ", h("a", { href: "#/" }, "home page"), " to join this table."));
-      return;
-    } else {
-      this.conn.open();
-      if (!this.conn.ready) this.joinQueued = id;
-      this.conn.request({ type: "join", table_id: id }).catch((err) => {
-        if (!this.table) return;
-        this.announcer.say(`Could not join: ${err.message}`, { assertive: true });
-        clear(this.table.el).append(h("div", { class: "panel" }, h("h1", {}, "Could not join the table"), h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      // a new visitor: a name here, then on to the table
+      const f = h("form", { class: "panel", "aria-labelledby": "table-name-title" },
+        h("h1", { id: "table-name-title", tabindex: "-1" }, watch ? "Choose a name to watch this table" : "Choose a name to join this table"),
+        this.nameField("table-name"),
+        h("p", { class: "form-error", role: "alert", id: "table-name-error" }),
+        h("button", { type: "submit", class: "primary" }, watch ? "Watch" : "Join"));
+      f.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        try {
+          await this.ensureSession(new FormData(f).get("name"));
+          f.remove();
+          this.joinTable();
+        } catch (err) { this.showError(f.querySelector("#table-name-error"), err); }
       });
+      clear(this.table.el).append(f);
+    } else {
+      this.joinTable();
     }
     const focusTitle = () => {
       if (this.table && this.table.el && this.table.el.contains(document.activeElement)) return; // already at the table
@@ -365,6 +512,22 @@ class App {
       if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
     };
     setTimeout(focusTitle, 50);
+  }
+
+  joinTable() {
+    const t = this.table;
+    if (!t) return;
+    clear(t.el).append(h("p", { class: "loading" }, t.watching ? "Opening the table to watch…" : "Joining the table…"));
+    this.conn.open();
+    if (!this.conn.ready) this.joinQueued = t.id;
+    this.conn.request(this.joinMessage()).catch((err) => {
+      if (this.table !== t) return;
+      const what = t.watching ? "watch" : "join";
+      this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
+      // a match that started without you can still be watched
+      const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
+      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+    });
   }
 
   async joinInvite(code) {
@@ -388,10 +551,11 @@ class App {
   }
 
   inviteNameForm(code) {
-    const f = h("form", { class: "panel" }, this.nameField("invite-name"), h("button", { type: "submit", class: "primary" }, "Join"));
+    const f = h("form", { class: "panel" }, this.nameField("invite-name"), h("p", { class: "form-error", role: "alert" }), h("button", { type: "submit", class: "primary" }, "Join"));
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
-      try { await this.ensureSession(new FormData(f).get("name")); this.route(); } catch (err) { f.append(h("p", { role: "alert" }, err.message)); }
+      const box = f.querySelector(".form-error");
+      try { await this.ensureSession(new FormData(f).get("name")); this.route(); } catch (err) { this.showError(box, err); }
     });
     return f;
   }
@@ -426,7 +590,7 @@ class App {
         h("td", { class: "wide-only" }, timer),
         h("td", {}, (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
-          return h("a", { class: "button small", href: `#/table/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
+          return h("a", { class: "button small", href: `#/${verb === "Join" ? "table" : "watch"}/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
         })())));
     }
     table.append(body);
@@ -496,8 +660,20 @@ class App {
         sel.append(h("option", { value: String(s), selected: String(s) === keep }, s === 0 ? `You (${place})` : place));
       }
     };
+    // Mirror bidding has no Blind Nil (the rules turn it off): unticked and off while chosen
+    const blindNil = form.querySelector("#c-blind_nil");
+    const syncBidding = () => {
+      const mirror = form.querySelector("#c-bidding").value === "mirror";
+      if (mirror) blindNil.checked = false;
+      else if (blindNil.disabled) blindNil.checked = true;
+      blindNil.disabled = mirror;
+      blindNil.setAttribute("aria-describedby", "c-blind_nil-note");
+      form.querySelector("#c-blind_nil-note").textContent = mirror ? "Mirror bidding has no Blind Nil." : "";
+    };
+    form.querySelector("[data-knob=blind_nil]").append(h("span", { class: "note", id: "c-blind_nil-note" }));
+    form.querySelector("#c-bidding").addEventListener("change", syncBidding);
     form.querySelector("#c-players").addEventListener("change", syncDealer);
-    profileSel.addEventListener("change", sync);
+    profileSel.addEventListener("change", () => { sync(); syncBidding(); });
     sync();
     const collect = () => {
       const f = new FormData(form);
@@ -518,10 +694,21 @@ class App {
     const submit = async (cpus) => {
       const err = form.querySelector("#create-error");
       err.textContent = "";
+      for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
       try {
         await this.ensureSession(form.querySelector("#c-your-name").value);
         await this.createTable(collect(), cpus);
-      } catch (ex) { err.textContent = ex.message; }
+      } catch (ex) {
+        // the server names the option by its knob ("blind_nil: ..."): say the field's label
+        const m = /^([a-z][a-z0-9_]*): /.exec(ex.message || "");
+        const input = m && form.querySelector(`#c-${m[1]}`);
+        const label = input && (form.querySelector(`label[for=c-${m[1]}]`) || input.closest("fieldset")?.querySelector("legend"));
+        if (label) {
+          input.setAttribute("aria-invalid", "true");
+          ex.message = `${label.textContent}: ${ex.message.slice(m[0].length)}`;
+        }
+        this.showError(err, ex);
+      }
     };
     form.addEventListener("submit", (e) => { e.preventDefault(); submit(false); });
     // the same checks of the fields as the form's own submit button
@@ -583,12 +770,13 @@ class App {
     const form = h("form", { class: "panel", "aria-labelledby": "rec-title" },
       h("h2", { id: "rec-title" }, "Upload a record"),
       h("p", {}, "A ", h("code", {}, "spades-record/1"), " file from this or another table: keep it for review, or continue an unfinished match against CPUs."),
+      store.token() ? null : this.nameField("rec-name"),
       h("p", { class: "field" }, h("label", { for: "rec-file" }, "Record file"), h("input", { id: "rec-file", name: "file", type: "file", accept: ".json,application/json", required: true })),
       h("fieldset", { class: "field" }, h("legend", {}, "What to do"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "review", checked: true }), " Keep it for review"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "mode", value: "continue" }), " Continue the match")),
       h("p", { class: "field", id: "rec-seat-field", hidden: true }, h("label", { for: "rec-seat" }, "Your seat (CPUs take the others)"),
-        h("select", { id: "rec-seat", name: "seat" }, [0, 1, 2, 3].map((i) => h("option", { value: String(i) }, `Seat ${i + 1}`)))),
+        h("select", { id: "rec-seat", name: "seat" }, [0, 1, 2, 3].map((i) => h("option", { value: String(i) }, `Seat ${i}`)))),
       h("p", { class: "form-error", role: "alert", id: "rec-error" }),
       h("p", { role: "status", id: "rec-status" }),
       h("button", { type: "submit" }, "Upload"));
@@ -602,13 +790,14 @@ class App {
       form.querySelector("#rec-error").textContent = "";
       if (!file) return;
       try {
-        const rec = JSON.parse(await file.text());
+        const rec = await this.readRecord(file);
         const deal = rec.hands && rec.hands[0] && rec.hands[0].deal;
         const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
         const names = rec.names || rec.players || [];
+        // seats numbered from 0, as the record (and the server's reasons about it) number them
         const sel = clear(form.querySelector("#rec-seat"));
-        for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i + 1}: ${names[i]}` : `Seat ${i + 1}`));
-      } catch { form.querySelector("#rec-error").textContent = "That file is not JSON."; }
+        for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
+      } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -616,20 +805,46 @@ class App {
       const ok = form.querySelector("#rec-status");
       err.textContent = ""; ok.textContent = "";
       try {
-        await this.ensureSession();
         const file = form.querySelector("#rec-file").files[0];
-        const record = JSON.parse(await file.text());
+        if (!file) throw new Error("Choose a record file first.");
+        const record = await this.readRecord(file);
+        const name = form.querySelector("#rec-name");
+        await this.ensureSession(name && name.value);
         const mode = new FormData(form).get("mode");
         const body = { record, mode };
         if (mode === "continue") body.seat = Number(form.querySelector("#rec-seat").value);
         const out = await api("POST", "/api/records", body);
-        if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
+        if (out.table_id) { this.continuing = out.table_id; location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
         const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
         ok.append(`Stored for review.${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
-      } catch (ex) { err.textContent = ex instanceof SyntaxError ? "That file is not JSON." : ex.message; }
+      } catch (ex) { this.showError(err, ex); }
     });
     page.append(form);
+  }
+
+  /** A record file read and parsed: refused when over the server's limit (before sending it)
+   * or when it is not JSON, saying where the parser stopped. */
+  async readRecord(file) {
+    const limit = (this.limits && this.limits.max_record_bytes) || 1000000;
+    if (limit && file.size > limit) throw new Error(`A record file may be at most ${limit} bytes; this one is ${file.size}.`);
+    const text = await file.text();
+    try {
+      return JSON.parse(text);
+    } catch (ex) {
+      const m = /line (\d+) column (\d+)/.exec(ex.message);
+      const at = /position (\d+)/.exec(ex.message);
+      let where = "";
+      if (m) where = ` at line ${m[1]}, column ${m[2]}`;
+      else if (at) {
+        const before = text.slice(0, Number(at[1])).split("\n");
+        where = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+      } else if (/end of JSON|Unexpected end/i.test(ex.message)) {
+        const lines = text.split("\n");
+        where = ` at its end (line ${lines.length}, column ${lines[lines.length - 1].length + 1})`;
+      }
+      throw new Error(`That file is not JSON${where}: ${ex.message.replace(/ in JSON.*$/, "")}.`);
+    }
   }
 
   renderRules(name) {

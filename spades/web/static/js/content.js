@@ -140,7 +140,7 @@ ${COMMON_PLAY}
 wins and equal scores draw.</p>`,
 
   cards4net: `
-<p>Four players in two partnerships, 52 cards (or 54 with the Jokers option), 13 each.</p>
+<p>Four players in two partnerships, 52 cards, 13 each (with the Jokers option too: the two Jokers come in and the 2♣ and 2♦ leave, so the deck stays 52).</p>
 <h3>Bidding</h3>
 <ul>
   <li>0 (Nil) to 13 tricks.</li>

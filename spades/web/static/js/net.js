@@ -23,6 +23,8 @@ export async function api(method, path, body) {
         : `${res.status} ${res.statusText}`;
     const err = new Error(msg);
     err.status = res.status;
+    err.detail = detail;
+    err.retryAfter = res.headers.get("Retry-After");
     throw err;
   }
   return data;
@@ -85,8 +87,8 @@ export class Connection {
       this.emit(msg.type, msg);
     };
     ws.onclose = (e) => {
+      if (this.ws !== ws) return; // an old socket (closed for a new session)
       this.ready = false;
-      if (this.ws !== ws) return;
       this.ws = null;
       for (const { reject } of this.pending.values()) {
         reject(Object.assign(new Error("The connection was lost."), { code: "offline" }));
@@ -103,6 +105,7 @@ export class Connection {
 
   close() {
     this.wanted = false;
+    this.ready = false;
     if (this.ws) this.ws.close();
     this.ws = null;
   }

@@ -24,12 +24,19 @@ export const PLACES = {
 const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 /** One turn of a game: the same key for every view of that turn. */
-const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}`;
+// (looking at your cards is a turn of its own: then comes the bid)
+const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}:${v.hand ? 1 : 0}`;
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
 // the server's short notes ("Kim sits down") as sentences
 const sentence = (t) => { const x = cap(String(t).trim()); return /[.!?]$/.test(x) ? x : `${x}.`; };
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
+// the bidding variants, as the table says them (docs/profiles.md)
+const BIDDING_WORDS = {
+  mirror: "Mirror: your bid is the number of your spades",
+  whiz: "Whiz: Nil or the number of your spades",
+  suicide: "Suicide: one partner of each side bids Nil, the other a number",
+};
 const LAST_TRICK_MS = 1500;
 // the shortcut keys as on-screen buttons (the fallback for gestures)
 const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
@@ -169,6 +176,44 @@ export class TableView {
     return this.view && this.myTurn() ? this.view.legal_actions.filter((a) => !isCard(a)) : [];
   }
 
+  /** The bids you may make ("nil", "1".."13"): on your turn the legal ones; before it, what
+   * the bidding variant can allow you with your hand. */
+  bidChoices() {
+    const v = this.view;
+    if (!v) return [];
+    if (this.myTurn()) return [...new Set(this.legalBids().filter((b) => b !== "blind-nil" && b !== "look").map((b) => (b === "0" ? "nil" : b)))];
+    const r = this.rules || {};
+    const max = r.hand_size || (v.hand ? v.hand.length : 13);
+    const nums = Array.from({ length: max }, (_, i) => String(i + 1));
+    const trumps = v.hand ? v.hand.filter((c) => suitOf(c) === "S").length : null;
+    if (r.bidding === "mirror" && trumps !== null) return [trumps ? String(trumps) : "nil"];
+    if (r.bidding === "whiz" && trumps !== null) return trumps ? ["nil", String(trumps)] : ["nil"];
+    if (r.bidding === "suicide") {
+      const mates = (this.sides[this.mySide] || []).filter((s) => s !== this.mySeat).map((s) => this.bidText(v.bids[s]));
+      if (mates.some((b) => b === "Nil")) return nums;
+      if (mates.length && mates.every((b) => b !== null)) return ["nil"];
+    }
+    return [...(r.nil !== false ? ["nil"] : []), ...nums];
+  }
+
+  /** Bids in words: "Nil or 5", "Nil or 1 to 13", "4". */
+  choicesText(choices) {
+    const nums = choices.filter((b) => b !== "nil").map(Number).sort((a, b) => a - b);
+    const run = nums.length > 1 && nums[nums.length - 1] - nums[0] === nums.length - 1;
+    const numText = nums.length > 1 ? (run ? `${nums[0]} to ${nums[nums.length - 1]}` : listJoin(nums.map(String))) : nums.length ? String(nums[0]) : "";
+    if (!choices.includes("nil")) return numText;
+    return numText ? `Nil or ${numText}` : "Nil";
+  }
+
+  /** The rules in force, in words: profile, bidding variant and options. */
+  rulesText() {
+    const r = this.rules || {};
+    const o = this.msg.table.options;
+    const bidding = r.bidding || o.bidding;
+    return [o.profile, BIDDING_WORDS[bidding] ? `${BIDDING_WORDS[bidding].replace(": ", " bidding (")})` : null,
+      r.blind_nil ? "Blind Nil allowed" : null, r.jokers ? "Jokers" : null, r.ten_for_200 ? "10-for-200" : null].filter(Boolean).join(", ");
+  }
+
   handCards() {
     return this.view && this.view.hand ? sortForDisplay(this.view.hand) : [];
   }
@@ -184,8 +229,9 @@ export class TableView {
     this.seq = msg.seq;
     this.queue = [];
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
-    store.setLastTable(this.id);
+    if (this.isPlayer) store.setLastTable(this.id);
     store.setTableName(this.id, msg.table.name || "a table");
+    if (first) this.spectatorsSaid = msg.table.spectating || 0;
     this.loadDraft();
     this.render();
     if (first) {
@@ -198,6 +244,7 @@ export class TableView {
     // your turn, in order (not ahead of them)
     if (first) this.tick({ inOrder: true });
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
+    if (this.status === "finished") this.forget();
   }
 
   onEvent(msg) {
@@ -247,6 +294,12 @@ export class TableView {
       }
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
+    // a continued record: your seat was kept for you, and you sit down at it for the first time
+    if (ev.kind === "returned" && this.continued && (this.mySeat === null || ev.seat === this.mySeat)) {
+      this.continued = false;
+      this.say("You sit down at the continued match: it carries on from the record.", { event: true });
+      return;
+    }
     if (ev.kind === "timer_warning") {
       if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
       // dropped if that player has acted before it is read
@@ -256,6 +309,37 @@ export class TableView {
       return;
     }
     if (ev.text) this.say(sentence(ev.text), { event: true });
+  }
+
+  /** Spectators came or went (`spectators` frames, at most twice a second): shown at once,
+   * said (politely) only once they have settled for a moment and their number changed. */
+  onSpectators(msg) {
+    if (msg.table_id !== this.id || !this.msg) return;
+    this.msg.table.spectating = msg.spectating;
+    this.spectatorNames = msg.names;
+    this.renderWatchers();
+    if (!this.isPlayer) return;
+    clearTimeout(this.spectatorTimer);
+    this.spectatorTimer = setTimeout(() => {
+      const n = this.msg.table.spectating || 0;
+      if (n === this.spectatorsSaid) return;
+      this.spectatorsSaid = n;
+      this.say(this.watchersText());
+    }, 1500);
+  }
+
+  watchersText() {
+    const n = (this.msg && this.msg.table.spectating) || 0;
+    if (!n) return "Nobody is watching.";
+    const names = this.spectatorNames && this.spectatorNames.length ? `: ${listJoin(this.spectatorNames)}` : "";
+    return `${plural(n, "spectator")} watching${names}.`;
+  }
+
+  renderWatchers() {
+    const el = this.el && this.el.querySelector("#watchers");
+    if (!el) return;
+    const n = (this.msg && this.msg.table.spectating) || 0;
+    el.textContent = n ? this.watchersText() : "";
   }
 
   onSheet(msg) {
@@ -345,6 +429,7 @@ export class TableView {
         break;
       case "match_over":
         this.msg.table.status = "finished";
+        this.forget();
         this.msg.table.winner = ev.winner;
         this.requestSheet();
         sounds.play("chord");
@@ -401,9 +486,11 @@ export class TableView {
       const blind = b === "blind-nil";
       const worth = blind ? (r.blind_nil_points ?? 200) : (r.nil_points ?? 100);
       const made = row.tricks[s] === 0;
-      const who = seats.length > 1 || s !== this.mySeat ? `${this.seatName(s)}'s` : "Your";
+      const who = s === this.mySeat && this.isPlayer ? "Your" : `${this.seatName(s)}'s`;
       items.push(`${who} ${blind ? "Blind Nil" : "Nil"} ${made ? "made" : `failed (${plural(row.tricks[s], "trick")})`}: ${made ? "plus" : "minus"} ${worth}`);
     }
+    // the tricks of a failed Nil that do not count toward the contract: a point (and a bag) each
+    if (sc && sc.loose_tricks) items.push(`${plural(sc.loose_tricks, "trick")} of the failed Nil: plus ${sc.loose_tricks}`);
     if (sc && sc.contract > 0) {
       const over = sc.made ? sc.contract_tricks - sc.contract : 0;
       items.push(sc.made
@@ -474,8 +561,15 @@ export class TableView {
     if (this.turnKey === key) return;
     this.turnKey = key;
     this.app.sounds.play("turn");
+    // a bid chosen before your turn that the turn does not allow (the variant, a partner's
+    // bid) is dropped, and said to be
+    let dropped = "";
+    if (v.phase === "bid" && this.bidDraft != null && v.hand && !this.bidChoices().includes(String(this.bidDraft))) {
+      dropped = ` The bid you chose, ${this.bidText(this.bidDraft)}, cannot stand.`;
+      this.clearDraft();
+    }
     // after everything said before it (polite, in order); dropped if the turn has passed
-    this.say(this.turnText(), { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
     if (this.app.settings.autoplay && v.phase === "play") {
       // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
@@ -522,13 +616,8 @@ export class TableView {
     if (v.phase === "bid") {
       const bids = this.legalBids();
       if (bids.includes("look")) return "Your turn to bid. You may bid Blind Nil before looking, or look at your cards.";
-      const nums = bids.filter((b) => /^\d+$/.test(b)).map(Number);
-      const hasNil = bids.includes("nil") || nums.includes(0);
-      const pos = nums.filter((n) => n > 0);
-      let range = "";
-      if (pos.length === 1 && !hasNil) range = `your bid can only be ${pos[0]}`;
-      else if (pos.length) range = `${hasNil ? "Nil or " : ""}${Math.min(...pos)} to ${Math.max(...pos)}`;
-      else if (hasNil) range = "Nil";
+      const choices = this.bidChoices();
+      const range = choices.length === 1 ? `your bid can only be ${this.choicesText(choices)}` : this.choicesText(choices);
       return `Your turn to bid: ${range}.`;
     }
     const legal = this.legalCards();
@@ -677,7 +766,7 @@ export class TableView {
     let action = String(value);
     if (action === "0") action = legal.includes("nil") ? "nil" : "0";
     if (!legal.includes(action) && !(action === "nil" && legal.includes("0"))) {
-      this.refuse(`${this.bidText(value)} is not a bid you can make now.`);
+      this.refuse(`${this.bidText(value)} is not a bid you can make now: you can bid ${this.choicesText(this.bidChoices())}.`);
       return;
     }
     if (action === "nil" && !legal.includes("nil")) action = "0";
@@ -888,9 +977,10 @@ export class TableView {
     const info = clear(this.el.querySelector("#waiting-info"));
     const o = t.options;
     info.append(
-      h("p", {}, `Rules: ${o.profile}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
-      t.invite ? h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
-        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`)) : null);
+      ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
+      h("p", {}, `Rules: ${this.rulesText()}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
+      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
+        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
     const actions = clear(this.el.querySelector("#owner-actions"));
     if (amOwner) {
       actions.append(h("button", { type: "button", class: "primary", onclick: () => this.request({ type: "start" }) }, "Start the match"));
@@ -898,8 +988,14 @@ export class TableView {
     } else {
       actions.append(h("p", {}, "The owner starts the match."));
     }
-    actions.append(h("button", { type: "button", onclick: () => this.leave() }, "Leave the table"));
+    actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
     this.renderChat();
+  }
+
+  /** The match is over: no longer one of "Your tables" on the home page. */
+  forget() {
+    if (store.lastTable() === this.id) store.setLastTable(null);
+    this.app.myTables = this.app.myTables.filter((id) => id !== this.id);
   }
 
   amOwner() {
@@ -913,6 +1009,7 @@ export class TableView {
   }
 
   leave() {
+    if (!this.isPlayer) { location.hash = "#/lobby"; return; } // (depart() says leave)
     this.app.conn.send({ type: "leave" });
     store.setLastTable(null);
     location.hash = "#/";
@@ -922,7 +1019,8 @@ export class TableView {
    * (`leave`), so that a CPU plays for you until you join again, and the match does not wait
    * for you. Before the start your place is kept (its own button frees it). */
   depart() {
-    if (!this.msg || this.status !== "active") return;
+    clearTimeout(this.spectatorTimer);
+    if (!this.msg || (this.isPlayer && this.status !== "active")) return;
     this.app.conn.send({ type: "leave" });
     const name = this.msg.table.name || "the table";
     this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
@@ -960,8 +1058,9 @@ export class TableView {
               h("button", { type: "button", id: "help-btn", onclick: () => this.app.openHelp() }, "Keys")))),
         h("aside", { class: "side-area", "aria-label": "Scores, events and chat" },
           h("div", { class: "panel leave-box" },
-            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = "#/"; } }),
-            h("p", { class: "note", id: "leave-note" })),
+            h("button", { type: "button", id: "leave-btn", "aria-describedby": "leave-note", onclick: () => { location.hash = this.isPlayer ? "#/" : "#/lobby"; } }),
+            h("p", { class: "note", id: "leave-note" }),
+            h("p", { class: "note", id: "watchers" })),
           h("section", { class: "panel scores", "aria-labelledby": "scores-title" },
             h("h2", { id: "scores-title" }, "Scores"),
             h("div", { id: "score-box" })),
@@ -1066,6 +1165,9 @@ export class TableView {
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing
       ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
+    // a spectator has no hand to play or to be advised on
+    for (const id of ["#play-btn", "#hint-btn"]) this.el.querySelector(id).hidden = !this.isPlayer;
+    this.renderWatchers();
   }
 
   /** Where seat `s` sits: me at the bottom, the others clockwise (to my left first). */
@@ -1251,17 +1353,11 @@ export class TableView {
     if (!bidding) { clear(panel); return; }
     const mine = this.myTurn();
     const legal = mine ? this.legalBids() : [];
-    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (v.hand ? v.hand.length : 13);
-    const nilAllowed = !this.rules || this.rules.nil !== false;
-    let options = [];
-    if (mine) {
-      options = legal.filter((b) => b !== "blind-nil" && b !== "look").map((b) => (b === "0" ? "nil" : b));
-    } else {
-      options = [...(nilAllowed ? ["nil"] : []), ...Array.from({ length: max }, (_, i) => String(i + 1))];
-    }
-    options = [...new Set(options)];
+    const options = this.bidChoices();
     const key = `${v.hand_number}|${mine}|${options.join(",")}|${legal.join(",")}|${v.hand ? 1 : 0}`;
-    const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft) : null;
+    // (a single choice, as under Mirror, is chosen already)
+    const draft = this.bidDraft !== null && this.bidDraft !== undefined && options.includes(String(this.bidDraft)) ? String(this.bidDraft)
+      : options.length === 1 ? options[0] : null;
     if (panel.dataset.key === key) {
       // only the draft may have changed
       for (const r of panel.querySelectorAll("input[name=bid]")) r.checked = r.value === draft;
@@ -1272,6 +1368,8 @@ export class TableView {
     clear(panel);
     const title = h("h2", { id: "bid-title" }, mine ? "Your bid" : "Your bid (choose now, confirm on your turn)");
     panel.append(title);
+    const variant = BIDDING_WORDS[this.rules && this.rules.bidding];
+    if (variant) panel.append(h("p", { class: "note bid-variant" }, `${variant}.`));
     if (legal.includes("look")) {
       panel.append(h("p", {}, "Your cards are face down. Bid Blind Nil (", this.rules && this.rules.blind_nil_points ? `±${this.rules.blind_nil_points}` : "±200", ") before looking, or look at them and bid as usual."),
         h("div", { class: "button-row" },
@@ -1370,10 +1468,12 @@ export class TableView {
       if (!el) {
         el = h("div", { role: "option", id: `card-${sp}`, class: `card in-hand special special-${sp.toLowerCase()}`, "data-card": sp },
           h("span", { class: "special-face", "aria-hidden": "true" }, h("span", { class: "special-word" }, sp === "BID" ? "Bid" : "Nil"),
-            h("span", { class: "special-hint" }, sp === "BID" ? "1, 2, 3…" : "0 tricks")),
+            h("span", { class: "special-hint" }, "0 tricks")),
           h("span", { class: "card-name sr-only" }, sp === "BID" ? "Bid: type your number" : "Nil: bid no trick"));
       }
       have.delete(sp);
+      // the numbers you may bid (one under Mirror and Whiz)
+      if (sp === "BID") el.querySelector(".special-hint").textContent = this.choicesText(this.bidChoices().filter((b) => b !== "nil")).replace(" to ", "–");
       el.setAttribute("aria-posinset", String(i + 1));
       el.setAttribute("aria-setsize", String(total));
       el.setAttribute("aria-selected", String(sp === this.activeSpecial));
@@ -1531,11 +1631,9 @@ export class TableView {
   specialItems() {
     const v = this.view;
     if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || v.bids[this.mySeat] !== null) return [];
-    const legal = this.myTurn() ? this.legalBids() : null;
-    if (legal && legal.includes("look")) return [];
-    const nil = legal ? legal.includes("nil") || legal.includes("0") : !this.rules || this.rules.nil !== false;
-    const nums = legal ? legal.filter((b) => /^\d+$/.test(b) && b !== "0") : ["1"];
-    return [...(nums.length ? ["BID"] : []), ...(nil ? ["NIL"] : [])];
+    if (this.legalBids().includes("look")) return [];
+    const choices = this.bidChoices();
+    return [...(choices.some((b) => b !== "nil") ? ["BID"] : []), ...(choices.includes("nil") ? ["NIL"] : [])];
   }
 
   /** Enter or a tap on the Bid card (a number to type) or the Nil card. */
@@ -1551,11 +1649,13 @@ export class TableView {
   askBidNumber() {
     const dlg = this.el && this.el.querySelector("#bid-dialog");
     if (!dlg) return;
-    const max = this.rules && this.rules.hand_size ? this.rules.hand_size : (this.view.hand ? this.view.hand.length : 13);
+    const nums = this.bidChoices().filter((b) => b !== "nil").map(Number);
     const input = dlg.querySelector("#bid-number");
-    input.max = String(max);
+    input.min = String(Math.min(...nums));
+    input.max = String(Math.max(...nums));
+    input.dataset.choices = nums.join(",");
     input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
-    dlg.querySelector("#bid-number-label").textContent = `Your bid, 1 to ${max}`;
+    dlg.querySelector("#bid-number-label").textContent = nums.length === 1 ? `Your bid: ${nums[0]}` : `Your bid, ${this.choicesText(nums.map(String))}`;
     dlg.querySelector("#bid-number-error").textContent = "";
     if (!dlg.open) dlg.showModal();
     input.focus();
@@ -1575,10 +1675,11 @@ export class TableView {
       e.preventDefault();
       const input = form.querySelector("#bid-number");
       const raw = input.value.trim();
-      const max = Number(input.max);
+      const nums = input.dataset.choices.split(",");
       const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n < 1 || n > max) {
-        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type a number from 1 to ${max}.` : `${raw} is not a bid: type a number from 1 to ${max} (Nil has its own card).`;
+      const can = this.choicesText(nums);
+      if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
+        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
         input.focus();
         return;
       }
@@ -1657,7 +1758,7 @@ export class TableView {
     });
     table.append(body);
     const goal = r.match === "one-hand" || (this.msg.table.options && this.msg.table.options.one_hand) ? "One-hand match" : `Playing to ${this.target()}`;
-    box.append(table, h("p", { class: "note" }, `${goal} · ${this.msg.table.options.profile}`));
+    box.append(table, h("p", { class: "note" }, `${goal} · ${this.rulesText()}`));
   }
 
   renderOver() {

@@ -1,0 +1,340 @@
+"""Defects found by the second user trial of the page: watching from the lobby, the account
+screens, Mirror and Blind Nil on the create form, the hand's summary adding up, the turn after
+looking at the cards, the bidding variants said and offered truly, the record upload form, the
+layouts at 1366x768, and small wording."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.web.helpers import (
+    Speech,
+    create_cpu_table,
+    play_hinted_to_end,
+    start_quick_match,
+    wait_my_turn_or_over,
+)
+
+
+def test_watch_from_the_lobby_as_a_new_visitor(new_page: Any, server: str) -> None:
+    ann = new_page()
+    create_cpu_table(ann, server, "Wanda", profile="race400", players=4,
+                     table_name="Wanda watched")
+    ann_speech = Speech(ann)
+    vic = new_page()
+    vic.goto(server + "#/lobby")
+    vic.click("a[aria-label='Watch Wanda watched']")
+    # no session: a name right here, then on to the table as a spectator
+    vic.fill("#table-name", "Vic")
+    vic.click("main form button[type=submit]")
+    vic.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    assert vic.evaluate("spadesApp.table.msg.you.role") == "spectator"
+    Speech(vic).wait_for("You are watching Wanda watched")
+    assert vic.text_content("#leave-btn") == "Stop watching"
+    assert not vic.is_visible("#hint-btn")
+    # the players see and hear who watches (once, not on every frame)
+    ann.wait_for_function("document.getElementById('watchers').textContent.includes('Vic')")
+    assert "1 spectator watching: Vic" in ann_speech.wait_for("watching")["text"]
+    vic.click("#leave-btn")
+    vic.wait_for_function("location.hash === '#/lobby'")
+    Speech(vic).wait_for("You stopped watching Wanda watched")
+    assert "Nobody is watching" in ann_speech.wait_for("watching")["text"]
+    said = [e["text"] for e in ann_speech.all() if "watching" in e["text"]]
+    assert len(said) == 2, said
+    assert not ann.errors and not vic.errors, (ann.errors, vic.errors)
+
+
+def test_register_sign_in_and_out_with_the_reasons_at_their_fields(new_page: Any,
+                                                                    server: str) -> None:
+    page = new_page()
+    page.click(".topbar nav a[href='#/account']")
+    page.fill("#reg-name", "Rhea")
+    page.fill("#reg-password", "a good password")
+    page.click("form:has(#reg-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('conn').textContent === 'Rhea'")
+    # the name is kept over a reload
+    page.reload()
+    page.wait_for_function("document.getElementById('conn').textContent === 'Rhea'")
+    page.click("#sign-out")
+    page.wait_for_function("document.getElementById('conn').textContent === 'Not signed in'")
+    # taken: at the name; wrong password: at the password
+    page.fill("#reg-name", "rhea")
+    page.fill("#reg-password", "another password")
+    page.click("form:has(#reg-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('reg-name-error').textContent !== ''")
+    assert "taken" in page.text_content("#reg-name-error")
+    assert page.get_attribute("#reg-name", "aria-invalid") == "true"
+    page.fill("#in-name", "Rhea")
+    page.fill("#in-password", "not the password")
+    page.click("form:has(#in-name) button[type=submit]")
+    page.wait_for_function("document.getElementById('in-password-error').textContent !== ''")
+    assert "wrong name or password" in page.text_content("#in-password-error")
+    # a guest who types the account's name is offered the sign-in form, and comes back
+    page.goto(server + "#/")
+    page.fill("#quick-name", "Rhea")
+    page.click("form.quick button[type=submit]")
+    page.click("#quick-error a:has-text('Sign in as Rhea')")
+    assert page.input_value("#in-name") == "Rhea"
+    page.wait_for_function("document.activeElement.id === 'in-password'")
+    page.fill("#in-password", "a good password")
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#/'"
+                           " && document.getElementById('conn').textContent === 'Rhea'")
+    assert not page.errors, page.errors
+
+
+def test_a_guest_sees_their_name_after_a_reload(new_page: Any) -> None:
+    page = new_page()
+    page.fill("#quick-name", "Gil")
+    page.click("form.quick button[type=submit]")
+    page.wait_for_selector("#hand", state="attached")
+    page.reload()
+    page.wait_for_function("document.getElementById('conn').textContent === 'Gil (guest)'")
+
+
+def test_mirror_turns_blind_nil_off_and_errors_name_the_field(new_page: Any,
+                                                              server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Mira")
+    page.select_option("#c-profile", "cards4net")
+    assert page.is_checked("#c-blind_nil")
+    page.select_option("#c-bidding", "mirror")
+    assert not page.is_checked("#c-blind_nil") and page.is_disabled("#c-blind_nil")
+    page.click("#c-cpus")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    assert page.evaluate("spadesApp.table.rules.bidding") == "mirror"
+    # a refusal of the server names the field by its label, not by the knob
+    page.goto(server + "#/create")
+    page.select_option("#c-profile", "race400")
+    page.select_option("#c-players", "5")
+    page.select_option("#c-teams", "2")
+    page.click("#c-cpus")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    text = page.text_content("#create-error")
+    assert text.startswith("Sides: "), text
+    assert page.get_attribute("#c-teams", "aria-invalid") == "true"
+
+
+def test_the_summary_items_of_a_failed_nil_add_up(new_page: Any, server: str) -> None:
+    import dataclasses
+
+    from spades.engine.rules import profile
+    from spades.engine.scoring import score_side
+
+    page = new_page()
+    create_cpu_table(page, server, "Sumi", profile="cards4net")
+    me = page.evaluate("spadesApp.table.mySeat")
+    sides = page.evaluate("spadesApp.table.sides")
+    rules = profile("cards4net")
+    # I bid Blind Nil and took 2 tricks; my partner bid 3 and took 4; the others bid 4 and 2
+    bids, blind, tricks = [4, 4, 4, 4], [False] * 4, [0, 0, 0, 0]
+    partner = next(s for s in sides[[me in x for x in sides].index(True)] if s != me)
+    bids[me], blind[me], tricks[me] = 0, True, 2
+    bids[partner], tricks[partner] = 3, 4
+    others = [s for s in range(4) if s not in (me, partner)]
+    bids[others[0]], tricks[others[0]] = 4, 5
+    bids[others[1]], tricks[others[1]] = 2, 2
+    scored = [score_side(rules, side, bids, blind, tricks, 0)[0] for side in sides]
+    row = {"number": 1, "bids": ["blind-nil" if blind[s] else bids[s] for s in range(4)],
+           "tricks": tricks, "points": [x.points for x in scored],
+           "scores": [x.points for x in scored], "bags": [x.new_bags for x in scored],
+           "timeout_bags": [0, 0], "sides": [dataclasses.asdict(x) for x in scored]}
+    for k in range(len(sides)):
+        items = page.evaluate("([row, k]) => spadesApp.table.sideResult(row, k).items",
+                              [row, k])
+        total = sum((1 if m.group(1) == "plus" else -1) * int(m.group(2))
+                    for m in (re.search(r"\b(plus|minus) (\d+)$", t) for t in items) if m)
+        assert total == row["points"][k], (items, row["points"][k])
+        if me in sides[k]:
+            assert items[0] == "Your Blind Nil failed (2 tricks): minus 200", items
+
+
+def test_after_looking_at_the_cards_the_turn_to_bid_is_said(new_page: Any, server: str) -> None:
+    page = new_page()
+    # the last seat deals: the creator (seat 0) bids first, cards face down
+    create_cpu_table(page, server, "Luca", profile="cards4net", first_dealer=3)
+    speech = Speech(page)
+    speech.wait_for("Your turn to bid. You may bid Blind Nil")
+    page.keyboard.press("b")
+    assert page.evaluate("document.activeElement.id") == "look-btn"
+    page.keyboard.press("Enter")
+    speech.wait_for("You look at your cards")
+    speech.wait_for("You hold 13 cards")
+    assert re.match(r"Your turn to bid: Nil or \d+", speech.wait_for("Your turn to bid")["text"])
+
+
+def test_whiz_is_said_and_only_its_bids_are_offered(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Wiz")
+    page.fill("#c-name", "Whiz table")
+    page.select_option("#c-profile", "cards4net")
+    page.select_option("#c-bidding", "whiz")
+    page.uncheck("#c-blind_nil")
+    page.select_option("#c-first_dealer", "3")  # the creator bids first
+    page.click("text=Create the table")
+    page.wait_for_selector("#waiting-info")
+    rules = page.text_content("#waiting-info")
+    assert "Whiz bidding (Nil or the number of your spades)" in rules, rules
+    speech = Speech(page)
+    page.click("text=Start the match")
+    assert wait_my_turn_or_over(page) == "bid"
+    spades = page.evaluate("spadesApp.table.view.hand.filter(c => c.endsWith('S')"
+                           " || c.endsWith('J')).length")
+    said = speech.wait_for("Your turn to bid")["text"]
+    assert said == (f"Your turn to bid: Nil or {spades}." if spades
+                    else "Your turn to bid: your bid can only be Nil."), said
+    assert "Whiz: Nil or the number of your spades" in page.text_content("#bid-panel")
+    assert "Whiz" in page.text_content("#score-box .note")
+    offered = page.evaluate("[...document.querySelectorAll('input[name=bid]')].map(i => i.value)")
+    assert offered == (["nil", str(spades)] if spades else ["nil"]), offered
+    if spades:
+        assert page.text_content("#card-BID .special-hint") == str(spades)
+        page.keyboard.press("j")
+        page.keyboard.press("Home")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#bid-dialog[open]")
+        assert page.text_content("#bid-number-label") == f"Your bid: {spades}"
+        wrong = 1 if spades != 1 else 2
+        page.keyboard.type(str(wrong))
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('bid-number-error').textContent !== ''")
+        err = page.text_content("#bid-number-error")
+        assert f"{wrong} is not a bid you can make: you can bid {spades}" in err, err
+        page.keyboard.press("Escape")
+    # a refused bid names the legal ones
+    page.evaluate("spadesApp.table.bid('14')")
+    refused = speech.wait_for("Refused")["text"]
+    assert refused.endswith(f"you can bid {'Nil or ' + str(spades) if spades else 'Nil'}."), refused
+
+
+def test_record_upload_form_name_seats_json_errors_and_size(new_page: Any, server: str,
+                                                            tmp_path: Any) -> None:
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    # no session: a name field here
+    assert page.is_visible("#rec-name")
+    # seats numbered as the record numbers them (from 0)
+    rec = tmp_path / "rec.json"
+    rec.write_text(json.dumps({"format": "spades-record/1", "rules": {"players": 4},
+                               "names": ["Ann", "Bob", "Cliff", "Dee"], "hands": []}))
+    page.set_input_files("#rec-file", str(rec))
+    page.check("input[name=mode][value=continue]")
+    page.wait_for_function("document.querySelectorAll('#rec-seat option').length === 4"
+                           " && document.querySelector('#rec-seat option[value=\"2\"]')"
+                           ".textContent === 'Seat 2 (Cliff)'")
+    # not JSON: where the parser stopped
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "format": "spades-record/1",\n  "names": [1 2]\n}\n')
+    page.set_input_files("#rec-file", str(bad))
+    page.wait_for_function("document.getElementById('rec-error').textContent !== ''")
+    text = page.text_content("#rec-error")
+    assert re.search(r"not JSON at line 3, column \d+", text), text
+    # too big: said before it is sent
+    big = tmp_path / "big.json"
+    big.write_text(" " * 1_000_001 + "{}")
+    page.set_input_files("#rec-file", str(big))
+    page.fill("#rec-name", "Uma")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("document.getElementById('rec-error').textContent.includes('at most')")
+    assert page.text_content("#rec-error") == ("A record file may be at most 1000000 bytes;"
+                                                " this one is 1000003.")
+    assert not page.errors, page.errors
+
+
+def test_the_mirror_turn_is_said_once(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Mirra")
+    page.select_option("#c-profile", "cards4net")
+    page.select_option("#c-bidding", "mirror")
+    page.select_option("#c-first_dealer", "3")  # the creator bids first
+    page.click("#c-cpus")
+    speech = Speech(page)
+    assert wait_my_turn_or_over(page) == "bid"
+    speech.wait_for("Your turn to bid: your bid can only be")
+    # one bid, then the next turn (a CPU's) shows the first was said once
+    page.keyboard.press("b")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    speech.wait_for("You bid")
+    turns = [e["text"] for e in speech.all() if e["text"].startswith("Your turn to bid")]
+    assert len(turns) == 1, turns
+
+
+def test_a_finished_match_leaves_your_tables(new_page: Any, server: str) -> None:
+    page = new_page()
+    start_quick_match(page, "Fin", profile="game93", one_hand=True)
+    page.goto(server + "#/")
+    page.wait_for_selector("#back-title")  # the running match is one of "Your tables"
+    page.click("text=Return to")
+    play_hinted_to_end(page)
+    page.wait_for_selector("#match-over:not([hidden])")
+    page.goto(server + "#/")
+    page.wait_for_selector("#quick-name")
+    assert not page.is_visible("#back-title")
+    page.reload()
+    page.wait_for_selector("#quick-name")
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
+    assert not page.is_visible("#back-title")
+
+
+def test_the_cards4net_rules_keep_the_deck_at_52_with_jokers(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.goto(server + "#/rules/cards4net")
+    text = page.text_content("article.prose")
+    assert "or 54" not in text and "the deck stays 52" in text, text[:300]
+
+
+def test_a_started_match_offers_to_watch_instead(new_page: Any, server: str) -> None:
+    ann = new_page()
+    create_cpu_table(ann, server, "Olga", profile="race400", players=4, table_name="Started")
+    table_id = ann.evaluate("spadesApp.table.id")
+    bob = new_page()
+    bob.goto(server + f"#/table/{table_id}")
+    bob.fill("#table-name", "Bert")
+    bob.click("main form button[type=submit]")
+    bob.click("a:has-text('Watch the table instead')")
+    bob.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                          " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)
+    assert not bob.errors, bob.errors
+
+
+def test_whiz_before_your_turn_offers_only_what_whiz_can_allow(new_page: Any,
+                                                               server: str) -> None:
+    ann = new_page()
+    ann.goto(server + "#/create")
+    ann.fill("#c-your-name", "Ann")
+    ann.fill("#c-name", "Whiz friends")
+    ann.select_option("#c-profile", "cards4net")
+    ann.select_option("#c-bidding", "whiz")
+    ann.uncheck("#c-blind_nil")
+    ann.check("#c-private")
+    ann.select_option("#c-first_dealer", "0")  # Ann bids last, after Bob
+    ann.click("text=Create the table")
+    code = str(ann.text_content(".invite")).strip()
+    bob = new_page()
+    bob.goto(server + f"#/join/{code}")
+    bob.fill("#invite-name", "Bob")
+    bob.click("form.panel button[type=submit]")
+    bob.wait_for_selector("#seat-list")
+    ann.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    ann.click("text=Start the match")
+    ann.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'"
+                          " && spadesApp.table.view.hand", timeout=15000)
+    # Bob (who does not bid) is before Ann: her bid waits for him
+    ann.wait_for_function("s => spadesApp.table.view.current_player === s",
+                          arg=bob.evaluate("spadesApp.table.mySeat"), timeout=15000)
+    assert not ann.evaluate("spadesApp.table.myTurn()")
+    spades = ann.evaluate("spadesApp.table.view.hand.filter(c => c.endsWith('S')"
+                          " || c.endsWith('J')).length")
+    ann.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    offered = ann.evaluate("[...document.querySelectorAll('input[name=bid]')].map(i => i.value)")
+    assert offered == (["nil", str(spades)] if spades else ["nil"]), offered
+    assert "Whiz: Nil or the number of your spades" in ann.text_content("#bid-panel")
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
