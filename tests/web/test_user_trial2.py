@@ -338,3 +338,25 @@ def test_whiz_before_your_turn_offers_only_what_whiz_can_allow(new_page: Any,
     assert offered == (["nil", str(spades)] if spades else ["nil"]), offered
     assert "Whiz: Nil or the number of your spades" in ann.text_content("#bid-panel")
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+
+
+def test_the_lobby_shows_a_match_nobody_is_at_as_paused(new_page: Any, server: str) -> None:
+    # Before: a table whose only player had left stood as "active" with a Watch button,
+    # though its match waits until a player comes back.
+    ann = new_page()
+    create_cpu_table(ann, server, "Pia", profile="race400", players=4, table_name="Pia left")
+    vic = new_page()  # a guest, so that the lobby comes live over the WebSocket
+    vic.goto(server + "#/")
+    session = vic.evaluate("fetch('/api/guest', {method: 'POST', headers: {'content-type': "
+                           "'application/json'}, body: JSON.stringify({name: 'Vic'})})"
+                           ".then((r) => r.json())")
+    vic.evaluate("(t) => localStorage.setItem('spades.token', JSON.stringify(t))",
+                 session["token"])
+    vic.goto(server + "#/lobby")
+    vic.reload()
+    row = vic.locator("#lobby-list tr", has_text="Pia left")
+    row.locator("a", has_text="Watch").wait_for()
+    ann.click("#leave-btn")
+    row.filter(has_text="paused: waits for its players").wait_for()
+    assert row.locator("a").count() == 0
+    assert not ann.errors and not vic.errors, (ann.errors, vic.errors)

@@ -586,9 +586,9 @@ class App {
           h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer ${timer}`)),
         h("td", { class: "wide-only" }, t.profile),
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
-        h("td", {}, t.status),
+        h("td", {}, t.paused ? "paused: waits for its players" : t.status),
         h("td", { class: "wide-only" }, timer),
-        h("td", {}, (() => {
+        h("td", {}, t.paused ? null : (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
           return h("a", { class: "button small", href: `#/${verb === "Join" ? "table" : "watch"}/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
         })())));
