@@ -211,6 +211,17 @@ def create_private_table(page: Any, server: str, name: str, table_name: str,
     return str(page.text_content(".invite")).strip()
 
 
+def join_by_invite(owner: Any, guest: Any, server: str, code: str, name: str) -> None:
+    """``guest`` (a page) joins the owner's table by invitation ``code`` under ``name``, and
+    the owner's waiting room shows them seated."""
+    guest.goto(server + f"#/join/{code}")
+    guest.fill("#invite-name", name)
+    guest.click("form.panel button[type=submit]")
+    guest.wait_for_selector("#seat-list")
+    owner.wait_for_function(
+        f"[...document.querySelectorAll('.seat-who')].some(e => e.textContent === '{name}')")
+
+
 def play_to_mid_trick(page: Any, min_cards: int = 2) -> None:
     """Bid with the hint and play hinted cards until it is our turn with ``min_cards`` on the
     trick (or as many as there can be before us)."""

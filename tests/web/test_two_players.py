@@ -6,7 +6,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import Speech, bid_with_keyboard, create_private_table, play_with_keyboard
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    create_private_table,
+    join_by_invite,
+    play_with_keyboard,
+)
 
 
 def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str, artifacts: Path) -> None:
@@ -15,11 +21,7 @@ def test_two_players_and_two_cpus_play_a_hand(new_page: Any, server: str, artifa
     assert code
 
     bob = new_page(viewport={"width": 390, "height": 844})
-    bob.goto(server + f"#/join/{code}")
-    bob.fill("#invite-name", "Bob")
-    bob.click("form.panel button[type=submit]")
-    bob.wait_for_selector("#seat-list")
-    ann.wait_for_function("[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    join_by_invite(ann, bob, server, code, "Bob")
     ann.screenshot(path=str(artifacts / "waiting-room-desktop.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "waiting-room-phone.png"), full_page=True)
 

@@ -15,6 +15,7 @@ from tests.web.helpers import (
     bid_with_keyboard,
     create_cpu_table,
     create_private_table,
+    join_by_invite,
     my_turn_key,
     start_quick_match,
     wait_my_turn_or_over,
@@ -70,12 +71,7 @@ def two_at_a_table(new_page: Any, server: str, ann_viewport: dict[str, int] | No
         ann.click(".seat-row.kind-empty >> text=Add a CPU")
         ann.wait_for_function("spadesApp.table.msg.table.seats[1].kind === 'cpu'")
     bob = new_page()
-    bob.goto(server + f"#/join/{code}")
-    bob.fill("#invite-name", "Bob")
-    bob.click("form.panel button[type=submit]")
-    bob.wait_for_selector("#seat-list")
-    ann.wait_for_function(
-        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    join_by_invite(ann, bob, server, code, "Bob")
     ann.click("text=Start the match")
     for page in (ann, bob):
         page.wait_for_function("spadesApp.table && spadesApp.table.view"

@@ -12,6 +12,7 @@ from typing import Any
 from tests.web.helpers import (
     Speech,
     create_cpu_table,
+    join_by_invite,
     play_hinted_to_end,
     start_quick_match,
     wait_my_turn_or_over,
@@ -318,12 +319,7 @@ def test_whiz_before_your_turn_offers_only_what_whiz_can_allow(new_page: Any,
     ann.click("text=Create the table")
     code = str(ann.text_content(".invite")).strip()
     bob = new_page()
-    bob.goto(server + f"#/join/{code}")
-    bob.fill("#invite-name", "Bob")
-    bob.click("form.panel button[type=submit]")
-    bob.wait_for_selector("#seat-list")
-    ann.wait_for_function(
-        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Bob')")
+    join_by_invite(ann, bob, server, code, "Bob")
     ann.click("text=Start the match")
     ann.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'"
                           " && spadesApp.table.view.hand", timeout=15000)
