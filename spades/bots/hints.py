@@ -225,12 +225,11 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
         if not all(_beats(c, best, led) for c in legal):
             return (f"Play the {name}: it takes the trick for now, though a lower card would "
                     "keep your nil safe; a later player may still beat it.")
-        if all(_beats(c, best, led) for c in legal):
-            if last:
-                return (f"Play the {name}: every card you may play takes this trick, so your "
-                        "nil is lost; this one keeps your lower cards.")
-            return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
-                    "a later player may still take the trick from you.")
+        if last:
+            return (f"Play the {name}: every card you may play takes this trick, so your "
+                    "nil is lost; this one keeps your lower cards.")
+        return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
+                "a later player may still take the trick from you.")
     mate_nil = [m for m in mates if obs.bids[m] == 0 and obs.tricks[m] == 0]
     if mate_nil:
         nil = _partner(obs, mate_nil[0], who)

@@ -167,16 +167,25 @@ def test_after_looking_at_the_cards_the_turn_to_bid_is_said(new_page: Any, serve
     assert re.match(r"Your turn to bid: Nil or \d+", speech.wait_for("Your turn to bid")["text"])
 
 
-def test_whiz_is_said_and_only_its_bids_are_offered(new_page: Any, server: str) -> None:
-    page = new_page()
+def create_whiz_table(page: Any, server: str, name: str, table_name: str, first_dealer: str,
+                      private: bool = False) -> None:
+    """Fill "Create a table" for a cards4net table with Whiz bidding (no Blind Nil) and the
+    given first dealer's seat, and create it."""
     page.goto(server + "#/create")
-    page.fill("#c-your-name", "Wiz")
-    page.fill("#c-name", "Whiz table")
+    page.fill("#c-your-name", name)
+    page.fill("#c-name", table_name)
     page.select_option("#c-profile", "cards4net")
     page.select_option("#c-bidding", "whiz")
     page.uncheck("#c-blind_nil")
-    page.select_option("#c-first_dealer", "3")  # the creator bids first
+    if private:
+        page.check("#c-private")
+    page.select_option("#c-first_dealer", first_dealer)
     page.click("text=Create the table")
+
+
+def test_whiz_is_said_and_only_its_bids_are_offered(new_page: Any, server: str) -> None:
+    page = new_page()
+    create_whiz_table(page, server, "Wiz", "Whiz table", first_dealer="3")  # Wiz bids first
     page.wait_for_selector("#waiting-info")
     rules = page.text_content("#waiting-info")
     assert "Whiz bidding (Nil or the number of your spades)" in rules, rules
@@ -308,15 +317,8 @@ def test_a_started_match_offers_to_watch_instead(new_page: Any, server: str) -> 
 def test_whiz_before_your_turn_offers_only_what_whiz_can_allow(new_page: Any,
                                                                server: str) -> None:
     ann = new_page()
-    ann.goto(server + "#/create")
-    ann.fill("#c-your-name", "Ann")
-    ann.fill("#c-name", "Whiz friends")
-    ann.select_option("#c-profile", "cards4net")
-    ann.select_option("#c-bidding", "whiz")
-    ann.uncheck("#c-blind_nil")
-    ann.check("#c-private")
-    ann.select_option("#c-first_dealer", "0")  # Ann bids last, after Bob
-    ann.click("text=Create the table")
+    create_whiz_table(ann, server, "Ann", "Whiz friends", first_dealer="0",  # Ann bids last
+                      private=True)
     code = str(ann.text_content(".invite")).strip()
     bob = new_page()
     join_by_invite(ann, bob, server, code, "Bob")
