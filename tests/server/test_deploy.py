@@ -87,7 +87,7 @@ def test_a_hand_is_played_through_nginx_with_tls(front: Front) -> None:
 def test_a_cross_site_page_cannot_open_the_websocket_through_nginx(front: Front) -> None:
     with pytest.raises(InvalidStatus) as info:
         connect(front.ws_url, ssl=front.ssl, origin="https://evil.example",  # type: ignore[arg-type]
-                open_timeout=10)
+                open_timeout=60)
     assert info.value.response.status_code == 403
 
 
