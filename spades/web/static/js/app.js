@@ -9,6 +9,9 @@ import { store } from "./storage.js";
 import { PLACES, TableView } from "./table.js";
 import { Voice } from "./voice.js";
 
+/** How often a visitor's lobby (no socket yet) asks for the tables again. */
+const LOBBY_POLL_MS = 5000;
+
 class App {
   constructor() {
     this.settings = store.settings();
@@ -564,14 +567,31 @@ class App {
     this.page("Lobby",
       h("p", {}, "Public tables, updated live. ", h("a", { href: "#/create" }, "Create a table"), " to open your own."),
       h("div", { id: "lobby-list", "aria-live": "off" }, h("p", {}, "Loading…")));
-    const go = () => this.conn.send({ type: "lobby", subscribe: true });
-    if (store.token()) { this.conn.open(); go(); }
-    else api("GET", "/api/tables").then((t) => { this.lobby = t; this.renderLobbyList(); }).catch(() => {});
+    if (store.token()) { this.conn.open(); this.conn.send({ type: "lobby", subscribe: true }); return; }
+    // a visitor has no socket yet: the list is asked for again every few seconds while shown
+    const box = document.getElementById("lobby-list");
+    let shown = null; // the rows drawn last, as JSON: an unchanged list is not drawn again
+    const poll = async () => {
+      if (this.currentRoute !== "lobby" || document.getElementById("lobby-list") !== box || store.token()) return;
+      if (!document.hidden) {
+        try {
+          const rows = await api("GET", "/api/tables");
+          const seen = JSON.stringify(rows);
+          if (seen !== shown) { shown = seen; this.lobby = rows; this.renderLobbyList(); }
+        } catch (err) {
+          if (!this.lobby.length) { clear(box); box.append(h("p", { role: "alert" }, `The tables could not be loaded: ${err.message}`)); }
+        }
+      }
+      setTimeout(poll, LOBBY_POLL_MS);
+    };
+    poll();
   }
 
   renderLobbyList() {
     const box = document.getElementById("lobby-list");
     if (!box) return;
+    // a keyboard user on a row's link stays on it when the list is drawn again
+    const focused = box.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
     clear(box);
     if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
     const table = h("table", { class: "lobby-table" },
@@ -595,6 +615,10 @@ class App {
     }
     table.append(body);
     box.append(table);
+    if (focused) {
+      const again = [...box.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === focused);
+      (again || box.querySelector("a[href]") || this.main.querySelector("h1") || document.body).focus();
+    }
   }
 
   async renderCreate() {
