@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 
@@ -134,6 +135,11 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db};"
           f" {engine_line()})", flush=True)
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler it
+    # found. Killed by it, the process would skip its exit clean-up: the CPU worker pools'
+    # semaphores would be left to the resource tracker, which warns of them as leaked. So the
+    # handler it finds ends the process normally, with status 0 (a graceful stop).
+    signal.signal(signal.SIGTERM, _exit_quietly)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=args.ws_compression, proxy_headers=True,
@@ -141,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
                 http=http_protocol(settings, args.forwarded_allow_ips),
                 timeout_keep_alive=settings.keep_alive)
     return 0
+
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    sys.exit(0)
 
 
 def check_db(args: argparse.Namespace) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import httpx
 
 from tests.server.netclient import NetPlayer, Server, catch_up_all, free_port, new_table, step
@@ -50,5 +52,35 @@ def test_kill_9_mid_hand_and_restart_loses_nothing(database: str) -> None:
         record = httpx.get(f"{server.url}/api/games/{tid}/record", timeout=10).json()
         assert record["format"] == "spades-record/1" and len(record["hands"]) == 1
         assert len(record["hands"][0]["plays"]) == 52
+    finally:
+        server.stop()
+
+
+def test_sigterm_after_cpus_thought_stops_cleanly(database: str) -> None:
+    """A graceful stop (SIGTERM) once the CPU worker processes have been used: the server
+    exits with status 0 and leaves nothing to the resource tracker (uvicorn raised the signal
+    again after its stop, and the process, killed by it, skipped the pools' clean-up:
+    "resource_tracker: There appear to be 5 leaked semaphore objects")."""
+    server = Server(database, free_port(), "--bots", "process", "--cpu-delay", "0").start()
+    try:
+        ann = NetPlayer(server, "Ann")
+        ann.request({"type": "create", "cpus": True,
+                     "options": {"profile": "cardems", "cpu": "expert", "private": True}})
+        # until a CPU has bid (Ann bids when asked, so the CPUs after her get their turn)
+        while True:
+            m = ann.recv()
+            event = m.get("event") if m["type"] == "event" else None
+            if event and event["kind"] == "bid" and event["seat"] != 0:
+                break
+            if ann.my_turn():
+                assert ann.view is not None
+                ann.send({"type": "act", "action": ann.view["legal_actions"][0]})
+        assert server.proc is not None
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(60) == 0
+        assert server.proc.stderr is not None
+        err = server.proc.stderr.read().decode(errors="replace")
+        assert "leaked" not in err and "Traceback" not in err, err
+        ann.close()
     finally:
         server.stop()
