@@ -470,6 +470,7 @@ class Hub:
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.seq = len(await self.db(self.store.events, gid))
         table.resume(match, table.seq)
+        table.unseated.add(seat)
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)

@@ -139,6 +139,9 @@ class Table:
         self.seed_base = zlib.crc32(game_id.encode())
         self.turns = Turns(self, TableError)  # CPU turns and the turn timer
         self._grace: dict[int, asyncio.TimerHandle] = {}
+        #: seats kept for someone who has not sat down yet (a continued record's uploader):
+        #: their first join says they sit down, not that they are back
+        self.unseated: set[int] = set()
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -419,7 +422,14 @@ class Table:
                 self.spectators.discard(conn)
                 self.members[conn.user_id] = conn
                 conn.table = self
-                await self._returned(seat)
+                if seat in self.unseated:
+                    self.unseated.discard(seat)
+                    self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
+                        f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
+                        "continued match: it carries on from the record")}, with_table=True)
+                    self.schedule()
+                else:
+                    await self._returned(seat)
                 self.hub.lobby_changed(self)  # connected again: no longer paused
                 return
             if role == "player":

@@ -341,9 +341,15 @@ def test_sheet_and_records_upload(client: TestClient) -> None:
                                           "options": {"cpu": "random"}}, headers=auth)
     assert r.status_code == 200, r.text
     new = r.json()["table_id"]
+    before = len(ann.frames)
     assert ann.request({"type": "join", "table_id": new})["type"] == "ack"
     ann.until(lambda m: m["type"] == "table")
     assert ann.seat == 1 and ann.view is not None and len(ann.view["plays"]) == 9
+    # the first time there: sitting down, not coming back ("you are back", before)
+    [sat] = [m["event"] for m in ann.frames[before:] if m["type"] == "event"
+             and m["event"]["kind"] in ("joined", "returned")]
+    assert (sat["kind"], sat["text"]) == (
+        "joined", "you sit down at the continued match: it carries on from the record"), sat
     bad = dict(record, hands=[dict(record["hands"][0], plays=["ZZ"])])
     r = client.post("/api/records", json={"record": bad, "mode": "review"}, headers=auth)
     assert r.status_code == 422 and "hand 1" in r.json()["detail"]

@@ -481,8 +481,6 @@ class App {
     clear(this.main);
     this.table = new TableView(this, id);
     this.table.watching = watch;
-    this.table.continued = this.continuing === id; // a record continued: you sit down, not return
-    this.continuing = null;
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -838,7 +836,7 @@ class App {
         const body = { record, mode };
         if (mode === "continue") body.seat = Number(form.querySelector("#rec-seat").value);
         const out = await api("POST", "/api/records", body);
-        if (out.table_id) { this.continuing = out.table_id; location.hash = `#/table/${out.table_id}`; return; }
+        if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
         const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
         ok.append(`Stored for review.${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));

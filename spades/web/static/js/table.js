@@ -294,12 +294,6 @@ export class TableView {
       }
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
-    // a continued record: your seat was kept for you, and you sit down at it for the first time
-    if (ev.kind === "returned" && this.continued && (this.mySeat === null || ev.seat === this.mySeat)) {
-      this.continued = false;
-      this.say("You sit down at the continued match: it carries on from the record.", { event: true });
-      return;
-    }
     if (ev.kind === "timer_warning") {
       if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
       // dropped if that player has acted before it is read
