@@ -1,0 +1,69 @@
+"""Defects found by the third user trial of the page, played as a blind player with a screen
+reader and the keyboard alone, and as a sighted keyboard-only player: what is said while a
+dialog is open, a bid box left open when the timer has bid for you, the name's errors at the
+name's field, and a focus ring that can be seen on the light panels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, play_hinted_to_end, start_quick_match, wait_my_turn_or_over
+
+
+def exposed(page: Any, js: str) -> bool:
+    """Is the element ``js`` evaluates to in the accessibility tree (not ignored)? A screen
+    reader hears nothing added to a live region that is not."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        obj = cdp.send("Runtime.evaluate", {"expression": js})["result"]
+        assert obj.get("subtype") == "node", f"no element: {js}"
+        nodes = cdp.send("Accessibility.getPartialAXTree",
+                         {"objectId": obj["objectId"], "fetchRelatives": False})["nodes"]
+        return not nodes[0].get("ignored", False)
+    finally:
+        cdp.detach()
+
+
+LIVE = "document.getElementById('live-polite')"
+
+
+def test_announcements_are_heard_while_a_dialog_is_open(new_page: Any) -> None:
+    """A modal dialog makes the rest of the page inert: the live regions must be where a screen
+    reader still hears them (the keys, the score sheet, the end of the match)."""
+    page = new_page()
+    start_quick_match(page, "Dora", profile="game93", one_hand=True)
+    wait_my_turn_or_over(page)
+    assert exposed(page, LIVE)
+    page.keyboard.press("j")
+    page.keyboard.press("?")  # the keys
+    page.wait_for_selector("#help-dialog[open]")
+    assert exposed(page, LIVE), "the live region is inert under the Keys dialog"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#help-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'hand'")
+    assert exposed(page, LIVE)
+    # the score sheet, opened from its button
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open]")
+    assert exposed(page, LIVE), "the live region is inert under the score sheet"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog:not([open])", state="attached")
+    # to the end of the match: from its dialog, the record is downloaded, and that is heard
+    play_hinted_to_end(page)
+    page.wait_for_selector("#match-over[open]", timeout=30000)
+    speech = Speech(page)
+    speech.seen = len(speech.all())
+    with page.expect_download():
+        page.focus("#match-over a[data-record]")
+        page.keyboard.press("Enter")
+    speech.wait_for("The record is downloaded")
+    said = """[...document.querySelectorAll('#live-polite p')]
+      .find((p) => p.textContent.startsWith('The record is downloaded'))"""
+    page.wait_for_function(f"() => !!({said})")
+    assert exposed(page, f"({said})"), "said inside the inert page: never heard"
+    # closed: the regions are back where the page is heard
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.activeElement.id === 'sheet-btn'")
+    assert exposed(page, LIVE)
+    assert not page.errors, page.errors
