@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import Speech, play_hinted_to_end, start_quick_match, wait_my_turn_or_over
+from tests.web.helpers import (
+    Speech,
+    create_cpu_table,
+    play_hinted_to_end,
+    start_quick_match,
+    wait_my_turn_or_over,
+)
 
 
 def exposed(page: Any, js: str) -> bool:
@@ -66,4 +72,52 @@ def test_announcements_are_heard_while_a_dialog_is_open(new_page: Any) -> None:
     page.keyboard.press("Escape")
     page.wait_for_function("document.activeElement.id === 'sheet-btn'")
     assert exposed(page, LIVE)
+    assert not page.errors, page.errors
+
+
+def test_the_bid_box_closes_when_the_timer_has_bid_for_you(new_page: Any, server: str) -> None:
+    """The Bid card's box, open when the turn timer runs out, closed and said so: before, it
+    stayed open, and the number typed into it came back as "Refused: it is not your turn to
+    bid" (or as a draft to confirm on a turn that would never come)."""
+    page = new_page()
+    create_cpu_table(page, server, "Tia", profile="cardgames-club", timer=5)
+    speech = Speech(page)
+    # the Bid card, first in the hand, before or on the turn to bid: Enter opens the box
+    page.wait_for_function("spadesApp.table.view.hand && spadesApp.table.view.phase === 'bid'")
+    page.keyboard.press("j")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.getElementById('hand').getAttribute('aria-activedescendant')"
+                           " === 'card-BID'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#bid-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "bid-number"
+    # nothing typed: the turn timer bids for us
+    page.wait_for_function("spadesApp.table.view.bids[spadesApp.table.mySeat] !== null",
+                           timeout=30000)
+    page.wait_for_selector("#bid-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'hand'")
+    speech.wait_for("The Bid box is closed: your bid is made")
+    assert not [e for e in speech.all() if e["text"].startswith("Refused")]
+    assert not page.errors, page.errors
+
+
+def test_the_blind_nil_question_closes_when_the_turn_has_passed(new_page: Any,
+                                                                server: str) -> None:
+    """The same for Blind Nil's confirmation: open when the timer acts for you, it closes and
+    says why (its Yes could only be refused now)."""
+    page = new_page()
+    # East (seat 3) deals: you bid first, with your cards face down (Cards4net)
+    create_cpu_table(page, server, "Bea", profile="cards4net", timer=5, first_dealer=3)
+    speech = Speech(page)
+    page.wait_for_function("spadesApp.table.turnKey !== null"
+                           " && spadesApp.table.legalBids().includes('blind-nil')")
+    page.keyboard.press("j")
+    page.keyboard.press("Shift+B")
+    page.wait_for_selector("#blind-nil-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "blind-nil-cancel"
+    page.wait_for_function("!spadesApp.table.legalBids().includes('blind-nil')", timeout=30000)
+    page.wait_for_selector("#blind-nil-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'hand'")
+    speech.wait_for("The Blind Nil question is closed")
+    assert not [e for e in speech.all() if e["text"].startswith("Refused")]
     assert not page.errors, page.errors

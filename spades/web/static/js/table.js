@@ -1349,6 +1349,7 @@ export class TableView {
     if (!panel || !this.view) return;
     const v = this.view;
     const bidding = v.phase === "bid" && this.isPlayer && v.bids[this.mySeat] === null;
+    this.closeStaleBidDialogs(bidding);
     panel.hidden = !bidding;
     if (!bidding) { clear(panel); return; }
     const mine = this.myTurn();
@@ -1399,6 +1400,22 @@ export class TableView {
     }
   }
 
+  /** The Bid box and the Blind Nil question hold only while that bid can still be made: when
+   * the turn timer has bid for you (or the turn has passed), they close, and say so, rather
+   * than take an answer that can only be refused. */
+  closeStaleBidDialogs(bidding) {
+    const box = this.el.querySelector("#bid-dialog");
+    if (box && box.open && !(bidding && this.view.hand)) {
+      box.close("gone");
+      this.say("The Bid box is closed: your bid is made.");
+    }
+    const blind = this.el.querySelector("#blind-nil-dialog");
+    if (blind && blind.open && !this.legalBids().includes("blind-nil")) {
+      blind.close("gone");
+      this.say("The Blind Nil question is closed: Blind Nil can no longer be bid.");
+    }
+  }
+
   focusBid() {
     const panel = this.el && this.el.querySelector("#bid-panel");
     if (!panel || panel.hidden) { this.say("There is no bid to make now."); return; }
@@ -1417,6 +1434,7 @@ export class TableView {
     const pts = this.rules && this.rules.blind_nil_points ? this.rules.blind_nil_points : 200;
     dlg.querySelector("#blind-nil-text").textContent = `Bid Blind Nil without looking at your cards? Your side wins ${pts} points if you take no trick, and loses ${pts} if you take one.`;
     this.blindNilReturn = document.activeElement;
+    dlg.returnValue = ""; // (not the answer of an earlier question)
     if (!dlg.open) dlg.showModal();
     dlg.querySelector("#blind-nil-cancel").focus();
   }
@@ -1433,6 +1451,7 @@ export class TableView {
       const back = this.blindNilReturn;
       this.blindNilReturn = null;
       if (dlg.returnValue === "yes") { this.act("blind-nil"); this.focusHand(); return; }
+      if (dlg.returnValue === "gone") { this.focusHand(); return; } // (said why)
       this.say("Blind Nil not bid.");
       if (back && document.contains(back)) back.focus(); else this.focusBid();
     });
