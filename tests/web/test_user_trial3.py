@@ -121,3 +121,49 @@ def test_the_blind_nil_question_closes_when_the_turn_has_passed(new_page: Any,
     speech.wait_for("The Blind Nil question is closed")
     assert not [e for e in speech.all() if e["text"].startswith("Refused")]
     assert not page.errors, page.errors
+
+
+def name_error_state(page: Any, field: str) -> dict[str, Any]:
+    out: dict[str, Any] = page.evaluate("""(id) => {
+      const el = document.getElementById(id);
+      const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+      return { invalid: el.getAttribute('aria-invalid'), focused: document.activeElement === el,
+               described: ids.map((i) => document.getElementById(i))
+                 .filter(Boolean).map((e) => e.textContent).join(' ') };
+    }""", field)
+    return out
+
+
+def test_a_refused_name_is_tied_to_the_name_field(new_page: Any, server: str) -> None:
+    """"Choose a display name first" and the server's reasons for refusing a name were shown in
+    the form's error box only: the name field was not marked invalid nor described by them,
+    and the focus stayed on the button (the account forms did it; the others did not)."""
+    page = new_page()
+    page.evaluate("localStorage.removeItem('spades.name')")
+    # the home page's form: a name the tables use for a seat, refused by the server
+    page.focus("#quick-name")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("North")
+    page.focus("form.quick button[type=submit]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('quick-error').textContent.includes('seat')")
+    state = name_error_state(page, "quick-name")
+    assert state["invalid"] == "true" and state["focused"], state
+    assert "what the tables call a seat" in state["described"], state
+    # typed again: a good name clears it (and the table opens)
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Nora")
+    page.keyboard.press("Enter")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
+    # the create form, for a new visitor: a name of spaces only
+    other = new_page()
+    other.goto(server + "#/create")
+    other.wait_for_selector("#c-profile")
+    other.fill("#c-your-name", "   ")
+    other.focus("#c-cpus")
+    other.keyboard.press("Enter")
+    other.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    state = name_error_state(other, "c-your-name")
+    assert state["invalid"] == "true" and state["focused"], state
+    assert "Choose a display name first" in state["described"], state
+    assert not page.errors and not other.errors, (page.errors, other.errors)

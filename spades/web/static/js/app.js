@@ -166,12 +166,13 @@ class App {
     if (store.token() && this.user) return true;
     if (!store.token()) {
       const clean = (name || store.name() || "").trim();
-      if (!clean) throw new Error("Choose a display name first.");
+      if (!clean) throw Object.assign(new Error("Choose a display name first."), { field: "name" });
       let s;
       try {
         s = await api("POST", "/api/guest", { name: clean });
       } catch (err) {
         if (err.status === 409) err.account = clean; // an account's name: offer to sign in
+        if (err.status === 409 || err.status === 422) err.field = "name"; // (the name refused)
         throw err;
       }
       store.setToken(s.token);
@@ -182,9 +183,25 @@ class App {
     return true;
   }
 
-  /** A form's error; a name that belongs to an account offers the sign-in form. */
+  /** A form's error; a name that belongs to an account offers the sign-in form. An error
+   * about the name is tied to the form's name field: marked invalid, described by the error,
+   * and focused (so that it is heard, and typed again, there). */
   showError(box, err) {
     clear(box).append(err.message);
+    const form = box.closest("form");
+    const name = form && form.querySelector("input[name=name]");
+    if (name) {
+      if (!box.id) box.id = `${name.id}-error`;
+      const ids = (name.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== box.id);
+      if (err.field === "name") {
+        name.setAttribute("aria-invalid", "true");
+        name.setAttribute("aria-describedby", [...ids, box.id].join(" "));
+        name.focus();
+      } else {
+        name.removeAttribute("aria-invalid");
+        if (ids.length) name.setAttribute("aria-describedby", ids.join(" ")); else name.removeAttribute("aria-describedby");
+      }
+    }
     if (err.account) {
       box.append(" ", h("a", { href: "#/account", onclick: () => { this.signInName = err.account; this.returnTo = location.hash; } }, `Sign in as ${err.account}`));
     }
