@@ -167,3 +167,34 @@ def test_a_refused_name_is_tied_to_the_name_field(new_page: Any, server: str) ->
     assert state["invalid"] == "true" and state["focused"], state
     assert "Choose a display name first" in state["described"], state
     assert not page.errors and not other.errors, (page.errors, other.errors)
+
+
+def test_create_a_table_takes_the_focus_and_the_title(new_page: Any) -> None:
+    """Every page puts the focus on its heading and names the window after it; "Create a
+    table", drawn after the profiles are fetched, left the focus on <body> (a screen reader
+    said nothing of the new page) and the title at "Spades — Spades"."""
+    page = new_page()
+    page.focus("main a[href='#/create']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#c-profile")
+    page.wait_for_function("document.activeElement.tagName === 'H1'")
+    assert page.evaluate("document.activeElement.textContent") == "Create a table"
+    assert page.title() == "Create a table — Spades"
+    # from the top bar's links too, after another page
+    page.focus(".topbar nav a[href='#/lobby']")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.textContent === 'Lobby'")
+    page.focus(".topbar nav a[href='#/']")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.textContent === 'Spades'")
+    page.focus("main a[href='#/create']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#c-profile")
+    page.wait_for_function("document.activeElement.textContent === 'Create a table'")
+    assert page.title() == "Create a table — Spades"
+    # one form, however quickly one comes and goes
+    page.evaluate("location.hash = '#/create'; location.hash = '#/lobby'; location.hash = '#/create'")
+    page.wait_for_selector("#c-profile")
+    page.wait_for_function("document.activeElement.textContent === 'Create a table'")
+    assert page.locator("form.create-form").count() == 1
+    assert not page.errors, page.errors

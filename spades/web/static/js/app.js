@@ -328,6 +328,8 @@ class App {
       this.table = null;
     }
     this.currentRoute = name;
+    this.routeSeq = (this.routeSeq || 0) + 1;
+    const seq = this.routeSeq;
     if (name !== "table" && name !== "watch") clear(this.main);
     const pages = {
       home: () => this.renderHome(),
@@ -344,16 +346,24 @@ class App {
       settings: () => this.renderSettings(),
       account: () => this.renderAccount(),
     };
-    (pages[name] || pages.home)();
+    const rendered = (pages[name] || pages.home)();
     for (const a of document.querySelectorAll(".topbar nav a")) {
       const target = a.getAttribute("href").replace(/^#\/?/, "") || "home";
       if (target === name || (name === "glossary" || name === "strategy") && target === "rules") a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
     if (name !== "table" && name !== "watch") {
-      const h1 = this.main.querySelector("h1");
-      if (h1) { h1.setAttribute("tabindex", "-1"); if (this.routed) h1.focus(); }
-      this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
+      // the page's title and the focus on its heading; a page drawn after a fetch (Create a
+      // table waits for the profiles) gets them once its heading is there
+      const focus = this.routed;
+      const arrive = () => {
+        if (this.routeSeq !== seq) return;
+        const h1 = this.main.querySelector("h1");
+        if (h1) { h1.setAttribute("tabindex", "-1"); if (focus) h1.focus(); }
+        this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
+      };
+      if (!this.main.querySelector("h1") && rendered && rendered.then) rendered.then(arrive, arrive);
+      else arrive();
     }
     this.routed = true;
   }
@@ -615,7 +625,9 @@ class App {
   }
 
   async renderCreate() {
+    const seq = this.routeSeq;
     const profiles = await this.getProfiles();
+    if (this.routeSeq !== seq) return; // gone elsewhere meanwhile
     const known = profiles ? profiles.profiles : Object.keys(PROFILES).map((name) => ({ name, players: PROFILES[name].players, options: [] }));
     const form = h("form", { class: "panel create-form" });
     const num = (id, label, attrs = {}) => h("p", { class: "field", "data-knob": id }, h("label", { for: `c-${id}` }, label), h("input", { id: `c-${id}`, name: id, type: "number", inputmode: "numeric", ...attrs }));
