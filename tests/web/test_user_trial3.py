@@ -198,3 +198,53 @@ def test_create_a_table_takes_the_focus_and_the_title(new_page: Any) -> None:
     page.wait_for_function("document.activeElement.textContent === 'Create a table'")
     assert page.locator("form.create-form").count() == 1
     assert not page.errors, page.errors
+
+
+RING = """(() => {
+  const el = document.activeElement;
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  // what the ring is drawn on: the first opaque background (a gradient's first colour)
+  const clear = (e) => rgb(getComputedStyle(e).backgroundColor)[3] === 0;
+  let bg = el.parentElement;
+  while (bg && clear(bg) && getComputedStyle(bg).backgroundImage === 'none') bg = bg.parentElement;
+  const back = !bg ? [255, 255, 255] : !clear(bg) ? rgb(getComputedStyle(bg).backgroundColor)
+    : rgb(getComputedStyle(bg).backgroundImage.match(/rgba?\\([^)]*\\)/)[0]);
+  const cs = getComputedStyle(el);
+  const a = lum(rgb(cs.outlineColor)), b = lum(back);
+  return { visible: el.matches(':focus-visible') && cs.outlineStyle !== 'none'
+             && parseFloat(cs.outlineWidth) >= 2,
+           ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+           what: (el.id || el.textContent.trim()).slice(0, 30) };
+})()"""
+
+
+def ring_on_tab(page: Any, selector: str) -> dict[str, Any]:
+    """Tab onto ``selector`` (from the control before it) and measure its focus ring."""
+    page.focus(selector)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    page.wait_for_function("(s) => document.activeElement === document.querySelector(s)",
+                           arg=selector)
+    out: dict[str, Any] = page.evaluate(RING)
+    return out
+
+
+def test_the_focus_ring_is_seen_on_the_light_panels(new_page: Any) -> None:
+    """The focus ring was the felt's yellow everywhere: 1.6:1 on the cream panels, where a
+    keyboard user could barely see it (WCAG 1.4.11 asks 3:1)."""
+    page = new_page()
+    for sel in ["main a[href='#/create']", "#quick-profile", "form.quick button[type=submit]",
+                "#invite"]:
+        ring = ring_on_tab(page, sel)
+        assert ring["visible"] and ring["ratio"] >= 3, (sel, ring)
+    start_quick_match(page, "Fay", profile="game93", one_hand=True)
+    for sel in ["button[data-shortcut=w]", "#chat-input", "#leave-btn"]:
+        ring = ring_on_tab(page, sel)
+        assert ring["visible"] and ring["ratio"] >= 3, (sel, ring)
+    # on the dark top bar it stays the yellow
+    ring = ring_on_tab(page, ".topbar nav a[href='#/lobby']")
+    assert ring["visible"] and ring["ratio"] >= 3, ring
+    assert not page.errors, page.errors
