@@ -248,3 +248,31 @@ def test_the_focus_ring_is_seen_on_the_light_panels(new_page: Any) -> None:
     ring = ring_on_tab(page, ".topbar nav a[href='#/lobby']")
     assert ring["visible"] and ring["ratio"] >= 3, ring
     assert not page.errors, page.errors
+
+
+def test_the_score_sheet_closed_before_it_came_stays_closed(new_page: Any) -> None:
+    """The Score sheet button opens the sheet and asks the server for it; closed (Escape)
+    before the answer came, it opened itself again when it did, out of the blue: the focus
+    was taken into it, and the keys the player pressed next went nowhere."""
+    page = new_page()
+    start_quick_match(page, "Sol", profile="game93", one_hand=True)
+    wait_my_turn_or_over(page)
+    # hold the page's request for the sheet until the sheet has been closed
+    page.evaluate("""() => { const c = spadesApp.conn; const send = c.send.bind(c);
+      window.__held = []; c.send = (m) => (m && m.type === 'sheet' ? window.__held.push(m)
+        : send(m)); window.__release = () => { c.send = send; window.__held.forEach(send); }; }""")
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open]")
+    page.wait_for_function("window.__held.length === 1")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'sheet-btn'")
+    page.evaluate("window.__release()")
+    page.wait_for_function("spadesApp.table.sheetData !== null")
+    assert not page.evaluate("document.getElementById('sheet-dialog').open")
+    assert page.evaluate("document.activeElement.id") == "sheet-btn"
+    # asked for again, it opens (with what it has now)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open]")
+    assert not page.errors, page.errors

@@ -1822,6 +1822,8 @@ export class TableView {
       h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
       h("form", { method: "dialog", class: "button-row" },
         h("button", { type: "submit", class: "primary" }, "Close")));
+    // closed before the sheet came: it must not open itself again when it does
+    dlg.addEventListener("close", () => { this.pendingSheet = false; });
     return dlg;
   }
 
