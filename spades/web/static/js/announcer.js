@@ -7,6 +7,9 @@
 // on a guess of how long a screen reader talks. Assertive is for what must interrupt (a
 // refusal, the timer's last warning): it goes out at once, ahead of anything waiting.
 // Every message spoken is kept in `history` (the "announcements" panel and the tests read it).
+// A modal dialog (the score sheet, the keys, the end of the match…) makes everything outside
+// it inert, live regions included: a screen reader would hear nothing said while it is open.
+// So while one is open the two regions are inside it (the topmost), and back after it closes.
 
 const KEEP_MS = 12000;
 export const GAP_MS = 100; // between two additions to the polite region
@@ -24,6 +27,23 @@ export class Announcer {
     this.counter = 0;
     this.said = []; // every message as it was queued (the visible "Table talk" list)
     this.queuedListeners = new Set();
+    // a dialog opened or closed: the regions follow (emit() checks again before each addition)
+    new MutationObserver(() => this.placeRegions())
+      .observe(document.body, { subtree: true, attributes: true, attributeFilter: ["open"] });
+  }
+
+  /** Where the regions must be for a screen reader to hear them: in the topmost open modal
+   * dialog (the one holding the focus), else in the page. */
+  placeRegions() {
+    const open = [...document.querySelectorAll("dialog[open]")].filter((d) => d.matches(":modal"));
+    const active = document.activeElement && document.activeElement.closest && document.activeElement.closest("dialog");
+    const host = open.includes(active) ? active : open[open.length - 1] || document.body;
+    for (const region of Object.values(this.regions)) {
+      if (region.parentNode === host) continue;
+      // what is in it was said already: moved, it must not be read again
+      while (region.firstChild) region.firstChild.remove();
+      host.append(region);
+    }
   }
 
   /** Queue a message: the one way text reaches the live regions (and the voice), in order.
@@ -75,6 +95,7 @@ export class Announcer {
   }
 
   emit(kind, text) {
+    this.placeRegions();
     const region = this.regions[kind];
     const p = document.createElement("p");
     p.dataset.n = String(++this.counter);

@@ -169,12 +169,13 @@ class App {
     if (store.token() && this.user) return true;
     if (!store.token()) {
       const clean = (name || store.name() || "").trim();
-      if (!clean) throw new Error("Choose a display name first.");
+      if (!clean) throw Object.assign(new Error("Choose a display name first."), { field: "name" });
       let s;
       try {
         s = await api("POST", "/api/guest", { name: clean });
       } catch (err) {
         if (err.status === 409) err.account = clean; // an account's name: offer to sign in
+        if (err.status === 409 || err.status === 422) err.field = "name"; // (the name refused)
         throw err;
       }
       store.setToken(s.token);
@@ -185,9 +186,25 @@ class App {
     return true;
   }
 
-  /** A form's error; a name that belongs to an account offers the sign-in form. */
+  /** A form's error; a name that belongs to an account offers the sign-in form. An error
+   * about the name is tied to the form's name field: marked invalid, described by the error,
+   * and focused (so that it is heard, and typed again, there). */
   showError(box, err) {
     clear(box).append(err.message);
+    const form = box.closest("form");
+    const name = form && form.querySelector("input[name=name]");
+    if (name) {
+      if (!box.id) box.id = `${name.id}-error`;
+      const ids = (name.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== box.id);
+      if (err.field === "name") {
+        name.setAttribute("aria-invalid", "true");
+        name.setAttribute("aria-describedby", [...ids, box.id].join(" "));
+        name.focus();
+      } else {
+        name.removeAttribute("aria-invalid");
+        if (ids.length) name.setAttribute("aria-describedby", ids.join(" ")); else name.removeAttribute("aria-describedby");
+      }
+    }
     if (err.account) {
       box.append(" ", h("a", { href: "#/account", onclick: () => { this.signInName = err.account; this.returnTo = location.hash; } }, `Sign in as ${err.account}`));
     }
@@ -314,6 +331,8 @@ class App {
       this.table = null;
     }
     this.currentRoute = name;
+    this.routeSeq = (this.routeSeq || 0) + 1;
+    const seq = this.routeSeq;
     if (name !== "table" && name !== "watch") clear(this.main);
     const pages = {
       home: () => this.renderHome(),
@@ -330,16 +349,24 @@ class App {
       settings: () => this.renderSettings(),
       account: () => this.renderAccount(),
     };
-    (pages[name] || pages.home)();
+    const rendered = (pages[name] || pages.home)();
     for (const a of document.querySelectorAll(".topbar nav a")) {
       const target = a.getAttribute("href").replace(/^#\/?/, "") || "home";
       if (target === name || (name === "glossary" || name === "strategy") && target === "rules") a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
     if (name !== "table" && name !== "watch") {
-      const h1 = this.main.querySelector("h1");
-      if (h1) { h1.setAttribute("tabindex", "-1"); if (this.routed) h1.focus(); }
-      this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
+      // the page's title and the focus on its heading; a page drawn after a fetch (Create a
+      // table waits for the profiles) gets them once its heading is there
+      const focus = this.routed;
+      const arrive = () => {
+        if (this.routeSeq !== seq) return;
+        const h1 = this.main.querySelector("h1");
+        if (h1) { h1.setAttribute("tabindex", "-1"); if (focus) h1.focus(); }
+        this.setTitle(`${h1 ? h1.textContent : "Spades"} — Spades`);
+      };
+      if (!this.main.querySelector("h1") && rendered && rendered.then) rendered.then(arrive, arrive);
+      else arrive();
     }
     this.routed = true;
   }
@@ -620,7 +647,9 @@ class App {
   }
 
   async renderCreate() {
+    const seq = this.routeSeq;
     const profiles = await this.getProfiles();
+    if (this.routeSeq !== seq) return; // gone elsewhere meanwhile
     const known = profiles ? profiles.profiles : Object.keys(PROFILES).map((name) => ({ name, players: PROFILES[name].players, options: [] }));
     const form = h("form", { class: "panel create-form" });
     const num = (id, label, attrs = {}) => h("p", { class: "field", "data-knob": id }, h("label", { for: `c-${id}` }, label), h("input", { id: `c-${id}`, name: id, type: "number", inputmode: "numeric", ...attrs }));

@@ -1343,6 +1343,7 @@ export class TableView {
     if (!panel || !this.view) return;
     const v = this.view;
     const bidding = v.phase === "bid" && this.isPlayer && v.bids[this.mySeat] === null;
+    this.closeStaleBidDialogs(bidding);
     panel.hidden = !bidding;
     if (!bidding) { clear(panel); return; }
     const mine = this.myTurn();
@@ -1393,6 +1394,22 @@ export class TableView {
     }
   }
 
+  /** The Bid box and the Blind Nil question hold only while that bid can still be made: when
+   * the turn timer has bid for you (or the turn has passed), they close, and say so, rather
+   * than take an answer that can only be refused. */
+  closeStaleBidDialogs(bidding) {
+    const box = this.el.querySelector("#bid-dialog");
+    if (box && box.open && !(bidding && this.view.hand)) {
+      box.close("gone");
+      this.say("The Bid box is closed: your bid is made.");
+    }
+    const blind = this.el.querySelector("#blind-nil-dialog");
+    if (blind && blind.open && !this.legalBids().includes("blind-nil")) {
+      blind.close("gone");
+      this.say("The Blind Nil question is closed: Blind Nil can no longer be bid.");
+    }
+  }
+
   focusBid() {
     const panel = this.el && this.el.querySelector("#bid-panel");
     if (!panel || panel.hidden) { this.say("There is no bid to make now."); return; }
@@ -1411,6 +1428,7 @@ export class TableView {
     const pts = this.rules && this.rules.blind_nil_points ? this.rules.blind_nil_points : 200;
     dlg.querySelector("#blind-nil-text").textContent = `Bid Blind Nil without looking at your cards? Your side wins ${pts} points if you take no trick, and loses ${pts} if you take one.`;
     this.blindNilReturn = document.activeElement;
+    dlg.returnValue = ""; // (not the answer of an earlier question)
     if (!dlg.open) dlg.showModal();
     dlg.querySelector("#blind-nil-cancel").focus();
   }
@@ -1427,6 +1445,7 @@ export class TableView {
       const back = this.blindNilReturn;
       this.blindNilReturn = null;
       if (dlg.returnValue === "yes") { this.act("blind-nil"); this.focusHand(); return; }
+      if (dlg.returnValue === "gone") { this.focusHand(); return; } // (said why)
       this.say("Blind Nil not bid.");
       if (back && document.contains(back)) back.focus(); else this.focusBid();
     });
@@ -1797,6 +1816,8 @@ export class TableView {
       h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
       h("form", { method: "dialog", class: "button-row" },
         h("button", { type: "submit", class: "primary" }, "Close")));
+    // closed before the sheet came: it must not open itself again when it does
+    dlg.addEventListener("close", () => { this.pendingSheet = false; });
     return dlg;
   }
 
