@@ -78,8 +78,13 @@ def parse_bid(value: object) -> int:
             return NIL
         if text == "blind-nil":
             return BLIND_NIL
-        if text.isdigit():
-            return parse_bid(int(text))
+        if text.isdigit():  # also true of '²' and of more digits than int() reads
+            try:
+                number = int(text)
+            except ValueError:
+                number = -1
+            if number >= 0:
+                return parse_bid(number)
     raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
 
 
