@@ -23,6 +23,7 @@ from spades.engine._pickling import get_state, set_state
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
+    NUM_CARDS,
     SPADES,
     SUIT_MASKS,
     card_str,
@@ -167,6 +168,9 @@ class Match(HandState):
         for seat, m in enumerate(masks):
             if not isinstance(m, int) or m < 0:
                 raise SpadesError(f"seat {seat}: a hand must be a card mask")
+            if m >> NUM_CARDS:
+                raise SpadesError(f"seat {seat}: a hand must be a card mask, and bit "
+                                  f"{m.bit_length() - 1} is no card (cards are 0 to {NUM_CARDS - 1})")
             if m & ~deck:
                 extra = ", ".join(card_str(c) for c in cards_of(m & ~deck))
                 raise SpadesError(f"seat {seat} holds {extra}, not in this deck")
