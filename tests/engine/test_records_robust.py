@@ -205,3 +205,39 @@ def test_hint_and_import_say_where_a_file_is_not_utf8(tmp_path: Path) -> None:
     assert "Traceback" not in imported.stderr
     assert "line 2: not UTF-8 text" in imported.stderr + imported.stdout
     assert "record 1" in imported.stdout  # the good record is still imported
+
+
+def _timer_record() -> dict[str, Any]:
+    """A race400 hand under the turn timer, cut after 9 plays, its bid 1 and play 3 timed out."""
+    match = Match.new(Rules(players=4, teams=None, turn_timer=20), seed=8)
+    for step in range(4 + 9):
+        match.apply_timeout() if step in (0, 6) else match.apply(match.legal_actions()[0])
+    record: dict[str, Any] = json.loads(json.dumps(match.to_record()))
+    assert record["hands"][0]["timeouts"] == [{"bid": 1}, {"play": 3}]
+    return record
+
+
+@pytest.mark.parametrize(("timeouts", "error"), [
+    ([{"bid": 1}, {"play": 10}], 'hand 1: timeout {"play": 10}: the hand has no play 10 '
+                                 "(its plays are 1 to 9)"),
+    ([{"bid": 0}, {"play": 3}], 'hand 1: timeout {"bid": 0}: the hand has no bid 0 (its bids are 1 to 4)'),
+    ([{"bid": 1}, {"play": -3}], 'hand 1: timeout {"play": -3}: the hand has no play -3'),
+    ([{"bid": 1}, {"play": 3}, {"bid": 1}], 'hand 1: timeout {"bid": 1} is listed twice'),
+    ([{"bid": True}, {"play": 3}], 'hand 1: bad timeout {\'bid\': true}; use {"bid": B}'),
+])
+def test_a_timeout_naming_no_action_of_the_hand_is_an_error(timeouts: list[Any], error: str) -> None:
+    # Such timeouts were ignored: a tampered record replayed as if they were not there.
+    record = _timer_record()
+    assert summary(replay(record))["bags"] == [1, 0, 1, 0]
+    record["hands"][0]["timeouts"] = timeouts
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value).startswith(error)
+
+
+def test_a_timeout_in_a_hand_with_no_plays_yet_is_an_error() -> None:
+    record = _timer_record()
+    record["hands"][0]["plays"] = []
+    record["hands"][0]["timeouts"] = [{"bid": 1}, {"play": 1}]
+    with pytest.raises(RecordError, match=r'^hand 1: timeout \{"play": 1\}: the hand has no plays$'):
+        replay(record)
