@@ -97,6 +97,10 @@ class Match(HandState):
         if _copy_of is not None:
             self._copy(_copy_of)
             return
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
         self._start(rules)
         self.rng = rng
         self.deck_cards = cards_of(rules.deck)
@@ -600,6 +604,8 @@ class Match(HandState):
 
 def observe(match: Match, seat: int) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
     log = match.log[-1] if match.log else None
