@@ -132,6 +132,9 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some knobs changed (validated again)."""
+        for key in changes:
+            if key not in _KNOBS:
+                raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
         return dataclasses.replace(self, **changes)
 
     # JSON -----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spades.engine import Match, profile
+from spades.engine import Match, RulesError, profile
 
 
 @pytest.mark.parametrize("rules", ["cardems", None, {"preset": "cardems"}])
@@ -36,3 +36,13 @@ def test_an_observation_seat_must_be_a_whole_number(seat: Any) -> None:
     with pytest.raises(ValueError, match="seat must be 0 to 3, not 4"):
         match.observation(4)
     assert match.observation(2).seat == 2
+
+
+def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
+    # rules.replace(foo=1) was TypeError: Rules.__init__() got an unexpected keyword argument.
+    rules = profile("cardems")
+    with pytest.raises(RulesError, match=r"^foo: unknown rules knob; known: bag_limit, "):
+        rules.replace(foo=1)
+    with pytest.raises(RulesError, match=r"^foo: unknown rules knob"):
+        profile("cardems", foo=1)
+    assert rules.replace(target=300).target == 300
