@@ -241,3 +241,33 @@ def test_a_timeout_in_a_hand_with_no_plays_yet_is_an_error() -> None:
     record["hands"][0]["timeouts"] = [{"bid": 1}, {"play": 1}]
     with pytest.raises(RecordError, match=r'^hand 1: timeout \{"play": 1\}: the hand has no plays$'):
         replay(record)
+
+
+@pytest.mark.parametrize(("record", "error"), [
+    ({"rules": {"preset": "cardems", "match": "one-hand", "one_hand": False}, "hands": []},
+     "rules: match: 'one-hand' contradicts one_hand: false; give one of them"),
+    ({"rules": {"preset": "cardems", "match": "target", "one_hand": True}, "hands": []},
+     "rules: match: 'target' contradicts one_hand: true; give one of them"),
+    ({"rules": {"preset": "cardems", "teams": None}, "teams": [[0, 2], [1, 3]], "hands": []},
+     "rules: teams: the record's teams [[0, 2], [1, 3]] contradict the rules' null; give one of them"),
+    ({"rules": {"preset": "race400", "players": 6, "teams": [[0, 3], [1, 4], [2, 5]]},
+      "teams": [[0, 2, 4], [1, 3, 5]], "hands": []},
+     "rules: teams: the record's teams [[0, 2, 4], [1, 3, 5]] contradict the rules' "
+     "[[0, 3], [1, 4], [2, 5]]; give one of them"),
+])
+def test_rules_that_contradict_themselves_are_an_error(record: dict[str, Any], error: str) -> None:
+    # One of the two was silently dropped: "match" won over "one_hand", "teams" over the rules'.
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value) == error
+
+
+def test_rules_that_say_the_same_twice_are_read() -> None:
+    rules = Rules(players=6, teams=((0, 3), (1, 4), (2, 5)), one_hand=True)
+    record = json.loads(json.dumps(Match(rules, dealer=0).to_record()))
+    assert record["teams"] == [[0, 3], [1, 4], [2, 5]] and record["rules"]["match"] == "one-hand"
+    record["rules"]["teams"] = [(0, 3), [1, 4], [2, 5]]
+    record["rules"]["one_hand"] = True
+    assert replay(record).rules == rules
+    assert replay({"rules": {"preset": "game93", "match": "one-hand", "one_hand": True},
+                   "hands": []}).rules.one_hand
