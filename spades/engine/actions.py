@@ -61,7 +61,7 @@ def action_name(action: int) -> str:
         return "bids nil"
     if BID_BASE < action <= BID_BASE + MAX_BID:
         return f"bids {action - BID_BASE}"
-    if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < 54:
+    if isinstance(action, int) and 0 <= action < 54:
         return f"plays the {card_name(action)}"
     raise SpadesError(f"{action!r} is not an action")
 

@@ -604,7 +604,7 @@ class Match(HandState):
 
 def observe(match: Match, seat: int) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
+    if not isinstance(seat, int):  # (compiled, a bool arrives as an int)
         raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
