@@ -42,6 +42,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
     ``expert:0.5cpu``, ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
     ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot spec is text like 'expert' or 'cmd:python3 my_bot.py', not {spec!r}")
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 

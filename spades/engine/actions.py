@@ -61,7 +61,9 @@ def action_name(action: int) -> str:
         return "bids nil"
     if BID_BASE < action <= BID_BASE + MAX_BID:
         return f"bids {action - BID_BASE}"
-    return f"plays the {card_name(action)}"
+    if isinstance(action, int) and 0 <= action < 54:
+        return f"plays the {card_name(action)}"
+    raise SpadesError(f"{action!r} is not an action")
 
 
 def parse_bid(value: object) -> int:
@@ -78,8 +80,13 @@ def parse_bid(value: object) -> int:
             return NIL
         if text == "blind-nil":
             return BLIND_NIL
-        if text.isdigit():
-            return parse_bid(int(text))
+        if text.isdigit():  # also true of '²' and of more digits than int() reads
+            try:
+                number = int(text)
+            except ValueError:
+                number = -1
+            if number >= 0:
+                return parse_bid(number)
     raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
 
 

@@ -60,8 +60,15 @@ def deck_mask(players: int, jokers: bool = False) -> int:
     return mask
 
 
+def _check_card(card: int) -> None:
+    # (no test for bool: compiled with mypyc, an int argument arrives as a plain int)
+    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+        raise CardError(f"{card!r} is not a card: cards are numbered 0 to {NUM_CARDS - 1}")
+
+
 def card_str(card: int) -> str:
     """``AS``, ``TH``, ``2C``; ``LJ`` and ``BJ`` for the jokers."""
+    _check_card(card)
     if card == LITTLE_JOKER:
         return "LJ"
     if card == BIG_JOKER:
@@ -71,6 +78,7 @@ def card_str(card: int) -> str:
 
 def card_name(card: int) -> str:
     """A card in words: ``queen of hearts``, ``big joker``."""
+    _check_card(card)
     if card == LITTLE_JOKER:
         return "little joker"
     if card == BIG_JOKER:
@@ -80,6 +88,7 @@ def card_name(card: int) -> str:
 
 def card_symbol(card: int) -> str:
     """A short form with a suit symbol: ``Q♥``, ``10♠``, ``BJ``."""
+    _check_card(card)
     if card >= LITTLE_JOKER:
         return card_str(card)
     rank = RANK_LETTERS[card % 13]
@@ -125,6 +134,8 @@ def _parse_words(text: str) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a bitmask in ascending order."""
+    if mask < 0:  # it has no highest bit: the loop below would never end
+        raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
     out = []
     while mask:
         low = mask & -mask
@@ -134,6 +145,9 @@ def cards_of(mask: int) -> list[int]:
 
 
 def iter_cards(mask: int) -> Iterator[int]:
+    """The cards of a bitmask in ascending order, one at a time."""
+    if mask < 0:
+        raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -141,8 +155,10 @@ def iter_cards(mask: int) -> Iterator[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of some cards."""
     mask = 0
     for c in cards:
+        _check_card(c)
         mask |= 1 << c
     return mask
 

@@ -23,6 +23,7 @@ from spades.engine._pickling import get_state, set_state
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import (
     NON_SPADE_MASK,
+    NUM_CARDS,
     SPADES,
     SUIT_MASKS,
     card_str,
@@ -96,6 +97,10 @@ class Match(HandState):
         if _copy_of is not None:
             self._copy(_copy_of)
             return
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
         self._start(rules)
         self.rng = rng
         self.deck_cards = cards_of(rules.deck)
@@ -167,6 +172,9 @@ class Match(HandState):
         for seat, m in enumerate(masks):
             if not isinstance(m, int) or m < 0:
                 raise SpadesError(f"seat {seat}: a hand must be a card mask")
+            if m >> NUM_CARDS:
+                raise SpadesError(f"seat {seat}: a hand must be a card mask, and bit "
+                                  f"{m.bit_length() - 1} is no card (cards are 0 to {NUM_CARDS - 1})")
             if m & ~deck:
                 extra = ", ".join(card_str(c) for c in cards_of(m & ~deck))
                 raise SpadesError(f"seat {seat} holds {extra}, not in this deck")
@@ -596,6 +604,8 @@ class Match(HandState):
 
 def observe(match: Match, seat: int) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
+    if not isinstance(seat, int):  # (compiled, a bool arrives as an int)
+        raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
     log = match.log[-1] if match.log else None

@@ -142,7 +142,7 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
     if not isinstance(bids, list) or not isinstance(plays, list):
         raise RecordError(f"{where}: bids and plays must be lists, not "
                           f"{shown(bids if not isinstance(bids, list) else plays)}")
-    timed = _parse_timeouts(hand.get("timeouts", []), where)
+    timed = _parse_timeouts(hand.get("timeouts", []), where, len(bids), len(plays))
     for b, value in enumerate(bids, start=1):
         at = f"{where}, bid {b}"
         if match.phase != BID:
@@ -188,18 +188,28 @@ def _parse_bid(value: Any) -> int:
             from None
 
 
-def _parse_timeouts(value: Any, where: str) -> set[tuple[str, int]]:
-    out = set()
+def _parse_timeouts(value: Any, where: str, bids: int, plays: int) -> set[tuple[str, int]]:
+    """The hand's timeouts as ``("bid", B)`` and ``("play", P)``, each naming one of the
+    hand's ``bids`` or ``plays`` (counted from 1), once."""
+    out: set[tuple[str, int]] = set()
     if not isinstance(value, list):
         raise RecordError(f'{where}: timeouts must be a list like [{{"bid": 2}}, {{"play": 17}}], '
                           f'not {shown(value)}')
     for item in value:
+        index = next(iter(item.values())) if isinstance(item, Mapping) and len(item) == 1 else None
         if (not isinstance(item, Mapping) or len(item) != 1
                 or next(iter(item)) not in ("bid", "play")
-                or not isinstance(next(iter(item.values())), int)):
+                or not isinstance(index, int) or isinstance(index, bool)):
             raise RecordError(f'{where}: bad timeout {shown(item)}; use {{"bid": B}} or '
                               f'{{"play": P}}')
-        kind, index = next(iter(item.items()))
+        kind = next(iter(item))
+        count = bids if kind == "bid" else plays
+        if not 1 <= index <= count:
+            raise RecordError(f'{where}: timeout {{"{kind}": {index}}}: the hand has no {kind} '
+                              f"{index} (its {kind}s are 1 to {count})" if count else
+                              f'{where}: timeout {{"{kind}": {index}}}: the hand has no {kind}s')
+        if (kind, index) in out:
+            raise RecordError(f'{where}: timeout {{"{kind}": {index}}} is listed twice')
         out.add((kind, index))
     return out
 

@@ -132,6 +132,9 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some knobs changed (validated again)."""
+        for key in changes:
+            if key not in _KNOBS:
+                raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
         return dataclasses.replace(self, **changes)
 
     # JSON -----------------------------------------------------------------------------
@@ -317,6 +320,14 @@ def _teams_tuple(teams: Any) -> Teams:
     return tuple(out)
 
 
+def _teams_text(teams: Teams | None) -> str:
+    """``[[0, 2], [1, 3]]`` or ``null``, cut short when long."""
+    if teams is None:
+        return "null"
+    text = "[" + ", ".join("[" + ", ".join(shown(s) for s in side) + "]" for side in teams) + "]"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 #: The keys a record's rules object may hold besides ``"preset"``.
 JSON_KNOBS = frozenset(_KNOBS | {"match"})
 
@@ -352,13 +363,20 @@ def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -
         match = overrides.pop("match")
         if match not in ("one-hand", "target"):
             raise RulesError(f"match: must be 'one-hand' or 'target', not {shown(match)}")
+        if "one_hand" in overrides and overrides["one_hand"] is not (match == "one-hand"):
+            raise RulesError(f"match: {shown(match)} contradicts one_hand: "
+                             f"{shown(overrides['one_hand'])}; give one of them")
         overrides["one_hand"] = match == "one-hand"
     if "players" not in overrides and players is not None:
         overrides["players"] = players
-    if teams is not None:
-        overrides["teams"] = teams
     if "teams" in overrides and overrides["teams"] is not None:
         overrides["teams"] = _teams_tuple(overrides["teams"])
+    if teams is not None:
+        given = _teams_tuple(teams)
+        if "teams" in overrides and overrides["teams"] != given:
+            raise RulesError(f"teams: the record's teams {_teams_text(given)} contradict the "
+                             f"rules' {_teams_text(overrides['teams'])}; give one of them")
+        overrides["teams"] = given
     if name == "custom":
         return Rules(**overrides)
     return profile(name, **overrides)

@@ -1,7 +1,8 @@
 """External bots that misbehave, for the protocol tests: ``broken_bot.py MODE``.
 
 crash: exits on the first request; garbage: answers nonsense; sleep: never answers;
-illegal-once: first answers an illegal action, then the first legal one.
+illegal-once: first answers an illegal action, then the first legal one; superscript: answers
+'²', text of a digit that is no number.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def main() -> None:
             print("what is a spade?", flush=True)
         elif mode == "sleep":
             time.sleep(30)
+        elif mode == "superscript":
+            print("\u00b2", flush=True)
         elif mode == "illegal-once" and not refused:
             print("14", flush=True)
         else:

@@ -73,6 +73,16 @@ def test_refused_answer_is_asked_again() -> None:
     assert len(bot.problems) == 1 and "not legal" in bot.problems[0]
 
 
+def test_an_answer_of_digits_that_are_no_number_is_refused() -> None:
+    # '²' is a digit to str.isdigit() but not to int(): it was a bare ValueError out of act
+    # (and out of the arena), not a refused answer.
+    bot = ExternalBot(cmd(BROKEN, "superscript"), retries=1)
+    with pytest.raises(BotRefused):
+        _first_decision(bot)
+    assert len(bot.problems) == 3 and "'\u00b2' is not a bid" in bot.problems[0]
+    assert parse_answer("9" * 5000, {NIL})[0] is None
+
+
 def test_missing_program() -> None:
     with pytest.raises(BotDied):
         _first_decision(ExternalBot("/nonexistent/bot-program"))

@@ -62,6 +62,14 @@ def test_strengths_and_specs() -> None:
             make_bot(bad, 1)
 
 
+@pytest.mark.parametrize("spec", [5, None, b"expert", ["expert"]])
+def test_a_spec_that_is_not_text_is_refused_by_name(spec: Any) -> None:
+    # make_bot(5) was an AttributeError: 'int' object has no attribute 'startswith'.
+    with pytest.raises(TypeError, match=r"a bot spec is text like 'expert'") as caught:
+        make_bot(spec, 1)
+    assert str(caught.value).endswith(f"not {spec!r}")
+
+
 def _decisions(spec: str, seed: int) -> list[int]:
     rules = profile("cardems")
     match = Match.new(rules, seed=3)

@@ -205,3 +205,69 @@ def test_hint_and_import_say_where_a_file_is_not_utf8(tmp_path: Path) -> None:
     assert "Traceback" not in imported.stderr
     assert "line 2: not UTF-8 text" in imported.stderr + imported.stdout
     assert "record 1" in imported.stdout  # the good record is still imported
+
+
+def _timer_record() -> dict[str, Any]:
+    """A race400 hand under the turn timer, cut after 9 plays, its bid 1 and play 3 timed out."""
+    match = Match.new(Rules(players=4, teams=None, turn_timer=20), seed=8)
+    for step in range(4 + 9):
+        match.apply_timeout() if step in (0, 6) else match.apply(match.legal_actions()[0])
+    record: dict[str, Any] = json.loads(json.dumps(match.to_record()))
+    assert record["hands"][0]["timeouts"] == [{"bid": 1}, {"play": 3}]
+    return record
+
+
+@pytest.mark.parametrize(("timeouts", "error"), [
+    ([{"bid": 1}, {"play": 10}], 'hand 1: timeout {"play": 10}: the hand has no play 10 '
+                                 "(its plays are 1 to 9)"),
+    ([{"bid": 0}, {"play": 3}], 'hand 1: timeout {"bid": 0}: the hand has no bid 0 (its bids are 1 to 4)'),
+    ([{"bid": 1}, {"play": -3}], 'hand 1: timeout {"play": -3}: the hand has no play -3'),
+    ([{"bid": 1}, {"play": 3}, {"bid": 1}], 'hand 1: timeout {"bid": 1} is listed twice'),
+    ([{"bid": True}, {"play": 3}], 'hand 1: bad timeout {\'bid\': true}; use {"bid": B}'),
+])
+def test_a_timeout_naming_no_action_of_the_hand_is_an_error(timeouts: list[Any], error: str) -> None:
+    # Such timeouts were ignored: a tampered record replayed as if they were not there.
+    record = _timer_record()
+    assert summary(replay(record))["bags"] == [1, 0, 1, 0]
+    record["hands"][0]["timeouts"] = timeouts
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value).startswith(error)
+
+
+def test_a_timeout_in_a_hand_with_no_plays_yet_is_an_error() -> None:
+    record = _timer_record()
+    record["hands"][0]["plays"] = []
+    record["hands"][0]["timeouts"] = [{"bid": 1}, {"play": 1}]
+    with pytest.raises(RecordError, match=r'^hand 1: timeout \{"play": 1\}: the hand has no plays$'):
+        replay(record)
+
+
+@pytest.mark.parametrize(("record", "error"), [
+    ({"rules": {"preset": "cardems", "match": "one-hand", "one_hand": False}, "hands": []},
+     "rules: match: 'one-hand' contradicts one_hand: false; give one of them"),
+    ({"rules": {"preset": "cardems", "match": "target", "one_hand": True}, "hands": []},
+     "rules: match: 'target' contradicts one_hand: true; give one of them"),
+    ({"rules": {"preset": "cardems", "teams": None}, "teams": [[0, 2], [1, 3]], "hands": []},
+     "rules: teams: the record's teams [[0, 2], [1, 3]] contradict the rules' null; give one of them"),
+    ({"rules": {"preset": "race400", "players": 6, "teams": [[0, 3], [1, 4], [2, 5]]},
+      "teams": [[0, 2, 4], [1, 3, 5]], "hands": []},
+     "rules: teams: the record's teams [[0, 2, 4], [1, 3, 5]] contradict the rules' "
+     "[[0, 3], [1, 4], [2, 5]]; give one of them"),
+])
+def test_rules_that_contradict_themselves_are_an_error(record: dict[str, Any], error: str) -> None:
+    # One of the two was silently dropped: "match" won over "one_hand", "teams" over the rules'.
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value) == error
+
+
+def test_rules_that_say_the_same_twice_are_read() -> None:
+    rules = Rules(players=6, teams=((0, 3), (1, 4), (2, 5)), one_hand=True)
+    record = json.loads(json.dumps(Match(rules, dealer=0).to_record()))
+    assert record["teams"] == [[0, 3], [1, 4], [2, 5]] and record["rules"]["match"] == "one-hand"
+    record["rules"]["teams"] = [(0, 3), [1, 4], [2, 5]]
+    record["rules"]["one_hand"] = True
+    assert replay(record).rules == rules
+    assert replay({"rules": {"preset": "game93", "match": "one-hand", "one_hand": True},
+                   "hands": []}).rules.one_hand

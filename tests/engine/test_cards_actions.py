@@ -1,0 +1,81 @@
+"""Cards, masks and actions given values that are not cards or actions: a clear SpadesError."""
+
+from __future__ import annotations
+
+import pytest
+
+from spades.engine import (
+    BID_BASE,
+    BLIND_NIL,
+    CardError,
+    Match,
+    SpadesError,
+    action_name,
+    action_str,
+    card_name,
+    card_str,
+    card_symbol,
+    cards_of,
+    mask_of,
+    parse_action,
+    parse_bid,
+    parse_card,
+    profile,
+)
+from spades.engine.cards import iter_cards
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u2460", "9" * 5000, "3\u00b2"],
+                         ids=["superscript", "circled", "5000-digits", "3-superscript"])
+def test_digits_that_are_no_number_are_not_a_bid(text: str) -> None:
+    # str.isdigit() is true of them, int() refuses them: a bare ValueError before.
+    with pytest.raises(SpadesError, match="is not a bid"):
+        parse_bid(text)
+    with pytest.raises(SpadesError, match="is not a bid"):
+        parse_action(text)
+
+
+def test_digits_that_are_a_number_are_a_bid() -> None:
+    assert parse_bid("4") == parse_action(" 4 ") == BID_BASE + 4
+    assert parse_bid("0") == BID_BASE
+
+
+@pytest.mark.parametrize("card", [-1, 54, 60, 1 << 70])
+def test_a_number_that_is_no_card_is_refused_by_name(card: int) -> None:
+    # card_name(-1) was "ace of spades"; card_str(60), card_name(54) an IndexError.
+    for show in (card_str, card_name, card_symbol):
+        with pytest.raises(CardError, match=f"{card} is not a card"):
+            show(card)
+    with pytest.raises(CardError, match="is not a card"):
+        mask_of([0, card])
+    with pytest.raises(SpadesError, match=f"{card} is not an action"):
+        action_name(card)
+    with pytest.raises(SpadesError, match=f"{card} is not an action"):
+        action_str(card)
+
+
+def test_every_card_and_action_still_has_its_names() -> None:
+    assert [card_str(c) for c in (0, 34, 51, 52, 53)] == ["2C", "TH", "AS", "LJ", "BJ"]
+    assert card_name(0) == "two of clubs" and card_symbol(34) == "10\u2665"
+    assert action_name(parse_card("QH")) == "plays the queen of hearts"
+    assert action_name(BID_BASE + 3) == "bids 3" and action_name(BLIND_NIL) == "bids blind nil"
+    assert mask_of([0, 53]) == 1 | 1 << 53
+
+
+def test_a_negative_mask_is_refused_rather_than_looping_for_ever() -> None:
+    # A negative int has no highest bit: cards_of(-1) never returned.
+    with pytest.raises(CardError, match="-1 is not a card mask"):
+        cards_of(-1)
+    with pytest.raises(CardError, match="-8 is not a card mask"):
+        next(iter_cards(-8))
+    assert cards_of(0b1011) == list(iter_cards(0b1011)) == [0, 1, 3]
+
+
+def test_a_deal_with_a_bit_that_is_no_card_names_the_seat() -> None:
+    # Bit 60 above a whole suit of spades: an IndexError from inside card_str before.
+    hands = [0x1FFF << (13 * suit) for suit in range(4)]
+    match = Match(profile("cardems"), dealer=0)
+    with pytest.raises(SpadesError, match="seat 3: a hand must be a card mask, and bit 60 is no card"):
+        match.deal(hands[:3] + [hands[3] | 1 << 60])
+    match.deal(hands)
+    assert match.phase == "bid"
