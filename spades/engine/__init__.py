@@ -60,12 +60,14 @@ from spades.engine.events import (
     TrickWon,
 )
 from spades.engine.hands import HandLog, HandResult
+from spades.engine.handstate import HandState, public_voids
 from spades.engine.match import CHANCE, TERMINAL, Match, suggested_bid
 from spades.engine.observation import Observation, unseen_cards
 from spades.engine.phase import BID, DEAL, OVER, PLAY, Phase
 from spades.engine.records import FORMAT as RECORD_FORMAT
 from spades.engine.records import replay, summary, to_record
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES, Rules, profile, rules_from_json
+from spades.engine.scoring import SideScore
 
 __all__ = [
     "BID",
@@ -97,6 +99,7 @@ __all__ = [
     "HandLog",
     "HandResult",
     "HandScored",
+    "HandState",
     "IllegalAction",
     "LookedAtCards",
     "Match",
@@ -108,6 +111,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SideHand",
+    "SideScore",
     "SpadesBroken",
     "SpadesError",
     "TimedOut",
@@ -127,6 +131,7 @@ __all__ = [
     "parse_bid",
     "parse_card",
     "profile",
+    "public_voids",
     "replay",
     "rules_from_json",
     "sorted_for_display",

@@ -168,6 +168,8 @@ class HandState:
         s.break_any = rules.spades_break == "any"
         s.deck = rules.deck
         s.hands = list(hands)
+        if len(s.hands) != n:
+            raise ValueError(f"hands: one card mask per seat ({n}), not {len(s.hands)}")
         s.bids = [-1 if b is None else b for b in obs.bids]
         s.blind = list(obs.blind)
         s.looked = [True] * n

@@ -46,3 +46,21 @@ def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
     with pytest.raises(RulesError, match=r"^foo: unknown rules knob"):
         profile("cardems", foo=1)
     assert rules.replace(target=300).target == 300
+
+
+def test_a_hand_state_needs_one_mask_per_seat() -> None:
+    from spades.engine import HandState
+
+    m = Match(profile("cardems"), rng=random.Random(1))
+    obs = m.observation(m.current_player)
+    with pytest.raises(ValueError, match=r"one card mask per seat \(4\), not 3"):
+        HandState.from_obs(obs, [0, 0, 0])
+    assert HandState.from_obs(obs, list(m.hands)).hands == list(m.hands)
+
+
+def test_the_documented_names_are_in_spades_engine() -> None:
+    """ENGINE_API.md: "Everything is in spades.engine"."""
+    import spades.engine
+
+    for name in ("HandState", "public_voids", "SideScore"):
+        assert name in spades.engine.__all__ and hasattr(spades.engine, name), name
