@@ -123,6 +123,15 @@ def test_the_blind_nil_question_closes_when_the_turn_has_passed(new_page: Any,
     assert not page.errors, page.errors
 
 
+def refuse_name(page: Any, field: str, button: str, box: str) -> dict[str, Any]:
+    """Press ``button`` by keyboard with the name in ``field`` refused; once the form's error
+    ``box`` says why, the name field's state (see :func:`name_error_state`)."""
+    page.focus(button)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.getElementById('{box}').textContent !== ''")
+    return name_error_state(page, field)
+
+
 def name_error_state(page: Any, field: str) -> dict[str, Any]:
     out: dict[str, Any] = page.evaluate("""(id) => {
       const el = document.getElementById(id);
@@ -144,10 +153,7 @@ def test_a_refused_name_is_tied_to_the_name_field(new_page: Any, server: str) ->
     page.focus("#quick-name")
     page.keyboard.press("Control+A")
     page.keyboard.type("North")
-    page.focus("form.quick button[type=submit]")
-    page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('quick-error').textContent.includes('seat')")
-    state = name_error_state(page, "quick-name")
+    state = refuse_name(page, "quick-name", "form.quick button[type=submit]", "quick-error")
     assert state["invalid"] == "true" and state["focused"], state
     assert "what the tables call a seat" in state["described"], state
     # typed again: a good name clears it (and the table opens)
@@ -160,10 +166,7 @@ def test_a_refused_name_is_tied_to_the_name_field(new_page: Any, server: str) ->
     other.goto(server + "#/create")
     other.wait_for_selector("#c-profile")
     other.fill("#c-your-name", "   ")
-    other.focus("#c-cpus")
-    other.keyboard.press("Enter")
-    other.wait_for_function("document.getElementById('create-error').textContent !== ''")
-    state = name_error_state(other, "c-your-name")
+    state = refuse_name(other, "c-your-name", "#c-cpus", "create-error")
     assert state["invalid"] == "true" and state["focused"], state
     assert "Choose a display name first" in state["described"], state
     assert not page.errors and not other.errors, (page.errors, other.errors)
