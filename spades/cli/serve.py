@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import logging
 import signal
+import socket
 import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from spades.cli.checks import positive_int, seconds_or_zero
+
+#: uvicorn's log levels (``--log-level``).
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -13,17 +23,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Run the game server: the browser page at /, the HTTP API "
                        "under /api (OpenAPI docs at /api/docs) and the WebSocket at /ws.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument("--port", type=port_number, default=8000,
+                   help="port (8000; 0: any free port, the one taken is printed)")
     p.add_argument("--db", default=None,
                    help="SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://USER@HOST/DB "
                    "(default: $SPADES_DB or the data folder)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                   help="another origin allowed to open the WebSocket (repeatable)")
-    p.add_argument("--cpu-delay", type=float, default=0.6,
+                   type=origin,
+                   help="another origin (scheme://host[:port], as a browser sends it in its "
+                   "Origin header) allowed to open the WebSocket; the page's own origin "
+                   "always is (repeatable)")
+    p.add_argument("--cpu-delay", type=seconds_or_zero, default=0.6,
                    help="seconds a CPU waits before acting (0.6)")
     p.add_argument("--bots", choices=("process", "thread", "inline"), default="process",
                    help="where CPU players think (process: a process pool)")
-    p.add_argument("--bot-workers", type=int, default=2)
+    p.add_argument("--bot-workers", type=positive_int, default=2, metavar="N",
+                   help="processes (or threads, with --bots thread) where CPU players think (2)")
     p.add_argument("--bot", action="append", default=[], metavar="NAME=cmd:PROGRAM",
                    help="offer an external bot program (docs/bot-protocol.md) as a CPU "
                         "strength named NAME; a program that fails is replaced by a CPU")
@@ -59,7 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lim.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                      help="set any limit listed in docs/server.md by its Settings name, "
                      "e.g. --limit lobby_rate=2 (repeatable)")
-    p.add_argument("--log-level", default="warning")
+    p.add_argument("--log-level", default="warning", choices=LOG_LEVELS, type=str.lower,
+                   help="how much the server and uvicorn log to stderr (warning; info adds "
+                   "each request and the tables restored at start)")
     p.add_argument("--print-schema", action="store_true",
                    help="print the JSON schema of every WebSocket message and exit")
     p.add_argument("--check-db", action="store_true",
@@ -78,7 +95,12 @@ def limits_of(args: argparse.Namespace) -> list[tuple[str, int | float]]:
                  "conns_per_address", "spectators_per_table", "hint_workers"):
         value = getattr(args, name)
         if value is not None:
-            out.append(parse_limit(f"{name}={value}"))
+            item = f"{name}={value}"
+            try:
+                out.append(parse_limit(item))
+            except ValueError as exc:  # named as typed: --hint-workers 0, not --limit ...
+                flag = f"--{name.replace('_', '-')} {value}"
+                raise ValueError(str(exc).replace(f"--limit {item}", flag)) from None
     out += [parse_limit(item) for item in args.limit]
     return out
 
@@ -122,31 +144,148 @@ def run(args: argparse.Namespace) -> int:
         try:
             import redis  # noqa: F401
         except ImportError:
-            print("spades serve: --redis needs the redis package: pip install 'spades[cluster]'",
-                  file=sys.stderr)
+            print("spades serve: --redis needs the redis package: install the cluster extra "
+                  "(pip install '.[cluster]' in the spades clone)", file=sys.stderr)
             return 2
+    # The address first: a port already in use (another server running?) stops the start
+    # before anything is read from the database, let alone written.
+    try:
+        sockets = listen(args.host, args.port)
+    except OSError as exc:
+        print(f"spades serve: {exc}", file=sys.stderr)
+        return 2
     from spades.store import Store, StoreError
 
     try:  # a wrong URL or an unreachable database: one clear line, not a traceback
         Store.open(settings.db).close()
     except StoreError as exc:
+        for sock in sockets:
+            sock.close()
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
+    port = sockets[0].getsockname()[1]
+    settings.port = port
     app = create_app(settings)
-    print(f"spades server on http://{args.host}:{args.port}/ (database {settings.db};"
-          f" {engine_line()})", flush=True)
+    print(f"spades server on http://{_host_in_url(args.host)}:{port}/ (database "
+          f"{_shown(settings.db)}; {engine_line()})", flush=True)
     # uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler it
     # found. Killed by it, the process would skip its exit clean-up: the CPU worker pools'
     # semaphores would be left to the resource tracker, which warns of them as leaked. So the
     # handler it finds ends the process normally, with status 0 (a graceful stop).
     signal.signal(signal.SIGTERM, _exit_quietly)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=args.ws_compression, proxy_headers=True,
-                forwarded_allow_ips=args.forwarded_allow_ips,
-                http=http_protocol(settings, args.forwarded_allow_ips),
-                timeout_keep_alive=settings.keep_alive)
-    return 0
+    _log_to_stderr(args.log_level)
+    config = uvicorn.Config(
+        app, host=args.host, port=port, log_level=args.log_level,
+        ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=args.ws_compression, proxy_headers=True,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        http=http_protocol(settings, args.forwarded_allow_ips),
+        timeout_keep_alive=settings.keep_alive)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=sockets)
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn has stopped gracefully
+        pass
+    finally:
+        for sock in sockets:
+            sock.close()
+    return 0 if server.started else 3  # 3: the application did not start (uvicorn's code)
+
+
+def _log_to_stderr(level: str) -> None:
+    """The server's own log lines (``spades.*``: tables restored, set aside or abandoned,
+    database errors, refused origins) on stderr beside uvicorn's, with the time, the level
+    and where from, at ``--log-level`` (without this, only warnings got out, bare)."""
+    from uvicorn.config import LOG_LEVELS as levels
+
+    logger = logging.getLogger("spades")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(levels[level])
+    logger.propagate = False
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def origin(text: str) -> str:
+    """An origin as browsers send it, ``scheme://host[:port]`` (lower case), or ``*``."""
+    if text == "*":
+        return text
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an origin: give scheme://host[:port], such as "
+            "https://spades.example.org")
+    if parts.path or parts.query or parts.fragment or "@" in parts.netloc:
+        bare = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an origin: a browser's Origin is scheme://host[:port] with "
+            f"nothing after it ({bare!r} here), so this one would never match")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to ``host``:``port`` (each address the name has, as uvicorn would bind
+    them), not yet listening. OSError saying which address and why."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"cannot listen on {host}: {exc.strerror}") from None
+    sockets: list[socket.socket] = []
+    seen: set[tuple[int, object]] = set()
+    try:
+        for family, kind, proto, _name, address in infos:
+            if (family, address) in seen:
+                continue
+            seen.add((family, address))
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            if port == 0 and len(sockets) > 1:  # the same free port on every address
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                host_of = str(address[0])
+                where = f"[{host_of}]" if family == socket.AF_INET6 else host_of
+                hint = (" (is another spades serve, or another server, running there? stop "
+                        "it or choose another --port)" if exc.errno == errno.EADDRINUSE else "")
+                raise OSError(f"cannot listen on {where}:{address[1]!s}: "
+                              f"{exc.strerror or exc}{hint}") from None
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def _host_in_url(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _shown(db: str) -> str:
+    """The database as printed: a URL without its password."""
+    if "://" not in db:
+        return db
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:
+        return db
 
 
 def _exit_quietly(signum: int, frame: object) -> None:
@@ -155,15 +294,24 @@ def _exit_quietly(signum: int, frame: object) -> None:
 
 def check_db(args: argparse.Namespace) -> int:
     from spades.server.restore import check_db as broken_tables
-    from spades.store import Store, default_path
+    from spades.store import Store, StoreError, default_path
 
     db = str(args.db or default_path())
-    store = Store.open(db)
+    if "://" not in db and db != ":memory:" and not Path(db).expanduser().exists():
+        # Opening it would make a new, empty database, and "0 tables" would hide the typo.
+        print(f"spades serve: there is no database at {db}", file=sys.stderr)
+        return 2
+    try:
+        store = Store.open(db)
+    except StoreError as exc:  # as at a start: one line, status 2 (1 means broken tables)
+        print(f"spades serve: {exc}", file=sys.stderr)
+        return 2
     try:
         broken = broken_tables(store)
     finally:
         store.close()
     for gid, why in broken:
         print(f"{gid}\t{why}")
-    print(f"{len(broken)} table(s) cannot be restored (database {db})", file=sys.stderr)
+    print(f"{len(broken)} table(s) cannot be restored (database {_shown(db)})",
+          file=sys.stderr)
     return 1 if broken else 0

@@ -62,6 +62,9 @@ from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
 
+#: Seconds ``/api/health`` waits for the database's answer.
+HEALTH_DB_SECONDS = 5.0
+
 
 def _user_info(u: UserRow) -> UserInfo:
     return UserInfo(id=u.id, name=u.name, guest=u.guest)
@@ -357,8 +360,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
 
     @app.get("/api/health", tags=["tables"])
-    async def health(hub: HubDep) -> dict[str, Any]:
-        return {"ok": True, "tables": len(hub.tables)}
+    async def health(hub: HubDep, response: Response) -> dict[str, Any]:
+        """For monitoring: 200 ``ok`` when the process answers and its database does (a
+        ``SELECT 1`` on the database thread, within 5 s); else 503, ``ok`` false and why."""
+        why = None
+        try:
+            await asyncio.wait_for(hub.db(hub.store.ping), HEALTH_DB_SECONDS)
+        except TimeoutError:
+            why = f"the database did not answer within {HEALTH_DB_SECONDS:g} s"
+        except SQLAlchemyError as exc:
+            why = "the database is not answering"
+            log.error("health: %s: %s", why, exc)
+        if why is not None:
+            response.status_code = 503
+            response.headers["Retry-After"] = "5"
+            return {"ok": False, "tables": len(hub.tables), "database": False, "detail": why}
+        return {"ok": True, "tables": len(hub.tables), "database": True}
 
     # The WebSocket ----------------------------------------------------------------------------
 
@@ -366,6 +383,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ws_endpoint(ws: WebSocket) -> None:
         hub: Hub = ws.app.state.hub
         if not origin_ok(ws, settings):
+            refused_origin(ws)
             await ws.close(code=1008)
             return
         await ws.accept()
@@ -418,6 +436,27 @@ def _member(game: GameRow, viewer: UserRow | None) -> bool:
         return False
     return (any(isinstance(s, dict) and s.get("user_id") == viewer.id for s in game.seats)
             or viewer.id in (game.options.get("owner"), game.options.get("uploader")))
+
+
+#: When each refused origin was last logged (at most one line a minute for each).
+_REFUSED: dict[str, float] = {}
+
+
+def refused_origin(ws: WebSocket) -> None:
+    """Log a WebSocket refused for its ``Origin``: with a proxy that does not pass the Host
+    the browser asked for, or a page served from another name, every player is refused, and
+    this line is how the operator learns why."""
+    origin = ws.headers.get("origin", "")[:200]
+    now = time.monotonic()
+    if now - _REFUSED.get(origin, -math.inf) < 60:
+        return
+    if len(_REFUSED) >= 1000:
+        _REFUSED.clear()
+    _REFUSED[origin] = now
+    log.warning("refused a WebSocket (403) from a page of origin %r: it is not this server's "
+                "own (Host: %r) nor one of --allow-origin; if it is your page, pass the "
+                "browser's Host through the proxy or add --allow-origin %s",
+                origin, ws.headers.get("host", "")[:200], origin)
 
 
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:

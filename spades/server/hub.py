@@ -151,6 +151,8 @@ class Conn:
         """Token bucket: ``rate_per_second`` messages a second, bursts of ``rate_burst``."""
         now = time.monotonic()
         s = self.settings
+        if s.rate_per_second <= 0:
+            return True  # 0: no limit, as for every rate
         self.tokens = min(s.rate_burst, self.tokens + (now - self.stamp) * s.rate_per_second)
         self.stamp = now
         if self.tokens >= 1:

@@ -233,7 +233,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
-    "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+    "sweep_seconds", "prune_minutes", "guest_days", "chat_days", "session_days",
+    "login_account_failures", "login_address_failures",
 )
 
 
@@ -287,9 +288,31 @@ def parse_limit(item: str) -> tuple[str, int | float]:
     except ValueError:
         kind = "a whole number" if isinstance(default, int) else "a number"
         raise ValueError(f"--limit {item}: {name} must be {kind}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"--limit {item}: {name} must be a finite number")
     if value < 0:
         raise ValueError(f"--limit {item}: {name} cannot be negative")
+    if name in BURSTS and value < 1:
+        raise ValueError(f"--limit {item}: {name} must be 1 or more (a burst of 0 would "
+                         "refuse everything; set the rate to 0 to turn the limit off)")
+    if value == 0 and name not in ZERO_ALLOWED:
+        raise ValueError(f"--limit {item}: {name} must be more than 0 (0 does not turn this "
+                         "one off; it would refuse or end everything)")
     return name, value
+
+
+#: Limits of ``--limit`` for which 0 makes sense: caps and rates that 0 turns off, and delays,
+#: histories and ages that may be none. The others must be more than 0; bursts 1 or more.
+ZERO_ALLOWED: frozenset[str] = frozenset({
+    "rate_per_second", "lobby_rate", "hint_rate", "http_rate", "send_queue", "send_queue_bytes",
+    "send_total_bytes", "tables_per_user", "uploads_per_user", "spectators_per_table",
+    "hint_queue", "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
+    "abandon_minutes", "upload_idle_minutes", "prune_minutes", "max_body", "login_failures",
+    "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
+    "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
+    "keep_alive",
+})
+BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

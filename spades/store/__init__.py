@@ -36,7 +36,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from spades.engine import Match, Rules, profile, rules_from_json, summary
@@ -44,6 +44,7 @@ from spades.engine.records import FORMAT, rules_json
 from spades.names import name_key
 from spades.stats import Stats, StatsBook, contribution
 from spades.store.schema import (
+    SchemaTooNew,
     chat_lines,
     events,
     game_players,
@@ -138,11 +139,12 @@ class Store:
                 if conn.dialect.name == "postgresql":  # processes starting together wait
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK})
                 migrate(conn, recount=count_finished_games)
-        except OperationalError as exc:
+        except (DatabaseError, SchemaTooNew) as exc:  # unreachable, not a database, too new
             engine.dispose()
-            where = engine.url.render_as_string(hide_password=True)
-            raise StoreError(f"cannot open the database {where}: "
-                             f"{str(exc.orig).strip() or exc}") from None
+            where = (engine.url.database or ":memory:" if engine.url.get_backend_name() == "sqlite"
+                     else engine.url.render_as_string(hide_password=True))
+            why = exc if isinstance(exc, SchemaTooNew) else (str(exc.orig).strip() or exc)
+            raise StoreError(f"cannot open the database {where}: {why}") from None
 
     @classmethod
     def open(cls, where: str | Path | None = None) -> Store:
@@ -158,7 +160,8 @@ class Store:
                 url = make_url(where)
                 engine = create_engine(url, pool_pre_ping=True)
             except (ArgumentError, ImportError) as exc:
-                hint = (" (for PostgreSQL: postgresql+psycopg://... with pip install 'spades[postgres]')"
+                hint = (" (for PostgreSQL: postgresql+psycopg://... with the postgres extra: "
+                        "pip install '.[postgres]' in the spades clone)"
                         if isinstance(exc, ImportError) else "")
                 raise StoreError(f"cannot use the database URL {where!r}: {exc}{hint}") from None
             return cls(engine)
@@ -166,7 +169,14 @@ class Store:
             engine = create_engine("sqlite://", poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})
         else:
-            Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:  # the folder is made if missing; one that cannot be is said in one line
+                Path(where).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                folder = Path(where).expanduser().parent
+                why = (f"{exc.filename or folder} is not a folder"
+                       if isinstance(exc, FileExistsError | NotADirectoryError)
+                       else f"cannot make its folder {folder}: {exc.strerror or exc}")
+                raise StoreError(f"cannot open the database {where}: {why}") from None
             engine = create_engine(f"sqlite:///{Path(where).expanduser()}",
                                    connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -174,6 +184,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """A round trip to the database (``SELECT 1``); raises if it does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
 
     # Games ------------------------------------------------------------------------------
 

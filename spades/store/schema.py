@@ -209,6 +209,10 @@ MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _sta
                                                   _big_user_ids, _fence]
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer version of spades than this one."""
+
+
 def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None = None) -> int:
     """Bring the schema up to date; returns the version now in force. ``recount``: counts
     the finished games into the statistics, once, when the step that starts keeping them
@@ -217,7 +221,7 @@ def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None 
     row = conn.execute(text("SELECT version FROM schema_version")).first()
     current = row[0] if row else 0
     if current > len(MIGRATIONS):
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"the database has schema version {current}, newer than this program "
             f"({len(MIGRATIONS)}): upgrade spades"
         )
@@ -232,5 +236,5 @@ def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None 
     return len(MIGRATIONS)
 
 
-__all__ = ["MIGRATIONS", "Text", "chat_lines", "events", "game_players", "games", "metadata",
-           "migrate", "schema_version", "sessions", "user_stats", "users"]
+__all__ = ["MIGRATIONS", "SchemaTooNew", "Text", "chat_lines", "events", "game_players", "games",
+           "metadata", "migrate", "schema_version", "sessions", "user_stats", "users"]

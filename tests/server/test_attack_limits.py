@@ -452,6 +452,18 @@ def test_closed_connections_give_back_their_share_of_the_send_budget(tmp_path: P
     asyncio.run(run())
 
 
+def test_a_message_rate_of_0_is_no_limit(make: Callable[..., TestClient]) -> None:
+    """docs/server.md: for caps and rates, 0 turns the limit off (it dropped every message
+    after the first burst, then closed the connection)."""
+    client = make(rate_per_second=0.0, rate_burst=2)
+    eve = Player(client, "Eve")
+    for _ in range(6):
+        eve.send({"type": "nope"})
+    for _ in range(6):
+        m = eve.until(lambda m: m["type"] == "error")
+        assert m["code"] != "rate_limit", m
+
+
 def test_limit_flags_are_checked() -> None:
     from spades.server.limits import parse_limit
 

@@ -29,4 +29,5 @@ def test_the_server_runs_without_the_optional_drivers() -> None:
                           timeout=120)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
-    assert "--redis needs the redis package: pip install 'spades[cluster]'" in done.stderr
+    assert "--redis needs the redis package: install the cluster extra" in done.stderr
+    assert "pip install '.[cluster]'" in done.stderr

@@ -1,0 +1,167 @@
+"""``spades serve`` as an operator meets it: a start that cannot happen says why in one line
+(status 2) before it touches the database; bad option values are refused naming the option;
+the server's own log lines reach stderr; ``/api/health`` tells whether the database answers."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.server.netclient import NetPlayer, Server, free_port, new_table
+from tests.services import PostgresServer
+
+
+def serve(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``spades serve ARGS`` that is expected to stop by itself."""
+    return subprocess.run([sys.executable, "-m", "spades", "serve", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def one_line_refusal(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("spades serve: "), done.stderr
+    for word in words:
+        assert word in done.stderr, done.stderr
+
+
+def test_a_port_in_use_stops_the_start_before_the_database_is_touched(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "second.sqlite3"
+        done = serve("--port", str(port), "--db", str(db))
+    one_line_refusal(done, f"127.0.0.1:{port}", "in use", "--port")
+    assert not db.exists()  # no tables restored, nothing written, by a server that cannot run
+
+
+def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    one_line_refusal(serve("--port", "0", "--db", str(not_a_folder / "x.sqlite3")),
+                     "is not a folder")
+    text = tmp_path / "notes.txt"
+    text.write_text("these are notes, not a database " * 10)
+    one_line_refusal(serve("--port", "0", "--db", str(text)), "not a database", str(text))
+
+
+def test_check_db_says_why_it_cannot_look_and_makes_no_database(tmp_path: Path) -> None:
+    url = f"postgresql+psycopg://spades:secret@127.0.0.1:{free_port()}/nowhere"
+    done = serve("--check-db", "--db", url)
+    one_line_refusal(done, "cannot open the database")  # 2, not 1 ("broken tables")
+    assert "secret" not in done.stderr
+    missing = tmp_path / "typo.sqlite3"
+    one_line_refusal(serve("--check-db", "--db", str(missing)), "no database", str(missing))
+    assert not missing.exists()
+
+
+def test_the_start_line_does_not_print_the_database_password(postgres: PostgresServer) -> None:
+    url = postgres.create_database("banner").replace("spades@", "spades:hunter2@")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "spades", "serve", "--port", str(port),
+                             "--db", url, "--bots", "inline"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # printed once the server is about to listen
+        assert line.startswith("spades server on"), line
+        assert "hunter2" not in line and "spades:***@" in line
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert proc.returncode == 0
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--port", "70000"], ["--port", "65535"]),
+    (["--bot-workers", "0"], ["--bot-workers", "1 or more"]),
+    (["--cpu-delay", "nan"], ["--cpu-delay", "finite"]),
+    (["--log-level", "verbose"], ["--log-level", "warning"]),
+    (["--allow-origin", "https://spades.example.org/"], ["--allow-origin", "never match"]),
+    (["--allow-origin", "spades.example.org"], ["--allow-origin", "scheme://host"]),
+    (["--hint-workers", "0"], ["--hint-workers 0", "more than 0"]),
+    (["--http-rate", "inf"], ["--http-rate inf", "finite"]),
+    (["--limit", "max_frame=0"], ["max_frame", "more than 0"]),
+    (["--limit", "hello_timeout=0"], ["hello_timeout", "more than 0"]),
+    (["--limit", "sweep_seconds=0"], ["sweep_seconds", "more than 0"]),
+    (["--limit", "rate_burst=0"], ["rate_burst", "1 or more"]),
+    (["--limit", "login_window=nan"], ["login_window", "finite"]),
+])
+def test_a_bad_option_value_is_refused_naming_the_option(tmp_path: Path, args: list[str],
+                                                         words: list[str]) -> None:
+    done = serve("--port", "0", "--db", str(tmp_path / "x.sqlite3"), *args)
+    assert done.returncode == 2, (args, done.stderr)
+    assert "Traceback" not in done.stderr
+    for word in words:
+        assert word in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_every_serve_option_has_a_help_line() -> None:
+    from spades.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    serve_parser = sub.choices["serve"]
+    bare = [a.option_strings for a in serve_parser._actions if not a.help]
+    assert bare == [], bare
+
+
+def test_limits_the_docs_list_can_be_set() -> None:
+    from spades.server.limits import parse_limit
+
+    assert parse_limit("session_days=7") == ("session_days", 7.0)
+    assert parse_limit("login_account_failures=50") == ("login_account_failures", 50)
+    assert parse_limit("login_address_failures=0") == ("login_address_failures", 0)
+    assert parse_limit("rate_per_second=0") == ("rate_per_second", 0.0)
+
+
+def test_the_servers_own_log_lines_reach_stderr(tmp_path: Path) -> None:
+    db = tmp_path / "log.sqlite3"
+    server = Server(db, free_port(), "--bots", "inline", "--log-level", "info").start()
+    try:
+        ann = NetPlayer(server, "Ann")
+        new_table(ann, {"profile": "cardems"})
+        ann.close()
+        with pytest.raises(InvalidStatus):
+            connect(server.ws_url, origin="https://evil.example", open_timeout=60)  # type: ignore[arg-type]
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.stderr is not None
+    first = server.proc.stderr.read().decode()
+    assert "WARNING spades.server: refused a WebSocket" in first, first
+    assert "'https://evil.example'" in first
+    again = Server(db, free_port(), "--bots", "inline", "--log-level", "info").start()
+    again.stop()
+    assert again.proc is not None and again.proc.stderr is not None
+    second = again.proc.stderr.read().decode()
+    assert "INFO spades.server: restored 1 tables" in second, second
+
+
+def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
+    pg = PostgresServer()
+    pg.start()
+    server = None
+    try:
+        server = Server(pg.create_database("health"), free_port(), "--bots", "inline").start()
+        ok = httpx.get(server.url + "/api/health", timeout=30)
+        assert ok.status_code == 200 and ok.json()["ok"] is True
+        assert ok.json()["database"] is True
+        pg.stop()
+        down = httpx.get(server.url + "/api/health", timeout=30)
+        assert down.status_code == 503, down.text
+        assert down.json()["ok"] is False and down.json()["database"] is False
+        assert "database" in down.json()["detail"]
+    finally:
+        if server is not None:
+            server.stop()
+        pg.stop()
