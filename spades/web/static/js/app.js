@@ -977,7 +977,7 @@ class App {
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => this.voice.speak("This is the voice that will read the game.") }, "Try the voice"))),
       h("fieldset", {}, h("legend", {}, "Cards"),
         h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
-      h("p", { role: "status", id: "s-saved", class: "note" }));
+      h("p", { id: "s-saved", class: "note" }));
     form.addEventListener("change", (e) => {
       const t = e.target;
       if (t.id === "s-muted") s.muted = t.checked;
@@ -993,7 +993,10 @@ class App {
       if (t.id === "s-voice-rate") { s.voiceRate = Number(t.value); t.setAttribute("aria-valuetext", `${t.value} times`); }
       if (t.id === "s-voice-volume") { s.voiceVolume = Number(t.value) / 100; t.setAttribute("aria-valuetext", `${t.value} percent`); }
       this.saveSettings();
+      // said through the announcer: a new addition each time, so the second "Saved." is heard
+      // too (a status whose words do not change says nothing); shown for the eye as well
       form.querySelector("#s-saved").textContent = "Saved.";
+      this.announcer.say("Saved.");
     });
     form.querySelector("#s-volume").addEventListener("input", (e) => { s.volume = Number(e.target.value) / 100; this.saveSettings(); });
     this.page("Settings", form);
