@@ -1670,6 +1670,7 @@ export class TableView {
     input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
     dlg.querySelector("#bid-number-label").textContent = nums.length === 1 ? `Your bid: ${nums[0]}` : `Your bid, ${this.choicesText(nums.map(String))}`;
     dlg.querySelector("#bid-number-error").textContent = "";
+    input.removeAttribute("aria-invalid");
     if (!dlg.open) dlg.showModal();
     input.focus();
   }
@@ -1693,9 +1694,11 @@ export class TableView {
       const can = this.choicesText(nums);
       if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
         form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        input.setAttribute("aria-invalid", "true");
         input.focus();
         return;
       }
+      input.removeAttribute("aria-invalid");
       dlg.close("bid");
       if (this.myTurn()) this.bid(String(n));
       else { this.setDraftBid(String(n)); this.say(`A bid of ${n} is chosen: confirm it when your turn comes.`); }
