@@ -983,7 +983,31 @@ export class TableView {
       actions.append(h("p", {}, "The owner starts the match."));
     }
     actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
+    actions.append(h("button", { type: "button", id: "waiting-keys-btn", onclick: () => this.app.openHelp() }, "Keys"));
     this.renderChat();
+  }
+
+  /** Before the match (the waiting room): W says it has not started and who starts it. */
+  waitingText() {
+    if (this.status !== "waiting") return "The match has not started.";
+    const owner = this.msg.table.seats.find((s) => s.owner);
+    const who = this.amOwner() ? "you start it (Start the match); empty seats get CPU players"
+      : owner ? `${owner.name} starts it` : "the owner starts it";
+    return `The match has not started: ${who}.`;
+  }
+
+  /** The waiting room's R: who sits where (the round status of a match not yet begun). */
+  seatsText() {
+    const t = this.msg.table;
+    const rows = t.seats.map((s) => {
+      if (s.kind === "empty") return `${this.compass(s.seat)}: empty`;
+      const notes = [s.seat === this.mySeat ? "you" : null, s.kind === "cpu" ? `CPU${s.cpu ? `, ${s.cpu}` : ""}` : null,
+        s.guest ? "guest" : null, s.owner ? "owner" : null,
+        s.team !== null && s.team !== undefined ? `team ${s.team + 1}` : null].filter(Boolean);
+      return `${this.compass(s.seat)}: ${s.name}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    });
+    const watching = t.spectating ? ` ${this.watchersText()}` : "";
+    return `Seats: ${rows.join("; ")}.${watching}`;
   }
 
   /** The match is over: no longer one of "Your tables" on the home page. */
