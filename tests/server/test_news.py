@@ -150,3 +150,28 @@ def test_nil_is_named_nil_in_the_news_for_every_seat(client: TestClient) -> None
     record: dict[str, Any] = client.get(f"/api/games/{tid}/record").json()
     bids = record["hands"][0]["bids"]  # (in the order of bidding)
     assert bids.count("nil") >= 2, bids
+
+
+def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClient) -> None:
+    """Before the start, someone leaving was named by the place they had left ("West leaves
+    the table": their name was gone with them), and "a CPU sits down" did not say where."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.request({"type": "leave"})["type"] == "ack"
+    gone = told(ann, "left")
+    assert gone["event"]["text"] == "Bob leaves the table", gone["event"]
+    assert ann.seat is not None
+    across = (ann.seat + 2) % 4  # North, as Ann's page draws the table
+    assert ann.request({"type": "add_cpu", "seat": across})["type"] == "ack"
+
+    def cpu_seated(m: Msg) -> bool:
+        return m["type"] == "event" and m["event"]["kind"] == "seated" \
+            and m["event"]["seat"] == across
+
+    cpu = next((m for m in ann.frames if cpu_seated(m)), None) or ann.until(cpu_seated)
+    assert cpu["event"]["text"] == "a CPU sits down at North", cpu["event"]
