@@ -192,3 +192,26 @@ def test_the_waiting_room_answers_the_shortcut_keys(new_page: Any, server: str) 
     assert wendy.input_value("#chat-input") == "r?"
     assert not wendy.evaluate("!!document.querySelector('#help-dialog[open]')")
     assert not wendy.errors and not gus.errors, (wendy.errors, gus.errors)
+
+
+def test_the_waiting_rooms_seat_buttons_keep_the_focus(new_page: Any, server: str) -> None:
+    """Enter on "Add a CPU" redrew the seats and the focus fell to the page's heading: a
+    keyboard user lost their place (and a screen reader said nothing of what happened at the
+    seat). Now the focus stays at that seat, on its new button, which names the seat."""
+    page = new_page()
+    create_private_table(page, server, "Rhea", "Rhea's table", "cardgames-club")
+    speech = Speech(page)
+    speech.seen = len(speech.all())
+    add = page.locator("#seat-list button", has_text="Add a CPU").first
+    label = add.text_content()
+    assert label and label.startswith("Add a CPU at "), label
+    where = label.removeprefix("Add a CPU at ")
+    add.focus()
+    page.keyboard.press("Enter")
+    speech.wait_for(f"A CPU sits down at {where}")
+    page.wait_for_function("document.activeElement.tagName === 'BUTTON'"
+                           " && document.activeElement.textContent.startsWith('Remove')")
+    assert page.evaluate("document.activeElement.textContent") == f"Remove the CPU at {where}"
+    page.keyboard.press("Enter")  # and back: the seat is empty again
+    page.wait_for_function("l => document.activeElement.textContent === l", arg=label)
+    assert not page.errors, page.errors
