@@ -5,7 +5,7 @@
 >>> north.say(BidMade(2, 4))
 'Your partner South bids 4.'
 >>> Narrator(profile("cardems")).say(BidMade(2, 0, blind=True))
-'South bids blind nil.'
+'South bids Blind Nil.'
 
 The listener is a seat (``me``: "You", "your partner South") or nobody (a spectator, a log:
 every seat by name). Seat names are the app's own (``names``), so the words match where the
@@ -60,9 +60,11 @@ def listing(items: Sequence[str]) -> str:
 
 
 def bid_words(bid: int, blind: bool = False) -> str:
+    """A bid as it is said: ``Nil``, ``Blind Nil`` (capitalised, as the page names them on
+    its buttons and cards) or the number."""
     if blind:
-        return "blind nil"
-    return "nil" if bid == 0 else str(bid)
+        return "Blind Nil"
+    return "Nil" if bid == 0 else str(bid)
 
 
 def _sentence(text: str) -> str:
@@ -184,7 +186,7 @@ class Narrator:
                         f"trick {e.trick} with the {card_name(e.card)}, "
                         f"{plural(e.taken, 'trick')} so far")
             case NilDecided():
-                kind = "blind nil" if e.blind else "nil"
+                kind = bid_words(0, e.blind)
                 return f"{self.seat_poss(e.seat)} {kind} is {'made' if e.made else 'broken'}"
             case ContractDecided():
                 return self._contract(e)
@@ -225,9 +227,9 @@ class Narrator:
         parts = []
         if s.contract:
             parts.append(f"contract {_signed(s.contract_points)}")
-        for points, label in ((s.overtrick_points, "overtricks"), (s.nil_points, "nil"),
+        for points, label in ((s.overtrick_points, "overtricks"), (s.nil_points, "Nil"),
                               (s.bonus_points, "bonus"),
-                              (s.loose_trick_points, "failed-nil tricks"),
+                              (s.loose_trick_points, "failed-Nil tricks"),
                               (s.bag_penalty_points, "bag penalty"),
                               (s.timer_penalty_points, "timer penalty")):
             if points:

@@ -562,9 +562,11 @@ class Table:
             self.hub.forget(self)
             return
         await self.save_meta()
+        # named as they were: the place is empty now, and would be called by where it is
+        gone = place.name if place.kind == "human" and place.name else None
         self.emit({"kind": "left", "seat": seat,
-                   "text": lambda n: f"{n.seat(seat)} "
-                   f"{'leave' if n.me == seat else 'leaves'} the table"},
+                   "text": lambda n: "you leave the table" if n.me == seat
+                   else f"{gone or n.seat(seat)} leaves the table"},
                   with_table=True)
 
     def _pass_ownership(self) -> None:
@@ -666,7 +668,8 @@ class Table:
                 raise TableError("state", f"place {seat} is not free")
             self.places[seat] = Place("cpu", None, f"CPU {seat + 1}", self.options.cpu)
             await self.save_meta()
-            self.emit({"kind": "seated", "seat": seat, "text": "a CPU sits down"},
+            self.emit({"kind": "seated", "seat": seat,
+                       "text": lambda n: f"a CPU sits down at {n.names[seat]}"},
                       with_table=True)
             self.hub.lobby_changed(self)
 

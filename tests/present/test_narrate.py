@@ -49,8 +49,28 @@ def test_seat_words_for_each_listener() -> None:
     assert Narrator(CARDEMS, me=2).say(bid) == "You bid 4."
     assert Narrator(CARDEMS, me=0).say(bid) == "Your partner South bids 4."
     assert Narrator(CARDEMS, me=1).say(bid) == "South bids 4."
-    assert Narrator(CARDEMS, me=1).say(BidMade(3, 0)) == "Your partner West bids nil."
-    assert Narrator(CARDEMS).say(BidMade(0, 0, blind=True)) == "North bids blind nil."
+    assert Narrator(CARDEMS, me=1).say(BidMade(3, 0)) == "Your partner West bids Nil."
+    assert Narrator(CARDEMS).say(BidMade(0, 0, blind=True)) == "North bids Blind Nil."
+
+
+def test_nil_and_blind_nil_are_named_as_the_page_names_them() -> None:
+    """The bids' names are capitalised, as on the page's buttons and cards ("Nil", "Blind
+    Nil"), for every seat and every listener; a number stays a number."""
+    for me in (None, 0, 1, 2, 3):
+        n = Narrator(CARDEMS, me=me)
+        for seat in range(4):
+            said = n.say(BidMade(seat, 0))
+            assert said.endswith(" Nil.") and "nil" not in said, said
+            said = n.say(BidMade(seat, 0, blind=True))
+            assert said.endswith(" Blind Nil.") and "nil" not in said, said
+            for made, blind in ((True, False), (False, True)):
+                said = n.say(NilDecided(seat, made, blind, 3))
+                assert ("Blind Nil is" if blind else " Nil is") in said, said
+                assert "nil" not in said, said
+    assert Narrator(CARDEMS, me=2).say(BidMade(2, 0)) == "You bid Nil."
+    assert Narrator(CARDEMS, me=2).say(BidMade(2, 0, blind=True)) == "You bid Blind Nil."
+    assert Narrator(CARDEMS).say(BidMade(1, 0)) == "East bids Nil."
+    assert Narrator(CARDEMS, me=2).say(BidMade(2, 3)) == "You bid 3."
 
 
 def test_the_apps_names_are_used_and_checked() -> None:
@@ -95,9 +115,9 @@ def test_bidding_closed_by_sides() -> None:
 
 def test_nil_and_contract_outcomes() -> None:
     n = Narrator(CARDEMS, me=0)
-    assert n.say(NilDecided(0, True, False, 13)) == "Your nil is made."
-    assert n.say(NilDecided(2, False, True, 4)) == "Your partner South's blind nil is broken."
-    assert n.say(NilDecided(1, False, False, 2)) == "East's nil is broken."
+    assert n.say(NilDecided(0, True, False, 13)) == "Your Nil is made."
+    assert n.say(NilDecided(2, False, True, 4)) == "Your partner South's Blind Nil is broken."
+    assert n.say(NilDecided(1, False, False, 2)) == "East's Nil is broken."
     assert n.say(ContractDecided(0, True, 7, 7, 9)) == "Your side's contract of 7 is made."
     assert n.say(ContractDecided(1, False, 6, 2, 11)) == "East and West's contract of 6 is set."
     assert n.say(ContractDecided(1, False, 14, 0, 0)) == (
@@ -114,7 +134,7 @@ def test_hand_scored_by_parts_and_bag_warning() -> None:
                                                     score=250, bags=1)))
     assert Narrator(CARDEMS, me=1).say(e) == (
         "Hand 4 scored: North and South +71 (contract +70, overtricks +1), 171 in all, 4 bags; "
-        "your side -50 (contract -50, nil +100, bag penalty -100), 250 in all, 1 bag.")
+        "your side -50 (contract -50, Nil +100, bag penalty -100), 250 in all, 1 bag.")
     assert Narrator(CARDEMS, me=1).say(BagWarning(1, 8, 2)) == (
         "Your side is 2 bags from a bag penalty.")
     assert Narrator(CARDEMS).say(BagWarning(0, 9, 1)) == (

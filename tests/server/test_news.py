@@ -110,3 +110,68 @@ def test_words_about_a_seat_name_it_for_each_member(client: TestClient) -> None:
             if m["type"] == "event":
                 check_schema(m)
                 assert "CPU" not in m["event"]["text"], m["event"]
+
+
+def test_nil_is_named_nil_in_the_news_for_every_seat(client: TestClient) -> None:
+    """The page names the bid "Nil" everywhere (its cards, buttons, turn texts); the news said
+    "You bid nil." and "Bob bids nil.". Now "Nil" for the bidder, the other players and a
+    spectator; the news's fields and the record keep the action's spelling ("nil")."""
+    ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
+    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
+                                               "one_hand": True, "first_dealer": 0}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    bob.request({"type": "join", "table_id": tid})
+    eve.request({"type": "join", "table_id": tid, "role": "spectator"})
+    ann.request({"type": "start"})
+
+    def pick(view: Msg) -> str:
+        legal = view["legal_actions"]
+        return "nil" if view["phase"] == "bid" and "nil" in legal else str(legal[0])
+
+    play_to_end([ann, bob], pick)
+    for p in (bob, eve):
+        p.catch_up(ann.seq or 0)
+    nils = {p.name: [n for e in events(p) for n in e["news"]
+                     if n["type"] == "bid" and n["bid"] == "nil"] for p in (ann, bob, eve)}
+    names = {ann.seat: "Ann", bob.seat: "Bob"}
+    for who, news in nils.items():
+        seats = {n["seat"] for n in news}
+        assert {ann.seat, bob.seat} <= seats, (who, news)  # both bid Nil, told to everyone
+        for n in news:
+            me = n["seat"] == {"Ann": ann.seat, "Bob": bob.seat}.get(who)
+            if me:
+                assert n["text"] == "You bid Nil.", n
+            elif n["seat"] in names:  # ("Your partner Bob bids Nil." when he is one)
+                assert n["text"].endswith(f"{names[n['seat']]} bids Nil."), n
+            else:
+                assert n["text"].endswith(" bids Nil."), n
+    record: dict[str, Any] = client.get(f"/api/games/{tid}/record").json()
+    bids = record["hands"][0]["bids"]  # (in the order of bidding)
+    assert bids.count("nil") >= 2, bids
+
+
+def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClient) -> None:
+    """Before the start, someone leaving was named by the place they had left ("West leaves
+    the table": their name was gone with them), and "a CPU sits down" did not say where."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.request({"type": "leave"})["type"] == "ack"
+    gone = told(ann, "left")
+    assert gone["event"]["text"] == "Bob leaves the table", gone["event"]
+    assert ann.seat is not None
+    across = (ann.seat + 2) % 4  # North, as Ann's page draws the table
+    assert ann.request({"type": "add_cpu", "seat": across})["type"] == "ack"
+
+    def cpu_seated(m: Msg) -> bool:
+        return m["type"] == "event" and m["event"]["kind"] == "seated" \
+            and m["event"]["seat"] == across
+
+    cpu = next((m for m in ann.frames if cpu_seated(m)), None) or ann.until(cpu_seated)
+    assert cpu["event"]["text"] == "a CPU sits down at North", cpu["event"]

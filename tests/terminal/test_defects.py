@@ -139,7 +139,7 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     lines = [line for line in summary.splitlines() if line.strip()]
     assert seen.count("Hand 1 scored: ") == 1 and seen.count("Hand 1 in detail:") == 1
     assert lines[1] == "Hand 1 in detail:"  # the details follow the hand's score
-    assert ("Your nil is broken." in seen) != ("Your nil is made." in seen)  # told once
+    assert ("Your Nil is broken." in seen) != ("Your Nil is made." in seen)  # told once
     assert any(line.startswith("South's nil ") for line in lines)
     for who in ("North & South", "East & West"):
         assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1

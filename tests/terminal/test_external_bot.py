@@ -21,7 +21,7 @@ def test_external_program_plays_and_a_dead_one_is_replaced(tmp_path: Path) -> No
     assert "East's program failed" in out and "takes the seat" in out
     assert "East bids" in out  # the replacement CPU bid for East
     assert "West bids" in out  # the external program bid for West
-    assert "You bid nil." in out
+    assert "You bid Nil." in out
 
 
 def test_a_dead_program_is_told_once(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 // The page: session, routes (#/...), the reading pages, settings, help, and the keyboard.
 
 import { Announcer } from "./announcer.js";
-import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY } from "./content.js";
+import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
 import { clear, h, plural } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
@@ -929,6 +929,8 @@ class App {
         h("a", { href: "#/settings" }, "Settings"), ` (they are ${this.settings.shortcuts ? "on" : "off"}).`),
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
+      table("Before the match starts (the waiting room)", WAITING_KEYS),
+      h("p", {}, "Before the start, the keys about cards, bids and scores say that the match has not started yet."),
       h("p", {}, "Everything that happens is announced as it happens, in order, one sentence at a time; your turn comes after what happened before it. Only refused actions and the timer's last warning interrupt. The last announcements are also listed under “Table talk”."),
       h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
@@ -977,7 +979,7 @@ class App {
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => this.voice.speak("This is the voice that will read the game.") }, "Try the voice"))),
       h("fieldset", {}, h("legend", {}, "Cards"),
         h("p", { class: "check" }, h("input", { id: "s-four", type: "checkbox", checked: s.fourColour }), h("label", { for: "s-four" }, "Four-colour suits (blue diamonds, green clubs)"))),
-      h("p", { role: "status", id: "s-saved", class: "note" }));
+      h("p", { id: "s-saved", class: "note" }));
     form.addEventListener("change", (e) => {
       const t = e.target;
       if (t.id === "s-muted") s.muted = t.checked;
@@ -993,7 +995,10 @@ class App {
       if (t.id === "s-voice-rate") { s.voiceRate = Number(t.value); t.setAttribute("aria-valuetext", `${t.value} times`); }
       if (t.id === "s-voice-volume") { s.voiceVolume = Number(t.value) / 100; t.setAttribute("aria-valuetext", `${t.value} percent`); }
       this.saveSettings();
+      // said through the announcer: a new addition each time, so the second "Saved." is heard
+      // too (a status whose words do not change says nothing); shown for the eye as well
       form.querySelector("#s-saved").textContent = "Saved.";
+      this.announcer.say("Saved.");
     });
     form.querySelector("#s-volume").addEventListener("input", (e) => { s.volume = Number(e.target.value) / 100; this.saveSettings(); });
     this.page("Settings", form);
@@ -1007,7 +1012,7 @@ class App {
       if (t && t.summaryShown && t.summaryShown() && !document.querySelector("dialog[open]")) { e.preventDefault(); t.dismissSummary(); }
       return;
     }
-    if (!t || !t.el || !t.view || !this.settings.shortcuts) return;
+    if (!t || !t.el || !t.msg || !this.settings.shortcuts) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
     if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
@@ -1025,8 +1030,24 @@ class App {
    * gestures); false when `k` is no shortcut. */
   shortcut(k) {
     const t = this.table;
-    if (!t || !t.view) return false;
+    if (!t || !t.msg) return false;
     const say = (text) => this.announcer.say(text);
+    if (!t.view) {
+      // the waiting room: the keys that read what there is before the start; those about
+      // cards, bids and scores say the match has not started (no key is silent)
+      const waiting = {
+        w: () => say(t.waitingText()),
+        r: () => say(t.seatsText()),
+        l: () => this.announcer.repeat(),
+        x: () => this.voice.stop(),
+        "?": () => this.openHelp(),
+      };
+      for (const key of ["t", "p", "o", "i", "y", "j", "b", "B"]) waiting[key] = () => say("The match has not started yet.");
+      const fn = waiting[k];
+      if (!fn) return false;
+      fn();
+      return true;
+    }
     const actions = {
       w: () => say(t.whoseTurnText()),
       t: () => say(t.trickText()),

@@ -252,6 +252,15 @@ export const SHORTCUTS = [
   ["This help", "?"],
 ];
 
+/** The shortcut keys before the match starts (the waiting room). */
+export const WAITING_KEYS = [
+  ["Whether the match has started, and who starts it", "W"],
+  ["Who sits where", "R"],
+  ["Repeat the last announcement (a chat line, say)", "L"],
+  ["Stop the voice (self-voicing)", "X"],
+  ["This help", "?"],
+];
+
 export const HAND_KEYS = [
   ["Next / previous card", "→ / ←  (also ↓ / ↑)"],
   ["First / last card", "Home / End"],

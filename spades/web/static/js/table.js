@@ -940,34 +940,41 @@ export class TableView {
   renderWaiting() {
     const t = this.msg.table;
     const list = this.el.querySelector("#seat-list");
+    // the seat's button that has the focus: redrawn, the focus stays at that seat
+    const was = list.contains(document.activeElement) ? document.activeElement.dataset : null;
+    const keep = was && was.act ? { act: was.act, seat: was.seat } : null;
     clear(list);
     const amOwner = this.amOwner();
+    const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
     t.seats.forEach((s) => {
       const label = s.kind === "empty" ? "Empty" : s.name + (s.kind === "cpu" ? ` (CPU${s.cpu ? `, ${s.cpu}` : ""})` : "");
-      const li = h("li", { class: `seat-row kind-${s.kind}` },
+      const li = h("li", { class: `seat-row kind-${s.kind}`, "data-seat": String(s.seat) },
         h("span", { class: "seat-compass" }, this.compass(s.seat)),
         h("span", { class: "seat-who" }, label),
         guestMark(s),
         s.owner ? h("span", { class: "badge" }, "owner") : null,
         s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, `team ${s.team + 1}`) : null,
         s.seat === this.mySeat ? h("span", { class: "badge you" }, "you") : null);
-      if (s.kind === "empty" && this.isPlayer) {
-        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "seat", seat: s.seat }) }, `Sit at ${this.compass(s.seat)}`));
-      }
-      if (amOwner && s.kind === "empty") {
-        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "add_cpu", seat: s.seat }) }, "Add a CPU"));
-      }
-      if (amOwner && s.kind === "cpu") {
-        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "remove", seat: s.seat }) }, "Remove CPU"));
-      }
-      if (amOwner && s.kind === "human" && s.seat !== this.mySeat) {
-        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "give_owner", seat: s.seat }) }, "Make owner"));
-      }
+      const where = this.compass(s.seat);
+      if (s.kind === "empty" && this.isPlayer) li.append(seatButton(s, "sit", `Sit at ${where}`, { type: "seat", seat: s.seat }));
+      if (amOwner && s.kind === "empty") li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
+      if (amOwner && s.kind === "cpu") li.append(seatButton(s, "remove", `Remove the CPU at ${where}`, { type: "remove", seat: s.seat }));
+      if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "owner", `Make ${s.name} owner`, { type: "give_owner", seat: s.seat }));
       if (this.msg.table.options.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer) {
-        li.append(h("button", { type: "button", class: "small", onclick: () => this.request({ type: "teammate", seat: s.seat }) }, `Team up with ${s.name}`));
+        li.append(seatButton(s, "team", `Team up with ${s.name}`, { type: "teammate", seat: s.seat }));
       }
       list.append(li);
     });
+    if (keep) {
+      // the same button, else its undoing (Add a CPU ↔ Remove the CPU), else the seat's
+      // first, else the list's first; the page's heading only when the list has none
+      const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
+      const undo = { add: "remove", remove: "add" }[keep.act];
+      const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
+        || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
+        || (row && row.querySelector("button")) || list.querySelector("button") || this.el.querySelector("h1");
+      if (target) target.focus();
+    }
     const info = clear(this.el.querySelector("#waiting-info"));
     const o = t.options;
     info.append(
@@ -983,7 +990,31 @@ export class TableView {
       actions.append(h("p", {}, "The owner starts the match."));
     }
     actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
+    actions.append(h("button", { type: "button", id: "waiting-keys-btn", onclick: () => this.app.openHelp() }, "Keys"));
     this.renderChat();
+  }
+
+  /** Before the match (the waiting room): W says it has not started and who starts it. */
+  waitingText() {
+    if (this.status !== "waiting") return "The match has not started.";
+    const owner = this.msg.table.seats.find((s) => s.owner);
+    const who = this.amOwner() ? "you start it (Start the match); empty seats get CPU players"
+      : owner ? `${owner.name} starts it` : "the owner starts it";
+    return `The match has not started: ${who}.`;
+  }
+
+  /** The waiting room's R: who sits where (the round status of a match not yet begun). */
+  seatsText() {
+    const t = this.msg.table;
+    const rows = t.seats.map((s) => {
+      if (s.kind === "empty") return `${this.compass(s.seat)}: empty`;
+      const notes = [s.seat === this.mySeat ? "you" : null, s.kind === "cpu" ? `CPU${s.cpu ? `, ${s.cpu}` : ""}` : null,
+        s.guest ? "guest" : null, s.owner ? "owner" : null,
+        s.team !== null && s.team !== undefined ? `team ${s.team + 1}` : null].filter(Boolean);
+      return `${this.compass(s.seat)}: ${s.name}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    });
+    const watching = t.spectating ? ` ${this.watchersText()}` : "";
+    return `Seats: ${rows.join("; ")}.${watching}`;
   }
 
   /** The match is over: no longer one of "Your tables" on the home page. */
@@ -1670,6 +1701,7 @@ export class TableView {
     input.value = this.bidDraft && /^\d+$/.test(String(this.bidDraft)) && this.bidDraft !== "0" ? String(this.bidDraft) : "";
     dlg.querySelector("#bid-number-label").textContent = nums.length === 1 ? `Your bid: ${nums[0]}` : `Your bid, ${this.choicesText(nums.map(String))}`;
     dlg.querySelector("#bid-number-error").textContent = "";
+    input.removeAttribute("aria-invalid");
     if (!dlg.open) dlg.showModal();
     input.focus();
   }
@@ -1693,9 +1725,11 @@ export class TableView {
       const can = this.choicesText(nums);
       if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
         form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        input.setAttribute("aria-invalid", "true");
         input.focus();
         return;
       }
+      input.removeAttribute("aria-invalid");
       dlg.close("bid");
       if (this.myTurn()) this.bid(String(n));
       else { this.setDraftBid(String(n)); this.say(`A bid of ${n} is chosen: confirm it when your turn comes.`); }
