@@ -101,14 +101,14 @@ def explain(obs: Observation, action: int, names: Sequence[str] | None = None) -
             return f"{obs.rules.bidding.capitalize()} bidding leaves only this bid."
         return f"The {card_name(action)} is your only legal card."
     if action == LOOK:
-        return "Look at your cards: at this score a blind nil is not worth the risk."
+        return "Look at your cards: at this score a Blind Nil is not worth the risk."
     if action == BLIND_NIL:
         behind = max(obs.scores) - obs.scores[obs.my_side]
         worth = obs.rules.blind_nil_points
         if behind > 0:
-            return (f"Bid blind nil: your side is {behind} points behind and it is worth "
+            return (f"Bid Blind Nil: your side is {behind} points behind and it is worth "
                     f"{worth}.")
-        return f"Bid blind nil: it is worth {worth}, and here the risk is worth taking."
+        return f"Bid Blind Nil: it is worth {worth}, and here the risk is worth taking."
     if action >= BID_BASE:
         return _explain_bid(obs, action, who)
     return _explain_play(obs, action, who)
@@ -127,14 +127,14 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     est = estimate_tricks(hand, rules)
     if action == NIL:
         if rules.bidding == "suicide":
-            return ("Bid nil: one partner of each side must bid nil, and this hand is "
+            return ("Bid Nil: one partner of each side must bid Nil, and this hand is "
                     "the one to do it.")
         if rules.bidding == "whiz":
             spades = (hand & SPADE_MASK).bit_count()
-            return (f"Bid nil: whiz allows only nil or your {spades} spades, and nil is "
+            return (f"Bid Nil: Whiz allows only Nil or your {spades} spades, and Nil is "
                     "the better contract here.")
         risk = nil_risk(hand, rules)
-        return (f"Bid nil: few high cards (about {est:.1f} likely tricks) and "
+        return (f"Bid Nil: few high cards (about {est:.1f} likely tricks) and "
                 f"{'no' if risk < 1 else 'few'} dangerous ones, so taking no trick is realistic.")
     n = action - BID_BASE
     aces = sum(hand >> (s * 13 + 12) & 1 for s in range(4))
@@ -147,7 +147,7 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     mates = [m for m in obs.sides[obs.my_side] if m != obs.seat]
     nil_mate = next((m for m in mates if obs.bids[m] == 0), None)
     if rules.bidding == "whiz":
-        return f"Bid {n}: whiz allows only nil or your {spades} spades, and {n} is the safer."
+        return f"Bid {n}: Whiz allows only Nil or your {spades} spades, and {n} is the safer."
     if abs(n - float(f"{est:.1f}")) < 0.5:  # the worth as said rounds to the bid
         extra = ""
         if nil_mate is not None:
@@ -212,8 +212,8 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
         if not trick:
             if out & above(card):
                 return (f"Lead the {name}: a low card others are likely to beat keeps your "
-                        "nil safe.")
-            return (f"Lead the {name}: every lead you have is risky for your nil, and this "
+                        "Nil safe.")
+            return (f"Lead the {name}: every lead you have is risky for your Nil, and this "
                     "one leaves you the safest cards for later.")
         if not wins_now:
             under = [c for c in legal if not _beats(c, best, led) and SUIT_OF[c] == led]
@@ -221,19 +221,19 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                 return (f"Play the {name}: the highest card you can play without taking "
                         "the trick.")
             return (f"Play the {name}: it stays under the {card_name(best)}, keeping your "
-                    "nil safe on this trick.")
+                    "Nil safe on this trick.")
         if not all(_beats(c, best, led) for c in legal):
             return (f"Play the {name}: it takes the trick for now, though a lower card would "
-                    "keep your nil safe; a later player may still beat it.")
+                    "keep your Nil safe; a later player may still beat it.")
         if last:
             return (f"Play the {name}: every card you may play takes this trick, so your "
-                    "nil is lost; this one keeps your lower cards.")
+                    "Nil is lost; this one keeps your lower cards.")
         return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
                 "a later player may still take the trick from you.")
     mate_nil = [m for m in mates if obs.bids[m] == 0 and obs.tricks[m] == 0]
     if mate_nil:
         nil = _partner(obs, mate_nil[0], who)
-        nil_name = f"{nil}'s nil"
+        nil_name = f"{nil}'s Nil"
         if not trick and not out & above(card):
             return (f"Lead the {name}: it should win the trick, so {nil_name} is not "
                     "exposed.")
@@ -250,7 +250,7 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     opp_nil = [p for p in range(n) if obs.rules.side_of[p] != side and obs.bids[p] == 0
                and obs.tricks[p] == 0 and p not in played]
     if opp_nil and card % 13 <= 5 and SUIT_OF[card] != SPADES and not (trick and wins_now):
-        return (f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s nil.")
+        return (f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s Nil.")
     from spades.bots.heuristic import own_state
 
     s = own_state(obs)

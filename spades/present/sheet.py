@@ -42,7 +42,7 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
         for k, seats in enumerate(rules.sides):
             bids = ", ".join(
                 f"{seat_name(rules, s, names)} bid "
-                + ("blind nil" if r.blind[s] else "nil" if r.bids[s] == 0 else str(r.bids[s]))
+                + ("Blind Nil" if r.blind[s] else "Nil" if r.bids[s] == 0 else str(r.bids[s]))
                 + f" took {r.tricks[s]}"
                 for s in seats
             )

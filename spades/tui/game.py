@@ -47,7 +47,7 @@ from spades.engine import (
     parse_card,
     summary,
 )
-from spades.present.narrate import Narrator
+from spades.present.narrate import Narrator, bid_words
 from spades.session import Move, Session
 from spades.store import ConflictError, Store
 from spades.tui import cpu, text
@@ -303,7 +303,7 @@ class TerminalGame:
         if obs.phase is BID:
             n = obs.rules.players
             order = [(obs.dealer + 1 + i) % n for i in range(n)]
-            done = [f"{self.names[s]} {text.bid_words(b, obs.blind[s])}"
+            done = [f"{self.names[s]} {bid_words(b, obs.blind[s])}"
                     for s in order if (b := obs.bids[s]) is not None]
             self.say("Your turn to bid. " + ("Bids so far: " + ", ".join(done) + "."
                                               if done else "You bid first."))
@@ -314,7 +314,7 @@ class TerminalGame:
             self.show_hand(obs, 0)
             legal = [a for a in obs.legal_actions if a != BLIND_NIL]
             if len(legal) < obs.rules.hand_size:
-                self.say("You may bid: " + ", ".join(text.bid_words(bid_value(a))
+                self.say("You may bid: " + ", ".join(bid_words(bid_value(a))
                                                      for a in legal) + ".")
             return
         if con.rich and obs.trick:
@@ -474,9 +474,9 @@ class TerminalGame:
             if action == LOOK:
                 reason = "Look at your cards."
             elif action == BLIND_NIL:
-                reason = "Bid blind nil."
+                reason = "Bid Blind Nil."
             elif is_bid(action):
-                reason = f"Bid {text.bid_words(bid_value(action))}."
+                reason = f"Bid {bid_words(bid_value(action))}."
             else:
                 reason = f"Play the {card_name(action)}."
         if not reason.endswith((".", "!", "?")):

@@ -24,6 +24,7 @@ from spades.engine.cards import (
     SUIT_SYMBOLS,
     card_symbol,
 )
+from spades.present.narrate import bid_words
 from spades.present.sheet import bag_warning, side_name
 
 COMPASS = ("North", "East", "South", "West")
@@ -67,12 +68,6 @@ def _short(entry: str) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def bid_words(bid: int, blind: bool = False) -> str:
-    if blind:
-        return "blind nil"
-    return "nil" if bid == 0 else str(bid)
 
 
 #: Suit symbols as typed (the rich view shows cards as ``3♠``; the outlined ones too, and
@@ -262,7 +257,7 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
         for s in seats:
             if result.bids[s] != 0:
                 continue
-            kind = "blind nil" if result.blind[s] else "nil"
+            kind = bid_words(0, result.blind[s])
             worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
             taken = result.tricks[s]
             if taken == 0:
@@ -315,24 +310,24 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
         sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
         lines.append(f"Teams: {sides}; partners' bids add up to one contract.")
     if rules.bidding == "mirror":
-        lines.append("Mirror bidding: everyone bids the number of spades held (none: nil).")
+        lines.append("Mirror bidding: everyone bids the number of spades held (none: Nil).")
     elif rules.bidding == "whiz":
-        lines.append("Whiz bidding: bid nil or exactly the number of spades you hold.")
+        lines.append("Whiz bidding: bid Nil or exactly the number of spades you hold.")
     elif rules.bidding == "suicide":
-        lines.append("Suicide bidding: one partner of each side bids nil every hand.")
-    low = "nil (0) or 1" if rules.nil else "1"
+        lines.append("Suicide bidding: one partner of each side bids Nil every hand.")
+    low = "Nil (0) or 1" if rules.nil else "1"
     if rules.bidding == "standard":
         lines.append(f"Bids: {low} to {hs}.")
     if rules.nil:
         counts = ("count toward the contract" if rules.failed_nil_tricks_count
                   else "do not count toward the contract; each is 1 point and 1 bag")
         lines.append(f"Nil: +{rules.nil_points} if you take no trick, -{rules.nil_points} "
-                     f"otherwise; a failed nil's tricks {counts}.")
+                     f"otherwise; a failed Nil's tricks {counts}.")
     if rules.blind_nil:
-        lines.append(f"Blind nil: ±{rules.blind_nil_points}, only as the first bid of a hand, "
+        lines.append(f"Blind Nil: ±{rules.blind_nil_points}, only as the first bid of a hand, "
                      "before looking at the cards.")
     else:
-        lines.append("Blind nil is not allowed.")
+        lines.append("Blind Nil is not allowed.")
     lines.append("Follow suit if you can. Spades are trumps and cannot be led until broken, "
                  "unless you hold only spades; they are broken "
                  + ("by any spade played." if rules.spades_break == "any"

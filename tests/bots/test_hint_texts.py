@@ -55,10 +55,10 @@ def test_no_take_control_when_the_card_cannot_take_the_trick() -> None:
     reason = explain(obs, parse_card("KS"))
     assert "take control" not in reason
     assert reason == ("Play the king of spades: East's ace of spades already wins this trick, "
-                      "which keeps your partner North's nil safe; there is no need to spend "
+                      "which keeps your partner North's Nil safe; there is no need to spend "
                       "a better card.")
     named = explain(obs, parse_card("KS"), ["Ann", "Bob", "Cy", "Di"])
-    assert "Bob's ace of spades" in named and "your partner Ann's nil" in named
+    assert "Bob's ace of spades" in named and "your partner Ann's Nil" in named
 
 
 def test_an_opponents_nil_is_named_not_numbered() -> None:
@@ -99,7 +99,7 @@ def test_a_bid_is_never_said_to_be_worth_other_tricks(rules_name: str) -> None:
         if worth and h.action != NIL:
             said += 1
             assert abs(float(worth.group(1)) - (h.action - NIL)) < 0.5, h.reason
-        assert re.match(rf"Bid {'nil' if h.action == NIL else h.action - NIL}\b|"
+        assert re.match(rf"Bid {'Nil' if h.action == NIL else h.action - NIL}\b|"
                         r"This is the only bid", h.reason), h.reason
     assert said > 0
 

@@ -430,7 +430,7 @@ def test_a_hint_names_the_seats_as_the_page_shows_them(settings: Settings,
 
 
 def test_a_hint_reason_uses_the_names_given() -> None:
-    """The names reach the words: a partner's nil is "your partner Bob's nil"."""
+    """The names reach the words: a partner's Nil is "your partner Bob's Nil"."""
     from spades.bots.hints import explain
     from spades.engine.cards import parse_card
     from spades.server.cpu import hint_for
@@ -438,7 +438,7 @@ def test_a_hint_reason_uses_the_names_given() -> None:
 
     obs = _south_after_east_leads_the_ace([0, 3, 4, 3])  # North (across) bid nil
     page = ("Bob", "East", "Ann", "West")  # South's page: Bob across, East and West CPUs
-    assert "your partner Bob's nil" in explain(obs, parse_card("KS"), page)
+    assert "your partner Bob's Nil" in explain(obs, parse_card("KS"), page)
     action, reason = hint_for(obs, page)
     assert reason == explain(obs, action, page) and "North" not in reason
 

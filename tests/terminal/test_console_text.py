@@ -84,7 +84,7 @@ def test_hand_is_read_in_words_in_seed_002_order() -> None:
 def test_rules_and_help_texts() -> None:
     rules = profile("cards4net")
     lines = " ".join(text.rules_lines(rules, text.default_names(4, 2)))
-    assert "Blind nil: ±200" in lines and "counter drops to 0" in lines
+    assert "Blind Nil: ±200" in lines and "counter drops to 0" in lines
     assert "only by a spade played on a trick led in another suit" in lines
     assert any("q  quit" in line for line in text.help_lines())
     assert any("CPUs adapt" in line and "never see hidden cards" in line
@@ -321,7 +321,7 @@ def test_hand_summary_adds_up_one_sentence_a_line(rules_name: str, seed: int) ->
         joined = " ".join(lines)
         seen["made"] += "contract made" in joined
         seen["set"] += "contract set" in joined
-        seen["nil"] += "nil made" in joined or "nil broken" in joined
+        seen["nil"] += "Nil made" in joined or "Nil broken" in joined
         seen["penalty"] += "Bag penalty" in joined
     assert all(seen.values()), seen
 
