@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 ACTIVE_LABEL = """(() => {
@@ -164,6 +165,17 @@ def play_with_keyboard(page: Any) -> str:
     return str(card)
 
 
+def wait_table_opened(page: Any, wait: Callable[[], object]) -> None:
+    """Run ``wait`` (for the new table to show); if it fails, say why the create form did
+    not open it (its error: a name an account of another test took, ...)."""
+    try:
+        wait()
+    except Exception as exc:
+        raise AssertionError("the table did not open: " + page.evaluate(
+            "location.hash + ' | ' + document.querySelector('#create-error').textContent")
+            + f" | errors {getattr(page, 'errors', [])}") from exc
+
+
 def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400",
                      players: int = 4, teams: str = "", timer: int | None = None,
                      table_name: str | None = None, first_dealer: int | None = None) -> None:
@@ -185,12 +197,8 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
         page.fill("#c-turn_timer", str(timer))
     page.click("#c-cpus")
     page.mouse.move(0, 0)  # no card raised by a resting pointer in the screenshots
-    try:
-        page.wait_for_function("spadesApp.table && spadesApp.table.view", timeout=15000)
-    except Exception as exc:
-        raise AssertionError("the table did not open: " + page.evaluate(
-            "location.hash + ' | ' + document.querySelector('#create-error').textContent")
-            + f" | errors {getattr(page, 'errors', [])}") from exc
+    wait_table_opened(page, lambda: page.wait_for_function(
+        "spadesApp.table && spadesApp.table.view", timeout=15000))
 
 
 def create_private_table(page: Any, server: str, name: str, table_name: str,
@@ -207,7 +215,7 @@ def create_private_table(page: Any, server: str, name: str, table_name: str,
         page.check("#c-timer-on")
         page.fill("#c-turn_timer", str(timer))
     page.click("text=Create the table")
-    page.wait_for_selector(".invite")
+    wait_table_opened(page, lambda: page.wait_for_selector(".invite"))
     return str(page.text_content(".invite")).strip()
 
 

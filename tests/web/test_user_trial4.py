@@ -199,7 +199,7 @@ def test_the_waiting_rooms_seat_buttons_keep_the_focus(new_page: Any, server: st
     keyboard user lost their place (and a screen reader said nothing of what happened at the
     seat). Now the focus stays at that seat, on its new button, which names the seat."""
     page = new_page()
-    create_private_table(page, server, "Rhea", "Rhea's table", "cardgames-club")
+    create_private_table(page, server, "Rosalind", "Rosalind's table", "cardgames-club")
     speech = Speech(page)
     speech.seen = len(speech.all())
     add = page.locator("#seat-list button", has_text="Add a CPU").first
