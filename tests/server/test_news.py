@@ -16,16 +16,24 @@ def events(p: Player) -> list[Msg]:
     return [m["event"] for m in p.frames if m["type"] == "event"]
 
 
-def test_every_event_frame_tells_its_news_to_each_recipient(client: TestClient) -> None:
+def started_with_a_spectator(client: TestClient, **options: Any
+                             ) -> tuple[Player, Player, Player, str]:
+    """Ann's cardems table of ``options`` (Ann deals first), Bob seated beside her and Eve
+    watching, started: the three of them and the table's id."""
     ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
-                                               "target": 1, "first_dealer": 0}})
+                                               "first_dealer": 0, **options}})
     ann.until(lambda m: m["type"] == "table")
     assert ann.table is not None
     tid = ann.table["id"]
     bob.request({"type": "join", "table_id": tid})
     eve.request({"type": "join", "table_id": tid, "role": "spectator"})
     ann.request({"type": "start"})
+    return ann, bob, eve, tid
+
+
+def test_every_event_frame_tells_its_news_to_each_recipient(client: TestClient) -> None:
+    ann, bob, eve, tid = started_with_a_spectator(client, target=1)
     rng = random.Random(3)
 
     def pick(view: Msg) -> str:
@@ -116,15 +124,7 @@ def test_nil_is_named_nil_in_the_news_for_every_seat(client: TestClient) -> None
     """The page names the bid "Nil" everywhere (its cards, buttons, turn texts); the news said
     "You bid nil." and "Bob bids nil.". Now "Nil" for the bidder, the other players and a
     spectator; the news's fields and the record keep the action's spelling ("nil")."""
-    ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
-    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
-                                               "one_hand": True, "first_dealer": 0}})
-    ann.until(lambda m: m["type"] == "table")
-    assert ann.table is not None
-    tid = ann.table["id"]
-    bob.request({"type": "join", "table_id": tid})
-    eve.request({"type": "join", "table_id": tid, "role": "spectator"})
-    ann.request({"type": "start"})
+    ann, bob, eve, tid = started_with_a_spectator(client, one_hand=True)
 
     def pick(view: Msg) -> str:
         legal = view["legal_actions"]

@@ -262,3 +262,13 @@ def play_hinted_to_end(page: Any, turns: int = 20) -> None:
         if state == "over":
             return
         take_hinted_turn(page, state)
+
+
+def open_bid_box(page: Any) -> None:
+    """J, Home: the Bid card; Enter opens its box."""
+    page.keyboard.press("j")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.getElementById('hand').getAttribute('aria-activedescendant')"
+                           " === 'card-BID'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#bid-dialog[open]")

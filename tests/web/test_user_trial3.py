@@ -10,6 +10,7 @@ from typing import Any
 from tests.web.helpers import (
     Speech,
     create_cpu_table,
+    open_bid_box,
     play_hinted_to_end,
     start_quick_match,
     wait_my_turn_or_over,
@@ -84,12 +85,7 @@ def test_the_bid_box_closes_when_the_timer_has_bid_for_you(new_page: Any, server
     speech = Speech(page)
     # the Bid card, first in the hand, before or on the turn to bid: Enter opens the box
     page.wait_for_function("spadesApp.table.view.hand && spadesApp.table.view.phase === 'bid'")
-    page.keyboard.press("j")
-    page.keyboard.press("Home")
-    page.wait_for_function("document.getElementById('hand').getAttribute('aria-activedescendant')"
-                           " === 'card-BID'")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#bid-dialog[open]")
+    open_bid_box(page)
     assert page.evaluate("document.activeElement.id") == "bid-number"
     # nothing typed: the turn timer bids for us
     page.wait_for_function("spadesApp.table.view.bids[spadesApp.table.mySeat] !== null",

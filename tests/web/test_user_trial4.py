@@ -12,6 +12,7 @@ from tests.web.helpers import (
     create_cpu_table,
     create_private_table,
     join_by_invite,
+    open_bid_box,
 )
 
 # What a screen reader hears from the live regions (aria-live, role=status/alert): every element
@@ -88,16 +89,6 @@ def bid_box_state(page: Any) -> dict[str, Any]:
                  .filter(Boolean).map((e) => e.textContent).join(' ') };
     }""")
     return out
-
-
-def open_bid_box(page: Any) -> None:
-    """J, Home: the Bid card; Enter opens its box."""
-    page.keyboard.press("j")
-    page.keyboard.press("Home")
-    page.wait_for_function("document.getElementById('hand').getAttribute('aria-activedescendant')"
-                           " === 'card-BID'")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#bid-dialog[open]")
 
 
 def test_the_bid_box_marks_its_field_invalid(new_page: Any, server: str) -> None:
