@@ -63,19 +63,17 @@ def cpu_name(players: int, seat: int) -> str:
     return f"CPU {seat + 1}"
 
 
+def place_name(players: int, place: int, seat: int | None) -> str:
+    """Where ``place`` is drawn for a client at ``seat`` (a spectator: as from seat 0)."""
+    round_table = PLACES.get(players)
+    return round_table[(place - (seat or 0)) % players] if round_table else f"Seat {place + 1}"
+
+
 def place_names(places: Sequence[Place], seat: int | None) -> tuple[str, ...]:
     """Every seat's name as the page draws it for a client at ``seat`` (a spectator: as
     from seat 0): a person by name, a CPU (or an empty place) by where it sits from there."""
-    n = len(places)
-    round_table = PLACES.get(n)
-    me = seat or 0
-    out = []
-    for i, p in enumerate(places):
-        if p.name and not (p.kind == "cpu" and p.name.startswith("CPU")):
-            out.append(p.name)
-        else:
-            out.append(round_table[(i - me) % n] if round_table else f"Seat {i + 1}")
-    return tuple(out)
+    return tuple(p.name if p.name and not (p.kind == "cpu" and p.name.startswith("CPU"))
+                 else place_name(len(places), i, seat) for i, p in enumerate(places))
 
 
 def history_names(seats: Sequence[dict[str, Any]], seat: int) -> list[str]:

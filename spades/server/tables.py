@@ -51,6 +51,7 @@ from spades.server.seating import (
     cpu_name,
     default_name,
     next_owner,
+    place_name,
     place_names,
     team_count,
 )
@@ -444,8 +445,11 @@ class Table:
                 self.spectators.discard(conn)
                 conn.table = self
                 await self.save_meta()
-                self.emit({"kind": "joined", "seat": free[0],
-                           "text": f"{conn.name} sits down"}, with_table=True)
+                seat, name, players = free[0], conn.name, self.rules.players
+                self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
+                    f"{name} sits down" if n.me == seat else
+                    f"{name} sits down at {place_name(players, seat, n.me)}")},
+                    with_table=True)
             else:
                 if not self.options.spectators:
                     raise TableError("not_allowed", "this table does not allow spectators")

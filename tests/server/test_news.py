@@ -154,7 +154,8 @@ def test_nil_is_named_nil_in_the_news_for_every_seat(client: TestClient) -> None
 
 def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClient) -> None:
     """Before the start, someone leaving was named by the place they had left ("West leaves
-    the table": their name was gone with them), and "a CPU sits down" did not say where."""
+    the table": their name was gone with them), and "Bob sits down" and "a CPU sits down" did
+    not say where."""
     ann, bob = Player(client, "Ann"), Player(client, "Bob")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
     ann.until(lambda m: m["type"] == "table")
@@ -162,6 +163,7 @@ def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClie
     tid = ann.table["id"]
     assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
     bob.until(lambda m: m["type"] == "table")
+    assert told(ann, "joined")["event"]["text"] == "Bob sits down at West"  # (said where)
     assert bob.request({"type": "leave"})["type"] == "ack"
     gone = told(ann, "left")
     assert gone["event"]["text"] == "Bob leaves the table", gone["event"]
