@@ -39,7 +39,7 @@ from spades.engine import (
     card_name,
     is_bid,
 )
-from spades.present.sheet import seat_name
+from spades.present.sheet import bid_words, seat_name
 
 
 def seat_names(rules: Rules, names: Sequence[str | None] | None = None) -> tuple[str, ...]:
@@ -57,14 +57,6 @@ def listing(items: Sequence[str]) -> str:
     if len(items) <= 2:
         return " and ".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def bid_words(bid: int, blind: bool = False) -> str:
-    """A bid as it is said: ``Nil``, ``Blind Nil`` (capitalised, as the page names them on
-    its buttons and cards) or the number."""
-    if blind:
-        return "Blind Nil"
-    return "Nil" if bid == 0 else str(bid)
 
 
 def _sentence(text: str) -> str:

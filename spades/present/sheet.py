@@ -30,6 +30,14 @@ def bag_warning(rules: Rules, bags: int) -> str:
     return ""
 
 
+def bid_words(bid: int, blind: bool = False) -> str:
+    """A bid as it is said: ``Nil``, ``Blind Nil`` (capitalised, as the page names them on
+    its buttons and cards) or the number."""
+    if blind:
+        return "Blind Nil"
+    return "Nil" if bid == 0 else str(bid)
+
+
 def score_sheet(match: Match, names: list[str] | None = None) -> str:
     """A plain-text score sheet, one line per hand and side, then the totals."""
     rules = match.rules
@@ -42,7 +50,7 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
         for k, seats in enumerate(rules.sides):
             bids = ", ".join(
                 f"{seat_name(rules, s, names)} bid "
-                + ("Blind Nil" if r.blind[s] else "Nil" if r.bids[s] == 0 else str(r.bids[s]))
+                + bid_words(r.bids[s], r.blind[s])
                 + f" took {r.tricks[s]}"
                 for s in seats
             )
