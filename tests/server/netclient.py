@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,10 +40,18 @@ class Server:
         self.db, self.port, self.extra = db, port, extra
         self.env, self.cwd = env or {}, cwd
         self.proc: subprocess.Popen[bytes] | None = None
+        # The server's output goes to a file, never to a pipe nobody reads: a pipe holds
+        # 64 KiB, and a server that has logged that much blocks on its next line.
+        self.log_file = tempfile.TemporaryFile("a+b")  # noqa: SIM115 (O_APPEND: shared offset)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        """What the server printed so far (its stdout and stderr)."""
+        self.log_file.seek(0)
+        return self.log_file.read().decode(errors="replace")
 
     @property
     def ws_url(self) -> str:
@@ -53,7 +62,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spades", "serve", "--host", "127.0.0.1", "--port",
              str(self.port), "--db", str(self.db), *self.extra],
-            env=env, cwd=self.cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=env, cwd=self.cwd, stdout=self.log_file, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline and self.proc.poll() is None:
             try:
@@ -62,8 +71,7 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.stop()
-        err = self.proc.stderr.read().decode(errors="replace")[-3000:] if self.proc.stderr else ""
-        raise RuntimeError("the server did not start: " + err)
+        raise RuntimeError("the server did not start: " + self.log()[-3000:])
 
     def kill(self) -> None:
         assert self.proc is not None
