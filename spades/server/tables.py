@@ -626,8 +626,12 @@ class Table:
                 raise TableError("state", f"place {seat} is not free")
             self.places[seat], self.places[mine] = self.places[mine], Place()
             await self.save_meta()
-            self.emit({"kind": "seated", "seat": seat, "text": f"{conn.name} moves"},
-                      with_table=True)
+            # the mover hears the place as their page named it before the move (the button
+            # said "Sit at East"); the others, where it is drawn on their pages
+            name, players = conn.name, self.rules.players
+            self.emit({"kind": "seated", "seat": seat, "text": lambda n: (
+                f"you move to {place_name(players, seat, mine)}" if n.me == seat else
+                f"{name} moves to {place_name(players, seat, n.me)}")}, with_table=True)
 
     async def choose_team(self, conn: Member, team: int | None, *, mate: int | None = None) -> None:
         async with self.lock:

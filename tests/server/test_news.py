@@ -177,3 +177,19 @@ def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClie
 
     cpu = next((m for m in ann.frames if cpu_seated(m)), None) or ann.until(cpu_seated)
     assert cpu["event"]["text"] == "a CPU sits down at North", cpu["event"]
+
+
+def test_a_move_says_where_to_each_member(client: TestClient) -> None:
+    """Before the start, someone who moved was told as "Ann moves", to everyone: not where,
+    and not "you" to the one who moved. Now "you move to East" (as the button the mover
+    pressed named the place) and "Ann moves to …" where each other page draws it."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None and ann.seat == 0
+    assert bob.request({"type": "join", "table_id": ann.table["id"]})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.seat == 1  # West of Ann
+    assert ann.request({"type": "seat", "seat": 2})["type"] == "ack"  # North, for Ann
+    assert told(ann, "seated")["event"]["text"] == "you move to North"
+    assert told(bob, "seated")["event"]["text"] == "Ann moves to West"  # seat 2 from seat 1

@@ -206,3 +206,21 @@ def test_the_waiting_rooms_seat_buttons_keep_the_focus(new_page: Any, server: st
     page.keyboard.press("Enter")  # and back: the seat is empty again
     page.wait_for_function("l => document.activeElement.textContent === l", arg=label)
     assert not page.errors, page.errors
+
+
+def test_sit_at_keeps_the_focus_at_your_new_seat_and_says_where(new_page: Any, server: str
+                                                                 ) -> None:
+    """Enter on "Sit at North" moved you, then the focus fell to the list's first button
+    (another seat's "Sit at"), and what was heard was "Yvonne moves". Now "You move to North"
+    is heard and the focus is on your row."""
+    page = new_page()
+    create_private_table(page, server, "Yvonne", "Yvonne's table", "cardgames-club")
+    speech = Speech(page)
+    speech.seen = len(speech.all())
+    sit = page.locator("#seat-list button", has_text="Sit at North")
+    sit.focus()
+    page.keyboard.press("Enter")
+    speech.wait_for("You move to North")
+    page.wait_for_function("document.activeElement.matches('#seat-list li.seat-row')"
+                           " && !!document.activeElement.querySelector('.badge.you')")
+    assert not page.errors, page.errors

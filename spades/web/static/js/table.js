@@ -948,7 +948,7 @@ export class TableView {
     const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
     t.seats.forEach((s) => {
       const label = s.kind === "empty" ? "Empty" : s.name + (s.kind === "cpu" ? ` (CPU${s.cpu ? `, ${s.cpu}` : ""})` : "");
-      const li = h("li", { class: `seat-row kind-${s.kind}`, "data-seat": String(s.seat) },
+      const li = h("li", { class: `seat-row kind-${s.kind}`, "data-seat": String(s.seat), tabindex: "-1" },
         h("span", { class: "seat-compass" }, this.compass(s.seat)),
         h("span", { class: "seat-who" }, label),
         guestMark(s),
@@ -967,12 +967,13 @@ export class TableView {
     });
     if (keep) {
       // the same button, else its undoing (Add a CPU ↔ Remove the CPU), else the seat's
-      // first, else the list's first; the page's heading only when the list has none
+      // first, else the seat's row (where "Sit at" put you), else the list's first; the
+      // page's heading only when the list has none
       const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
       const undo = { add: "remove", remove: "add" }[keep.act];
       const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
         || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
-        || (row && row.querySelector("button")) || list.querySelector("button") || this.el.querySelector("h1");
+        || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
       if (target) target.focus();
     }
     const info = clear(this.el.querySelector("#waiting-info"));
