@@ -418,6 +418,5 @@ def test_a_compiled_servers_cpus_decide_every_hand(compiled_build: Path, tmp_pat
         ann.close()
     finally:
         server.stop()
-    assert server.proc is not None and server.proc.stderr is not None
-    log = server.proc.stderr.read().decode(errors="replace")
+    log = server.log()
     assert "failed to decide" not in log and "Traceback" not in log, log[-3000:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import json
 import logging
 import signal
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="prefix of this room's Redis keys and channels (spades:), so that "
                    "several rooms can share one Redis")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="ADDRESSES",
+                   type=proxy_addresses,
                    help="comma-separated addresses of trusted reverse proxies (or *): only "
                    "from these are X-Forwarded-For/-Proto believed, so that limits see the "
                    "real client; '' trusts none (default: 127.0.0.1)")
@@ -180,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=args.ws_compression, proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
         http=http_protocol(settings, args.forwarded_allow_ips),
-        timeout_keep_alive=settings.keep_alive)
+        timeout_keep_alive=settings.keep_alive, server_header=False)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=sockets)
@@ -232,6 +234,23 @@ def origin(text: str) -> str:
             f"{text!r} is not an origin: a browser's Origin is scheme://host[:port] with "
             f"nothing after it ({bare!r} here), so this one would never match")
     return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def proxy_addresses(text: str) -> str:
+    """``--forwarded-allow-ips``: comma-separated addresses or networks (``10.0.0.0/8``),
+    ``*``, or nothing. A typo would trust no proxy at all, silently (every client behind it
+    would share the proxy's address, and its limits), so it is refused."""
+    for item in text.split(","):
+        item = item.strip()
+        if item in ("", "*"):
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item!r} is not an IP address or network (such as 10.0.0.5 or 10.0.0.0/8)"
+                ) from None
+    return text
 
 
 def listen(host: str, port: int) -> list[socket.socket]:

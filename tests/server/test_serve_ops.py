@@ -95,6 +95,8 @@ def test_the_start_line_does_not_print_the_database_password(postgres: PostgresS
     (["--limit", "sweep_seconds=0"], ["sweep_seconds", "more than 0"]),
     (["--limit", "rate_burst=0"], ["rate_burst", "1 or more"]),
     (["--limit", "login_window=nan"], ["login_window", "finite"]),
+    (["--forwarded-allow-ips", "127.0.0.1,10.0.0.300"], ["--forwarded-allow-ips", "'10.0.0.300'"]),
+    (["--forwarded-allow-ips", "proxy.local"], ["--forwarded-allow-ips", "not an IP address"]),
 ])
 def test_a_bad_option_value_is_refused_naming_the_option(tmp_path: Path, args: list[str],
                                                          words: list[str]) -> None:
@@ -136,14 +138,12 @@ def test_the_servers_own_log_lines_reach_stderr(tmp_path: Path) -> None:
             connect(server.ws_url, origin="https://evil.example", open_timeout=60)  # type: ignore[arg-type]
     finally:
         server.stop()
-    assert server.proc is not None and server.proc.stderr is not None
-    first = server.proc.stderr.read().decode()
+    first = server.log()
     assert "WARNING spades.server: refused a WebSocket" in first, first
     assert "'https://evil.example'" in first
     again = Server(db, free_port(), "--bots", "inline", "--log-level", "info").start()
     again.stop()
-    assert again.proc is not None and again.proc.stderr is not None
-    second = again.proc.stderr.read().decode()
+    second = again.log()
     assert "INFO spades.server: restored 1 tables" in second, second
 
 
@@ -156,6 +156,7 @@ def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
         ok = httpx.get(server.url + "/api/health", timeout=30)
         assert ok.status_code == 200 and ok.json()["ok"] is True
         assert ok.json()["database"] is True
+        assert "server" not in ok.headers  # was "uvicorn": nothing to tell a prober
         pg.stop()
         down = httpx.get(server.url + "/api/health", timeout=30)
         assert down.status_code == 503, down.text
