@@ -84,7 +84,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--check-db", action="store_true",
                    help="list the tables in the database that cannot be restored (each with "
                    "its id and why; a start sets them aside and serves the others) and exit: "
-                   "status 1 if there are any")
+                   "status 1 if there are any; writes nothing (an older schema is reported, "
+                   "not upgraded)")
     p.set_defaults(func=run)
 
 
@@ -320,8 +321,8 @@ def check_db(args: argparse.Namespace) -> int:
         # Opening it would make a new, empty database, and "0 tables" would hide the typo.
         print(f"spades serve: there is no database at {db}", file=sys.stderr)
         return 2
-    try:
-        store = Store.open(db)
+    try:  # a look that writes nothing: an older schema is said, not upgraded
+        store = Store.open(db, upgrade=False)
     except StoreError as exc:  # as at a start: one line, status 2 (1 means broken tables)
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2

@@ -45,7 +45,9 @@ from spades.names import name_key
 from spades.stats import Stats, StatsBook, contribution
 from spades.store.schema import (
     SchemaTooNew,
+    SchemaTooOld,
     chat_lines,
+    check_version,
     events,
     game_players,
     games,
@@ -132,26 +134,34 @@ USER_ID_LOW, USER_ID_HIGH = 2**32, 2**53
 class Store:
     """A database of games, events, users and sessions."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, upgrade: bool = True) -> None:
+        """``upgrade=False``: change nothing; a schema older than this program's is a
+        :class:`StoreError` (``spades serve --check-db`` looks without writing)."""
         self.engine = engine
         try:
+            if not upgrade:
+                with engine.connect() as conn:
+                    check_version(conn)
+                return
             with engine.begin() as conn:
                 if conn.dialect.name == "postgresql":  # processes starting together wait
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK})
                 migrate(conn, recount=count_finished_games)
-        except (DatabaseError, SchemaTooNew) as exc:  # unreachable, not a database, too new
-            engine.dispose()
+        except (DatabaseError, SchemaTooNew, SchemaTooOld) as exc:  # unreachable, not a
+            engine.dispose()                                    # database, too new or old
             where = (engine.url.database or ":memory:" if engine.url.get_backend_name() == "sqlite"
                      else engine.url.render_as_string(hide_password=True))
-            why = exc if isinstance(exc, SchemaTooNew) else (str(exc.orig).strip() or exc)
+            why = exc if not isinstance(exc, DatabaseError) else (str(exc.orig).strip() or exc)
             raise StoreError(f"cannot open the database {where}: {why}") from None
 
     @classmethod
-    def open(cls, where: str | Path | None = None) -> Store:
+    def open(cls, where: str | Path | None = None, *, upgrade: bool = True) -> Store:
         """Open (creating and migrating) a store: a SQLite file path, ``:memory:``, or a
         SQLAlchemy URL such as ``postgresql+psycopg://USER@HOST/DB`` (the same migrations
         run on both). Default: :func:`default_path`. A database that cannot be reached or
-        a URL whose driver is missing raises :class:`StoreError` with the reason."""
+        a URL whose driver is missing raises :class:`StoreError` with the reason.
+        ``upgrade=False`` opens without writing: a database that is not at this program's
+        schema version is refused (:class:`StoreError`) instead of migrated."""
         if where is None:
             where = default_path()
         where = str(where)
@@ -164,7 +174,7 @@ class Store:
                         "pip install '.[postgres]' in the spades clone)"
                         if isinstance(exc, ImportError) else "")
                 raise StoreError(f"cannot use the database URL {where!r}: {exc}{hint}") from None
-            return cls(engine)
+            return cls(engine, upgrade=upgrade)
         if where == ":memory:":
             engine = create_engine("sqlite://", poolclass=StaticPool,
                                    connect_args={"check_same_thread": False})
@@ -179,8 +189,9 @@ class Store:
                 raise StoreError(f"cannot open the database {where}: {why}") from None
             engine = create_engine(f"sqlite:///{Path(where).expanduser()}",
                                    connect_args={"check_same_thread": False, "timeout": 30})
-        event.listen(engine, "connect", _sqlite_pragmas)
-        return cls(engine)
+        if upgrade:  # (WAL is written into the file: a look that changes nothing skips it)
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return cls(engine, upgrade=upgrade)
 
     def close(self) -> None:
         self.engine.dispose()

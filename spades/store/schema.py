@@ -213,6 +213,27 @@ class SchemaTooNew(RuntimeError):
     """The database was written by a newer version of spades than this one."""
 
 
+class SchemaTooOld(RuntimeError):
+    """The database needs migrating, and the caller asked not to change it."""
+
+
+def check_version(conn: Connection) -> int:
+    """The schema version in force, changing nothing; raises :class:`SchemaTooNew` or
+    :class:`SchemaTooOld` unless it is this program's."""
+    has = inspect(conn).has_table("schema_version")
+    row = conn.execute(text("SELECT version FROM schema_version")).first() if has else None
+    current = row[0] if row else 0
+    if current > len(MIGRATIONS):
+        raise SchemaTooNew(f"the database has schema version {current}, newer than this "
+                           f"program ({len(MIGRATIONS)}): upgrade spades")
+    if current < len(MIGRATIONS):
+        raise SchemaTooOld(
+            f"the database has schema version {current}, older than this program's "
+            f"({len(MIGRATIONS)}); a start of spades serve upgrades it (back it up first: "
+            "docs/deploy.md, Upgrading)" if current else "it holds no spades tables yet")
+    return current
+
+
 def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None = None) -> int:
     """Bring the schema up to date; returns the version now in force. ``recount``: counts
     the finished games into the statistics, once, when the step that starts keeping them
@@ -236,5 +257,6 @@ def migrate(conn: Connection, *, recount: Callable[[Connection], object] | None 
     return len(MIGRATIONS)
 
 
-__all__ = ["MIGRATIONS", "SchemaTooNew", "Text", "chat_lines", "events", "game_players", "games",
-           "metadata", "migrate", "schema_version", "sessions", "user_stats", "users"]
+__all__ = ["MIGRATIONS", "SchemaTooNew", "SchemaTooOld", "Text", "chat_lines", "check_version",
+           "events", "game_players", "games", "metadata", "migrate", "schema_version",
+           "sessions", "user_stats", "users"]

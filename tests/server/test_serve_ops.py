@@ -64,6 +64,30 @@ def test_check_db_says_why_it_cannot_look_and_makes_no_database(tmp_path: Path) 
     assert not missing.exists()
 
 
+def test_check_db_leaves_an_older_database_as_it_is(tmp_path: Path) -> None:
+    """--check-db on a database of an older release upgraded its schema as it looked, before
+    the operator had backed it up: a look now writes nothing and says what a start would do."""
+    from sqlalchemy import create_engine
+
+    from spades.store import Store, schema
+
+    old = tmp_path / "old.sqlite3"
+    engine = create_engine(f"sqlite:///{old}")
+    with engine.begin() as conn:  # a database written by the first release
+        schema.schema_version.create(conn)
+        schema.MIGRATIONS[0](conn)
+        conn.execute(schema.schema_version.insert().values(version=1))
+    engine.dispose()
+    before = old.read_bytes()
+    one_line_refusal(serve("--check-db", "--db", str(old)), "schema version 1, older",
+                     "a start of spades serve upgrades it", "back it up first")
+    assert old.read_bytes() == before
+    Store.open(old).close()  # a start upgrades it; then the look answers
+    done = serve("--check-db", "--db", str(old))
+    assert done.returncode == 0, done.stderr
+    assert "0 table(s) cannot be restored" in done.stderr
+
+
 def test_the_start_line_does_not_print_the_database_password(postgres: PostgresServer) -> None:
     url = postgres.create_database("banner").replace("spades@", "spades:hunter2@")
     port = free_port()
