@@ -313,6 +313,8 @@ class HandState:
 
     def why_card_illegal(self, card: int) -> str:
         """Why the seat to act may not play ``card`` (0 to 53) now."""
+        if not 0 <= card < 54:
+            return f"{card} is not a card: cards are numbered 0 to 53"
         hand = self.hands[self.turn]
         if not hand >> card & 1:
             if self.played >> card & 1:
@@ -337,7 +339,7 @@ class HandState:
             legal = hand
         else:
             legal = hand & NON_SPADE_MASK or hand
-        if not legal >> card & 1:
+        if card < 0 or not legal >> card & 1:
             raise IllegalAction(self.why_card_illegal(card))
         bit = 1 << card
         self.hands[seat] = hand ^ bit

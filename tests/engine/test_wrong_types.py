@@ -64,3 +64,17 @@ def test_the_documented_names_are_in_spades_engine() -> None:
 
     for name in ("HandState", "public_voids", "SideScore"):
         assert name in spades.engine.__all__ and hasattr(spades.engine, name), name
+
+
+@pytest.mark.parametrize("card", [-1, 54, 99])
+def test_a_hand_state_refuses_a_number_that_is_no_card(card: int) -> None:
+    # HandState.play(-1) was ValueError: negative shift count.
+    from spades.engine import HandState, IllegalAction
+
+    m = Match(profile("cardems"), rng=random.Random(1))
+    while m.phase == "bid":
+        m.apply(m.legal_actions()[0])
+    state = HandState.from_obs(m.observation(m.current_player), list(m.hands))
+    with pytest.raises(IllegalAction, match=rf"^{card} is not a card: cards are numbered 0 to 53"):
+        state.play(card)
+    assert state.play(state.legal_actions()[0]) is False
