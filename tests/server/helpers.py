@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import anyio
 from starlette.testclient import TestClient
 
 from spades.server.app import create_app
@@ -16,6 +17,8 @@ from spades.server.settings import Settings
 
 Msg = dict[str, Any]
 OPEN: list[Player] = []
+#: The longest a test waits for its next frame from the in-process server.
+RECV_SECONDS = 120.0
 
 
 def close_all() -> None:
@@ -81,7 +84,7 @@ class Player:
         self.ws.send_text(json.dumps(msg))
 
     def recv(self) -> Msg:
-        m: Msg = json.loads(self.ws.receive_text())
+        m: Msg = json.loads(self._next_text())
         self.frames.append(m)
         t = m["type"]
         if t == "table":
@@ -100,6 +103,25 @@ class Player:
         elif t == "error":
             self.errors.append(m)
         return m
+
+    def _next_text(self) -> str:
+        """The next text frame. Starlette's receive waits for ever: a frame that does not
+        come within ``RECV_SECONDS`` fails the test here, saying what this player saw last."""
+        stream = getattr(self.ws, "_send_rx", None)
+        if stream is None:  # a Starlette that keeps its frames elsewhere: its own receive
+            return self.ws.receive_text()
+
+        async def within() -> Any:
+            with anyio.fail_after(RECV_SECONDS):
+                return await stream.receive()
+
+        try:
+            message = self.ws.portal.call(within)
+        except TimeoutError:
+            raise AssertionError(f"{self.name}: no frame came in {RECV_SECONDS:g} s (at seq "
+                                 f"{self.seq}); the last ones: {self.frames[-3:]}") from None
+        self.ws._raise_on_close(message)
+        return str(message["text"])
 
     def until(self, pred: Callable[[Msg], bool], limit: int = 10000) -> Msg:
         for _ in range(limit):

@@ -1,4 +1,4 @@
-"""The harness that runs ``spades serve`` in a subprocess for the tests."""
+"""The test harness: ``spades serve`` in a subprocess, and the in-process client."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.server import helpers
+from tests.server.helpers import Player
 from tests.server.netclient import Server, free_port
 
 
@@ -28,3 +31,15 @@ def test_a_server_that_has_logged_much_keeps_answering(tmp_path: Path) -> None:
         assert len(log) > 64 * 1024 and "page-299.example" in log
     finally:
         server.stop()
+
+
+def test_a_frame_that_never_comes_fails_the_test_instead_of_holding_it(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process client waited for ever for a frame the server would not send, so a
+    lost frame could hold the whole run until CI's time limit; now it fails, saying where."""
+    ann = Player(client, "Ann")
+    monkeypatch.setattr(helpers, "RECV_SECONDS", 0.5)
+    with pytest.raises(AssertionError, match=r"^Ann: no frame came in 0.5 s \(at seq None\)"):
+        ann.recv()  # signed in, at no table: the server has nothing more to say
+    answer = ann.request({"type": "create", "options": {"profile": "cardems"}})
+    assert answer["type"] == "ack", answer  # and the connection still works
