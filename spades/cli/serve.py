@@ -54,7 +54,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "several rooms can share one Redis")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1", metavar="ADDRESSES",
                    type=proxy_addresses,
-                   help="comma-separated addresses of trusted reverse proxies (or *): only "
+                   help="comma-separated addresses or networks (10.0.0.0/8) of trusted reverse "
+                   "proxies (or *): only "
                    "from these are X-Forwarded-For/-Proto believed, so that limits see the "
                    "real client; '' trusts none (default: 127.0.0.1)")
     lim = p.add_argument_group("limits", "what one client can make the server hold or do "
