@@ -170,13 +170,14 @@ def run(args: argparse.Namespace) -> int:
     port = sockets[0].getsockname()[1]
     settings.port = port
     app = create_app(settings)
-    print(f"spades server on http://{_host_in_url(args.host)}:{port}/ (database "
-          f"{_shown(settings.db)}; {engine_line()})", flush=True)
     # uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler it
     # found. Killed by it, the process would skip its exit clean-up: the CPU worker pools'
     # semaphores would be left to the resource tracker, which warns of them as leaked. So the
     # handler it finds ends the process normally, with status 0 (a graceful stop).
+    # Set before the start line: whoever stops the server once it has said so gets that.
     signal.signal(signal.SIGTERM, _exit_quietly)
+    print(f"spades server on http://{_host_in_url(args.host)}:{port}/ (database "
+          f"{_shown(settings.db)}; {engine_line()})", flush=True)
     _log_to_stderr(args.log_level)
     config = uvicorn.Config(
         app, host=args.host, port=port, log_level=args.log_level,

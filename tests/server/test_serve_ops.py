@@ -5,6 +5,10 @@ the server's own log lines reach stderr; ``/api/health`` tells whether the datab
 from __future__ import annotations
 
 import argparse
+import fcntl
+import os
+import platform
+import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +19,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.server.helpers import wait_until
 from tests.server.netclient import NetPlayer, Server, free_port, new_table
 from tests.services import PostgresServer
 
@@ -103,6 +108,40 @@ def test_the_start_line_does_not_print_the_database_password(postgres: PostgresS
         proc.terminate()
         proc.wait(30)
     assert proc.returncode == 0
+
+
+WRITE = {"x86_64": "1", "aarch64": "64"}  # the write system call's number
+
+
+@pytest.mark.skipif(platform.machine() not in WRITE, reason="reads Linux's /proc/PID/syscall")
+def test_a_stop_the_moment_the_start_line_is_written_is_a_graceful_one(tmp_path: Path) -> None:
+    """Stopped right as it says it has started, the server ends with status 0. (Its SIGTERM
+    handler was set after the line: a CI run that stopped it at once saw -15, killed.) The
+    line goes into a full pipe, so the server is held inside that write while it is stopped."""
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
+    os.set_blocking(write_end, False)
+    with pytest.raises(BlockingIOError):
+        while True:
+            os.write(write_end, b"-" * 512)
+    os.set_blocking(write_end, True)
+    proc = subprocess.Popen([sys.executable, "-m", "spades", "serve", "--port", "0",
+                             "--db", str(tmp_path / "s.db"), "--bots", "inline"],
+                            stdout=write_end, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    calls = Path(f"/proc/{proc.pid}/syscall")
+    try:
+        wait_until(lambda: proc.poll() is None
+                   and calls.read_text().split()[:2] == [WRITE[platform.machine()], "0x1"],
+                   "the server to write its start line", seconds=120)
+        proc.send_signal(signal.SIGTERM)
+        with os.fdopen(read_end, "rb") as pipe:
+            out = pipe.read()  # to the end: the server has gone
+        assert proc.wait(30) == 0, out[-300:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
 
 
 @pytest.mark.parametrize(("args", "words"), [
