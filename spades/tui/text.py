@@ -374,8 +374,9 @@ def help_lines() -> list[str]:
     lines = ["Commands, at any prompt (the word or its one-key short form):"]
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
     lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
-                 "the cards are numbered 1, 2, 3... in the order of the hand as dealt, and a "
-                 "card keeps its number until the hand is over.")
+                 "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
+                 "dealt (suit by suit, weakest first), and a card keeps its number until the "
+                 "hand is over.")
     lines.append("To bid type a number, or nil (blind nil and look where allowed).")
     lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
                  "from what has been played in the open (bids over or under what the hands "
