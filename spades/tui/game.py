@@ -445,7 +445,7 @@ class TerminalGame:
         elif name == "trick":
             self.say(text.trick_sentence(obs, self.names))
         elif name == "status":
-            for line in text.status_lines(m, self.names):
+            for line in text.status_lines(m, self.names, me=self.human):
                 self.say(line)
         elif name == "sheet":
             from spades.present.sheet import score_sheet

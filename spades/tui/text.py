@@ -198,9 +198,10 @@ def _visible(text: str) -> int:
     return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
 
 
-def status_lines(match: Match, names: list[str]) -> list[str]:
+def status_lines(match: Match, names: list[str], me: int | None = None) -> list[str]:
     """Round status: each player's bid and tricks so far, each side's contract and score.
-    Between hands, the hand just played (with its own dealer) and who deals the next."""
+    Between hands, the hand just played (with its own dealer) and who deals the next.
+    Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it."""
     rules = match.rules
     if match.phase == "deal" and match.results:  # the dealer has already moved on
         last = match.results[-1]
@@ -213,9 +214,12 @@ def status_lines(match: Match, names: list[str]) -> list[str]:
     parts = []
     for s in range(rules.players):
         b = match.bids[s]
-        bid = "has not bid yet" if b < 0 else f"bid {bid_words(b, match.blind[s])}"
-        parts.append(f"{names[s]} {bid}, {plural(match.tricks[s], 'trick')}")
-    lines.append("; ".join(parts) + ".")
+        who = "you" if s == me else names[s]
+        bid = (("have" if s == me else "has") + " not bid yet" if b < 0
+               else f"bid {bid_words(b, match.blind[s])}")
+        parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
+    line = "; ".join(parts) + "."
+    lines.append(line[0].upper() + line[1:])
     for k, seats in enumerate(rules.sides):
         if len(seats) > 1:
             contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)

@@ -386,6 +386,21 @@ def test_status_between_hands_names_the_dealer_of_the_hand_played_and_the_next()
     assert lines[-1] == text.scores_sentence(match, names)
 
 
+def test_status_tells_the_readers_own_bid_as_yours() -> None:
+    """The play-by-play says "You bid 3."; ``s`` says it the same way, not "South bid 3"."""
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=1)
+    match.deal(deal_masks(match, 5))
+    for bid in (4, 3):
+        match.apply(NIL + bid)
+    assert text.status_lines(match, names, me=2)[1] == (
+        "North has not bid yet, 0 tricks; East has not bid yet, 0 tricks; you bid 4, "
+        "0 tricks; West bid 3, 0 tricks.")
+    assert text.status_lines(match, names, me=0)[1] == (
+        "You have not bid yet, 0 tricks; East has not bid yet, 0 tricks; South bid 4, "
+        "0 tricks; West bid 3, 0 tricks.")
+
+
 def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
     from spades.engine import card_symbol
 
