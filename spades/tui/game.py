@@ -281,12 +281,13 @@ class TerminalGame:
                 continue
             if self.command(entry, obs):
                 continue
+            action = -1
             try:
                 action = self.parse_entry(entry, obs)
                 m.check(action)
             except ValueError as exc:  # a SpadesError, or anything else the entry upset
                 self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
-                         "It is still your turn.")
+                         + self.playable_instead(action, obs) + "It is still your turn.")
                 continue
             if action == LOOK:
                 self.commit(self.human, action)
@@ -294,6 +295,15 @@ class TerminalGame:
                 self.show_turn(obs)
                 continue
             return action, False
+
+    def playable_instead(self, card: int, obs: Observation) -> str:
+        """After a card you hold is refused (follow suit, spades not broken), the cards you
+        may play, with their numbers: what to type next, without a command to find it."""
+        hand = obs.hand or 0
+        if not (is_play(card) and hand >> card & 1):
+            return ""
+        legal = mask_of(a for a in obs.legal_actions if is_play(a))
+        return text.numbered_cards(self.dealt(), legal, title="You can play") + " "
 
     def warn(self, left: float) -> None:
         self.say(f"{round(left)} seconds left.")

@@ -123,13 +123,14 @@ def number_ranges(dealt: int) -> str:
     return ", ".join(parts)
 
 
-def numbered_cards(dealt: int, hand: int) -> str:
+def numbered_cards(dealt: int, hand: int, title: str = "Card numbers") -> str:
     """``Card numbers: 1 four of hearts, 2 queen of hearts, 5 ace of spades.``: the cards
-    still held, each with its number for this hand."""
+    still held (or those of ``hand`` that may be played, with another ``title``), each with
+    its number for this hand."""
     held = [(n, c) for c, n in card_numbers(dealt).items() if hand >> c & 1]
     if not held:
         return "Your hand is empty."
-    return "Card numbers: " + ", ".join(f"{n} {card_name(c)}" for n, c in held) + "."
+    return f"{title}: " + ", ".join(f"{n} {card_name(c)}" for n, c in held) + "."
 
 
 def hand_rich(hand: int, legal: int, *, symbols: bool,

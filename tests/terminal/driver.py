@@ -58,10 +58,11 @@ def listing_cards(text: str) -> list[str]:
     return cards
 
 
-def numbered(text: str) -> dict[str, int]:
-    """The last ``Card numbers: 1 four of hearts, ...`` line of ``text``: name -> number."""
-    found = re.findall(r"Card numbers: ([^\r\n]*)\.", text)
-    assert found, f"no card numbers in {text[-500:]!r}"
+def numbered(text: str, title: str = "Card numbers") -> dict[str, int]:
+    """The last ``Card numbers: 1 four of hearts, ...`` line of ``text`` (or the list after
+    another ``title``, such as ``You can play``): name -> number."""
+    found = re.findall(re.escape(title) + r": (\d[^\r\n]*?)\.(?: |\r?\n|$)", text)
+    assert found, f"no {title} in {text[-500:]!r}"
     return {name: int(n) for n, name in (item.split(" ", 1) for item in found[-1].split(", "))}
 
 

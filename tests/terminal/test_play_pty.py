@@ -92,6 +92,9 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
             wrong = next(n for name, n in numbers.items() if name not in cards)
             child.sendline(str(wrong))
             child.expect(r"Refused: (must follow suit|[^\r\n]*)\. It is still your turn\.")
+            # ... and the cards that may be played instead, with their numbers.
+            offered = numbered(child.after, title="You can play")
+            assert offered == {name: numbers[name] for name in cards}, child.after
             refused += 1
             child.expect(CARD_PROMPT)
             child.sendline("t")
