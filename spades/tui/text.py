@@ -212,15 +212,14 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
         lines = [f"Hand 1 is next, {names[match.dealer]} to deal."]
     else:
         lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
-    parts = []
+    parts: list[str] = []
     for s in range(rules.players):
         b = match.bids[s]
-        who = "you" if s == me else names[s]
+        who = names[s] if s != me else "you" if parts else "You"
         bid = (("have" if s == me else "has") + " not bid yet" if b < 0
                else f"bid {bid_words(b, match.blind[s])}")
         parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
-    line = "; ".join(parts) + "."
-    lines.append(line[0].upper() + line[1:])
+    lines.append("; ".join(parts) + ".")
     for k, seats in enumerate(rules.sides):
         if len(seats) > 1:
             contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)

@@ -399,6 +399,8 @@ def test_status_tells_the_readers_own_bid_as_yours() -> None:
     assert text.status_lines(match, names, me=0)[1] == (
         "You have not bid yet, 0 tricks; East has not bid yet, 0 tricks; South bid 4, "
         "0 tricks; West bid 3, 0 tricks.")
+    names[0] = "ann"  # a player's own name is told as written
+    assert text.status_lines(match, names)[1].startswith("ann has not bid yet, 0 tricks; ")
 
 
 def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
