@@ -72,6 +72,11 @@ def deal_masks(match: Match, seed: int) -> list[int]:
     return masks
 
 
+def playable(obs: Observation) -> int:
+    """The cards ``obs``'s seat may play now, as a mask (0 outside its turn to play)."""
+    return mask_of(a for a in obs.legal_actions if is_play(a))
+
+
 @dataclass(slots=True)
 class TerminalGame:
     """One stored game played at this terminal."""
@@ -302,7 +307,7 @@ class TerminalGame:
         hand = obs.hand or 0
         if not (is_play(card) and hand >> card & 1):
             return ""
-        legal = mask_of(a for a in obs.legal_actions if is_play(a))
+        legal = playable(obs)
         return text.numbered_cards(self.dealt(), legal, title="You can play") + " "
 
     def warn(self, left: float) -> None:
@@ -337,7 +342,7 @@ class TerminalGame:
             else:
                 self.say("Your turn to lead. " + ("Spades are broken." if obs.spades_broken
                                                  else "Spades are not broken yet."))
-        self.show_hand(obs, mask_of(a for a in obs.legal_actions if is_play(a)))
+        self.show_hand(obs, playable(obs))
 
     def dealt(self) -> int:
         """The cards the human was dealt this hand (0 when no hand is being played)."""
@@ -443,7 +448,7 @@ class TerminalGame:
             if m.phase not in (BID, PLAY):
                 self.say("No hand is being played.")
             else:
-                legal = mask_of(a for a in obs.legal_actions if is_play(a))
+                legal = playable(obs)
                 self.show_hand(obs, legal if self.console.rich else 0)
         elif name == "numbers":
             if m.phase not in (BID, PLAY):
