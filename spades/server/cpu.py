@@ -130,6 +130,9 @@ class CpuPool:
         return await loop.run_in_executor(self.hints, hint_for, obs, names)
 
     def close(self) -> None:
+        """Cancel what is queued and wait for the workers to end. Left to the interpreter's
+        exit, a process pool was woken through a pipe its own thread was closing at that
+        moment (Python 3.11's exit hook, unlocked): a stop printed an EBADF traceback."""
         for pool in (self.pool, self.hints):
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
