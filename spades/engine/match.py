@@ -208,24 +208,27 @@ class Match(HandState):
         """Bitmask of the cards the player to act may play (0 outside the play phase)."""
         return self.legal_mask() if self.phase is PLAY else 0
 
-    def is_legal(self, action: int) -> bool:
+    def is_legal(self, action: object) -> bool:
+        if not isinstance(action, int):
+            return False
         if self.phase is PLAY:
             return 0 <= action < 54 and bool(self.legal_mask() >> action & 1)
         return self.phase is BID and action in self.legal_bids()
 
-    def check(self, action: int) -> None:
+    def check(self, action: object) -> None:
         """Raise :class:`IllegalAction` saying why ``action`` is not allowed now."""
         if self.is_legal(action):
             return
         raise IllegalAction(self._why_illegal(action))
 
-    def _why_illegal(self, action: int) -> str:
+    def _why_illegal(self, action: object) -> str:
         if self.phase is OVER:
             return "the match is over"
         if self.phase is DEAL:
             return "the next hand has not been dealt"
         if not isinstance(action, int) or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
-            return f"{action!r} is not an action"
+            return (f"{action!r} is not an action: a card (0 to 53) or a bid "
+                    f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
         if self.phase is BID:
             return self._why_bid_illegal(action)
         if action >= BID_BASE:
@@ -264,8 +267,10 @@ class Match(HandState):
 
     # Acting -----------------------------------------------------------------------------
 
-    def apply(self, action: int) -> None:
+    def apply(self, action: object) -> None:
         """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
+        if not isinstance(action, int):
+            raise IllegalAction(self._why_illegal(action))
         if self.phase is not PLAY:
             if self.phase is BID and action in self.legal_bids():
                 self._bid(action)

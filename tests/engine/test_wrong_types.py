@@ -78,3 +78,25 @@ def test_a_hand_state_refuses_a_number_that_is_no_card(card: int) -> None:
     with pytest.raises(IllegalAction, match=rf"^{card} is not a card: cards are numbered 0 to 53"):
         state.play(card)
     assert state.play(state.legal_actions()[0]) is False
+
+
+@pytest.mark.parametrize("action", ["3", "0", None, 3.0, [3]])
+@pytest.mark.parametrize("phase", ["bid", "play"])
+def test_an_action_that_is_not_a_whole_number_is_refused_as_illegal(action: Any,
+                                                                    phase: str) -> None:
+    # Compiled, Match.apply("3") was mypyc's TypeError "int object expected; got str", and
+    # is_legal("3") was TypeError: '<=' not supported between 'int' and 'str' in the play phase.
+    from spades.engine import IllegalAction
+
+    m = Match(profile("cardems"), rng=random.Random(1))
+    while m.phase != phase:
+        m.apply(m.legal_actions()[0])
+    before = m.to_record()
+    assert m.is_legal(action) is False
+    with pytest.raises(IllegalAction, match=rf"^{__import__('re').escape(repr(action))} is not "
+                                            r"an action: a card \(0 to 53\) or a bid"):
+        m.apply(action)
+    with pytest.raises(IllegalAction, match=r"is not an action"):
+        m.check(action)
+    assert m.to_record() == before
+    m.apply(m.legal_actions()[0])
