@@ -59,8 +59,13 @@ def listing(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+def _sentence(text: str, names: Sequence[str] = ()) -> str:
+    """``text`` with a full stop, and a capital first letter unless it opens with one of
+    ``names``: a player's name is told as written ("eBay bids 3.")."""
+    if not any(n and text.startswith(n) and not text[len(n):len(n) + 1].isalnum()
+               for n in names):
+        text = text[:1].upper() + text[1:]
+    return text + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _signed(n: int) -> str:
@@ -150,7 +155,7 @@ class Narrator:
 
     def say(self, event: Event) -> str:
         """The sentence for one event."""
-        return _sentence(self._words(event))
+        return _sentence(self._words(event), self.names)
 
     def _words(self, e: Event) -> str:
         match e:

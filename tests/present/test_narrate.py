@@ -86,6 +86,21 @@ def test_the_apps_names_are_used_and_checked() -> None:
     assert seat_names(CARDEMS, ["Ann", None, "", "Di"]) == ("Ann", "East", "South", "Di")
 
 
+def test_a_players_name_is_told_as_written_at_the_start_of_a_sentence() -> None:
+    # spades replay --events said "Dave bids 1.", "EBay bids Nil.", "Van Dyke bids 2." while
+    # the score sheet (and the terminal's status) kept "dave", "eBay" and "van Dyke".
+    n = Narrator(CARDEMS, names=("dave", "eBay", "van Dyke", "o'neil"))
+    assert n.say(BidMade(0, 1)) == "dave bids 1."
+    assert n.say(BidMade(1, 0)) == "eBay bids Nil."
+    assert n.say(CardPlayed(2, parse_card("QH"), 1)) == "van Dyke plays the queen of hearts."
+    assert n.say(NilDecided(1, False, False, 3)) == "eBay's Nil is broken."
+    assert n.say(MatchOver(0, (500, 310))) == "dave and van Dyke win the match with 500 points."
+    # the narrator's own words still open with a capital
+    assert n.say(HandDealt(2, 3)) == "Hand 2: o'neil deals and dave bids first."
+    assert Narrator(CARDEMS, names=("dave", "e", "f", "g"), me=0).say(BidMade(0, 1)) == (
+        "You bid 1.")
+
+
 def test_deal_look_play_trick_and_spades() -> None:
     n = Narrator(CARDEMS, me=3)
     assert n.say(HandDealt(2, 3)) == "Hand 2: you deal and North bids first."

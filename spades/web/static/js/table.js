@@ -29,7 +29,13 @@ const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
 // the server's short notes ("Kim sits down") as sentences
-const sentence = (t) => { const x = cap(String(t).trim()); return /[.!?]$/.test(x) ? x : `${x}.`; };
+// (a sentence that opens with a player's name keeps it as written: "eBay sits down.")
+const opensWith = (t, names) => names.some((n) => n && t.startsWith(n) && !/^[\p{L}\p{N}]/u.test(t.slice(n.length)));
+const sentence = (t, names = []) => {
+  const s = String(t).trim();
+  const x = opensWith(s, names) ? s : cap(s);
+  return /[.!?]$/.test(x) ? x : `${x}.`;
+};
 const SUIT_KEYS = { h: "H", s: "S", d: "D", c: "C" };
 // the bidding variants, as the table says them (docs/profiles.md)
 const BIDDING_WORDS = {
@@ -148,6 +154,10 @@ export class TableView {
     const c = this.compass(seat);
     return name === c ? c : `${name} (${c})`;
   }
+  /** Every seat's name as the page draws it (not "You"). */
+  playerNames() { return Array.from({ length: this.players }, (_, s) => this.seatName(s, { you: false })); }
+  /** A side's name opening a line: "You and Kim", "kim and Lee" (names as written). */
+  sideTitle(side) { const t = this.sideName(side); return /^you\b/.test(t) ? cap(t) : t; }
   sideName(side) {
     const seats = this.sides[side] || [];
     if (seats.length === 1) return this.seatName(seats[0]) === "You" ? "You" : this.seatName(seats[0]);
@@ -302,7 +312,9 @@ export class TableView {
         { stale: () => this.arrivedSeq !== at });
       return;
     }
-    if (ev.text) this.say(sentence(ev.text), { event: true });
+    // (a frame that seats someone carries the table that names them: this.msg is older)
+    const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
+    if (ev.text) this.say(sentence(ev.text, this.playerNames().concat(seated)), { event: true });
   }
 
   /** Spectators came or went (`spectators` frames, at most twice a second): shown at once,
@@ -498,7 +510,7 @@ export class TableView {
     if (sc && sc.penalties) items.push(`Bag penalty: minus ${sc.penalties * (r.bag_penalty ?? 100)}`);
     const warn = this.score && this.score.bag_warning ? this.score.bag_warning[k] : "";
     return {
-      name: cap(this.sideName(k)), bid, bidText: bids.map((b) => this.bidText(b)).join(" + "), took, items,
+      name: this.sideTitle(k), bid, bidText: bids.map((b) => this.bidText(b)).join(" + "), took, items,
       points: row.points[k], score: row.scores[k], bags: row.bags[k], warn,
     };
   }
@@ -671,7 +683,7 @@ export class TableView {
     const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
     return `Scores, ${target}: ` + sc.scores.map((p, k) => {
       const warn = sc.bag_warning && sc.bag_warning[k] ? `, ${sc.bag_warning[k]}` : "";
-      return `${cap(this.sideName(k))} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
+      return `${this.sideTitle(k)} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
     }).join("; ") + ".";
   }
 
@@ -688,7 +700,7 @@ export class TableView {
     const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${p}`).join(", ")}.` : "";
     if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
     const mine = winner === this.mySide;
-    const name = cap(this.sideName(winner));
+    const name = this.sideTitle(winner);
     return `The match is over. ${name} ${name === "You" || this.sides[winner].length > 1 ? "win" : "wins"}!${scores}`;
   }
 
@@ -1798,7 +1810,7 @@ export class TableView {
     sc.scores.forEach((p, k) => {
       const warn = sc.bag_warning && sc.bag_warning[k];
       body.append(h("tr", { class: k === this.mySide ? "mine" : "" },
-        h("th", { scope: "row" }, cap(this.sideName(k))),
+        h("th", { scope: "row" }, this.sideTitle(k)),
         h("td", { class: "num" }, String(p)),
         h("td", { class: `bags${warn ? " near" : ""}` },
           h("span", { class: "bag-count" }, `${sc.bags[k]}/${limit}`),
@@ -1873,7 +1885,7 @@ export class TableView {
     if (!d.hands.length) { body.append(h("p", {}, "No hand has been scored yet.")); return; }
     const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
     const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
-    for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, cap(this.sideName(k))));
+    for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, this.sideTitle(k)));
     table.append(h("thead", {}, head));
     const tb = h("tbody");
     for (const row of d.hands) {
@@ -1908,7 +1920,7 @@ export class TableView {
   sheetText() {
     const d = this.sheetData;
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
-    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${cap(this.sideName(k))} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
+    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${this.sideTitle(k)} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }
 
