@@ -40,7 +40,9 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
         where = ":memory:"
     try:
         return Store.open(where)
-    except Exception as exc:  # a folder that cannot be made, a file that is not a database
+    except StoreError as exc:  # a folder that cannot be made, a file that is not a database
+        raise SystemExit(f"spades {args.command}: {str(exc).splitlines()[0]}") from None
+    except Exception as exc:
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
         raise SystemExit(f"spades {args.command}: cannot open the database {where}: "
                          f"{reason}") from None
@@ -198,7 +200,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
         return profile(args.rules or "cardems", **overrides)
     except RulesError as exc:
         msg = str(exc)
-        if msg.startswith("players:"):
+        if msg.startswith("players:") and "race400" not in msg:
             msg += " (race400 is played by 3 to 6)"
         raise UsageError(msg) from None
 

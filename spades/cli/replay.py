@@ -88,7 +88,8 @@ def _load(text: str, line: int) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        return RecordError(f"line {line + exc.lineno - 1}: not JSON: {exc.msg} "
+        why = exc.msg.removesuffix(" at")  # ("Unterminated string starting at")
+        return RecordError(f"line {line + exc.lineno - 1}: not JSON: {why} "
                            f"at column {exc.colno}")
     except (RecursionError, ValueError) as exc:
         first = line + text[:len(text) - len(text.lstrip())].count("\n")

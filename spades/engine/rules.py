@@ -285,7 +285,8 @@ def profile(name: str, /, **overrides: Any) -> Rules:
     counts, values = PROFILES[name]
     players = overrides.pop("players", counts[0] if len(counts) == 1 else 4)
     if players not in counts:
-        allowed = " or ".join(map(str, counts))
+        allowed = (f"{counts[0]} to {counts[-1]}" if len(counts) > 2
+                   else " or ".join(map(str, counts)))
         raise RulesError(f"players: {name} is played by {allowed} players, not {shown(players)}")
     knobs: dict[str, Any] = {"name": name, "players": players}
     knobs.update(values(players))

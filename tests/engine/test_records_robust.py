@@ -72,6 +72,8 @@ BAD_LINES: list[tuple[bytes, str]] = [
     (b'"cardems"', "record: must be a JSON object, not 'cardems'"),
     (b"NaN", "record: must be a JSON object, not nan"),
     (b"{\"rules\":\"cardems\",", "line 2: not JSON: Expecting property name enclosed"),
+    # (was "Unterminated string starting at at column 11")
+    (b'{"rules":"cardems', "line 2: not JSON: Unterminated string starting at column 10"),
 ]
 
 

@@ -211,6 +211,9 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
 @pytest.mark.parametrize("args, message", [
     (["--rules", "nope"], "unknown rules profile 'nope'"),
     (["--players", "5"], "players: cardems is played by 4 players, not 5 (race400"),
+    # (was "race400 is played by 3 or 4 or 5 or 6 players, not 7 (race400 is played by 3 to 6)")
+    (["--rules", "race400", "--players", "7"], "players: race400 is played by 3 to 6 players, "
+                                               "not 7\n"),
     (["--seat", "up"], "--seat: 'up' is not a seat"),
     (["--cpu", "godlike"], "unknown CPU level 'godlike'"),
     (["--timer", "2"], "turn_timer: must be off (null) or 5 to 600 seconds"),
@@ -243,6 +246,7 @@ def test_game_commands_explain_bad_input(tmp_path: Path, args: list[str], messag
     assert out.returncode == (2 if args[0] == "import" else 1)
     assert message in out.stderr
     assert "Traceback" not in out.stderr
+    assert out.stderr.count("cannot open the database") <= 1, out.stderr  # (it was said twice)
 
 
 def test_import_refuses_a_broken_record_and_history_stats_start_empty(tmp_path: Path) -> None:
