@@ -12,15 +12,24 @@ from typing import Any
 
 from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import card_str, cards_of
+from spades.engine.errors import SpadesError
 from spades.engine.hands import HandLog
 from spades.engine.rules import PROFILES, Rules, profile
 
 FORMAT = "spades-record/1"
 
 
-def record_of(rules: Rules, logs: Sequence[HandLog], **extra: Any) -> dict[str, Any]:
+#: The fields a record is made of: ``extra`` fields may not replace them.
+OWN_FIELDS = ("format", "rules", "teams", "hands")
+
+
+def record_of(rules: Rules, logs: Sequence[HandLog], /, **extra: Any) -> dict[str, Any]:
     """The record of the hands ``logs`` played under ``rules``; ``extra`` fields (``players``
     names, ``id``...) are added."""
+    taken = [k for k in OWN_FIELDS if k in extra]
+    if taken:
+        raise SpadesError(f"{', '.join(taken)}: a record's own field, made from the match; "
+                          f"extra fields may not replace {'it' if len(taken) == 1 else 'them'}")
     record: dict[str, Any] = {"format": FORMAT, "rules": rules_json(rules)}
     if rules.teams is not None:
         record["teams"] = [list(side) for side in rules.teams]

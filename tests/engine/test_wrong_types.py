@@ -100,3 +100,16 @@ def test_an_action_that_is_not_a_whole_number_is_refused_as_illegal(action: Any,
         m.check(action)
     assert m.to_record() == before
     m.apply(m.legal_actions()[0])
+
+
+@pytest.mark.parametrize("field", ["format", "rules", "teams", "hands"])
+def test_extra_fields_of_a_record_may_not_replace_its_own(field: str) -> None:
+    # m.to_record(hands=1) gave a record without its hands, format="x" one that replay
+    # refuses, and rules=... a TypeError "got multiple values for argument 'rules'".
+    m = Match(profile("cardems"), rng=random.Random(1))
+    from spades.engine import SpadesError
+
+    with pytest.raises(SpadesError, match=rf"^{field}: a record's own field, made from the "
+                                          r"match; extra fields may not"):
+        m.to_record(**{field: 1})
+    assert m.to_record(id="g1", names=["a", "b", "c", "d"])["id"] == "g1"
