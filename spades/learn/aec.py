@@ -28,6 +28,7 @@ from spades.learn.encoding import (
     Mask,
     Vector,
     action_mask,
+    as_action,
     bounds,
     encode,
     to_engine,
@@ -146,15 +147,16 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         match = self.match
         seat = match.current_player
         try:
-            engine_action = to_engine(int(action))
+            engine_action = to_engine(action)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
-            raise IllegalAction(f"{agent}: {exc}") from None
+            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {action!r}: "
+                                f"{exc}") from None
         scored = len(match.results)
         playing = match.phase == PLAY
         try:
             match.apply(engine_action)  # checks the action; an illegal one changes nothing
         except IllegalAction as exc:
-            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {int(action)} "
+            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {as_action(action)} "
                                 f"({_describe(engine_action)}): {exc}") from None
         self._cumulative_rewards[agent] = 0.0
         if playing:

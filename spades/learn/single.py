@@ -25,7 +25,16 @@ from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
 from spades.learn.aec import RewardMode, check_env_options, make_rules, render_in_mode
-from spades.learn.encoding import NUM_ACTIONS, Mask, Vector, action_mask, bounds, encode, to_engine
+from spades.learn.encoding import (
+    NUM_ACTIONS,
+    Mask,
+    Vector,
+    action_mask,
+    as_action,
+    bounds,
+    encode,
+    to_engine,
+)
 
 IllegalMode = Literal["end", "raise"]
 
@@ -140,9 +149,13 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         if match.is_over() or match.current_player != self.seat:
             raise IllegalAction("the episode is over: call reset()")
         try:
-            engine_action = to_engine(int(action))
+            index = as_action(action)
+        except TypeError as exc:  # not an action at all: refused in either mode
+            raise IllegalAction(f"seat {self.seat} cannot take action {action!r}: {exc}") from None
+        try:
+            engine_action = to_engine(index)
             legal = match.is_legal(engine_action)
-        except (TypeError, ValueError):
+        except ValueError:
             engine_action, legal = -1, False
         if not legal:
             why = "outside the action space" if engine_action < 0 else None

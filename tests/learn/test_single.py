@@ -3,6 +3,7 @@ the learner's seat, its partner's spec, the rewards and the illegal-action modes
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -93,6 +94,33 @@ def test_illegal_actions_end_the_episode_or_raise() -> None:
     strict.reset(seed=1)
     with pytest.raises(IllegalAction, match="cannot take action 200: outside the action space"):
         strict.step(200)
+
+
+@pytest.mark.parametrize("mode", ["end", "raise"])
+@pytest.mark.parametrize("action", [54.9, 56.0, np.float64(56.0), "56", "3", True, False,
+                                    np.True_, None],
+                         ids=repr)
+def test_an_action_that_is_not_a_whole_number_is_refused_in_either_mode(action: Any,
+                                                                         mode: str) -> None:
+    e = single_agent_env("cardems", opponents="random", illegal_action=mode)  # type: ignore[arg-type]
+    e.reset(seed=1)
+    before = e.match.to_record()
+    with pytest.raises(IllegalAction, match=rf"^seat 0 cannot take action "
+                       rf"{re.escape(repr(action))}: an action is a whole number"):
+        e.step(action)
+    assert e.match.to_record() == before
+    _, _, terminated, _, info = e.step(56)  # the episode goes on
+    assert not terminated and "illegal_action" not in info
+    assert e.match.bids[0] == 2
+
+
+@pytest.mark.parametrize("action", [56, np.int64(56), np.int16(56), np.uint8(56), np.array(56)],
+                         ids=repr)
+def test_python_and_numpy_integers_are_the_learners_actions(action: Any) -> None:
+    e = single_agent_env("cardems", opponents="random", illegal_action="raise")
+    e.reset(seed=1)
+    e.step(action)
+    assert e.match.bids[0] == 2
 
 
 def test_bad_arguments_are_refused_by_name() -> None:
