@@ -24,7 +24,13 @@ from gymnasium import spaces
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
-from spades.learn.aec import RewardMode, check_env_options, make_rules, render_in_mode
+from spades.learn.aec import (
+    RewardMode,
+    check_env_options,
+    check_number,
+    make_rules,
+    render_in_mode,
+)
 from spades.learn.encoding import (
     NUM_ACTIONS,
     Mask,
@@ -61,17 +67,23 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self.seat = seat
         self.side = self.rules.side_of[seat]
         mates = set(self.rules.sides[self.side])
-        partner = opponents if partner is None else partner
-        self.specs = [None if s == seat else partner if s in mates else opponents
+        mate_spec = opponents if partner is None else partner
+        self.specs = [None if s == seat else mate_spec if s in mates else opponents
                       for s in range(n)]
-        for spec in set(self.specs):
-            if spec is not None:
-                make_bot(spec, 0)  # refuse a bad spec now, with make_bot's reason
+        # Refuse a bad spec now, with make_bot's reason and the argument it came from.
+        for arg, spec in (("opponents", opponents), ("partner", partner)):
+            if spec is not None and spec in self.specs:
+                try:
+                    make_bot(spec, 0)
+                except ValueError as exc:
+                    raise ValueError(f"{arg}: {exc}") from None
+                except TypeError as exc:
+                    raise TypeError(f"{arg}: {exc}") from None
         self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_number("reward_scale", reward_scale)
         self.max_hands = max_hands
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         low, high = bounds(n)
         self.observation_space = spaces.Dict({
@@ -84,10 +96,12 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self._played_by = [0] * n
         self._hands_seen = 0
         self._match_paid = False
+        self._started = False  # reset() has been called (and the bots' first turns went well)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        self._started = False
         base = int(self.np_random.integers(2**62))
         self.match = Match(self.rules, rng=random.Random(base))
         self.bots = [None if spec is None else make_bot(spec, base + 1 + s)
@@ -96,6 +110,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self._hands_seen = 0
         self._match_paid = False
         points, _ = self._advance()
+        self._started = True
         return self._obs(), {"points_before_first_turn": points}
 
     def _obs(self) -> dict[str, Vector | Mask]:
@@ -145,6 +160,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         return reward * self.reward_scale
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise IllegalAction("call reset() before step()")
         match = self.match
         if match.is_over() or match.current_player != self.seat:
             raise IllegalAction("the episode is over: call reset()")

@@ -190,6 +190,20 @@ def test_bad_options_are_refused_by_name() -> None:
         env("cards4net", bag_limit=0)
     with pytest.raises(ValueError, match="max_hands"):
         env("cardems", max_hands=0)
+    for scale in ("x", "2", None, True, float("nan"), float("inf"), [1.0]):
+        with pytest.raises(ValueError, match=rf"^reward_scale: must be a finite number, "
+                           rf"not {re.escape(repr(scale))}$"):
+            env("cardems", reward_scale=scale)
+    assert env("cardems", reward_scale=np.float32(0.5)).reward_scale == 0.5
+    assert env("cardems", reward_scale=2).reward_scale == 2.0
+
+
+def test_step_before_reset_says_to_call_reset() -> None:
+    e = env("cardems")
+    with pytest.raises(IllegalAction, match=r"^call reset\(\) before step\(\)$"):
+        e.step(54)
+    e.reset(seed=1)
+    e.step(int(e.observe(e.agent_selection)["action_mask"].argmax()))
 
 
 def block(vector: np.ndarray[Any, Any], players: int, name: str) -> np.ndarray[Any, Any]:

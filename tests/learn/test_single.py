@@ -130,3 +130,33 @@ def test_bad_arguments_are_refused_by_name() -> None:
         single_agent_env("cardems", seat=4)
     with pytest.raises(ValueError, match="illegal_action"):
         single_agent_env("cardems", illegal_action="ignore")  # type: ignore[arg-type]
+    for name in ("reward_scale", "illegal_reward"):
+        for value in ("x", None, False, float("nan")):
+            with pytest.raises(ValueError, match=rf"^{name}: must be a finite number, "
+                               rf"not {re.escape(repr(value))}$"):
+                single_agent_env("cardems", **{name: value})
+
+
+@pytest.mark.parametrize(("knobs", "message"), [
+    ({"partner": "nope"}, "partner: unknown bot level 'nope'"),
+    ({"opponents": "nope"}, "opponents: unknown bot level 'nope'"),
+    ({"opponents": "nope", "partner": "random"}, "opponents: unknown bot level 'nope'"),
+    ({"opponents": "random", "partner": "expert:zzz"}, "partner: "),
+    ({"partner": "py:no_such_module_here:Bot"},
+     "partner: py:no_such_module_here:Bot: cannot import module"),
+    ({"opponents": 3}, "opponents: a bot spec is text"),
+])
+def test_a_bad_bot_spec_is_refused_naming_the_argument(knobs: dict[str, Any],
+                                                       message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match="^" + re.escape(message)):
+        single_agent_env("cardems", **knobs)
+
+
+def test_step_before_reset_says_to_call_reset_and_changes_nothing() -> None:
+    e = single_agent_env("cardems", opponents="random")
+    before = e.match.to_record()
+    for mode in ("end", "raise"):
+        e.illegal_action = mode  # type: ignore[assignment]
+        with pytest.raises(IllegalAction, match=r"^call reset\(\) before step\(\)$"):
+            e.step(54)
+    assert e.match.to_record() == before
