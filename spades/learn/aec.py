@@ -13,6 +13,8 @@ See docs/learn.md for the observation layout, the action space and the rewards.
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 from typing import Any, ClassVar, Literal
 
@@ -28,6 +30,7 @@ from spades.learn.encoding import (
     Mask,
     Vector,
     action_mask,
+    as_action,
     bounds,
     encode,
     to_engine,
@@ -67,6 +70,15 @@ def check_env_options(reward: str, max_hands: int | None, render_mode: str | Non
         raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
 
 
+def check_number(name: str, value: object) -> float:
+    """``value`` as a float if it is a finite real number (an int, a float, a numpy number;
+    not a bool nor text), else ValueError naming the option ``name``."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+            or not math.isfinite(value)):
+        raise ValueError(f"{name}: must be a finite number, not {value!r}")
+    return float(value)
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -89,7 +101,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         self.rules = make_rules(rules, players, one_hand, **knobs)
         check_env_options(reward, max_hands, render_mode, self.metadata["render_modes"])
         self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_number("reward_scale", reward_scale)
         self.max_hands = max_hands
         self.render_mode = render_mode
         n = self.rules.players
@@ -106,6 +118,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         self.match = Match(self.rules, rng=random.Random(0))
         self._played_by = [0] * n
         self._rewarded = False
+        self._started = False  # reset() has been called
 
     # The PettingZoo API ------------------------------------------------------------------
 
@@ -128,6 +141,7 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.match.current_player)
         self._rewarded = False
+        self._started = True
 
     def observe(self, agent: str) -> dict[str, Vector | Mask]:
         seat = self.agent_name_mapping[agent]
@@ -137,6 +151,8 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         }
 
     def step(self, action: int | np.integer[Any] | None) -> None:
+        if not self._started:
+            raise IllegalAction("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -146,15 +162,16 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
         match = self.match
         seat = match.current_player
         try:
-            engine_action = to_engine(int(action))
+            engine_action = to_engine(action)  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
-            raise IllegalAction(f"{agent}: {exc}") from None
+            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {action!r}: "
+                                f"{exc}") from None
         scored = len(match.results)
         playing = match.phase == PLAY
         try:
             match.apply(engine_action)  # checks the action; an illegal one changes nothing
         except IllegalAction as exc:
-            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {int(action)} "
+            raise IllegalAction(f"{agent} (seat {seat}) cannot take action {as_action(action)} "
                                 f"({_describe(engine_action)}): {exc}") from None
         self._cumulative_rewards[agent] = 0.0
         if playing:

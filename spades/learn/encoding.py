@@ -17,6 +17,7 @@ Only numpy is needed here; the engine stays free of it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -44,8 +45,23 @@ Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 
+def as_action(action: object) -> int:
+    """``action`` as a Python int if it is a whole number: an ``int`` or a numpy integer
+    (anything ``operator.index`` takes), never a bool. Floats (even ``55.0``), strings and
+    the rest raise ``TypeError`` saying what an action is; the range is not checked here."""
+    if isinstance(action, bool | np.bool_):
+        raise TypeError(f"an action is a whole number 0 to {NUM_ACTIONS - 1}, not a bool")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"an action is a whole number 0 to {NUM_ACTIONS - 1} (an int or a numpy "
+                        f"integer), not a {type(action).__name__}") from None
+
+
 def to_engine(action: int) -> int:
-    """An action of the fixed space as the engine's action id."""
+    """An action of the fixed space as the engine's action id (``TypeError`` if it is not a
+    whole number, see :func:`as_action`; ``ValueError`` if it is outside the space)."""
+    action = as_action(action)
     if 0 <= action < NUM_CARDS:
         return action
     if BID_OFFSET <= action <= BID_OFFSET + MAX_BID:

@@ -37,7 +37,7 @@ import numpy as np
 import pyspiel
 
 from spades.bots.infer import sample_deals
-from spades.engine import PROFILES, Match, Rules, action_str, card_str, profile
+from spades.engine import PROFILES, IllegalAction, Match, Rules, action_str, card_str, profile
 from spades.engine.match import BID, DEAL, PLAY
 from spades.learn.aec import render_text
 from spades.learn.encoding import (
@@ -233,8 +233,14 @@ class SpadesState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
+        """Apply a chance or player action; one that is not legal now raises
+        :class:`IllegalAction` saying why, before anything changes (OpenSpiel then leaves
+        the history as it was)."""
         match = self.match
+        if self.is_terminal():
+            raise IllegalAction(f"the game is over: no action is legal, not {action!r}")
         if match.phase == DEAL:
+            self._check_deal(action)
             self._dealt.append(action)
             deck = match.rules.deck.bit_count()
             if len(self._dealt) == deck:
@@ -245,9 +251,31 @@ class SpadesState(pyspiel.State):  # type: ignore[misc]
                 self._dealt = []
                 match.deal(masks)
             return  # the points of a hand just scored stay the reward until the next move
+        player = match.current_player
+        try:
+            engine_action = to_engine(action)
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(f"player {player} cannot take action {action!r}: {exc}") from None
         scored = len(match.results)
-        match.apply(to_engine(action))
+        try:
+            match.apply(engine_action)  # checks the action; an illegal one changes nothing
+        except IllegalAction as exc:
+            raise IllegalAction(f"player {player} cannot take action {action} "
+                                f"({action_str(engine_action)}): {exc}") from None
         self._last_points = match.results[-1].points if len(match.results) > scored else ()
+
+    def _check_deal(self, card: int) -> None:
+        """Refuse a chance action that is not a card left to deal (one of
+        :meth:`chance_outcomes`)."""
+        if not 0 <= card < NUM_CARDS:
+            raise IllegalAction(f"chance cannot deal card {card!r}: not a card "
+                                f"(cards are 0 to {NUM_CARDS - 1})")
+        if not self.match.rules.deck >> card & 1:
+            raise IllegalAction(f"chance cannot deal card {card} ({card_str(card)}): "
+                                "not in this game's deck")
+        if card in self._dealt:
+            raise IllegalAction(f"chance cannot deal card {card} ({card_str(card)}): "
+                                "it was dealt already")
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

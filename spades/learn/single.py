@@ -14,6 +14,7 @@ the default, so that Gymnasium's checker and unmasked samplers can run), or rais
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Literal, SupportsFloat
 
@@ -24,10 +25,35 @@ from gymnasium import spaces
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
-from spades.learn.aec import RewardMode, check_env_options, make_rules, render_in_mode
-from spades.learn.encoding import NUM_ACTIONS, Mask, Vector, action_mask, bounds, encode, to_engine
+from spades.learn.aec import (
+    RewardMode,
+    check_env_options,
+    check_number,
+    make_rules,
+    render_in_mode,
+)
+from spades.learn.encoding import (
+    NUM_ACTIONS,
+    Mask,
+    Vector,
+    action_mask,
+    as_action,
+    bounds,
+    encode,
+    to_engine,
+)
 
 IllegalMode = Literal["end", "raise"]
+
+
+NOT_RESET = "call reset() before step()"
+
+
+class BotError(RuntimeError):
+    """A bot playing another seat raised an error or chose something that is not a legal
+    action; ``str()`` names the seat and its spec (``seat 1 (opponents='py:my_bots:Bot'):
+    act gave 999, …``). Not the learner's mistake, so not an :class:`IllegalAction`. The
+    episode stops there: the next ``step`` asks for ``reset()``."""
 
 
 class SingleAgentEnv(gym.Env[dict[str, Any], int]):
@@ -52,17 +78,23 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self.seat = seat
         self.side = self.rules.side_of[seat]
         mates = set(self.rules.sides[self.side])
-        partner = opponents if partner is None else partner
-        self.specs = [None if s == seat else partner if s in mates else opponents
+        mate_spec = opponents if partner is None else partner
+        self.specs = [None if s == seat else mate_spec if s in mates else opponents
                       for s in range(n)]
-        for spec in set(self.specs):
-            if spec is not None:
-                make_bot(spec, 0)  # refuse a bad spec now, with make_bot's reason
+        # Refuse a bad spec now, with make_bot's reason and the argument it came from.
+        for arg, spec in (("opponents", opponents), ("partner", partner)):
+            if spec is not None and spec in self.specs:
+                try:
+                    make_bot(spec, 0)
+                except ValueError as exc:
+                    raise ValueError(f"{arg}: {exc}") from None
+                except TypeError as exc:
+                    raise TypeError(f"{arg}: {exc}") from None
         self.reward_mode = reward
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_number("reward_scale", reward_scale)
         self.max_hands = max_hands
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         low, high = bounds(n)
         self.observation_space = spaces.Dict({
@@ -75,10 +107,13 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self._played_by = [0] * n
         self._hands_seen = 0
         self._match_paid = False
+        #: Why step() cannot go on now (no reset yet, or a bot failed); None when it can.
+        self._halted: str | None = NOT_RESET
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        self._halted = NOT_RESET
         base = int(self.np_random.integers(2**62))
         self.match = Match(self.rules, rng=random.Random(base))
         self.bots = [None if spec is None else make_bot(spec, base + 1 + s)
@@ -87,6 +122,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         self._hands_seen = 0
         self._match_paid = False
         points, _ = self._advance()
+        self._halted = None
         return self._obs(), {"points_before_first_turn": points}
 
     def _obs(self) -> dict[str, Vector | Mask]:
@@ -113,8 +149,39 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
                 return reward, cut and not match.is_over()
             seat = match.current_player
             bot = self.bots[seat]
-            assert bot is not None
-            self._apply(bot.act(match.observation(seat)))
+            assert bot is not None  # reset() gave every seat but the learner's a bot
+            self._apply(self._bot_action(seat, bot))
+
+    def _bot_action(self, seat: int, bot: Bot) -> int:
+        """The bot's action for ``seat`` as an int (a numpy integer is fine); BotError naming
+        the seat and its spec if the bot raises or gives what the engine refuses (then the
+        match is as it was, and the episode stops)."""
+        match = self.match
+        arg = "partner" if self.rules.side_of[seat] == self.side else "opponents"
+        who = f"seat {seat} ({arg}={self.specs[seat]!r})"
+        try:
+            given = bot.act(match.observation(seat))
+        except Exception as exc:
+            self._halted = f"the episode stopped: {who}: its bot failed; call reset()"
+            raise BotError(f"{who}: act raised {type(exc).__name__}: {exc}") from exc
+        why = None
+        action = -1
+        if isinstance(given, bool | np.bool_):
+            why = "not an action (a whole number)"
+        else:
+            try:
+                action = operator.index(given)
+            except TypeError:
+                why = "not an action (a whole number)"
+        if why is None:
+            try:
+                match.check(action)
+            except IllegalAction as exc:
+                why = f"which the engine refuses: {exc}"
+        if why is not None:
+            self._halted = f"the episode stopped: {who}: its bot failed; call reset()"
+            raise BotError(f"{who}: act gave {given!r}, {why}")
+        return action
 
     def _collect(self) -> float:
         """The reward for hands scored since the last call."""
@@ -136,13 +203,19 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         return reward * self.reward_scale
 
     def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._halted is not None:
+            raise IllegalAction(self._halted)
         match = self.match
         if match.is_over() or match.current_player != self.seat:
             raise IllegalAction("the episode is over: call reset()")
         try:
-            engine_action = to_engine(int(action))
+            index = as_action(action)
+        except TypeError as exc:  # not an action at all: refused in either mode
+            raise IllegalAction(f"seat {self.seat} cannot take action {action!r}: {exc}") from None
+        try:
+            engine_action = to_engine(index)
             legal = match.is_legal(engine_action)
-        except (TypeError, ValueError):
+        except ValueError:
             engine_action, legal = -1, False
         if not legal:
             why = "outside the action space" if engine_action < 0 else None

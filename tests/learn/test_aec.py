@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -132,6 +133,10 @@ def test_the_action_space_covers_every_engine_action() -> None:
     assert from_engine(BLIND_NIL) == BLIND_NIL_ACTION and from_engine(LOOK) == LOOK_ACTION
     with pytest.raises(ValueError, match="outside the action space"):
         to_engine(NUM_ACTIONS)
+    assert to_engine(np.int64(56)) == BID_BASE + 2
+    for bad in (54.9, 54.0, "55", True):
+        with pytest.raises(TypeError, match="an action is a whole number 0 to 73"):
+            to_engine(bad)  # type: ignore[arg-type]
 
 
 def test_an_illegal_action_is_refused_with_the_reason_and_changes_nothing() -> None:
@@ -150,6 +155,32 @@ def test_an_illegal_action_is_refused_with_the_reason_and_changes_nothing() -> N
     assert e.agent_selection == agent
 
 
+@pytest.mark.parametrize("action", [54.9, 55.0, np.float64(55.0), "55", "3", True, False,
+                                    np.True_, [55], b"55"],
+                         ids=repr)
+def test_an_action_that_is_not_a_whole_number_is_refused_and_changes_nothing(action: Any) -> None:
+    e = env("cardems")
+    e.reset(seed=1)
+    agent = e.agent_selection
+    seat = e.agent_name_mapping[agent]
+    before = e.match.to_record()
+    with pytest.raises(IllegalAction, match=rf"^{agent} \(seat {seat}\) cannot take action "
+                       rf"{re.escape(repr(action))}: an action is a whole number"):
+        e.step(action)
+    assert e.match.to_record() == before
+    assert e.agent_selection == agent
+
+
+@pytest.mark.parametrize("action", [55, np.int64(55), np.int8(55), np.uint16(55), np.array(55)],
+                         ids=repr)
+def test_python_and_numpy_integers_are_actions(action: Any) -> None:
+    e = env("cardems")
+    e.reset(seed=1)
+    seat = e.match.current_player
+    e.step(action)
+    assert e.match.bids[seat] == 1
+
+
 def test_bad_options_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="reward: must be"):
         env("cardems", reward="points")
@@ -159,6 +190,20 @@ def test_bad_options_are_refused_by_name() -> None:
         env("cards4net", bag_limit=0)
     with pytest.raises(ValueError, match="max_hands"):
         env("cardems", max_hands=0)
+    for scale in ("x", "2", None, True, float("nan"), float("inf"), [1.0]):
+        with pytest.raises(ValueError, match=rf"^reward_scale: must be a finite number, "
+                           rf"not {re.escape(repr(scale))}$"):
+            env("cardems", reward_scale=scale)
+    assert env("cardems", reward_scale=np.float32(0.5)).reward_scale == 0.5
+    assert env("cardems", reward_scale=2).reward_scale == 2.0
+
+
+def test_step_before_reset_says_to_call_reset() -> None:
+    e = env("cardems")
+    with pytest.raises(IllegalAction, match=r"^call reset\(\) before step\(\)$"):
+        e.step(54)
+    e.reset(seed=1)
+    e.step(int(e.observe(e.agent_selection)["action_mask"].argmax()))
 
 
 def block(vector: np.ndarray[Any, Any], players: int, name: str) -> np.ndarray[Any, Any]:

@@ -15,7 +15,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from spades.engine import replay
+from spades.engine import IllegalAction, replay
 from spades.engine.handstate import public_voids
 from spades.learn.encoding import vector_size
 from spades.learn.openspiel import GAME_NAMES, SpadesState
@@ -58,6 +58,50 @@ def test_bad_parameters_are_refused_by_name() -> None:
         pyspiel.load_game("python_spades_race400", {"teams": "north-south"})
     with pytest.raises(pyspiel.SpielError, match="dealer: must be a seat"):
         pyspiel.load_game("python_spades_cardems", {"dealer": 7})
+
+
+def test_an_illegal_chance_or_player_action_is_refused_at_once_and_changes_nothing() -> None:
+    game = pyspiel.load_game("python_spades_cardems")
+    state = game.new_initial_state()
+    with pytest.raises(IllegalAction, match=r"^chance cannot deal card 99: not a card "
+                       r"\(cards are 0 to 53\)"):
+        state.apply_action(99)
+    with pytest.raises(IllegalAction, match=r"^chance cannot deal card 52 \(LJ\): "
+                       r"not in this game's deck"):
+        state.apply_action(52)  # no jokers in cardems
+    assert state.history() == [] and state.chance_outcomes()[0] == (0, 1 / 52)
+    state.apply_action(3)
+    with pytest.raises(IllegalAction, match=r"^chance cannot deal card 3 \(5C\): "
+                       r"it was dealt already"):
+        state.apply_action(3)
+    assert state.history() == [3] and len(state.chance_outcomes()) == 51
+    deal(state, np.random.RandomState(4))
+    player = state.current_player()
+    before = state.history()
+    with pytest.raises(IllegalAction, match=rf"^player {player} cannot take action 0 "
+                       r"\(2C\): it is time to bid"):
+        state.apply_action(0)
+    with pytest.raises(IllegalAction, match=rf"^player {player} cannot take action 99: "
+                       r"action 99 is outside the action space"):
+        state.apply_action(99)
+    assert state.history() == before and state.current_player() == player
+    state.apply_action(state.legal_actions()[0])
+    assert len(state.history()) == len(before) + 1
+
+
+def test_a_finished_game_takes_no_more_actions() -> None:
+    game = pyspiel.load_game("python_spades_cardems", {"one_hand": False, "max_hands": 1})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deal(state, rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    history = state.history()
+    with pytest.raises(IllegalAction, match=r"^the game is over"):
+        state.apply_action(0)  # the match goes on, but the game was cut after max_hands
+    assert state.history() == history and state.is_terminal()
 
 
 def deal(state: Any, rng: np.random.RandomState) -> None:

@@ -3,6 +3,9 @@ the learner's seat, its partner's spec, the rewards and the illegal-action modes
 
 from __future__ import annotations
 
+import re
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +18,7 @@ from gymnasium.utils.env_checker import check_env
 
 from spades.engine import IllegalAction
 from spades.learn import single_agent_env
-from spades.learn.single import SingleAgentEnv
+from spades.learn.single import BotError, SingleAgentEnv
 
 #: PettingZoo and Gymnasium checkers warn about style choices shared with their own card
 #: games (a dict observation, an all-zero mask for agents not to act); those are not failures.
@@ -95,6 +98,33 @@ def test_illegal_actions_end_the_episode_or_raise() -> None:
         strict.step(200)
 
 
+@pytest.mark.parametrize("mode", ["end", "raise"])
+@pytest.mark.parametrize("action", [54.9, 56.0, np.float64(56.0), "56", "3", True, False,
+                                    np.True_, None],
+                         ids=repr)
+def test_an_action_that_is_not_a_whole_number_is_refused_in_either_mode(action: Any,
+                                                                         mode: str) -> None:
+    e = single_agent_env("cardems", opponents="random", illegal_action=mode)  # type: ignore[arg-type]
+    e.reset(seed=1)
+    before = e.match.to_record()
+    with pytest.raises(IllegalAction, match=rf"^seat 0 cannot take action "
+                       rf"{re.escape(repr(action))}: an action is a whole number"):
+        e.step(action)
+    assert e.match.to_record() == before
+    _, _, terminated, _, info = e.step(56)  # the episode goes on
+    assert not terminated and "illegal_action" not in info
+    assert e.match.bids[0] == 2
+
+
+@pytest.mark.parametrize("action", [56, np.int64(56), np.int16(56), np.uint8(56), np.array(56)],
+                         ids=repr)
+def test_python_and_numpy_integers_are_the_learners_actions(action: Any) -> None:
+    e = single_agent_env("cardems", opponents="random", illegal_action="raise")
+    e.reset(seed=1)
+    e.step(action)
+    assert e.match.bids[0] == 2
+
+
 def test_bad_arguments_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
         single_agent_env("cardems", opponents="grandmaster")
@@ -102,3 +132,113 @@ def test_bad_arguments_are_refused_by_name() -> None:
         single_agent_env("cardems", seat=4)
     with pytest.raises(ValueError, match="illegal_action"):
         single_agent_env("cardems", illegal_action="ignore")  # type: ignore[arg-type]
+    for name in ("reward_scale", "illegal_reward"):
+        for value in ("x", None, False, float("nan")):
+            with pytest.raises(ValueError, match=rf"^{name}: must be a finite number, "
+                               rf"not {re.escape(repr(value))}$"):
+                single_agent_env("cardems", **{name: value})
+
+
+@pytest.mark.parametrize(("knobs", "message"), [
+    ({"partner": "nope"}, "partner: unknown bot level 'nope'"),
+    ({"opponents": "nope"}, "opponents: unknown bot level 'nope'"),
+    ({"opponents": "nope", "partner": "random"}, "opponents: unknown bot level 'nope'"),
+    ({"opponents": "random", "partner": "expert:zzz"}, "partner: "),
+    ({"partner": "py:no_such_module_here:Bot"},
+     "partner: py:no_such_module_here:Bot: cannot import module"),
+    ({"opponents": 3}, "opponents: a bot spec is text"),
+])
+def test_a_bad_bot_spec_is_refused_naming_the_argument(knobs: dict[str, Any],
+                                                       message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match="^" + re.escape(message)):
+        single_agent_env("cardems", **knobs)
+
+
+def test_step_before_reset_says_to_call_reset_and_changes_nothing() -> None:
+    e = single_agent_env("cardems", opponents="random")
+    before = e.match.to_record()
+    for mode in ("end", "raise"):
+        e.illegal_action = mode  # type: ignore[assignment]
+        with pytest.raises(IllegalAction, match=r"^call reset\(\) before step\(\)$"):
+            e.step(54)
+    assert e.match.to_record() == before
+
+
+BOTS = textwrap.dedent('''
+    import numpy as np
+
+
+    class NumpyBot:
+        """Legal actions as numpy integers, as a policy's argmax gives them."""
+
+        name = "numpy"
+
+        def __init__(self, seed=None):
+            self.rng = np.random.default_rng(seed)
+
+        def act(self, obs):
+            return self.rng.choice(np.array(obs.legal_actions, dtype=np.int64))
+
+
+    class FloatBot:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self, obs):
+            return np.float64(obs.legal_actions[0])
+
+
+    class NonsenseBot:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self, obs):
+            return 999
+
+
+    class CrashBot:
+        def __init__(self, seed=None):
+            pass
+
+        def act(self, obs):
+            raise RuntimeError("boom")
+''')
+
+
+@pytest.fixture
+def bots_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "learn_env_test_bots.py").write_text(BOTS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "py:learn_env_test_bots:"
+
+
+def test_a_bot_may_give_numpy_integers(bots_module: str) -> None:
+    e = single_agent_env("cardems", opponents=bots_module + "NumpyBot",
+                         partner=bots_module + "NumpyBot")
+    for seed in range(3):
+        total, steps = play(e, seed)
+        assert steps == 14 and e.match.is_over()
+        assert total == e.match.results[0].points[0]
+
+
+@pytest.mark.parametrize(("bot", "arg", "why"), [
+    ("FloatBot", "opponents", r"act gave np.float64\(\d+.0\), not an action \(a whole number\)"),
+    ("NonsenseBot", "opponents", r"act gave 999, which the engine refuses: 999 is not an action"),
+    ("CrashBot", "opponents", r"act raised RuntimeError: boom"),
+    ("NonsenseBot", "partner", r"act gave 999, which the engine refuses"),
+])
+def test_a_bot_that_fails_is_named_by_seat_and_spec_not_blamed_on_the_learner(
+        bots_module: str, bot: str, arg: str, why: str) -> None:
+    spec = bots_module + bot
+    e = single_agent_env("cardems", illegal_action="raise",
+                         **({"opponents": spec, "partner": "random"} if arg == "opponents"
+                            else {"opponents": "random", "partner": spec}))
+    seats = "2" if arg == "partner" else "[13]"
+    failure = rf"^seat {seats} \({arg}={re.escape(repr(spec))}\): {why}"
+    with pytest.raises(BotError, match=failure):
+        for seed in range(20):  # the bot fails before the learner's first turn or after it
+            obs, _ = e.reset(seed=seed)
+            e.step(int(obs["action_mask"].argmax()))
+    with pytest.raises(IllegalAction, match=r"^the episode stopped: seat .* call reset\(\)$"):
+        e.step(54)
+    assert not isinstance(BotError("x"), IllegalAction)
