@@ -60,15 +60,16 @@ def deck_mask(players: int, jokers: bool = False) -> int:
     return mask
 
 
-def _check_card(card: int) -> None:
-    # (no test for bool: compiled with mypyc, an int argument arrives as a plain int)
-    if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+def _check_card(card: object) -> int:
+    """``card`` if it is a card's number, else :class:`CardError` saying what cards are."""
+    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
         raise CardError(f"{card!r} is not a card: cards are numbered 0 to {NUM_CARDS - 1}")
+    return card
 
 
-def card_str(card: int) -> str:
+def card_str(card: object) -> str:
     """``AS``, ``TH``, ``2C``; ``LJ`` and ``BJ`` for the jokers."""
-    _check_card(card)
+    card = _check_card(card)
     if card == LITTLE_JOKER:
         return "LJ"
     if card == BIG_JOKER:
@@ -76,9 +77,9 @@ def card_str(card: int) -> str:
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
-def card_name(card: int) -> str:
+def card_name(card: object) -> str:
     """A card in words: ``queen of hearts``, ``big joker``."""
-    _check_card(card)
+    card = _check_card(card)
     if card == LITTLE_JOKER:
         return "little joker"
     if card == BIG_JOKER:
@@ -86,9 +87,9 @@ def card_name(card: int) -> str:
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
-def card_symbol(card: int) -> str:
+def card_symbol(card: object) -> str:
     """A short form with a suit symbol: ``Q♥``, ``10♠``, ``BJ``."""
-    _check_card(card)
+    card = _check_card(card)
     if card >= LITTLE_JOKER:
         return card_str(card)
     rank = RANK_LETTERS[card % 13]
@@ -102,7 +103,7 @@ _WORD_SUITS = {name: i for i, name in enumerate(SUIT_NAMES)}
 _WORD_SUITS.update({name[:-1]: i for i, name in enumerate(SUIT_NAMES)})
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: object) -> int:
     """Parse ``AS``, ``th``, ``10H``, ``BJ``, ``LJ`` or words (``queen of hearts``).
 
     Raises :class:`CardError` saying what is wrong with the text.
@@ -154,12 +155,11 @@ def iter_cards(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[object]) -> int:
     """The bitmask of some cards."""
     mask = 0
     for c in cards:
-        _check_card(c)
-        mask |= 1 << c
+        mask |= 1 << _check_card(c)
     return mask
 
 

@@ -86,7 +86,7 @@ class Match(HandState):
         rules: Rules,
         *,
         rng: random.Random | None = None,
-        dealer: int | None = None,
+        dealer: object = None,
         events: bool = False,
         _copy_of: Match | None = None,
     ) -> None:
@@ -107,7 +107,7 @@ class Match(HandState):
         self.pending_deals: list[tuple[int, ...]] = []
         if dealer is None:
             dealer = rng.randrange(self.n) if rng is not None else 0
-        if not (isinstance(dealer, int) and 0 <= dealer < self.n):
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
             raise SpadesError(f"dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
         self.dealer = dealer
         #: The events recorded since the last :meth:`take_events`, or None: not recording.
@@ -123,7 +123,7 @@ class Match(HandState):
             self.deal()
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | None = None, dealer: int | None = None,
+    def new(cls, rules: Rules, seed: Any = None, dealer: object = None,
             *, events: bool = False) -> Match:
         """A match dealt from ``random.Random(seed)``."""
         return cls(rules, rng=random.Random(seed), dealer=dealer, events=events)
@@ -137,13 +137,15 @@ class Match(HandState):
 
     # Dealing ----------------------------------------------------------------------------
 
-    def deal(self, hands: Sequence[int] | None = None) -> None:
+    def deal(self, hands: Sequence[object] | None = None) -> None:
         """Deal the next hand: the given card masks per seat, or shuffled from ``rng``."""
         if self.phase is not DEAL:
             raise IllegalAction(f"cannot deal now: the {self.phase} phase is under way")
-        if hands is None and self.pending_deals:
-            hands = self.pending_deals.pop()  # the deal an undo took back: deal it again
-        elif hands is None:
+        if hands is not None:
+            masks = self._check_deal(hands)
+        elif self.pending_deals:
+            masks = list(self.pending_deals.pop())  # the deal an undo took back: again
+        else:
             if self.rng is None:
                 raise SpadesError("no deal given and no random generator to shuffle with")
             rnd = self.rng.random
@@ -155,23 +157,25 @@ class Match(HandState):
                 for c in cards[i::n]:
                     m |= 1 << c
                 masks[(self.dealer + 1 + i) % n] = m
-        if hands is not None:
-            masks = list(hands)
-            self._check_deal(masks)
         self._reset_hand(masks, (self.dealer + 1) % self.n)
         self.log.append(HandLog(self.dealer, tuple(masks), self.actions, [],
                                 tuple(self.scores), tuple(self.bags)))
         if self.events is not None:
             self.events.append(HandDealt(len(self.log), self.dealer))
 
-    def _check_deal(self, masks: list[int]) -> None:
+    def _check_deal(self, hands: Sequence[object]) -> list[int]:
+        """``hands`` as card masks, or :class:`SpadesError` saying which seat's is wrong."""
+        masks: list[int] = []
+        for seat, m in enumerate(hands):
+            if not isinstance(m, int) or isinstance(m, bool) or m < 0:
+                raise SpadesError(f"seat {seat}: a hand must be a card mask (a whole number), "
+                                  f"not {m!r}")
+            masks.append(m)
         if len(masks) != self.n:
             raise SpadesError(f"the deal must have {self.n} hands, not {len(masks)}")
         deck = self.rules.deck
         seen = 0
         for seat, m in enumerate(masks):
-            if not isinstance(m, int) or m < 0:
-                raise SpadesError(f"seat {seat}: a hand must be a card mask")
             if m >> NUM_CARDS:
                 raise SpadesError(f"seat {seat}: a hand must be a card mask, and bit "
                                   f"{m.bit_length() - 1} is no card (cards are 0 to {NUM_CARDS - 1})")
@@ -186,6 +190,7 @@ class Match(HandState):
                     f"seat {seat} holds {m.bit_count()} cards, not {self.hand_size}"
                 )
             seen |= m
+        return masks
 
     # Queries ----------------------------------------------------------------------------
 
@@ -594,7 +599,7 @@ class Match(HandState):
 
     # Views ------------------------------------------------------------------------------
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What ``seat`` may see now: its own hand (once looked at) and public information."""
         return observe(self, seat)
 
@@ -607,9 +612,9 @@ class Match(HandState):
                 f"turn {self.current_player} scores {self.scores}>")
 
 
-def observe(match: Match, seat: int) -> Observation:
+def observe(match: Match, seat: object) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
-    if not isinstance(seat, int):  # (compiled, a bool arrives as an int)
+    if not isinstance(seat, int) or isinstance(seat, bool):
         raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")

@@ -113,3 +113,39 @@ def test_extra_fields_of_a_record_may_not_replace_its_own(field: str) -> None:
                                           r"match; extra fields may not"):
         m.to_record(**{field: 1})
     assert m.to_record(id="g1", names=["a", "b", "c", "d"])["id"] == "g1"
+
+
+WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
+    # (what, call, error, message): the same in the compiled build as in pure Python (the
+    # compiled one said mypyc's "int object expected; got str" and the like)
+    ("dealer '0'", lambda: Match(profile("cardems"), rng=random.Random(1), dealer="0"),
+     ValueError, r"dealer must be a seat from 0 to 3, not '0'"),
+    ("dealer True", lambda: Match(profile("cardems"), rng=random.Random(1), dealer=True),
+     ValueError, r"dealer must be a seat from 0 to 3, not True"),
+    ("observation True", lambda: Match(profile("cardems"), rng=random.Random(1)).observation(True),
+     TypeError, r"seat must be a whole number 0 to 3, not True"),
+    ("parse_card None", lambda: __import__("spades.engine").engine.parse_card(None),
+     ValueError, r"a card must be a string like 'AS', not None"),
+    ("card_str 'AS'", lambda: __import__("spades.engine").engine.card_str("AS"),
+     ValueError, r"'AS' is not a card: cards are numbered 0 to 53"),
+    ("card_name 1.0", lambda: __import__("spades.engine").engine.card_name(1.0),
+     ValueError, r"1.0 is not a card"),
+    ("mask_of ['AS']", lambda: __import__("spades.engine").engine.mask_of(["AS"]),
+     ValueError, r"'AS' is not a card"),
+    ("deal strings", lambda: Match(profile("cardems")).deal(["AS"] * 4),
+     ValueError, r"seat 0: a hand must be a card mask \(a whole number\), not 'AS'"),
+]
+
+
+@pytest.mark.parametrize("what, call, error, message", WRONG_TYPES,
+                         ids=[w[0] for w in WRONG_TYPES])
+def test_wrong_types_are_refused_in_words_in_either_build(what: str, call: Any,
+                                                          error: type[Exception],
+                                                          message: str) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_a_text_seed_deals_in_either_build() -> None:
+    # Match.new(rules, "x") dealt in pure Python; compiled, it was "int or None object expected".
+    assert Match.new(profile("cardems"), "x").hands == Match.new(profile("cardems"), "x").hands
