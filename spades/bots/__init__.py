@@ -54,11 +54,14 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if spec.endswith(NOADAPT):
         adapt = False
         spec = spec[: -len(NOADAPT)]
+    named, _, budget = spec.partition(":")  # as written: a strength is named before mapping
+    if budget and named in STRENGTHS and named not in LEVELS:
+        raise ValueError(_strength_budget(named, budget, adapt))
     if spec in STRENGTHS:
         spec = STRENGTHS[spec]
     level, _, budget = spec.partition(":")
     if not adapt and level != "expert":
-        raise ValueError(f"{NOADAPT} applies to expert and hard only, not to {level!r}")
+        raise ValueError(f"{NOADAPT} applies to expert and hard only, not to {named!r}")
     if level == "human":
         if budget not in HUMAN_MODELS:
             raise ValueError(f"human:{budget} is not a model of a person; choose human:"
@@ -83,6 +86,22 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
                      f"a strength ({', '.join(STRENGTHS)}), human:MODEL, cmd:PROGRAM or "
                      "py:MODULE:OBJECT")
+
+
+def _strength_budget(strength: str, budget: str, adapt: bool) -> str:
+    """Why ``strength:budget`` is refused, and what to write instead."""
+    spec = STRENGTHS[strength]
+    level = spec.partition(":")[0]
+    why = f"{strength} is a strength ({spec}) and takes no budget; "
+    if level not in ("expert", "ismcts"):
+        return why + f"{level} has none"
+    try:
+        parse_budget(budget, "worlds")
+    except ValueError:
+        return why + (f"for the {level} with a budget of your own write {level}:N, "
+                      f"{level}:Ss or {level}:Scpu")
+    return why + (f"for the {level} with a budget of your own write {level}:{budget}"
+                  + ("" if adapt else NOADAPT))
 
 
 def python_bot(spec: str, seed: int | None = None) -> Bot:
