@@ -39,9 +39,9 @@ def check_turn(obs: Observation, what: str = "act") -> None:
                         f"not a {type(obs).__name__}")
     if obs.current_player != obs.seat:
         now = obs.current_player
-        why = (f"it is seat {now}'s turn" if now >= 0 else
+        why = (f"seat {now} is to act" if now >= 0 else
                "the match is over" if now == TERMINAL else "the next hand is not dealt")
-        raise SpadesError(f"seat {obs.seat} is not to act: {why}")
+        raise SpadesError(f"it is not seat {obs.seat}'s turn: {why}")  # hint's words, extended
 
 
 B = TypeVar("B")

@@ -31,8 +31,8 @@ def test_a_bot_refuses_a_seat_that_is_not_to_act(spec: str) -> None:
     bot = make_bot(spec, 1)
     with pytest.raises(SpadesError) as caught:
         bot.act(match.observation(seat))
-    assert str(caught.value) == (f"seat {seat} is not to act: it is seat "
-                                 f"{match.current_player}'s turn")
+    assert str(caught.value) == (f"it is not seat {seat}'s turn: seat "
+                                 f"{match.current_player} is to act")
     close = getattr(bot, "close", None)
     if close is not None:
         close()
@@ -52,8 +52,8 @@ def test_hint_refuses_a_match_and_a_seat_not_to_act() -> None:
                                         r"\(seat\)\), not a Match$"):
         hint(match)  # type: ignore[arg-type]
     seat = (match.current_player + 1) % 4
-    with pytest.raises(ValueError, match=rf"^seat {seat} is not to act: it is seat "
-                                         rf"{match.current_player}'s turn$"):
+    with pytest.raises(ValueError, match=rf"^it is not seat {seat}'s turn: seat "
+                                         rf"{match.current_player} is to act$"):
         hint(match.observation(seat))
 
 
@@ -63,8 +63,15 @@ def test_no_one_to_act_at_the_end_of_a_match() -> None:
     while not match.is_over():
         seat = match.current_player
         match.apply(bots[seat].act(match.observation(seat)))
-    with pytest.raises(SpadesError, match=r"^seat 0 is not to act: the match is over$"):
+    with pytest.raises(SpadesError, match=r"^it is not seat 0's turn: the match is over$"):
         bots[0].act(match.observation(0))
+
+
+def test_no_one_to_act_before_the_deal() -> None:
+    match = Match(profile("cardems"), dealer=0)
+    with pytest.raises(SpadesError, match=r"^it is not seat 1's turn: the next hand is not "
+                                          r"dealt$"):
+        make_bot("beginner", 1).act(match.observation(1))
 
 
 def test_the_check_keeps_the_class_and_its_attributes() -> None:
