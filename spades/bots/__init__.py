@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from spades.bots.base import Bot, RandomBot
+from spades.bots.base import Bot, RandomBot, turn_checked
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
 from spades.bots.human import HUMAN_MODELS, HumanBot
@@ -41,48 +41,72 @@ DEFAULT_STRENGTH = "normal"
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from a spec like ``random``, ``beginner``, ``expert:40``, ``expert:0.5s``,
     ``expert:0.5cpu``, ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
-    ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``."""
+    ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``.
+
+    Every bot it builds (but a ``py:`` one, your own code) refuses in ``act`` what is not
+    the observation of the seat to act (:func:`~spades.bots.base.check_turn`): a
+    ``SpadesError`` (a ``ValueError``) naming the seat and whose turn it is, or a
+    ``TypeError``."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot spec is text like 'expert' or 'cmd:python3 my_bot.py', not {spec!r}")
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 
-        return ExternalBot(spec[4:])
+        return turn_checked(ExternalBot)(spec[4:])
     if spec.startswith("py:"):
         return python_bot(spec, seed)
     adapt = True
     if spec.endswith(NOADAPT):
         adapt = False
         spec = spec[: -len(NOADAPT)]
+    named, _, budget = spec.partition(":")  # as written: a strength is named before mapping
+    if budget and named in STRENGTHS and named not in LEVELS:
+        raise ValueError(_strength_budget(named, budget, adapt))
     if spec in STRENGTHS:
         spec = STRENGTHS[spec]
     level, _, budget = spec.partition(":")
     if not adapt and level != "expert":
-        raise ValueError(f"{NOADAPT} applies to expert and hard only, not to {level!r}")
+        raise ValueError(f"{NOADAPT} applies to expert and hard only, not to {named!r}")
     if level == "human":
         if budget not in HUMAN_MODELS:
             raise ValueError(f"human:{budget} is not a model of a person; choose human:"
                              + ", human:".join(HUMAN_MODELS))
-        return HumanBot(budget, seed)
+        return turn_checked(HumanBot)(budget, seed)
     if level in ("random", "beginner", "intermediate") and budget:
         raise ValueError(f"level {level!r} takes no budget")
     if level == "random":
-        return RandomBot(seed)
+        return turn_checked(RandomBot)(seed)
     if level == "beginner":
-        return BeginnerBot(seed)
+        return turn_checked(BeginnerBot)(seed)
     if level == "intermediate":
-        return IntermediateBot(seed)
+        return turn_checked(IntermediateBot)(seed)
     if level == "expert":
         from spades.bots.expert import ExpertBot
 
-        return ExpertBot(seed, adapt=adapt, **parse_budget(budget, "worlds"))
+        return turn_checked(ExpertBot)(seed, adapt=adapt, **parse_budget(budget, "worlds"))
     if level == "ismcts":
         from spades.bots.ismcts import IsmctsBot
 
-        return IsmctsBot(seed, **parse_budget(budget, "iterations"))
+        return turn_checked(IsmctsBot)(seed, **parse_budget(budget, "iterations"))
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
                      f"a strength ({', '.join(STRENGTHS)}), human:MODEL, cmd:PROGRAM or "
                      "py:MODULE:OBJECT")
+
+
+def _strength_budget(strength: str, budget: str, adapt: bool) -> str:
+    """Why ``strength:budget`` is refused, and what to write instead."""
+    spec = STRENGTHS[strength]
+    level = spec.partition(":")[0]
+    why = f"{strength} is a strength ({spec}) and takes no budget; "
+    if level not in ("expert", "ismcts"):
+        return why + f"{level} has none"
+    try:
+        parse_budget(budget, "worlds")
+    except ValueError:
+        return why + (f"for the {level} with a budget of your own write {level}:N, "
+                      f"{level}:Ss or {level}:Scpu")
+    return why + (f"for the {level} with a budget of your own write {level}:{budget}"
+                  + ("" if adapt else NOADAPT))
 
 
 def python_bot(spec: str, seed: int | None = None) -> Bot:

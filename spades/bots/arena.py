@@ -14,6 +14,7 @@ two seats (partnerships, or six players in three teams of two).
 from __future__ import annotations
 
 import math
+import operator
 import os
 import statistics
 import sys
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spades.bots import make_bot
-from spades.bots.base import Bot
+from spades.bots.base import Bot, turn_checked
 from spades.engine import Match, Rules, profile
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
@@ -152,7 +153,7 @@ def make_player(spec: str, seed: int) -> Bot:
         from spades.bots import parse_budget
         from spades.bots.expert import AllSeeingBot
 
-        return AllSeeingBot(seed, **parse_budget(budget, "worlds"))
+        return turn_checked(AllSeeingBot)(seed, **parse_budget(budget, "worlds"))
     return make_bot(spec, seed=seed)
 
 
@@ -267,13 +268,28 @@ class PythonBotError(Exception):
 
 
 def _python_act(bot: Bot, obs: Any, spec: str) -> int:
+    """``bot.act(obs)`` as a plain int. An integer of another type (numpy's ``int64``, or
+    anything with ``__index__``) is that int; anything else (a float, a bool, text) is
+    refused like an action that is not legal, even when it equals one (``64.0 == 64``)."""
     try:
-        action = bot.act(obs)
+        given = bot.act(obs)
     except Exception as exc:
         raise PythonBotError(f"{spec}: act raised {type(exc).__name__}: {exc}") from None
-    if action not in obs.legal_actions:
-        raise PythonBotError(f"{spec}: act gave {action!r}, not one of obs.legal_actions")
+    action = _whole_number(given)
+    if action is None or action not in obs.legal_actions:
+        kind = "" if action is not None else f" ({type(given).__name__}, not an int)"
+        raise PythonBotError(f"{spec}: act gave {given!r}, not one of obs.legal_actions{kind}")
     return action
+
+
+def _whole_number(value: object) -> int | None:
+    """``value`` as an int if it is of an integer type (not a bool), else ``None``."""
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # numpy's too
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:

@@ -198,9 +198,13 @@ def parse_answer(answer: str, legal: set[int]) -> tuple[int | None, str]:
             value = json.loads(answer)
         except json.JSONDecodeError:
             return None, "not valid JSON"
-        if not isinstance(value, dict) or not isinstance(value.get("action"), str | int):
+        if not isinstance(value, dict) or "action" not in value:
             return None, 'a JSON answer needs "action"'
-        text = str(value["action"])
+        given = value["action"]
+        if isinstance(given, bool) or not isinstance(given, str | int):  # true is no 1
+            return None, ('a JSON answer needs "action" as text or a whole number, not '
+                          + json.dumps(given)[:40])
+        text = str(given)
     if not text:
         return None, "empty answer"
     try:

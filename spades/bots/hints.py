@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spades.bots.base import check_turn
 from spades.bots.expert import ExpertBot
 from spades.bots.policy import estimate_tricks, nil_risk, side_need
 from spades.engine import (
@@ -60,9 +61,8 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
          names: Sequence[str] | None = None) -> Hint:
     """What the seat of ``obs`` should do now, its reason naming seats by ``names``
     (default: :func:`compass_names`). Raises ``ValueError`` when it is not that seat's
-    turn."""
-    if not obs.legal_actions:
-        raise ValueError(f"it is not seat {obs.seat}'s turn")
+    turn (a ``SpadesError``), ``TypeError`` for what is not an observation."""
+    check_turn(obs, "hint")
     bot = ExpertBot(seed, worlds=worlds)
     action = nil_duck(obs, bot.act(obs))
     return Hint(action, explain(obs, action, names))

@@ -17,8 +17,11 @@ from spades.engine import (
     PROFILES,
     Match,
     RecordError,
+    Rules,
     SpadesError,
+    card_str,
     card_symbol,
+    cards_of,
     parse_card,
     profile,
     replay,
@@ -120,7 +123,7 @@ def _from_hand(args: argparse.Namespace) -> Match:
             raise SpadesError(f"{word} is listed twice")
         mine |= 1 << c
     if mine & ~rules.deck:
-        raise SpadesError("a card of --hand is not in this deck")
+        raise SpadesError("a card of --hand is not in this deck: " + _not_in_deck(rules, mine))
     if mine.bit_count() != rules.hand_size:
         raise SpadesError(f"--hand needs {rules.hand_size} cards, not {mine.bit_count()}")
     rest = [c for c in range(54) if rules.deck >> c & 1 and not mine >> c & 1]
@@ -142,3 +145,22 @@ def _from_hand(args: argparse.Namespace) -> Match:
     if LOOK in match.legal_actions():
         match.apply(LOOK)
     return match
+
+
+def _not_in_deck(rules: Rules, hand: int) -> str:
+    """The cards of ``hand`` that are not in the deck of ``rules``, and why:
+    ``2S (the race400 deck for 6 players has no 2C, 2D, 2H or 2S: twos are taken out...)``."""
+    jokers = (1 << 52) | (1 << 53)
+    outside = [card_str(c) for c in cards_of(hand & ~rules.deck)]
+    twos = [card_str(c) for c in cards_of(~rules.deck & ((1 << 52) - 1))]  # 2C, 2D, 2H, 2S
+    gaps = []  # why, for the kinds of card the hand has
+    if hand & jokers & ~rules.deck:
+        gaps.append("jokers")
+    if hand & ~rules.deck & ~jokers:
+        listed = twos[0] if len(twos) == 1 else ", ".join(twos[:-1]) + " or " + twos[-1]
+        gaps.append(f"{listed}: twos are taken out, 2C first, so that the {rules.players} "
+                    f"players get {rules.hand_size} cards each")
+    deck = f"the {rules.name} deck"
+    if len(PROFILES[rules.name][0]) > 1:  # a profile for several table sizes
+        deck += f" for {rules.players} players"
+    return f"{', '.join(outside)} ({deck} has no {', and no '.join(gaps)})"

@@ -225,6 +225,31 @@ def test_hint_refuses_worlds_below_one(worlds: str, capsys: pytest.CaptureFixtur
     assert f"argument --worlds: must be 1 or more, not {worlds}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("hand", "players", "message"), [
+    ("AS KS 7S 2S AH QH 5H 9D", "6",
+     "a card of --hand is not in this deck: 2S (the race400 deck for 6 players has no "
+     "2C, 2D, 2H or 2S: twos are taken out, 2C first, so that the 6 players get 8 cards "
+     "each)"),
+    ("AS KS 7S 2C AH QH 5H 9D 4D KC 8C 6C 3C JS TS 9S 8S", "3",
+     "a card of --hand is not in this deck: 2C (the race400 deck for 3 players has no 2C: "
+     "twos are taken out, 2C first, so that the 3 players get 17 cards each)"),
+    ("AS KS 2D 2C AH QH 5H 9D 4D KC", "5",
+     "a card of --hand is not in this deck: 2C, 2D (the race400 deck for 5 players has no "
+     "2C or 2D: "),
+])
+def test_hint_names_the_card_of_hand_not_in_the_deck_and_why(
+        hand: str, players: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", hand, "--rules", "race400", "--players", players]) == 2
+    assert f"spades hint: {message}" in capsys.readouterr().err
+
+
+def test_hint_says_a_joker_is_not_in_a_deck_without_jokers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C LJ"]) == 2
+    assert ("spades hint: a card of --hand is not in this deck: LJ (the cardems deck has no "
+            "jokers)\n") in capsys.readouterr().err
+
+
 def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no-such-program"

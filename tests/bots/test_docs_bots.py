@@ -6,23 +6,31 @@ import contextlib
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from spades.engine import Match, profile
-
-DOC = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC, flags=re.S)
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_the_examples_run(index: int) -> None:
-    # The first example leaves the match and the seat to the reader: supply them.
-    match = Match.new(profile("cardems"), 1)
-    scope = {"match": match, "seat": match.current_player}
+    # As they stand: every name an example uses it defines (the first one used a match and
+    # a seat it never made, supplied here until they were written into it).
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(BLOCKS[index], f"bots.md#{index}", "exec"), scope)
+        exec(compile(BLOCKS[index], f"bots.md#{index}", "exec"), {})
+
+
+def test_the_protocol_examples_python_use_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"## Using it from Python\n\n```python\n(.*?)```", doc, flags=re.S)
+    monkeypatch.chdir(ROOT)  # the example names examples/bots/simple_bot.py from the top
+    scope: dict[str, Any] = {}
+    exec(compile(block, "bot-protocol.md#python", "exec"), scope)
+    assert scope["action"] in scope["match"].observation(scope["seat"]).legal_actions
 
 
 def test_the_arena_example_prints_the_json_summary() -> None:

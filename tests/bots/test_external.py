@@ -102,3 +102,13 @@ def test_arena_voids_deals_of_a_dead_program() -> None:
                       deals=2)
     result = run_arena(cfg, jobs=1)
     assert result["void"] == 2 and result["deals"] == 0
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ('{"action": 64.0}', 'a JSON answer needs "action" as text or a whole number, not 64.0'),
+    ('{"action": true}', 'a JSON answer needs "action" as text or a whole number, not true'),
+    ('{"action": null}', 'a JSON answer needs "action" as text or a whole number, not null'),
+    ('{"move": "QH"}', 'a JSON answer needs "action"'),
+])
+def test_a_json_answer_whose_action_is_no_text_or_integer_says_so(answer: str, why: str) -> None:
+    assert parse_answer(answer, {parse_card("QH"), 65}) == (None, why)

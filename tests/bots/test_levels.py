@@ -62,6 +62,28 @@ def test_strengths_and_specs() -> None:
             make_bot(bad, 1)
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("hard:40", "hard is a strength (expert:12) and takes no budget; for the expert with "
+     "a budget of your own write expert:40"),
+    ("hard:0.5s", "hard is a strength (expert:12) and takes no budget; for the expert with "
+     "a budget of your own write expert:0.5s"),
+    ("hard:40:noadapt", "hard is a strength (expert:12) and takes no budget; for the expert "
+     "with a budget of your own write expert:40:noadapt"),
+    ("hard:abc", "hard is a strength (expert:12) and takes no budget; for the expert with "
+     "a budget of your own write expert:N, expert:Ss or expert:Scpu"),
+    ("easy:3", "easy is a strength (beginner) and takes no budget; beginner has none"),
+    ("normal:2", "normal is a strength (intermediate) and takes no budget; intermediate has "
+     "none"),
+    ("easy:noadapt", ":noadapt applies to expert and hard only, not to 'easy'"),
+])
+def test_a_strength_with_a_budget_is_refused_saying_what_to_write(spec: str,
+                                                                  message: str) -> None:
+    # hard:40 was "unknown bot level 'hard'", in a message listing hard as a strength.
+    with pytest.raises(ValueError) as caught:
+        make_bot(spec, 1)
+    assert str(caught.value) == message
+
+
 @pytest.mark.parametrize("spec", [5, None, b"expert", ["expert"]])
 def test_a_spec_that_is_not_text_is_refused_by_name(spec: Any) -> None:
     # make_bot(5) was an AttributeError: 'int' object has no attribute 'startswith'.
