@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from spades.bots.base import Bot, RandomBot, turn_checked
+from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
 from spades.bots.human import HUMAN_MODELS, HumanBot
@@ -43,7 +43,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     ``expert:0.5cpu``, ``expert:noadapt``, ``hard`` (a strength name), ``human:over``,
     ``cmd:python3 my_bot.py`` or ``py:my_bots:MyBot``.
 
-    Every bot it builds (but a ``py:`` one, your own code) refuses in ``act`` what is not
+    Every project bot (not a ``py:`` one, your own code) refuses in ``act`` what is not
     the observation of the seat to act (:func:`~spades.bots.base.check_turn`): a
     ``SpadesError`` (a ``ValueError``) naming the seat and whose turn it is, or a
     ``TypeError``."""
@@ -52,7 +52,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 
-        return turn_checked(ExternalBot)(spec[4:])
+        return ExternalBot(spec[4:])
     if spec.startswith("py:"):
         return python_bot(spec, seed)
     adapt = True
@@ -71,23 +71,23 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         if budget not in HUMAN_MODELS:
             raise ValueError(f"human:{budget} is not a model of a person; choose human:"
                              + ", human:".join(HUMAN_MODELS))
-        return turn_checked(HumanBot)(budget, seed)
+        return HumanBot(budget, seed)
     if level in ("random", "beginner", "intermediate") and budget:
         raise ValueError(f"level {level!r} takes no budget")
     if level == "random":
-        return turn_checked(RandomBot)(seed)
+        return RandomBot(seed)
     if level == "beginner":
-        return turn_checked(BeginnerBot)(seed)
+        return BeginnerBot(seed)
     if level == "intermediate":
-        return turn_checked(IntermediateBot)(seed)
+        return IntermediateBot(seed)
     if level == "expert":
         from spades.bots.expert import ExpertBot
 
-        return turn_checked(ExpertBot)(seed, adapt=adapt, **parse_budget(budget, "worlds"))
+        return ExpertBot(seed, adapt=adapt, **parse_budget(budget, "worlds"))
     if level == "ismcts":
         from spades.bots.ismcts import IsmctsBot
 
-        return turn_checked(IsmctsBot)(seed, **parse_budget(budget, "iterations"))
+        return IsmctsBot(seed, **parse_budget(budget, "iterations"))
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
                      f"a strength ({', '.join(STRENGTHS)}), human:MODEL, cmd:PROGRAM or "
                      "py:MODULE:OBJECT")

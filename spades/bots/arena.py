@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spades.bots import make_bot
-from spades.bots.base import Bot, turn_checked
+from spades.bots.base import Bot
 from spades.engine import Match, Rules, profile
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
@@ -153,7 +153,7 @@ def make_player(spec: str, seed: int) -> Bot:
         from spades.bots import parse_budget
         from spades.bots.expert import AllSeeingBot
 
-        return turn_checked(AllSeeingBot)(seed, **parse_budget(budget, "worlds"))
+        return AllSeeingBot(seed, **parse_budget(budget, "worlds"))
     return make_bot(spec, seed=seed)
 
 

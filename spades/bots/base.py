@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, TypeVar, cast, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from spades.engine import TERMINAL, Observation, SpadesError
 
@@ -27,6 +27,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         return self.rng.choice(obs.legal_actions)
 
 
@@ -42,26 +43,3 @@ def check_turn(obs: Observation, what: str = "act") -> None:
         why = (f"seat {now} is to act" if now >= 0 else
                "the match is over" if now == TERMINAL else "the next hand is not dealt")
         raise SpadesError(f"it is not seat {obs.seat}'s turn: {why}")  # hint's words, extended
-
-
-B = TypeVar("B")
-_CHECKED: dict[type[Any], type[Any]] = {}
-
-
-def turn_checked(cls: type[B]) -> type[B]:
-    """``cls`` with an ``act`` that first makes :func:`check_turn`'s check (one check a
-    decision): the class :func:`~spades.bots.make_bot` builds each project bot from, so a
-    wrong observation is refused in one place for every level. The subclass keeps the
-    class's name, so ``isinstance`` and messages are as for ``cls``."""
-    checked = _CHECKED.get(cls)
-    if checked is None:
-        inner = cls.act  # type: ignore[attr-defined]
-
-        def act(self: Any, obs: Observation) -> int:
-            check_turn(obs)
-            return inner(self, obs)  # type: ignore[no-any-return]
-
-        checked = _CHECKED[cls] = type(cls.__name__, (cls,), {
-            "__slots__": (), "act": act, "__module__": cls.__module__,
-            "__qualname__": cls.__qualname__, "__doc__": cls.__doc__})
-    return cast("type[B]", checked)

@@ -37,6 +37,7 @@ import time
 from typing import Any
 
 from spades.bots.adapt import SeatModel, Tendencies, adapted_rollout
+from spades.bots.base import check_turn
 from spades.bots.heuristic import own_state
 from spades.bots.infer import sample_deals
 from spades.bots.ismcts import tree_search
@@ -174,6 +175,7 @@ class ExpertBot:
     # Deciding -------------------------------------------------------------------------
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]

@@ -20,6 +20,7 @@ import subprocess
 import time
 from typing import Any
 
+from spades.bots.base import check_turn
 from spades.engine import Observation, Rules, SpadesError, action_str, parse_action
 from spades.engine.records import rules_json
 
@@ -169,6 +170,7 @@ class ExternalBot:
     # Playing -------------------------------------------------------------------------
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         key = (obs.rules, obs.seat)
         if self.started_for != key:
             self._send(rules_message(obs.rules, obs.seat))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from spades.bots.base import check_turn
 from spades.bots.policy import _discard, choose_bid, play_card, side_need
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, Observation
 from spades.engine.cards import (
@@ -64,6 +65,7 @@ class IntermediateBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         given = settled(obs)
         if given is not None:
             return given
@@ -91,6 +93,7 @@ class BeginnerBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         given = settled(obs, always_look)
         if given is not None:
             return given

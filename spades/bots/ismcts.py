@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Callable, Collection
 
+from spades.bots.base import check_turn
 from spades.bots.heuristic import settled
 from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
@@ -151,6 +152,7 @@ class IsmctsBot:
         self.bag_weight = bag_weight
 
     def act(self, obs: Observation) -> int:
+        check_turn(obs)
         given = settled(obs)
         if given is not None:
             return given

@@ -74,13 +74,16 @@ def test_no_one_to_act_before_the_deal() -> None:
         make_bot("beginner", 1).act(match.observation(1))
 
 
-def test_the_check_keeps_the_class_and_its_attributes() -> None:
+def test_the_bots_are_their_plain_classes_and_decide_as_before() -> None:
+    import pickle
+
     bot = make_bot("expert:5:noadapt", 3)
-    assert isinstance(bot, ExpertBot) and type(bot).__name__ == "ExpertBot"
-    assert isinstance(make_bot("ismcts:5", 1), IsmctsBot)
+    assert type(bot) is ExpertBot and type(make_bot("ismcts:5", 1)) is IsmctsBot
     match = _started()
     obs = match.observation(match.current_player)
     assert bot.act(obs) == ExpertBot(3, worlds=5, adapt=False).act(obs)
+    assert type(pickle.loads(pickle.dumps(make_bot("intermediate", 1)))).__name__ == (
+        "IntermediateBot")
 
 
 def test_check_turn_passes_the_seat_to_act() -> None:
