@@ -622,6 +622,10 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "join":
         table = hub.find(msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
+        if not hub.join_buckets.take(conn.user_id):
+            raise TableError("rate_limit", f"you may join tables at most "
+                             f"{hub.settings.join_rate:g} times a second, all your "
+                             "connections together")
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         if conn.table is not None and conn.table is not table:
@@ -647,6 +651,13 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "chat":
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
+        s = hub.settings
+        if not hub.chat_buckets.take(conn.user_id):
+            raise TableError("rate_limit", f"chat: at most {s.chat_rate:g} lines a second "
+                             "from you, all your connections together")
+        if not hub.table_chat_buckets.take(table.id):
+            raise TableError("rate_limit", f"chat: this table takes at most "
+                             f"{s.table_chat_rate:g} lines a second from everyone; wait a moment")
         async with table.lock:  # kept before anyone sees it, in the order it is shown
             await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)

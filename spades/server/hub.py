@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 from spades.engine import DEAL, Match, RulesError
 from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
-from spades.server.limits import HintGate, SendBudget, SpectatorNotices, TokenBucket
+from spades.server.limits import Buckets, HintGate, SendBudget, SpectatorNotices, TokenBucket
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
@@ -196,6 +196,10 @@ class Hub:
         self.lobby_notices = LobbyNotices(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
         self.hint_gate = HintGate(settings)
+        #: Chat lines and joins per user (all connections together), chat lines per table.
+        self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
+        self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
+        self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
         self.spectator_notices = SpectatorNotices(settings)
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
         # Instances of tables that stopped here (another took the table over): they write,

@@ -234,7 +234,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
     "sweep_seconds", "prune_minutes", "guest_days", "chat_days", "session_days",
-    "login_account_failures", "login_address_failures",
+    "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
+    "table_chat_rate", "table_chat_burst", "join_rate", "join_burst",
 )
 
 
@@ -249,7 +250,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "spectators_per_table", "max_body", "max_record_bytes", "http_rate", "http_burst",
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
     "login_failures", "login_account_failures", "login_address_failures", "login_window",
-    "session_days",
+    "session_days", "chat_rate", "chat_burst", "table_chat_rate", "table_chat_burst",
+    "join_rate", "join_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -310,9 +312,10 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "abandon_minutes", "upload_idle_minutes", "prune_minutes", "max_body", "login_failures",
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
-    "keep_alive",
+    "keep_alive", "chat_rate", "table_chat_rate", "join_rate",
 })
-BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst"})
+BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
+                                    "chat_burst", "table_chat_burst", "join_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

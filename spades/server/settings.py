@@ -79,6 +79,17 @@ class Settings:
     #: Hints run on their own workers, at most ``hint_queue`` waiting or running at once.
     hint_workers: int = 1
     hint_queue: int = 4
+    #: Chat lines a second per user, all of their connections together (bursts), and per
+    #: table, everyone's together: one person on many connections, or many guests, cannot
+    #: drown a table's talk (a screen reader says every line).
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
+    table_chat_rate: float = 3.0
+    table_chat_burst: float = 10.0
+    #: Table joins a second per user, all of their connections together (bursts): each
+    #: is told to the table ("sits down") and written to the database.
+    join_rate: float = 1.0
+    join_burst: float = 8.0
     #: Hints a second per player (bursts of ``hint_burst``).
     hint_rate: float = 0.5
     hint_burst: float = 3.0

@@ -353,6 +353,40 @@ def test_spectators_coming_and_going_do_not_resend_the_table(
                                 "role": "spectator"})["type"] == "ack"
 
 
+def test_chat_and_joins_are_rate_limited_per_user_and_chat_per_table(
+        make: Callable[..., TestClient]) -> None:
+    # One guest on ten connections, each within its own message rate, sent a table's player
+    # 600 chat lines in 3 s (each said by the page's live region, drowning "Your turn"), and
+    # 40 "sits down"/"leaves" by joining and leaving: the rates were per connection only.
+    client = make(chat_rate=0.001, chat_burst=3, table_chat_rate=0.001, table_chat_burst=5,
+                  join_rate=0.001, join_burst=4)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    token = guest(client, "Mallory")
+    conns = [Player(client, "Mallory", token) for _ in range(4)]
+    joined = [c.request({"type": "join", "table_id": tid, "role": "spectator"}) for c in conns]
+    assert [j["type"] for j in joined] == ["ack"] * 4
+    chats = [c.request({"type": "chat", "text": f"spam {i}"})
+             for i in range(3) for c in conns]  # 12 lines, 3 from each connection
+    assert [a["type"] for a in chats] == ["ack"] * 3 + ["error"] * 9, chats
+    assert chats[3]["code"] == "rate_limit" and "chat" in chats[3]["message"]
+    # the table's own cap: other people's lines count together
+    others = [Player(client, f"O{i}") for i in range(3)]
+    for o in others:
+        assert o.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    said = [o.request({"type": "chat", "text": "hi"})["type"] for o in others]
+    assert said == ["ack", "ack", "error"], said  # 3 + 2 = the table's burst of 5
+    # joining again and again: the fifth join of one user is refused, whichever connection
+    assert conns[0].request({"type": "leave"})["type"] == "ack"
+    again = conns[0].request({"type": "join", "table_id": tid, "role": "spectator"})
+    assert again["type"] == "error" and again["code"] == "rate_limit", again
+    assert "join" in again["message"]
+    assert ann.request({"type": "chat", "text": "still here"})["type"] == "error"  # table cap
+    lines = [m for m in ann.frames if m["type"] == "chat"]
+    assert len(lines) == 5, lines
+
+
 # Pruning -------------------------------------------------------------------------------------
 
 def test_old_guests_sessions_and_chat_are_pruned(make: Callable[..., TestClient]) -> None:
