@@ -5,6 +5,7 @@ sockets, kill -9) are in test_attack_net.py."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import threading
 from collections.abc import Callable, Iterator
@@ -462,6 +463,27 @@ def test_a_message_rate_of_0_is_no_limit(make: Callable[..., TestClient]) -> Non
     for _ in range(6):
         m = eve.until(lambda m: m["type"] == "error")
         assert m["code"] != "rate_limit", m
+
+
+def test_the_frame_limit_counts_utf8_bytes_not_characters(
+        make: Callable[..., TestClient]) -> None:
+    """docs/server.md: max_frame is bytes. A frame of 4-byte characters under the limit in
+    characters but over it in bytes is refused as too big (before: measured in characters,
+    so 4096 such characters, 16 KB, were read and parsed)."""
+    client = make()
+    eve = Player(client, "Eve")
+    limit = hub_of(client).settings.max_frame
+    over = json.dumps({"type": "chat", "text": "\U0001F4A5" * (limit // 4 + 1)},
+                      ensure_ascii=False)
+    assert len(over) < limit < len(over.encode())
+    eve.ws.send_text(over)
+    m = eve.until(lambda m: m["type"] == "error")
+    assert m["code"] == "too_big" and f"at most {limit} bytes" in m["message"], m
+    # Just within the limit in bytes, even of many-byte characters, is read.
+    fits = json.dumps({"type": "chat", "text": "\u00e9" * 10}, ensure_ascii=False)
+    eve.ws.send_text(fits)
+    m = eve.until(lambda m: m["type"] == "error")
+    assert m["code"] != "too_big", m
 
 
 def test_limit_flags_are_checked() -> None:
