@@ -53,6 +53,7 @@ from spades.server.protocol import (
     TableSummary,
     UserInfo,
     client_message,
+    echo_ref,
 )
 from spades.server.seating import SEAT_NAMES_4, history_names
 from spades.server.settings import Settings
@@ -566,10 +567,7 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
         except (ValueError, RecursionError):
             conn.send(_err("bad_message", "not JSON (or nested too deeply)"))
             continue
-        ref = data.get("ref") if isinstance(data, dict) else None
-        if not isinstance(ref, (int, str)) or isinstance(ref, bool) or (
-                isinstance(ref, str) and len(ref) > 40):
-            ref = None
+        ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
         try:
             message = client_message.validate_python(data)
         except ValidationError as exc:
