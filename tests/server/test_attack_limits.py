@@ -354,6 +354,37 @@ def test_spectators_coming_and_going_do_not_resend_the_table(
                                 "role": "spectator"})["type"] == "ack"
 
 
+def test_the_spectator_cap_counts_people_not_connections(
+        make: Callable[..., TestClient]) -> None:
+    """One guest watching from three connections takes one of three places (before: all
+    three, and the next person was told "this table has its 3 spectators")."""
+    client = make(spectator_notice_ms=0, spectators_per_table=3)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    join = {"type": "join", "table_id": tid, "role": "spectator"}
+    bob = Player(client, "Bob")
+    tabs = [bob] + [Player(client, "Bob", token=bob.token) for _ in range(3)]
+    for tab in tabs:
+        ans = tab.request(join)
+        assert ans["type"] == "ack", ans  # before: the fourth was refused
+    cat, dan, eve = (Player(client, n) for n in ("Cat", "Dan", "Eve"))
+    assert cat.request(join)["type"] == "ack"
+    assert dan.request(join)["type"] == "ack"
+    refused = eve.request(join)  # Bob, Cat and Dan: three people, the cap
+    assert refused["type"] == "error" and refused["code"] == "limit", refused
+    assert "3 spectators" in refused["message"], refused
+    # Bob may still open another tab: he holds his place already.
+    last = Player(client, "Bob", token=bob.token)
+    assert last.request(join)["type"] == "ack"
+    # His tabs leaving free his place only with the last of them.
+    for tab in tabs:
+        assert tab.request({"type": "leave"})["type"] == "ack"
+    assert eve.request(join)["type"] == "error"
+    assert last.request({"type": "leave"})["type"] == "ack"
+    assert eve.request(join)["type"] == "ack"
+
+
 # Pruning -------------------------------------------------------------------------------------
 
 def test_old_guests_sessions_and_chat_are_pruned(make: Callable[..., TestClient]) -> None:
