@@ -53,6 +53,7 @@ from spades.server.protocol import (
     TableSummary,
     UserInfo,
     client_message,
+    echo_ref,
 )
 from spades.server.seating import SEAT_NAMES_4, history_names
 from spades.server.settings import Settings
@@ -419,6 +420,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def too_big(text: str, limit: int) -> bool:
+    """Whether a text frame is over ``limit`` bytes of UTF-8 (docs/server.md: max_frame is
+    bytes, not characters). A character is at most 4 bytes, so only a frame that could be
+    over is encoded to count."""
+    if len(text) > limit:
+        return True
+    if len(text) * 4 <= limit:
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > limit
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
@@ -492,7 +504,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     text = raw.get("text")
     found = None
     ref = None
-    if isinstance(text, str) and len(text) <= s.max_frame:
+    if isinstance(text, str) and not too_big(text, s.max_frame):
         try:
             msg = client_message.validate_json(text)
             ref = msg.ref
@@ -547,7 +559,7 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
         if text is None:
             conn.send(_err("bad_message", "binary frames are not accepted: send JSON text"))
             continue
-        if len(text) > s.max_frame:
+        if too_big(text, s.max_frame):
             conn.send(_err("too_big", f"a message may be at most {s.max_frame} bytes"))
             continue
         try:
@@ -555,10 +567,7 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
         except (ValueError, RecursionError):
             conn.send(_err("bad_message", "not JSON (or nested too deeply)"))
             continue
-        ref = data.get("ref") if isinstance(data, dict) else None
-        if not isinstance(ref, (int, str)) or isinstance(ref, bool) or (
-                isinstance(ref, str) and len(ref) > 40):
-            ref = None
+        ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
         try:
             message = client_message.validate_python(data)
         except ValidationError as exc:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from spades.server import frames
-from spades.server.protocol import client_message
+from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError
@@ -464,7 +464,7 @@ class RemoteConn:
                 if table is not None:
                     await table.detach(self, leaving=False)
                 return
-            ref = data.get("ref") if isinstance(data, dict) else None
+            ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
             try:
                 msg = client_message.validate_python(data)
                 assert self.cluster.dispatch is not None

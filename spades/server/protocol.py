@@ -10,12 +10,53 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    Strict,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 from spades.server.text import clean_label
 
-Ref = Annotated[int | Annotated[str, Field(max_length=40)],
-                Field(description="client-chosen id echoed in ack/error")]
+#: The largest integer a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER).
+SAFE_INT = 2 ** 53 - 1
+#: A JSON integer only (not true, "1" or 1.0, which a lax int would take as 1).
+Int = Annotated[int, Strict()]
+
+
+def _ref(value: Any) -> int | str:
+    if isinstance(value, str) and len(value) <= 40:
+        return value
+    if type(value) is int and -SAFE_INT <= value <= SAFE_INT:
+        return value
+    raise ValueError("ref is an integer from -(2**53-1) to 2**53-1 (one a JavaScript number "
+                     "holds exactly) or a string of at most 40 characters")
+
+
+Ref = Annotated[int | str, PlainValidator(_ref), WithJsonSchema({
+    "anyOf": [{"type": "integer", "minimum": -SAFE_INT, "maximum": SAFE_INT},
+              {"type": "string", "maxLength": 40}],
+    "description": "client-chosen id echoed in ack/error: an integer a JavaScript number "
+                   "holds exactly (|ref| <= 2**53-1) or a string"})]
+
+_ref_adapter: TypeAdapter[Any] = TypeAdapter(Ref)
+
+
+def echo_ref(value: Any) -> int | str | None:
+    """``value`` if it is a ref the schema takes (so an error about the rest of the
+    message can still echo it), else None: a bad ref is never echoed."""
+    try:
+        ref: int | str = _ref_adapter.validate_python(value)
+    except ValueError:
+        return None
+    return ref
+
+
 Name = Annotated[str, Field(min_length=1, max_length=24)]
 #: true or false only (not "yes", 1 or "false", which a lax bool would take).
 Flag = Annotated[bool, Strict()]
@@ -35,26 +76,26 @@ class TableOptions(_Strict):
         "format and bidi characters removed, spaces collapsed)")
     profile: str = Field(default="cardems", description="rules profile: cardems, cardgames-club, "
                          "race400, game93, cards4net")
-    players: int | None = Field(default=None, ge=3, le=6, description="3-6 where the profile allows")
-    teams: int | None = Field(default=None, ge=0, le=3, description="None: profile default; 0: solo; "
+    players: Int | None = Field(default=None, ge=3, le=6, description="3-6 where the profile allows")
+    teams: Int | None = Field(default=None, ge=0, le=3, description="None: profile default; 0: solo; "
                               "2 or 3: that many teams (seated so no teammates are adjacent)")
-    target: int | None = Field(default=None, ge=1, le=10000)
+    target: Int | None = Field(default=None, ge=1, le=10000)
     one_hand: Flag | None = None
-    bag_limit: int | None = Field(default=None, ge=1, le=100)
-    bag_penalty: int | None = Field(default=None, ge=0, le=10000)
+    bag_limit: Int | None = Field(default=None, ge=1, le=100)
+    bag_penalty: Int | None = Field(default=None, ge=0, le=10000)
     blind_nil: Flag | None = None
     bidding: Literal["standard", "mirror", "suicide", "whiz"] | None = None
     jokers: Flag | None = None
     ten_for_200: Flag | None = None
-    turn_timer: int | None = Field(default=None, ge=5, le=600,
+    turn_timer: Int | None = Field(default=None, ge=5, le=600,
                                    description="seconds per turn; None: no timer")
     cpu: str = Field(default="normal", max_length=40, description="CPU strength for empty seats "
                      "(see GET /api/profiles)")
     private: Flag = Field(default=False, description="not listed in the lobby; join by invite code")
     spectators: Flag = True
-    grace_seconds: int = Field(default=30, ge=0, le=600, description="how long a dropped player's "
+    grace_seconds: Int = Field(default=30, ge=0, le=600, description="how long a dropped player's "
                                "seat waits before a CPU covers it")
-    first_dealer: int | None = Field(default=None, ge=0, le=5, description="opening seat order: the "
+    first_dealer: Int | None = Field(default=None, ge=0, le=5, description="opening seat order: the "
                                      "first dealer's seat; None: random")
 
 
@@ -310,9 +351,9 @@ class LobbyMsg(_Msg):
     ``subscribe``: also receive ``lobby_update``/``lobby_remove`` for every table, live."""
 
     type: Literal["lobby"]
-    subscribe: bool = True
-    offset: int = Field(default=0, ge=0, le=1_000_000, description="first row of the page")
-    limit: int | None = Field(default=None, ge=1, le=1000, description="rows in the page "
+    subscribe: Flag = True
+    offset: Int = Field(default=0, ge=0, le=1_000_000, description="first row of the page")
+    limit: Int | None = Field(default=None, ge=1, le=1000, description="rows in the page "
                               "(at most the server's lobby_page_max, 100); None: every row")
 
 
@@ -322,7 +363,7 @@ class CreateMsg(_Msg):
 
     type: Literal["create"]
     options: TableOptions = Field(default_factory=lambda: TableOptions())
-    cpus: bool = False
+    cpus: Flag = False
 
 
 class JoinMsg(_Msg):
@@ -342,21 +383,21 @@ class SeatMsg(_Msg):
     """Before the start: move to an empty place."""
 
     type: Literal["seat"]
-    seat: int = Field(ge=0, le=5)
+    seat: Int = Field(ge=0, le=5)
 
 
 class TeamMsg(_Msg):
     """Before the start: choose a team (0-based; None = no preference)."""
 
     type: Literal["team"]
-    team: int | None = Field(ge=0, le=2)
+    team: Int | None = Field(ge=0, le=2)
 
 
 class TeammateMsg(_Msg):
     """Before the start: name a teammate: join the team of the player at ``seat``."""
 
     type: Literal["teammate"]
-    seat: int = Field(ge=0, le=5)
+    seat: Int = Field(ge=0, le=5)
 
 
 class OptionsMsg(_Msg):
@@ -370,19 +411,19 @@ class AddCpuMsg(_Msg):
     """Owner, before the start: a CPU takes an empty place (first empty if None)."""
 
     type: Literal["add_cpu"]
-    seat: int | None = Field(default=None, ge=0, le=5)
+    seat: Int | None = Field(default=None, ge=0, le=5)
 
 
 class RemoveMsg(_Msg):
     """Owner, before the start: remove the CPU (or move the player away) from ``seat``."""
 
     type: Literal["remove"]
-    seat: int = Field(ge=0, le=5)
+    seat: Int = Field(ge=0, le=5)
 
 
 class GiveOwnerMsg(_Msg):
     type: Literal["give_owner"]
-    seat: int = Field(ge=0, le=5)
+    seat: Int = Field(ge=0, le=5)
 
 
 class StartMsg(_Msg):
@@ -605,7 +646,7 @@ class ProfilesOut(BaseModel):
 class RecordIn(_Strict):
     record: dict[str, Any]
     mode: Literal["review", "continue"] = "review"
-    seat: int = Field(default=0, ge=0, le=5, description="continue: the seat you take")
+    seat: Int = Field(default=0, ge=0, le=5, description="continue: the seat you take")
     options: TableOptions | None = Field(default=None, description="continue: table options "
                                          "(cpu, timer, private...); rules come from the record")
 

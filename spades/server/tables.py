@@ -405,10 +405,13 @@ class Table:
                 raise TableError("state", "the table is full: join as a spectator")
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
-        elif (0 < self.hub.settings.spectators_per_table <= len(self.spectators)
-              and conn not in self.spectators):
-            raise TableError("limit", f"this table has its {len(self.spectators)} "
-                             "spectators: no room for more")
+        else:
+            # The cap counts people: a user's other connections (tabs) take no more places.
+            watching = {c.user_id for c in self.spectators}
+            if (0 < self.hub.settings.spectators_per_table <= len(watching)
+                    and conn.user_id not in watching):
+                raise TableError("limit", f"this table has its {len(watching)} "
+                                 "spectators: no room for more")
 
     async def join(self, conn: Member, role: str, invite: str | None) -> None:
         async with self.lock:

@@ -518,6 +518,10 @@ class Store:
         raise StoreError("could not choose a free user id")
 
     def user(self, user_id: int) -> UserRow | None:
+        """The user with this id, or None; an id past a 64-bit integer (as a URL can
+        carry) is no user, not an OverflowError from the database driver."""
+        if not -2**63 <= user_id < 2**63:
+            return None
         with self.engine.connect() as conn:
             r = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
         return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],

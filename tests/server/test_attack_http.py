@@ -128,3 +128,17 @@ def test_a_deal_that_cannot_be_stored_is_tried_again(
         time.sleep(0.05)  # a polling interval (the retry comes after 0.5 s)
     assert failed, "the deal was never tried"
     assert second_deal(), "the table stayed between hands after a failed write"
+
+
+# Ids out of the database's range ----------------------------------------------------------
+
+@pytest.mark.parametrize("user_id", ["9223372036854775808", "-9223372036854775809",
+                                     "1" + "0" * 39])
+@pytest.mark.parametrize("what", ["stats", "history"])
+def test_a_user_id_past_64_bits_is_no_such_user_not_a_500(client: TestClient, user_id: str,
+                                                          what: str) -> None:
+    r = client.get(f"/api/users/{user_id}/{what}")
+    # before: 500, OverflowError: Python int too large to convert to SQLite INTEGER
+    assert r.status_code == 404, (r.status_code, r.text)
+    assert r.json()["detail"] == "no such user"
+    assert client.get(f"/api/users/9223372036854775807/{what}").status_code == 404

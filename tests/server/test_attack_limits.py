@@ -5,6 +5,7 @@ sockets, kill -9) are in test_attack_net.py."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import threading
 from collections.abc import Callable, Iterator
@@ -386,6 +387,36 @@ def test_chat_and_joins_are_rate_limited_per_user_and_chat_per_table(
     lines = [m for m in ann.frames if m["type"] == "chat"]
     assert len(lines) == 5, lines
 
+def test_the_spectator_cap_counts_people_not_connections(
+        make: Callable[..., TestClient]) -> None:
+    """One guest watching from three connections takes one of three places (before: all
+    three, and the next person was told "this table has its 3 spectators")."""
+    client = make(spectator_notice_ms=0, spectators_per_table=3)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    join = {"type": "join", "table_id": tid, "role": "spectator"}
+    bob = Player(client, "Bob")
+    tabs = [bob] + [Player(client, "Bob", token=bob.token) for _ in range(3)]
+    for tab in tabs:
+        ans = tab.request(join)
+        assert ans["type"] == "ack", ans  # before: the fourth was refused
+    cat, dan, eve = (Player(client, n) for n in ("Cat", "Dan", "Eve"))
+    assert cat.request(join)["type"] == "ack"
+    assert dan.request(join)["type"] == "ack"
+    refused = eve.request(join)  # Bob, Cat and Dan: three people, the cap
+    assert refused["type"] == "error" and refused["code"] == "limit", refused
+    assert "3 spectators" in refused["message"], refused
+    # Bob may still open another tab: he holds his place already.
+    last = Player(client, "Bob", token=bob.token)
+    assert last.request(join)["type"] == "ack"
+    # His tabs leaving free his place only with the last of them.
+    for tab in tabs:
+        assert tab.request({"type": "leave"})["type"] == "ack"
+    assert eve.request(join)["type"] == "error"
+    assert last.request({"type": "leave"})["type"] == "ack"
+    assert eve.request(join)["type"] == "ack"
+
 
 # Pruning -------------------------------------------------------------------------------------
 
@@ -496,6 +527,27 @@ def test_a_message_rate_of_0_is_no_limit(make: Callable[..., TestClient]) -> Non
     for _ in range(6):
         m = eve.until(lambda m: m["type"] == "error")
         assert m["code"] != "rate_limit", m
+
+
+def test_the_frame_limit_counts_utf8_bytes_not_characters(
+        make: Callable[..., TestClient]) -> None:
+    """docs/server.md: max_frame is bytes. A frame of 4-byte characters under the limit in
+    characters but over it in bytes is refused as too big (before: measured in characters,
+    so 4096 such characters, 16 KB, were read and parsed)."""
+    client = make()
+    eve = Player(client, "Eve")
+    limit = hub_of(client).settings.max_frame
+    over = json.dumps({"type": "chat", "text": "\U0001F4A5" * (limit // 4 + 1)},
+                      ensure_ascii=False)
+    assert len(over) < limit < len(over.encode())
+    eve.ws.send_text(over)
+    m = eve.until(lambda m: m["type"] == "error")
+    assert m["code"] == "too_big" and f"at most {limit} bytes" in m["message"], m
+    # Just within the limit in bytes, even of many-byte characters, is read.
+    fits = json.dumps({"type": "chat", "text": "\u00e9" * 10}, ensure_ascii=False)
+    eve.ws.send_text(fits)
+    m = eve.until(lambda m: m["type"] == "error")
+    assert m["code"] != "too_big", m
 
 
 def test_limit_flags_are_checked() -> None:

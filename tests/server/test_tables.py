@@ -212,6 +212,42 @@ def test_options_and_joins_say_exactly_what_is_wrong(client: TestClient) -> None
     assert client.get("/api/users/999999/stats").status_code == 404
 
 
+def test_numbers_in_messages_are_strict_integers_and_refs_are_bounded(
+        client: TestClient) -> None:
+    """A seat, team, lobby page or option number is a JSON integer, not true, "1" or 1.0
+    (before: each was taken as 1), and a ref is an integer a JavaScript client can hold or a
+    short string (before: true was echoed as 1, a 300-digit ref was echoed whole)."""
+    ann = Player(client, "Ann")
+    for value in (True, "1", 1.0):
+        for field, msg in (
+                ("seat", {"type": "seat", "seat": value}),
+                ("seat", {"type": "teammate", "seat": value}),
+                ("seat", {"type": "remove", "seat": value}),
+                ("seat", {"type": "give_owner", "seat": value}),
+                ("seat", {"type": "add_cpu", "seat": value}),
+                ("team", {"type": "team", "team": value}),
+                ("offset", {"type": "lobby", "offset": value}),
+                ("limit", {"type": "lobby", "limit": value}),
+                ("target", {"type": "create", "options": {"cpu": "random", "target": value}})):
+            ans = ann.request(msg)
+            assert ans["type"] == "error" and ans["code"] == "bad_message", (msg, ans)
+            assert field in ans["message"] and "integer" in ans["message"], (msg, ans)
+    # A whole number is still a seat: outside a table that is the table's refusal.
+    ans = ann.request({"type": "seat", "seat": 1})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+    for ref in (True, 1.0, 10 ** 300, 2 ** 53, -(2 ** 53)):
+        ann.send({"type": "ping", "ref": ref})
+        ans = ann.until(lambda m: m["type"] in ("pong", "error"))
+        assert ans["type"] == "error" and ans["code"] == "bad_message", (ref, ans)
+        assert ans["message"].startswith("ping.ref: ") and "2**53-1" in ans["message"], ans
+        assert ans["ref"] is None, (ref, ans)  # a bad ref is not echoed
+    for ref in (0, 2 ** 53 - 1, -(2 ** 53 - 1), "r" * 40):
+        ann.send({"type": "ping", "ref": ref})
+        ans = ann.until(lambda m: m["type"] in ("pong", "error"))
+        assert ans == {"type": "pong", "ref": ref} or (
+            ans["type"] == "pong" and ans["ref"] == ref), (ref, ans)
+
+
 def test_spectator_sees_no_hand(client: TestClient) -> None:
     ann, eve = Player(client, "Ann"), Player(client, "Eve")
     tid = new_table(ann, {"profile": "cards4net", "one_hand": True})

@@ -217,3 +217,19 @@ def test_the_shortcuts_by_touch_and_on_screen_buttons(new_page: Any) -> None:
     said = speech.wait_for("Scores, one-hand match")
     assert len(speech.all()[before:]) == 1, said
     assert not page.errors, page.errors
+
+
+def test_your_own_seat_says_your_turn_not_their_turn(new_page: Any) -> None:
+    """The felt seat's screen-reader label on your turn (before: "Namer (you), South, guest,
+    ..., their turn")."""
+    page = new_page()
+    start_quick_match(page, "Namer", one_hand=True)
+    assert wait_my_turn_or_over(page) != "over"
+    mine = '.seat[data-place="me"]'
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel);"
+        " return el && el.classList.contains('turn'); }", arg=mine)
+    label = page.get_attribute(mine, "aria-label") or ""
+    assert label.startswith("Namer (you)"), label
+    assert label.endswith(", your turn") and "their turn" not in label, label
+    assert not page.errors, page.errors

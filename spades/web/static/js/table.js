@@ -1253,7 +1253,7 @@ export class TableView {
         bid === null ? "no bid yet" : `bid ${bid}`,
         `${plural(v.tricks[s], "trick")} taken`,
         `${plural(v.hand_sizes[s], "card")} left`,
-        turn ? "their turn" : null,
+        turn ? (s === this.mySeat && this.isPlayer ? "your turn" : "their turn") : null,
       ].filter(Boolean).join(", ");
       clear(el);
       el.setAttribute("role", "group");
