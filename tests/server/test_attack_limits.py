@@ -387,6 +387,7 @@ def test_chat_and_joins_are_rate_limited_per_user_and_chat_per_table(
     lines = [m for m in ann.frames if m["type"] == "chat"]
     assert len(lines) == 5, lines
 
+
 def test_the_spectator_cap_counts_people_not_connections(
         make: Callable[..., TestClient]) -> None:
     """One guest watching from three connections takes one of three places (before: all

@@ -132,7 +132,8 @@ class RawSocket:
 
 def test_slow_readers_are_dropped_and_memory_stays_bounded(
         serve: Callable[..., Server]) -> None:
-    server = serve("--limit", "http_rate=0")
+    server = serve("--limit", "http_rate=0", "--limit", "chat_rate=0",  # (the chat history
+                   "--limit", "table_chat_rate=0")                   # is written quickly)
     assert isinstance(server, LimitedServer)
     readers: list[RawSocket] = []
     try:
