@@ -118,7 +118,7 @@ def register(sub: Any) -> None:
                    help="do not wait for Enter between hands")
     o.add_argument("--resume", nargs="?", const="", metavar="GAME",
                    help="continue an unfinished game: GAME is its id (the first letters are "
-                   "enough) or last (the most recent one); without GAME, choose from the "
+                   "enough) or last (the one played last); without GAME, choose from the "
                    "list of unfinished games")
     add_db_option(o)
     p.set_defaults(func=run)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -266,3 +267,18 @@ def test_a_hint_reads_as_one_sentence_with_the_record_spelling_after() -> None:
     line = out.stdout.splitlines()[-1]
     assert line.startswith("Hint: Bid 2: ") and line.endswith(" [2]"), line
     assert "bids" not in line
+
+
+def test_resume_last_is_the_game_last_played_not_the_last_started(tmp_path: Path) -> None:
+    db = str(tmp_path / "p.sqlite3")
+    ids = []
+    for seed in ("1", "2"):
+        out = run_cli("play", "--plain", "--seed", seed, "--db", db, input="q\n").stdout
+        ids.append(re.search(r"Game ([0-9a-f]{8}) is saved as you play", out).group(1))
+    played = run_cli("play", "--plain", "--resume", ids[0], "--db", db, input="3\nq\n").stdout
+    assert "You bid 3." in played
+    out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
+    assert f"Resuming game {ids[0]}" in out
+    listed = run_cli("history", "--db", db).stdout
+    assert listed.index(ids[0]) < listed.index(ids[1])
+    assert run_cli("show", "last", "--db", db).stdout == run_cli("show", ids[0], "--db", db).stdout
