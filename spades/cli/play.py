@@ -16,7 +16,7 @@ from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
-from spades.tui.text import default_names
+from spades.tui.text import default_names, short_quote
 
 SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
 
@@ -360,7 +360,7 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
             return readable[0][0]
         if t.isdecimal() and 1 <= int(t) <= len(readable):
             return readable[int(t) - 1][0]
-        console.say(f"{t!r} is not one of the numbers 1 to {len(readable)}.")
+        console.say(f"{short_quote(t)} is not one of the numbers 1 to {len(readable)}.")
 
 
 def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:

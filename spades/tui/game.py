@@ -207,7 +207,7 @@ class TerminalGame:
                 self.say("")
             self.say(self.narrator.say(event))
             if isinstance(event, TimedOut) and typed:
-                self.say(f"What you had typed ({typed}) was not used.")
+                self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
             elif isinstance(event, HandScored):
                 scored = True
                 for line in self.hand_details():
@@ -380,8 +380,8 @@ class TerminalGame:
         if obs.phase is BID:
             if number is not None:
                 if number < 0:
-                    raise SpadesError(f"a bid cannot be negative ({entry.strip()}): type a "
-                                      f"number from 0 to {obs.rules.hand_size}, or nil")
+                    raise SpadesError(f"a bid cannot be negative ({text.cut_short(entry)}): "
+                                      f"type a number from 0 to {obs.rules.hand_size}, or nil")
                 return parse_bid(number)
             if t in ("look", "l", "look at cards", "look at my cards"):
                 return LOOK
@@ -392,8 +392,8 @@ class TerminalGame:
             try:
                 parse_card(t)
             except CardError:
-                raise SpadesError(f"{entry.strip()!r} is not a bid: type a number, or nil"
-                                  ) from None
+                raise SpadesError(f"{text.short_quote(entry)} is not a bid: type a number, "
+                                  "or nil") from None
             raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
         if number is not None:
             return self.card_numbered(number, obs)
@@ -402,9 +402,9 @@ class TerminalGame:
         try:
             return parse_card(t)
         except CardError:
-            raise SpadesError(f"{entry.strip()!r} is not a card or a command: type a card like "
-                              "QH, 10h or queen of hearts, its number, or ? for the commands"
-                              ) from None
+            raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
+                              "card like QH, 10h or queen of hearts, its number, or ? for the "
+                              "commands") from None
 
     def card_numbered(self, number: int, obs: Observation) -> int:
         """The card with this number in the hand as dealt (numbers do not shift as cards

@@ -282,3 +282,55 @@ def test_resume_last_is_the_game_last_played_not_the_last_started(tmp_path: Path
     listed = run_cli("history", "--db", db).stdout
     assert listed.index(ids[0]) < listed.index(ids[1])
     assert run_cli("show", "last", "--db", db).stdout == run_cli("show", ids[0], "--db", db).stdout
+
+
+def _refusals(out: str) -> list[str]:
+    return re.findall(r"(?:Refused: |What you had typed |is not one of the numbers)[^\r\n]*",
+                      out)
+
+
+def test_long_junk_is_quoted_short_at_the_bid_and_the_card_prompt(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "j.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(BID_PROMPT)
+    child.sendline("x" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert child.match.group(1) == "'xxxxxxxxxxxxxxxxxxxx...' is not a bid: type a number, " \
+                                   "or nil. It is still your turn."
+    child.expect(BID_PROMPT)
+    child.sendline("3")
+    child.expect(CARD_PROMPT)
+    child.sendline("y" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert child.match.group(1).startswith("'yyyyyyyyyyyyyyyyyyyy...' is not a card or a command")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_long_junk_piped_in_is_quoted_short(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.sqlite3")
+    out = run_cli("play", "--plain", "--seed", "1", "--db", db,
+                  input="x" * 200_000 + "\nq\n").stdout
+    assert _refusals(out) and all(len(line) < 120 for line in _refusals(out)), _refusals(out)
+    run_cli("play", "--plain", "--seed", "2", "--db", db, input="q\n")
+    out = run_cli("play", "--plain", "--resume", "--db", db,
+                  input="z" * 200_000 + "\nq\n").stdout
+    assert "'zzzzzzzzzzzzzzzzzzzz...' is not one of the numbers 1 to 2." in out
+    assert len(out) < 5000
+
+
+def test_long_junk_under_the_timer_is_quoted_short(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "u.sqlite3", "--plain", "--one-hand", "--timer", "5", "--seed",
+                  "4", "--opener", "south", "--cpu", "random")
+    child.expect(BID_PROMPT)
+    child.sendline("x" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert len(child.match.group(1)) < 120
+    child.expect(BID_PROMPT)
+    child.send("w" * 3000)  # typed, never entered
+    child.expect(r"What you had typed \(([^\r\n]*)\) was not used\.", timeout=15)
+    assert child.match.group(1) == "wwwwwwwwwwwwwwwwwwww..."
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
