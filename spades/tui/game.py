@@ -22,6 +22,7 @@ from spades.bots import Bot
 from spades.bots.external import ExternalBotError
 from spades.engine import (
     BID,
+    BID_BASE,
     BLIND_NIL,
     DEAL,
     LOOK,
@@ -32,6 +33,7 @@ from spades.engine import (
     Event,
     HandDealt,
     HandScored,
+    IllegalAction,
     Match,
     MatchOver,
     Observation,
@@ -47,6 +49,7 @@ from spades.engine import (
     parse_card,
     summary,
 )
+from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
 from spades.session import Move, Session
 from spades.store import ConflictError, Store
@@ -382,6 +385,8 @@ class TerminalGame:
                 if number < 0:
                     raise SpadesError(f"a bid cannot be negative ({text.cut_short(entry)}): "
                                       f"type a number from 0 to {obs.rules.hand_size}, or nil")
+                if number > MAX_BID:
+                    raise SpadesError(self.bid_too_large(number))
                 return parse_bid(number)
             if t in ("look", "l", "look at cards", "look at my cards"):
                 return LOOK
@@ -405,6 +410,24 @@ class TerminalGame:
             raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
                               "card like QH, 10h or queen of hearts, its number, or ? for the "
                               "commands") from None
+
+    def bid_too_large(self, number: int) -> str:
+        """Why ``number``, more than any hand holds, is no bid: what the engine says of the
+        largest bid there is (``a bid must be from 0 to 13, not 30``, or the reason of these
+        bidding rules)."""
+        m = self.match
+        top = BID_BASE + MAX_BID
+        if m.is_legal(top):  # a hand of MAX_BID cards
+            low = min(a for a in m.legal_bids() if BID_BASE <= a <= top) - BID_BASE
+            return f"a bid must be from {low} to {m.hand_size}, not {number}"
+        try:
+            m.check(top)
+        except IllegalAction as exc:
+            reason = str(exc)
+        else:  # not reached: the largest bid is either legal or refused
+            reason = f"{number} is not a bid"
+        cut = f", not {MAX_BID}"
+        return reason[:-len(cut)] + f", not {number}" if reason.endswith(cut) else reason
 
     def card_numbered(self, number: int, obs: Observation) -> int:
         """The card with this number in the hand as dealt (numbers do not shift as cards

@@ -334,3 +334,26 @@ def test_long_junk_under_the_timer_is_quoted_short(tmp_path: Path) -> None:
     child.expect(CARD_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_any_bid_too_large_is_refused_with_the_range(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "b.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(BID_PROMPT)
+    for typed in ("14", "18", "19", "30", "99", "999999"):
+        child.sendline(typed)
+        child.expect(r"Refused: ([^\r\n]*)\r?\n")
+        assert child.match.group(1) == f"a bid must be from 0 to 13, not {typed}. It is " \
+                                       "still your turn.", typed
+        child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_bid_too_large_under_other_bidding_rules_gives_their_reason(tmp_path: Path) -> None:
+    out = run_cli("play", "--plain", "--seed", "3", "--opener", "east", "--cpu", "random",
+                  "--set", "bidding=whiz", "--db", str(tmp_path / "w.sqlite3"),
+                  input="18\n30\nq\n").stdout
+    refusals = re.findall(r"Refused: ([^\r\n]*)", out)
+    assert len(refusals) == 2 and refusals[0] == refusals[1], refusals
+    assert refusals[0].startswith("whiz bidding: the bid must be nil or the number of spades")
