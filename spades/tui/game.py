@@ -103,6 +103,8 @@ class TerminalGame:
     seq: InitVar[int] = -1
     #: The hand whose card numbers have been explained (once per hand).
     explained: int = 0
+    #: The hand in which how to type a card has been said (once per hand, at a card prompt).
+    told_cards: int = 0
     #: Check, store, apply, events: see :mod:`spades.session`.
     session: Session = field(init=False)
     #: The events in words, for the human's seat.
@@ -334,6 +336,7 @@ class TerminalGame:
             if len(legal) < obs.rules.hand_size:
                 self.say("You may bid: " + ", ".join(bid_words(bid_value(a))
                                                      for a in legal) + ".")
+            self.say(text.bid_instructions([bid_value(a) for a in legal]))
             return
         if con.rich and obs.trick:
             for row in text.trick_table(obs, self.names, symbols=con.symbols):
@@ -371,6 +374,8 @@ class TerminalGame:
             self.explained = self.match.hand_number
             self.say("Your cards are numbered for this hand, and keep their numbers until it "
                      f"is over: {text.number_ranges(self.dealt())}.")
+        if obs.phase is PLAY and self.told_cards != self.match.hand_number:
+            self.told_cards = self.match.hand_number  # at the first card prompt of a hand
             self.say("Type a card by its number or its name, like qh or queen of hearts; "
                      "n lists the numbers.")
 

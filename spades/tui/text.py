@@ -73,6 +73,21 @@ def short_quote(entry: str) -> str:
     return repr(cut_short(entry))
 
 
+def bid_instructions(bids: list[int]) -> str:
+    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
+    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+    numbers = [b for b in bids if b]
+    if len(bids) > 2 and bids == list(range(bids[0], bids[-1] + 1)):
+        choices = [f"{bids[0]} to {bids[-1]}"]
+    else:
+        choices = [str(b) for b in numbers]
+    if 0 in bids:
+        choices.append("nil")
+    if len(choices) == 1:
+        return f"Type a bid: {choices[0]}."
+    return f"Type a bid: {', '.join(choices[:-1])}, or {choices[-1]}."
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 

@@ -357,3 +357,30 @@ def test_a_bid_too_large_under_other_bidding_rules_gives_their_reason(tmp_path: 
     refusals = re.findall(r"Refused: ([^\r\n]*)", out)
     assert len(refusals) == 2 and refusals[0] == refusals[1], refusals
     assert refusals[0].startswith("whiz bidding: the bid must be nil or the number of spades")
+
+
+def test_the_bid_prompt_says_what_a_bid_is_and_the_card_prompt_what_a_card_is(
+        tmp_path: Path) -> None:
+    child = spawn(tmp_path / "i.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(r"Type a bid: 0 to 13, or nil\.\r?\n" + BID_PROMPT)
+    assert "Type a card" not in child.before
+    child.sendline("3")
+    child.expect(r"Type a card by its number or its name, like qh or queen of hearts; n lists "
+                 r"the numbers\.\r?\n" + CARD_PROMPT)
+    assert "Type a bid" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_bid_prompt_names_the_bids_of_other_rules(tmp_path: Path) -> None:
+    def bid_lines(*options: str) -> list[str]:
+        out = run_cli("play", "--plain", "--seed", "3", "--opener", "east", "--cpu", "random",
+                      *options, "--db", str(tmp_path / f"{len(options)}.sqlite3"),
+                      input="q\n").stdout
+        assert "Type a card" not in out
+        return re.findall(r"Type a bid: [^\r\n]*", out)
+
+    assert bid_lines("--set", "nil=false") == ["Type a bid: 1 to 13."]
+    assert bid_lines("--set", "bidding=whiz", "--set", "blind_nil=false") \
+        == ["Type a bid: 2, or nil."]
