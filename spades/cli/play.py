@@ -16,7 +16,7 @@ from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
-from spades.tui.text import default_names
+from spades.tui.text import default_names, short_quote
 
 SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
 
@@ -118,7 +118,7 @@ def register(sub: Any) -> None:
                    help="do not wait for Enter between hands")
     o.add_argument("--resume", nargs="?", const="", metavar="GAME",
                    help="continue an unfinished game: GAME is its id (the first letters are "
-                   "enough) or last (the most recent one); without GAME, choose from the "
+                   "enough) or last (the one played last); without GAME, choose from the "
                    "list of unfinished games")
     add_db_option(o)
     p.set_defaults(func=run)
@@ -360,7 +360,7 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
             return readable[0][0]
         if t.isdecimal() and 1 <= int(t) <= len(readable):
             return readable[int(t) - 1][0]
-        console.say(f"{t!r} is not one of the numbers 1 to {len(readable)}.")
+        console.say(f"{short_quote(t)} is not one of the numbers 1 to {len(readable)}.")
 
 
 def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:

@@ -363,24 +363,29 @@ class Store:
     def append_at(self, game_id: str, seq: int, kind: str, value: Any,
                   seat: int | None = None, *, fence: int | None = None) -> int:
         """Append one event at the number the writer expects to be next (its own count of
-        the game's events, plus one): one INSERT, committed before returning. A number
-        already taken (by another writer on the same game) raises :class:`ConflictError`
-        and writes nothing: the primary key refuses it, so nothing is ever overwritten.
+        the game's events, plus one), committed before returning, with the game's
+        ``updated_at`` set in the same transaction (so the game last played lists first).
+        A number already taken (by another writer on the same game) raises
+        :class:`ConflictError` and writes nothing: the primary key refuses it, so nothing is
+        ever overwritten.
 
         With ``fence`` (the number :meth:`take_game` gave this writer) the game's row is
         locked and checked first, in the same transaction: a game taken over since raises
         :class:`FencedError` and nothing is written."""
         try:
-            if fence is not None and self.engine.dialect.name == "postgresql":
+            if self.engine.dialect.name == "postgresql":
                 self._insert_fenced(events, game_id, fence, seq=seq, kind=kind, seat=seat,
                                     value=value)
             else:
+                now = _now()
                 with self.engine.begin() as conn:
                     if fence is not None:
-                        self._check_fence(conn, game_id, fence)
+                        self._check_fence(conn, game_id, fence, now)
                     conn.execute(insert(events).values(game_id=game_id, seq=seq, kind=kind,
-                                                       seat=seat, value=value,
-                                                       created_at=_now()))
+                                                       seat=seat, value=value, created_at=now))
+                    if fence is None:
+                        conn.execute(update(games).where(games.c.id == game_id)
+                                     .values(updated_at=now))
         except IntegrityError:
             with self.engine.connect() as conn:
                 taken = conn.execute(select(events.c.seq).where(
@@ -391,7 +396,7 @@ class Store:
                                 "another writer; this one was not stored") from None
         return seq
 
-    def _insert_fenced(self, target: Any, game_id: str, fence: int,
+    def _insert_fenced(self, target: Any, game_id: str, fence: int | None,
                        **values: Any) -> None:
         """PostgreSQL: a fenced write's check and its insert of one row of ``target`` (a
         table with a ``game_id`` column) as one statement that is its own transaction: one
@@ -403,7 +408,9 @@ class Store:
 
         The UPDATE locks the game's row as the separate check does, so a take-over waits
         for it (or it finds the new number and nothing is inserted: :class:`FencedError`);
-        a failing insert (a taken ``seq``) fails the whole statement, the update included."""
+        a failing insert (a taken ``seq``) fails the whole statement, the update included.
+        Without ``fence`` the game's ``updated_at`` is set all the same, and nothing is
+        checked."""
         now = _now()
         values.setdefault("created_at", now)
         fenced = (update(games).where(games.c.id == game_id, *_fenced(fence))
@@ -439,11 +446,12 @@ class Store:
             raise StoreError(f"no game {game_id!r}")
         return int(row[0] or 0)
 
-    def _check_fence(self, conn: Connection, game_id: str, fence: int) -> None:
+    def _check_fence(self, conn: Connection, game_id: str, fence: int,
+                     now: datetime | None = None) -> None:
         """Lock the game's row (a write: PostgreSQL's row lock, SQLite's write lock) if its
         fencing number is still ``fence``; else raise (nothing is written)."""
         done = conn.execute(update(games).where(games.c.id == game_id, *_fenced(fence))
-                            .values(updated_at=_now()))
+                            .values(updated_at=now or _now()))
         if done.rowcount == 0:
             self._refused(conn, game_id, fence)
 

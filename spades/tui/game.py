@@ -22,6 +22,7 @@ from spades.bots import Bot
 from spades.bots.external import ExternalBotError
 from spades.engine import (
     BID,
+    BID_BASE,
     BLIND_NIL,
     DEAL,
     LOOK,
@@ -32,6 +33,7 @@ from spades.engine import (
     Event,
     HandDealt,
     HandScored,
+    IllegalAction,
     Match,
     MatchOver,
     Observation,
@@ -47,6 +49,7 @@ from spades.engine import (
     parse_card,
     summary,
 )
+from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
 from spades.session import Move, Session
 from spades.store import ConflictError, Store
@@ -100,6 +103,8 @@ class TerminalGame:
     seq: InitVar[int] = -1
     #: The hand whose card numbers have been explained (once per hand).
     explained: int = 0
+    #: The hand in which how to type a card has been said (once per hand, at a card prompt).
+    told_cards: int = 0
     #: Check, store, apply, events: see :mod:`spades.session`.
     session: Session = field(init=False)
     #: The events in words, for the human's seat.
@@ -207,7 +212,7 @@ class TerminalGame:
                 self.say("")
             self.say(self.narrator.say(event))
             if isinstance(event, TimedOut) and typed:
-                self.say(f"What you had typed ({typed}) was not used.")
+                self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
             elif isinstance(event, HandScored):
                 scored = True
                 for line in self.hand_details():
@@ -331,6 +336,7 @@ class TerminalGame:
             if len(legal) < obs.rules.hand_size:
                 self.say("You may bid: " + ", ".join(bid_words(bid_value(a))
                                                      for a in legal) + ".")
+            self.say(text.bid_instructions([bid_value(a) for a in legal]))
             return
         if con.rich and obs.trick:
             for row in text.trick_table(obs, self.names, symbols=con.symbols):
@@ -368,6 +374,8 @@ class TerminalGame:
             self.explained = self.match.hand_number
             self.say("Your cards are numbered for this hand, and keep their numbers until it "
                      f"is over: {text.number_ranges(self.dealt())}.")
+        if obs.phase is PLAY and self.told_cards != self.match.hand_number:
+            self.told_cards = self.match.hand_number  # at the first card prompt of a hand
             self.say("Type a card by its number or its name, like qh or queen of hearts; "
                      "n lists the numbers.")
 
@@ -380,8 +388,10 @@ class TerminalGame:
         if obs.phase is BID:
             if number is not None:
                 if number < 0:
-                    raise SpadesError(f"a bid cannot be negative ({entry.strip()}): type a "
-                                      f"number from 0 to {obs.rules.hand_size}, or nil")
+                    raise SpadesError(f"a bid cannot be negative ({text.cut_short(entry)}): "
+                                      f"type a number from 0 to {obs.rules.hand_size}, or nil")
+                if number > MAX_BID:
+                    raise SpadesError(self.bid_too_large(number))
                 return parse_bid(number)
             if t in ("look", "l", "look at cards", "look at my cards"):
                 return LOOK
@@ -392,8 +402,8 @@ class TerminalGame:
             try:
                 parse_card(t)
             except CardError:
-                raise SpadesError(f"{entry.strip()!r} is not a bid: type a number, or nil"
-                                  ) from None
+                raise SpadesError(f"{text.short_quote(entry)} is not a bid: type a number, "
+                                  "or nil") from None
             raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
         if number is not None:
             return self.card_numbered(number, obs)
@@ -402,9 +412,27 @@ class TerminalGame:
         try:
             return parse_card(t)
         except CardError:
-            raise SpadesError(f"{entry.strip()!r} is not a card or a command: type a card like "
-                              "QH, 10h or queen of hearts, its number, or ? for the commands"
-                              ) from None
+            raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
+                              "card like QH, 10h or queen of hearts, its number, or ? for the "
+                              "commands") from None
+
+    def bid_too_large(self, number: int) -> str:
+        """Why ``number``, more than any hand holds, is no bid: what the engine says of the
+        largest bid there is (``a bid must be from 0 to 13, not 30``, or the reason of these
+        bidding rules)."""
+        m = self.match
+        top = BID_BASE + MAX_BID
+        if m.is_legal(top):  # a hand of MAX_BID cards
+            low = min(a for a in m.legal_bids() if BID_BASE <= a <= top) - BID_BASE
+            return f"a bid must be from {low} to {m.hand_size}, not {number}"
+        try:
+            m.check(top)
+        except IllegalAction as exc:
+            reason = str(exc)
+        else:  # not reached: the largest bid is either legal or refused
+            reason = f"{number} is not a bid"
+        cut = f", not {MAX_BID}"
+        return reason[:-len(cut)] + f", not {number}" if reason.endswith(cut) else reason
 
     def card_numbered(self, number: int, obs: Observation) -> int:
         """The card with this number in the hand as dealt (numbers do not shift as cards

@@ -52,18 +52,40 @@ def read_number(entry: str) -> int | None:
         return None
     if not body.isdecimal():
         if all(ch.isnumeric() for ch in body):
-            raise SpadesError(f"{_short(entry)} is not a number that can be read here: type "
+            raise SpadesError(f"{short_quote(entry)} is not a number that can be read here: type "
                               "it with the digits 0 to 9")
         return None
     if len(body) > 6:
-        raise SpadesError(f"{_short(entry)} is far too large to be a bid or a card number")
+        raise SpadesError(f"{short_quote(entry)} is far too large to be a bid or a card number")
     n = int(body)
     return -n if sign == "-" else n
 
 
-def _short(entry: str) -> str:
+def cut_short(entry: str) -> str:
+    """``entry`` to be said back to the player, cut to its first 20 characters and ``...``
+    (a pasted page is not read out in full)."""
     t = entry.strip()
-    return repr(t if len(t) <= 20 else t[:20] + "...")
+    return t if len(t) <= 20 else t[:20] + "..."
+
+
+def short_quote(entry: str) -> str:
+    """``entry`` cut short (:func:`cut_short`) and quoted: ``'xxxxxxxxxxxxxxxxxxxx...'``."""
+    return repr(cut_short(entry))
+
+
+def bid_instructions(bids: list[int]) -> str:
+    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
+    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+    numbers = [b for b in bids if b]
+    if len(bids) > 2 and bids == list(range(bids[0], bids[-1] + 1)):
+        choices = [f"{bids[0]} to {bids[-1]}"]
+    else:
+        choices = [str(b) for b in numbers]
+    if 0 in bids:
+        choices.append("nil")
+    if len(choices) == 1:
+        return f"Type a bid: {choices[0]}."
+    return f"Type a bid: {', '.join(choices[:-1])}, or {choices[-1]}."
 
 
 def plural(n: int, word: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -266,3 +267,120 @@ def test_a_hint_reads_as_one_sentence_with_the_record_spelling_after() -> None:
     line = out.stdout.splitlines()[-1]
     assert line.startswith("Hint: Bid 2: ") and line.endswith(" [2]"), line
     assert "bids" not in line
+
+
+def test_resume_last_is_the_game_last_played_not_the_last_started(tmp_path: Path) -> None:
+    db = str(tmp_path / "p.sqlite3")
+    ids = []
+    for seed in ("1", "2"):
+        out = run_cli("play", "--plain", "--seed", seed, "--db", db, input="q\n").stdout
+        ids.append(re.search(r"Game ([0-9a-f]{8}) is saved as you play", out).group(1))
+    played = run_cli("play", "--plain", "--resume", ids[0], "--db", db, input="3\nq\n").stdout
+    assert "You bid 3." in played
+    out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
+    assert f"Resuming game {ids[0]}" in out
+    listed = run_cli("history", "--db", db).stdout
+    assert listed.index(ids[0]) < listed.index(ids[1])
+    assert run_cli("show", "last", "--db", db).stdout == run_cli("show", ids[0], "--db", db).stdout
+
+
+def _refusals(out: str) -> list[str]:
+    return re.findall(r"(?:Refused: |What you had typed |is not one of the numbers)[^\r\n]*",
+                      out)
+
+
+def test_long_junk_is_quoted_short_at_the_bid_and_the_card_prompt(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "j.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(BID_PROMPT)
+    child.sendline("x" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert child.match.group(1) == "'xxxxxxxxxxxxxxxxxxxx...' is not a bid: type a number, " \
+                                   "or nil. It is still your turn."
+    child.expect(BID_PROMPT)
+    child.sendline("3")
+    child.expect(CARD_PROMPT)
+    child.sendline("y" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert child.match.group(1).startswith("'yyyyyyyyyyyyyyyyyyyy...' is not a card or a command")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_long_junk_piped_in_is_quoted_short(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.sqlite3")
+    out = run_cli("play", "--plain", "--seed", "1", "--db", db,
+                  input="x" * 200_000 + "\nq\n").stdout
+    assert _refusals(out) and all(len(line) < 120 for line in _refusals(out)), _refusals(out)
+    run_cli("play", "--plain", "--seed", "2", "--db", db, input="q\n")
+    out = run_cli("play", "--plain", "--resume", "--db", db,
+                  input="z" * 200_000 + "\nq\n").stdout
+    assert "'zzzzzzzzzzzzzzzzzzzz...' is not one of the numbers 1 to 2." in out
+    assert len(out) < 5000
+
+
+def test_long_junk_under_the_timer_is_quoted_short(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "u.sqlite3", "--plain", "--one-hand", "--timer", "5", "--seed",
+                  "4", "--opener", "south", "--cpu", "random")
+    child.expect(BID_PROMPT)
+    child.sendline("x" * 3000)
+    child.expect(r"Refused: ([^\r\n]*)\r?\n")
+    assert len(child.match.group(1)) < 120
+    child.expect(BID_PROMPT)
+    child.send("w" * 3000)  # typed, never entered
+    child.expect(r"What you had typed \(([^\r\n]*)\) was not used\.", timeout=15)
+    assert child.match.group(1) == "wwwwwwwwwwwwwwwwwwww..."
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_any_bid_too_large_is_refused_with_the_range(tmp_path: Path) -> None:
+    child = spawn(tmp_path / "b.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(BID_PROMPT)
+    for typed in ("14", "18", "19", "30", "99", "999999"):
+        child.sendline(typed)
+        child.expect(r"Refused: ([^\r\n]*)\r?\n")
+        assert child.match.group(1) == f"a bid must be from 0 to 13, not {typed}. It is " \
+                                       "still your turn.", typed
+        child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_bid_too_large_under_other_bidding_rules_gives_their_reason(tmp_path: Path) -> None:
+    out = run_cli("play", "--plain", "--seed", "3", "--opener", "east", "--cpu", "random",
+                  "--set", "bidding=whiz", "--db", str(tmp_path / "w.sqlite3"),
+                  input="18\n30\nq\n").stdout
+    refusals = re.findall(r"Refused: ([^\r\n]*)", out)
+    assert len(refusals) == 2 and refusals[0] == refusals[1], refusals
+    assert refusals[0].startswith("whiz bidding: the bid must be nil or the number of spades")
+
+
+def test_the_bid_prompt_says_what_a_bid_is_and_the_card_prompt_what_a_card_is(
+        tmp_path: Path) -> None:
+    child = spawn(tmp_path / "i.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random")
+    child.expect(r"Type a bid: 0 to 13, or nil\.\r?\n" + BID_PROMPT)
+    assert "Type a card" not in child.before
+    child.sendline("3")
+    child.expect(r"Type a card by its number or its name, like qh or queen of hearts; n lists "
+                 r"the numbers\.\r?\n" + CARD_PROMPT)
+    assert "Type a bid" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_bid_prompt_names_the_bids_of_other_rules(tmp_path: Path) -> None:
+    def bid_lines(*options: str) -> list[str]:
+        out = run_cli("play", "--plain", "--seed", "3", "--opener", "east", "--cpu", "random",
+                      *options, "--db", str(tmp_path / f"{len(options)}.sqlite3"),
+                      input="q\n").stdout
+        assert "Type a card" not in out
+        return re.findall(r"Type a bid: [^\r\n]*", out)
+
+    assert bid_lines("--set", "nil=false") == ["Type a bid: 1 to 13."]
+    assert bid_lines("--set", "bidding=whiz", "--set", "blind_nil=false") \
+        == ["Type a bid: 2, or nil."]
