@@ -262,8 +262,9 @@ class Room:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self._key("node", self.node), self._key("room"))
         self._ready.set()
+        task = asyncio.current_task()
         try:
-            while True:
+            while task is None or not task.cancelling():  # (see _renew)
                 msg = await pubsub.get_message(timeout=1.0)
                 if msg is None or msg.get("type") != "message":
                     continue
@@ -276,6 +277,7 @@ class Room:
                         await self.on_message(data)
                     except Exception:
                         log.exception("a room message failed: %.200s", msg["data"])
+            raise asyncio.CancelledError
         finally:
             with contextlib.suppress(Exception):
                 # Typed from redis 8 on, untyped before: Any suits both.

@@ -214,3 +214,53 @@ def test_a_stop_the_redis_client_swallows_still_stops_the_renewals(url: str) -> 
             await a.close()
 
     run(go())
+
+
+def test_a_stop_the_redis_client_swallows_still_stops_the_listening(url: str) -> None:
+    # The same for the loop that reads the room's messages: close() waited on it for ever.
+    async def go() -> None:
+        a = Room(url, prefix=_prefix("swallow2"), lease_seconds=0.3)
+        entered = asyncio.Event()
+        swallowed: list[bool] = []
+
+        class Client:  # the real client, whose get_message swallows one stop
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self.inner, name)
+
+            def pubsub(self, **kwargs: Any) -> Any:
+                ps = self.inner.pubsub(**kwargs)
+                get = ps.get_message
+
+                async def get_message(**kw: Any) -> Any:
+                    entered.set()
+                    try:
+                        return await get(**kw)
+                    except asyncio.CancelledError:
+                        if swallowed:
+                            raise
+                        swallowed.append(True)
+                        return None
+
+                ps.get_message = get_message
+                return ps
+
+        # The loop alone, on the wrapped client (not started: nothing else runs).
+        import redis.asyncio as aioredis
+
+        a._redis = Client(aioredis.Redis.from_url(url, decode_responses=True))  # type: ignore[assignment]
+        a._ready.clear()
+        listen = asyncio.get_running_loop().create_task(a._listen())
+        try:
+            await asyncio.wait_for(entered.wait(), 5)
+            listen.cancel()
+            done, _ = await asyncio.wait([listen], timeout=5)
+            assert done, "the listening went on after the node stopped"
+        finally:
+            listen.cancel()
+            await asyncio.wait([listen], timeout=5)
+            await a._redis.aclose()  # type: ignore[union-attr]
+
+    run(go())
