@@ -384,3 +384,15 @@ def test_the_bid_prompt_names_the_bids_of_other_rules(tmp_path: Path) -> None:
     assert bid_lines("--set", "nil=false") == ["Type a bid: 1 to 13."]
     assert bid_lines("--set", "bidding=whiz", "--set", "blind_nil=false") \
         == ["Type a bid: 2, or nil."]
+
+
+def test_show_says_the_place_you_sat_and_the_name_you_played_under(tmp_path: Path) -> None:
+    # With --name Bob, spades show said "you sat Bob." (a name, not a place).
+    db = str(tmp_path / "g.sqlite3")
+    run_cli("play", "--plain", "--seed", "3", "--name", "Bob", "--db", db, input="q\n")
+    run_cli("play", "--plain", "--seed", "4", "--db", db, input="q\n")
+    shown = run_cli("show", "last", "--db", db).stdout
+    assert "; you sat South. Result:" in shown, shown
+    games = re.findall(r"\b([0-9a-f]{8})\b", run_cli("history", "--db", db).stdout)
+    named = [run_cli("show", g, "--db", db).stdout for g in games]
+    assert any("; you sat South as Bob. Result:" in s for s in named), named
