@@ -251,7 +251,14 @@ class Narrator:
     def _match_over(self, e: MatchOver) -> str:
         top = max(e.scores)
         if e.winner is None:
-            return f"the match is a draw at {top} points"
+            draw = f"the match is a draw at {top} points"
+            tied = [k for k, sc in enumerate(e.scores) if sc == top]
+            if len(e.scores) == 2:
+                return draw
+            first = tied[0]
+            verb = "tie" if self._mine(first) or len(self.rules.sides[first]) > 1 else "ties"
+            others = " and with ".join(self.side(k) for k in tied[1:])
+            return f"{draw}: {self.side(first)} {verb} with {others}"
         plural_verb = self._mine(e.winner) or len(self.rules.sides[e.winner]) > 1
         return f"{self.side(e.winner)} {'win' if plural_verb else 'wins'} the match with {top} points"
 

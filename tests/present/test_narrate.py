@@ -172,6 +172,13 @@ def test_timeout_and_match_over() -> None:
         "East and West win the match with 510 points.")
     assert Narrator(CARDEMS).say(MatchOver(None, (300, 300))) == (
         "The match is a draw at 300 points.")
+    # With three sides or more, who drew ("The match is a draw at 70 points." said not whom)
+    three = Narrator(profile("race400", players=6, teams=((0, 3), (1, 4), (2, 5))))
+    assert three.say(MatchOver(None, (70, 32, 70))) == (
+        "The match is a draw at 70 points: Seat 0 and Seat 3 tie with Seat 2 and Seat 5.")
+    solo = Narrator(profile("race400", players=3), me=1)
+    assert solo.say(MatchOver(None, (90, 90, 90))) == (
+        "The match is a draw at 90 points: Seat 0 ties with you and with Seat 2.")
     six = Narrator(profile("race400", players=6, teams=T6), me=3)
     assert six.say(MatchOver(1, (300, 410))) == (
         "You and your partners Seat 1 and Seat 5 win the match with 410 points.")
