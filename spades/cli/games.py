@@ -168,7 +168,8 @@ def import_match(store: Store, record: dict[str, Any], match: Match, seat: str |
             raise SpadesError(str(exc)) from None
     else:
         given = record.get("human")
-        human = given if isinstance(given, int) and 0 <= given < n else (2 if n == 4 else 0)
+        human = (given if isinstance(given, int) and not isinstance(given, bool) and 0 <= given < n
+                 else 2 if n == 4 else 0)
     names = record.get("names")
     base = text.default_names(n, human)
     levels = record.get("cpu")

@@ -396,3 +396,19 @@ def test_show_says_the_place_you_sat_and_the_name_you_played_under(tmp_path: Pat
     games = re.findall(r"\b([0-9a-f]{8})\b", run_cli("history", "--db", db).stdout)
     named = [run_cli("show", g, "--db", db).stdout for g in games]
     assert any("; you sat South as Bob. Result:" in s for s in named), named
+
+
+def test_an_imported_records_human_true_is_no_seat(tmp_path: Path) -> None:
+    # "human": true was taken as seat 1 (a bool is an int): the game was then shown from
+    # East's side. A human that is not a seat number is ignored, as other bad values are.
+    import json
+
+    from spades.engine import Match, profile
+
+    db = str(tmp_path / "g.sqlite3")
+    record = Match.new(profile("cardems"), seed=3).to_record(human=True)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert run_cli("import", str(path), "--db", db).returncode == 0
+    shown = run_cli("show", "last", "--db", db).stdout
+    assert "; you sat South." in shown, shown
