@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from spades.engine.cards import card_name, card_str, parse_card
+from spades.engine.cards import NUM_CARDS, card_name, card_str, parse_card
 from spades.engine.errors import SpadesError
 
 BID_BASE = 64
@@ -20,6 +20,8 @@ MAX_BID = 18
 
 def bid_action(n: int) -> int:
     """The action of bidding ``n`` tricks (0 = Nil)."""
+    if not 0 <= n <= MAX_BID:
+        raise SpadesError(f"a bid is 0 (Nil) to {MAX_BID} tricks, not {n}")
     return BID_BASE + n
 
 
@@ -28,11 +30,13 @@ def is_bid(action: int) -> bool:
 
 
 def is_play(action: int) -> bool:
-    return 0 <= action < BID_BASE
+    return 0 <= action < NUM_CARDS
 
 
 def bid_value(action: int) -> int:
     """Tricks bid by a bid action (0 for Nil and Blind Nil)."""
+    if not is_bid(action):
+        raise SpadesError(f"{action} is not a bid action: those are {BID_BASE} to {BLIND_NIL}")
     return 0 if action == BLIND_NIL else action - BID_BASE
 
 

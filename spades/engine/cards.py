@@ -169,6 +169,8 @@ DISPLAY_SUIT_ORDER = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 def sorted_for_display(mask: int) -> list[int]:
     """A hand sorted as seed 002 sorts it: hearts, spades, diamonds, clubs, weakest first."""
+    if mask < 0:
+        raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
     out: list[int] = []
     for suit in DISPLAY_SUIT_ORDER:
         out.extend(cards_of(mask & SUIT_MASKS[suit]))

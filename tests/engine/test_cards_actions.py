@@ -54,6 +54,23 @@ def test_a_number_that_is_no_card_is_refused_by_name(card: int) -> None:
         action_str(card)
 
 
+def test_bid_and_play_helpers_refuse_what_is_not_theirs() -> None:
+    # bid_value(3) was -61 and bid_value(LOOK) 33; is_play(60) was True (no card is 60);
+    # sorted_for_display(-1) listed all 54 cards.
+    from spades.engine import LOOK, bid_action, bid_value, is_play, sorted_for_display
+
+    for action in (3, LOOK, -1, 200):
+        with pytest.raises(SpadesError, match=rf"^{action} is not a bid action"):
+            bid_value(action)
+    assert bid_value(bid_action(4)) == 4 and bid_value(BID_BASE) == 0
+    assert [is_play(a) for a in (0, 53, 54, 60, BID_BASE, -1)] == [True, True] + [False] * 4
+    with pytest.raises(CardError, match=r"^-1 is not a card mask"):
+        sorted_for_display(-1)
+    for n in (-1, 19):
+        with pytest.raises(SpadesError, match=rf"^a bid is 0 \(Nil\) to 18 tricks, not {n}"):
+            bid_action(n)
+
+
 def test_every_card_and_action_still_has_its_names() -> None:
     assert [card_str(c) for c in (0, 34, 51, 52, 53)] == ["2C", "TH", "AS", "LJ", "BJ"]
     assert card_name(0) == "two of clubs" and card_symbol(34) == "10\u2665"
