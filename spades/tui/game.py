@@ -105,6 +105,8 @@ class TerminalGame:
     explained: int = 0
     #: The hand in which how to type a card has been said (once per hand, at a card prompt).
     told_cards: int = 0
+    #: The hand whose cards have all been read (plain mode: once a hand at least).
+    hand_told: int = 0
     #: Check, store, apply, events: see :mod:`spades.session`.
     session: Session = field(init=False)
     #: The events in words, for the human's seat.
@@ -321,12 +323,9 @@ class TerminalGame:
     def show_turn(self, obs: Observation) -> None:
         con = self.console
         if obs.phase is BID:
-            n = obs.rules.players
-            order = [(obs.dealer + 1 + i) % n for i in range(n)]
-            done = [f"{self.names[s]} {bid_words(b, obs.blind[s])}"
-                    for s in order if (b := obs.bids[s]) is not None]
-            self.say("Your turn to bid. " + ("Bids so far: " + ", ".join(done) + "."
-                                              if done else "You bid first."))
+            done = text.bids_so_far(obs, self.names)
+            self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
+                                              else "You bid first."))
             if obs.hand is None:
                 self.say(f"You may bid blind nil (worth {obs.rules.blind_nil_points}) before "
                          "looking at your cards: type blind nil, or look to see them.")
@@ -366,10 +365,14 @@ class TerminalGame:
             for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols,
                                       numbers=text.card_numbers(self.dealt())):
                 self.say(row)
-        elif legal and legal != obs.hand:
-            self.say(text.hand_plain(obs.hand, legal, title="You can play"))
         else:
-            self.say(text.hand_plain(obs.hand))
+            # the whole hand once a hand at least, before what may be played of it (after
+            # blind nil, a bid the rules made, or a resume, no bid prompt had read it)
+            if not legal or legal == obs.hand or self.hand_told != self.match.hand_number:
+                self.say(text.hand_plain(obs.hand))
+            if legal and legal != obs.hand:
+                self.say(text.hand_plain(obs.hand, legal, title="You can play"))
+        self.hand_told = self.match.hand_number
         if self.explained != self.match.hand_number:
             self.explained = self.match.hand_number
             self.say("Your cards are numbered for this hand, and keep their numbers until it "

@@ -183,16 +183,28 @@ def hand_rich(hand: int, legal: int, *, symbols: bool,
     return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
 
 
+def bids_so_far(obs: Observation, names: list[str]) -> str:
+    """The bids of this hand in the order they were made ("East 4, you Nil"; "": none)."""
+    n = obs.rules.players
+    order = [(obs.dealer + 1 + i) % n for i in range(n)]
+    done = [f"{'you' if s == obs.seat else names[s]} {bid_words(b, obs.blind[s])}"
+            for s in order if (b := obs.bids[s]) is not None]
+    return ", ".join(done)
+
+
 def trick_sentence(obs: Observation, names: list[str]) -> str:
     """The cards played to the open trick and whether spades are broken (seed 002's key)."""
     broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
     if obs.phase == "bid":
-        return f"Bidding is under way; no card has been played. {broken}"
+        done = bids_so_far(obs, names)
+        said = f"bids so far: {done}" if done else "nobody has bid yet"
+        return f"Bidding is under way ({said}); no card has been played. {broken}"
     if obs.phase != "play":
         return f"No trick is being played. {broken}"
     if not obs.trick:
         return f"No card has been played to this trick yet; {names[obs.leader]} leads. {broken}"
-    played = ", ".join(f"{names[s]} played the {card_name(c)}" for s, c in obs.trick)
+    played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"
+                       for s, c in obs.trick)
     return f"This trick: {played}. {broken}"
 
 

@@ -412,3 +412,47 @@ def test_an_imported_records_human_true_is_no_seat(tmp_path: Path) -> None:
     assert run_cli("import", str(path), "--db", db).returncode == 0
     shown = run_cli("show", "last", "--db", db).stdout
     assert "; you sat South." in shown, shown
+
+
+def test_the_whole_hand_is_read_after_blind_nil_before_what_may_be_played(tmp_path: Path) -> None:
+    # After blind nil (no bid prompt after looking) only "You can play, 10 cards: ..." was
+    # read: the spades, which may not be led yet, were never named.
+    db = str(tmp_path / "g.sqlite3")
+    out = run_cli("play", "--plain", "--rules", "cards4net", "--seed", "16", "--opener", "south",
+                  "--db", db, input="blind nil\nq\n").stdout
+    after = out[out.index("You bid Blind Nil."):]
+    assert "Your hand, 13 cards: " in after and "spades: five, eight, jack" in after, after
+    assert after.index("Your hand, 13 cards: ") < after.index("You can play, 10 cards: ")
+
+
+def test_a_resume_during_others_bids_tells_the_bids_so_far(tmp_path: Path) -> None:
+    # It said "Bidding is under way; no card has been played." and never the bids made.
+    import json
+    import random
+
+    from spades.engine import Match, bid_action, profile
+
+    db = str(tmp_path / "g.sqlite3")
+    match = Match(profile("cardems"), rng=random.Random(5), dealer=3)  # North bids first
+    match.apply(bid_action(3))
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(match.to_record(human=2)), encoding="utf-8")
+    assert run_cli("import", str(record), "--db", db).returncode == 0
+    out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
+    assert "Bidding is under way (bids so far: North 3); no card has been played." in out, out
+
+
+def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
+    # On a resume mid-trick it said "This trick: South played the three of hearts" of
+    # the reader's own card.
+    import random
+
+    from spades.engine import Match, profile
+    from spades.tui import text
+
+    match = Match(profile("cardems"), rng=random.Random(5), dealer=1)  # South leads
+    while match.phase == "bid":
+        match.apply(match.legal_actions()[0])
+    match.apply(match.legal_actions()[0])
+    said = text.trick_sentence(match.observation(2), ["North", "East", "South", "West"])
+    assert said.startswith("This trick: you played the "), said

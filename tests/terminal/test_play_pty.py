@@ -41,7 +41,8 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
     for command, reply in [
         ("?", r"Commands, at any prompt"), ("help", r"q  quit"),
         ("h", r"Your hand, 13 cards:"), ("hand", r"Your hand, 13 cards:"),
-        ("t", r"Bidding is under way; no card has been played\. Spades are not broken yet\."),
+        ("t", r"Bidding is under way \((bids so far: [^)]*|nobody has bid yet)\); no card has "
+              r"been played\. Spades are not broken yet\."),
         ("s", r"; you have not bid yet, 0 tricks;"), ("status", r"Scores: North & South: 0 points"),
         ("p", r"Score sheet — cardems"), ("sheet", r"No hand has been scored yet"),
         ("i", r"Hint: (Bid|Look)[^\r\n]+"), ("r", r"Rules: cardems, 4 players"),
