@@ -43,6 +43,8 @@ def record_of(rules: Rules, logs: Sequence[HandLog], /, **extra: Any) -> dict[st
         }
         if log.timeouts:
             hand["timeouts"] = _timeouts_json(log.actions, log.timeouts)
+        if log.actions and log.actions[-1] == LOOK:  # the seat to act has seen its cards
+            hand["looked"] = True
         hands.append(hand)
     record["hands"] = hands
     record.update(extra)

@@ -157,6 +157,14 @@ def _replay_hand(match: Match, hand: Mapping[str, Any], where: str) -> None:
             match.apply(action)
         except SpadesError as exc:
             raise RecordError(f"{at}: {exc}") from None
+    looked = hand.get("looked", False)
+    if looked is not False:
+        if looked is not True:
+            raise RecordError(f"{where}: looked must be true or false, not {shown(looked)}")
+        if plays or match.phase != BID or match.looked[match.turn]:
+            raise RecordError(f"{where}: looked: only a hand cut where the seat to bid has "
+                              "looked at its cards, before its bid, may say so")
+        match.apply(LOOK)
     if plays and match.phase == BID:
         raise RecordError(f"{where}, play 1: bidding is not over ({len(bids)} of {match.n} bids)")
     total = match.n * match.hand_size

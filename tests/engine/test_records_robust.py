@@ -273,3 +273,26 @@ def test_rules_that_say_the_same_twice_are_read() -> None:
     assert replay(record).rules == rules
     assert replay({"rules": {"preset": "game93", "match": "one-hand", "one_hand": True},
                    "hands": []}).rules.one_hand
+
+
+def test_a_look_not_yet_followed_by_a_bid_is_kept_by_the_record() -> None:
+    # A record cut just after a look did not keep it: a game exported then imported was
+    # back before the look, and blind nil (only for who has not seen the cards) was offered.
+    from spades.engine import BLIND_NIL, LOOK, Match, RecordError, profile, replay
+
+    match = Match(profile("cards4net"), rng=random.Random(16), dealer=1)
+    assert BLIND_NIL in match.legal_actions()
+    match.apply(LOOK)
+    record = match.to_record()
+    assert record["hands"][-1]["looked"] is True
+    again = replay(json.loads(json.dumps(record)))
+    assert again.looked[again.turn] and BLIND_NIL not in again.legal_actions()
+    assert again.to_record() == record
+    match.apply(match.legal_actions()[0])  # the bid: the look shows in it, not as "looked"
+    assert "looked" not in match.to_record()["hands"][-1]
+    for bad, why in [("yes", "looked must be true or false, not 'yes'"),
+                     (True, "looked: only a hand cut where the seat to bid has looked")]:
+        broken = match.to_record()
+        broken["hands"][-1]["looked"] = bad
+        with pytest.raises(RecordError, match=f"^hand 1: {why}"):
+            replay(broken)
