@@ -148,10 +148,10 @@ def check_clone(match: Match, rng: random.Random, timeouts: bool) -> None:
 def replayed(match: Match, record: dict[str, Any]) -> Match:
     again = replay(record)
     if match.log and match.log[-1].actions[-1:] == [LOOK]:
-        # A record lists bids, not looks: a first bidder who looked at the cards but has not
-        # bid yet comes back unlooked (documented in docs/records.md).
-        assert again.legal_actions() == (BLIND_NIL, LOOK)
-        again.apply(LOOK)
+        # A first bidder who looked at the cards but has not bid yet comes back looked
+        # (the hand's "looked": true; before, it came back unlooked, offered blind nil).
+        assert record["hands"][-1]["looked"] is True
+        assert BLIND_NIL not in again.legal_actions()
     return again
 
 
