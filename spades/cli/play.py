@@ -202,6 +202,16 @@ def build_rules(args: argparse.Namespace) -> Rules:
         msg = str(exc)
         if msg.startswith("players:") and "race400" not in msg:
             msg += " (race400 is played by 3 to 6)"
+        knob, _, why = msg.partition(": ")
+        given = {"teams": args.teams, "players": args.players, "turn_timer": args.timer,
+                 **{k: getattr(args, k) for k in ("target", "bag_limit", "bag_penalty")}}
+        if given.get(knob) is not None and not any(i.startswith(f"{knob}=") for i in args.set):
+            # said by the option as typed: "--timer: ..., not 3" (not "turn_timer: ...")
+            option = "--timer" if knob == "turn_timer" else "--" + knob.replace("_", "-")
+            why = why.replace("off (null) or ", "off or ")
+            if knob == "teams" and ", got " in why:
+                why = why.rpartition(", got ")[0] + f", not {args.teams}"
+            msg = f"{option}: {why}"
         raise UsageError(msg) from None
 
 

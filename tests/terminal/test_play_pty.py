@@ -217,7 +217,11 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
                                                "not 7\n"),
     (["--seat", "up"], "--seat: 'up' is not a seat"),
     (["--cpu", "godlike"], "unknown CPU level 'godlike'"),
-    (["--timer", "2"], "turn_timer: must be off (null) or 5 to 600 seconds"),
+    # (was "turn_timer: must be off (null) or ...": the rules knob, not the option typed)
+    (["--timer", "2"], "--timer: must be off or 5 to 600 seconds, not 2"),
+    (["--rules", "race400", "--players", "5", "--teams", "0,1/2,3"],
+     "--teams: every seat 0 to 4 must be on exactly one side, not 0,1/2,3"),
+    (["--bag-limit", "0"], "--bag-limit: must be a whole number 1 or more, not 0"),
     (["--rules", "race400", "--players", "5", "--teams", "teams"], "not possible with 5"),
     (["--set", "bogus=1"], "bogus: unknown rules knob"),
     (["--resume", "ffffffff"], "no game with id 'ffffffff'"),
