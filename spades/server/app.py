@@ -484,7 +484,10 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
 def _why(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        loc = ".".join(str(x) for x in err.get("loc", ()) if not isinstance(x, int) or True)
+        path = [str(x) for x in err.get("loc", ())]
+        if len(path) > 1 and path[0] == path[1]:
+            path = path[1:]  # the message type named again by its field: "options.options"
+        loc = ".".join(path)
         parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
     return "; ".join(parts)
 
@@ -547,7 +550,8 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
             return
         if not conn.allow():
             if conn.dropped >= s.flood_close:
-                conn.close(1008)
+                conn.close(1008, f"too many messages: {conn.dropped} beyond the limit of "
+                                 f"{s.rate_per_second:g} a second")
                 return
             now = time.monotonic()
             if now - conn.last_rate_error > 1.0:

@@ -141,10 +141,11 @@ class Conn:
         if task is not None and task is not asyncio.current_task():
             task.cancel()  # it may be stuck writing to a socket nobody reads
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
             self.close_code = code
+            self.close_reason = reason
             self.queue.put_nowait(None)
 
     def allow(self) -> bool:

@@ -20,6 +20,7 @@ from pydantic import (
     TypeAdapter,
     WithJsonSchema,
 )
+from pydantic_core import PydanticCustomError
 
 from spades.server.text import clean_label
 
@@ -458,7 +459,21 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
-SeatLabel = Annotated[str, AfterValidator(clean_label), Field(max_length=40)]
+#: The longest seat name a hint message may give.
+SEAT_LABEL_MAX = 40
+
+
+def _label_fits(label: str) -> str:
+    # said here, not by max_length, whose words ("at most 40 items") read as a count
+    if len(label) > SEAT_LABEL_MAX:
+        raise PydanticCustomError(
+            "name_too_long", "this name is too long: a name may be at most {most} characters, "
+            "not {length}", {"most": SEAT_LABEL_MAX, "length": len(label)})
+    return label
+
+
+SeatLabel = Annotated[str, AfterValidator(clean_label), AfterValidator(_label_fits),
+                      Field(max_length=SEAT_LABEL_MAX)]
 
 
 class HintMsg(_Msg):

@@ -619,13 +619,20 @@ class Table:
                       with_table=True)
             self.hub.lobby_changed(self)
 
+    def _require_place(self, seat: int) -> None:
+        """Refuse a place number this table does not have (not "not free": it is not there)."""
+        if not 0 <= seat < len(self.places):
+            raise TableError("state", f"there is no place {seat}: places are 0 to "
+                             f"{len(self.places) - 1}")
+
     async def move(self, conn: Member, seat: int) -> None:
         async with self.lock:
             self._require_waiting()
             mine = self.seat_of_conn(conn)
             if mine is None:
                 raise TableError("not_allowed", "you have no place at this table")
-            if seat >= len(self.places) or self.places[seat].kind != "empty":
+            self._require_place(seat)
+            if self.places[seat].kind != "empty":
                 raise TableError("state", f"place {seat} is not free")
             self.places[seat], self.places[mine] = self.places[mine], Place()
             await self.save_meta()
@@ -675,6 +682,7 @@ class Table:
                 if not free:
                     raise TableError("state", "no place is free")
                 seat = free[0]
+            self._require_place(seat)
             if seat not in free:
                 raise TableError("state", f"place {seat} is not free")
             self.places[seat] = Place("cpu", None, f"CPU {seat + 1}", self.options.cpu)

@@ -121,9 +121,12 @@ def test_flood_disconnects_only_the_flooder(client: TestClient) -> None:
                                                             "one_hand": True}})
     for _ in range(400):
         mal.send({"type": "ping"})
-    with pytest.raises(WebSocketDisconnect):
+    with pytest.raises(WebSocketDisconnect) as closed:
         for _ in range(1000):
             mal.recv()
+    # the close says why, as a slow reader's does (before: 1008 with no reason)
+    assert closed.value.code == 1008
+    assert closed.value.reason.startswith("too many messages: "), closed.value.reason
     errors = [f for f in mal.frames if f["type"] == "error"]
     assert errors and errors[0]["code"] == "rate_limit"
     assert play_to_end([bob])["event"]["kind"] == "match_over"

@@ -212,6 +212,29 @@ def test_options_and_joins_say_exactly_what_is_wrong(client: TestClient) -> None
     assert client.get("/api/users/999999/stats").status_code == 404
 
 
+def test_errors_name_a_place_that_does_not_exist_and_the_option_once(
+        client: TestClient) -> None:
+    """A place past the table's last is not "not free": there is no such place (before:
+    "place 5 is not free" at a 4-player table). An option's error names it once (before:
+    "options.options.turn_timer: ...")."""
+    ann = Player(client, "Ann")
+    new_table(ann, {"profile": "cardems"})
+    for msg in ({"type": "seat", "seat": 5}, {"type": "add_cpu", "seat": 5},
+                {"type": "add_cpu", "seat": 4}):
+        ans = ann.request(msg)
+        assert ans["type"] == "error" and ans["code"] == "state", (msg, ans)
+        assert ans["message"] == f"there is no place {msg['seat']}: places are 0 to 3", ans
+    assert ann.request({"type": "add_cpu", "seat": 1})["type"] == "ack"
+    ans = ann.request({"type": "seat", "seat": 1})  # a real place, taken: still "not free"
+    assert ans["type"] == "error" and ans["message"] == "place 1 is not free", ans
+    for kind in ("create", "options"):
+        ans = ann.request({"type": kind, "options": {"cpu": "random", "turn_timer": 3}})
+        assert ans["type"] == "error" and ans["code"] == "bad_message", ans
+        assert ans["message"].startswith(f"{kind}.options.turn_timer: ") \
+            if kind == "create" else ans["message"].startswith("options.turn_timer: "), ans
+        assert "options.options" not in ans["message"], ans
+
+
 def test_numbers_in_messages_are_strict_integers_and_refs_are_bounded(
         client: TestClient) -> None:
     """A seat, team, lobby page or option number is a JSON integer, not true, "1" or 1.0
@@ -463,6 +486,17 @@ def test_a_hint_names_the_seats_as_the_page_shows_them(settings: Settings,
         for bad in (["A"] * 7, ["Ann", "x" * 41, "North", "East"]):
             err = ann.request({"type": "hint", "names": bad})
             assert err["type"] == "error" and err["code"] == "bad_message", err
+        # a name too long is said to be one (which, and how long a name may be), not
+        # "at most 40 items" as if it were a count (before the fix)
+        for bad, which in ((["Ann", "x" * 300, "North", "East"], 1),
+                           (["y" * 41, "West", "North", "East"], 0)):
+            err = ann.request({"type": "hint", "names": bad})
+            assert err["type"] == "error" and err["code"] == "bad_message", err
+            assert err["message"].startswith(f"hint.names.{which}: "), err
+            assert "too long" in err["message"] and "40 characters" in err["message"], err
+            assert "items" not in err["message"], err
+        err = ann.request({"type": "hint", "names": ["A"] * 7})  # a count: items it is
+        assert "hint.names: " in err["message"] and "6 items" in err["message"], err
 
 
 def test_a_hint_reason_uses_the_names_given() -> None:
