@@ -616,7 +616,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         else:
             hub.lobby_subs.discard(conn)
         limit = None if msg.limit is None else min(msg.limit, hub.settings.lobby_page_max)
-        conn.send(hub.lobby_cache.message(msg.offset, limit))
+        conn.send(hub.lobby_cache.message(msg.offset, limit, ref))
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
         check_tables(hub, conn.user_id, leaving=conn.table)
@@ -676,7 +676,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":
-        conn.send(_table(conn).snapshot(conn))
+        conn.send(_table(conn).snapshot(conn, ref))
     elif kind == "sheet":
         conn.send(_table(conn).sheet().model_dump_json())
     elif kind == "hint":

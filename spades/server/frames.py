@@ -89,6 +89,20 @@ def _dump(model: BaseModel) -> str:
     return model.model_dump_json()
 
 
+def _dump_answer(model: BaseModel, ref: Ref) -> str:
+    """A frame whose ``ref`` is there only when it answers a request that had one."""
+    return model.model_dump_json(exclude=None if ref is not None else {"ref"})
+
+
+def with_ref(text: str, ref: Ref) -> str:
+    """``text``, a frame serialised without a ref (one shared by many clients), with
+    ``ref`` put in after its type (nothing added when ``ref`` is None)."""
+    if ref is None:
+        return text
+    head, rest = text.split(",", 1)  # '{"type":"lobby"' (a type has no comma)
+    return f"{head},\"ref\":{json.dumps(ref)},{rest}"
+
+
 # Small frames ---------------------------------------------------------------------------------
 
 def error(code: str, message: str, ref: Ref = None) -> str:
@@ -132,8 +146,9 @@ def summaries(rows: Sequence[TableSummary | Mapping[str, Any]]) -> list[TableSum
 
 
 def lobby(rows: Sequence[TableSummary | Mapping[str, Any]], total: int, offset: int,
-          limit: int | None) -> str:
-    return _dump(LobbyOut(tables=summaries(rows), total=total, offset=offset, limit=limit))
+          limit: int | None, ref: Ref = None) -> str:
+    return _dump_answer(LobbyOut(ref=ref, tables=summaries(rows), total=total, offset=offset,
+                                 limit=limit), ref)
 
 
 def lobby_update(row: TableSummary | Mapping[str, Any]) -> str:
@@ -147,10 +162,11 @@ def lobby_remove(table_id: str) -> str:
 # A table --------------------------------------------------------------------------------------
 
 def table(seq: int, state: TableState, you: YouInfo, view: dict[str, Any] | None,
-          turn: TurnInfo | None, score: ScoreInfo | None, chat: Sequence[ChatLine]) -> str:
-    """The ``table`` snapshot for one client."""
-    return _dump(TableOut(seq=seq, table=state, you=you, view=view, turn=turn, score=score,
-                          chat=list(chat)))
+          turn: TurnInfo | None, score: ScoreInfo | None, chat: Sequence[ChatLine],
+          ref: Ref = None) -> str:
+    """The ``table`` snapshot for one client (``ref``: of the resync it answers)."""
+    return _dump_answer(TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
+                                 score=score, chat=list(chat)), ref)
 
 
 def _json(value: Any) -> str:

@@ -73,16 +73,17 @@ class LobbyCache:
         end = None if limit is None else offset + limit
         return rows[offset:end], len(rows)
 
-    def message(self, offset: int = 0, limit: int | None = None) -> str:
+    def message(self, offset: int = 0, limit: int | None = None,
+                ref: frames.Ref = None) -> str:
         """The ``lobby`` frame: every row (the whole lobby is serialised once and shared),
-        or one page with ``offset``, ``limit`` and ``total``."""
+        or one page with ``offset``, ``limit`` and ``total``; ``ref``: of the request."""
         rows = self.rows()
         if offset == 0 and limit is None:
             if self._text is None:
                 self._text = frames.lobby(rows, len(rows), 0, None)
-            return self._text
+            return frames.with_ref(self._text, ref)
         part, total = self.page(offset, limit)
-        return frames.lobby(part, total, offset, limit)
+        return frames.lobby(part, total, offset, limit, ref)
 
 
 class LobbyNotices:

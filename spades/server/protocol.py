@@ -530,6 +530,8 @@ class PongOut(BaseModel):
 
 class LobbyOut(BaseModel):
     type: Literal["lobby"] = "lobby"
+    ref: Ref | None = Field(default=None, description="the ref of the lobby message this "
+                            "answers; absent when it had none")
     tables: list[TableSummary]
     total: int = Field(default=0, description="listed tables in all")
     offset: int = Field(default=0, description="row of the first table of this page")
@@ -551,6 +553,9 @@ class TableOut(BaseModel):
     table's last event; the next event will carry ``seq + 1``."""
 
     type: Literal["table"] = "table"
+    ref: Ref | None = Field(default=None, description="the ref of the resync this answers; "
+                            "absent when it had none, and on the snapshot after a create's or "
+                            "join's ack")
     seq: int
     table: TableState
     you: YouInfo

@@ -280,12 +280,12 @@ class Table:
     def score(self) -> ScoreInfo | None:
         return ScoreInfo(**views.score_info(self.match)) if self.match is not None else None
 
-    def snapshot(self, conn: Member) -> str:
-        """The ``table`` frame for ``conn``."""
+    def snapshot(self, conn: Member, ref: frames.Ref = None) -> str:
+        """The ``table`` frame for ``conn`` (``ref``: of the resync it answers)."""
         seat = self.seat_of_conn(conn)
         return frames.table(self.seq, self.state(seat is not None), self.you(conn),
                             self.view_for(seat), self.turn_info(), self.score(),
-                            [ChatLine(**line) for line in self.chat])
+                            [ChatLine(**line) for line in self.chat], ref)
 
     def recipients(self) -> list[tuple[Member, int | None]]:
         out: list[tuple[Member, int | None]] = []

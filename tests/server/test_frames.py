@@ -66,6 +66,40 @@ def test_lobby_rows_keep_only_their_fields() -> None:
         frames.lobby_update({**row, "status": "nonsense"})
 
 
+
+def test_a_lobby_or_table_answer_carries_its_ref_only_when_asked_with_one() -> None:
+    """``ref`` is in a ``lobby``/``table`` frame only as the answer to a request that had one
+    (the shared whole-lobby text gets it spliced in), never as ``"ref": null``."""
+    row = {"id": "t1", "name": "T", "status": "waiting", "profile": "cardems", "players": 4,
+           "humans": 1, "open_seats": 3, "spectators": True, "spectating": 0, "owner": "Kim",
+           "turn_timer": None, "private": False, "paused": False}
+    plain = frames.lobby([row], 1, 0, None)
+    assert "ref" not in _frame(plain)
+    for ref in ("a,b", 0, -5):
+        asked = _frame(frames.lobby([row], 1, 0, None, ref))
+        assert asked == {**_frame(plain), "ref": ref}
+        assert _frame(frames.with_ref(plain, ref)) == asked
+    assert frames.with_ref(plain, None) == plain
+    you = YouInfo(role="player", seat=0)
+    table = _frame(frames.table(3, _state(None), you, None, None, None, []))
+    assert "ref" not in table
+    assert _frame(frames.table(3, _state(None), you, None, None, None, [], "r")) == {
+        **table, "ref": "r"}
+
+
+def test_the_schema_section_of_protocol_md_is_current() -> None:
+    """docs/protocol.md ends with ``python -m spades.server.schema --markdown``'s output
+    (``--update-doc docs/protocol.md`` writes it): a model changed without it fails here."""
+    from pathlib import Path
+
+    from spades.server.schema import MARKER, markdown
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(
+        encoding="utf-8")
+    assert doc.split(MARKER, 1)[1] == "\n" + markdown() + "\n", (
+        "run python -m spades.server.schema --update-doc docs/protocol.md")
+
+
 def test_event_frames_share_their_parts_and_word_each_seat() -> None:
     fact = {"type": "play", "seat": 1, "card": "3C", "trick": 1}
     out = frames.EventFrames(5, "t1", {"kind": "play", "hand": 1, "seat": 1, "action": "3C"},

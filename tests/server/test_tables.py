@@ -271,6 +271,45 @@ def test_numbers_in_messages_are_strict_integers_and_refs_are_bounded(
             ans["type"] == "pong" and ans["ref"] == ref), (ref, ans)
 
 
+def test_resync_and_lobby_answers_echo_the_ref(settings: Settings) -> None:
+    """The ``table`` answering a ``resync`` and the ``lobby`` answering a ``lobby`` carry the
+    request's ``ref``, as ``ack``/``error``/``hint`` do (before: none, so a client could not
+    match them); a request without one, and unsolicited frames, carry no ``ref`` at all."""
+    settings.lobby_rate = settings.lobby_burst = 100.0  # several lobby requests in a row
+    with in_process(settings) as client:
+        _resync_and_lobby_answers_echo_the_ref(client)
+
+
+def _resync_and_lobby_answers_echo_the_ref(client: TestClient) -> None:
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    new_table(ann, {"profile": "cardems"})
+    assert "ref" not in ann.frames[-1], ann.frames[-1]  # the snapshot after create's ack
+    for ref in ("s1", 7, 0):
+        ann.send({"type": "resync", "ref": ref})
+        snap = ann.until(lambda m: m["type"] == "table")
+        assert "ref" in snap and snap["ref"] == ref and type(snap["ref"]) is type(ref), snap
+    ann.send({"type": "resync"})
+    assert "ref" not in ann.until(lambda m: m["type"] == "table")
+    for extra in ({}, {"offset": 0, "limit": 5}):  # the whole lobby (shared text) or a page
+        for ref in ("l1", 12):
+            bob.send({"type": "lobby", "ref": ref, **extra})
+            lobby = bob.until(lambda m: m["type"] == "lobby")
+            assert lobby.get("ref") == ref, lobby
+            assert [t["id"] for t in lobby["tables"]] == [ann.table["id"]  # type: ignore[index]
+                                                          ], lobby
+        bob.send({"type": "lobby", **extra})
+        assert "ref" not in bob.until(lambda m: m["type"] == "lobby")
+    # the next whole lobby asked for without a ref is not the one that had a ref
+    bob.send({"type": "lobby"})
+    assert "ref" not in bob.until(lambda m: m["type"] == "lobby")
+    # what a subscriber is told unasked has no ref
+    assert ann.request({"type": "add_cpu"})["type"] == "ack"
+    update = bob.until(lambda m: m["type"].startswith("lobby"))
+    assert "ref" not in update, update
+    seated = [f for f in ann.frames if f["type"] == "event"]
+    assert seated and all("ref" not in f for f in seated), seated
+
+
 def test_spectator_sees_no_hand(client: TestClient) -> None:
     ann, eve = Player(client, "Ann"), Player(client, "Eve")
     tid = new_table(ann, {"profile": "cards4net", "one_hand": True})
