@@ -202,10 +202,11 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
 
 
 def create_private_table(page: Any, server: str, name: str, table_name: str,
-                         profile: str, timer: int | None = None) -> str:
+                         profile: str, timer: int | None = None, *, one_hand: bool = False,
+                         target: int | None = None, cpu: str | None = None) -> str:
     """Fill the "Create a table" form for a private table of people (with a turn timer of
-    ``timer`` seconds, if given) and create it; wait for the waiting room's invitation.
-    Returns the invitation code."""
+    ``timer`` seconds, a one-hand match, a target score or a CPU strength, if given) and
+    create it; wait for the waiting room's invitation. Returns the invitation code."""
     page.goto(server + "#/create")
     page.fill("#c-your-name", name)
     page.fill("#c-name", table_name)
@@ -214,6 +215,13 @@ def create_private_table(page: Any, server: str, name: str, table_name: str,
     if timer is not None:
         page.check("#c-timer-on")
         page.fill("#c-turn_timer", str(timer))
+    if one_hand:
+        page.check("#c-one_hand")
+    if target is not None:
+        page.fill("#c-target", str(target))
+    if cpu is not None:
+        page.wait_for_selector("select#c-cpu")  # put in once the profiles are known
+        page.select_option("#c-cpu", cpu)
     page.click("text=Create the table")
     wait_table_opened(page, lambda: page.wait_for_selector(".invite"))
     return str(page.text_content(".invite")).strip()

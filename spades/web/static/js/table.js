@@ -936,7 +936,9 @@ export class TableView {
   // ---------- waiting room
   buildWaiting() {
     this.el.append(
-      h("h1", { tabindex: "-1", class: "page-title" }, "Waiting for the start"),
+      // the table's name (set as text in renderWaiting), then what the room is for
+      h("h1", { tabindex: "-1", class: "page-title", id: "waiting-title" }, "Waiting for the start"),
+      h("p", { class: "waiting-status" }, "Waiting for the start"),
       h("div", { class: "waiting-grid" },
         h("section", { class: "panel", "aria-labelledby": "seats-title" },
           h("h2", { id: "seats-title" }, "Seats"),
@@ -988,11 +990,17 @@ export class TableView {
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
       if (target) target.focus();
     }
+    const title = this.el.querySelector("#waiting-title");
+    if (title) title.textContent = t.name || "A table"; // the owner's words: text only
     const info = clear(this.el.querySelector("#waiting-info"));
     const o = t.options;
+    const cpu = o.cpu ? `${o.cpu[0].toUpperCase()}${o.cpu.slice(1)} CPU players` : null;
+    const chosen = [this.rulesText(), `${t.seats.length} players`,
+      o.one_hand ? "one-hand match" : o.target ? `to ${o.target} points` : null,
+      o.turn_timer ? `${o.turn_timer}-second turn timer` : null, cpu, o.private ? "private" : "public"];
     info.append(
       ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
-      h("p", {}, `Rules: ${this.rulesText()}, ${t.seats.length} players${o.turn_timer ? `, ${o.turn_timer}-second turn timer` : ""}${o.private ? ", private" : ", public"}.`),
+      h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
       ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
         h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
     const actions = clear(this.el.querySelector("#owner-actions"));
