@@ -540,7 +540,8 @@ class TerminalGame:
             if line is None or not line.strip():
                 return
             if not self.command(line, None):
-                self.say("Press Enter to deal the next hand, or type ? for the commands.")
+                self.say(f"{text.short_quote(line)} is not a command: press Enter to deal "
+                         "the next hand, or type ? for the commands.")
 
 
 __all__ = ["QuitGame", "TerminalGame", "deal_masks"]

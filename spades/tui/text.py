@@ -199,8 +199,10 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
         done = bids_so_far(obs, names)
         said = f"bids so far: {done}" if done else "nobody has bid yet"
         return f"Bidding is under way ({said}); no card has been played. {broken}"
+    if obs.phase == "deal":  # between hands: the ended hand's spades are told no more
+        return "No trick is being played: the next hand is not dealt yet."
     if obs.phase != "play":
-        return f"No trick is being played. {broken}"
+        return "No trick is being played: the match is over."
     if not obs.trick:
         return f"No card has been played to this trick yet; {names[obs.leader]} leads. {broken}"
     played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"

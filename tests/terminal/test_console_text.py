@@ -421,3 +421,26 @@ def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: 
             assert game.parse_entry(typed, obs) == card, typed
     with pytest.raises(SpadesError, match="not a card or a command"):
         game.parse_entry("3★", obs)
+
+
+def test_the_pause_between_hands_refuses_what_is_not_a_command(tmp_path: Path) -> None:
+    """At "Press Enter for the next hand", junk is named as not a command (it only repeated
+    the prompt), and ``t`` does not tell the spades of the hand that has ended."""
+    game = make_game(tmp_path)
+    game.pause = False
+    game.deal()
+    while not game.match.results:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    assert game.match.phase == "deal"
+    console, out, _w = pipe_console(b"xyz\n9\n" + b"y" * 300 + b"\nt\n\n")
+    game.console = console
+    game.hand_pause()
+    lines = out.getvalue().split("Press Enter for the next hand (or type a command): ")[1:]
+    assert [line.strip() for line in lines] == [
+        "'xyz' is not a command: press Enter to deal the next hand, or type ? for the "
+        "commands.",
+        "'9' is not a command: press Enter to deal the next hand, or type ? for the commands.",
+        "'yyyyyyyyyyyyyyyyyyyy...' is not a command: press Enter to deal the next hand, or "
+        "type ? for the commands.",
+        "No trick is being played: the next hand is not dealt yet.",
+        ""]
