@@ -403,6 +403,25 @@ def test_status_tells_the_readers_own_bid_as_yours() -> None:
     assert text.status_lines(match, names)[1].startswith("ann has not bid yet, 0 tricks; ")
 
 
+def test_status_tells_the_readers_own_deal_as_yours() -> None:
+    """``s`` said "Hand 1, South dealt." to South, where the game says "you deal"."""
+    from spades.bots import make_bot
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)
+    assert text.status_lines(match, names, me=2)[0] == "Hand 1 is next, and you deal."
+    match.deal(deal_masks(match, 5))
+    assert text.status_lines(match, names, me=2)[0] == "Hand 1, you dealt."
+    assert text.status_lines(match, names, me=0)[0] == "Hand 1, South dealt."
+    bot = make_bot("random", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert text.status_lines(match, names, me=2)[0] == (
+        "Hand 1, you dealt, is over; hand 2 is next, West to deal.")
+    assert text.status_lines(match, names, me=3)[0] == (
+        "Hand 1, South dealt, is over; hand 2 is next, and you deal.")
+
+
 def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
     from spades.engine import card_symbol
 
