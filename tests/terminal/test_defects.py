@@ -456,3 +456,16 @@ def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
     match.apply(match.legal_actions()[0])
     said = text.trick_sentence(match.observation(2), ["North", "East", "South", "West"])
     assert said.startswith("This trick: you played the "), said
+
+
+def test_the_cpu_line_says_which_seat_plays_at_which_level(tmp_path: Path) -> None:
+    """It listed the levels alone ("CPU level: cmd:false, intermediate."), not whose."""
+    db = str(tmp_path / "c.sqlite3")
+    for cpus, said in [(["--cpu", "west=cmd:false"],
+                        "CPU players: West cmd:false, North and East intermediate."),
+                       (["--cpu", "hard", "--cpu", "north=random"],
+                        "CPU players: East and West hard, North random."),
+                       (["--cpu", "beginner"], "CPU level: beginner."),
+                       ([], "CPU level: intermediate.")]:
+        out = run_cli("play", "--plain", "--seed", "3", "--db", db, *cpus, input="q\n").stdout
+        assert f"You are South; your partner is North. {said}\n" in out, out[:400]
