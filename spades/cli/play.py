@@ -361,10 +361,16 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         console.say("Continuing the only one.")
         return readable[0][0]
     while True:
-        line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
-                           "(Enter for 1, q to quit): ")
+        try:
+            line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
+                               "(Enter for 1, q to quit): ")
+        except (InputClosed, KeyboardInterrupt):
+            console.say("")  # Ctrl-D and Ctrl-C leave the cursor on the prompt's line
+            console.say("Nothing resumed.")
+            raise
         t = (line or "").strip().lower()
         if t in ("q", "quit"):
+            console.say("Nothing resumed.")
             return None
         if not t:
             return readable[0][0]
@@ -428,7 +434,10 @@ def run(args: argparse.Namespace) -> int:
                     + ", ".join(new_game_options(args)) + ") are not used.")
     try:
         if args.resume is not None:
-            game = pick_game(args, store, console)
+            try:
+                game = pick_game(args, store, console)
+            except KeyboardInterrupt:  # told "Nothing resumed." already
+                return 130
             if game is None:
                 return 0 if args.resume == "" else 1
             game, match, stored = load_game(store, game.id)
