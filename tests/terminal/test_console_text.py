@@ -134,6 +134,27 @@ def test_parse_entry_cards_bids_and_numbers(tmp_path: Path) -> None:
         game.parse_entry("banana", obs)
 
 
+def test_a_card_typed_without_of_is_read_and_a_bare_joker_asks_which(tmp_path: Path) -> None:
+    """"queen hearts" and "joker" were refused as not a card or a command."""
+    game = make_game(tmp_path, "cardems", jokers=True)
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert game.parse_entry("queen hearts", obs) == parse_card("QH")
+    assert game.parse_entry("Ace  Spades", obs) == parse_card("AS")
+    with pytest.raises(SpadesError, match=r"^joker: say big joker or little joker$"):
+        game.parse_entry("joker", obs)
+    with pytest.raises(SpadesError, match=r"^'spades ace' is not a card or a command"):
+        game.parse_entry("spades ace", obs)
+    plain = make_game(tmp_path / "plain")
+    plain.deal()
+    with pytest.raises(SpadesError, match=r"^'joker' is not a bid"):
+        plain.parse_entry("joker", plain.match.observation(plain.match.current_player))
+
+
 def test_friendly_reasons_speak_to_the_player(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     assert game.friendly("must follow suit: hearts were led and seat 2 holds hearts") == (
