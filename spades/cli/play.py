@@ -361,10 +361,16 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         console.say("Continuing the only one.")
         return readable[0][0]
     while True:
-        line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
-                           "(Enter for 1, q to quit): ")
+        try:
+            line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
+                               "(Enter for 1, q to quit): ")
+        except (InputClosed, KeyboardInterrupt):
+            console.say("")  # Ctrl-D and Ctrl-C leave the cursor on the prompt's line
+            console.say("Nothing resumed.")
+            raise
         t = (line or "").strip().lower()
         if t in ("q", "quit"):
+            console.say("Nothing resumed.")
             return None
         if not t:
             return readable[0][0]
@@ -428,7 +434,10 @@ def run(args: argparse.Namespace) -> int:
                     + ", ".join(new_game_options(args)) + ") are not used.")
     try:
         if args.resume is not None:
-            game = pick_game(args, store, console)
+            try:
+                game = pick_game(args, store, console)
+            except KeyboardInterrupt:  # told "Nothing resumed." already
+                return 130
             if game is None:
                 return 0 if args.resume == "" else 1
             game, match, stored = load_game(store, game.id)
@@ -459,6 +468,22 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
+def cpu_sentence(levels: list[str | None], names: list[str], me: int) -> str:
+    """Which seat the CPU plays at which level: ``CPU level: intermediate.`` when all play
+    at one level, else the seats grouped by level, ``CPU players: West cmd:bot, North and
+    East intermediate.``"""
+    from spades.present.narrate import listing
+
+    seats: dict[str, list[str]] = {}
+    for seat, level in enumerate(levels):
+        if level and seat != me:
+            seats.setdefault(level, []).append(names[seat])
+    if len(seats) <= 1:
+        return f"CPU level: {', '.join(seats)}."
+    return "CPU players: " + ", ".join(f"{listing(who)} {level}"
+                                       for level, who in sorted(seats.items())) + "."
+
+
 def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     from spades.present.sheet import side_name
     from spades.tui import text
@@ -486,8 +511,7 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     if mates:
         partner = f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
             names[s] for s in mates)
-    levels = sorted({lv for lv in session.levels if lv})
-    say(f"You are {names[me]}{partner}. CPU level: {', '.join(levels)}.")
+    say(f"You are {names[me]}{partner}. {cpu_sentence(session.levels, names, me)}")
     if rules.turn_timer:
         say(f"Turn timer: {rules.turn_timer} seconds a turn.")
     if not resumed:

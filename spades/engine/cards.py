@@ -104,7 +104,8 @@ _WORD_SUITS.update({name[:-1]: i for i, name in enumerate(SUIT_NAMES)})
 
 
 def parse_card(text: object) -> int:
-    """Parse ``AS``, ``th``, ``10H``, ``BJ``, ``LJ`` or words (``queen of hearts``).
+    """Parse ``AS``, ``th``, ``10H``, ``BJ``, ``LJ`` or words (``queen of hearts``,
+    ``queen hearts``, ``big joker``; a bare ``joker`` is refused: which one?).
 
     Raises :class:`CardError` saying what is wrong with the text.
     """
@@ -113,7 +114,7 @@ def parse_card(text: object) -> int:
     s = text.strip().upper()
     if s in ("BJ", "LJ"):
         return BIG_JOKER if s == "BJ" else LITTLE_JOKER
-    if " " in s:
+    if " " in s or s == "JOKER":
         return _parse_words(text)
     if len(s) == 3 and s.startswith("10"):
         s = "T" + s[2]
@@ -128,8 +129,12 @@ def _parse_words(text: str) -> int:
     words = text.strip().lower().split()
     if words in (["big", "joker"], ["little", "joker"]):
         return BIG_JOKER if words[0] == "big" else LITTLE_JOKER
-    if len(words) == 3 and words[1] == "of" and words[0] in _WORD_RANKS and words[2] in _WORD_SUITS:
-        return _WORD_SUITS[words[2]] * 13 + _WORD_RANKS[words[0]]
+    if words == ["joker"]:  # a deck with jokers holds both
+        raise CardError("joker: say big joker or little joker")
+    if len(words) == 3 and words[1] == "of":  # "queen of hearts", or "queen hearts"
+        words = [words[0], words[2]]
+    if len(words) == 2 and words[0] in _WORD_RANKS and words[1] in _WORD_SUITS:
+        return _WORD_SUITS[words[1]] * 13 + _WORD_RANKS[words[0]]
     raise CardError(f"{text!r} is not a card: write it like 'queen of hearts' or 'QH'")
 
 

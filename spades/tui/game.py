@@ -384,8 +384,8 @@ class TerminalGame:
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
         """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
-        ``QH``, ``qh``, ``10h``, ``Q♥``, ``queen of hearts`` or the card's number for this
-        hand."""
+        ``QH``, ``qh``, ``10h``, ``Q♥``, ``queen of hearts`` (or ``queen hearts``) or the card's
+        number for this hand."""
         number = text.read_number(entry)
         t = " ".join(entry.lower().translate(text.SUIT_INPUT).replace("-", " ").split())
         if obs.phase is BID:
@@ -414,7 +414,9 @@ class TerminalGame:
             raise SpadesError("bidding is over: play a card")
         try:
             return parse_card(t)
-        except CardError:
+        except CardError as exc:
+            if t == "joker" and obs.rules.jokers:  # which one: the engine's words say
+                raise SpadesError(str(exc)) from None
             raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
                               "card like QH, 10h or queen of hearts, its number, or ? for the "
                               "commands") from None
@@ -540,7 +542,8 @@ class TerminalGame:
             if line is None or not line.strip():
                 return
             if not self.command(line, None):
-                self.say("Press Enter to deal the next hand, or type ? for the commands.")
+                self.say(f"{text.short_quote(line)} is not a command: press Enter to deal "
+                         "the next hand, or type ? for the commands.")
 
 
 __all__ = ["QuitGame", "TerminalGame", "deal_masks"]

@@ -199,8 +199,10 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
         done = bids_so_far(obs, names)
         said = f"bids so far: {done}" if done else "nobody has bid yet"
         return f"Bidding is under way ({said}); no card has been played. {broken}"
+    if obs.phase == "deal":  # between hands: the ended hand's spades are told no more
+        return "No trick is being played: the next hand is not dealt yet."
     if obs.phase != "play":
-        return f"No trick is being played. {broken}"
+        return "No trick is being played: the match is over."
     if not obs.trick:
         return f"No card has been played to this trick yet; {names[obs.leader]} leads. {broken}"
     played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"
@@ -238,14 +240,19 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
     Between hands, the hand just played (with its own dealer) and who deals the next.
     Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it."""
     rules = match.rules
+
+    def called(seat: int) -> str:
+        return "you" if seat == me else names[seat]
+
+    deals = "and you deal" if match.dealer == me else f"{names[match.dealer]} to deal"
     if match.phase == "deal" and match.results:  # the dealer has already moved on
         last = match.results[-1]
-        lines = [f"Hand {last.number}, {names[last.dealer]} dealt, is over; hand "
-                 f"{last.number + 1} is next, {names[match.dealer]} to deal."]
+        lines = [f"Hand {last.number}, {called(last.dealer)} dealt, is over; hand "
+                 f"{last.number + 1} is next, {deals}."]
     elif match.phase == "deal":
-        lines = [f"Hand 1 is next, {names[match.dealer]} to deal."]
+        lines = [f"Hand 1 is next, {deals}."]
     else:
-        lines = [f"Hand {match.hand_number}, {names[match.dealer]} dealt."]
+        lines = [f"Hand {match.hand_number}, {called(match.dealer)} dealt."]
     parts: list[str] = []
     for s in range(rules.players):
         b = match.bids[s]

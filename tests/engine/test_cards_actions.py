@@ -96,3 +96,27 @@ def test_a_deal_with_a_bit_that_is_no_card_names_the_seat() -> None:
         match.deal(hands[:3] + [hands[3] | 1 << 60])
     match.deal(hands)
     assert match.phase == "bid"
+
+
+@pytest.mark.parametrize("text, card", [
+    ("ace spades", "AS"), ("queen hearts", "QH"), ("Queen  Hearts", "QH"), ("10 hearts", "TH"),
+    ("two club", "2C"), ("k diamonds", "KD"), ("queen of hearts", "QH"),
+    ("big joker", "BJ"), ("little joker", "LJ")])
+def test_a_card_in_words_may_leave_out_of(text: str, card: str) -> None:
+    """``ace spades`` was refused as not a card while ``ace of spades`` was read."""
+    assert parse_card(text) == parse_card(card)
+
+
+@pytest.mark.parametrize("text", ["spades ace", "ace of", "of spades", "ace spades hearts",
+                                  "ace in spades", "queen heart of", "ace joker", "big",
+                                  "joker joker", "eleven spades", "ace sp"])
+def test_words_that_are_no_card_are_still_refused(text: str) -> None:
+    with pytest.raises(CardError, match=rf"^{text!r} is not a card"):
+        parse_card(text)
+
+
+@pytest.mark.parametrize("text", ["joker", " Joker ", "JOKER"])
+def test_a_bare_joker_asks_which(text: str) -> None:
+    """A joker deck holds two: "joker" alone cannot say which."""
+    with pytest.raises(CardError, match=r"^joker: say big joker or little joker$"):
+        parse_card(text)

@@ -134,6 +134,27 @@ def test_parse_entry_cards_bids_and_numbers(tmp_path: Path) -> None:
         game.parse_entry("banana", obs)
 
 
+def test_a_card_typed_without_of_is_read_and_a_bare_joker_asks_which(tmp_path: Path) -> None:
+    """"queen hearts" and "joker" were refused as not a card or a command."""
+    game = make_game(tmp_path, "cardems", jokers=True)
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    while game.match.current_player != 2:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    obs = game.match.observation(2)
+    assert game.parse_entry("queen hearts", obs) == parse_card("QH")
+    assert game.parse_entry("Ace  Spades", obs) == parse_card("AS")
+    with pytest.raises(SpadesError, match=r"^joker: say big joker or little joker$"):
+        game.parse_entry("joker", obs)
+    with pytest.raises(SpadesError, match=r"^'spades ace' is not a card or a command"):
+        game.parse_entry("spades ace", obs)
+    plain = make_game(tmp_path / "plain")
+    plain.deal()
+    with pytest.raises(SpadesError, match=r"^'joker' is not a bid"):
+        plain.parse_entry("joker", plain.match.observation(plain.match.current_player))
+
+
 def test_friendly_reasons_speak_to_the_player(tmp_path: Path) -> None:
     game = make_game(tmp_path)
     assert game.friendly("must follow suit: hearts were led and seat 2 holds hearts") == (
@@ -403,6 +424,25 @@ def test_status_tells_the_readers_own_bid_as_yours() -> None:
     assert text.status_lines(match, names)[1].startswith("ann has not bid yet, 0 tricks; ")
 
 
+def test_status_tells_the_readers_own_deal_as_yours() -> None:
+    """``s`` said "Hand 1, South dealt." to South, where the game says "you deal"."""
+    from spades.bots import make_bot
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)
+    assert text.status_lines(match, names, me=2)[0] == "Hand 1 is next, and you deal."
+    match.deal(deal_masks(match, 5))
+    assert text.status_lines(match, names, me=2)[0] == "Hand 1, you dealt."
+    assert text.status_lines(match, names, me=0)[0] == "Hand 1, South dealt."
+    bot = make_bot("random", 1)
+    while not match.results:
+        match.apply(bot.act(match.observation(match.current_player)))
+    assert text.status_lines(match, names, me=2)[0] == (
+        "Hand 1, you dealt, is over; hand 2 is next, West to deal.")
+    assert text.status_lines(match, names, me=3)[0] == (
+        "Hand 1, South dealt, is over; hand 2 is next, and you deal.")
+
+
 def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: Path) -> None:
     from spades.engine import card_symbol
 
@@ -421,3 +461,26 @@ def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: 
             assert game.parse_entry(typed, obs) == card, typed
     with pytest.raises(SpadesError, match="not a card or a command"):
         game.parse_entry("3★", obs)
+
+
+def test_the_pause_between_hands_refuses_what_is_not_a_command(tmp_path: Path) -> None:
+    """At "Press Enter for the next hand", junk is named as not a command (it only repeated
+    the prompt), and ``t`` does not tell the spades of the hand that has ended."""
+    game = make_game(tmp_path)
+    game.pause = False
+    game.deal()
+    while not game.match.results:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    assert game.match.phase == "deal"
+    console, out, _w = pipe_console(b"xyz\n9\n" + b"y" * 300 + b"\nt\n\n")
+    game.console = console
+    game.hand_pause()
+    lines = out.getvalue().split("Press Enter for the next hand (or type a command): ")[1:]
+    assert [line.strip() for line in lines] == [
+        "'xyz' is not a command: press Enter to deal the next hand, or type ? for the "
+        "commands.",
+        "'9' is not a command: press Enter to deal the next hand, or type ? for the commands.",
+        "'yyyyyyyyyyyyyyyyyyyy...' is not a command: press Enter to deal the next hand, or "
+        "type ? for the commands.",
+        "No trick is being played: the next hand is not dealt yet.",
+        ""]

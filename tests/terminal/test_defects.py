@@ -456,3 +456,34 @@ def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
     match.apply(match.legal_actions()[0])
     said = text.trick_sentence(match.observation(2), ["North", "East", "South", "West"])
     assert said.startswith("This trick: you played the "), said
+
+
+def test_the_cpu_line_says_which_seat_plays_at_which_level(tmp_path: Path) -> None:
+    """It listed the levels alone ("CPU level: cmd:false, intermediate."), not whose."""
+    db = str(tmp_path / "c.sqlite3")
+    for cpus, said in [(["--cpu", "west=cmd:false"],
+                        "CPU players: West cmd:false, North and East intermediate."),
+                       (["--cpu", "hard", "--cpu", "north=random"],
+                        "CPU players: East and West hard, North random."),
+                       (["--cpu", "beginner"], "CPU level: beginner."),
+                       ([], "CPU level: intermediate.")]:
+        out = run_cli("play", "--plain", "--seed", "3", "--db", db, *cpus, input="q\n").stdout
+        assert f"You are South; your partner is North. {said}\n" in out, out[:400]
+
+
+def test_leaving_the_resume_chooser_says_nothing_was_resumed(tmp_path: Path) -> None:
+    """q, Ctrl-D and Ctrl-C at "Which game?" left without a word."""
+    db = tmp_path / "q.sqlite3"
+    for seed in ("1", "2"):
+        run_cli("play", "--plain", "--seed", seed, "--db", str(db), input="q\n")
+    for typed, tail in [("q\n", "(Enter for 1, q to quit): Nothing resumed.\n"),
+                        ("", "(Enter for 1, q to quit): \nNothing resumed.\n")]:
+        done = run_cli("play", "--plain", "--resume", "--db", str(db), input=typed)
+        assert done.returncode == 0 and done.stdout.endswith(tail), done.stdout[-200:]
+    child = spawn(db, "--plain", "--resume")
+    child.expect(r"Which game\? ")
+    child.sendintr()
+    child.expect(r"\r\nNothing resumed\.\r\n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130  # as Ctrl-C during a game
