@@ -341,7 +341,7 @@ class SpectatorNotices:
         self.pending.pop(table.id, None)
         if table.status == "closed":
             return
-        names = sorted(c.name for c in table.spectators)
+        names = sorted(table.watchers().values())
         text = frames.spectators(table.id, names)
         for conn, _ in table.recipients():
             conn.send(text)

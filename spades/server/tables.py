@@ -228,7 +228,7 @@ class Table:
             profile=self.rules.name, players=self.rules.players, humans=self.humans(),
             open_seats=sum(p.kind == "empty" for p in self.places)
             if self.status == "waiting" else 0,
-            spectators=self.options.spectators, spectating=len(self.spectators),
+            spectators=self.options.spectators, spectating=len(self.watchers()),
             owner=self.owner_name(), turn_timer=self.rules.turn_timer,
             private=self.options.private,
             paused=self.status == "active" and not self.any_human_connected())
@@ -256,7 +256,7 @@ class Table:
             id=self.id, name=self.display_name(),
             status="finished" if self.status == "closed" else self.status,  # type: ignore[arg-type]
             options=self.options, rules=views.rules_info(self.rules),
-            seats=seats, spectating=len(self.spectators), owner=self.owner,
+            seats=seats, spectating=len(self.watchers()), owner=self.owner,
             invite=self.invite if member else None, game_id=self.id,
             winner=winner, winner_names=winner_names)
 
@@ -407,11 +407,15 @@ class Table:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
             # The cap counts people: a user's other connections (tabs) take no more places.
-            watching = {c.user_id for c in self.spectators}
+            watching = self.watchers()
             if (0 < self.hub.settings.spectators_per_table <= len(watching)
                     and conn.user_id not in watching):
                 raise TableError("limit", f"this table has its {len(watching)} "
                                  "spectators: no room for more")
+
+    def watchers(self) -> dict[int, str]:
+        """The people watching (user id: name): one however many tabs each has open."""
+        return {c.user_id: c.name for c in self.spectators}
 
     async def join(self, conn: Member, role: str, invite: str | None) -> None:
         async with self.lock:

@@ -419,6 +419,29 @@ def test_the_spectator_cap_counts_people_not_connections(
     assert eve.request(join)["type"] == "ack"
 
 
+def test_spectators_are_counted_and_named_once_a_person(
+        make: Callable[..., TestClient]) -> None:
+    # One person watching in three tabs showed as 3 spectators, named three times, in the
+    # spectators frame, the table's state and the lobby.
+    client = make(spectator_notice_ms=0)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    join = {"type": "join", "table_id": tid, "role": "spectator"}
+    bob = Player(client, "Bob")
+    tabs = [bob] + [Player(client, "Bob", token=bob.token) for _ in range(2)]
+    for tab in tabs:
+        assert tab.request(join)["type"] == "ack"
+    assert Player(client, "Cat").request(join)["type"] == "ack"
+    note = ann.until(lambda m: m["type"] == "spectators" and "Cat" in m["names"])
+    assert note["names"] == ["Bob", "Cat"] and note["spectating"] == 2, note
+    ann.send({"type": "resync", "ref": "rs"})
+    snap = ann.until(lambda m: m["type"] == "table" and m.get("ref") == "rs")
+    assert snap["table"]["spectating"] == 2, snap["table"]
+    row = next(r for r in client.get("/api/tables").json() if r["id"] == tid)
+    assert row["spectating"] == 2, row
+
+
 # Pruning -------------------------------------------------------------------------------------
 
 def test_old_guests_sessions_and_chat_are_pruned(make: Callable[..., TestClient]) -> None:
