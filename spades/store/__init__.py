@@ -152,6 +152,9 @@ class Store:
             where = (engine.url.database or ":memory:" if engine.url.get_backend_name() == "sqlite"
                      else engine.url.render_as_string(hide_password=True))
             why = exc if not isinstance(exc, DatabaseError) else (str(exc.orig).strip() or exc)
+            # One line (a driver's reason may span several: psycopg adds "Is the server
+            # running on that host ...?" on a line of its own).
+            why = "; ".join(line.strip() for line in str(why).splitlines() if line.strip())
             raise StoreError(f"cannot open the database {where}: {why}") from None
 
     @classmethod
