@@ -131,6 +131,15 @@ class NameTaken(StoreError):
 USER_ID_LOW, USER_ID_HIGH = 2**32, 2**53
 
 
+def _without_password(url: str) -> str:
+    """``url`` with its password shown as ``***`` (also a URL SQLAlchemy cannot parse)."""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in userinfo:
+        return url
+    return f"{scheme}://{userinfo.partition(':')[0]}:***@{host}"
+
+
 class Store:
     """A database of games, events, users and sessions."""
 
@@ -172,11 +181,12 @@ class Store:
             try:
                 url = make_url(where)
                 engine = create_engine(url, pool_pre_ping=True)
-            except (ArgumentError, ImportError) as exc:
+            except (ArgumentError, ImportError, ValueError) as exc:  # (a port not a number)
                 hint = (" (for PostgreSQL: postgresql+psycopg://... with the postgres extra: "
                         "pip install '.[postgres]' in the spades clone)"
                         if isinstance(exc, ImportError) else "")
-                raise StoreError(f"cannot use the database URL {where!r}: {exc}{hint}") from None
+                raise StoreError(f"cannot use the database URL {_without_password(where)!r}: "
+                                 f"{exc}{hint}") from None
             return cls(engine, upgrade=upgrade)
         if where == ":memory:":
             engine = create_engine("sqlite://", poolclass=StaticPool,

@@ -31,6 +31,17 @@ def test_a_url_whose_driver_is_missing_says_so() -> None:
         Store.open("postgresql+nosuchdriver://u@127.0.0.1/db")
 
 
+def test_a_url_that_cannot_be_used_is_a_store_error_without_the_password() -> None:
+    # docs/server.md: "a password in the URL is not printed"; a port that is not a number
+    # raised a bare ValueError (a traceback from spades serve, status 1)
+    for url in ("postgresql+nosuchdriver://ann:secret@127.0.0.1/db",
+                "postgresql+psycopg://ann:secret@127.0.0.1:notaport/db"):
+        with pytest.raises(StoreError, match="cannot use the database URL") as info:
+            Store.open(url)
+        assert "secret" not in str(info.value), str(info.value)
+        assert "ann:***@127.0.0.1" in str(info.value), str(info.value)
+
+
 def test_an_unreachable_database_is_a_store_error_naming_it_without_the_password() -> None:
     url = f"postgresql+psycopg://ann:secret@127.0.0.1:{free_port()}/spades"
     with pytest.raises(StoreError, match="cannot open the database") as info:
