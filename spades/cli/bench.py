@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
                    help="runs, 1 or more; the median is reported (default 5)")
     p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
                    help="rules profile (default cardems)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of the first run's deals and random choices (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
