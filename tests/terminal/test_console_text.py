@@ -484,3 +484,31 @@ def test_the_pause_between_hands_refuses_what_is_not_a_command(tmp_path: Path) -
         "type ? for the commands.",
         "No trick is being played: the next hand is not dealt yet.",
         ""]
+
+
+@pytest.mark.parametrize("rich", [False, True])
+def test_a_prompt_left_unanswered_ends_its_line_before_anything_else_is_said(rich: bool) -> None:
+    """Under a deadline with nothing typed, the prompt's line is ended before the warning
+    and again when the deadline passes, so "Time is up" is never written after the prompt
+    on its line; also when the deadline has already passed as the prompt is shown (a slow
+    command at the prompt). A clock that jumps 4 seconds a reading: no waiting."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 4
+        return now[0]
+
+    r, _w = os.pipe()
+    out = io.StringIO()
+    console = Console(out, LineReader(r, clock), rich=rich, clock=clock)
+    prompt = console.style("Your bid: ", "\x1b[1m")
+    got = console.ask(prompt, deadline=10, warnings=(3,),
+                      on_warning=lambda left: console.say(f"{left:g} seconds left."))
+    assert got is None
+    console.say("Time is up for you.")
+    assert out.getvalue() == f"{prompt}\n3 seconds left.\n{prompt}\nTime is up for you.\n"
+    out.seek(0)
+    out.truncate()
+    assert console.ask(prompt, deadline=now[0] - 1, warnings=(3,)) is None
+    console.say("Time is up for you.")
+    assert out.getvalue() == f"{prompt}\nTime is up for you.\n"

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from tests.terminal.driver import BID_PROMPT, CARD_PROMPT, env, run_cli, saved_game, spawn
 
@@ -487,3 +488,31 @@ def test_leaving_the_resume_chooser_says_nothing_was_resumed(tmp_path: Path) -> 
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130  # as Ctrl-C during a game
+
+
+@pytest.mark.parametrize("mode", ["--plain", "normal"])
+def test_the_timeout_is_told_on_a_line_of_its_own(tmp_path: Path, mode: str) -> None:
+    """Nothing typed until the timer runs out: the prompt's line ends, and "Time is up"
+    starts a line of its own (not "Your bid: Time is up..."), in line mode and in the
+    normal (colour) view."""
+    e = env()
+    args = ["-m", "spades", "play", "--db", str(tmp_path / "t.sqlite3"), "--one-hand",
+            "--timer", "5", "--seed", "4", "--opener", "south", "--cpu", "random"]
+    if mode == "--plain":
+        args.append("--plain")
+    else:
+        e["TERM"] = "xterm"  # a real terminal: the normal view is the colour one
+    child = pexpect.spawn(sys.executable, args, env=e, encoding="utf-8", timeout=30,
+                          dimensions=(50, 200))
+    prompt = r"Your (bid|card): " if mode == "--plain" else r"South, your (bid|card): "
+    for _ in range(2):  # the bid, then the first card
+        child.expect(r"You have 5 seconds\.")
+        child.expect(prompt)
+        child.expect(r"Time is up for you", timeout=10)
+        shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)
+        assert shown.endswith("\r\n"), repr(shown[-80:])
+        last = shown.rstrip("\r\n").rpartition("\n")[2]
+        assert last.strip() in ("Your bid:", "Your card:", "South, your bid:",
+                                "South, your card:"), repr(shown[-80:])
+    child.sendline("q")
+    child.expect(pexpect.EOF)
