@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -516,3 +518,29 @@ def test_the_timeout_is_told_on_a_line_of_its_own(tmp_path: Path, mode: str) -> 
                                 "South, your card:"), repr(shown[-80:])
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("command", [["play", "--plain"], ["import", "RECORD"]])
+def test_a_db_path_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path,
+                                                              command: list[str]) -> None:
+    """``--db`` naming a file in a folder that is not there (a typo) is refused with the
+    path and the reason, exit status 2, and nothing is made (the folder was made)."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"format": "spades-record/1", "rules": "cardems",
+                                  "hands": []}), encoding="utf-8")
+    db = tmp_path / "nosuchdir" / "x.db"
+    args = [str(record) if a == "RECORD" else a for a in command]
+    done = run_cli(*args, "--db", str(db), input="")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr == (f"spades {command[0]}: --db {db}: the folder {db.parent} does not "
+                           "exist; make it first, or give a path in a folder that exists\n")
+    assert not db.parent.exists()
+
+
+def test_the_default_database_folder_is_still_made(tmp_path: Path) -> None:
+    e = env()
+    e["XDG_DATA_HOME"] = str(tmp_path / "data")
+    done = subprocess.run([sys.executable, "-m", "spades", "play", "--plain", "--seed", "5"],
+                          capture_output=True, text=True, env=e, input="", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "data" / "spades" / "spades.sqlite3").is_file()
