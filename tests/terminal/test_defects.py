@@ -544,3 +544,24 @@ def test_the_default_database_folder_is_still_made(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=e, input="", timeout=60)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "data" / "spades" / "spades.sqlite3").is_file()
+
+
+def test_export_does_not_replace_a_file_without_force(tmp_path: Path) -> None:
+    db = tmp_path / "e.sqlite3"
+    assert run_cli("play", "--plain", "--seed", "5", "--db", str(db), input="").returncode == 0
+    target = tmp_path / "game.json"
+    target.write_text("my notes\n", encoding="utf-8")
+    done = run_cli("export", "last", str(target), "--db", str(db))
+    assert done.returncode == 1
+    assert done.stderr == f"spades export: {target} exists; use --force to replace it\n"
+    assert target.read_text(encoding="utf-8") == "my notes\n"
+    done = run_cli("export", "last", str(target), "--force", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["format"] == "spades-record/1"
+    fresh = tmp_path / "new.json"
+    assert run_cli("export", "last", str(fresh), "--db", str(db)).returncode == 0
+    assert fresh.read_text(encoding="utf-8") == target.read_text(encoding="utf-8")
+    for args in ([], ["-"], ["-", "--force"]):  # standard output, as before
+        done = run_cli("export", "last", *args, "--db", str(db))
+        assert done.returncode == 0 and json.loads(done.stdout)["format"] == "spades-record/1"
+    assert "--force" in run_cli("export", "--help").stdout
