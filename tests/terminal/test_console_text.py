@@ -512,3 +512,21 @@ def test_a_prompt_left_unanswered_ends_its_line_before_anything_else_is_said(ric
     assert console.ask(prompt, deadline=now[0] - 1, warnings=(3,)) is None
     console.say("Time is up for you.")
     assert out.getvalue() == f"{prompt}\nTime is up for you.\n"
+
+
+@pytest.mark.parametrize("rules_name, knobs, removed", [
+    ("cards4net", {"jokers": True}, "The two of clubs and the two of diamonds are removed; the "
+                                    "big and little jokers are added: 52 cards, 13 each."),
+    ("race400", {"players": 3}, "The two of clubs is removed so that the deck divides evenly: "
+                                "51 cards, 17 each."),
+    ("race400", {"players": 6}, "The two of clubs, the two of diamonds, the two of hearts and "
+                                "the two of spades are removed so that the deck divides evenly: "
+                                "48 cards, 8 each."),
+])
+def test_the_rules_say_which_cards_leave_the_deck(rules_name: str, knobs: dict[str, object],
+                                                  removed: str) -> None:
+    rules = profile(rules_name, **knobs)
+    lines = text.rules_lines(rules, text.default_names(rules.players, 0))
+    assert lines[1] == removed, lines[:3]
+    plain = text.rules_lines(profile("cardems"), text.default_names(4, 2))
+    assert not any("removed" in line or "added" in line for line in plain)
