@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from typing import Any
@@ -21,10 +22,14 @@ from spades.tui import cpu, text
 def register(sub: Any) -> None:
     p = sub.add_parser("export", help="write a saved game as a match record (spades-record/1)",
                        description="Write a saved game, finished or not, as a spades-record/1 "
-                       "JSON record: to FILE, or to standard output.")
+                       "JSON record: to FILE (one that exists is replaced only with --force), or to "
+                       "standard output.")
     p.add_argument("game", metavar="GAME", help="the game's id (the first letters are "
                    "enough, as spades history shows them), or 'last'")
-    p.add_argument("file", metavar="FILE", nargs="?", help="where to write (default: stdout)")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="where to write (default, or -: stdout); a file that exists is not "
+                   "replaced without --force")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     add_db_option(p)
     p.set_defaults(func=run_export)
 
@@ -114,9 +119,13 @@ def run_export(args: argparse.Namespace) -> int:
     if args.file is None or args.file == "-":
         sys.stdout.write(data)
         return 0
-    try:
-        with open(args.file, "w", encoding="utf-8") as f:
+    if os.path.isdir(args.file):
+        return _fail("export", f"cannot write {args.file}: it is a folder")
+    try:  # "x": a file that exists (even one made meanwhile) is not replaced unless asked
+        with open(args.file, "w" if args.force else "x", encoding="utf-8") as f:
             f.write(data)
+    except FileExistsError:
+        return _fail("export", f"{args.file} exists; use --force to replace it")
     except OSError as exc:
         return _fail("export", f"cannot write {args.file}: {exc.strerror}")
     print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}) "

@@ -27,16 +27,25 @@ class UsageError(Exception):
 
 def add_db_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="PATH", default=None,
-                   help=f"the games database (default {default_path()}; $SPADES_DB overrides)")
+                   help=f"the games database (default {default_path()}; $SPADES_DB overrides); "
+                   "a new database is made only in a folder that exists")
 
 
 def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """The store at ``--db`` (or the default); a clear message and exit status 1 if it
     cannot be opened. A command that only reads (``read_only``) does not create a database
-    file that is not there: it reads an empty store instead."""
+    file that is not there: it reads an empty store instead. A ``--db`` file in a folder that
+    does not exist (a typo) is refused, exit status 2, rather than the folder made; the
+    default database's folder is made when needed."""
     where = args.db if args.db else default_path()
-    if read_only and "://" not in str(where) and str(where) != ":memory:" \
-            and not Path(where).expanduser().exists():
+    local = "://" not in str(where) and str(where) != ":memory:"
+    if args.db and local and not read_only:
+        folder = Path(where).expanduser().parent
+        if not folder.exists():
+            print(f"spades {args.command}: --db {args.db}: the folder {folder} does not exist; "
+                  "make it first, or give a path in a folder that exists", file=sys.stderr)
+            raise SystemExit(2)
+    if read_only and local and not Path(where).expanduser().exists():
         where = ":memory:"
     try:
         return Store.open(where)

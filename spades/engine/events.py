@@ -165,7 +165,8 @@ class ContractDecided:
 
 @dataclass(frozen=True, slots=True)
 class SideHand:
-    """How one side scored a hand, part by part. The parts add up to ``points``."""
+    """How one side scored a hand, part by part. The parts add up to ``points``
+    (``blind_nil_points`` is not one of them: it is the blind nil share of ``nil_points``)."""
 
     side: int
     contract: int  # 0 when every member bid nil
@@ -173,7 +174,7 @@ class SideHand:
     made: bool  # the contract was made (True when there is none)
     contract_points: int  # +10 per bid trick when made, -10 when set (±200 under 10-for-200)
     overtrick_points: int  # +1 per trick above a made contract
-    nil_points: int  # nil and blind nil bids, made or failed
+    nil_points: int  # nil and blind nil bids, made or failed (blind nil's share below)
     bonus_points: int  # small-contract and hard-contract bonuses
     loose_trick_points: int  # +1 per failed-nil trick that does not count toward the contract
     bag_penalty_points: int  # 0 or negative: bag penalties paid at the end of the hand
@@ -183,6 +184,9 @@ class SideHand:
     new_bags: int  # overtricks and loose tricks this hand
     timer_bags: int  # penalty bags from the turn timer this hand
     bags: int  # after the hand, penalties settled
+    #: Of ``nil_points``, what blind nil bids scored (a part of it, not one more part), so
+    #: that a Blind Nil's points are told as Blind Nil.
+    blind_nil_points: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -193,6 +197,7 @@ class SideHand:
             "contract_points": self.contract_points,
             "overtrick_points": self.overtrick_points,
             "nil_points": self.nil_points,
+            "blind_nil_points": self.blind_nil_points,
             "bonus_points": self.bonus_points,
             "loose_trick_points": self.loose_trick_points,
             "bag_penalty_points": self.bag_penalty_points,

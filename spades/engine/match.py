@@ -447,6 +447,7 @@ class Match(HandState):
                 new_bags=side.new_bags,
                 timer_bags=result.timeout_bags[k],
                 bags=result.bags[k],
+                blind_nil_points=side.blind_nil_points,
             ))
         events.append(HandScored(result.number, tuple(sides)))
         if finished:

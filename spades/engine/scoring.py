@@ -25,6 +25,7 @@ class SideScore:
     points: int  # everything together, bag penalties included
     overtricks: int = 0  # tricks above a made contract (in ``contract_points``)
     loose_tricks: int = 0  # failed-nil tricks outside the contract: +1 point and 1 bag each
+    blind_nil_points: int = 0  # the part of ``nil_points`` that blind nil bids scored
 
     def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
         """Pickle and copy by calling the class (compiled, the default cannot rebuild a
@@ -53,6 +54,7 @@ def score_side(
     contract = 0
     contract_tricks = 0
     nil_points = 0
+    blind_nil_points = 0  # the blind nil bids' share of nil_points
     loose_tricks = 0  # failed-nil tricks that do not count toward the contract
     for s in seats:
         if bids[s] > 0:
@@ -61,6 +63,8 @@ def score_side(
             continue
         worth = rules.blind_nil_points if blind[s] else rules.nil_points
         nil_points += worth if tricks[s] == 0 else -worth
+        if blind[s]:
+            blind_nil_points += worth if tricks[s] == 0 else -worth
         if rules.failed_nil_tricks_count:
             contract_tricks += tricks[s]
         else:
@@ -94,6 +98,7 @@ def score_side(
         points=points,
         overtricks=over,
         loose_tricks=loose_tricks,
+        blind_nil_points=blind_nil_points,
     )
     return score, bags
 

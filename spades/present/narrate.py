@@ -224,7 +224,9 @@ class Narrator:
         parts = []
         if s.contract:
             parts.append(f"contract {_signed(s.contract_points)}")
-        for points, label in ((s.overtrick_points, "overtricks"), (s.nil_points, "Nil"),
+        nil = s.nil_points - s.blind_nil_points  # a Blind Nil's points are told as its own
+        for points, label in ((s.overtrick_points, "overtricks"), (nil, bid_words(0)),
+                              (s.blind_nil_points, bid_words(0, blind=True)),
                               (s.bonus_points, "bonus"),
                               (s.loose_trick_points, "failed-Nil tricks"),
                               (s.bag_penalty_points, "bag penalty"),

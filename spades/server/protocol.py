@@ -264,6 +264,7 @@ class SideHandInfo(BaseModel):
     contract_points: int
     overtrick_points: int
     nil_points: int
+    blind_nil_points: int = Field(0, description="of nil_points, what blind nil bids scored")
     bonus_points: int
     loose_trick_points: int
     bag_penalty_points: int

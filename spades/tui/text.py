@@ -25,6 +25,7 @@ from spades.engine.cards import (
     card_symbol,
 )
 from spades.present.narrate import bid_words
+from spades.present.rules import deck_sentence
 from spades.present.sheet import bag_warning, side_name
 
 COMPASS = ("North", "East", "South", "West")
@@ -349,6 +350,9 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
     hs = rules.hand_size
     lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each"
              + (", with the two jokers as the highest trumps" if rules.jokers else "") + "."]
+    deck = deck_sentence(rules)  # the cards taken out of the deck, and the jokers added
+    if deck:
+        lines.append(deck)
     if rules.teams is None:
         lines.append("Everyone plays alone.")
     else:

@@ -8,6 +8,9 @@ import re
 import pytest
 
 from spades.engine import (
+    BLIND_NIL,
+    LOOK,
+    NIL,
     BagWarning,
     BiddingClosed,
     BidMade,
@@ -228,3 +231,45 @@ def test_every_sentence_of_random_matches_is_one_clean_sentence(index: int) -> N
             assert text not in hand_sentences, f"said twice in a hand: {text}"
             hand_sentences.add(text)
         assert len(narrator.story(events)) == len(events)
+
+
+def hand_with_blind_nil(partner_nil: bool) -> tuple[Match, list[Event]]:
+    """One cards4net hand in which the first bidder bids Blind Nil (and, with
+    ``partner_nil``, that bidder's partner bids Nil), played out by random choices."""
+    rules = profile("cards4net", one_hand=True)
+    match = Match(rules, rng=random.Random(5), events=True)
+    rng = random.Random(6)
+    blind_seat = match.current_player
+    match.apply(BLIND_NIL)
+    while not match.is_over():
+        legal = match.legal_actions()
+        seat = match.current_player
+        if partner_nil and seat == (blind_seat + 2) % 4 and NIL in legal:
+            match.apply(NIL)
+        else:
+            match.apply(rng.choice([a for a in legal if a not in (NIL, BLIND_NIL, LOOK)]
+                                   or legal))
+    return match, match.take_events()
+
+
+@pytest.mark.parametrize("partner_nil", [False, True])
+def test_the_hand_score_names_a_blind_nil_blind_nil(partner_nil: bool) -> None:
+    """The hand's score by parts calls a Blind Nil's points Blind Nil, as its bid and its
+    result are called (it said "Nil +200"); a side with a Nil and a Blind Nil has both."""
+    match, events = hand_with_blind_nil(partner_nil)
+    result = match.results[-1]
+    blind_seat = result.blind.index(True)
+    side = match.rules.side_of[blind_seat]
+    worth = match.rules.blind_nil_points
+    blind = worth if result.tricks[blind_seat] == 0 else -worth
+    scored = next(e for e in events if isinstance(e, HandScored))
+    said = Narrator(match.rules, me=blind_seat).say(scored)
+    mine = said.split("; ")[0 if side == 0 else 1]
+    assert f"Blind Nil {blind:+d}" in mine, said
+    if partner_nil:
+        partner = (blind_seat + 2) % 4
+        nil = 100 if result.tricks[partner] == 0 else -100
+        assert "(contract" not in mine and f", Nil {nil:+d}" not in mine, said
+        assert re.search(rf"\(Nil {nil:+d}, Blind Nil {blind:+d}", mine), said
+    else:
+        assert re.search(r"(?<!Blind )Nil [+-]", mine) is None, said

@@ -484,3 +484,49 @@ def test_the_pause_between_hands_refuses_what_is_not_a_command(tmp_path: Path) -
         "type ? for the commands.",
         "No trick is being played: the next hand is not dealt yet.",
         ""]
+
+
+@pytest.mark.parametrize("rich", [False, True])
+def test_a_prompt_left_unanswered_ends_its_line_before_anything_else_is_said(rich: bool) -> None:
+    """Under a deadline with nothing typed, the prompt's line is ended before the warning
+    and again when the deadline passes, so "Time is up" is never written after the prompt
+    on its line; also when the deadline has already passed as the prompt is shown (a slow
+    command at the prompt). A clock that jumps 4 seconds a reading: no waiting."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 4
+        return now[0]
+
+    r, _w = os.pipe()
+    out = io.StringIO()
+    console = Console(out, LineReader(r, clock), rich=rich, clock=clock)
+    prompt = console.style("Your bid: ", "\x1b[1m")
+    got = console.ask(prompt, deadline=10, warnings=(3,),
+                      on_warning=lambda left: console.say(f"{left:g} seconds left."))
+    assert got is None
+    console.say("Time is up for you.")
+    assert out.getvalue() == f"{prompt}\n3 seconds left.\n{prompt}\nTime is up for you.\n"
+    out.seek(0)
+    out.truncate()
+    assert console.ask(prompt, deadline=now[0] - 1, warnings=(3,)) is None
+    console.say("Time is up for you.")
+    assert out.getvalue() == f"{prompt}\nTime is up for you.\n"
+
+
+@pytest.mark.parametrize("rules_name, knobs, removed", [
+    ("cards4net", {"jokers": True}, "The two of clubs and the two of diamonds are removed; the "
+                                    "big and little jokers are added: 52 cards, 13 each."),
+    ("race400", {"players": 3}, "The two of clubs is removed so that the deck divides evenly: "
+                                "51 cards, 17 each."),
+    ("race400", {"players": 6}, "The two of clubs, the two of diamonds, the two of hearts and "
+                                "the two of spades are removed so that the deck divides evenly: "
+                                "48 cards, 8 each."),
+])
+def test_the_rules_say_which_cards_leave_the_deck(rules_name: str, knobs: dict[str, object],
+                                                  removed: str) -> None:
+    rules = profile(rules_name, **knobs)
+    lines = text.rules_lines(rules, text.default_names(rules.players, 0))
+    assert lines[1] == removed, lines[:3]
+    plain = text.rules_lines(profile("cardems"), text.default_names(4, 2))
+    assert not any("removed" in line or "added" in line for line in plain)

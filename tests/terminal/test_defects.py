@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from tests.terminal.driver import BID_PROMPT, CARD_PROMPT, env, run_cli, saved_game, spawn
 
@@ -487,3 +490,78 @@ def test_leaving_the_resume_chooser_says_nothing_was_resumed(tmp_path: Path) -> 
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130  # as Ctrl-C during a game
+
+
+@pytest.mark.parametrize("mode", ["--plain", "normal"])
+def test_the_timeout_is_told_on_a_line_of_its_own(tmp_path: Path, mode: str) -> None:
+    """Nothing typed until the timer runs out: the prompt's line ends, and "Time is up"
+    starts a line of its own (not "Your bid: Time is up..."), in line mode and in the
+    normal (colour) view."""
+    e = env()
+    args = ["-m", "spades", "play", "--db", str(tmp_path / "t.sqlite3"), "--one-hand",
+            "--timer", "5", "--seed", "4", "--opener", "south", "--cpu", "random"]
+    if mode == "--plain":
+        args.append("--plain")
+    else:
+        e["TERM"] = "xterm"  # a real terminal: the normal view is the colour one
+    child = pexpect.spawn(sys.executable, args, env=e, encoding="utf-8", timeout=30,
+                          dimensions=(50, 200))
+    prompt = r"Your (bid|card): " if mode == "--plain" else r"South, your (bid|card): "
+    for _ in range(2):  # the bid, then the first card
+        child.expect(r"You have 5 seconds\.")
+        child.expect(prompt)
+        child.expect(r"Time is up for you", timeout=10)
+        shown = re.sub(r"\x1b\[[0-9;]*m", "", child.before)
+        assert shown.endswith("\r\n"), repr(shown[-80:])
+        last = shown.rstrip("\r\n").rpartition("\n")[2]
+        assert last.strip() in ("Your bid:", "Your card:", "South, your bid:",
+                                "South, your card:"), repr(shown[-80:])
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("command", [["play", "--plain"], ["import", "RECORD"]])
+def test_a_db_path_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path,
+                                                              command: list[str]) -> None:
+    """``--db`` naming a file in a folder that is not there (a typo) is refused with the
+    path and the reason, exit status 2, and nothing is made (the folder was made)."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"format": "spades-record/1", "rules": "cardems",
+                                  "hands": []}), encoding="utf-8")
+    db = tmp_path / "nosuchdir" / "x.db"
+    args = [str(record) if a == "RECORD" else a for a in command]
+    done = run_cli(*args, "--db", str(db), input="")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr == (f"spades {command[0]}: --db {db}: the folder {db.parent} does not "
+                           "exist; make it first, or give a path in a folder that exists\n")
+    assert not db.parent.exists()
+
+
+def test_the_default_database_folder_is_still_made(tmp_path: Path) -> None:
+    e = env()
+    e["XDG_DATA_HOME"] = str(tmp_path / "data")
+    done = subprocess.run([sys.executable, "-m", "spades", "play", "--plain", "--seed", "5"],
+                          capture_output=True, text=True, env=e, input="", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "data" / "spades" / "spades.sqlite3").is_file()
+
+
+def test_export_does_not_replace_a_file_without_force(tmp_path: Path) -> None:
+    db = tmp_path / "e.sqlite3"
+    assert run_cli("play", "--plain", "--seed", "5", "--db", str(db), input="").returncode == 0
+    target = tmp_path / "game.json"
+    target.write_text("my notes\n", encoding="utf-8")
+    done = run_cli("export", "last", str(target), "--db", str(db))
+    assert done.returncode == 1
+    assert done.stderr == f"spades export: {target} exists; use --force to replace it\n"
+    assert target.read_text(encoding="utf-8") == "my notes\n"
+    done = run_cli("export", "last", str(target), "--force", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["format"] == "spades-record/1"
+    fresh = tmp_path / "new.json"
+    assert run_cli("export", "last", str(fresh), "--db", str(db)).returncode == 0
+    assert fresh.read_text(encoding="utf-8") == target.read_text(encoding="utf-8")
+    for args in ([], ["-"], ["-", "--force"]):  # standard output, as before
+        done = run_cli("export", "last", *args, "--db", str(db))
+        assert done.returncode == 0 and json.loads(done.stdout)["format"] == "spades-record/1"
+    assert "--force" in run_cli("export", "--help").stdout
