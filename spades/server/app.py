@@ -278,7 +278,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if viewer is None or (table.place_of(viewer.id) is None
                                       and viewer.id != table.owner):
                     raise TableError("not_found", "no such table (it may have finished)")
-            return table.sheet().model_dump()
+            return frames.sheet_body(table.sheet())
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -303,7 +303,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         names = [str(s.get("name") or "") or (SEAT_NAMES_4[i] if len(game.seats) == 4
                                                 else f"Seat {i + 1}")
                  for i, s in enumerate(game.seats)]
-        return frames.sheet(table_id, views.sheet(match, names)).model_dump()
+        return frames.sheet_body(frames.sheet(table_id, views.sheet(match, names)))
 
     @app.get("/api/games/{game_id}/record", tags=["records"])
     async def game_record(game_id: str, hub: HubDep,
@@ -538,7 +538,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     else:
         seated = [t.id for t in hub.tables.values()
                   if t.status in ("waiting", "active") and t.place_of(user.id) is not None]
-    conn.send(frames.welcome(_user_info(user), seated, client_limits(s)))
+    conn.send(frames.welcome(_user_info(user), seated, client_limits(s), ref))
     return conn
 
 
@@ -678,7 +678,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "resync":
         conn.send(_table(conn).snapshot(conn, ref))
     elif kind == "sheet":
-        conn.send(_table(conn).sheet().model_dump_json())
+        conn.send(frames.sheet_answer(_table(conn).sheet(), ref))
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)

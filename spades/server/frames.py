@@ -117,8 +117,10 @@ def pong(ref: Ref, at: float) -> str:
     return _dump(PongOut(ref=ref, time=at))
 
 
-def welcome(user: UserInfo, tables: list[str], limits: dict[str, int | float]) -> str:
-    return _dump(WelcomeOut(user=user, tables=tables, limits=limits))
+def welcome(user: UserInfo, tables: list[str], limits: dict[str, int | float],
+            ref: Ref = None) -> str:
+    """The ``welcome`` answering a ``hello`` (``ref``: the hello's)."""
+    return _dump_answer(WelcomeOut(ref=ref, user=user, tables=tables, limits=limits), ref)
 
 
 def hint(ref: Ref, table_id: str, action: str, reason: str) -> str:
@@ -134,8 +136,19 @@ def chat(seq: int, table_id: str, line: ChatLine) -> str:
 
 
 def sheet(table_id: str, content: Mapping[str, Any]) -> SheetOut:
-    """The ``sheet`` frame's model (sent as a frame and as the HTTP sheet's body)."""
+    """The ``sheet`` frame's model (sent as a frame, :func:`sheet_answer`, and as the HTTP
+    sheet's body, :func:`sheet_body`)."""
     return SheetOut(table_id=table_id, **content)
+
+
+def sheet_answer(model: SheetOut, ref: Ref = None) -> str:
+    """The ``sheet`` frame answering a ``sheet`` message (``ref``: its ref)."""
+    return _dump_answer(model.model_copy(update={"ref": ref}), ref)
+
+
+def sheet_body(model: SheetOut) -> dict[str, Any]:
+    """The HTTP sheet's body: the frame's fields without ``ref`` (it answers no message)."""
+    return model.model_dump(exclude={"ref"})
 
 
 # The lobby ------------------------------------------------------------------------------------

@@ -42,8 +42,9 @@ def _ref(value: Any) -> int | str:
 Ref = Annotated[int | str, PlainValidator(_ref), WithJsonSchema({
     "anyOf": [{"type": "integer", "minimum": -SAFE_INT, "maximum": SAFE_INT},
               {"type": "string", "maxLength": 40}],
-    "description": "client-chosen id echoed in ack/error: an integer a JavaScript number "
-                   "holds exactly (|ref| <= 2**53-1) or a string"})]
+    "description": "client-chosen id echoed in what answers the message (its ack, error or "
+                   "reply): an integer a JavaScript number holds exactly (|ref| <= 2**53-1) "
+                   "or a string"})]
 
 _ref_adapter: TypeAdapter[Any] = TypeAdapter(Ref)
 
@@ -500,6 +501,8 @@ client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 class WelcomeOut(BaseModel):
     type: Literal["welcome"] = "welcome"
+    ref: Ref | None = Field(default=None, description="the ref of the hello this answers; "
+                            "absent when it had none")
     user: UserInfo
     tables: list[str] = Field(description="ids of unfinished tables where you hold a seat")
     limits: dict[str, int | float] = Field(
@@ -609,6 +612,8 @@ class SpectatorsOut(BaseModel):
 
 class SheetOut(BaseModel):
     type: Literal["sheet"] = "sheet"
+    ref: Ref | None = Field(default=None, description="the ref of the sheet message this "
+                            "answers; absent when it had none (and in the HTTP sheet)")
     table_id: str
     hands: list[dict[str, Any]]
     scores: list[int]

@@ -310,6 +310,85 @@ def _resync_and_lobby_answers_echo_the_ref(client: TestClient) -> None:
     assert seated and all("ref" not in f for f in seated), seated
 
 
+#: What answers a request: its ack or error, or a reply of its own (docs/protocol.md).
+ANSWERS = ("ack", "error", "pong", "lobby", "table", "sheet", "hint", "welcome")
+
+
+def _answers(p: Player, msg: Msg, ref: str) -> list[Msg]:
+    """Send ``msg`` with ``ref``, then a ping: the frames carrying ``ref`` that came before
+    the pong (one connection's messages are answered in order, so its answer is among them)."""
+    start = len(p.frames)
+    p.send({**msg, "ref": ref})
+    p.send({"type": "ping", "ref": f"after-{ref}"})
+    p.until(lambda m: m["type"] == "pong" and m.get("ref") == f"after-{ref}")
+    return [m for m in p.frames[start:] if m.get("ref") == ref]
+
+
+def test_every_request_s_answer_echoes_its_ref(settings: Settings) -> None:
+    """Each client message type with a ``ref`` gets exactly one answer carrying it (its ack or
+    error, or its own reply). Before: the ``sheet`` answering a ``sheet`` and the ``welcome``
+    answering a ``hello`` had no ``ref``."""
+    settings.rate_per_second = 0  # no message rate: some 50 messages go at once
+    with in_process(settings) as client:
+        _every_request_s_answer_echoes_its_ref(client)
+
+
+def _every_request_s_answer_echoes_its_ref(client: TestClient) -> None:
+    ann = Player(client, "Ann")
+    assert _answers(ann, {"type": "hello", "token": ann.token}, "hello-again")[0][
+        "type"] == "error"  # already signed in
+    requests: list[tuple[Msg, tuple[str, ...]]] = [
+        ({"type": "ping"}, ("pong",)),
+        ({"type": "lobby", "subscribe": False}, ("lobby",)),
+        ({"type": "sheet"}, ("error",)),  # at no table
+        ({"type": "create", "cpus": True, "options": {"cpu": "random", "one_hand": True}},
+         ("ack",)),
+        ({"type": "resync"}, ("table",)),
+        ({"type": "sheet"}, ("sheet",)),
+        ({"type": "chat", "text": "hello"}, ("ack",)),
+        ({"type": "hint"}, ("hint", "error")),
+        ({"type": "act", "action": "zz"}, ("error",)),
+        ({"type": "seat", "seat": 1}, ("error",)),
+        ({"type": "team", "team": 1}, ("error",)),
+        ({"type": "teammate", "seat": 1}, ("error",)),
+        ({"type": "options", "options": {}}, ("error",)),
+        ({"type": "add_cpu"}, ("error",)),
+        ({"type": "remove", "seat": 1}, ("error",)),
+        ({"type": "give_owner", "seat": 1}, ("error",)),
+        ({"type": "start"}, ("error",)),
+        ({"type": "leave"}, ("ack",)),
+    ]
+    for i, (msg, kinds) in enumerate(requests):
+        ref = f"{msg['type']}-{i}"
+        got = _answers(ann, msg, ref)
+        assert len(got) == 1 and got[0]["type"] in kinds, (msg, got)
+        if msg["type"] == "create":
+            assert ann.table is not None
+            tid = ann.table["id"]
+            if not any(m["type"] == "event" for m in ann.frames):  # the match has started
+                ann.until(lambda m: m["type"] == "event")
+    ann.seq = None  # away from the table, she missed its events (the CPU covering her)
+    got = _answers(ann, {"type": "join", "table_id": tid}, "join")
+    assert [m["type"] for m in got] == ["ack"], got
+    # without a ref, the sheet has none (not "ref": null)
+    ann.send({"type": "sheet"})
+    assert "ref" not in ann.until(lambda m: m["type"] == "sheet")
+    # the HTTP sheet is the same body without a ref
+    body = client.get(f"/api/tables/{tid}/sheet").json()
+    assert "ref" not in body and body["table_id"] == tid, body
+    # the welcome answering a hello carries its ref, and none without one
+    for ref in ("h1", 5, None):
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "token": ann.token,
+                          **({} if ref is None else {"ref": ref})})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome", welcome
+            if ref is None:
+                assert "ref" not in welcome, welcome
+            else:
+                assert welcome.get("ref") == ref and type(welcome["ref"]) is type(ref), welcome
+
+
 def test_spectator_sees_no_hand(client: TestClient) -> None:
     ann, eve = Player(client, "Ann"), Player(client, "Eve")
     tid = new_table(ann, {"profile": "cards4net", "one_hand": True})
