@@ -205,7 +205,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         assert authorization is not None
         digest = token_hash(authorization[7:].strip())
         await hub.db(hub.store.delete_session, digest)
-        hub.end_session(digest, "signed out")
+        # the page signing out has closed its own socket first: those left are elsewhere
+        hub.end_session(digest, "the session was signed out elsewhere")
         return OkOut()
 
     @app.get("/api/me", response_model=UserInfo, tags=["people"])
@@ -502,7 +503,8 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
         raw = await asyncio.wait_for(ws.receive(), timeout=s.hello_timeout)
     except (TimeoutError, WebSocketDisconnect):
         with contextlib.suppress(Exception):
-            await ws.close(code=1008)
+            await ws.close(code=1008, reason=f"no hello within {s.hello_timeout:g} s: the "
+                           "first message must be hello with a session token")
         return None
     text = raw.get("text")
     found = None
@@ -517,16 +519,17 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
             pass
         except SQLAlchemyError as exc:
             log.error("database error at hello: %s", exc)
+            why = "the database is not answering: try again shortly"
             with contextlib.suppress(Exception):
-                await ws.send_text(_err("unavailable", "the database is not answering: try "
-                                        "again shortly", ref))
-                await ws.close(code=1011)
+                await ws.send_text(_err("unavailable", why, ref))
+                await ws.close(code=1011, reason=why)
             return None
     if found is None:
+        why = ("the first message must be hello with a valid session token (POST /api/guest "
+               "or /api/login)")
         with contextlib.suppress(Exception):
-            await ws.send_text(_err("auth", "the first message must be hello with a valid "
-                                    "session token (POST /api/guest or /api/login)", ref))
-            await ws.close(code=1008)
+            await ws.send_text(_err("auth", why, ref))
+            await ws.close(code=1008, reason=why)
         return None
     user, digest, expires = found
     conn = Conn(ws, user, s, hub.send_budget)

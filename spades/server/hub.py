@@ -326,7 +326,7 @@ class Hub:
         self.sessions.setdefault(digest, set()).add(conn)
         delay = max(0.0, (expires - datetime.now(UTC)).total_seconds())
         conn.expiry = asyncio.get_running_loop().call_later(
-            min(delay, 86400.0 * 3650), self.end_session, digest, "your session expired")
+            min(delay, 86400.0 * 3650), self.end_session, digest, "the session expired")
 
     def close_session(self, conn: Conn) -> None:
         """A socket goes away."""
@@ -339,12 +339,14 @@ class Hub:
                 del self.sessions[conn.session]
 
     def end_session(self, digest: str, why: str) -> None:
-        """Close every socket signed in with this session (an error frame first)."""
+        """Close every socket signed in with this session: an ``auth`` error, then close
+        1008, both saying ``why`` and to sign in again (a close reason: ``why`` is short)."""
+        text = f"{why}: sign in again"
         for conn in list(self.sessions.pop(digest, ())):
             if conn.expiry is not None:
                 conn.expiry.cancel()
-            conn.send(frames.error("auth", f"{why}: sign in again"))
-            conn.close(1008)
+            conn.send(frames.error("auth", text))
+            conn.close(1008, text)
 
     # The lobby --------------------------------------------------------------------------
 

@@ -148,14 +148,28 @@ class SendBudget:
             self.used = max(0, self.used - conn.queued_bytes)
 
 
+#: The most a close frame's reason holds: 125 bytes of payload less the 2 of the code.
+CLOSE_REASON_BYTES = 123
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame carries, 123 bytes of UTF-8, at a character's
+    edge (not 123 characters: "é" is two bytes)."""
+    raw = text.encode("utf-8")
+    if len(raw) <= CLOSE_REASON_BYTES:
+        return text
+    return raw[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
+
+
 async def close_socket(ws: Any, code: int, reason: str, timeout: float) -> None:
-    """Close a WebSocket with ``code``; a client that does not read can keep the close frame
-    from ever being written, so after ``timeout`` seconds its socket is cut instead."""
+    """Close a WebSocket with ``code`` and ``reason`` (cut to fit); a client that does not
+    read can keep the close frame from ever being written, so after ``timeout`` seconds its
+    socket is cut instead."""
     from spades.server.netlimits import abort
 
     done = False
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(ws.close(code=code, reason=reason[:120]), timeout)
+        await asyncio.wait_for(ws.close(code=code, reason=close_reason(reason)), timeout)
         done = True
     if not done:
         abort(ws.scope.get("client"))

@@ -13,9 +13,11 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from spades.server.auth import LoginGuard, TooMany
-from tests.server.helpers import Player
+from spades.server.settings import Settings
+from tests.server.helpers import Player, in_process
 from tests.server.netclient import Server, free_port
 
 PASSWORD = "correct horse"
@@ -239,3 +241,92 @@ def test_an_expired_session_closes_its_socket(client: TestClient) -> None:
     p = Player(client, "Brief", token)
     err = _closed_for_auth(p)  # before: the socket stayed open
     assert err is not None and "expired" in err["message"]
+
+
+# Why a socket was closed ---------------------------------------------------------------------
+
+def _close_of(p: Player) -> tuple[int, str]:
+    """Read ``p``'s frames up to the server's close: its code and reason."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        for _ in range(1000):
+            p.recv()
+    return closed.value.code, closed.value.reason
+
+
+def _fits(reason: str) -> bool:
+    """A close reason a WebSocket can carry: at most 123 bytes of UTF-8."""
+    return 0 < len(reason.encode("utf-8")) <= 123
+
+
+def test_a_socket_closed_by_a_sign_out_says_so(client: TestClient) -> None:
+    """Another window (or program) signing the session out closes its sockets with 1008 and
+    a reason saying so (before: 1008 and no reason, so a client could only guess)."""
+    token = _register(client, "Leaver2").json()["token"]
+    p = Player(client, "Leaver2", token)
+    assert client.post("/api/logout", headers={"Authorization": f"Bearer {token}"}
+                       ).status_code == 200
+    err = p.until(lambda m: m["type"] == "error")
+    assert err["code"] == "auth" and "signed out" in err["message"], err
+    code, reason = _close_of(p)
+    assert code == 1008 and "signed out" in reason and _fits(reason), (code, reason)
+
+
+def test_a_socket_closed_as_its_session_expires_says_so(client: TestClient,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's end comes while the socket is open: closed with 1008 and a reason
+    saying it expired (before: no reason). The session ends as soon as it is open here, so
+    the test waits for no clock."""
+    from datetime import UTC, datetime
+
+    from spades.server.hub import Conn, Hub
+
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    real = Hub.open_session
+
+    def at_once(conn: Conn, digest: str, expires: datetime) -> None:
+        real(hub, conn, digest, datetime.now(UTC))
+
+    monkeypatch.setattr(hub, "open_session", at_once)
+    p = Player(client, "Brief2")
+    err = p.until(lambda m: m["type"] == "error")
+    assert err["code"] == "auth" and "expired" in err["message"], err
+    code, reason = _close_of(p)
+    assert code == 1008 and "expired" in reason and _fits(reason), (code, reason)
+
+
+def test_a_refused_hello_closes_saying_why(settings: Settings) -> None:
+    """A first message that is no valid hello, and no hello in time, close with 1008 and a
+    reason (before: none)."""
+    settings.hello_timeout = 0.2
+    with in_process(settings) as client:
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "token": "not a session", "ref": 1})
+            assert ws.receive_json()["code"] == "auth"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008 and "hello" in closed.value.reason
+            assert _fits(closed.value.reason), closed.value.reason
+        with client.websocket_connect("/ws") as ws:  # says nothing: closed when time is up
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008 and "hello" in closed.value.reason
+            assert _fits(closed.value.reason), closed.value.reason
+
+
+def test_a_close_reason_is_cut_to_123_bytes_not_characters() -> None:
+    """A reason is cut to what a close frame holds, 123 bytes of UTF-8, at a character's
+    edge (before: to 120 characters, up to 480 bytes, which no close frame can carry)."""
+    from spades.server.limits import close_socket
+
+    class Socket:
+        reason = ""
+
+        async def close(self, code: int, reason: str) -> None:
+            self.reason = reason
+
+    for text in ("é" * 200, "a" * 300, "too slow: " + "字" * 60, "short"):
+        ws = Socket()
+        asyncio.run(close_socket(ws, 1008, text, 1.0))
+        cut = ws.reason.encode("utf-8")
+        assert len(cut) <= 123 and text.startswith(ws.reason), (text, ws.reason)
+        assert len(cut) > 119 or ws.reason == text, (text, ws.reason)
