@@ -337,7 +337,7 @@ class Cluster:
         elif kind == "close":
             conn = self.local.get(str(d.get("c")))
             if conn is not None and self._current(conn, d):
-                conn.close(int(d.get("code") or 1000))
+                conn.close(int(d.get("code") or 1000), str(d.get("reason") or ""))
         elif kind == "moved":  # the node that ran this client's table stopped running it
             conn = self.local.get(str(d.get("c")))
             tid = str(d.get("table"))
@@ -414,6 +414,7 @@ class RemoteConn:
         self.guest = guest
         self.closed = False
         self.close_code = 1000
+        self.close_reason = ""
         self.queued_bytes = 0
         self.lobby = False
         self.remote_table: str | None = None
@@ -443,15 +444,17 @@ class RemoteConn:
             self.cluster.room.send(self.node, {"k": "frame", "from": self.cluster.node,
                                                "c": self.cid, "t": text})
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the client's socket, at its process, with ``code`` and ``reason``."""
         if not self.closed:
             self.closed = True
             self.close_code = code
+            self.close_reason = reason
             self.cluster.room.send(self.node, {"k": "close", "from": self.cluster.node,
-                                               "c": self.cid, "code": code})
+                                               "c": self.cid, "code": code, "reason": reason})
 
     def drop(self, reason: str) -> None:
-        self.close(1008)
+        self.close(1008, reason)
 
     async def run(self) -> None:
         """Dispatch this client's forwarded messages in the order they came."""

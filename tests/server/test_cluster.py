@@ -113,3 +113,41 @@ def test_failed_sign_ins_are_counted_for_the_whole_room(postgres: PostgresServer
             r = httpx.post(s.url + "/api/login", json=carol, timeout=10)
             assert r.status_code == 429, r.text
             assert 0 < int(r.headers["Retry-After"]) <= 300
+
+
+def test_a_close_passed_between_processes_keeps_its_reason() -> None:
+    """A stand-in closed or dropped by the process that runs its table (too slow to read, say)
+    passes on the close with its reason, and the client's process closes the socket with it
+    (before: the code alone went through Redis, so the socket closed with no reason)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from spades.server.cluster import Cluster, RemoteConn
+    from spades.server.settings import Settings
+
+    class Room:
+        def __init__(self, node: str) -> None:
+            self.node = node
+            self.sent: list[tuple[str, dict[str, Any]]] = []
+
+        def send(self, node: str, d: dict[str, Any]) -> None:
+            self.sent.append((node, d))
+
+    hub = SimpleNamespace(settings=Settings())
+    runs = Cluster(hub, Room("B"))  # type: ignore[arg-type]
+    stand_in = RemoteConn(runs, "A", "c1", 1, "Ann", True)
+    stand_in.drop("too slow reading: 256 frames are waiting")
+    node, told = runs.room.sent[-1]  # type: ignore[attr-defined]
+    assert node == "A" and told["k"] == "close" and told["code"] == 1008, told
+    assert told["reason"] == "too slow reading: 256 frames are waiting", told
+
+    closed: list[tuple[int, str]] = []
+    socket = SimpleNamespace(table=None, remote_node="B",
+                             close=lambda code=1000, reason="": closed.append((code, reason)))
+    serves = Cluster(hub, Room("A"))  # type: ignore[arg-type]
+    serves.local["c1"] = socket  # type: ignore[assignment]
+    asyncio.run(serves.on_message(told))
+    assert closed == [(1008, "too slow reading: 256 frames are waiting")], closed
+    # a message from an older process (no reason in it) still closes, with none
+    asyncio.run(serves.on_message({k: v for k, v in told.items() if k != "reason"}))
+    assert closed[-1] == (1008, ""), closed
