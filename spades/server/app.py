@@ -36,7 +36,7 @@ from spades.server import frames, httplimits, views
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
-from spades.server.hub import Conn, Hub
+from spades.server.hub import SIGNED_OUT, Conn, Hub
 from spades.server.janitor import Janitor
 from spades.server.limits import check_tables, check_upload, client_limits, close_socket
 from spades.server.protocol import (
@@ -206,7 +206,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         digest = token_hash(authorization[7:].strip())
         await hub.db(hub.store.delete_session, digest)
         # the page signing out has closed its own socket first: those left are elsewhere
-        hub.end_session(digest, "the session was signed out elsewhere")
+        hub.end_session(digest, SIGNED_OUT)
+        if hub.cluster is not None:  # and those held by the other processes of the room
+            hub.cluster.signed_out(digest)
         return OkOut()
 
     @app.get("/api/me", response_model=UserInfo, tags=["people"])

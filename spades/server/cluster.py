@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from spades.server import frames
+from spades.server.hub import SIGNED_OUT
 from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins
 from spades.server.tables import Table, TableError
@@ -255,6 +256,10 @@ class Cluster:
         self.hub.spawn(self.room.put_summary(table.id, row))
         self.room.broadcast({"k": "lobby", "id": table.id, "row": row})
 
+    def signed_out(self, digest: str) -> None:
+        """A session was signed out here: every process closes its sockets of it."""
+        self.room.broadcast({"k": "signout", "s": digest})
+
     # Clients of this node ---------------------------------------------------------------
 
     def register(self, conn: Conn) -> None:
@@ -359,6 +364,8 @@ class Cluster:
             await self._new_owner(tid, node)
         elif kind == "lobby":
             self._lobby_row(str(d.get("id")), d.get("row"))
+        elif kind == "signout":
+            self.hub.end_session(str(d.get("s")), SIGNED_OUT)
 
     @staticmethod
     def _current(conn: Conn, d: dict[str, Any]) -> bool:

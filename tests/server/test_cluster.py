@@ -151,3 +151,25 @@ def test_a_close_passed_between_processes_keeps_its_reason() -> None:
     # a message from an older process (no reason in it) still closes, with none
     asyncio.run(serves.on_message({k: v for k, v in told.items() if k != "reason"}))
     assert closed[-1] == (1008, ""), closed
+
+
+def test_a_sign_out_closes_the_session_s_sockets_on_every_process(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Signing out at one process closes the sockets of that session held by another
+    process too (before: only the process that took the sign-out closed its own, and a
+    socket on another stayed signed in until the session's first expiry)."""
+    from websockets.exceptions import ConnectionClosed
+
+    with card_room(2, postgres, redis_server, "signout") as (a, b):
+        dana = {"name": "Dana", "password": "correct horse battery"}
+        token = httpx.post(a.url + "/api/register", json=dana, timeout=10).json()["token"]
+        elsewhere = NetPlayer(b, "Dana", token)  # signed in at b
+        r = httpx.post(a.url + "/api/logout", headers={"Authorization": f"Bearer {token}"},
+                       timeout=10)
+        assert r.status_code == 200, r.text
+        err = elsewhere.until(lambda m: m["type"] == "error")
+        assert err["code"] == "auth" and "signed out" in err["message"], err
+        with pytest.raises(ConnectionClosed) as closed:
+            elsewhere.recv(timeout=30)
+        rcvd = closed.value.rcvd
+        assert rcvd is not None and rcvd.code == 1008 and "signed out" in rcvd.reason, rcvd
