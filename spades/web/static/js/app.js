@@ -114,7 +114,8 @@ class App {
       if (last && !this.myTables.includes(last) && !(this.table && this.table.id === last)) store.setLastTable(null);
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      if (this.table && this.joinQueued !== this.table.id) c.send(this.joinMessage());
+      // (not a tab whose seat another tab holds: "Play here" takes it back)
+      if (this.table && this.joinQueued !== this.table.id && !this.table.replaced) c.send(this.joinMessage());
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
@@ -125,6 +126,7 @@ class App {
       if (status === "online" && this.table && this.wasOnline === false) this.announcer.say("Reconnected.");
       if (status === "online") this.wasOnline = true;
       else if (this.wasOnline) this.wasOnline = false;
+      if (this.table) this.table.onConnStatus(status);
     });
     c.on("error", (m) => {
       if (m.code === "auth") {
@@ -136,6 +138,7 @@ class App {
         else this.renderHome();
         return;
       }
+      if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
       if (m.ref == null) this.announcer.say(`Refused: ${m.message}`, { assertive: true });
     });
     c.on("table", (m) => {
