@@ -613,7 +613,10 @@ export class TableView {
     const over = this.status === "finished" || (this.view && this.view.phase === "over") || this.queue.some((m) => m.event && m.event.kind === "match_over");
     const signed = (n) => `${n >= 0 ? "+" : "−"}${Math.abs(n)}`;
     const table = h("table", { class: "summary-table" },
-      h("thead", {}, h("tr", {}, ["", "Bid", "Took", "This hand", "Score", "Bags"].map((t, i) => h("th", { scope: "col" }, i ? t : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
+      // on a phone the long column names give way to short ones (the long ones still read)
+      h("thead", {}, h("tr", {}, [["", ""], ["Bid", "Bid"], ["Took", "Took"], ["This hand", "Hand"], ["Score", "Score"], ["Bags", "Bags"]].map(([t, short], i) => h("th", { scope: "col" },
+        i ? (t === short ? t : [h("span", { class: "col-long" }, t), h("span", { class: "col-short", "aria-hidden": "true" }, short)])
+          : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
     const body = h("tbody");
     const warnings = [];
     this.sides.forEach((_, k) => {
@@ -622,10 +625,15 @@ export class TableView {
         h("th", { scope: "row" }, d.name),
         h("td", {}, d.bidText),
         h("td", { class: "num" }, String(d.took)),
-        h("td", {}, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points)),
-          d.items.length ? h("ul", { class: "summary-items" }, d.items.map((t) => h("li", {}, t))) : null),
+        h("td", { class: "num" }, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points))),
         h("td", { class: "num" }, String(d.score)),
         h("td", { class: "num" }, String(d.bags))));
+      // how the hand's points came, on a row of their own under the side's figures (the
+      // figures' columns stay narrow enough for a phone)
+      if (d.items.length) {
+        body.append(h("tr", { class: `summary-detail${k === this.mySide ? " mine" : ""}` },
+          h("td", { colspan: "6" }, h("ul", { class: "summary-items", "aria-label": `${d.name}: how the points came` }, d.items.map((t) => h("li", {}, t))))));
+      }
       if (d.warn) warnings.push(`${d.name}: ${d.warn}`);
     });
     table.append(body);
