@@ -438,7 +438,18 @@ class App {
       h("p", { class: "field" }, h("label", { for: "invite" }, "Invite code"), h("input", { id: "invite", name: "invite", type: "text", autocomplete: "off", maxlength: "40", required: true })),
       h("p", { class: "form-error", role: "alert", id: "join-error" }),
       h("button", { type: "submit" }, "Join"));
-    join.addEventListener("submit", (e) => { e.preventDefault(); location.hash = `#/join/${encodeURIComponent(new FormData(join).get("invite").trim())}`; });
+    join.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const code = new FormData(join).get("invite").trim();
+      // the name filled in above ("Your name") is the one to join with: not asked again
+      const name = (quick.querySelector("#quick-name")?.value || "").trim();
+      if (!store.token() && name) {
+        const err = join.querySelector("#join-error");
+        err.textContent = "";
+        try { await this.ensureSession(name); } catch (ex) { this.showError(ex.field === "name" ? quick.querySelector("#quick-error") : err, ex); return; }
+      }
+      location.hash = `#/join/${encodeURIComponent(code)}`;
+    });
     const mine = this.myTables.length || store.lastTable()
       ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
         h("h2", { id: "back-title" }, "Your tables"),
