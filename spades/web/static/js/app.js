@@ -1076,7 +1076,7 @@ class App {
         const mine = t.turn && t.turn.seat === t.mySeat && t.isPlayer;
         say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(t.turn.seat)} has ${left} seconds left.`);
       },
-      j: () => t.focusHand(),
+      j: () => t.jumpToHand(),
       b: () => t.focusBid(),
       B: () => t.askBlindNil(),
       "?": () => this.openHelp(),

@@ -1623,6 +1623,18 @@ export class TableView {
     if (hand) hand.focus();
   }
 
+  /** J: the hand focused, and the felt with it (and the hand's summary, when it is up) in
+   * view: focusing the hand when it has the focus already scrolls nothing. */
+  jumpToHand() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (!hand) return;
+    hand.focus({ preventScroll: true });
+    this.showTable();
+    hand.scrollIntoView({ block: "nearest", behavior: "instant" });
+    const summary = this.el.querySelector(".hand-summary");
+    if (summary) summary.scrollIntoView({ block: "nearest", behavior: "instant" });
+  }
+
   renderHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (!hand || !this.view) return;
