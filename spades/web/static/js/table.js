@@ -614,7 +614,7 @@ export class TableView {
     const signed = (n) => `${n >= 0 ? "+" : "−"}${Math.abs(n)}`;
     const table = h("table", { class: "summary-table" },
       // on a phone the long column names give way to short ones (the long ones still read)
-      h("thead", {}, h("tr", {}, [["", ""], ["Bid", "Bid"], ["Took", "Took"], ["This hand", "Hand"], ["Score", "Score"], ["Bags", "Bags"]].map(([t, short], i) => h("th", { scope: "col" },
+      h("thead", {}, h("tr", {}, [["", ""], ["Bid", "Bid"], ["Took", "Took"], ["This hand", "Hand"], ["Score", "Score"], ["Bags", "Bags"]].map(([t, short], i) => h("th", { scope: "col", class: i >= 2 ? "num" : null },
         i ? (t === short ? t : [h("span", { class: "col-long" }, t), h("span", { class: "col-short", "aria-hidden": "true" }, short)])
           : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
     const body = h("tbody");
