@@ -92,6 +92,8 @@ def test_offline_at_the_table_is_shown_and_the_controls_wait(
     page.evaluate("""() => { const t = spadesApp.table; t.turn = { ...t.turn,
       deadline: Date.now() / 1000 + 4 }; t.warned = null; t.tick(); }""")
     assert not [e for e in said.new() if "seconds left to" in e["text"]]
+    page.keyboard.press("y")  # nor a count from it on demand
+    assert "known again" in said.wait_for("Offline")["text"]
     page.screenshot(path=str(artifacts / "offline-at-table.png"))
     # a card played while offline is refused with the reason, not lost
     page.evaluate("() => spadesApp.table.play(spadesApp.table.legalCards()[0])")

@@ -1072,6 +1072,8 @@ class App {
       x: () => this.voice.stop(),
       i: () => t.hint(),
       y: () => {
+        // (offline, the deadline known is the old one: no count from it)
+        if (t.blocked) { say(`${t.blockedWords()} The time left is known again once the table is back.`); return; }
         const left = t.timeLeft();
         const mine = t.turn && t.turn.seat === t.mySeat && t.isPlayer;
         say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(t.turn.seat)} has ${left} seconds left.`);
