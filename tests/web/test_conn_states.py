@@ -111,11 +111,21 @@ def test_the_catch_up_names_the_cards_played_for_you(new_page: Any, server: str)
     page = new_page()
     create_cpu_table(page, server, "Gil", profile="game93")
     _to_my_play_turn(page)
-    # as if two of our cards had been played for us while we were away
-    text = page.evaluate("""() => { const t = spadesApp.table;
-      const before = { view: { ...t.view, hand: [...t.view.hand, 'AS', 'KD'] }, score: t.score };
-      return t.catchUpText(before); }""")
-    assert "ace of spades" in text.lower() and "king of diamonds" in text.lower(), text
+    # as if two cards (not in our hand now) had been played for us while we were away
+    gone = page.evaluate("""() => { const hand = spadesApp.table.view.hand;
+      const deck = [];
+      for (const s of 'SHDC') for (const r of 'AKQJT98765432') deck.push(r + s);
+      return deck.filter((c) => !hand.includes(c)).slice(0, 2); }""")
+    text = page.evaluate("""(gone) => { const t = spadesApp.table;
+      const before = { view: { ...t.view, hand: [...t.view.hand, ...gone] }, score: t.score };
+      return t.catchUpText(before); }""", gone)
+    names = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    for card in gone:
+        name = f"{names.get(card[0], card[0])} of {suits[card[1]]}"
+        if card[0] in names:
+            assert name in text.lower(), (name, text)
+    assert "played for you" in text.lower(), text
     assert "Hand 1" in text and "Scores" in text, text
 
 
