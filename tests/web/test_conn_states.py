@@ -32,7 +32,8 @@ BOX_SHOWN = """() => { const b = document.querySelector('#replaced-box');
     && document.activeElement.id === 'play-here'; }"""
 
 
-def test_a_second_tab_never_leaves_the_first_stuck(new_page: Any, server: str) -> None:
+def test_a_second_tab_never_leaves_the_first_stuck(new_page: Any, server: str,
+                                                   artifacts: Any) -> None:
     first = new_page()
     create_cpu_table(first, server, "Cara", profile="game93", timer=60)
     tid = first.evaluate("spadesApp.table.id")
@@ -46,6 +47,7 @@ def test_a_second_tab_never_leaves_the_first_stuck(new_page: Any, server: str) -
     assert "This table is open in another tab" in first.text_content("#replaced-box")
     said.wait_for("open in another tab")
     assert first.get_attribute("#play-btn", "aria-disabled") == "true"
+    first.screenshot(path=str(artifacts / "open-in-another-tab.png"))
     # Play here: the seat comes back to the first tab, the second says it now
     first.click("#play-here")
     first.wait_for_function("() => !document.querySelector('#replaced-box')"
