@@ -250,6 +250,7 @@ class Hub:
         conns = cast("list[Conn]", [*table.members.values(), *table.spectators])
         table.members.clear()
         table.spectators.clear()
+        table.replaced.clear()
         table.close_timers()
         table.status = "closed"  # inert: no turn, deal, timer or join any more
         if self.tables.get(table.id) is table:
@@ -555,6 +556,7 @@ class Hub:
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
             if p.kind == "human" and not p.covered:
                 table._start_grace(i)
+                table.unseen_away.add(i)  # nobody saw them go: no "is back" for them
         return True
 
     def shutdown_grace(self) -> None:

@@ -516,7 +516,9 @@ class ErrorOut(BaseModel):
     code: str = Field(description="bad_message, bad_options (table options the rules refuse: "
                       "the message names the knob), not_allowed, illegal, not_found, rate_limit,"
                       " auth, too_big, state, limit (a cap on tables, uploads or spectators), "
-                      "busy, unavailable (the database is not answering), server")
+                      "busy, unavailable (the database is not answering), server, replaced (no ref: another "
+                      "connection of the same user, another tab, took this one's seat; join "
+                      "again to take it back)")
     message: str
 
 

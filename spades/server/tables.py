@@ -62,6 +62,10 @@ from spades.store import Store
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
+#: What a connection hears when another connection of the same user (another tab) takes its
+#: seat (error code ``replaced``, no ref); a join from it takes the seat back.
+REPLACED = ("this table is open in another tab (or window) of yours: this one no longer "
+            "receives its events; join again to play here")
 
 
 class Member(Protocol):
@@ -143,6 +147,12 @@ class Table:
         #: seats kept for someone who has not sat down yet (a continued record's uploader):
         #: their first join says they sit down, not that they are back
         self.unseated: set[int] = set()
+        #: seats whose player nobody saw go (the table was restored after a restart): their
+        #: return changes the table's state but says no "is back"
+        self.unseen_away: set[int] = set()
+        #: a user's older connections to their seat that a newer one (another tab) replaced,
+        #: oldest first: when the newer one goes, the latest still open holds the seat again
+        self.replaced: dict[int, list[Member]] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -423,14 +433,23 @@ class Table:
             seat = self.place_of(conn.user_id)
             if seat is not None:  # back to one's own seat
                 old = self.members.get(conn.user_id)
+                waiting = self.replaced.get(conn.user_id, [])
+                if conn in waiting:
+                    waiting.remove(conn)
                 if old is not None and old is not conn:
-                    old.send(frames.error("state", "this seat was taken over by a newer "
-                                          "connection of yours"))
+                    old.send(frames.error("replaced", REPLACED))
                     old.table = None
+                    waiting.append(old)
+                if waiting:
+                    self.replaced[conn.user_id] = waiting[-8:]
+                else:
+                    self.replaced.pop(conn.user_id, None)
                 self.spectators.discard(conn)
                 self.members[conn.user_id] = conn
                 conn.table = self
-                if seat in self.unseated:
+                if old is not None and old is not conn:  # another tab: nobody left
+                    pass
+                elif seat in self.unseated:
                     self.unseated.discard(seat)
                     self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
                         f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
@@ -474,9 +493,14 @@ class Table:
         place.covered = False
         if was_covered:
             await self.save_meta()
-        self.emit({"kind": "returned", "seat": seat,
-                   "text": lambda n: f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
-                  with_table=True)
+        if seat in self.unseen_away and not was_covered:  # nobody heard them go
+            self.unseen_away.discard(seat)
+            self.emit({"kind": "returned", "seat": seat, "text": ""}, with_table=True)
+        else:
+            self.unseen_away.discard(seat)
+            self.emit({"kind": "returned", "seat": seat, "text": lambda n:
+                       f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
+                      with_table=True)
         self.schedule()
 
     async def detach(self, conn: Member, *, leaving: bool) -> None:
@@ -491,11 +515,20 @@ class Table:
                 self.hub.lobby_changed(self)
                 return
             if self.members.get(conn.user_id) is not conn:
+                self._forget_replaced(conn)
                 return
             del self.members[conn.user_id]
             seat = self.place_of(conn.user_id)
             if seat is None:
                 return
+            older = None if leaving else self._older_tab(conn.user_id)
+            if older is not None:  # another tab of theirs is still open: it plays on
+                self.members[conn.user_id] = older
+                older.table = self
+                older.send(self.snapshot(older))
+                return
+            self.replaced.pop(conn.user_id, None)
+            self.unseen_away.discard(seat)
             if self.status == "waiting":
                 if leaving:
                     await self._free_place(seat)
@@ -518,6 +551,25 @@ class Table:
                 self.schedule()
             self.hub.lobby_changed(self)
             self._maybe_forget()
+
+    def _older_tab(self, user_id: int) -> Member | None:
+        """The latest of ``user_id``'s replaced connections still open and at no other
+        table (taken out of the list), or None."""
+        waiting = self.replaced.pop(user_id, [])
+        while waiting:
+            c = waiting.pop()
+            if c.table is None and not getattr(c, "closed", False):
+                if waiting:
+                    self.replaced[user_id] = waiting
+                return c
+        return None
+
+    def _forget_replaced(self, conn: Member) -> None:
+        waiting = self.replaced.get(conn.user_id)
+        if waiting and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self.replaced[conn.user_id]
 
     def _maybe_forget(self) -> None:
         if self.status in ("finished", "closed") and not self.members and not self.spectators:

@@ -114,7 +114,8 @@ class App {
       if (last && !this.myTables.includes(last) && !(this.table && this.table.id === last)) store.setLastTable(null);
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      if (this.table && this.joinQueued !== this.table.id) c.send(this.joinMessage());
+      // (not a tab whose seat another tab holds: "Play here" takes it back)
+      if (this.table && this.joinQueued !== this.table.id && !this.table.replaced) c.send(this.joinMessage());
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
@@ -125,6 +126,7 @@ class App {
       if (status === "online" && this.table && this.wasOnline === false) this.announcer.say("Reconnected.");
       if (status === "online") this.wasOnline = true;
       else if (this.wasOnline) this.wasOnline = false;
+      if (this.table) this.table.onConnStatus(status);
     });
     c.on("error", (m) => {
       if (m.code === "auth") {
@@ -136,6 +138,7 @@ class App {
         else this.renderHome();
         return;
       }
+      if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
       if (m.ref == null) this.announcer.say(`Refused: ${m.message}`, { assertive: true });
     });
     c.on("table", (m) => {
@@ -435,7 +438,18 @@ class App {
       h("p", { class: "field" }, h("label", { for: "invite" }, "Invite code"), h("input", { id: "invite", name: "invite", type: "text", autocomplete: "off", maxlength: "40", required: true })),
       h("p", { class: "form-error", role: "alert", id: "join-error" }),
       h("button", { type: "submit" }, "Join"));
-    join.addEventListener("submit", (e) => { e.preventDefault(); location.hash = `#/join/${encodeURIComponent(new FormData(join).get("invite").trim())}`; });
+    join.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const code = new FormData(join).get("invite").trim();
+      // the name filled in above ("Your name") is the one to join with: not asked again
+      const name = (quick.querySelector("#quick-name")?.value || "").trim();
+      if (!store.token() && name) {
+        const err = join.querySelector("#join-error");
+        err.textContent = "";
+        try { await this.ensureSession(name); } catch (ex) { this.showError(ex.field === "name" ? quick.querySelector("#quick-error") : err, ex); return; }
+      }
+      location.hash = `#/join/${encodeURIComponent(code)}`;
+    });
     const mine = this.myTables.length || store.lastTable()
       ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
         h("h2", { id: "back-title" }, "Your tables"),
@@ -1058,11 +1072,13 @@ class App {
       x: () => this.voice.stop(),
       i: () => t.hint(),
       y: () => {
+        // (offline, the deadline known is the old one: no count from it)
+        if (t.blocked) { say(`${t.blockedWords()} The time left is known again once the table is back.`); return; }
         const left = t.timeLeft();
         const mine = t.turn && t.turn.seat === t.mySeat && t.isPlayer;
         say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(t.turn.seat)} has ${left} seconds left.`);
       },
-      j: () => t.focusHand(),
+      j: () => t.jumpToHand(),
       b: () => t.focusBid(),
       B: () => t.askBlindNil(),
       "?": () => this.openHelp(),

@@ -112,6 +112,86 @@ export class TableView {
     this.timerHandle = null;
     this.el = null;
     this.draftLoaded = false;
+    this.replaced = false; // the table is open in another tab of yours, which holds the seat
+    this.away = null; // {view, score} when the connection went (or the seat went to another tab)
+  }
+
+  /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
+   * "offline" (the connection is down, or back and the table's state not here yet), or null. */
+  get blocked() {
+    if (this.replaced) return "replaced";
+    if (this.app.conn.status !== "online" || this.away) return "offline";
+    return null;
+  }
+
+  blockedWords() {
+    const why = this.blocked;
+    if (why === "replaced") return "Open in another tab: press Play here to play in this one.";
+    if (why === "offline") return "Offline: reconnecting… Your moves wait until the connection is back.";
+    return "";
+  }
+
+  /** The connection went or came back: until the table's state is here again, the controls
+   * wait and no timer warning is given from the old deadline. */
+  onConnStatus(status) {
+    if (status !== "online" && this.msg && !this.away) this.away = { view: this.view, score: this.score };
+    this.render();
+  }
+
+  /** Another tab of yours took the seat (error `replaced`): say so, and offer it back. */
+  onReplaced() {
+    if (this.msg && !this.away) this.away = { view: this.view, score: this.score };
+    this.replaced = true;
+    this.render();
+    this.say("This table is open in another tab: this tab no longer follows the game. Press Play here to play in this tab.", { assertive: true });
+    const btn = this.el && this.el.querySelector("#play-here");
+    if (btn) btn.focus();
+  }
+
+  /** "Play here": join again; the seat comes back to this tab (the other one is told). */
+  playHere() {
+    this.app.conn.request(this.app.joinMessage()).catch((err) => {
+      this.say(`Could not play here: ${err.message}`, { assertive: true });
+    });
+  }
+
+  renderReplaced() {
+    let box = this.el.querySelector("#replaced-box");
+    if (!this.replaced) { if (box) box.remove(); return; }
+    if (box) return;
+    box = h("section", { class: "panel replaced-box", id: "replaced-box", "aria-labelledby": "replaced-title" },
+      h("h2", { id: "replaced-title" }, "This table is open in another tab"),
+      h("p", {}, "This tab no longer follows the game. Play on in the other tab, or take your seat back here (the other tab then stops following it)."),
+      h("button", { type: "button", class: "primary", id: "play-here", onclick: () => this.playHere() }, "Play here"));
+    this.el.prepend(box);
+  }
+
+  /** Where the game stands after time away (a lost connection, a server restart, another
+   * tab): the hand and trick, what was played or bid for you if this is the same hand, whose
+   * turn, the scores. `before`: {view, score} when you went. */
+  catchUpText(before) {
+    const v = this.view;
+    if (!v || this.status !== "active") return this.summary();
+    const parts = [];
+    const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
+      : v.phase === "bid" ? ", bidding" : "";
+    parts.push(`Hand ${v.hand_number}${trick}.`);
+    const b = before && before.view;
+    if (b && b.hand_number !== v.hand_number) {
+      const n = v.hand_number - b.hand_number;
+      parts.push(n === 1 ? `Hand ${b.hand_number} was finished and scored while you were away.`
+        : `Hands ${b.hand_number} to ${v.hand_number - 1} were finished and scored while you were away.`);
+    } else if (b && this.isPlayer) {
+      const me = this.mySeat;
+      if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
+        parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
+      }
+      const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
+      if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
+    }
+    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
+    parts.push(this.scoresText());
+    return parts.join(" ");
   }
 
   // ------------------------------------------------------------------ state helpers
@@ -231,6 +311,10 @@ export class TableView {
   // ------------------------------------------------------------------ messages
   onTable(msg) {
     const first = !this.msg;
+    const wasReplaced = this.replaced;
+    const away = this.away;
+    this.replaced = false;
+    this.away = null;
     this.msg = msg;
     this.view = msg.view;
     this.turn = msg.turn;
@@ -248,6 +332,9 @@ export class TableView {
       const a = document.activeElement;
       if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
       this.say(this.summary());
+    }
+    if (!first && (away || wasReplaced)) {
+      this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
     }
     this.checkTurn();
     // back at the table in the last seconds of your turn: the warning after where you sit and
@@ -526,7 +613,10 @@ export class TableView {
     const over = this.status === "finished" || (this.view && this.view.phase === "over") || this.queue.some((m) => m.event && m.event.kind === "match_over");
     const signed = (n) => `${n >= 0 ? "+" : "−"}${Math.abs(n)}`;
     const table = h("table", { class: "summary-table" },
-      h("thead", {}, h("tr", {}, ["", "Bid", "Took", "This hand", "Score", "Bags"].map((t, i) => h("th", { scope: "col" }, i ? t : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
+      // on a phone the long column names give way to short ones (the long ones still read)
+      h("thead", {}, h("tr", {}, [["", ""], ["Bid", "Bid"], ["Took", "Took"], ["This hand", "Hand"], ["Score", "Score"], ["Bags", "Bags"]].map(([t, short], i) => h("th", { scope: "col", class: i >= 2 ? "num" : null },
+        i ? (t === short ? t : [h("span", { class: "col-long" }, t), h("span", { class: "col-short", "aria-hidden": "true" }, short)])
+          : h("span", { class: "sr-only" }, this.teamGame ? "Side" : "Player"))))));
     const body = h("tbody");
     const warnings = [];
     this.sides.forEach((_, k) => {
@@ -535,10 +625,15 @@ export class TableView {
         h("th", { scope: "row" }, d.name),
         h("td", {}, d.bidText),
         h("td", { class: "num" }, String(d.took)),
-        h("td", {}, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points)),
-          d.items.length ? h("ul", { class: "summary-items" }, d.items.map((t) => h("li", {}, t))) : null),
+        h("td", { class: "num" }, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points))),
         h("td", { class: "num" }, String(d.score)),
         h("td", { class: "num" }, String(d.bags))));
+      // how the hand's points came, on a row of their own under the side's figures (the
+      // figures' columns stay narrow enough for a phone)
+      if (d.items.length) {
+        body.append(h("tr", { class: `summary-detail${k === this.mySide ? " mine" : ""}` },
+          h("td", { colspan: "6" }, h("ul", { class: "summary-items", "aria-label": `${d.name}: how the points came` }, d.items.map((t) => h("li", {}, t))))));
+      }
       if (d.warn) warnings.push(`${d.name}: ${d.warn}`);
     });
     table.append(body);
@@ -724,6 +819,11 @@ export class TableView {
     // one action per state of the game: a second press (or the "only legal card" autoplay)
     // while the first is on its way is not sent, so it cannot come back as a refusal
     if (this.view && this.actingOn === this.view) return false;
+    if (this.blocked) {
+      this.refuse(this.blocked === "replaced" ? "this table is open in another tab: press Play here first."
+        : "you are offline: wait until the connection is back.");
+      return false;
+    }
     this.actingOn = this.view;
     try {
       await this.app.conn.request({ type: "act", action });
@@ -925,6 +1025,7 @@ export class TableView {
       if (mode === "game") requestAnimationFrame(() => this.showTable());
     }
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
+    this.renderReplaced();
     // never leave the keyboard user stranded on <body> when what they were on went away
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
       const target = (!rebuilt && this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]"))
@@ -1196,6 +1297,7 @@ export class TableView {
     this.renderTrick();
     this.renderStatus();
     this.renderBidPanel();
+    this.renderBlockedBid();
     this.renderHand();
     this.renderScores();
     this.renderChat();
@@ -1374,8 +1476,11 @@ export class TableView {
       else if (!v.trick.length) text = "Your turn to lead.";
       else text = `Your turn: ${this.legalCards().some((c) => suitOf(c) === suitOf(v.trick[0][1])) ? `follow ${SUIT_NAMES[suitOf(v.trick[0][1])]}` : "play any card"}.`;
     } else text = this.whoseTurnText({ time: false });
-    clear(line).append(`Hand ${v.hand_number} · ${text}`);
-    if (this.turn && this.turn.deadline && v.phase !== "over" && this.status !== "finished") {
+    clear(line);
+    const why = this.blocked;
+    if (why) line.append(h("span", { class: "status-chip offline", id: "blocked-chip" }, this.blockedWords()), " ");
+    line.append(`Hand ${v.hand_number} · ${text}`);
+    if (!why && this.turn && this.turn.deadline && v.phase !== "over" && this.status !== "finished") {
       // the turn timer, visible all the time (WCAG 2.2.1); tick() keeps it current
       line.append(h("span", { class: "status-chip timer-chip", id: "timer-chip", role: "timer", "aria-live": "off" },
         h("span", { class: "timer-bar", "aria-hidden": "true" }), h("span", { class: "timer-text" })));
@@ -1387,7 +1492,8 @@ export class TableView {
     if (!v.trick.length && this.lastTrick) {
       line.append(h("span", { class: "status-chip" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "took", "took")} the trick`));
     }
-    line.classList.toggle("your-turn", this.myTurn());
+    line.classList.toggle("your-turn", this.myTurn() && !why);
+    line.classList.toggle("blocked", !!why);
   }
 
   renderBidPanel() {
@@ -1443,6 +1549,14 @@ export class TableView {
     if (hadFocus) {
       const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]");
       if (target) target.focus();
+    }
+  }
+
+  /** While offline (or the table is open in another tab) the bid buttons are off and say why. */
+  renderBlockedBid() {
+    const words = this.blockedWords();
+    for (const b of this.el.querySelectorAll("#bid-panel button")) {
+      if (words) { b.setAttribute("aria-disabled", "true"); b.setAttribute("aria-description", words); } else { b.removeAttribute("aria-disabled"); b.removeAttribute("aria-description"); }
     }
   }
 
@@ -1507,6 +1621,18 @@ export class TableView {
   focusHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (hand) hand.focus();
+  }
+
+  /** J: the hand focused, and the felt with it (and the hand's summary, when it is up) in
+   * view: focusing the hand when it has the focus already scrolls nothing. */
+  jumpToHand() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (!hand) return;
+    hand.focus({ preventScroll: true });
+    this.showTable();
+    hand.scrollIntoView({ block: "nearest", behavior: "instant" });
+    const summary = this.el.querySelector(".hand-summary");
+    if (summary) summary.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   renderHand() {
@@ -1584,9 +1710,11 @@ export class TableView {
     if (btn) {
       // the button never offers a play that will be refused: it says why instead
       const sel = this.selected;
-      const ok = myPlay && sel && legal.has(sel);
+      const why = this.blocked;
+      const ok = !why && myPlay && sel && legal.has(sel);
       let text;
-      if (ok) text = `Play ${cardShort(sel)}`;
+      if (why) text = why === "replaced" ? "Open in another tab" : "Offline: wait";
+      else if (ok) text = `Play ${cardShort(sel)}`;
       else if (!myPlay) text = sel ? `${cardShort(sel)}: not your turn` : "Not your turn";
       else if (!sel) text = "Select a card";
       else text = `${cardShort(sel)}: ${this.shortWhy(sel)}`;
@@ -1937,6 +2065,7 @@ export class TableView {
    * "your turn" has been said). */
   tick({ inOrder = false } = {}) {
     if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
+    if (this.blocked) return; // (the deadline is the old one until the table's state is back)
     const left = this.timeLeft();
     const total = this.turn.seconds || 30;
     const warnAt = Math.min(10, total / 2);
