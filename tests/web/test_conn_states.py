@@ -266,3 +266,23 @@ def test_after_a_server_restart_the_page_says_where_the_game_stands(
             ctx.close()
             proc.terminate()
             proc.wait(10)
+
+
+def test_a_sign_out_elsewhere_is_told_as_such(new_page: Any, server: str) -> None:
+    """Signed out from another window: the page says so (before: "Your session has
+    expired", whatever the server's reason was)."""
+    import httpx
+
+    page = new_page()
+    create_cpu_table(page, server, "Gil", profile="game93")
+    said = Speech(page)
+    said.seen = len(said.all())
+    token = page.evaluate("localStorage.getItem('spades.token')")
+    token = json.loads(token) if token and token.startswith('"') else token
+    r = httpx.post(server + "api/logout", headers={"Authorization": f"Bearer {token}"},
+                   timeout=10)
+    assert r.status_code == 200, r.text
+    item = said.wait_for("signed out")
+    assert "signed out elsewhere" in item["text"], item
+    assert "expired" not in item["text"], item
+    assert not page.errors, page.errors

@@ -130,10 +130,14 @@ class App {
     });
     c.on("error", (m) => {
       if (m.code === "auth") {
+        const told = this.signedOut;
+        this.signedOut = true; // said once: a late second refusal of the same socket is not news
         store.setToken(null);
         this.user = null;
         c.close();
-        this.announcer.say("Your session has expired. Choose a name to play again.", { assertive: true });
+        // the server's reason, e.g. "the session was signed out elsewhere: sign in again"
+        const why = String(m.message || "the session ended").split(":")[0];
+        if (!told) this.announcer.say(`You are signed out: ${why}. Choose a name to play again.`, { assertive: true });
         if (this.currentRoute !== "home") location.hash = "#/";
         else this.renderHome();
         return;
@@ -182,6 +186,7 @@ class App {
         throw err;
       }
       store.setToken(s.token);
+      this.signedOut = false;
       store.setName(s.user.name);
       this.user = s.user;
     }
@@ -216,6 +221,7 @@ class App {
   /** A new session (signed in or registered): kept, and the socket says hello with it. */
   startSession(s) {
     store.setToken(s.token);
+    this.signedOut = false;
     store.setName(s.user.name);
     this.user = s.user;
     this.myTables = [];
