@@ -53,6 +53,7 @@ from spades.server.seating import (
     next_owner,
     place_name,
     place_names,
+    planned_teams,
     team_count,
 )
 from spades.server.settings import Settings
@@ -258,7 +259,8 @@ class Table:
             options=self.options, rules=views.rules_info(self.rules),
             seats=seats, spectating=len(self.watchers()), owner=self.owner,
             invite=self.invite if member else None, game_id=self.id,
-            winner=winner, winner_names=winner_names)
+            winner=winner, winner_names=winner_names,
+            partners=planned_teams(self.places, self.rules) if self.status == "waiting" else [])
 
     def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
@@ -660,9 +662,12 @@ class Table:
                 if mate >= len(self.places) or self.places[mate].kind == "empty" or mate == mine:
                     raise TableError("state", f"nobody else sits at place {mate}")
                 team = self.places[mate].team
-                if team is None:  # a new team for the two of them: the emptiest one
-                    counts = [sum(p.team == t for p in self.places) for t in range(k)]
-                    team = counts.index(min(counts))
+                if team is None:  # the mate's team where they sit (they need not move),
+                    # unless others declared it full: then the emptiest one
+                    size = self.rules.players // k
+                    counts = [sum(p.team == t for i, p in enumerate(self.places)
+                                  if i != mine) for t in range(k)]
+                    team = mate % k if counts[mate % k] + 2 <= size else counts.index(min(counts))
                     self.places[mate].team = team
             if team is not None:
                 if team >= k:
