@@ -33,7 +33,7 @@ from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWo
 from spades.present.narrate import Narrator
 from spades.server import frames, views
 from spades.server.cpu import CpuPool, spec_of
-from spades.server.options import build_rules, invite_code
+from spades.server.options import build_rules, changes_said, invite_code
 from spades.server.protocol import (
     ChatLine,
     ScoreInfo,
@@ -618,11 +618,13 @@ class Table:
                 if p.team is not None and p.team >= k:
                     p.team = None
             self.places = places
+            said = changes_said(self.options, opts, rules)
             self.options = opts
             self.rules = rules
             await self.save_meta()
-            self.emit({"kind": "options", "text": "the owner changed the options"},
-                      with_table=True)
+            owner, name = self.place_of(conn.user_id), conn.name
+            self.emit({"kind": "options", "text": lambda n: (
+                f"{'you' if n.me == owner else name} {said}")}, with_table=True)
             self.hub.lobby_changed(self)
 
     def _require_place(self, seat: int) -> None:

@@ -94,3 +94,17 @@ def test_declared_teams_win_and_move_only_whom_they_must() -> None:
 def vars_of(p: Place) -> dict[str, Any]:
     return {"kind": p.kind, "user_id": p.user_id, "name": p.name, "cpu": p.cpu,
             "team": p.team}
+
+
+def test_an_options_change_says_what_changed(client: TestClient) -> None:
+    """Before: "the owner changed the options", whatever changed."""
+    ann, bob, _ = table_of_three(client)
+    opts = {"profile": "cardems", "cpu": "random", "turn_timer": 12, "target": 300}
+    assert ann.request({"type": "options", "options": opts})["type"] == "ack"
+    first = event(bob, "options")
+    text = first["event"]["text"]
+    assert text == "Ann changed the target score to 300 and the turn timer to 12 seconds", text
+    opts2 = {**opts, "turn_timer": None, "private": True}
+    assert ann.request({"type": "options", "options": opts2})["type"] == "ack"
+    text = event(bob, "options", first["seq"])["event"]["text"]
+    assert text == "Ann turned the turn timer off and made the table private", text
