@@ -316,12 +316,14 @@ class Table:
         return narrator
 
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
-             with_table: bool = False) -> int:
+             with_table: bool = False, told: Mapping[Member, str] | None = None) -> int:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
-        partner North is back"), named as that member's page draws it. The frames are
-        built by :class:`spades.server.frames.EventFrames` from the protocol's models."""
+        partner North is back"), named as that member's page draws it. ``told``: connections
+        that hear their own words instead (one just removed from its seat: also when it is
+        no longer at the table). The frames are built by
+        :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
         text: str | Callable[[Narrator], str] = event.get("text", "")
         fields = {k: v for k, v in event.items() if k != "text"}
@@ -329,11 +331,16 @@ class Table:
         out = frames.EventFrames(
             self.seq, self.id, fields, [e.to_json() for e in news], self.turn_info(),
             self.score(), (self.state(True), self.state(False)) if with_table else None)
-        told: dict[int | None, str] = {}
         places = tuple((p.kind, p.name) for p in self.places)
         public: str | None = None  # the spectators' view, the same for all of them
-        for conn, seat in self.recipients():
-            said = told.get(seat)
+        recipients = self.recipients()
+        personal = dict(told or {})
+        # someone no longer at the table (removed from a table without spectators) hears
+        # their own words once more
+        recipients += [(c, None) for c in personal if all(c is not r for r, _ in recipients)]
+        said_to: dict[int | None, str] = {}
+        for conn, seat in recipients:
+            said = said_to.get(seat) if conn not in personal else out.said(personal[conn])
             if said is None:
                 if news:
                     say = self.narrator(seat, places).say
@@ -343,7 +350,7 @@ class Table:
                     said = out.said(text(self.narrator(seat, places)))
                 else:
                     said = out.said(text)
-                told[seat] = said
+                said_to[seat] = said
             you = self.you(conn) if with_table else None
             if seat is None:
                 if public is None:
@@ -710,19 +717,26 @@ class Table:
             if seat >= len(self.places) or self.places[seat].kind == "empty":
                 raise TableError("state", f"place {seat} is empty")
             p = self.places[seat]
+            told: dict[Member, str] = {}
             if p.kind == "human":
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
                 other = self.members.pop(p.user_id or 0, None)
                 if other is not None and self.options.spectators:
                     self.spectators.add(other)
-                elif other is not None:
+                    told[other] = (f"{conn.name} removed you from your seat; you are "
+                                   "watching the table")
+                elif other is not None:  # told once more, then no longer at the table
                     other.table = None
+                    told[other] = (f"{conn.name} removed you from the table (it allows no "
+                                   "spectators)")
             self.places[seat] = Place()
             await self.save_meta()
-            self.emit({"kind": "left", "seat": seat,
-                       "text": lambda n: f"{n.seat(seat)} {'were' if n.me == seat else 'was'} removed"},
-                      with_table=True)
+            owner = self.place_of(conn.user_id)
+            who, by = p.name if p.kind == "human" else None, conn.name
+            self.emit({"kind": "left", "seat": seat, "text": lambda n: (
+                f"{'you' if n.me == owner else by} removed {who or n.seat(seat)}")},
+                with_table=True, told=told)
             self.hub.lobby_changed(self)
 
     async def give_owner(self, conn: Member, seat: int) -> None:

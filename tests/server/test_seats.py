@@ -108,3 +108,14 @@ def test_an_options_change_says_what_changed(client: TestClient) -> None:
     assert ann.request({"type": "options", "options": opts2})["type"] == "ack"
     text = event(bob, "options", first["seq"])["event"]["text"]
     assert text == "Ann turned the turn timer off and made the table private", text
+
+
+def test_the_removed_person_hears_who_removed_them(client: TestClient) -> None:
+    """Before: Bob heard "West was removed" about his own seat; everyone heard a place."""
+    ann, bob, cara = table_of_three(client)
+    assert ann.request({"type": "remove", "seat": 3})["type"] == "ack"
+    mine = event(bob, "left")["event"]["text"]
+    assert mine == "Ann removed you from your seat; you are watching the table", mine
+    assert event(cara, "left")["event"]["text"] == "Ann removed Bob"
+    assert event(ann, "left")["event"]["text"] == "you removed Bob"
+    assert bob.you is not None and bob.you["role"] == "spectator"
