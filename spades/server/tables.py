@@ -462,8 +462,10 @@ class Table:
                 conn.table = self
                 await self.save_meta()
                 seat, name, players = free[0], conn.name, self.rules.players
+                # the joiner's page says "You sit West at ..." (from the table's state): they
+                # are not told about themself in the third person as well
                 self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
-                    f"{name} sits down" if n.me == seat else
+                    "" if n.me == seat else
                     f"{name} sits down at {place_name(players, seat, n.me)}")},
                     with_table=True)
             else:

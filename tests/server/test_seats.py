@@ -119,3 +119,15 @@ def test_the_removed_person_hears_who_removed_them(client: TestClient) -> None:
     assert event(cara, "left")["event"]["text"] == "Ann removed Bob"
     assert event(ann, "left")["event"]["text"] == "you removed Bob"
     assert bob.you is not None and bob.you["role"] == "spectator"
+
+
+def test_a_joiner_does_not_hear_themself_in_the_third_person(client: TestClient) -> None:
+    """Before: Bob's page said "Bob sits down." and then "You sit West at …"."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    assert bob.request({"type": "join", "table_id": ann.table["id"]})["type"] == "ack"
+    mine = event(bob, "joined")["event"]
+    assert "Bob" not in mine["text"], mine
+    assert event(ann, "joined")["event"]["text"] == "Bob sits down at West"
