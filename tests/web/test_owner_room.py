@@ -35,3 +35,38 @@ def test_the_waiting_room_says_who_partners_whom_and_start_keeps_it(
     ann.wait_for_function("spadesApp.table && spadesApp.table.view")
     names = ann.evaluate(f"{SEATS}.map(s => s.name)")
     assert names[0] == "Ann" and names[2] == "Cara" and names[3] == "Bob", names
+
+
+def test_the_owner_changes_options_and_removes_a_person_from_the_page(
+        new_page: Any, server: str) -> None:
+    # before the fix: no options and no "Remove Bob" in the waiting room at all
+    ann, bob, cara = friends(new_page, server)
+    assert not bob.is_visible("#table-options")  # the owner's only
+    heard = Speech(cara)
+    form = ann.locator("#table-options")
+    form.get_by_label("Use a turn timer").check()
+    form.get_by_label("Seconds per turn").fill("12")
+    form.get_by_label("Target score").fill("300")
+    form.get_by_label("Private (invite code only)").uncheck()
+    save = form.get_by_role("button", name="Save the options")
+    save.focus()
+    ann.keyboard.press("Enter")
+    heard.wait_for("Ann changed the target score to 300 and the turn timer to 12 seconds, "
+                   "and made the table public")
+    cara.wait_for_function("document.querySelector('#waiting-rules').textContent"
+                           ".includes('12-second turn timer')")
+    assert ann.evaluate("document.activeElement.textContent") == "Save the options"
+    assert form.get_by_label("Seconds per turn").input_value() == "12"
+
+    gone = Speech(bob)
+    remove = ann.get_by_role("button", name="Remove Bob")
+    remove.focus()
+    ann.keyboard.press("Enter")
+    gone.wait_for("Ann removed you from your seat; you are watching the table")
+    heard.wait_for("Ann removed Bob")
+    ann.wait_for_function(f"{SEATS}[3].kind === 'empty'")
+    # the focus stays at that place: on its "Add a CPU" button
+    ann.wait_for_function("document.activeElement && document.activeElement.dataset.act"
+                          " === 'add' && document.activeElement.dataset.seat === '3'")
+    assert ann.get_by_role("button", name="Remove Cara").count() == 1
+    assert ann.get_by_role("button", name="Remove Ann").count() == 0
