@@ -70,3 +70,27 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
                           " === 'add' && document.activeElement.dataset.seat === '3'")
     assert ann.get_by_role("button", name="Remove Cara").count() == 1
     assert ann.get_by_role("button", name="Remove Ann").count() == 0
+
+
+def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_name(
+        new_page: Any, server: str) -> None:
+    # before the fix: Bob's page said "Bob sits down." about himself (the server's note for
+    # the others), then "You sit West at …"
+    ann, bob = new_page(), new_page()
+    ann.goto(server + "#/create")
+    ann.fill("#c-your-name", "Ann")
+    ann.fill("#c-name", "Open door")
+    ann.select_option("#c-profile", "cardems")
+    ann.click("text=Create the table")
+    ann.wait_for_selector(".invite")
+    bob.goto(server + "#/lobby")
+    bob.locator("#lobby-list tr", has_text="Open door").get_by_role("link", name="Join").click()
+    bob.fill("#table-name", "Bob")
+    bob.get_by_role("button", name="Join").click()
+    bob.wait_for_selector("#seat-list li")
+    ann.wait_for_function(f"{SEATS}[1].name === 'Bob'")
+    heard = Speech(bob)
+    heard.wait_for("You sit")
+    said = [e["text"] for e in heard.all()]
+    assert not any("Bob sits down" in t for t in said), said
+    Speech(ann).wait_for("Bob sits down at West")
