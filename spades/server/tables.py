@@ -737,7 +737,8 @@ class Table:
             owner = self.place_of(conn.user_id)
             who, by = p.name if p.kind == "human" else None, conn.name
             self.emit({"kind": "left", "seat": seat, "text": lambda n: (
-                f"{'you' if n.me == owner else by} removed {who or n.seat(seat)}")},
+                f"{'you' if n.me == owner else by} removed "
+                f"{who or f'the CPU at {n.names[seat]}'}")},
                 with_table=True, told=told)
             self.hub.lobby_changed(self)
 

@@ -119,6 +119,11 @@ def test_the_removed_person_hears_who_removed_them(client: TestClient) -> None:
     assert event(cara, "left")["event"]["text"] == "Ann removed Bob"
     assert event(ann, "left")["event"]["text"] == "you removed Bob"
     assert bob.you is not None and bob.you["role"] == "spectator"
+    # a CPU removed is called the CPU at its place (before: "East was removed")
+    assert ann.request({"type": "add_cpu", "seat": 1})["type"] == "ack"
+    seq = ann.seq or 0
+    assert ann.request({"type": "remove", "seat": 1})["type"] == "ack"
+    assert event(cara, "left", seq)["event"]["text"] == "Ann removed the CPU at East"
 
 
 def test_a_joiner_does_not_hear_themself_in_the_third_person(client: TestClient) -> None:
