@@ -70,3 +70,78 @@ def restartable(rules: Rules) -> Rules:
 def invite_code(typed: str) -> str:
     """An invite code as people type it: any case, spaces or dashes between the letters."""
     return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def changes_said(old: TableOptions, new: TableOptions, rules: Rules) -> str:
+    """What an options change did, as the predicate of a sentence ("changed the turn timer
+    to 12 seconds and the target score to 300, and made the table private"), the rules'
+    value where an option went back to the profile's; "" when nothing changed."""
+    changed: list[str] = []  # "changed X to Y" phrases, said together
+    other: list[str] = []
+    first = None  # where the "changed ..." clause goes among the others
+
+    def to(what: str, value: str) -> None:
+        nonlocal first
+        if first is None:
+            first = len(other)
+        changed.append(f"{what} to {value}")
+
+    def onoff(flag: bool, on: str, off: str) -> None:
+        other.append(on if flag else off)
+
+    for key in TableOptions.model_fields:
+        before, after = getattr(old, key), getattr(new, key)
+        if before == after:
+            continue
+        if key == "name":
+            other.append(f"renamed the table {after}" if after else "took the table's name away")
+        elif key == "profile":
+            to("the rules", after)
+        elif key == "players":
+            to("the number of players", str(rules.players))
+        elif key == "teams":
+            k = 0 if rules.teams is None else len(rules.teams)
+            other.append(f"made it a game of {k} teams" if k else "made everyone play alone")
+        elif key == "target":
+            to("the target score", str(rules.target))
+        elif key == "one_hand":
+            onoff(rules.one_hand, "made it a one-hand match", "made it a full match")
+        elif key == "bag_limit":
+            to("the bag limit", str(rules.bag_limit))
+        elif key == "bag_penalty":
+            to("the bag penalty", str(rules.bag_penalty))
+        elif key == "blind_nil":
+            onoff(rules.blind_nil, "allowed blind nil", "took blind nil away")
+        elif key == "bidding":
+            to("the bidding", rules.bidding)
+        elif key == "jokers":
+            onoff(rules.jokers, "added the jokers", "took the jokers out")
+        elif key == "ten_for_200":
+            onoff(rules.ten_for_200, "made a contract of 10 score 200",
+                  "made a contract of 10 score 100")
+        elif key == "turn_timer":
+            if rules.turn_timer is None:
+                other.append("turned the turn timer off")
+            else:
+                to("the turn timer", f"{rules.turn_timer} seconds")
+        elif key == "cpu":
+            to("the CPU strength", after)
+        elif key == "private":
+            onoff(after, "made the table private", "made the table public")
+        elif key == "spectators":
+            onoff(after, "let spectators watch", "closed the table to spectators")
+        elif key == "grace_seconds":
+            to("the wait for a dropped player", f"{after} seconds")
+        elif key == "first_dealer":
+            to("the first dealer", "random" if after is None else f"place {after + 1}")
+    if changed:
+        other.insert(first or 0, "changed " + _listed(changed))
+    if not other:
+        return "changed nothing"
+    if len(other) > 1 and len(changed) > 1:  # "changed A and B, and made ..."
+        return ", ".join(other[:-1]) + ", and " + other[-1]
+    return _listed(other)

@@ -172,6 +172,11 @@ class TableState(BaseModel):
     game_id: str
     winner: int | None = Field(default=None, description="winning side once over (None: draw)")
     winner_names: list[str] = Field(default_factory=list)
+    partners: list[list[int]] = Field(
+        default_factory=list, description="before the start, in a team game: the places "
+        "that will play together if the match starts now, one list per team (places drawn "
+        "across from each other, unless a team was declared; an empty place gets a CPU); "
+        "empty otherwise")
 
 
 class YouInfo(BaseModel):

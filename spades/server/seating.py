@@ -86,29 +86,74 @@ def history_names(seats: Sequence[dict[str, Any]], seat: int) -> list[str]:
             for p, name in zip(places, shown, strict=True)]
 
 
+def planned_order(places: Sequence[Place], rules: Rules) -> list[int]:
+    """Where everyone sits at the start: ``order[seat]`` is the place that takes ``seat``.
+
+    Team *t* plays at seats *t*, *t+k*, *t+2k*... (k teams), so no teammates sit side by
+    side, and places drawn across from each other are partners. A place whose occupant
+    declared no team (``team``/``teammate``) keeps its natural team, its index mod k: with
+    no declarations everyone stays where they sat (CPUs take the empty places). A declared
+    team wins: its player moves to a seat of that team, taking the place of a CPU (or an
+    empty place) before a person's, and whoever is displaced takes the seat left free. In a
+    solo game everyone keeps their place."""
+    n = len(places)
+    k = team_count(rules)
+    if k == 0 or n != rules.players:
+        return list(range(n))
+    order: list[int | None] = [None] * n
+    fixed: set[int] = set()
+    movers: list[int] = []
+    for i, p in enumerate(places):
+        want = p.team if p.team is not None and 0 <= p.team < k else None
+        if want is None or want == i % k:
+            order[i] = i  # stays; movable only if undeclared
+            if want is not None:
+                fixed.add(i)
+        else:
+            movers.append(i)
+    loose: list[int] = []
+    for i in movers:
+        team = places[i].team
+        assert team is not None
+        free = [s for s in range(team, n, k) if s not in fixed]
+        if not free:  # the team is full of people who declared it: they stay
+            loose.append(i)
+            continue
+
+        def cost(s: int) -> tuple[bool, bool]:
+            held = order[s]
+            return held is not None, held is not None and places[held].kind == "human"
+
+        seat = min(free, key=cost)
+        if order[seat] is not None:
+            loose.append(order[seat])  # type: ignore[arg-type]
+        order[seat] = i
+        fixed.add(seat)
+    loose.sort(key=lambda i: places[i].kind != "human")  # people first, then CPUs
+    for s in range(n):
+        if order[s] is None:
+            order[s] = loose.pop(0)
+    return [i for i in order if i is not None]
+
+
+def planned_teams(places: Sequence[Place], rules: Rules) -> list[list[int]]:
+    """Before the start: the places that will play together if the match started now, one
+    list per team in team order (an empty place gets a CPU); empty in a solo game."""
+    k = team_count(rules)
+    if k == 0:
+        return []
+    order = planned_order(places, rules)
+    return [sorted(order[s] for s in range(t, len(order), k)) for t in range(k)]
+
+
 def arranged(places: Sequence[Place], rules: Rules) -> list[Place]:
-    """Seats for the match: team t takes seats t, t+k, t+2k..., so no teammates sit side by
-    side; in a solo game everyone keeps their place. Sets each place's ``team``."""
+    """Seats for the match (:func:`planned_order`). Sets each place's ``team``."""
     k = team_count(rules)
     if k == 0:
         return list(places)
-    size = rules.players // k
-    teams: list[list[Place]] = [[] for _ in range(k)]
-    loose: list[Place] = []
-    for p in places:
-        if p.team is not None and len(teams[p.team]) < size:
-            teams[p.team].append(p)
-        else:
-            loose.append(p)
-    loose.sort(key=lambda p: p.kind != "human")  # people first, then CPUs
-    for t in range(k):
-        while len(teams[t]) < size:
-            teams[t].append(loose.pop(0))
-    seats: list[Place] = [Place()] * rules.players
-    for t in range(k):
-        for i, p in enumerate(teams[t]):
-            p.team = t
-            seats[t + i * k] = p
+    seats = [places[i] for i in planned_order(places, rules)]
+    for s, p in enumerate(seats):
+        p.team = s % k
     return seats
 
 
@@ -123,4 +168,4 @@ def next_owner(places: Sequence[Place], owner: int | None,
 
 
 __all__ = ["PLACES", "SEAT_NAMES_4", "Place", "arranged", "cpu_name", "default_name",
-           "next_owner", "place_names", "team_count"]
+           "next_owner", "place_names", "planned_order", "planned_teams", "team_count"]

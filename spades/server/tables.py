@@ -33,7 +33,7 @@ from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWo
 from spades.present.narrate import Narrator
 from spades.server import frames, views
 from spades.server.cpu import CpuPool, spec_of
-from spades.server.options import build_rules, invite_code
+from spades.server.options import build_rules, changes_said, invite_code
 from spades.server.protocol import (
     ChatLine,
     ScoreInfo,
@@ -53,6 +53,7 @@ from spades.server.seating import (
     next_owner,
     place_name,
     place_names,
+    planned_teams,
     team_count,
 )
 from spades.server.settings import Settings
@@ -268,7 +269,8 @@ class Table:
             options=self.options, rules=views.rules_info(self.rules),
             seats=seats, spectating=len(self.watchers()), owner=self.owner,
             invite=self.invite if member else None, game_id=self.id,
-            winner=winner, winner_names=winner_names)
+            winner=winner, winner_names=winner_names,
+            partners=planned_teams(self.places, self.rules) if self.status == "waiting" else [])
 
     def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
@@ -324,12 +326,14 @@ class Table:
         return narrator
 
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
-             with_table: bool = False) -> int:
+             with_table: bool = False, told: Mapping[Member, str] | None = None) -> int:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
-        partner North is back"), named as that member's page draws it. The frames are
-        built by :class:`spades.server.frames.EventFrames` from the protocol's models."""
+        partner North is back"), named as that member's page draws it. ``told``: connections
+        that hear their own words instead (one just removed from its seat: also when it is
+        no longer at the table). The frames are built by
+        :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
         text: str | Callable[[Narrator], str] = event.get("text", "")
         fields = {k: v for k, v in event.items() if k != "text"}
@@ -337,11 +341,16 @@ class Table:
         out = frames.EventFrames(
             self.seq, self.id, fields, [e.to_json() for e in news], self.turn_info(),
             self.score(), (self.state(True), self.state(False)) if with_table else None)
-        told: dict[int | None, str] = {}
         places = tuple((p.kind, p.name) for p in self.places)
         public: str | None = None  # the spectators' view, the same for all of them
-        for conn, seat in self.recipients():
-            said = told.get(seat)
+        recipients = self.recipients()
+        personal = dict(told or {})
+        # someone no longer at the table (removed from a table without spectators) hears
+        # their own words once more
+        recipients += [(c, None) for c in personal if all(c is not r for r, _ in recipients)]
+        said_to: dict[int | None, str] = {}
+        for conn, seat in recipients:
+            said = said_to.get(seat) if conn not in personal else out.said(personal[conn])
             if said is None:
                 if news:
                     say = self.narrator(seat, places).say
@@ -351,7 +360,7 @@ class Table:
                     said = out.said(text(self.narrator(seat, places)))
                 else:
                     said = out.said(text)
-                told[seat] = said
+                said_to[seat] = said
             you = self.you(conn) if with_table else None
             if seat is None:
                 if public is None:
@@ -472,8 +481,10 @@ class Table:
                 conn.table = self
                 await self.save_meta()
                 seat, name, players = free[0], conn.name, self.rules.players
+                # the joiner's page says "You sit West at ..." (from the table's state): they
+                # are not told about themself in the third person as well
                 self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
-                    f"{name} sits down" if n.me == seat else
+                    "" if n.me == seat else
                     f"{name} sits down at {place_name(players, seat, n.me)}")},
                     with_table=True)
             else:
@@ -668,11 +679,13 @@ class Table:
                 if p.team is not None and p.team >= k:
                     p.team = None
             self.places = places
+            said = changes_said(self.options, opts, rules)
             self.options = opts
             self.rules = rules
             await self.save_meta()
-            self.emit({"kind": "options", "text": "the owner changed the options"},
-                      with_table=True)
+            owner, name = self.place_of(conn.user_id), conn.name
+            self.emit({"kind": "options", "text": lambda n: (
+                f"{'you' if n.me == owner else name} {said}")}, with_table=True)
             self.hub.lobby_changed(self)
 
     def _require_place(self, seat: int) -> None:
@@ -712,9 +725,12 @@ class Table:
                 if mate >= len(self.places) or self.places[mate].kind == "empty" or mate == mine:
                     raise TableError("state", f"nobody else sits at place {mate}")
                 team = self.places[mate].team
-                if team is None:  # a new team for the two of them: the emptiest one
-                    counts = [sum(p.team == t for p in self.places) for t in range(k)]
-                    team = counts.index(min(counts))
+                if team is None:  # the mate's team where they sit (they need not move),
+                    # unless others declared it full: then the emptiest one
+                    size = self.rules.players // k
+                    counts = [sum(p.team == t for i, p in enumerate(self.places)
+                                  if i != mine) for t in range(k)]
+                    team = mate % k if counts[mate % k] + 2 <= size else counts.index(min(counts))
                     self.places[mate].team = team
             if team is not None:
                 if team >= k:
@@ -755,19 +771,27 @@ class Table:
             if seat >= len(self.places) or self.places[seat].kind == "empty":
                 raise TableError("state", f"place {seat} is empty")
             p = self.places[seat]
+            told: dict[Member, str] = {}
             if p.kind == "human":
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
                 other = self.members.pop(p.user_id or 0, None)
                 if other is not None and self.options.spectators:
                     self.spectators.add(other)
-                elif other is not None:
+                    told[other] = (f"{conn.name} removed you from your seat; you are "
+                                   "watching the table")
+                elif other is not None:  # told once more, then no longer at the table
                     other.table = None
+                    told[other] = (f"{conn.name} removed you from the table (it allows no "
+                                   "spectators)")
             self.places[seat] = Place()
             await self.save_meta()
-            self.emit({"kind": "left", "seat": seat,
-                       "text": lambda n: f"{n.seat(seat)} {'were' if n.me == seat else 'was'} removed"},
-                      with_table=True)
+            owner = self.place_of(conn.user_id)
+            who, by = p.name if p.kind == "human" else None, conn.name
+            self.emit({"kind": "left", "seat": seat, "text": lambda n: (
+                f"{'you' if n.me == owner else by} removed "
+                f"{who or f'the CPU at {n.names[seat]}'}")},
+                with_table=True, told=told)
             self.hub.lobby_changed(self)
 
     async def give_owner(self, conn: Member, seat: int) -> None:

@@ -18,8 +18,8 @@ def events(p: Player) -> list[Msg]:
 
 def started_with_a_spectator(client: TestClient, **options: Any
                              ) -> tuple[Player, Player, Player, str]:
-    """Ann's cardems table of ``options`` (Ann deals first), Bob seated beside her and Eve
-    watching, started: the three of them and the table's id."""
+    """Ann's cardems table of ``options`` (Ann deals first), Bob seated across from her (her
+    partner) and Eve watching, started: the three of them and the table's id."""
     ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
                                                "first_dealer": 0, **options}})
@@ -27,6 +27,9 @@ def started_with_a_spectator(client: TestClient, **options: Any
     assert ann.table is not None
     tid = ann.table["id"]
     bob.request({"type": "join", "table_id": tid})
+    # across, as Start seated him when it put people first: with a target of 1 the match
+    # ends soon (as opponents it ran for hands, and the fast driver met the message limit)
+    assert bob.request({"type": "seat", "seat": 2})["type"] == "ack"
     eve.request({"type": "join", "table_id": tid, "role": "spectator"})
     ann.request({"type": "start"})
     return ann, bob, eve, tid

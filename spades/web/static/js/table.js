@@ -1048,8 +1048,86 @@ export class TableView {
           h("h2", { id: "invite-title" }, "Invite and start"),
           h("div", { id: "waiting-info" }),
           h("div", { class: "button-row", id: "owner-actions" })),
+        this.buildOptionsForm(),
         this.buildChat()),
     );
+  }
+
+  /** The owner's options in the waiting room: the create form's fields for the turn timer,
+   * the target score, the CPU strength and privacy (the other options are kept as they are).
+   * Built once; its fields follow the table's options until the owner edits them. */
+  buildOptionsForm() {
+    const form = h("form", { class: "panel options-form", id: "table-options", "aria-labelledby": "options-title", hidden: true },
+      h("h2", { id: "options-title" }, "Table options"),
+      h("fieldset", { class: "field" }, h("legend", {}, "Turn timer"),
+        h("p", { class: "check" }, h("input", { id: "w-timer-on", name: "timer_on", type: "checkbox" }), h("label", { for: "w-timer-on" }, "Use a turn timer")),
+        h("p", {}, h("label", { for: "w-turn_timer" }, "Seconds per turn"), h("input", { id: "w-turn_timer", name: "turn_timer", type: "number", inputmode: "numeric", min: "5", max: "600", value: "30" }))),
+      h("p", { class: "field" }, h("label", { for: "w-target" }, "Target score"),
+        h("input", { id: "w-target", name: "target", type: "number", inputmode: "numeric", min: "1", max: "10000", placeholder: "profile's" })),
+      h("p", { class: "field" }, h("label", { for: "w-cpu" }, "CPU strength for empty seats"), h("span", { id: "w-cpu-slot" })),
+      h("p", { class: "field check" }, h("input", { id: "w-private", name: "private", type: "checkbox" }), h("label", { for: "w-private" }, "Private (invite code only)")),
+      h("p", { class: "form-error", role: "alert", id: "options-error" }),
+      h("div", { class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Save the options")));
+    this.optionsEdited = false;
+    form.addEventListener("input", () => { this.optionsEdited = true; });
+    form.addEventListener("change", () => { this.optionsEdited = true; });
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.saveOptions(form); });
+    this.app.cpuSelect("w-cpu").then((sel) => {
+      const slot = form.querySelector("#w-cpu-slot");
+      if (!slot) return;
+      slot.replaceWith(sel);
+      if (this.msg) this.fillOptionsForm(form, this.msg.table.options, true);
+    });
+    return form;
+  }
+
+  /** Put the table's options in the owner's form (unless the owner is editing it). */
+  fillOptionsForm(form, o, force = false) {
+    if (this.optionsEdited && !force) return;
+    form.querySelector("#w-timer-on").checked = !!o.turn_timer;
+    form.querySelector("#w-turn_timer").value = String(o.turn_timer || 30);
+    form.querySelector("#w-target").value = o.target ? String(o.target) : "";
+    const cpu = form.querySelector("select#w-cpu");
+    if (cpu) {
+      if (o.cpu && ![...cpu.options].some((x) => x.value === o.cpu)) cpu.append(h("option", { value: o.cpu }, o.cpu));
+      cpu.value = o.cpu;
+    }
+    form.querySelector("#w-private").checked = !!o.private;
+    this.optionsEdited = false;
+  }
+
+  async saveOptions(form) {
+    const err = form.querySelector("#options-error");
+    err.textContent = "";
+    const f = new FormData(form);
+    const o = { ...this.msg.table.options, private: !!f.get("private"),
+      turn_timer: f.get("timer_on") ? Number(f.get("turn_timer") || 30) : null,
+      target: f.get("target") ? Number(f.get("target")) : null };
+    if (f.get("cpu")) o.cpu = f.get("cpu");
+    try {
+      await this.app.conn.request({ type: "options", options: o });
+      this.optionsEdited = false;
+      if (this.msg) this.fillOptionsForm(form, this.msg.table.options);
+    } catch (ex) {
+      // the server names the option ("options.turn_timer: ..."): say the field's label
+      const m = /([a-z_]+): (.*)$/.exec(ex.message || "");
+      const label = m && form.querySelector(`label[for=w-${m[1]}]`);
+      err.textContent = label ? `${label.textContent}: ${m[2]}` : ex.message;
+    }
+  }
+
+  /** Before the start, in a team game: who will play with whom ("Partners: Ann and Cara;
+   * Bob and a CPU at West."), people first, a CPU (or an empty place) by where it sits. */
+  partnersText() {
+    const t = this.msg.table;
+    if (!t.partners || !t.partners.length) return "";
+    const who = (i) => {
+      const s = t.seats[i];
+      return s && s.kind === "human" ? s.name : `a CPU at ${this.compass(i)}`;
+    };
+    const human = (i) => (t.seats[i] && t.seats[i].kind === "human" ? 0 : 1);
+    const teams = t.partners.map((team) => listJoin([...team].sort((a, b) => human(a) - human(b) || a - b).map(who)));
+    return `Partners: ${teams.join("; ")}.`;
   }
 
   renderWaiting() {
@@ -1075,7 +1153,11 @@ export class TableView {
       if (amOwner && s.kind === "empty") li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
       if (amOwner && s.kind === "cpu") li.append(seatButton(s, "remove", `Remove the CPU at ${where}`, { type: "remove", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "owner", `Make ${s.name} owner`, { type: "give_owner", seat: s.seat }));
-      if (this.msg.table.options.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer) {
+      if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "kick", `Remove ${s.name}`, { type: "remove", seat: s.seat }));
+      // "Team up" in any team game, with someone not already planned as a partner
+      // (places across are partners without it)
+      const mine = (t.partners || []).find((team) => team.includes(this.mySeat));
+      if (t.rules && t.rules.teams && s.kind === "human" && s.seat !== this.mySeat && this.isPlayer && !(mine && mine.includes(s.seat))) {
         li.append(seatButton(s, "team", `Team up with ${s.name}`, { type: "teammate", seat: s.seat }));
       }
       list.append(li);
@@ -1085,7 +1167,7 @@ export class TableView {
       // first, else the seat's row (where "Sit at" put you), else the list's first; the
       // page's heading only when the list has none
       const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
-      const undo = { add: "remove", remove: "add" }[keep.act];
+      const undo = { add: "remove", remove: "add", kick: "add" }[keep.act];
       const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
         || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
@@ -1102,8 +1184,14 @@ export class TableView {
     info.append(
       ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
       h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
+      ...(t.partners && t.partners.length ? [h("p", { id: "partners" }, this.partnersText())] : []),
       ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
         h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
+    const optionsForm = this.el.querySelector("#table-options");
+    if (optionsForm) {
+      optionsForm.hidden = !amOwner;
+      this.fillOptionsForm(optionsForm, o);
+    }
     const actions = clear(this.el.querySelector("#owner-actions"));
     if (amOwner) {
       actions.append(h("button", { type: "button", class: "primary", onclick: () => this.request({ type: "start" }) }, "Start the match"));
@@ -1136,7 +1224,8 @@ export class TableView {
       return `${this.compass(s.seat)}: ${s.name}${notes.length ? ` (${notes.join(", ")})` : ""}`;
     });
     const watching = t.spectating ? ` ${this.watchersText()}` : "";
-    return `Seats: ${rows.join("; ")}.${watching}`;
+    const partners = this.partnersText();
+    return `Seats: ${rows.join("; ")}.${partners ? ` ${partners}` : ""}${watching}`;
   }
 
   /** The match is over: no longer one of "Your tables" on the home page. */

@@ -1,0 +1,96 @@
+"""Friends at a shared table, in the waiting room: the page says who will partner whom (the
+places people picked are kept at the start), and the owner changes the options and removes
+a person from the page, by keyboard and screen reader too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, create_private_table, join_by_invite
+
+SEATS = "spadesApp.table && spadesApp.table.msg && spadesApp.table.msg.table.seats"
+
+
+def friends(new_page: Any, server: str) -> tuple[Any, Any, Any]:
+    """Ann's private cardems table (she sits at place 0); Bob moves to place 3, on her right
+    (East on her page), Cara sits at place 2, across from her; place 1 is empty."""
+    ann, bob, cara = new_page(), new_page(), new_page()
+    code = create_private_table(ann, server, "Ann", "Friends", "cardems")
+    join_by_invite(ann, bob, server, code, "Bob")  # place 1
+    join_by_invite(ann, cara, server, code, "Cara")  # place 2
+    bob.click("button[data-act=sit][data-seat='3']")
+    ann.wait_for_function(f"{SEATS}[3].name === 'Bob' && {SEATS}[1].kind === 'empty'")
+    return ann, bob, cara
+
+
+def test_the_waiting_room_says_who_partners_whom_and_start_keeps_it(
+        new_page: Any, server: str) -> None:
+    # before the fix: no word of partners; Start put Bob next to Ann (people first)
+    ann, bob, _ = friends(new_page, server)
+    ann.wait_for_function("(document.querySelector('#partners') || {}).textContent"
+                          " === 'Partners: Ann and Cara; Bob and a CPU at West.'")
+    said = bob.evaluate("spadesApp.table.seatsText()")
+    assert "Partners: Ann and Cara; Bob and a CPU at North." in said, said
+    ann.click("text=Start the match")
+    ann.wait_for_function("spadesApp.table && spadesApp.table.view")
+    names = ann.evaluate(f"{SEATS}.map(s => s.name)")
+    assert names[0] == "Ann" and names[2] == "Cara" and names[3] == "Bob", names
+
+
+def test_the_owner_changes_options_and_removes_a_person_from_the_page(
+        new_page: Any, server: str) -> None:
+    # before the fix: no options and no "Remove Bob" in the waiting room at all
+    ann, bob, cara = friends(new_page, server)
+    assert not bob.is_visible("#table-options")  # the owner's only
+    heard = Speech(cara)
+    form = ann.locator("#table-options")
+    form.get_by_label("Use a turn timer").check()
+    form.get_by_label("Seconds per turn").fill("12")
+    form.get_by_label("Target score").fill("300")
+    form.get_by_label("Private (invite code only)").uncheck()
+    save = form.get_by_role("button", name="Save the options")
+    save.focus()
+    ann.keyboard.press("Enter")
+    heard.wait_for("Ann changed the target score to 300 and the turn timer to 12 seconds, "
+                   "and made the table public")
+    cara.wait_for_function("document.querySelector('#waiting-rules').textContent"
+                           ".includes('12-second turn timer')")
+    assert ann.evaluate("document.activeElement.textContent") == "Save the options"
+    assert form.get_by_label("Seconds per turn").input_value() == "12"
+
+    gone = Speech(bob)
+    remove = ann.get_by_role("button", name="Remove Bob")
+    remove.focus()
+    ann.keyboard.press("Enter")
+    gone.wait_for("Ann removed you from your seat; you are watching the table")
+    heard.wait_for("Ann removed Bob")
+    ann.wait_for_function(f"{SEATS}[3].kind === 'empty'")
+    # the focus stays at that place: on its "Add a CPU" button
+    ann.wait_for_function("document.activeElement && document.activeElement.dataset.act"
+                          " === 'add' && document.activeElement.dataset.seat === '3'")
+    assert ann.get_by_role("button", name="Remove Cara").count() == 1
+    assert ann.get_by_role("button", name="Remove Ann").count() == 0
+
+
+def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_name(
+        new_page: Any, server: str) -> None:
+    # before the fix: Bob's page said "Bob sits down." about himself (the server's note for
+    # the others), then "You sit West at …"
+    ann, bob = new_page(), new_page()
+    ann.goto(server + "#/create")
+    ann.fill("#c-your-name", "Ann")
+    ann.fill("#c-name", "Open door")
+    ann.select_option("#c-profile", "cardems")
+    ann.click("text=Create the table")
+    ann.wait_for_selector(".invite")
+    bob.goto(server + "#/lobby")
+    bob.locator("#lobby-list tr", has_text="Open door").get_by_role("link", name="Join").click()
+    bob.fill("#table-name", "Bob")
+    bob.get_by_role("button", name="Join").click()
+    bob.wait_for_selector("#seat-list li")
+    ann.wait_for_function(f"{SEATS}[1].name === 'Bob'")
+    heard = Speech(bob)
+    heard.wait_for("You sit")
+    said = [e["text"] for e in heard.all()]
+    assert not any("Bob sits down" in t for t in said), said
+    Speech(ann).wait_for("Bob sits down at West")
