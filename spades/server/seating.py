@@ -136,6 +136,14 @@ def planned_order(places: Sequence[Place], rules: Rules) -> list[int]:
     return [i for i in order if i is not None]
 
 
+def join_order(free: Sequence[int], rules: Rules) -> list[int]:
+    """The free places in the order a person who picks none takes them: in a team game the
+    owner's team first (place 0's: places 0, k, 2k...), so the first friends to join partner
+    the owner, then the next team's; in a solo game round the table."""
+    k = team_count(rules)
+    return sorted(free, key=lambda i: (i % k, i)) if k else list(free)
+
+
 def planned_teams(places: Sequence[Place], rules: Rules) -> list[list[int]]:
     """Before the start: the places that will play together if the match started now, one
     list per team in team order (an empty place gets a CPU); empty in a solo game."""
@@ -168,4 +176,5 @@ def next_owner(places: Sequence[Place], owner: int | None,
 
 
 __all__ = ["PLACES", "SEAT_NAMES_4", "Place", "arranged", "cpu_name", "default_name",
-           "next_owner", "place_names", "planned_order", "planned_teams", "team_count"]
+           "join_order", "next_owner", "place_names", "planned_order", "planned_teams",
+           "team_count"]

@@ -50,6 +50,7 @@ from spades.server.seating import (
     arranged,
     cpu_name,
     default_name,
+    join_order,
     next_owner,
     place_name,
     place_names,
@@ -471,7 +472,8 @@ class Table:
             if role == "player":
                 if self.status != "waiting":
                     raise TableError("state", "the match has started: join as a spectator")
-                free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
+                free = join_order([i for i, p in enumerate(self.places) if p.kind == "empty"],
+                                  self.rules)
                 if not free:
                     raise TableError("state", "the table is full: join as a spectator")
                 self.places[free[0]] = Place("human", conn.user_id, conn.name,

@@ -103,10 +103,6 @@ def test_no_frame_leaks_a_hidden_card(client: TestClient, options: dict[str, Any
     ann.until(lambda m: m["type"] == "table")
     tid = ann.table["id"]  # type: ignore[index]
     bob.request({"type": "join", "table_id": tid})
-    teams = ann.table["rules"]["teams"]  # type: ignore[index]
-    if teams:  # Bob sits across from Ann, her partner (the match as it was played before
-        # Start kept the places people picked: with a target of 1 it ends soon)
-        assert bob.request({"type": "seat", "seat": teams[0][1]})["type"] == "ack"
     eve.request({"type": "join", "table_id": tid, "role": "spectator"})
     ann.request({"type": "chat", "text": "AS KH"})  # chat may name cards: not a leak
     ann.request({"type": "start"})

@@ -18,8 +18,8 @@ def events(p: Player) -> list[Msg]:
 
 def started_with_a_spectator(client: TestClient, **options: Any
                              ) -> tuple[Player, Player, Player, str]:
-    """Ann's cardems table of ``options`` (Ann deals first), Bob seated across from her (her
-    partner) and Eve watching, started: the three of them and the table's id."""
+    """Ann's cardems table of ``options`` (Ann deals first), Bob seated beside her and Eve
+    watching, started: the three of them and the table's id."""
     ann, bob, eve = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Eve")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems",
                                                "first_dealer": 0, **options}})
@@ -27,9 +27,6 @@ def started_with_a_spectator(client: TestClient, **options: Any
     assert ann.table is not None
     tid = ann.table["id"]
     bob.request({"type": "join", "table_id": tid})
-    # across, as Start seated him when it put people first: with a target of 1 the match
-    # ends soon (as opponents it ran for hands, and the fast driver met the message limit)
-    assert bob.request({"type": "seat", "seat": 2})["type"] == "ack"
     eve.request({"type": "join", "table_id": tid, "role": "spectator"})
     ann.request({"type": "start"})
     return ann, bob, eve, tid
@@ -166,7 +163,8 @@ def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClie
     tid = ann.table["id"]
     assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
     bob.until(lambda m: m["type"] == "table")
-    assert told(ann, "joined")["event"]["text"] == "Bob sits down at West"  # (said where)
+    # (said where: across from Ann, her partner, the first place a joiner takes)
+    assert told(ann, "joined")["event"]["text"] == "Bob sits down at North"
     assert bob.request({"type": "leave"})["type"] == "ack"
     gone = told(ann, "left")
     assert gone["event"]["text"] == "Bob leaves the table", gone["event"]
@@ -192,7 +190,7 @@ def test_a_move_says_where_to_each_member(client: TestClient) -> None:
     assert ann.table is not None and ann.seat == 0
     assert bob.request({"type": "join", "table_id": ann.table["id"]})["type"] == "ack"
     bob.until(lambda m: m["type"] == "table")
-    assert bob.seat == 1  # West of Ann
-    assert ann.request({"type": "seat", "seat": 2})["type"] == "ack"  # North, for Ann
-    assert told(ann, "seated")["event"]["text"] == "you move to North"
-    assert told(bob, "seated")["event"]["text"] == "Ann moves to West"  # seat 2 from seat 1
+    assert bob.seat == 2  # across from Ann, her partner
+    assert ann.request({"type": "seat", "seat": 1})["type"] == "ack"  # West, for Ann
+    assert told(ann, "seated")["event"]["text"] == "you move to West"
+    assert told(bob, "seated")["event"]["text"] == "Ann moves to East"  # seat 1 from seat 2

@@ -135,4 +135,24 @@ def test_a_joiner_does_not_hear_themself_in_the_third_person(client: TestClient)
     assert bob.request({"type": "join", "table_id": ann.table["id"]})["type"] == "ack"
     mine = event(bob, "joined")["event"]
     assert "Bob" not in mine["text"], mine
-    assert event(ann, "joined")["event"]["text"] == "Bob sits down at West"
+    assert event(ann, "joined")["event"]["text"] == "Bob sits down at North"
+
+
+def test_people_who_join_without_picking_a_place_partner_the_owner_first(
+        client: TestClient) -> None:
+    """A friend who joins and picks no place sits across from the owner, as her partner (the
+    start used to make the first two people partners; once places were kept, a join took the
+    next place round the table, Bob at Ann's left, and made them opponents); the next one
+    takes the place at her left. Whoever wants another place still picks it."""
+    ann, bob, cara = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Cara")
+    assert ann.request({"type": "create", "options": {"cpu": "random",
+                                                      "profile": "cardems"}})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    tid = ann.table["id"]
+    for p in (bob, cara):
+        assert p.request({"type": "join", "table_id": tid})["type"] == "ack"
+        p.until(lambda m: m["type"] == "table")
+    assert (bob.seat, cara.seat) == (2, 1)
+    cara.catch_up(max(q.seq or 0 for q in (ann, bob, cara)))
+    assert cara.table is not None and cara.table["partners"] == [[0, 2], [1, 3]]

@@ -16,10 +16,12 @@ def friends(new_page: Any, server: str) -> tuple[Any, Any, Any]:
     (East on her page), Cara sits at place 2, across from her; place 1 is empty."""
     ann, bob, cara = new_page(), new_page(), new_page()
     code = create_private_table(ann, server, "Ann", "Friends", "cardems")
-    join_by_invite(ann, bob, server, code, "Bob")  # place 1
-    join_by_invite(ann, cara, server, code, "Cara")  # place 2
+    join_by_invite(ann, bob, server, code, "Bob")  # place 2 (a joiner partners the owner)
+    join_by_invite(ann, cara, server, code, "Cara")  # place 1
     bob.click("button[data-act=sit][data-seat='3']")
-    ann.wait_for_function(f"{SEATS}[3].name === 'Bob' && {SEATS}[1].kind === 'empty'")
+    ann.wait_for_function(f"{SEATS}[3].name === 'Bob' && {SEATS}[2].kind === 'empty'")
+    cara.click("button[data-act=sit][data-seat='2']")
+    ann.wait_for_function(f"{SEATS}[2].name === 'Cara' && {SEATS}[1].kind === 'empty'")
     return ann, bob, cara
 
 
@@ -75,7 +77,7 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
 def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_name(
         new_page: Any, server: str) -> None:
     # before the fix: Bob's page said "Bob sits down." about himself (the server's note for
-    # the others), then "You sit West at …"
+    # the others), then "You sit North at …"
     ann, bob = new_page(), new_page()
     ann.goto(server + "#/create")
     ann.fill("#c-your-name", "Ann")
@@ -88,9 +90,9 @@ def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_nam
     bob.fill("#table-name", "Bob")
     bob.get_by_role("button", name="Join").click()
     bob.wait_for_selector("#seat-list li")
-    ann.wait_for_function(f"{SEATS}[1].name === 'Bob'")
+    ann.wait_for_function(f"{SEATS}[2].name === 'Bob'")
     heard = Speech(bob)
     heard.wait_for("You sit")
     said = [e["text"] for e in heard.all()]
     assert not any("Bob sits down" in t for t in said), said
-    Speech(ann).wait_for("Bob sits down at West")
+    Speech(ann).wait_for("Bob sits down at North")
