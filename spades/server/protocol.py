@@ -164,7 +164,9 @@ class TableState(BaseModel):
     name: str
     status: Literal["waiting", "active", "finished"]
     options: TableOptions
-    rules: dict[str, Any] = Field(description="Rules.to_json() plus teams")
+    rules: dict[str, Any] = Field(description=(
+        "Rules.to_json() plus players, teams, hand_size and deck_words (which cards leave "
+        "the 52-card deck and come in, in words; null for the plain deck)"))
     seats: list[SeatInfo]
     spectating: int
     owner: int | None = Field(default=None, description="user id of the owner")

@@ -7,6 +7,7 @@ from typing import Any
 
 from spades.engine import HandResult, Match, Rules, action_str
 from spades.engine.actions import BLIND_NIL, NIL
+from spades.present.rules import deck_sentence
 from spades.present.sheet import bag_warning, score_sheet
 
 
@@ -78,4 +79,6 @@ def rules_info(rules: Rules) -> dict[str, Any]:
     data["players"] = rules.players
     data["teams"] = None if rules.teams is None else [list(s) for s in rules.teams]
     data["hand_size"] = rules.hand_size
+    # which cards leave the deck and come in, in the words the terminal uses too
+    data["deck_words"] = deck_sentence(rules)
     return data

@@ -28,3 +28,24 @@ def test_the_waiting_room_names_the_table_and_every_option_chosen(new_page: Any,
     create_private_table(other, server, "Tom", "Tom's", "race400", target=250, cpu="hard")
     rules = other.text_content("#waiting-rules")
     assert rules == "Rules: race400, 4 players, to 250 points, Hard CPU players, private.", rules
+
+
+def test_the_waiting_room_says_which_cards_leave_the_deck(new_page: Any, server: str) -> None:
+    """race400 with three players plays without the two of clubs: the waiting room says so,
+    in the words the terminal's rules text uses (spades.present.rules, from the engine's
+    deck; before: not said anywhere at the table)."""
+    from spades.engine import profile
+    from spades.present.rules import deck_sentence
+
+    page = new_page()
+    page.goto(server + "#/create")
+    page.fill("#c-your-name", "Rhea")
+    page.fill("#c-name", "Three of us")
+    page.select_option("#c-profile", "race400")
+    page.select_option("#c-players", "3")
+    page.check("#c-private")
+    page.click("text=Create the table")
+    page.wait_for_selector(".invite")
+    said = page.text_content("#waiting-deck")
+    assert said == deck_sentence(profile("race400", players=3)), said
+    assert said == "The two of clubs is removed so that the deck divides evenly: 51 cards, 17 each."

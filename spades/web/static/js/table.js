@@ -1184,6 +1184,7 @@ export class TableView {
     info.append(
       ...(t.spectating ? [h("p", { id: "watchers" }, this.watchersText())] : []),
       h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
+      ...(this.rules && this.rules.deck_words ? [h("p", { id: "waiting-deck" }, this.rules.deck_words)] : []),
       ...(t.partners && t.partners.length ? [h("p", { id: "partners" }, this.partnersText())] : []),
       ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
         h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
