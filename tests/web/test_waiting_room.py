@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import create_private_table
+from tests.web.helpers import create_private_table, wait_table_opened
 
 
 def test_the_waiting_room_names_the_table_and_every_option_chosen(new_page: Any,
@@ -39,13 +39,13 @@ def test_the_waiting_room_says_which_cards_leave_the_deck(new_page: Any, server:
 
     page = new_page()
     page.goto(server + "#/create")
-    page.fill("#c-your-name", "Rhea")
+    page.fill("#c-your-name", "Zephyrine")  # a name no other test takes
     page.fill("#c-name", "Three of us")
     page.select_option("#c-profile", "race400")
     page.select_option("#c-players", "3")
     page.check("#c-private")
     page.click("text=Create the table")
-    page.wait_for_selector(".invite")
+    wait_table_opened(page, lambda: page.wait_for_selector(".invite"))
     said = page.text_content("#waiting-deck")
     assert said == deck_sentence(profile("race400", players=3)), said
     assert said == "The two of clubs is removed so that the deck divides evenly: 51 cards, 17 each."
