@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from starlette.testclient import TestClient
 
 from spades.engine import Match, Rules
 from spades.engine.rules import PROFILES
-from spades.server.app import create_app
 from spades.server.hub import SEQ_EPOCH, Hub
 from spades.server.protocol import TableOptions
 from spades.server.restore import check_db, load_table
@@ -29,26 +27,6 @@ from spades.stats import compute
 from spades.store import Store
 from spades.store.schema import events, games
 from tests.server.helpers import Player, close_all, guest, play_to_end
-
-
-@pytest.fixture
-def restart(settings: Settings) -> Iterator[Any]:
-    """``restart()`` opens the app again on the same database (the previous one closed)."""
-    opened: list[Any] = []
-
-    def again() -> TestClient:
-        close_all()
-        while opened:
-            opened.pop().__exit__(None, None, None)
-        c = TestClient(create_app(settings))
-        c.__enter__()
-        opened.append(c)
-        return c
-
-    yield again
-    close_all()
-    while opened:
-        opened.pop().__exit__(None, None, None)
 
 
 def hub(client: TestClient) -> Hub:

@@ -7,15 +7,11 @@ still open. After a restart, everyone heard "X is back" about players they never
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
-from spades.server.app import create_app
-from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, close_all, hub_of, wait_until
+from tests.server.helpers import Msg, Player, hub_of, wait_until
 from tests.server.test_tables import new_table, started
 
 
@@ -83,24 +79,6 @@ def test_a_tab_that_left_on_purpose_does_not_hand_the_seat_back(client: TestClie
     assert not hub_of(client).tables[tid].connected(bob.seat or 0)
 
 
-@pytest.fixture
-def restart(settings: Settings) -> Iterator[Any]:
-    """``restart()`` opens the app again on the same database (the previous one closed)."""
-    opened: list[Any] = []
-
-    def again() -> TestClient:
-        close_all()
-        while opened:
-            opened.pop().__exit__(None, None, None)
-        c = TestClient(create_app(settings))
-        c.__enter__()
-        opened.append(c)
-        return c
-
-    yield again
-    close_all()
-    while opened:
-        opened.pop().__exit__(None, None, None)
 
 
 def test_after_a_restart_nobody_hears_that_people_who_never_left_are_back(
