@@ -35,6 +35,27 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_serve(port: int, db: str, log: Any) -> subprocess.Popen[bytes]:
+    """``spades serve`` on ``port`` with database ``db`` (fast CPU players), its output to
+    ``log``, once its health check answers."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", db,
+         "--cpu-delay", "0.05", "--log-level", "warning"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    deadline = time.time() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    return proc
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            raise RuntimeError("spades serve did not start; see " + str(getattr(log, "name", log)))
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a running ``spades serve`` (fast CPU players)."""
@@ -43,25 +64,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "spades.sqlite3"
     port = _free_port()
     log = open(tmp_path_factory.mktemp("weblog") / "serve.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", str(db),
-         "--cpu-delay", "0.05", "--log-level", "warning"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-    )
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.time() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(url + "api/health", timeout=1) as r:
-                if json.load(r).get("ok"):
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            log.close()
-            raise RuntimeError("spades serve did not start; see " + log.name)
-        time.sleep(0.1)
+    proc = start_serve(port, str(db), log)
     yield url
     proc.terminate()
     try:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import start_serve
 from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
@@ -202,32 +203,6 @@ def test_j_brings_the_hand_and_the_felt_into_view(new_page: Any, server: str) ->
     assert page.evaluate("document.activeElement.id") == "hand"
 
 
-def _serve(port: int, db: str, log: Any) -> Any:
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
-    from tests.web.conftest import ROOT
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", db,
-         "--cpu-delay", "0.05", "--log-level", "warning"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    deadline = time.time() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if json.load(r).get("ok"):
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("spades serve did not start")
-        time.sleep(0.1)
-
-
 def test_after_a_server_restart_the_page_says_where_the_game_stands(
         browser: Any, tmp_path: Any) -> None:
     from tests.web.conftest import FAST, _free_port
@@ -235,7 +210,7 @@ def test_after_a_server_restart_the_page_says_where_the_game_stands(
     port, db = _free_port(), str(tmp_path / "restart.sqlite3")
     url = f"http://127.0.0.1:{port}/"
     with open(tmp_path / "serve.log", "w") as log:
-        proc = _serve(port, db, log)
+        proc = start_serve(port, db, log)
         ctx = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True,
                                   reduced_motion="reduce")
         try:
@@ -252,7 +227,7 @@ def test_after_a_server_restart_the_page_says_where_the_game_stands(
             page.wait_for_function("() => /Offline/.test(document.querySelector('#status-line')"
                                    ".textContent)")
             assert page.get_attribute("#play-btn", "aria-disabled") == "true"
-            proc = _serve(port, db, log)
+            proc = start_serve(port, db, log)
             said.wait_for("Reconnected")
             back = said.wait_for("Back at the table")
             assert "Hand 1" in back["text"] and "Scores" in back["text"], back
