@@ -7,6 +7,7 @@ from typing import Any
 
 from spades.engine import Rules, RulesError, profile
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
+from spades.present.narrate import listing
 from spades.server.protocol import TableOptions
 from spades.store import StoreError, storable_rules
 
@@ -72,10 +73,6 @@ def invite_code(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch.isalnum())
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def changes_said(old: TableOptions, new: TableOptions, rules: Rules) -> str:
     """What an options change did, as the predicate of a sentence ("changed the turn timer
     to 12 seconds and the target score to 300, and made the table private"), the rules'
@@ -139,9 +136,9 @@ def changes_said(old: TableOptions, new: TableOptions, rules: Rules) -> str:
         elif key == "first_dealer":
             to("the first dealer", "random" if after is None else f"place {after + 1}")
     if changed:
-        other.insert(first or 0, "changed " + _listed(changed))
+        other.insert(first or 0, "changed " + listing(changed))
     if not other:
         return "changed nothing"
     if len(other) > 1 and len(changed) > 1:  # "changed A and B, and made ..."
         return ", ".join(other[:-1]) + ", and " + other[-1]
-    return _listed(other)
+    return listing(other)
