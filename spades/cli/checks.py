@@ -1,4 +1,5 @@
-"""Argument types shared by the subcommands: numbers that must be finite and positive.
+"""Argument types shared by the subcommands: numbers that must be finite and positive, and
+the check that a database path someone gave is in a folder that exists.
 
 A bad value is refused by argparse with the option's name and the reason (exit 2)."""
 
@@ -6,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from pathlib import Path
 
 
 def positive_int(text: str) -> int:
@@ -43,3 +46,18 @@ def _finite(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, not {text}")
     return value
+
+
+def missing_db_folder(db: str | None, command: str) -> str | None:
+    """Why a database path the user gave (``--db``, else ``$SPADES_DB``) cannot be used: a
+    SQLite file in a folder that does not exist is most likely a typo, so it is refused
+    rather than the folder made. None when there is nothing to refuse (a URL, ``:memory:``,
+    an existing folder, or the default path, whose folder is made when needed)."""
+    given, source = (db, "--db") if db else (os.environ.get("SPADES_DB"), "$SPADES_DB")
+    if not given or "://" in given or given == ":memory:":
+        return None
+    folder = Path(given).expanduser().parent
+    if folder.exists():
+        return None
+    return (f"spades {command}: {source} {given}: the folder {folder} does not exist; "
+            "make it first, or give a path in a folder that exists")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from spades.cli.checks import seconds_or_zero
+from spades.cli.checks import missing_db_folder, seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
 from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
@@ -35,16 +35,13 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     """The store at ``--db`` (or the default); a clear message and exit status 1 if it
     cannot be opened. A command that only reads (``read_only``) does not create a database
     file that is not there: it reads an empty store instead. A ``--db`` file in a folder that
-    does not exist (a typo) is refused, exit status 2, rather than the folder made; the
-    default database's folder is made when needed."""
+    does not exist (a typo) is refused, exit status 2, rather than the folder made, and so
+    is one in ``$SPADES_DB``; the default database's folder is made when needed."""
     where = args.db if args.db else default_path()
     local = "://" not in str(where) and str(where) != ":memory:"
-    if args.db and local and not read_only:
-        folder = Path(where).expanduser().parent
-        if not folder.exists():
-            print(f"spades {args.command}: --db {args.db}: the folder {folder} does not exist; "
-                  "make it first, or give a path in a folder that exists", file=sys.stderr)
-            raise SystemExit(2)
+    if not read_only and (refused := missing_db_folder(args.db, args.command)):
+        print(refused, file=sys.stderr)
+        raise SystemExit(2)
     if read_only and local and not Path(where).expanduser().exists():
         where = ":memory:"
     try:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from spades.cli.checks import positive_int, seconds_or_zero
+from spades.cli.checks import missing_db_folder, positive_int, seconds_or_zero
 
 #: uvicorn's log levels (``--log-level``).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -131,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"spades serve: {exc}", file=sys.stderr)
             return 2
+    if refused := missing_db_folder(args.db, "serve"):
+        print(refused, file=sys.stderr)
+        return 2
     from spades.server.settings import Settings
     from spades.store import default_path
 

@@ -59,6 +59,22 @@ def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     one_line_refusal(serve("--port", "0", "--db", str(text)), "not a database", str(text))
 
 
+def test_a_db_in_a_folder_that_does_not_exist_is_refused_and_nothing_is_made(
+        tmp_path: Path) -> None:
+    """A path the operator gave (``--db`` or ``$SPADES_DB``) in a missing folder is a typo
+    more often than a wish: refused in one line, status 2, and no folder is made (the default
+    database's folder, under the data folder, still is)."""
+    db = tmp_path / "nosuchdir" / "x.sqlite3"
+    done = serve("--port", "0", "--db", str(db))
+    one_line_refusal(done, f"--db {db}: the folder {db.parent} does not exist")
+    assert not db.parent.exists()
+    env = dict(os.environ, SPADES_DB=str(db))
+    done = subprocess.run([sys.executable, "-m", "spades", "serve", "--port", "0"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    one_line_refusal(done, f"$SPADES_DB {db}: the folder {db.parent} does not exist")
+    assert not db.parent.exists()
+
+
 def test_check_db_says_why_it_cannot_look_and_makes_no_database(tmp_path: Path) -> None:
     url = f"postgresql+psycopg://spades:secret@127.0.0.1:{free_port()}/nowhere"
     done = serve("--check-db", "--db", url)

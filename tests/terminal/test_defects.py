@@ -537,6 +537,20 @@ def test_a_db_path_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path,
     assert not db.parent.exists()
 
 
+def test_a_spades_db_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    """``$SPADES_DB`` is a path the user gave, like ``--db``: a missing folder is refused
+    (status 2, the variable named), not made."""
+    db = tmp_path / "nosuchdir" / "x.db"
+    e = env()
+    e["SPADES_DB"] = str(db)
+    done = subprocess.run([sys.executable, "-m", "spades", "play", "--plain", "--seed", "5"],
+                          capture_output=True, text=True, env=e, input="", timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr == (f"spades play: $SPADES_DB {db}: the folder {db.parent} does not "
+                           "exist; make it first, or give a path in a folder that exists\n")
+    assert not db.parent.exists()
+
+
 def test_the_default_database_folder_is_still_made(tmp_path: Path) -> None:
     e = env()
     e["XDG_DATA_HOME"] = str(tmp_path / "data")
