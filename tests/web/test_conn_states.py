@@ -261,3 +261,32 @@ def test_a_sign_out_elsewhere_is_told_as_such(new_page: Any, server: str) -> Non
     assert "signed out elsewhere" in item["text"], item
     assert "expired" not in item["text"], item
     assert not page.errors, page.errors
+
+
+TURN_SHOWN = """() => [...document.querySelectorAll('.felt .seat')].filter(
+  (el) => el.classList.contains('turn') || el.querySelector('.turn-tag')
+    || /\\b(your|their) turn\\b/.test(el.getAttribute('aria-label') || '')).length"""
+
+
+def test_the_turn_marker_is_not_shown_as_current_while_offline(
+        new_page: Any, server: str) -> None:
+    """Offline, the seat's turn tag stayed as it was ("your turn", the seconds frozen);
+    now it goes until the table's state comes back, and comes back from it."""
+    page = new_page()
+    create_cpu_table(page, server, "Odile", profile="game93", timer=60)
+    _to_my_play_turn(page)
+    assert page.evaluate(TURN_SHOWN) == 1
+    said = Speech(page)
+    said.seen = len(said.all())
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function("() => /Offline/.test(document.querySelector('#status-line').textContent)")
+    assert page.evaluate(TURN_SHOWN) == 0
+    page.context.set_offline(False)
+    said.wait_for("Back at the table")
+    page.wait_for_function(f"() => ({TURN_SHOWN})() === 1")
+    mine = page.evaluate("""() => { const t = spadesApp.table;
+      const el = document.querySelector(`.felt .seat[data-seat="${t.mySeat}"]`);
+      return el.classList.contains('turn') && /your turn/.test(el.getAttribute('aria-label')); }""")
+    assert mine
+    assert not page.errors, page.errors

@@ -1436,7 +1436,9 @@ export class TableView {
       el.style.top = `calc(50% + ${(Math.cos(a)).toFixed(4)} * (50% - var(--seat-hh)))`;
       const k = (s - (this.mySeat ?? 0) + this.players) % this.players;
       el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
-      const turn = v.current_player === s && v.phase !== "over";
+      // offline (or the seat in another tab) the turn known is an old one: no marker until
+      // the table's state comes again
+      const turn = v.current_player === s && v.phase !== "over" && !this.blocked;
       el.classList.toggle("turn", turn);
       el.classList.toggle("dealer", v.dealer === s);
       el.classList.toggle("mine", s === this.mySeat && this.isPlayer);
