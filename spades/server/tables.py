@@ -437,13 +437,23 @@ class Table:
         """The people watching (user id: name): one however many tabs each has open."""
         return {c.user_id: c.name for c in self.spectators}
 
-    async def join(self, conn: Member, role: str, invite: str | None) -> None:
+    async def join(self, conn: Member, role: str, invite: str | None, *,
+                   if_free: bool = False) -> None:
+        """``if_free``: a replaced tab back after its own reconnect takes the seat only if no
+        other open connection of the user holds it; else it waits (error ``replaced``) to be
+        handed the seat when that one closes."""
         async with self.lock:
             self.check_join(conn, role, invite)
             seat = self.place_of(conn.user_id)
             if seat is not None:  # back to one's own seat
                 old = self.members.get(conn.user_id)
                 waiting = self.replaced.get(conn.user_id, [])
+                if (if_free and old is not None and old is not conn
+                        and not getattr(old, "closed", False)):
+                    if conn not in waiting:
+                        waiting.append(conn)
+                        self.replaced[conn.user_id] = waiting[-8:]
+                    raise TableError("replaced", REPLACED)
                 if conn in waiting:
                     waiting.remove(conn)
                 if old is not None and old is not conn:

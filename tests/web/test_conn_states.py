@@ -290,3 +290,59 @@ def test_the_turn_marker_is_not_shown_as_current_while_offline(
       return el.classList.contains('turn') && /your turn/.test(el.getAttribute('aria-label')); }""")
     assert mine
     assert not page.errors, page.errors
+
+
+def _same_person_elsewhere(new_page: Any, server: str, first: Any, tid: str) -> Any:
+    """Another tab of the person at ``first`` (a browser context of its own, so that its
+    network stays up when the first one's goes), at table ``tid``."""
+    token = first.evaluate("localStorage.getItem('spades.token')")
+    other = new_page()
+    other.evaluate("t => localStorage.setItem('spades.token', t)", token)
+    other.goto(server + f"#/table/{tid}")
+    other.reload()
+    other.wait_for_function("spadesApp.table && spadesApp.table.view && spadesApp.table.isPlayer")
+    return other
+
+
+def _lose_and_regain_network(page: Any, between: Any = None) -> None:
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function("spadesApp.conn.status === 'offline'")
+    if between is not None:
+        between()
+    page.context.set_offline(False)
+
+
+def test_a_replaced_tab_takes_its_state_from_the_server_after_its_own_reconnect(
+        new_page: Any, server: str) -> None:
+    """A tab replaced by another one, that then lost its own connection, stayed on "Play
+    here" after reconnecting even when the other tab had closed meanwhile."""
+    first = new_page()
+    create_cpu_table(first, server, "Pim", profile="game93")
+    tid = first.evaluate("spadesApp.table.id")
+    said = Speech(first)
+    second = _same_person_elsewhere(new_page, server, first, tid)
+    first.wait_for_function(BOX_SHOWN)
+    said.seen = len(said.all())
+    # its network goes; the other tab closes meanwhile; back online, it has the seat again
+    _lose_and_regain_network(first, between=second.close)
+    first.wait_for_function("() => !document.querySelector('#replaced-box')"
+                            " && spadesApp.table.isPlayer && !spadesApp.table.blocked")
+    said.wait_for("in this tab again")
+    # another tab takes it again and stays open: after a reconnect the first keeps Play here
+    # (said once more, briefly) and the other tab keeps the seat
+    third = _same_person_elsewhere(new_page, server, first, tid)
+    first.wait_for_function(BOX_SHOWN)
+    said.wait_for("open in another tab")
+    _lose_and_regain_network(first)
+    said.wait_for("Reconnected")
+    said.wait_for("still open in another tab")
+    assert first.evaluate("spadesApp.table.replaced")
+    assert first.is_visible("#replaced-box")
+    assert not third.query_selector("#replaced-box")
+    assert third.evaluate("spadesApp.table.isPlayer && !spadesApp.table.replaced")
+    # the other tab closes: the seat comes to the first without a click
+    third.close()
+    first.wait_for_function("() => !document.querySelector('#replaced-box')"
+                            " && spadesApp.table.isPlayer && !spadesApp.table.blocked")
+    assert not first.errors, first.errors

@@ -114,8 +114,11 @@ class App {
       if (last && !this.myTables.includes(last) && !(this.table && this.table.id === last)) store.setLastTable(null);
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      // (not a tab whose seat another tab holds: "Play here" takes it back)
-      if (this.table && this.joinQueued !== this.table.id && !this.table.replaced) c.send(this.joinMessage());
+      // (a tab whose seat another tab held asks for it only if that tab is gone: the server
+      // says whether it is; "Play here" takes it from a tab still open)
+      if (this.table && this.joinQueued !== this.table.id) {
+        if (this.table.replaced) this.table.rejoinIfFree(); else c.send(this.joinMessage());
+      }
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();

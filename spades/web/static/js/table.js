@@ -141,11 +141,23 @@ export class TableView {
   /** Another tab of yours took the seat (error `replaced`): say so, and offer it back. */
   onReplaced() {
     if (this.msg && !this.away) this.away = { view: this.view, score: this.score };
+    const again = this.replaced; // (the answer to rejoinIfFree: rejoinIfFree says it)
     this.replaced = true;
     this.render();
+    if (again) return;
     this.say("This table is open in another tab: this tab no longer follows the game. Press Play here to play in this tab.", { assertive: true });
     const btn = this.el && this.el.querySelector("#play-here");
     if (btn) btn.focus();
+  }
+
+  /** Back from a reconnect while another tab held the seat: the seat comes back to this tab
+   * if that tab has gone meanwhile (a snapshot follows); if it is still open, this tab keeps
+   * "Play here" (and gets the seat when that tab closes). */
+  rejoinIfFree() {
+    this.app.conn.request({ ...this.app.joinMessage(), if_free: true }).catch((err) => {
+      if (this.app.table !== this || !this.replaced) return;
+      if (err.code === "replaced") this.say("This table is still open in another tab.");
+    });
   }
 
   /** "Play here": join again; the seat comes back to this tab (the other one is told). */
