@@ -182,7 +182,9 @@ class TableState(BaseModel):
 
 
 class YouInfo(BaseModel):
-    role: Literal["player", "spectator"]
+    role: Literal["player", "spectator", "none"] = Field(
+        description="none: no longer at the table (the owner removed you from a table that "
+        "allows no spectators: the frame that tells you so is the last one)")
     seat: int | None
 
 

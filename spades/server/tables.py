@@ -275,7 +275,10 @@ class Table:
 
     def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
-        return YouInfo(role="player" if seat is not None else "spectator", seat=seat)
+        if seat is not None:
+            return YouInfo(role="player", seat=seat)
+        # (a member who is neither seated nor watching was just removed from the table)
+        return YouInfo(role="spectator" if conn in self.spectators else "none", seat=None)
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         m = self.match

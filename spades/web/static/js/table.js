@@ -113,6 +113,7 @@ export class TableView {
     this.el = null;
     this.draftLoaded = false;
     this.replaced = false; // the table is open in another tab of yours, which holds the seat
+    this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
   }
 
@@ -326,6 +327,7 @@ export class TableView {
     const wasReplaced = this.replaced;
     const away = this.away;
     this.replaced = false;
+    this.offTable = null;
     this.away = null;
     this.msg = msg;
     this.view = msg.view;
@@ -490,9 +492,16 @@ export class TableView {
     this.view = msg.view;
     this.turn = msg.turn;
     this.score = msg.score;
+    const invite = this.msg && this.msg.table.invite; // (the members' table has it)
     // seats, owner, options or status changed: the frame carries the table as it is now
     if (msg.table && this.msg) this.msg.table = msg.table;
     if (msg.you && this.msg) this.msg.you = msg.you;
+    // removed from a table that allows no spectators: this frame is the last one ("Join
+    // again" needs the invite code of a private table)
+    if (msg.you && msg.you.role === "none") {
+      this.offTable = ev.text || "You were removed from the table";
+      if (invite) this.invite = invite;
+    }
     const sounds = this.app.sounds;
     let pause = 0;
     const mine = ev.seat === this.mySeat && this.isPlayer;
@@ -1024,7 +1033,7 @@ export class TableView {
 
   render() {
     if (!this.el || !this.msg) return;
-    const mode = this.status === "waiting" || !this.view ? "waiting" : "game";
+    const mode = this.offTable ? "off" : this.status === "waiting" || !this.view ? "waiting" : "game";
     let hadFocus = this.el.contains(document.activeElement);
     const rebuilt = this.el.dataset.mode !== mode;
     if (rebuilt) {
@@ -1032,10 +1041,12 @@ export class TableView {
       hadFocus = hadFocus || !a || a === document.body || a === this.app.main;
       this.el.dataset.mode = mode;
       clear(this.el);
-      if (mode === "waiting") this.buildWaiting(); else this.buildGame();
+      if (mode === "off") this.buildOffTable();
+      else if (mode === "waiting") this.buildWaiting(); else this.buildGame();
       // the table fills the window: felt, hand and actions in sight together
       if (mode === "game") requestAnimationFrame(() => this.showTable());
     }
+    if (mode === "off") return;
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     this.renderReplaced();
     // never leave the keyboard user stranded on <body> when what they were on went away
@@ -1044,6 +1055,23 @@ export class TableView {
         || this.el.querySelector("#hand") || this.el.querySelector("h1");
       if (target) target.focus();
     }
+  }
+
+  /** No longer at the table (removed by the owner; it allows no spectators): what happened
+   * (said when its frame came, not again) and what you can do: join again while a place is
+   * free before the start, or go to the lobby or the home page. The focus goes to it. */
+  buildOffTable() {
+    const t = this.msg.table;
+    const free = t.status === "waiting" && t.seats.some((p) => p.kind === "empty");
+    const why = cap(String(this.offTable).trim());
+    this.el.append(h("section", { class: "panel off-table", id: "off-table", "aria-labelledby": "off-table-title" },
+      h("h1", { id: "off-table-title", class: "page-title", tabindex: "-1" }, `You are no longer at ${t.name || "this table"}`),
+      h("p", {}, /[.!?]$/.test(why) ? why : `${why}.`),
+      h("p", { class: "button-row" },
+        free ? h("button", { type: "button", class: "primary", onclick: () => this.app.joinTable() }, "Join again") : null,
+        h("a", { href: "#/lobby" }, "Back to the lobby"), " ",
+        h("a", { href: "#/" }, "Home page"))));
+    this.el.querySelector("#off-table-title").focus();
   }
 
   // ---------- waiting room
@@ -1269,7 +1297,7 @@ export class TableView {
    * for you. Before the start your place is kept (its own button frees it). */
   depart() {
     clearTimeout(this.spectatorTimer);
-    if (!this.msg || (this.isPlayer && this.status !== "active")) return;
+    if (!this.msg || this.offTable || (this.isPlayer && this.status !== "active")) return;
     this.app.conn.send({ type: "leave" });
     const name = this.msg.table.name || "the table";
     this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
