@@ -23,6 +23,7 @@ from tests.web.helpers import (
     create_cpu_table,
     create_private_table,
     play_hinted_to_end,
+    take_hinted_turn,
     wait_my_turn_or_over,
 )
 
@@ -346,3 +347,61 @@ def test_a_replaced_tab_takes_its_state_from_the_server_after_its_own_reconnect(
     first.wait_for_function("() => !document.querySelector('#replaced-box')"
                             " && spadesApp.table.isPlayer && !spadesApp.table.blocked")
     assert not first.errors, first.errors
+
+
+def _catch_up_after(page: Any, play_on: Any) -> str:
+    """The catch-up the page would give had it been away from our play turn (now) until
+    ``play_on`` has played on (with the hint: as the server would have played for us)."""
+    page.evaluate("() => { const t = spadesApp.table;"
+                  " window.__away = { view: t.view, score: t.score }; }")
+    play_on()
+    return str(page.evaluate("spadesApp.table.catchUpText(window.__away)"))
+
+
+def _words(card: str) -> str:
+    names = dict(zip("AKQJT98765432", ["ace", "king", "queen", "jack", "ten", "nine", "eight",
+                                        "seven", "six", "five", "four", "three", "two"],
+                     strict=True))
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    return f"{names[card[0]]} of {suits[card[1]]}"
+
+
+def test_the_catch_up_says_a_hand_ended_while_away(new_page: Any, server: str) -> None:
+    """The catch-up named the cards played for you only within the same hand; a hand that
+    ended meanwhile was "finished and scored", with no word of its points or of the cards
+    played for you, and the end of the match came with nothing of the hand."""
+    page = new_page()
+    create_cpu_table(page, server, "Hedda", profile="game93")
+    _to_my_play_turn(page)
+    held = page.evaluate("spadesApp.table.view.hand")
+
+    def to_hand_2() -> None:
+        for _ in range(30):
+            wait_my_turn_or_over(page)
+            if page.evaluate("spadesApp.table.view.hand_number") > 1:
+                return
+            take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+        raise AssertionError("hand 2 never came")
+
+    text = _catch_up_after(page, to_hand_2)
+    assert "Hand 1 ended while you were away" in text, text
+    points = page.evaluate("spadesApp.table.view.results[0].points")
+    assert f"{points[0]} point" in text and f"{points[1]} point" in text, (points, text)
+    for card in held:  # every card held then was played for us before the hand ended
+        assert _words(card) in text.lower(), (card, text)
+    assert "Hand 2" in text and "Scores" in text, text
+
+    # the last hand of a match: its end, the cards, and who won
+    one = new_page()
+    one.fill("#quick-name", "Hedwig")
+    one.check("input[name=length][value=one]")
+    one.click("form.quick button[type=submit]")
+    one.wait_for_function("spadesApp.table && spadesApp.table.view")
+    _to_my_play_turn(one)
+    held = one.evaluate("spadesApp.table.view.hand")
+    text = _catch_up_after(one, lambda: play_hinted_to_end(one))
+    assert "Hand 1 ended while you were away" in text, text
+    for card in held:
+        assert _words(card) in text.lower(), (card, text)
+    assert "The match is over" in text, text
+    assert not page.errors and not one.errors, (page.errors, one.errors)

@@ -180,22 +180,38 @@ export class TableView {
   }
 
   /** Where the game stands after time away (a lost connection, a server restart, another
-   * tab): the hand and trick, what was played or bid for you if this is the same hand, whose
-   * turn, the scores. `before`: {view, score} when you went. */
+   * tab): a hand that ended meanwhile (its points, and the cards played for you in it: all
+   * you held), the hand and trick now, what was bid or played for you if this is the same
+   * hand, whose turn, the scores (or the end of the match). `before`: {view, score} when you
+   * went. */
   catchUpText(before) {
     const v = this.view;
-    if (!v || this.status !== "active") return this.summary();
+    if (!v || this.status === "waiting") return this.summary();
     const parts = [];
+    const b = before && before.view;
+    const me = this.mySeat;
+    const scored = v.results ? v.results.length : 0;
+    const from = b ? (b.results ? b.results.length : b.hand_number - 1) + 1 : scored + 1;
+    if (b && scored >= from) {
+      parts.push(scored === from ? `Hand ${from} ended while you were away: ${this.handPointsText(v.results[from - 1])}.`
+        : `Hands ${from} to ${scored} ended while you were away.`);
+      if (this.isPlayer && (b.phase === "bid" || b.phase === "play")) {
+        // every card you held then was played for you before that hand ended
+        const unbid = b.bids[me] === null || b.bids[me] === undefined;
+        const cards = b.hand && b.hand.length ? listJoin(b.hand.map((c) => cardName(c))) : "";
+        if (cards) parts.push(`${unbid ? "Bid and played" : "Played"} for you in hand ${from}: ${cards}.`);
+        else if (unbid) parts.push(`Bid and played for you in hand ${from}.`);
+      }
+    }
+    if (this.status !== "active" || v.phase === "over") {
+      if (!parts.length) return this.summary();
+      parts.push(this.overText(this.msg.table.winner ?? v.winner));
+      return parts.join(" ");
+    }
     const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
       : v.phase === "bid" ? ", bidding" : "";
     parts.push(`Hand ${v.hand_number}${trick}.`);
-    const b = before && before.view;
-    if (b && b.hand_number !== v.hand_number) {
-      const n = v.hand_number - b.hand_number;
-      parts.push(n === 1 ? `Hand ${b.hand_number} was finished and scored while you were away.`
-        : `Hands ${b.hand_number} to ${v.hand_number - 1} were finished and scored while you were away.`);
-    } else if (b && this.isPlayer) {
-      const me = this.mySeat;
+    if (b && b.hand_number === v.hand_number && scored < from && this.isPlayer) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
         parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
@@ -205,6 +221,15 @@ export class TableView {
     parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
     parts.push(this.scoresText());
     return parts.join(" ");
+  }
+
+  /** A scored hand's points per side, mid-sentence: "you and North 71 points, West and East
+   * -40 points". */
+  handPointsText(r) {
+    return this.sides.map((_, k) => {
+      const who = this.sideName(k);
+      return `${who === "You" ? "you" : who} ${plural(r.points[k], "point")}`;
+    }).join(", ");
   }
 
   // ------------------------------------------------------------------ state helpers
