@@ -70,6 +70,16 @@ REPLACED = ("this table is open in another tab (or window) of yours: this one no
             "receives its events; join again to play here")
 
 
+def _waits(conn: Member, table_id: str) -> None:
+    """``conn``, replaced by another tab of its user, waits to be handed its seat at
+    ``table_id``. A client of another process (:class:`spades.server.cluster.RemoteConn`)
+    tells its process, which then says when the client goes (so that it is never handed
+    the seat after it has gone) and asks again wherever the table runs next."""
+    note = getattr(conn, "waits_for", None)
+    if note is not None:
+        note(table_id)
+
+
 class Member(Protocol):
     """What a table needs of a client's connection (:class:`spades.server.hub.Conn`)."""
 
@@ -456,6 +466,7 @@ class Table:
                     if conn not in waiting:
                         waiting.append(conn)
                         self.replaced[conn.user_id] = waiting[-8:]
+                    _waits(conn, self.id)
                     raise TableError("replaced", REPLACED)
                 if conn in waiting:
                     waiting.remove(conn)
@@ -463,6 +474,7 @@ class Table:
                     old.send(frames.error("replaced", REPLACED))
                     old.table = None
                     waiting.append(old)
+                    _waits(old, self.id)
                 if waiting:
                     self.replaced[conn.user_id] = waiting[-8:]
                 else:
