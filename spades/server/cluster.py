@@ -269,6 +269,15 @@ class Cluster:
         self.local.pop(conn.cid, None)
         if conn.remote_node is not None:
             self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
+        self._stop_waiting(conn)
+
+    def _stop_waiting(self, conn: Conn) -> None:
+        """A client replaced at a table of another process, waiting there to be handed its
+        seat back, goes (or goes elsewhere): that process forgets its stand-in, which must
+        never be handed the seat."""
+        if conn.waits is not None and conn.waits[1] not in (self.node, conn.remote_node):
+            self.room.send(conn.waits[1], {"k": "gone", "from": self.node, "c": conn.cid})
+        conn.waits = None
 
     async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool:
         """Forward ``msg`` to the node that runs its table; False: this node answers it."""
@@ -308,6 +317,7 @@ class Cluster:
     def _leave_remote(self, conn: Conn) -> None:
         if conn.remote_node is not None:
             self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
+        self._stop_waiting(conn)
         conn.remote_table = conn.remote_node = None
 
     async def _owner_of(self, table_id: str) -> str | None:
@@ -339,6 +349,13 @@ class Cluster:
                 tid = d.get("table")
                 conn.remote_table = tid if isinstance(tid, str) else None
                 conn.remote_node = str(d["from"]) if conn.remote_table else None
+                if conn.remote_table:
+                    conn.waits = None  # (handed its seat back, or at another table)
+        elif kind == "waits":  # replaced there by another tab: waits to be handed the seat
+            conn = self.local.get(str(d.get("c")))
+            tid = d.get("table")
+            if conn is not None and isinstance(tid, str) and conn.table is None:
+                conn.waits = (tid, str(d["from"]))
         elif kind == "close":
             conn = self.local.get(str(d.get("c")))
             if conn is not None and self._current(conn, d):
@@ -385,8 +402,22 @@ class Cluster:
         return stand_in
 
     async def _new_owner(self, table_id: str, node: str) -> None:
-        """A node took a table over: clients here that sat or watched there rejoin it."""
+        """A node took a table over: clients here that sat or watched there rejoin it, and
+        those waiting there to be handed their seat back (another tab replaced them) ask
+        for it again, if no tab holds it (``if_free``): the tabs that the old process kept
+        in mind went with it."""
         for conn in list(self.local.values()):
+            if (conn.waits is not None and conn.waits[0] == table_id and conn.table is None
+                    and conn.remote_table is None):
+                again = {"type": "join", "table_id": table_id, "if_free": True}
+                if node != self.node:
+                    conn.waits = (table_id, node)
+                    self._forward(conn, node, again)
+                elif self.dispatch is not None:
+                    conn.waits = None
+                    with contextlib.suppress(TableError):
+                        await self.dispatch(self.hub, conn, client_message.validate_python(again))
+                continue
             if conn.remote_table == table_id and conn.remote_node != node and node != self.node:
                 conn.remote_node = node
                 self._forward(conn, node, {"type": "join", "table_id": table_id})
@@ -426,6 +457,7 @@ class RemoteConn:
         self.lobby = False
         self.remote_table: str | None = None
         self.remote_node: str | None = None
+        self.waits: tuple[str, str] | None = None  # (as a Conn has; a stand-in never waits)
         self.inbox: asyncio.Queue[Any] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None
@@ -462,6 +494,12 @@ class RemoteConn:
 
     def drop(self, reason: str) -> None:
         self.close(1008, reason)
+
+    def waits_for(self, table_id: str) -> None:
+        """Replaced at ``table_id`` by another tab: its process keeps it in mind
+        (:meth:`Cluster._stop_waiting`, :meth:`Cluster._new_owner`)."""
+        self.cluster.room.send(self.node, {"k": "waits", "from": self.cluster.node,
+                                           "c": self.cid, "table": table_id})
 
     async def run(self) -> None:
         """Dispatch this client's forwarded messages in the order they came."""

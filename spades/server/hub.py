@@ -110,6 +110,9 @@ class Conn:
         self.cid = secrets.token_hex(8)
         self.remote_table: str | None = None
         self.remote_node: str | None = None
+        #: (table, process) where another tab of this user holds the seat this one waits
+        #: to be handed back (it was replaced there)
+        self.waits: tuple[str, str] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:

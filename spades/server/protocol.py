@@ -182,7 +182,9 @@ class TableState(BaseModel):
 
 
 class YouInfo(BaseModel):
-    role: Literal["player", "spectator"]
+    role: Literal["player", "spectator", "none"] = Field(
+        description="none: no longer at the table (the owner removed you from a table that "
+        "allows no spectators: the frame that tells you so is the last one)")
     seat: int | None
 
 
@@ -383,6 +385,12 @@ class JoinMsg(_Msg):
     table_id: str | None = Field(default=None, max_length=40)
     invite: str | None = Field(default=None, max_length=40)
     role: Literal["player", "spectator"] = "player"
+    if_free: bool = Field(
+        default=False, description="for a tab that another tab of yours replaced (error "
+        "`replaced`), joining again after its own reconnect: take your seat back only if no "
+        "other open connection of yours holds it. If one does, nothing changes for it: this "
+        "connection gets `error replaced` (with this ref) and is handed the seat when that "
+        "one closes")
 
 
 class LeaveMsg(_Msg):
@@ -525,7 +533,8 @@ class ErrorOut(BaseModel):
                       " auth, too_big, state, limit (a cap on tables, uploads or spectators), "
                       "busy, unavailable (the database is not answering), server, replaced (no ref: another "
                       "connection of the same user, another tab, took this one's seat; join "
-                      "again to take it back)")
+                      "again to take it back; with a ref: the answer to a `join` with "
+                      "`if_free` while another tab of yours holds the seat)")
     message: str
 
 

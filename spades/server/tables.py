@@ -70,6 +70,16 @@ REPLACED = ("this table is open in another tab (or window) of yours: this one no
             "receives its events; join again to play here")
 
 
+def _waits(conn: Member, table_id: str) -> None:
+    """``conn``, replaced by another tab of its user, waits to be handed its seat at
+    ``table_id``. A client of another process (:class:`spades.server.cluster.RemoteConn`)
+    tells its process, which then says when the client goes (so that it is never handed
+    the seat after it has gone) and asks again wherever the table runs next."""
+    note = getattr(conn, "waits_for", None)
+    if note is not None:
+        note(table_id)
+
+
 class Member(Protocol):
     """What a table needs of a client's connection (:class:`spades.server.hub.Conn`)."""
 
@@ -275,7 +285,10 @@ class Table:
 
     def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
-        return YouInfo(role="player" if seat is not None else "spectator", seat=seat)
+        if seat is not None:
+            return YouInfo(role="player", seat=seat)
+        # (a member who is neither seated nor watching was just removed from the table)
+        return YouInfo(role="spectator" if conn in self.spectators else "none", seat=None)
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         m = self.match
@@ -437,19 +450,31 @@ class Table:
         """The people watching (user id: name): one however many tabs each has open."""
         return {c.user_id: c.name for c in self.spectators}
 
-    async def join(self, conn: Member, role: str, invite: str | None) -> None:
+    async def join(self, conn: Member, role: str, invite: str | None, *,
+                   if_free: bool = False) -> None:
+        """``if_free``: a replaced tab back after its own reconnect takes the seat only if no
+        other open connection of the user holds it; else it waits (error ``replaced``) to be
+        handed the seat when that one closes."""
         async with self.lock:
             self.check_join(conn, role, invite)
             seat = self.place_of(conn.user_id)
             if seat is not None:  # back to one's own seat
                 old = self.members.get(conn.user_id)
                 waiting = self.replaced.get(conn.user_id, [])
+                if (if_free and old is not None and old is not conn
+                        and not getattr(old, "closed", False)):
+                    if conn not in waiting:
+                        waiting.append(conn)
+                        self.replaced[conn.user_id] = waiting[-8:]
+                    _waits(conn, self.id)
+                    raise TableError("replaced", REPLACED)
                 if conn in waiting:
                     waiting.remove(conn)
                 if old is not None and old is not conn:
                     old.send(frames.error("replaced", REPLACED))
                     old.table = None
                     waiting.append(old)
+                    _waits(old, self.id)
                 if waiting:
                     self.replaced[conn.user_id] = waiting[-8:]
                 else:

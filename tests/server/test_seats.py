@@ -126,6 +126,17 @@ def test_the_removed_person_hears_who_removed_them(client: TestClient) -> None:
     assert event(cara, "left", seq)["event"]["text"] == "Ann removed the CPU at East"
 
 
+def test_removed_from_a_table_without_spectators_the_frame_says_you_are_off_it(
+        client: TestClient) -> None:
+    """Before: the last frame said ``role: spectator`` at a table that allows none, so the
+    page showed the removed person the table in watching mode."""
+    ann, bob, _ = table_of_three(client, {"spectators": False})
+    assert ann.request({"type": "remove", "seat": 3})["type"] == "ack"
+    last = event(bob, "left")
+    assert last["event"]["text"] == "Ann removed you from the table (it allows no spectators)"
+    assert last["you"] == {"role": "none", "seat": None}, last["you"]
+
+
 def test_a_joiner_does_not_hear_themself_in_the_third_person(client: TestClient) -> None:
     """Before: Bob's page said "Bob sits down." and then "You sit West at …"."""
     ann, bob = Player(client, "Ann"), Player(client, "Bob")

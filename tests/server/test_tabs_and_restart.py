@@ -80,6 +80,40 @@ def test_a_tab_that_left_on_purpose_does_not_hand_the_seat_back(client: TestClie
 
 
 
+def test_a_replaced_tab_back_from_its_own_reconnect_takes_the_seat_only_if_free(
+        client: TestClient) -> None:
+    """A replaced tab that lost its own connection used to stay replaced for good (its page
+    did not join again, and a plain join would take the seat from the other tab): a join
+    with ``if_free`` takes the seat only when no other open tab holds it, and otherwise
+    waits to be handed it when that tab closes."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60}, bob)
+    started(ann, bob)
+    seat = bob.seat
+    tab2 = Player(client, "Bob", bob.token)
+    assert tab2.request({"type": "join", "table_id": tid})["type"] == "ack"
+    assert bob.until(lambda m: m["type"] == "error")["code"] == "replaced"
+    bob.close()  # the first tab's network goes; it comes back on a new socket
+    bob2 = Player(client, "Bob", bob.token)
+    held = bob2.request({"type": "join", "table_id": tid, "if_free": True})
+    assert held["type"] == "error" and held["code"] == "replaced", held
+    # nothing changed for the tab that holds the seat
+    assert tab2.request({"type": "chat", "text": "still mine"})["type"] == "ack"
+    assert not [m for m in tab2.frames if m["type"] == "error"], tab2.frames[-3:]
+    assert hub_of(client).tables[tid].connected(seat or 0)
+    # the newer tab closes: the seat is handed to the reconnected first tab, silently
+    tab2.close()
+    snap = bob2.until(lambda m: m["type"] == "table")
+    assert snap["you"] == {"role": "player", "seat": seat}
+    ann.request({"type": "chat", "text": "x"})
+    assert not _events(ann, "left") and not _events(ann, "covered")
+    # and when no tab holds the seat any more, a join with if_free simply takes it
+    bob2.close()
+    ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left")
+    bob3 = Player(client, "Bob", bob.token)
+    assert bob3.request({"type": "join", "table_id": tid, "if_free": True})["type"] == "ack"
+    assert bob3.until(lambda m: m["type"] == "table")["you"] == {"role": "player", "seat": seat}
+
 
 def test_after_a_restart_nobody_hears_that_people_who_never_left_are_back(
         restart: Any) -> None:

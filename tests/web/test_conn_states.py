@@ -23,6 +23,7 @@ from tests.web.helpers import (
     create_cpu_table,
     create_private_table,
     play_hinted_to_end,
+    take_hinted_turn,
     wait_my_turn_or_over,
 )
 
@@ -261,3 +262,146 @@ def test_a_sign_out_elsewhere_is_told_as_such(new_page: Any, server: str) -> Non
     assert "signed out elsewhere" in item["text"], item
     assert "expired" not in item["text"], item
     assert not page.errors, page.errors
+
+
+TURN_SHOWN = """() => [...document.querySelectorAll('.felt .seat')].filter(
+  (el) => el.classList.contains('turn') || el.querySelector('.turn-tag')
+    || /\\b(your|their) turn\\b/.test(el.getAttribute('aria-label') || '')).length"""
+
+
+def test_the_turn_marker_is_not_shown_as_current_while_offline(
+        new_page: Any, server: str) -> None:
+    """Offline, the seat's turn tag stayed as it was ("your turn", the seconds frozen);
+    now it goes until the table's state comes back, and comes back from it."""
+    page = new_page()
+    create_cpu_table(page, server, "Odile", profile="game93", timer=60)
+    _to_my_play_turn(page)
+    assert page.evaluate(TURN_SHOWN) == 1
+    said = Speech(page)
+    said.seen = len(said.all())
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function("() => /Offline/.test(document.querySelector('#status-line').textContent)")
+    assert page.evaluate(TURN_SHOWN) == 0
+    page.context.set_offline(False)
+    said.wait_for("Back at the table")
+    page.wait_for_function(f"() => ({TURN_SHOWN})() === 1")
+    mine = page.evaluate("""() => { const t = spadesApp.table;
+      const el = document.querySelector(`.felt .seat[data-seat="${t.mySeat}"]`);
+      return el.classList.contains('turn') && /your turn/.test(el.getAttribute('aria-label')); }""")
+    assert mine
+    assert not page.errors, page.errors
+
+
+def _same_person_elsewhere(new_page: Any, server: str, first: Any, tid: str) -> Any:
+    """Another tab of the person at ``first`` (a browser context of its own, so that its
+    network stays up when the first one's goes), at table ``tid``."""
+    token = first.evaluate("localStorage.getItem('spades.token')")
+    other = new_page()
+    other.evaluate("t => localStorage.setItem('spades.token', t)", token)
+    other.goto(server + f"#/table/{tid}")
+    other.reload()
+    other.wait_for_function("spadesApp.table && spadesApp.table.view && spadesApp.table.isPlayer")
+    return other
+
+
+def _lose_and_regain_network(page: Any, between: Any = None) -> None:
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function("spadesApp.conn.status === 'offline'")
+    if between is not None:
+        between()
+    page.context.set_offline(False)
+
+
+def test_a_replaced_tab_takes_its_state_from_the_server_after_its_own_reconnect(
+        new_page: Any, server: str) -> None:
+    """A tab replaced by another one, that then lost its own connection, stayed on "Play
+    here" after reconnecting even when the other tab had closed meanwhile."""
+    first = new_page()
+    create_cpu_table(first, server, "Pim", profile="game93")
+    tid = first.evaluate("spadesApp.table.id")
+    said = Speech(first)
+    second = _same_person_elsewhere(new_page, server, first, tid)
+    first.wait_for_function(BOX_SHOWN)
+    said.seen = len(said.all())
+    # its network goes; the other tab closes meanwhile; back online, it has the seat again
+    _lose_and_regain_network(first, between=second.close)
+    first.wait_for_function("() => !document.querySelector('#replaced-box')"
+                            " && spadesApp.table.isPlayer && !spadesApp.table.blocked")
+    said.wait_for("in this tab again")
+    # another tab takes it again and stays open: after a reconnect the first keeps Play here
+    # (said once more, briefly) and the other tab keeps the seat
+    third = _same_person_elsewhere(new_page, server, first, tid)
+    first.wait_for_function(BOX_SHOWN)
+    said.wait_for("open in another tab")
+    _lose_and_regain_network(first)
+    said.wait_for("Reconnected")
+    said.wait_for("still open in another tab")
+    assert first.evaluate("spadesApp.table.replaced")
+    assert first.is_visible("#replaced-box")
+    assert not third.query_selector("#replaced-box")
+    assert third.evaluate("spadesApp.table.isPlayer && !spadesApp.table.replaced")
+    # the other tab closes: the seat comes to the first without a click
+    third.close()
+    first.wait_for_function("() => !document.querySelector('#replaced-box')"
+                            " && spadesApp.table.isPlayer && !spadesApp.table.blocked")
+    assert not first.errors, first.errors
+
+
+def _catch_up_after(page: Any, play_on: Any) -> str:
+    """The catch-up the page would give had it been away from our play turn (now) until
+    ``play_on`` has played on (with the hint: as the server would have played for us)."""
+    page.evaluate("() => { const t = spadesApp.table;"
+                  " window.__away = { view: t.view, score: t.score }; }")
+    play_on()
+    return str(page.evaluate("spadesApp.table.catchUpText(window.__away)"))
+
+
+def _words(card: str) -> str:
+    names = dict(zip("AKQJT98765432", ["ace", "king", "queen", "jack", "ten", "nine", "eight",
+                                        "seven", "six", "five", "four", "three", "two"],
+                     strict=True))
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    return f"{names[card[0]]} of {suits[card[1]]}"
+
+
+def test_the_catch_up_says_a_hand_ended_while_away(new_page: Any, server: str) -> None:
+    """The catch-up named the cards played for you only within the same hand; a hand that
+    ended meanwhile was "finished and scored", with no word of its points or of the cards
+    played for you, and the end of the match came with nothing of the hand."""
+    page = new_page()
+    create_cpu_table(page, server, "Hedda", profile="game93")
+    _to_my_play_turn(page)
+    held = page.evaluate("spadesApp.table.view.hand")
+
+    def to_hand_2() -> None:
+        for _ in range(30):
+            wait_my_turn_or_over(page)
+            if page.evaluate("spadesApp.table.view.hand_number") > 1:
+                return
+            take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+        raise AssertionError("hand 2 never came")
+
+    text = _catch_up_after(page, to_hand_2)
+    assert "Hand 1 ended while you were away" in text, text
+    points = page.evaluate("spadesApp.table.view.results[0].points")
+    assert f"{points[0]} point" in text and f"{points[1]} point" in text, (points, text)
+    for card in held:  # every card held then was played for us before the hand ended
+        assert _words(card) in text.lower(), (card, text)
+    assert "Hand 2" in text and "Scores" in text, text
+
+    # the last hand of a match: its end, the cards, and who won
+    one = new_page()
+    one.fill("#quick-name", "Hedwig")
+    one.check("input[name=length][value=one]")
+    one.click("form.quick button[type=submit]")
+    one.wait_for_function("spadesApp.table && spadesApp.table.view")
+    _to_my_play_turn(one)
+    held = one.evaluate("spadesApp.table.view.hand")
+    text = _catch_up_after(one, lambda: play_hinted_to_end(one))
+    assert "Hand 1 ended while you were away" in text, text
+    for card in held:
+        assert _words(card) in text.lower(), (card, text)
+    assert "The match is over" in text, text
+    assert not page.errors and not one.errors, (page.errors, one.errors)

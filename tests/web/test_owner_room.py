@@ -96,3 +96,42 @@ def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_nam
     said = [e["text"] for e in heard.all()]
     assert not any("Bob sits down" in t for t in said), said
     Speech(ann).wait_for("Bob sits down at North")
+
+
+def test_removed_from_a_table_without_spectators_the_page_says_so_and_offers_the_way_on(
+        new_page: Any, server: str) -> None:
+    """Removed by the owner at a table that allows no spectators, the page stayed in
+    watching mode (the table drawn, "Stop watching") though the words said the player was
+    off the table."""
+    owner, quill = new_page(), new_page()
+    owner.goto(server + "#/create")
+    owner.fill("#c-your-name", "Ottoline")
+    owner.fill("#c-name", "Closed room")
+    owner.select_option("#c-profile", "cardems")
+    owner.check("#c-private")
+    owner.uncheck("#c-spectators")
+    owner.click("text=Create the table")
+    owner.wait_for_selector(".invite")
+    code = str(owner.text_content(".invite")).strip()
+    join_by_invite(owner, quill, server, code, "Quill")
+    said = Speech(quill)
+    said.seen = len(said.all())
+    owner.get_by_role("button", name="Remove Quill").click()
+    said.wait_for("Ottoline removed you from the table")
+    quill.wait_for_selector("#off-table")
+    title = quill.text_content("#off-table h1") or ""
+    assert "no longer at" in title and "Closed room" in title, title
+    # no watching-mode table: no seats, felt or "Stop watching"; the focus on the heading
+    assert not quill.query_selector("#seat-list") and not quill.query_selector(".felt")
+    assert quill.get_by_role("button", name="Stop watching").count() == 0
+    quill.wait_for_function("document.activeElement && document.activeElement.closest('#off-table')")
+    assert quill.get_by_role("link", name="Back to the lobby").count() == 1
+    # said once, and nothing about watching
+    texts = [e["text"] for e in said.all()]
+    assert sum("removed you" in t for t in texts) == 1, texts
+    assert not [t for t in texts if "watching" in t.lower()], texts
+    # joining again is offered (the place is free) and works
+    quill.get_by_role("button", name="Join again").click()
+    quill.wait_for_selector("#seat-list")
+    owner.wait_for_function(f"{SEATS}.some(s => s.name === 'Quill')")
+    assert not quill.errors, quill.errors

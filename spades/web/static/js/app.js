@@ -114,8 +114,12 @@ class App {
       if (last && !this.myTables.includes(last) && !(this.table && this.table.id === last)) store.setLastTable(null);
       // (re)join the table, unless the join of openTable() was waiting for this very
       // connection and has just been sent: a second join would say "X is back" twice
-      // (not a tab whose seat another tab holds: "Play here" takes it back)
-      if (this.table && this.joinQueued !== this.table.id && !this.table.replaced) c.send(this.joinMessage());
+      // (a tab whose seat another tab held asks for it only if that tab is gone: the server
+      // says whether it is; "Play here" takes it from a tab still open)
+      // (not a table you were removed from: "Join again" is yours to press)
+      if (this.table && this.joinQueued !== this.table.id && !this.table.offTable) {
+        if (this.table.replaced) this.table.rejoinIfFree(); else c.send(this.joinMessage());
+      }
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
       if (this.currentRoute === "home") this.renderHome();
@@ -517,9 +521,11 @@ class App {
     }
   }
 
-  /** The `join` of the open table: as a spectator when it was opened to watch. */
+  /** The `join` of the open table: as a spectator when it was opened to watch; with the
+   * invite code of a private table you were removed from ("Join again"). */
   joinMessage() {
-    return { type: "join", table_id: this.table.id, ...(this.table.watching ? { role: "spectator" } : {}) };
+    const t = this.table;
+    return { type: "join", table_id: t.id, ...(t.watching ? { role: "spectator" } : {}), ...(t.invite ? { invite: t.invite } : {}) };
   }
 
   openTable(id, watch = false) {

@@ -113,6 +113,7 @@ export class TableView {
     this.el = null;
     this.draftLoaded = false;
     this.replaced = false; // the table is open in another tab of yours, which holds the seat
+    this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
   }
 
@@ -141,11 +142,23 @@ export class TableView {
   /** Another tab of yours took the seat (error `replaced`): say so, and offer it back. */
   onReplaced() {
     if (this.msg && !this.away) this.away = { view: this.view, score: this.score };
+    const again = this.replaced; // (the answer to rejoinIfFree: rejoinIfFree says it)
     this.replaced = true;
     this.render();
+    if (again) return;
     this.say("This table is open in another tab: this tab no longer follows the game. Press Play here to play in this tab.", { assertive: true });
     const btn = this.el && this.el.querySelector("#play-here");
     if (btn) btn.focus();
+  }
+
+  /** Back from a reconnect while another tab held the seat: the seat comes back to this tab
+   * if that tab has gone meanwhile (a snapshot follows); if it is still open, this tab keeps
+   * "Play here" (and gets the seat when that tab closes). */
+  rejoinIfFree() {
+    this.app.conn.request({ ...this.app.joinMessage(), if_free: true }).catch((err) => {
+      if (this.app.table !== this || !this.replaced) return;
+      if (err.code === "replaced") this.say("This table is still open in another tab.");
+    });
   }
 
   /** "Play here": join again; the seat comes back to this tab (the other one is told). */
@@ -167,22 +180,38 @@ export class TableView {
   }
 
   /** Where the game stands after time away (a lost connection, a server restart, another
-   * tab): the hand and trick, what was played or bid for you if this is the same hand, whose
-   * turn, the scores. `before`: {view, score} when you went. */
+   * tab): a hand that ended meanwhile (its points, and the cards played for you in it: all
+   * you held), the hand and trick now, what was bid or played for you if this is the same
+   * hand, whose turn, the scores (or the end of the match). `before`: {view, score} when you
+   * went. */
   catchUpText(before) {
     const v = this.view;
-    if (!v || this.status !== "active") return this.summary();
+    if (!v || this.status === "waiting") return this.summary();
     const parts = [];
+    const b = before && before.view;
+    const me = this.mySeat;
+    const scored = v.results ? v.results.length : 0;
+    const from = b ? (b.results ? b.results.length : b.hand_number - 1) + 1 : scored + 1;
+    if (b && scored >= from) {
+      parts.push(scored === from ? `Hand ${from} ended while you were away: ${this.handPointsText(v.results[from - 1])}.`
+        : `Hands ${from} to ${scored} ended while you were away.`);
+      if (this.isPlayer && (b.phase === "bid" || b.phase === "play")) {
+        // every card you held then was played for you before that hand ended
+        const unbid = b.bids[me] === null || b.bids[me] === undefined;
+        const cards = b.hand && b.hand.length ? listJoin(b.hand.map((c) => cardName(c))) : "";
+        if (cards) parts.push(`${unbid ? "Bid and played" : "Played"} for you in hand ${from}: ${cards}.`);
+        else if (unbid) parts.push(`Bid and played for you in hand ${from}.`);
+      }
+    }
+    if (this.status !== "active" || v.phase === "over") {
+      if (!parts.length) return this.summary();
+      parts.push(this.overText(this.msg.table.winner ?? v.winner));
+      return parts.join(" ");
+    }
     const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
       : v.phase === "bid" ? ", bidding" : "";
     parts.push(`Hand ${v.hand_number}${trick}.`);
-    const b = before && before.view;
-    if (b && b.hand_number !== v.hand_number) {
-      const n = v.hand_number - b.hand_number;
-      parts.push(n === 1 ? `Hand ${b.hand_number} was finished and scored while you were away.`
-        : `Hands ${b.hand_number} to ${v.hand_number - 1} were finished and scored while you were away.`);
-    } else if (b && this.isPlayer) {
-      const me = this.mySeat;
+    if (b && b.hand_number === v.hand_number && scored < from && this.isPlayer) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
         parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
@@ -192,6 +221,15 @@ export class TableView {
     parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
     parts.push(this.scoresText());
     return parts.join(" ");
+  }
+
+  /** A scored hand's points per side, mid-sentence: "you and North 71 points, West and East
+   * -40 points". */
+  handPointsText(r) {
+    return this.sides.map((_, k) => {
+      const who = this.sideName(k);
+      return `${who === "You" ? "you" : who} ${plural(r.points[k], "point")}`;
+    }).join(", ");
   }
 
   // ------------------------------------------------------------------ state helpers
@@ -314,6 +352,7 @@ export class TableView {
     const wasReplaced = this.replaced;
     const away = this.away;
     this.replaced = false;
+    this.offTable = null;
     this.away = null;
     this.msg = msg;
     this.view = msg.view;
@@ -478,9 +517,16 @@ export class TableView {
     this.view = msg.view;
     this.turn = msg.turn;
     this.score = msg.score;
+    const invite = this.msg && this.msg.table.invite; // (the members' table has it)
     // seats, owner, options or status changed: the frame carries the table as it is now
     if (msg.table && this.msg) this.msg.table = msg.table;
     if (msg.you && this.msg) this.msg.you = msg.you;
+    // removed from a table that allows no spectators: this frame is the last one ("Join
+    // again" needs the invite code of a private table)
+    if (msg.you && msg.you.role === "none") {
+      this.offTable = ev.text || "You were removed from the table";
+      if (invite) this.invite = invite;
+    }
     const sounds = this.app.sounds;
     let pause = 0;
     const mine = ev.seat === this.mySeat && this.isPlayer;
@@ -1012,7 +1058,7 @@ export class TableView {
 
   render() {
     if (!this.el || !this.msg) return;
-    const mode = this.status === "waiting" || !this.view ? "waiting" : "game";
+    const mode = this.offTable ? "off" : this.status === "waiting" || !this.view ? "waiting" : "game";
     let hadFocus = this.el.contains(document.activeElement);
     const rebuilt = this.el.dataset.mode !== mode;
     if (rebuilt) {
@@ -1020,10 +1066,12 @@ export class TableView {
       hadFocus = hadFocus || !a || a === document.body || a === this.app.main;
       this.el.dataset.mode = mode;
       clear(this.el);
-      if (mode === "waiting") this.buildWaiting(); else this.buildGame();
+      if (mode === "off") this.buildOffTable();
+      else if (mode === "waiting") this.buildWaiting(); else this.buildGame();
       // the table fills the window: felt, hand and actions in sight together
       if (mode === "game") requestAnimationFrame(() => this.showTable());
     }
+    if (mode === "off") return;
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     this.renderReplaced();
     // never leave the keyboard user stranded on <body> when what they were on went away
@@ -1032,6 +1080,23 @@ export class TableView {
         || this.el.querySelector("#hand") || this.el.querySelector("h1");
       if (target) target.focus();
     }
+  }
+
+  /** No longer at the table (removed by the owner; it allows no spectators): what happened
+   * (said when its frame came, not again) and what you can do: join again while a place is
+   * free before the start, or go to the lobby or the home page. The focus goes to it. */
+  buildOffTable() {
+    const t = this.msg.table;
+    const free = t.status === "waiting" && t.seats.some((p) => p.kind === "empty");
+    const why = cap(String(this.offTable).trim());
+    this.el.append(h("section", { class: "panel off-table", id: "off-table", "aria-labelledby": "off-table-title" },
+      h("h1", { id: "off-table-title", class: "page-title", tabindex: "-1" }, `You are no longer at ${t.name || "this table"}`),
+      h("p", {}, /[.!?]$/.test(why) ? why : `${why}.`),
+      h("p", { class: "button-row" },
+        free ? h("button", { type: "button", class: "primary", onclick: () => this.app.joinTable() }, "Join again") : null,
+        h("a", { href: "#/lobby" }, "Back to the lobby"), " ",
+        h("a", { href: "#/" }, "Home page"))));
+    this.el.querySelector("#off-table-title").focus();
   }
 
   // ---------- waiting room
@@ -1257,7 +1322,7 @@ export class TableView {
    * for you. Before the start your place is kept (its own button frees it). */
   depart() {
     clearTimeout(this.spectatorTimer);
-    if (!this.msg || (this.isPlayer && this.status !== "active")) return;
+    if (!this.msg || this.offTable || (this.isPlayer && this.status !== "active")) return;
     this.app.conn.send({ type: "leave" });
     const name = this.msg.table.name || "the table";
     this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
@@ -1436,7 +1501,9 @@ export class TableView {
       el.style.top = `calc(50% + ${(Math.cos(a)).toFixed(4)} * (50% - var(--seat-hh)))`;
       const k = (s - (this.mySeat ?? 0) + this.players) % this.players;
       el.dataset.place = k === 0 ? "me" : pos.y < 35 ? "top" : pos.x < 50 ? "left" : "right";
-      const turn = v.current_player === s && v.phase !== "over";
+      // offline (or the seat in another tab) the turn known is an old one: no marker until
+      // the table's state comes again
+      const turn = v.current_player === s && v.phase !== "over" && !this.blocked;
       el.classList.toggle("turn", turn);
       el.classList.toggle("dealer", v.dealer === s);
       el.classList.toggle("mine", s === this.mySeat && this.isPlayer);
