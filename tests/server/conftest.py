@@ -14,8 +14,11 @@ from tests.server.helpers import close_all, in_process
 
 @pytest.fixture
 def settings(database: str, tmp_path: Path) -> Settings:
-    """Every in-process server test runs once on SQLite and once on PostgreSQL."""
-    return Settings(db=database, bot_executor="inline", cpu_delay=0.0,
+    """Every in-process server test runs once on SQLite and once on PostgreSQL. Its clients
+    act as fast as the server answers, so the message rate per connection is off (a whole
+    match between two test clients went over 20 a second on a fast machine, or in bursts on
+    a busy one); the tests of that rate set it themselves (test_fuzz, test_attack_limits)."""
+    return Settings(db=database, bot_executor="inline", cpu_delay=0.0, rate_per_second=0.0,
                     web_static=str(tmp_path / "noweb"))
 
 

@@ -75,8 +75,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(server: str) -> Iterator[Any]:
+    """One chromium for the browser tests. Package-scoped, not session-scoped: Playwright's
+    sync API keeps an event loop running in the main thread while it is open, so tests run
+    after these in the same session (``pytest tests/web tests/server``) could not call
+    ``asyncio.run``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
