@@ -283,9 +283,13 @@ def test_the_turn_marker_is_not_shown_as_current_while_offline(
     page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
     page.wait_for_function("() => /Offline/.test(document.querySelector('#status-line').textContent)")
     assert page.evaluate(TURN_SHOWN) == 0
+    # nor does the status line go on saying whose turn it was ("Your turn: follow hearts")
+    line = page.text_content("#status-line") or ""
+    assert "turn" not in line.lower(), line
     page.context.set_offline(False)
     said.wait_for("Back at the table")
     page.wait_for_function(f"() => ({TURN_SHOWN})() === 1")
+    page.wait_for_function("() => /Your turn/.test(document.querySelector('#status-line').textContent)")
     mine = page.evaluate("""() => { const t = spadesApp.table;
       const el = document.querySelector(`.felt .seat[data-seat="${t.mySeat}"]`);
       return el.classList.contains('turn') && /your turn/.test(el.getAttribute('aria-label')); }""")

@@ -1636,7 +1636,8 @@ export class TableView {
     clear(line);
     const why = this.blocked;
     if (why) line.append(h("span", { class: "status-chip offline", id: "blocked-chip" }, this.blockedWords()), " ");
-    line.append(`Hand ${v.hand_number} · ${text}`);
+    // (offline, or the seat in another tab: whose turn it was is no longer news)
+    line.append(why && v.phase !== "over" && this.status !== "finished" ? `Hand ${v.hand_number}` : `Hand ${v.hand_number} · ${text}`);
     if (!why && this.turn && this.turn.deadline && v.phase !== "over" && this.status !== "finished") {
       // the turn timer, visible all the time (WCAG 2.2.1); tick() keeps it current
       line.append(h("span", { class: "status-chip timer-chip", id: "timer-chip", role: "timer", "aria-live": "off" },
