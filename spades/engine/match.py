@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.engine._pickling import get_state, set_state
-from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str, whole_number
 from spades.engine.cards import (
     NON_SPADE_MASK,
     NUM_CARDS,
@@ -214,8 +214,10 @@ class Match(HandState):
         return self.legal_mask() if self.phase is PLAY else 0
 
     def is_legal(self, action: object) -> bool:
-        if not isinstance(action, int):
-            return False
+        if type(action) is not int:
+            action = whole_number(action)
+            if action is None:
+                return False
         if self.phase is PLAY:
             return 0 <= action < 54 and bool(self.legal_mask() >> action & 1)
         return self.phase is BID and action in self.legal_bids()
@@ -231,8 +233,11 @@ class Match(HandState):
             return "the match is over"
         if self.phase is DEAL:
             return "the next hand has not been dealt"
-        if not isinstance(action, int) or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
-            return (f"{action!r} is not an action: a card (0 to 53) or a bid "
+        given = action
+        if type(action) is not int:
+            action = whole_number(action)
+        if action is None or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
+            return (f"{given!r} is not an action: a card (0 to 53) or a bid "
                     f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
         if self.phase is BID:
             return self._why_bid_illegal(action)
@@ -273,9 +278,15 @@ class Match(HandState):
     # Acting -----------------------------------------------------------------------------
 
     def apply(self, action: object) -> None:
-        """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
-        if not isinstance(action, int):
-            raise IllegalAction(self._why_illegal(action))
+        """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change.
+
+        An action is an ``int``, or a whole number of another integer type (a numpy integer:
+        anything ``operator.index`` takes), played as that int; never a bool."""
+        if type(action) is not int:
+            given = action
+            action = whole_number(action)
+            if action is None:
+                raise IllegalAction(self._why_illegal(given))
         if self.phase is not PLAY:
             if self.phase is BID and action in self.legal_bids():
                 self._bid(action)
