@@ -280,3 +280,18 @@ def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--seat: 'up' is not a seat; use north, east, south, west" in capsys.readouterr().err
     assert main(["hint", str(tmp_path / "nope.json")]) == 2
     assert f"cannot read {tmp_path / 'nope.json'}: No such file" in capsys.readouterr().err
+
+
+def test_arena_teams_solo_makes_a_partnership_profile_solo_as_for_play(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # --help: "--teams HOW ... (as for spades play)"; spades play --teams solo plays cardems
+    # solo, but the arena dropped "solo" (the same None as no --teams) and played partners.
+    code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", "1",
+                 "--quiet", "--json", "--teams", "solo"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["teams"] is False and result["rules"] == "cardems"
+    code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", "1",
+                 "--quiet", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out.strip().splitlines()[-1])["teams"]
