@@ -295,3 +295,12 @@ def test_arena_teams_solo_makes_a_partnership_profile_solo_as_for_play(
     code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", "1",
                  "--quiet", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out.strip().splitlines()[-1])["teams"]
+
+
+def test_hint_takes_back_the_cards_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    # "Seat 0 holds 2♥ 3♥ 4♥ Q♠ ..." then --hand with those very words: "'2♥' is not a card".
+    assert main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds",
+                 "6"]) == 0
+    held = capsys.readouterr().out.splitlines()[0].removeprefix("Seat 0 holds ")
+    assert "♥" in held
+    assert main(["hint", "--hand", held, "--worlds", "6"]) == 0, capsys.readouterr().err
