@@ -190,7 +190,8 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
                     cfg.a if labels[rules.side_of[s]] == "a" else cfg.b, rules, s)
                          for s in range(rules.players)]
                 records.append(match.to_record(
-                    players=names, arena={"deal": index, "play": play, "seed": dseed}))
+                    names=names, players=names,
+                    arena={"deal": index, "play": play, "seed": dseed}))
     except BotFailure as exc:
         return DealOutcome(index, None, {"a": SideStats(), "b": SideStats()}, [], str(exc))
     first = labels_for(nsides, swap=False)

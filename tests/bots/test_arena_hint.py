@@ -304,3 +304,18 @@ def test_hint_takes_back_the_cards_it_prints(capsys: pytest.CaptureFixture[str])
     held = capsys.readouterr().out.splitlines()[0].removeprefix("Seat 0 holds ")
     assert "♥" in held
     assert main(["hint", "--hand", held, "--worlds", "6"]) == 0, capsys.readouterr().err
+
+
+def test_arena_records_name_their_players_where_replay_reads_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --save wrote the players only as "players", a field records.md does not know, so
+    # spades replay (and spades import) called them North, East, South and West.
+    save = tmp_path / "deals.jsonl"
+    assert main(["arena", "--a", "intermediate", "--b", "random", "--deals", "1", "--jobs",
+                 "1", "--quiet", "--save", str(save)]) == 0
+    first = json.loads(save.read_text().splitlines()[0])
+    assert first["names"] == first["players"] == ["A:intermediate", "B:random"] * 2
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 0
+    sheet = capsys.readouterr().out
+    assert "A:intermediate" in sheet and "North" not in sheet
