@@ -237,8 +237,7 @@ class Match(HandState):
         if type(action) is not int:
             action = whole_number(action)
         if action is None or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
-            return (f"{given!r} is not an action: a card (0 to 53) or a bid "
-                    f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
+            return _not_an_action(given)
         if self.phase is BID:
             return self._why_bid_illegal(action)
         if action >= BID_BASE:
@@ -496,15 +495,22 @@ class Match(HandState):
         seen[self.turn] = looked
         self.looked = seen
 
-    def apply_timeout(self, action: int | None = None) -> int:
+    def apply_timeout(self, action: object = None) -> int:
         """The turn timer ran out: act for the player and give their side the penalty bags
         at once (which may trigger the bag penalty at once). Returns the bid or card.
 
         ``action`` replays a recorded timeout: any legal bid (the seeds leave "a bid that
         suits the hand" open), or any of the equally weakest legal cards (same rank as the
         weakest; the timer itself picks clubs, then diamonds, then hearts). Without it, the
-        timer bids :func:`suggested_bid` or plays the weakest card."""
+        timer bids :func:`suggested_bid` or plays the weakest card. An ``action`` that is no
+        action (see :meth:`apply`) raises :class:`IllegalAction`, changing nothing."""
         chosen = self.timeout_action()
+        if action is not None:
+            given = action
+            if type(action) is not int:
+                action = whole_number(action)
+            if action is None or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
+                raise IllegalAction(_not_an_action(given))
         looks = chosen == LOOK
         if looks:  # the timer looks for the player: part of this one action, so that
             self._set_looked(True)  # undo takes both back
@@ -622,6 +628,11 @@ class Match(HandState):
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} hand {self.hand_number} {self.phase} "
                 f"turn {self.current_player} scores {self.scores}>")
+
+
+def _not_an_action(given: object) -> str:
+    return (f"{given!r} is not an action: a card (0 to 53) or a bid "
+            f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
 
 
 def observe(match: Match, seat: object) -> Observation:

@@ -212,3 +212,32 @@ def test_a_bool_is_no_action(phase: str) -> None:
     with pytest.raises(IllegalAction, match=r"^False is not an action"):
         m.check(False)
     assert m.to_record() == before
+
+
+@pytest.mark.parametrize("action", [64.0, True, "nil", 999, -1, None])
+def test_a_timeout_given_no_action_changes_nothing(action: Any) -> None:
+    # apply_timeout(64.0) in the bidding (64 == 64.0 is a legal bid) gave the side its
+    # penalty bag and logged the timeout, then raised "64.0 is not an action": the match was
+    # left half changed. apply_timeout(999) raised a SpadesError from action_str, and
+    # apply_timeout("nil") in the play a TypeError.
+    from spades.engine import IllegalAction
+
+    for phase in ("bid", "play"):
+        m = Match(profile("race400", turn_timer=20), rng=random.Random(1))
+        while m.phase != phase:
+            m.apply(m.legal_actions()[0])
+        before = (m.to_record(), list(m.bags), list(m.timeout_bags), list(m.scores))
+        if action is None:  # the timer's own choice: still fine
+            m.apply_timeout(action)
+            continue
+        with pytest.raises(IllegalAction, match=rf"^{__import__('re').escape(repr(action))} is "
+                                                r"not an action"):
+            m.apply_timeout(action)
+        assert (m.to_record(), list(m.bags), list(m.timeout_bags), list(m.scores)) == before
+
+
+def test_a_timeout_takes_an_action_of_any_integer_type() -> None:
+    m = Match(profile("race400", turn_timer=20), rng=random.Random(1))
+    plain = m.clone()
+    assert m.apply_timeout(_Index(m.timeout_action())) == plain.apply_timeout()
+    assert m.to_record() == plain.to_record()
