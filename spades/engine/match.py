@@ -637,8 +637,11 @@ def _not_an_action(given: object) -> str:
 
 def observe(match: Match, seat: object) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
+    if type(seat) is not int:  # another integer type (numpy's) is that int; never a bool
+        given = seat
+        seat = whole_number(seat)
+        if seat is None:
+            raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {given!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
     log = match.log[-1] if match.log else None

@@ -241,3 +241,12 @@ def test_a_timeout_takes_an_action_of_any_integer_type() -> None:
     plain = m.clone()
     assert m.apply_timeout(_Index(m.timeout_action())) == plain.apply_timeout()
     assert m.to_record() == plain.to_record()
+
+
+def test_a_seat_of_any_integer_type_is_that_seat() -> None:
+    # match.observation(np.int64(0)) (a seat from np.arange) was "TypeError: seat must be a
+    # whole number 0 to 3, not np.int64(0)", which it is.
+    m = Match(profile("cardems"), rng=random.Random(1))
+    for kind in _integer_types():
+        obs = m.observation(kind(2))
+        assert type(obs.seat) is int and obs == m.observation(2)
