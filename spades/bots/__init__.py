@@ -150,7 +150,7 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     if not isinstance(getattr(bot, "name", None), str):
         try:
             bot.name = spec
-        except (AttributeError, TypeError):  # __slots__, a frozen dataclass, a namedtuple
+        except (AttributeError, TypeError, ValueError):  # __slots__, frozen dataclasses, models
             return _Named(bot, spec)
     return bot  # type: ignore[no-any-return]
 
