@@ -24,7 +24,7 @@ def whole_number(action: object) -> int | None:
     """``action`` as an int if it is a whole number of any integer type (an ``int``, a numpy
     integer: anything ``operator.index`` takes), else None: a bool (``True == 1`` is no
     card), a float even when whole, text, anything else."""
-    if isinstance(action, bool) or type(action).__name__ == "bool":  # also numpy's bool
+    if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):  # numpy's too
         return None
     try:
         return operator.index(action)  # type: ignore[arg-type]

@@ -250,3 +250,9 @@ def test_a_seat_of_any_integer_type_is_that_seat() -> None:
     for kind in _integer_types():
         obs = m.observation(kind(2))
         assert type(obs.seat) is int and obs == m.observation(2)
+
+
+def test_a_numpy_bool_is_no_action() -> None:
+    np = pytest.importorskip("numpy")
+    m = Match(profile("cardems"), rng=random.Random(1))
+    assert m.is_legal(np.True_) is False and m.is_legal(np.int64(m.legal_actions()[0]))
