@@ -33,6 +33,10 @@ def load_weights(path: str | None = None) -> tuple[npt.NDArray[np.float64], npt.
 def logits(weights: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
            x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
     w, b = weights
+    if w.shape[1] != x.shape[0]:  # trained at another table size: the vectors differ
+        raise ValueError(f"the policy was trained on {w.shape[1]} inputs "
+                         f"({(w.shape[1] - 64) // 136} players), this table's observation has "
+                         f"{x.shape[0]} ({(x.shape[0] - 64) // 136} players)")
     z = w @ x + b
     return np.where(mask > 0, z, -np.inf)
 

@@ -22,6 +22,7 @@ from spades.bots.base import Bot, RandomBot
 from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
 from spades.bots.human import HUMAN_MODELS, HumanBot
+from spades.engine import Observation
 
 LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts", "human")
 #: The suffix that turns the expert's adaptation off.
@@ -147,8 +148,28 @@ def python_bot(spec: str, seed: int | None = None) -> Bot:
     except ValueError:
         pass  # no signature to check (a built-in)
     if not isinstance(getattr(bot, "name", None), str):
-        bot.name = spec
+        try:
+            bot.name = spec
+        except (AttributeError, TypeError, ValueError):  # __slots__, frozen dataclasses, models
+            return _Named(bot, spec)
     return bot  # type: ignore[no-any-return]
+
+
+class _Named:
+    """A ``py:`` bot that has no ``name`` and cannot be given one (``__slots__``, a frozen
+    dataclass): its spec is the name, everything else is the bot's own."""
+
+    def __init__(self, bot: Any, name: str) -> None:
+        self._bot = bot
+        self.name = name
+
+    def act(self, obs: Observation) -> int:
+        return self._bot.act(obs)  # type: ignore[no-any-return]
+
+    def __getattr__(self, attr: str) -> Any:  # see, close... as the bot has them
+        if attr.startswith("__") or attr == "_bot":  # (copy and pickle ask before _bot is set)
+            raise AttributeError(attr)
+        return getattr(self._bot, attr)
 
 
 def parse_budget(text: str, unit: str) -> dict[str, Any]:

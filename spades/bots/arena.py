@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import EllipsisType
 from typing import Any
 
 from spades.bots import make_bot
@@ -189,7 +190,8 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
                     cfg.a if labels[rules.side_of[s]] == "a" else cfg.b, rules, s)
                          for s in range(rules.players)]
                 records.append(match.to_record(
-                    players=names, arena={"deal": index, "play": play, "seed": dseed}))
+                    names=names, players=names,
+                    arena={"deal": index, "play": play, "seed": dseed}))
     except BotFailure as exc:
         return DealOutcome(index, None, {"a": SideStats(), "b": SideStats()}, [], str(exc))
     first = labels_for(nsides, swap=False)
@@ -420,11 +422,13 @@ def stderr_progress(total: int, every: float = 5.0,
 
 def config_from(a: str, b: str, rules_name: str, players: int | None, deals: int, seed: int,
                 matches: bool, save: bool,
-                teams: tuple[tuple[int, ...], ...] | None = None) -> ArenaConfig:
+                teams: tuple[tuple[int, ...], ...] | EllipsisType | None = ...) -> ArenaConfig:
+    """The arena's configuration; ``teams`` ``...`` (not given) keeps the profile's sides,
+    ``None`` is solo (``--teams solo``, as for ``spades play``)."""
     kwargs: dict[str, Any] = {}
     if players is not None:
         kwargs["players"] = players
-    if teams is not None:
+    if teams is not ...:
         kwargs["teams"] = teams
     rules = profile(rules_name, **kwargs)
     check_specs(a, rules)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import math
 import os
 import select
 import shlex
@@ -61,6 +62,17 @@ def rules_message(rules: Rules, seat: int) -> dict[str, Any]:
     }
 
 
+def _seconds(name: str, value: object, *, zero: bool) -> float:
+    """A time limit given to :class:`ExternalBot`: a finite number of seconds above 0 (or
+    0 too, for ``zero``), else an error naming the argument."""
+    what = f"{name}: must be a number of seconds{', 0 or more' if zero else ' above 0'}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what}, not {value!r}")
+    if not (value >= 0 if zero else value > 0) or not math.isfinite(value):
+        raise ValueError(f"{what}, not {value!r}")
+    return value
+
+
 class ExternalBot:
     """A player run by another program (``cmd:PROGRAM ARGS`` in bot specs)."""
 
@@ -76,8 +88,12 @@ class ExternalBot:
                              f"({str(exc).lower()})") from None
         if not self.argv:
             raise ValueError('cmd: needs a program to run, like cmd:"python3 my_bot.py"')
-        self.timeout = timeout
-        self.start_timeout = start_timeout
+        self.timeout = _seconds("timeout", timeout, zero=False)
+        self.start_timeout = _seconds("start_timeout", start_timeout, zero=True)
+        if isinstance(retries, bool) or not isinstance(retries, int):
+            raise TypeError(f"retries: must be a whole number 0 or more, not {retries!r}")
+        if retries < 0:
+            raise ValueError(f"retries: must be a whole number 0 or more, not {retries!r}")
         self.retries = retries
         self.proc: subprocess.Popen[bytes] | None = None
         self.buffer = b""
@@ -159,6 +175,12 @@ class ExternalBot:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+
+    def __enter__(self) -> ExternalBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def __del__(self) -> None:
         # (no module globals here: at interpreter exit they may already be None)

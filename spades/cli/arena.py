@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from types import EllipsisType
 from typing import Any
 
 from spades.bots.arena import (
@@ -58,8 +59,9 @@ def register(sub: Any) -> None:
                    help="rules profile (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players (race400: 3 to 6)")
     p.add_argument("--teams", metavar="HOW", default=None,
-                   help="race400 sides: solo (default), teams, 2+2, 3+3, 2+2+2, or seats "
-                   "like 0,3/1,4/2,5 (as for spades play)")
+                   help="sides: solo, teams, 2+2, 3+3, 2+2+2, or seats like 0,3/1,4/2,5 "
+                   "(as for spades play; default: the profile's, solo in race400, partners "
+                   "0+2 against 1+3 elsewhere)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--jobs", type=positive_int, default=None,
                    help="processes, 1 or more (default: all cores)")
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             if close is not None:
                 close()
     try:
-        teams = None
+        teams: tuple[tuple[int, ...], ...] | EllipsisType | None = ...  # the profile's
         if args.teams is not None:
             teams = parse_teams(args.teams, args.players or 4)
         cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from spades.engine.cards import NUM_CARDS, card_name, card_str, parse_card
 from spades.engine.errors import SpadesError
 
@@ -16,6 +18,18 @@ NIL = BID_BASE
 BLIND_NIL = 96
 LOOK = 97
 MAX_BID = 18
+
+
+def whole_number(action: object) -> int | None:
+    """``action`` as an int if it is a whole number of any integer type (an ``int``, a numpy
+    integer: anything ``operator.index`` takes), else None: a bool (``True == 1`` is no
+    card), a float even when whole, text, anything else."""
+    if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):  # numpy's too
+        return None
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def bid_action(n: int) -> int:

@@ -103,15 +103,23 @@ _WORD_SUITS = {name: i for i, name in enumerate(SUIT_NAMES)}
 _WORD_SUITS.update({name[:-1]: i for i, name in enumerate(SUIT_NAMES)})
 
 
+#: Suit symbols read as suit letters: card_symbol's and their outline forms.
+_SYMBOL_SUITS = {sym: letter for syms, letter in (("♣♧", "C"), ("♦♢", "D"), ("♥♡", "H"),
+                                                  ("♠♤", "S")) for sym in syms}
+
+
 def parse_card(text: object) -> int:
-    """Parse ``AS``, ``th``, ``10H``, ``BJ``, ``LJ`` or words (``queen of hearts``,
+    """Parse ``AS``, ``th``, ``10H``, ``Q♥`` (as :func:`card_symbol` writes it), ``BJ``,
+    ``LJ`` or words (``queen of hearts``,
     ``queen hearts``, ``big joker``; a bare ``joker`` is refused: which one?).
 
     Raises :class:`CardError` saying what is wrong with the text.
     """
     if not isinstance(text, str):
         raise CardError(f"a card must be a string like 'AS', not {text!r}")
-    s = text.strip().upper()
+    s = text.strip().upper().removesuffix("\ufe0f")  # (a symbol shown as an emoji)
+    if s and s[-1] in _SYMBOL_SUITS:  # as card_symbol writes it: Q♥, 10♠ (also ♡ ♤ ♢ ♧)
+        s = s[:-1] + _SYMBOL_SUITS[s[-1]]
     if s in ("BJ", "LJ"):
         return BIG_JOKER if s == "BJ" else LITTLE_JOKER
     if " " in s or s == "JOKER":

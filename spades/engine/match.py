@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.engine._pickling import get_state, set_state
-from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str, whole_number
 from spades.engine.cards import (
     NON_SPADE_MASK,
     NUM_CARDS,
@@ -214,8 +214,10 @@ class Match(HandState):
         return self.legal_mask() if self.phase is PLAY else 0
 
     def is_legal(self, action: object) -> bool:
-        if not isinstance(action, int):
-            return False
+        if type(action) is not int:
+            action = whole_number(action)
+            if action is None:
+                return False
         if self.phase is PLAY:
             return 0 <= action < 54 and bool(self.legal_mask() >> action & 1)
         return self.phase is BID and action in self.legal_bids()
@@ -231,9 +233,11 @@ class Match(HandState):
             return "the match is over"
         if self.phase is DEAL:
             return "the next hand has not been dealt"
-        if not isinstance(action, int) or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
-            return (f"{action!r} is not an action: a card (0 to 53) or a bid "
-                    f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
+        given = action
+        if type(action) is not int:
+            action = whole_number(action)
+        if action is None or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
+            return _not_an_action(given)
         if self.phase is BID:
             return self._why_bid_illegal(action)
         if action >= BID_BASE:
@@ -273,9 +277,15 @@ class Match(HandState):
     # Acting -----------------------------------------------------------------------------
 
     def apply(self, action: object) -> None:
-        """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change."""
-        if not isinstance(action, int):
-            raise IllegalAction(self._why_illegal(action))
+        """Take ``action`` for the player to act. Illegal: :class:`IllegalAction`, no change.
+
+        An action is an ``int``, or a whole number of another integer type (a numpy integer:
+        anything ``operator.index`` takes), played as that int; never a bool."""
+        if type(action) is not int:
+            given = action
+            action = whole_number(action)
+            if action is None:
+                raise IllegalAction(self._why_illegal(given))
         if self.phase is not PLAY:
             if self.phase is BID and action in self.legal_bids():
                 self._bid(action)
@@ -485,15 +495,22 @@ class Match(HandState):
         seen[self.turn] = looked
         self.looked = seen
 
-    def apply_timeout(self, action: int | None = None) -> int:
+    def apply_timeout(self, action: object = None) -> int:
         """The turn timer ran out: act for the player and give their side the penalty bags
         at once (which may trigger the bag penalty at once). Returns the bid or card.
 
         ``action`` replays a recorded timeout: any legal bid (the seeds leave "a bid that
         suits the hand" open), or any of the equally weakest legal cards (same rank as the
         weakest; the timer itself picks clubs, then diamonds, then hearts). Without it, the
-        timer bids :func:`suggested_bid` or plays the weakest card."""
+        timer bids :func:`suggested_bid` or plays the weakest card. An ``action`` that is no
+        action (see :meth:`apply`) raises :class:`IllegalAction`, changing nothing."""
         chosen = self.timeout_action()
+        if action is not None:
+            given = action
+            if type(action) is not int:
+                action = whole_number(action)
+            if action is None or not (0 <= action < 54 or BID_BASE <= action <= LOOK):
+                raise IllegalAction(_not_an_action(given))
         looks = chosen == LOOK
         if looks:  # the timer looks for the player: part of this one action, so that
             self._set_looked(True)  # undo takes both back
@@ -613,10 +630,18 @@ class Match(HandState):
                 f"turn {self.current_player} scores {self.scores}>")
 
 
+def _not_an_action(given: object) -> str:
+    return (f"{given!r} is not an action: a card (0 to 53) or a bid "
+            f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
+
+
 def observe(match: Match, seat: object) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {seat!r}")
+    if type(seat) is not int:  # another integer type (numpy's) is that int; never a bool
+        given = seat
+        seat = whole_number(seat)
+        if seat is None:
+            raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {given!r}")
     if not 0 <= seat < match.n:
         raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
     log = match.log[-1] if match.log else None

@@ -139,12 +139,18 @@ class Rules:
 
     # JSON -----------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"preset": name, ...knobs that differ from the preset}``; see docs/records.md."""
+    def to_json(self, *, teams: bool = False) -> dict[str, Any]:
+        """``{"preset": name, ...knobs that differ from the preset}``; see docs/records.md.
+
+        The teams are left out (a record writes them beside the rules) unless ``teams``:
+        then they are written too where they differ from the preset's (always for
+        ``custom``), so that ``rules_from_json(rules.to_json(teams=True)) == rules``."""
         base = profile(self.name, players=self.players) if self.name in PROFILES else Rules()
         out: dict[str, Any] = {"preset": self.name if self.name in PROFILES else "custom"}
         if self.players != 4 or self.name not in PROFILES:
             out["players"] = self.players
+        if teams and (self.teams != base.teams or self.name not in PROFILES):
+            out["teams"] = None if self.teams is None else [list(side) for side in self.teams]
         for f in dataclasses.fields(self):
             if f.name in ("name", "players", "teams"):
                 continue

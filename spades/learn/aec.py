@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from spades.engine import IllegalAction, Match, Rules, action_name, profile
 from spades.engine.cards import card_str, sorted_for_display

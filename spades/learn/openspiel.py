@@ -34,7 +34,7 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from spades.bots.infer import sample_deals
 from spades.engine import PROFILES, IllegalAction, Match, Rules, action_str, card_str, profile

@@ -280,3 +280,42 @@ def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--seat: 'up' is not a seat; use north, east, south, west" in capsys.readouterr().err
     assert main(["hint", str(tmp_path / "nope.json")]) == 2
     assert f"cannot read {tmp_path / 'nope.json'}: No such file" in capsys.readouterr().err
+
+
+def test_arena_teams_solo_makes_a_partnership_profile_solo_as_for_play(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # --help: "--teams HOW ... (as for spades play)"; spades play --teams solo plays cardems
+    # solo, but the arena dropped "solo" (the same None as no --teams) and played partners.
+    code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", "1",
+                 "--quiet", "--json", "--teams", "solo"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["teams"] is False and result["rules"] == "cardems"
+    code = main(["arena", "--a", "beginner", "--b", "random", "--deals", "1", "--jobs", "1",
+                 "--quiet", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out.strip().splitlines()[-1])["teams"]
+
+
+def test_hint_takes_back_the_cards_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    # "Seat 0 holds 2♥ 3♥ 4♥ Q♠ ..." then --hand with those very words: "'2♥' is not a card".
+    assert main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds",
+                 "6"]) == 0
+    held = capsys.readouterr().out.splitlines()[0].removeprefix("Seat 0 holds ")
+    assert "♥" in held
+    assert main(["hint", "--hand", held, "--worlds", "6"]) == 0, capsys.readouterr().err
+
+
+def test_arena_records_name_their_players_where_replay_reads_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --save wrote the players only as "players", a field records.md does not know, so
+    # spades replay (and spades import) called them North, East, South and West.
+    save = tmp_path / "deals.jsonl"
+    assert main(["arena", "--a", "intermediate", "--b", "random", "--deals", "1", "--jobs",
+                 "1", "--quiet", "--save", str(save)]) == 0
+    first = json.loads(save.read_text().splitlines()[0])
+    assert first["names"] == first["players"] == ["A:intermediate", "B:random"] * 2
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 0
+    sheet = capsys.readouterr().out
+    assert "A:intermediate" in sheet and "North" not in sheet

@@ -112,3 +112,34 @@ def test_arena_voids_deals_of_a_dead_program() -> None:
 ])
 def test_a_json_answer_whose_action_is_no_text_or_integer_says_so(answer: str, why: str) -> None:
     assert parse_answer(answer, {parse_card("QH"), 65}) == (None, why)
+
+
+@pytest.mark.parametrize(("knobs", "error", "message"), [
+    ({"timeout": "10"}, TypeError, r"^timeout: must be a number of seconds above 0, not '10'"),
+    ({"timeout": 0}, ValueError, r"^timeout: must be a number of seconds above 0, not 0"),
+    ({"timeout": float("nan")}, ValueError, r"^timeout: must be a number of seconds above 0"),
+    ({"timeout": True}, TypeError, r"^timeout: must be a number of seconds above 0, not True"),
+    ({"start_timeout": -5}, ValueError, r"^start_timeout: must be a number of seconds, 0 or "),
+    ({"start_timeout": float("inf")}, ValueError, r"^start_timeout: must be a number of seco"),
+    ({"retries": -1}, ValueError, r"^retries: must be a whole number 0 or more, not -1"),
+    ({"retries": 1.5}, TypeError, r"^retries: must be a whole number 0 or more, not 1.5"),
+])
+def test_bad_time_limits_and_retries_are_refused_by_name(knobs: dict[str, object],
+                                                         error: type[Exception],
+                                                         message: str) -> None:
+    # ExternalBot(cmd, timeout="10") raised "can only concatenate str (not "float") to str"
+    # at the first act, retries=-1 "0 refused answers in a row" without asking, timeout=0
+    # was taken.
+    with pytest.raises(error, match=message):
+        ExternalBot(cmd(EXAMPLE), **knobs)  # type: ignore[arg-type]
+    bot = ExternalBot(cmd(EXAMPLE), timeout=5, start_timeout=0, retries=0)
+    assert (bot.timeout, bot.start_timeout, bot.retries) == (5, 0, 0)
+
+
+def test_an_external_bot_is_a_context_manager_that_closes_its_program() -> None:
+    with ExternalBot(cmd(EXAMPLE)) as bot:
+        action = _first_decision(bot)
+        proc = bot.proc
+        assert proc is not None and proc.poll() is None
+    assert bot.proc is None and proc.poll() is not None
+    assert action >= NIL

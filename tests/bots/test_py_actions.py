@@ -63,6 +63,35 @@ BOTS = textwrap.dedent('''
 
         def act(self, obs):
             return str(obs.legal_actions[0])
+
+
+    class SlotsBot:
+        """No name, and no room for one (__slots__)."""
+
+        __slots__ = ("seen",)
+
+        def __init__(self, seed=None):
+            self.seen = 0
+
+        def act(self, obs):
+            self.seen += 1
+            return obs.legal_actions[0]
+
+        def close(self):
+            pass
+
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class FrozenBot:
+        """No name, and frozen: a name cannot be set on it."""
+
+        seed: int | None = None
+
+        def act(self, obs):
+            return obs.legal_actions[-1]
 ''')
 
 
@@ -141,3 +170,21 @@ def test_a_legal_int_still_plays() -> None:
     match = Match.new(profile("cardems"), seed=3)
     obs = match.observation(match.current_player)
     assert _python_act(_Gives(obs.legal_actions[0]), obs, "py:m:B") == obs.legal_actions[0]
+
+
+@pytest.mark.parametrize("spec", ["py:odd_action_bots:SlotsBot", "py:odd_action_bots:FrozenBot"])
+def test_a_bot_without_a_name_that_cannot_take_one_plays_under_its_spec(
+        bot_dir: Path, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from spades.bots import make_bot
+
+    bot = make_bot(spec, 1)
+    assert bot.name == spec
+    match = Match.new(profile("cardems"), seed=3)
+    obs = match.observation(match.current_player)
+    assert bot.act(obs) in obs.legal_actions
+    code = main(["arena", "--a", spec, "--b", "random", "--deals", "2", "--jobs", "1",
+                 "--quiet", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Traceback" not in err, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["deals"] == 2 and result["void"] == 0

@@ -120,3 +120,16 @@ def test_a_bare_joker_asks_which(text: str) -> None:
     """A joker deck holds two: "joker" alone cannot say which."""
     with pytest.raises(CardError, match=r"^joker: say big joker or little joker$"):
         parse_card(text)
+
+
+def test_a_card_as_card_symbol_writes_it_is_read_back() -> None:
+    # spades hint printed "Seat 0 holds 2♥ 3♥ ... 10♣ J♣", and the same cards given back to
+    # spades hint --hand were refused: "'2♥' is not a card" (parse_card read no symbol).
+    for card in range(54):
+        assert parse_card(card_symbol(card)) == card
+        assert parse_card(card_symbol(card).lower()) == card
+    assert parse_card("q♡") == parse_card("QH") == parse_card("Q\u2665\ufe0f")
+    assert parse_card("10♤") == parse_card("TS") and parse_card("2♧") == parse_card("2C")
+    assert parse_card("A♢") == parse_card("AD")
+    with pytest.raises(CardError, match=r"^'♥Q' is not a card: write rank then suit"):
+        parse_card("♥Q")

@@ -149,3 +149,110 @@ def test_wrong_types_are_refused_in_words_in_either_build(what: str, call: Any,
 def test_a_text_seed_deals_in_either_build() -> None:
     # Match.new(rules, "x") dealt in pure Python; compiled, it was "int or None object expected".
     assert Match.new(profile("cardems"), "x").hands == Match.new(profile("cardems"), "x").hands
+
+
+class _Index:
+    """An integer type of its own, as numpy's are: a whole number through ``__index__``."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"_Index({self.value})"
+
+
+def _integer_types() -> list[Any]:
+    types: list[Any] = [_Index]
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy comes with the learn extra
+        return types
+    return [*types, np.int64, np.int8, np.uint16]
+
+
+@pytest.mark.parametrize("phase", ["bid", "play"])
+def test_an_action_of_any_integer_type_is_that_int(phase: str) -> None:
+    # match.apply(np.int64(1)) (an argmax, a sampler) was "IllegalAction: np.int64(1) is not
+    # an action: a card (0 to 53)...", for a legal card 1; the learning environments and the
+    # arena take numpy integers.
+    for kind in _integer_types():
+        m = Match(profile("cardems"), rng=random.Random(1))
+        while m.phase != phase:
+            m.apply(m.legal_actions()[0])
+        plain = m.clone()
+        legal = m.legal_actions()[-1]
+        assert m.is_legal(kind(legal)) and not m.is_legal(kind(98))
+        m.check(kind(legal))
+        m.apply(kind(legal))
+        plain.apply(legal)
+        assert m.to_record() == plain.to_record()
+        assert type(m.log[-1].actions[-1]) is int
+        assert m.observation(0).to_json() == plain.observation(0).to_json()
+
+
+@pytest.mark.parametrize("phase", ["bid", "play"])
+def test_a_bool_is_no_action(phase: str) -> None:
+    # True == 1: in the play phase match.apply(True) played the 3 of clubs and kept True in
+    # the log (is_legal(True) said yes), where the learning environments refuse a bool.
+    from spades.engine import IllegalAction
+
+    for seed in range(100):
+        m = Match(profile("cardems"), rng=random.Random(seed))
+        while m.phase != phase:
+            m.apply(m.legal_actions()[-1])
+        if phase == "bid" or 1 in m.legal_actions():
+            break
+    before = m.to_record()
+    assert m.is_legal(True) is False and m.is_legal(False) is False
+    with pytest.raises(IllegalAction, match=r"^True is not an action: a card \(0 to 53\) or a bid"):
+        m.apply(True)
+    with pytest.raises(IllegalAction, match=r"^False is not an action"):
+        m.check(False)
+    assert m.to_record() == before
+
+
+@pytest.mark.parametrize("action", [64.0, True, "nil", 999, -1, None])
+def test_a_timeout_given_no_action_changes_nothing(action: Any) -> None:
+    # apply_timeout(64.0) in the bidding (64 == 64.0 is a legal bid) gave the side its
+    # penalty bag and logged the timeout, then raised "64.0 is not an action": the match was
+    # left half changed. apply_timeout(999) raised a SpadesError from action_str, and
+    # apply_timeout("nil") in the play a TypeError.
+    from spades.engine import IllegalAction
+
+    for phase in ("bid", "play"):
+        m = Match(profile("race400", turn_timer=20), rng=random.Random(1))
+        while m.phase != phase:
+            m.apply(m.legal_actions()[0])
+        before = (m.to_record(), list(m.bags), list(m.timeout_bags), list(m.scores))
+        if action is None:  # the timer's own choice: still fine
+            m.apply_timeout(action)
+            continue
+        with pytest.raises(IllegalAction, match=rf"^{__import__('re').escape(repr(action))} is "
+                                                r"not an action"):
+            m.apply_timeout(action)
+        assert (m.to_record(), list(m.bags), list(m.timeout_bags), list(m.scores)) == before
+
+
+def test_a_timeout_takes_an_action_of_any_integer_type() -> None:
+    m = Match(profile("race400", turn_timer=20), rng=random.Random(1))
+    plain = m.clone()
+    assert m.apply_timeout(_Index(m.timeout_action())) == plain.apply_timeout()
+    assert m.to_record() == plain.to_record()
+
+
+def test_a_seat_of_any_integer_type_is_that_seat() -> None:
+    # match.observation(np.int64(0)) (a seat from np.arange) was "TypeError: seat must be a
+    # whole number 0 to 3, not np.int64(0)", which it is.
+    m = Match(profile("cardems"), rng=random.Random(1))
+    for kind in _integer_types():
+        obs = m.observation(kind(2))
+        assert type(obs.seat) is int and obs == m.observation(2)
+
+
+def test_a_numpy_bool_is_no_action() -> None:
+    np = pytest.importorskip("numpy")
+    m = Match(profile("cardems"), rng=random.Random(1))
+    assert m.is_legal(np.True_) is False and m.is_legal(np.int64(m.legal_actions()[0]))

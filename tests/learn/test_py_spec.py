@@ -133,3 +133,18 @@ def test_a_py_bot_that_fails_in_play_voids_its_deals(bot_dir: Path, spec: str, w
     result = json.loads(out.strip().splitlines()[-1])
     assert result["void"] == 2 and result["mean"] is None
     assert why in result["void_reasons"][0] and why in err
+
+
+def test_the_example_policy_says_which_table_it_was_trained_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # examples/learn's PolicyBot at a six-player table: "ValueError: matmul: Input operand 1
+    # has a mismatch in its core dimension 0 ... (size 880 is different from 608)".
+    pytest.importorskip("numpy")
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "examples" / "learn"))
+    bot = make_bot("py:policy_bot:PolicyBot", 1)
+    four = Match.new(profile("cards4net"), 1)
+    assert bot.act(four.observation(four.current_player)) in four.legal_actions()
+    six = Match.new(profile("race400", players=6), 1)
+    with pytest.raises(ValueError, match=r"^the policy was trained on 608 inputs \(4 players\), "
+                                         r"this table's observation has 880 \(6 players\)"):
+        bot.act(six.observation(six.current_player))
