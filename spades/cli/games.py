@@ -134,6 +134,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    if args.seat is not None and not _seat_at_some_table(args.seat):
+        return _fail("import", f"--seat: {args.seat!r} is not a seat at any table: use a "
+                     "seat's name (north, east, south, west; southeast and so on at 3, 5 or "
+                     "6 players) or a number from 0 to 5", 2)
     raw: str | bytes
     try:
         if args.file == "-":
@@ -164,6 +168,20 @@ def run_import(args: argparse.Namespace) -> int:
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
     return status
+
+
+def _seat_at_some_table(seat: str) -> bool:
+    """Whether ``seat`` names a seat at a table of some size (3 to 6 seats); which one fits
+    depends on each record's table, so that is checked record by record."""
+    from spades.cli.play import UsageError, parse_seat
+
+    for players in range(3, 7):
+        try:
+            parse_seat(seat, players, "--seat")
+            return True
+        except UsageError:
+            pass
+    return False
 
 
 def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None) -> str:

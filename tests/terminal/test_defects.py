@@ -551,6 +551,19 @@ def test_a_spades_db_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path) 
     assert not db.parent.exists()
 
 
+def test_import_with_a_seat_no_table_has_is_a_usage_error(tmp_path: Path) -> None:
+    """``--seat 9`` fits no record (tables have 3 to 6 seats): refused once, status 2, before
+    any record is read, not said again as each record's error (status 1)."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"format": "spades-record/1", "rules": "cardems",
+                                  "hands": []}), encoding="utf-8")
+    done = run_cli("import", str(record), "--seat", "9", "--db", str(tmp_path / "g.db"))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.startswith("spades import: --seat: '9' is not a seat"), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "g.db").exists()
+
+
 def test_the_default_database_folder_is_still_made(tmp_path: Path) -> None:
     e = env()
     e["XDG_DATA_HOME"] = str(tmp_path / "data")
