@@ -48,8 +48,8 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     for r in match.results:
         lines.append(f"Hand {r.number} (dealer {seat_name(rules, r.dealer, names)}):")
         for k, seats in enumerate(rules.sides):
-            bids = ", ".join(
-                f"{seat_name(rules, s, names)} bid "
+            bids = ", ".join(  # (a side of one seat is named once: "Ann: bid 4 took 4")
+                (f"{seat_name(rules, s, names)} " if len(seats) > 1 else "") + "bid "
                 + bid_words(r.bids[s], r.blind[s])
                 + f" took {r.tricks[s]}"
                 for s in seats
