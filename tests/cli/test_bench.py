@@ -33,3 +33,21 @@ def test_the_json_figures_are_rounded_once(rates: None,
     assert result["hands_per_second"] == 20_000.5 and result["runs"] == [20_000.5]
     assert result["pyspiel_hands_per_second"] == 8112.5 and result["pyspiel_runs"] == [8112.5]
     assert result["ratio"] == round(20_000.46 / 8112.54, 2)
+
+
+@pytest.mark.parametrize("rules", ["race400", "cardems"])
+def test_no_ratio_against_a_different_game(rates: None, rules: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenSpiel's spades is four players in two partnerships: against a profile that is not
+    (race400 plays alone by default) the ratio compared two different games."""
+    from spades.engine import profile
+
+    r = profile(rules)
+    partnership = r.players == 4 and len(r.sides) == 2
+    assert main(["bench", "engine", "--seconds", "1", "--runs", "1", "--json",
+                 "--rules", rules]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert ("ratio" in result) == partnership, result
+    if not partnership:
+        assert "pyspiel_hands_per_second" not in result
+        assert "four players in two partnerships" in result["pyspiel_note"]
