@@ -175,19 +175,12 @@ def test_a_sign_out_closes_the_session_s_sockets_on_every_process(
         assert rcvd is not None and rcvd.code == 1008 and "signed out" in rcvd.reason, rcvd
 
 
-@pytest.mark.parametrize("places", ["older_on_the_owner", "older_elsewhere",
-                                    "newer_on_the_owner"])
-def test_the_seat_goes_back_to_the_older_tab_across_processes(
-        room: list[Server], places: str) -> None:
-    """Two tabs of Bob on different processes: the newer one takes his seat, and when it
-    closes the older one, still open, plays on. (An audit reported that this worked only
-    with both tabs on one process; these placements already passed before the fixes of the
-    next tests: a guard of them.)"""
-    a, b, c = room
-    ann = NetPlayer(a, "Ann")  # the table runs on a
+def _bob_replaced(a: Server, first_at: Server,
+                  second_at: Server) -> tuple[NetPlayer, str, NetPlayer, NetPlayer, int]:
+    """Ann's started table (on ``a``); Bob's older tab at ``first_at`` replaced by his newer
+    one at ``second_at``: (ann, the table's id, bob's older tab, the newer tab, bob's seat)."""
+    ann = NetPlayer(a, "Ann")
     tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60})
-    first_at, second_at = {"older_on_the_owner": (a, b), "older_elsewhere": (b, c),
-                           "newer_on_the_owner": (b, a)}[places]
     bob = NetPlayer(first_at, "Bob")
     assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
     bob.until(lambda m: m["type"] == "table")
@@ -200,6 +193,21 @@ def test_the_seat_goes_back_to_the_older_tab_across_processes(
     tab2.until(lambda m: m["type"] == "table")
     told = bob.until(lambda m: m["type"] == "error")
     assert told["code"] == "replaced", told
+    return ann, tid, bob, tab2, seat
+
+
+@pytest.mark.parametrize("places", ["older_on_the_owner", "older_elsewhere",
+                                    "newer_on_the_owner"])
+def test_the_seat_goes_back_to_the_older_tab_across_processes(
+        room: list[Server], places: str) -> None:
+    """Two tabs of Bob on different processes: the newer one takes his seat, and when it
+    closes the older one, still open, plays on. (An audit reported that this worked only
+    with both tabs on one process; these placements already passed before the fixes of the
+    next tests: a guard of them.)"""
+    a, b, c = room  # the table runs on a
+    first_at, second_at = {"older_on_the_owner": (a, b), "older_elsewhere": (b, c),
+                           "newer_on_the_owner": (b, a)}[places]
+    ann, _tid, bob, tab2, seat = _bob_replaced(a, first_at, second_at)
     tab2.close()
     snap = bob.until(lambda m: m["type"] == "table")
     assert snap["you"] == {"role": "player", "seat": seat}, snap["you"]
@@ -216,17 +224,7 @@ def test_a_replaced_tab_back_on_another_process_waits_for_the_seat(
     join with ``if_free`` leaves the seat with the newer tab, and the seat comes to it when
     that tab closes (the stand-in on the table's process waits for it)."""
     a, b, c = room
-    ann = NetPlayer(a, "Ann")
-    tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60})
-    bob = NetPlayer(b, "Bob")
-    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table")
-    seat = bob.you["seat"] if bob.you else None
-    assert ann.request({"type": "start"})["type"] == "ack"
-    tab2 = NetPlayer(a, "Bob", bob.token)
-    assert tab2.request({"type": "join", "table_id": tid})["type"] == "ack"
-    tab2.until(lambda m: m["type"] == "table")
-    assert bob.until(lambda m: m["type"] == "error")["code"] == "replaced"
+    ann, tid, bob, tab2, seat = _bob_replaced(a, b, a)
     bob.close()
     back = NetPlayer(c, "Bob", bob.token)
     held = back.request({"type": "join", "table_id": tid, "if_free": True})
@@ -248,17 +246,7 @@ def test_the_seat_goes_back_to_the_older_tab_after_the_table_moved(
     open, plays on (before: the list of replaced tabs died with the process, so the seat
     stayed empty and a CPU covered it while the older tab waited on "Play here")."""
     a, b, c = room
-    ann = NetPlayer(a, "Ann")  # the table runs on a
-    tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60})
-    bob = NetPlayer(b, "Bob")
-    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table")
-    seat = bob.you["seat"] if bob.you else None
-    assert ann.request({"type": "start"})["type"] == "ack"
-    tab2 = NetPlayer(c, "Bob", bob.token)
-    assert tab2.request({"type": "join", "table_id": tid})["type"] == "ack"
-    tab2.until(lambda m: m["type"] == "table")
-    assert bob.until(lambda m: m["type"] == "error")["code"] == "replaced"
+    _ann, _tid, bob, tab2, seat = _bob_replaced(a, b, c)
     a.kill()  # the process that runs the table
     tab2.seq = None  # (the new process numbers on from its snapshot)
     tab2.until(lambda m: m["type"] == "table")  # taken over; the newer tab is joined there
@@ -284,17 +272,7 @@ def test_a_replaced_tab_closed_on_another_process_is_not_handed_the_seat(
     process running the table never heard that the older tab had gone, and handed the seat
     to it: a seat held by nobody, never covered by a CPU)."""
     a, b, c = room
-    ann = NetPlayer(a, "Ann")
-    tid = new_table(ann, {"profile": "cardems", "grace_seconds": 60})
-    bob = NetPlayer(b, "Bob")
-    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table")
-    seat = bob.you["seat"] if bob.you else None
-    assert ann.request({"type": "start"})["type"] == "ack"
-    tab2 = NetPlayer(c, "Bob", bob.token)
-    assert tab2.request({"type": "join", "table_id": tid})["type"] == "ack"
-    tab2.until(lambda m: m["type"] == "table")
-    assert bob.until(lambda m: m["type"] == "error")["code"] == "replaced"
+    ann, _tid, bob, tab2, seat = _bob_replaced(a, b, c)
     bob.close()
     tab2.close()  # (whichever close reaches a first, nobody holds the seat in the end)
     left = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left")
