@@ -38,7 +38,14 @@ from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub
 from spades.server.janitor import Janitor
-from spades.server.limits import check_tables, check_upload, client_limits, close_socket
+from spades.server.limits import (
+    check_address,
+    check_tables,
+    check_upload,
+    client_limits,
+    close_socket,
+    retry_after,
+)
 from spades.server.protocol import (
     AccountIn,
     GuestIn,
@@ -337,11 +344,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
             raise HTTPException(422, _why(exc)) from None
-        if body.mode == "continue":  # refused before the record is replayed
-            try:
-                check_upload(hub, user.id)
-            except TableError as exc:
-                raise HTTPException(429, exc.message) from None
+        address = request.client.host if request.client else ""
+        try:  # refused before the record is replayed
+            if body.mode == "continue":
+                check_upload(hub, user.id, address)
+        except TableError as exc:
+            raise HTTPException(429, exc.message) from None
+        try:  # each upload stores a row, and a record may be 1 MB
+            hub.create_gate.take(user.id, address)
+        except TableError as exc:
+            wait = hub.create_gate.wait(user.id, address)
+            raise HTTPException(429, exc.message,
+                                headers={"Retry-After": retry_after(wait)}) from None
         try:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
@@ -355,7 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options)
+            table = await hub.continue_match(user, match, body.seat, body.options, address)
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)
@@ -625,6 +639,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
         check_tables(hub, conn.user_id, leaving=conn.table)
+        check_address(hub, conn.address, leaving=conn.table)
+        hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         if conn.table is not None:

@@ -195,10 +195,25 @@ def check_tables(hub: Holder, user_id: int, leaving: Table | None = None) -> Non
                          f"(at most {cap}): finish or leave one first")
 
 
-def check_upload(hub: Holder, user_id: int) -> None:
+def check_address(hub: Holder, address: str, leaving: Table | None = None) -> None:
+    """Refuse a new table from ``address`` when the unfinished tables made from it here are
+    ``tables_per_address`` already (a guest costs one request, and each may hold
+    ``tables_per_user``). ``leaving``: a table not yet started that the new one closes."""
+    cap = hub.settings.tables_per_address
+    if cap <= 0 or not address:
+        return
+    held = sum(1 for t in hub.tables.values() if live(t) and t.address == address
+               and not (t is leaving and t.status == "waiting"))
+    if held >= cap:
+        raise TableError("limit", f"your address already has {held} unfinished tables on "
+                         f"this server (at most {cap}): finish or leave one first")
+
+
+def check_upload(hub: Holder, user_id: int, address: str = "") -> None:
     """Refuse a ``continue`` upload beyond ``uploads_per_user`` live ones (and beyond the
-    tables cap)."""
+    caps on tables per user and per address)."""
     check_tables(hub, user_id)
+    check_address(hub, address)
     cap = hub.settings.uploads_per_user
     if cap <= 0:
         return
@@ -207,6 +222,47 @@ def check_upload(hub: Holder, user_id: int) -> None:
     if held >= cap:
         raise TableError("limit", f"you already have {held} live tables from uploads (at "
                          f"most {cap}): finish or leave one first")
+
+
+class CreateGate:
+    """New tables (``create``) and uploaded records: ``create_rate`` a second per user, all
+    their connections together, and ``create_address_rate`` per client address, all its
+    users together (a guest costs one request). Each stores a row of ``games`` that stays
+    after the table closes."""
+
+    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+        self.settings = settings
+        self.users = Buckets(settings.create_rate, settings.create_burst, clock=clock)
+        self.addresses = Buckets(settings.create_address_rate, settings.create_address_burst,
+                                 clock=clock)
+
+    def take(self, user_id: int, address: str) -> None:
+        """Spend one of the user's and one of the address's, or raise :class:`TableError`
+        (``rate_limit``, saying which and how long to wait) and spend neither."""
+        s = self.settings
+        wait = self.users.wait(user_id)
+        if wait > 0:
+            raise TableError("rate_limit", f"you may make new tables or upload records at "
+                             f"most once every {_every(s.create_rate)}, all your "
+                             f"connections together: try again in {retry_after(wait)} s")
+        wait = self.addresses.wait(address) if address else 0.0
+        if wait > 0:
+            raise TableError("rate_limit", f"your address may make new tables or upload "
+                             f"records at most once every {_every(s.create_address_rate)}, "
+                             f"all its players together: try again in {retry_after(wait)} s")
+        self.users.take(user_id)
+        if address:
+            self.addresses.take(address)
+
+    def wait(self, user_id: int, address: str) -> float:
+        """Seconds until :meth:`take` would let the user (from ``address``) through."""
+        return max(self.users.wait(user_id),
+                   self.addresses.wait(address) if address else 0.0)
+
+
+def _every(rate: float) -> str:
+    seconds = 1 / rate
+    return f"{seconds:g} s" if seconds != 1 else "second"
 
 
 # Hints ---------------------------------------------------------------------------------------
@@ -249,7 +305,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
     "sweep_seconds", "prune_minutes", "guest_days", "chat_days", "session_days",
     "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
-    "table_chat_rate", "table_chat_burst", "join_rate", "join_burst",
+    "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
+    "create_rate", "create_burst", "create_address_rate", "create_address_burst",
 )
 
 
@@ -265,7 +322,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
     "login_failures", "login_account_failures", "login_address_failures", "login_window",
     "session_days", "chat_rate", "chat_burst", "table_chat_rate", "table_chat_burst",
-    "join_rate", "join_burst",
+    "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
+    "create_address_rate", "create_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -326,10 +384,12 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "abandon_minutes", "upload_idle_minutes", "prune_minutes", "max_body", "login_failures",
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
-    "keep_alive", "chat_rate", "table_chat_rate", "join_rate",
+    "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
+    "create_rate", "create_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
-                                    "chat_burst", "table_chat_burst", "join_burst"})
+                                    "chat_burst", "table_chat_burst", "join_burst",
+                                    "create_burst", "create_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

@@ -54,6 +54,17 @@ class Settings:
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
     #: or uploading another.
     tables_per_user: int = 5
+    #: Unfinished tables (waiting or active) made from one client address (created on the
+    #: WebSocket or by a ``continue`` upload) this process holds: guests cost one request
+    #: each, and each may hold ``tables_per_user``.
+    tables_per_address: int = 50
+    #: New tables (``create``) and uploaded records (``POST /api/records``) a second per
+    #: user, all their connections together (bursts), and per client address, all its
+    #: users together: each stores a row that stays when the table closes.
+    create_rate: float = 0.2
+    create_burst: float = 10.0
+    create_address_rate: float = 1.0
+    create_address_burst: float = 30.0
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).

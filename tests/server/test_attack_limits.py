@@ -590,3 +590,68 @@ def test_limit_flags_are_checked() -> None:
     done = subprocess.run([sys.executable, "-m", "spades", "serve", "--limit", "max_body=x"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "max_body must be a whole number" in done.stderr
+
+
+# Table creation: rows and tables one guest, or one address, can make ----------------------
+
+def table_rows(client: TestClient) -> int:
+    """Server tables ever stored (a table closed before its start keeps its row)."""
+    store = hub_of(client).store
+    return len(store.game_ids(kind="table", status=["waiting", "active", "abandoned"]))
+
+
+def test_one_guest_cannot_churn_out_table_rows(make: Callable[..., TestClient]) -> None:
+    # Each create made a table the previous one (not started) left, closed: a row of
+    # ``games`` kept for ever. One connection at its message rate stored 20 a second, and
+    # 64 connections of an address 1,280: the cap on held tables never counted them.
+    client = make(create_rate=0.001, create_burst=5, create_address_rate=0.001,
+                  create_address_burst=8)
+    mal = Player(client, "Mallory")
+    answers = [mal.request({"type": "create", "options": {"name": f"churn {i}"}})
+               for i in range(12)]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"] * 7, answers
+    assert answers[5]["code"] == "rate_limit", answers[5]
+    assert "tables" in answers[5]["message"] and "you" in answers[5]["message"]
+    assert table_rows(client) == 5
+    # A new guest from the same address (guests cost one HTTP request each) gets what is
+    # left of the address's burst of 8, then a refusal that says it is the address's.
+    eve = Player(client, "Eve")
+    more = [eve.request({"type": "create", "options": {"name": f"eve {i}"}}) for i in range(5)]
+    assert [a["type"] for a in more] == ["ack"] * 3 + ["error"] * 2, more
+    assert more[3]["code"] == "rate_limit" and "address" in more[3]["message"], more[3]
+    assert table_rows(client) == 8
+    # the refusals changed nothing: the tables they had are still theirs
+    assert mal.table is not None and mal.table["name"] == "churn 4"
+    # a record upload stores a row (up to 1 MB) too: the same rate
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "review"},
+                    headers={"Authorization": f"Bearer {mal.token}"})
+    assert r.status_code == 429 and "upload records" in r.json()["detail"], r.text
+    assert int(r.headers["Retry-After"]) >= 1
+    assert table_rows(client) == 8 and len(hub_of(client).store.game_ids(
+        kind="import", status=["finished", "active", "waiting"])) == 0
+    assert eve.request({"type": "chat", "text": "still here"})["type"] == "ack"
+
+
+def test_guests_of_one_address_cannot_fill_the_server_with_tables(
+        make: Callable[..., TestClient]) -> None:
+    # Guests are one HTTP request each; each may hold 5 tables, and a started table whose
+    # player left stays (covered by a CPU, paused) for ``abandon_minutes``: 10 guests a
+    # second from one address kept 50 tables a second, 90,000 in half an hour, in memory.
+    client = make(tables_per_address=6)
+    hub = hub_of(client)
+    answers = []
+    for i in range(9):
+        p = Player(client, f"Spam{i}")
+        answers.append(p.request({"type": "create", "cpus": True,
+                                  "options": {"cpu": "random", "name": f"spam {i}"}}))
+        p.close()  # gone: the table plays on, covered, until abandoned
+    assert [a["type"] for a in answers] == ["ack"] * 6 + ["error"] * 3, answers
+    assert answers[6]["code"] == "limit" and "address" in answers[6]["message"], answers[6]
+    assert "6" in answers[6]["message"]
+    assert len(hub.tables) == 6
+    # uploads of a continued match count as well
+    token = guest(client, "Uploader")
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 429 and "address" in r.json()["detail"], r.text
+    assert len(hub.tables) == 6
