@@ -613,6 +613,28 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
+def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None) -> Table:
+    """The table a ``join`` names, by id or invite code. A miss (no such table, or a
+    private table and a wrong code) is counted against the client's address, and the
+    address's misses are refused past ``join_miss_rate``: invite codes cannot be guessed
+    at the message rate, nor by guest after guest."""
+    misses, address = hub.join_misses, conn.address
+    wait = misses.wait(address) if address else 0.0
+    if wait > 0:
+        raise TableError("rate_limit", f"too many joins of tables that do not exist or with "
+                         f"a wrong invite code from your address: at most one every "
+                         f"{1 / hub.settings.join_miss_rate:g} s; try again in "
+                         f"{retry_after(wait)} s")
+    try:
+        table = hub.find(table_id, invite)
+        table.check_private(conn, invite)
+    except TableError as exc:
+        if address and exc.code in ("not_found", "not_allowed"):
+            misses.take(address)
+        raise
+    return table
+
+
 def _table(conn: Conn) -> Table:
     if conn.table is None:
         raise TableError("state", "you are not at a table: join one first")
@@ -654,7 +676,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if msg.cpus:
             await table.start(conn)
     elif kind == "join":
-        table = hub.find(msg.table_id, msg.invite)
+        table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         if not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "

@@ -307,6 +307,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
     "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
+    "join_miss_rate", "join_miss_burst",
 )
 
 
@@ -323,7 +324,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "login_failures", "login_account_failures", "login_address_failures", "login_window",
     "session_days", "chat_rate", "chat_burst", "table_chat_rate", "table_chat_burst",
     "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
-    "create_address_rate", "create_address_burst",
+    "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -385,11 +386,11 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
-    "create_rate", "create_address_rate",
+    "create_rate", "create_address_rate", "join_miss_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
-                                    "create_burst", "create_address_burst"})
+                                    "create_burst", "create_address_burst", "join_miss_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

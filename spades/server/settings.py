@@ -101,6 +101,10 @@ class Settings:
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0
     join_burst: float = 8.0
+    #: Joins that miss (no such table, or a private one with a wrong invite code) a second
+    #: per client address, all its users together (bursts): invite codes are not guessed.
+    join_miss_rate: float = 0.2
+    join_miss_burst: float = 20.0
     #: Hints a second per player (bursts of ``hint_burst``).
     hint_rate: float = 0.5
     hint_burst: float = 3.0

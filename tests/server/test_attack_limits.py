@@ -655,3 +655,26 @@ def test_guests_of_one_address_cannot_fill_the_server_with_tables(
                     headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 429 and "address" in r.json()["detail"], r.text
     assert len(hub.tables) == 6
+
+
+def test_invite_codes_cannot_be_guessed_at_the_message_rate(
+        make: Callable[..., TestClient]) -> None:
+    # A join is charged to the user's join rate only once its table is found: a wrong
+    # invite code cost nothing but the message rate, 20 guesses a second per connection,
+    # 1,280 for the 64 connections of an address, each guest's just as many.
+    client = make(join_miss_rate=0.001, join_miss_burst=5)
+    ann = Player(client, "Ann")
+    assert create(ann, private=True)["type"] == "ack"
+    assert ann.table is not None and ann.table["invite"]
+    mal = Player(client, "Mallory")
+    guesses = [mal.request({"type": "join", "invite": f"AAAA{i:04d}"}) for i in range(8)]
+    assert [g.get("code") for g in guesses] == ["not_found"] * 5 + ["rate_limit"] * 3, guesses
+    assert "address" in guesses[5]["message"], guesses[5]
+    # a private table's id with a wrong code is a miss too
+    eve = Player(client, "Eve")  # another guest of the same address: the same count
+    wrong = eve.request({"type": "join", "table_id": ann.table["id"], "invite": "WRONG123"})
+    assert wrong["code"] == "rate_limit", wrong
+    assert eve.request({"type": "join", "invite": "BBBB0000"})["code"] == "rate_limit"
+    # nothing changed at the table, and its people go on
+    assert ann.request({"type": "chat", "text": "still private"})["type"] == "ack"
+    assert hub_of(client).tables[ann.table["id"]].spectators == set()
