@@ -39,6 +39,7 @@ from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub
 from spades.server.janitor import Janitor
 from spades.server.limits import (
+    Buckets,
     check_address,
     check_tables,
     check_upload,
@@ -141,6 +142,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "the database is not answering: try again shortly"},
                             status_code=503, headers={"Retry-After": "5"})
 
+    signups = Buckets(settings.signup_rate, settings.signup_burst)
+
+    def signup(request: Request) -> None:
+        """Refuse a new guest or account past ``signup_rate`` for the client's address."""
+        address = request.client.host if request.client else "?"
+        wait = signups.wait(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many new guests and accounts from your address: "
+                                f"at most one every {1 / settings.signup_rate:g} s; try "
+                                f"again in {retry_after(wait)} s",
+                                headers={"Retry-After": retry_after(wait)})
+        signups.take(address)
+
     async def session(hub: Hub, user: UserRow) -> SessionOut:
         token, expires = await hub.db(hub.new_session, user.id)
         return SessionOut(token=token, user=_user_info(user), expires_at=expires)
@@ -148,11 +162,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # People -------------------------------------------------------------------------------
 
     @app.post("/api/guest", response_model=SessionOut, tags=["people"])
-    async def guest(body: GuestIn, hub: HubDep) -> SessionOut:
+    async def guest(body: GuestIn, hub: HubDep, request: Request) -> SessionOut:
         try:
             name = clean_name(body.name)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
+        signup(request)  # a refused name costs nothing
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name belongs to an account: sign in, or choose "
                                 "another name")
@@ -162,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await session(hub, user)
 
     @app.post("/api/register", response_model=SessionOut, tags=["people"])
-    async def register(body: AccountIn, hub: HubDep) -> SessionOut:
+    async def register(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         try:
             name = clean_name(body.name)
             check_password(body.password)
@@ -171,6 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         why = look_alike(name)
         if why:
             raise HTTPException(422, f"name: {why}")
+        signup(request)  # before the argon2 hash
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
         digest = await asyncio.to_thread(passwords.hash, body.password)

@@ -307,7 +307,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
     "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
-    "join_miss_rate", "join_miss_burst",
+    "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
 )
 
 
@@ -325,6 +325,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "session_days", "chat_rate", "chat_burst", "table_chat_rate", "table_chat_burst",
     "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
     "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
+    "signup_rate", "signup_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -386,11 +387,12 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
-    "create_rate", "create_address_rate", "join_miss_rate",
+    "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
-                                    "create_burst", "create_address_burst", "join_miss_burst"})
+                                    "create_burst", "create_address_burst", "join_miss_burst",
+                                    "signup_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

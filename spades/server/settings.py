@@ -72,6 +72,10 @@ class Settings:
     #: Any unfinished table with no person connected for this long ends (abandoned), and
     #: one untouched for this long is not brought back at start.
     abandon_minutes: float = 30.0
+    #: Guests and accounts made a second per client address (bursts): each is a user and
+    #: a session kept for ``session_days``, and an account an argon2 hash.
+    signup_rate: float = 0.2
+    signup_burst: float = 20.0
     #: Request bodies above this are refused with 413 (POST /api/records: max_record_bytes).
     max_body: int = 16_384
     #: HTTP requests (and WebSocket handshakes) a second per client address (bursts).

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from spades.engine import Match, profile, to_record
@@ -678,3 +678,23 @@ def test_invite_codes_cannot_be_guessed_at_the_message_rate(
     # nothing changed at the table, and its people go on
     assert ann.request({"type": "chat", "text": "still private"})["type"] == "ack"
     assert hub_of(client).tables[ann.table["id"]].spectators == set()
+
+
+def test_guests_and_accounts_are_made_at_a_bounded_rate_per_address(
+        make: Callable[..., TestClient]) -> None:
+    # Only the HTTP rate held sign-ups back: 10 a second from one address, 864,000 users
+    # and sessions a day kept for the sessions' 30 days, and as many argon2 hashes (64 MiB
+    # each) for registrations, which the sign-in throttle does not count.
+    client = make(signup_rate=0.001, signup_burst=3)
+    made = [client.post("/api/guest", json={"name": f"Spam{i}"}) for i in range(3)]
+    assert [r.status_code for r in made] == [200] * 3
+    more = client.post("/api/guest", json={"name": "Spam3"})
+    assert more.status_code == 429 and "address" in more.json()["detail"], more.text
+    assert int(more.headers["Retry-After"]) >= 1
+    reg = client.post("/api/register", json={"name": "Spammer", "password": "long enough"})
+    assert reg.status_code == 429, reg.text
+    with hub_of(client).store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(users)).scalar() == 3
+    # what was made still works: a guest made before plays on
+    p = Player(client, "Spam0", made[0].json()["token"])
+    assert create(p)["type"] == "ack"
