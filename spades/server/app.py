@@ -350,7 +350,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
-        size = int(request.headers.get("content-length") or 0)
+        declared = request.headers.get("content-length") or "0"
+        if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
+            raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "
+                                "bytes")
+        size = int(declared)
         if size > settings.max_record_bytes:
             raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
         raw = await request.body()
