@@ -215,6 +215,9 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
+        #: Chat lines per client address, all its users together.
+        self.chat_address_buckets = Buckets(settings.chat_address_rate,
+                                            settings.chat_address_burst)
         #: Joins of no table, or of a private one with a wrong code, per address.
         self.join_misses = Buckets(settings.join_miss_rate, settings.join_miss_burst)
         #: New tables and uploaded records per user and per address.

@@ -101,6 +101,10 @@ class Settings:
     chat_burst: float = 5.0
     table_chat_rate: float = 3.0
     table_chat_burst: float = 10.0
+    #: Chat lines a second per client address, all its users together (bursts): each is a
+    #: row kept while its table lives, and guests of one address can sit at many tables.
+    chat_address_rate: float = 3.0
+    chat_address_burst: float = 30.0
     #: Table joins a second per user, all of their connections together (bursts): each
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0

@@ -698,3 +698,24 @@ def test_guests_and_accounts_are_made_at_a_bounded_rate_per_address(
     # what was made still works: a guest made before plays on
     p = Player(client, "Spam0", made[0].json()["token"])
     assert create(p)["type"] == "ack"
+
+
+def test_chat_lines_stored_are_bounded_per_address(make: Callable[..., TestClient]) -> None:
+    # Every chat line is a row of ``chat_lines`` kept while its table lives (and 30 days
+    # after). The rates were per user and per table: 50 guests of one address at 50
+    # tables stored 50 lines a second, 4 million rows a day, all their tables still open.
+    client = make(chat_address_rate=0.001, chat_address_burst=6)
+    talkers = [Player(client, f"Talk{i}") for i in range(3)]
+    for t in talkers:
+        assert create(t)["type"] == "ack"
+    said = [t.request({"type": "chat", "text": f"line {k}"}) for k in range(3) for t in talkers]
+    assert [s["type"] for s in said] == ["ack"] * 6 + ["error"] * 3, said
+    assert said[6]["code"] == "rate_limit" and "address" in said[6]["message"], said[6]
+    with hub_of(client).store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(chat_lines)).scalar() == 6
+    # another address is not held back by it
+    other = TestClient(client.app, client=("198.51.100.20", 1))
+    other.portal = client.portal  # the same running app
+    far = Player(other, "Far")
+    assert create(far)["type"] == "ack"
+    assert far.request({"type": "chat", "text": "hello"})["type"] == "ack"
