@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -45,6 +46,7 @@ from spades.server.limits import (
     check_upload,
     client_limits,
     close_socket,
+    record_cost,
     retry_after,
 )
 from spades.server.protocol import (
@@ -73,6 +75,33 @@ log = logging.getLogger("spades.server")
 
 #: Seconds ``/api/health`` waits for the database's answer.
 HEALTH_DB_SECONDS = 5.0
+#: Bytes of finished games' records kept ready to send (GET /api/games/{id}/record).
+RECORD_CACHE_BYTES = 32_000_000
+
+
+class RecordCache:
+    """Finished games' records as sent (they never change), with their rows (for the
+    privacy check), the least recently sent dropped past ``most`` bytes."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.used = 0
+        self.items: OrderedDict[str, tuple[GameRow, bytes]] = OrderedDict()
+
+    def get(self, game_id: str) -> tuple[GameRow, bytes] | None:
+        item = self.items.get(game_id)
+        if item is not None:
+            self.items.move_to_end(game_id)
+        return item
+
+    def put(self, game_id: str, game: GameRow, body: bytes) -> None:
+        if len(body) > self.most // 8 or game_id in self.items:
+            return
+        self.items[game_id] = (game, body)
+        self.used += len(body)
+        while self.used > self.most:
+            _, (_, old) = self.items.popitem(last=False)
+            self.used -= len(old)
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -331,22 +360,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                  for i, s in enumerate(game.seats)]
         return frames.sheet_body(frames.sheet(table_id, views.sheet(match, names)))
 
-    @app.get("/api/games/{game_id}/record", tags=["records"])
+    finished_records = RecordCache(RECORD_CACHE_BYTES)
+
+    @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
     async def game_record(game_id: str, hub: HubDep,
                           authorization: Annotated[str | None, Header()] = None
-                          ) -> dict[str, Any]:
+                          ) -> Response:
+        # The game's row is read first and the refusals made from it: replaying the
+        # events (on the database thread every table's moves use) is for an answer only,
+        # and a finished game's record, which never changes, is made once.
+        hit = finished_records.get(game_id)
         try:
-            game, match = await hub.db(hub.store.load_match, game_id)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
         viewer = await hub.db(hub.user_for, _bearer(authorization))
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
+        if hit is not None:
+            return Response(hit[1], media_type="application/json")
         uploader = game.options.get("uploader")
-        if not match.is_over() and not (viewer is not None and uploader == viewer.id):
-            raise HTTPException(403, "the match is not finished: its record would show "
-                                "hidden cards")
-        return record_of(game, match)
+        mine = viewer is not None and uploader == viewer.id
+        unfinished = HTTPException(403, "the match is not finished: its record would show "
+                                   "hidden cards")
+        if game.status != "finished" and not mine:
+            raise unfinished
+        try:
+            game, match = await hub.db(hub.store.load_match, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        if not match.is_over() and not mine:
+            raise unfinished
+        answer = JSONResponse(record_of(game, match))
+        if game.status == "finished" and match.is_over():
+            finished_records.put(game_id, game, bytes(answer.body))
+        return answer
 
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
@@ -370,10 +418,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 check_upload(hub, user.id, address)
         except TableError as exc:
             raise HTTPException(429, exc.message) from None
-        try:  # each upload stores a row, and a record may be 1 MB
-            hub.create_gate.take(user.id, address)
+        cost = record_cost(len(raw))  # replayed and stored, every action a row
+        try:
+            hub.create_gate.take(user.id, address, cost)
         except TableError as exc:
-            wait = hub.create_gate.wait(user.id, address)
+            wait = hub.create_gate.wait(user.id, address, cost)
             raise HTTPException(429, exc.message,
                                 headers={"Retry-After": retry_after(wait)}) from None
         try:

@@ -50,21 +50,24 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def take(self) -> bool:
+    def take(self, n: float = 1.0) -> bool:
+        """Spend ``n`` tokens (at most the burst) if they are there."""
         if self.rate <= 0:
             return True  # 0: no limit
         self._fill()
-        if self.tokens >= 1:
-            self.tokens -= 1
+        n = min(n, self.burst)
+        if self.tokens >= n:
+            self.tokens -= n
             return True
         return False
 
-    def wait(self) -> float:
-        """Seconds until a token is there (0: now)."""
+    def wait(self, n: float = 1.0) -> float:
+        """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
         if self.rate <= 0:
             return 0.0
         self._fill()
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        n = min(n, self.burst)
+        return 0.0 if self.tokens >= n else (n - self.tokens) / self.rate
 
     def full(self) -> bool:
         self._fill()
@@ -90,11 +93,11 @@ class Buckets:
             self._buckets.move_to_end(key)
         return b
 
-    def take(self, key: Any) -> bool:
-        return self.get(key).take()
+    def take(self, key: Any, n: float = 1.0) -> bool:
+        return self.get(key).take(n)
 
-    def wait(self, key: Any) -> float:
-        return self.get(key).wait()
+    def wait(self, key: Any, n: float = 1.0) -> float:
+        return self.get(key).wait(n)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -236,28 +239,43 @@ class CreateGate:
         self.addresses = Buckets(settings.create_address_rate, settings.create_address_burst,
                                  clock=clock)
 
-    def take(self, user_id: int, address: str) -> None:
-        """Spend one of the user's and one of the address's, or raise :class:`TableError`
-        (``rate_limit``, saying which and how long to wait) and spend neither."""
+    def take(self, user_id: int, address: str, cost: float = 1.0) -> None:
+        """Spend ``cost`` of the user's and of the address's (a big record counts as
+        several: :func:`record_cost`), or raise :class:`TableError` (``rate_limit``, saying
+        which and how long to wait) and spend neither."""
         s = self.settings
-        wait = self.users.wait(user_id)
+        also = (f" (this record counts as {cost:g}: one per {RECORD_COST_BYTES // 1000} KB "
+                "begun)" if cost > 1 else "")
+        wait = self.users.wait(user_id, cost)
         if wait > 0:
             raise TableError("rate_limit", f"you may make new tables or upload records at "
                              f"most once every {_every(s.create_rate)}, all your "
-                             f"connections together: try again in {retry_after(wait)} s")
-        wait = self.addresses.wait(address) if address else 0.0
+                             f"connections together{also}: try again in "
+                             f"{retry_after(wait)} s")
+        wait = self.addresses.wait(address, cost) if address else 0.0
         if wait > 0:
             raise TableError("rate_limit", f"your address may make new tables or upload "
                              f"records at most once every {_every(s.create_address_rate)}, "
-                             f"all its players together: try again in {retry_after(wait)} s")
-        self.users.take(user_id)
+                             f"all its players together{also}: try again in "
+                             f"{retry_after(wait)} s")
+        self.users.take(user_id, cost)
         if address:
-            self.addresses.take(address)
+            self.addresses.take(address, cost)
 
-    def wait(self, user_id: int, address: str) -> float:
+    def wait(self, user_id: int, address: str, cost: float = 1.0) -> float:
         """Seconds until :meth:`take` would let the user (from ``address``) through."""
-        return max(self.users.wait(user_id),
-                   self.addresses.wait(address) if address else 0.0)
+        return max(self.users.wait(user_id, cost),
+                   self.addresses.wait(address, cost) if address else 0.0)
+
+
+#: An uploaded record counts as one new table per this many bytes begun: replaying and
+#: storing it (every action a row, on the database thread) costs by its size.
+RECORD_COST_BYTES = 100_000
+
+
+def record_cost(size: int) -> float:
+    """What an upload of ``size`` bytes counts as in the create rates."""
+    return float(max(1, math.ceil(size / RECORD_COST_BYTES)))
 
 
 def _every(rate: float) -> str:
