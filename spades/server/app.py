@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -38,7 +39,16 @@ from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub
 from spades.server.janitor import Janitor
-from spades.server.limits import check_tables, check_upload, client_limits, close_socket
+from spades.server.limits import (
+    Buckets,
+    check_address,
+    check_tables,
+    check_upload,
+    client_limits,
+    close_socket,
+    record_cost,
+    retry_after,
+)
 from spades.server.protocol import (
     AccountIn,
     GuestIn,
@@ -65,6 +75,33 @@ log = logging.getLogger("spades.server")
 
 #: Seconds ``/api/health`` waits for the database's answer.
 HEALTH_DB_SECONDS = 5.0
+#: Bytes of finished games' records kept ready to send (GET /api/games/{id}/record).
+RECORD_CACHE_BYTES = 32_000_000
+
+
+class RecordCache:
+    """Finished games' records as sent (they never change), with their rows (for the
+    privacy check), the least recently sent dropped past ``most`` bytes."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.used = 0
+        self.items: OrderedDict[str, tuple[GameRow, bytes]] = OrderedDict()
+
+    def get(self, game_id: str) -> tuple[GameRow, bytes] | None:
+        item = self.items.get(game_id)
+        if item is not None:
+            self.items.move_to_end(game_id)
+        return item
+
+    def put(self, game_id: str, game: GameRow, body: bytes) -> None:
+        if len(body) > self.most // 8 or game_id in self.items:
+            return
+        self.items[game_id] = (game, body)
+        self.used += len(body)
+        while self.used > self.most:
+            _, (_, old) = self.items.popitem(last=False)
+            self.used -= len(old)
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -134,6 +171,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": "the database is not answering: try again shortly"},
                             status_code=503, headers={"Retry-After": "5"})
 
+    signups = Buckets(settings.signup_rate, settings.signup_burst)
+
+    def signup(request: Request) -> None:
+        """Refuse a new guest or account past ``signup_rate`` for the client's address."""
+        address = request.client.host if request.client else "?"
+        wait = signups.wait(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many new guests and accounts from your address: "
+                                f"at most one every {1 / settings.signup_rate:g} s; try "
+                                f"again in {retry_after(wait)} s",
+                                headers={"Retry-After": retry_after(wait)})
+        signups.take(address)
+
     async def session(hub: Hub, user: UserRow) -> SessionOut:
         token, expires = await hub.db(hub.new_session, user.id)
         return SessionOut(token=token, user=_user_info(user), expires_at=expires)
@@ -141,11 +191,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # People -------------------------------------------------------------------------------
 
     @app.post("/api/guest", response_model=SessionOut, tags=["people"])
-    async def guest(body: GuestIn, hub: HubDep) -> SessionOut:
+    async def guest(body: GuestIn, hub: HubDep, request: Request) -> SessionOut:
         try:
             name = clean_name(body.name)
         except TextError as exc:
             raise HTTPException(422, str(exc)) from None
+        signup(request)  # a refused name costs nothing
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name belongs to an account: sign in, or choose "
                                 "another name")
@@ -155,7 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await session(hub, user)
 
     @app.post("/api/register", response_model=SessionOut, tags=["people"])
-    async def register(body: AccountIn, hub: HubDep) -> SessionOut:
+    async def register(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         try:
             name = clean_name(body.name)
             check_password(body.password)
@@ -164,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         why = look_alike(name)
         if why:
             raise HTTPException(422, f"name: {why}")
+        signup(request)  # before the argon2 hash
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
         digest = await asyncio.to_thread(passwords.hash, body.password)
@@ -308,26 +360,49 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                  for i, s in enumerate(game.seats)]
         return frames.sheet_body(frames.sheet(table_id, views.sheet(match, names)))
 
-    @app.get("/api/games/{game_id}/record", tags=["records"])
+    finished_records = RecordCache(RECORD_CACHE_BYTES)
+
+    @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
     async def game_record(game_id: str, hub: HubDep,
                           authorization: Annotated[str | None, Header()] = None
-                          ) -> dict[str, Any]:
+                          ) -> Response:
+        # The game's row is read first and the refusals made from it: replaying the
+        # events (on the database thread every table's moves use) is for an answer only,
+        # and a finished game's record, which never changes, is made once.
+        hit = finished_records.get(game_id)
         try:
-            game, match = await hub.db(hub.store.load_match, game_id)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
         viewer = await hub.db(hub.user_for, _bearer(authorization))
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
+        if hit is not None:
+            return Response(hit[1], media_type="application/json")
         uploader = game.options.get("uploader")
-        if not match.is_over() and not (viewer is not None and uploader == viewer.id):
-            raise HTTPException(403, "the match is not finished: its record would show "
-                                "hidden cards")
-        return record_of(game, match)
+        mine = viewer is not None and uploader == viewer.id
+        unfinished = HTTPException(403, "the match is not finished: its record would show "
+                                   "hidden cards")
+        if game.status != "finished" and not mine:
+            raise unfinished
+        try:
+            game, match = await hub.db(hub.store.load_match, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        if not match.is_over() and not mine:
+            raise unfinished
+        answer = JSONResponse(record_of(game, match))
+        if game.status == "finished" and match.is_over():
+            finished_records.put(game_id, game, bytes(answer.body))
+        return answer
 
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
-        size = int(request.headers.get("content-length") or 0)
+        declared = request.headers.get("content-length") or "0"
+        if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
+            raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "
+                                "bytes")
+        size = int(declared)
         if size > settings.max_record_bytes:
             raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
         raw = await request.body()
@@ -337,11 +412,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
             raise HTTPException(422, _why(exc)) from None
-        if body.mode == "continue":  # refused before the record is replayed
-            try:
-                check_upload(hub, user.id)
-            except TableError as exc:
-                raise HTTPException(429, exc.message) from None
+        address = request.client.host if request.client else ""
+        try:  # refused before the record is replayed
+            if body.mode == "continue":
+                check_upload(hub, user.id, address)
+        except TableError as exc:
+            raise HTTPException(429, exc.message) from None
+        cost = record_cost(len(raw))  # replayed and stored, every action a row
+        try:
+            hub.create_gate.take(user.id, address, cost)
+        except TableError as exc:
+            wait = hub.create_gate.wait(user.id, address, cost)
+            raise HTTPException(429, exc.message,
+                                headers={"Retry-After": retry_after(wait)}) from None
         try:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
@@ -355,7 +438,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options)
+            table = await hub.continue_match(user, match, body.seat, body.options, address)
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)
@@ -599,6 +682,28 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
+def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None) -> Table:
+    """The table a ``join`` names, by id or invite code. A miss (no such table, or a
+    private table and a wrong code) is counted against the client's address, and the
+    address's misses are refused past ``join_miss_rate``: invite codes cannot be guessed
+    at the message rate, nor by guest after guest."""
+    misses, address = hub.join_misses, conn.address
+    wait = misses.wait(address) if address else 0.0
+    if wait > 0:
+        raise TableError("rate_limit", f"too many joins of tables that do not exist or with "
+                         f"a wrong invite code from your address: at most one every "
+                         f"{1 / hub.settings.join_miss_rate:g} s; try again in "
+                         f"{retry_after(wait)} s")
+    try:
+        table = hub.find(table_id, invite)
+        table.check_private(conn, invite)
+    except TableError as exc:
+        if address and exc.code in ("not_found", "not_allowed"):
+            misses.take(address)
+        raise
+    return table
+
+
 def _table(conn: Conn) -> Table:
     if conn.table is None:
         raise TableError("state", "you are not at a table: join one first")
@@ -625,6 +730,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "create":
         hub.check_options(msg.options)  # refuse before anything changes
         check_tables(hub, conn.user_id, leaving=conn.table)
+        check_address(hub, conn.address, leaving=conn.table)
+        hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         if conn.table is not None:
@@ -638,7 +745,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if msg.cpus:
             await table.start(conn)
     elif kind == "join":
-        table = hub.find(msg.table_id, msg.invite)
+        table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         if not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "
@@ -670,12 +777,19 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
         s = hub.settings
+        wait = hub.chat_address_buckets.wait(conn.address) if conn.address else 0.0
+        if wait > 0:  # each line is a row kept while its table lives
+            raise TableError("rate_limit", f"chat: at most {s.chat_address_rate:g} lines a "
+                             "second from your address, all its players together: try "
+                             f"again in {retry_after(wait)} s")
         if not hub.chat_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"chat: at most {s.chat_rate:g} lines a second "
                              "from you, all your connections together")
         if not hub.table_chat_buckets.take(table.id):
             raise TableError("rate_limit", f"chat: this table takes at most "
                              f"{s.table_chat_rate:g} lines a second from everyone; wait a moment")
+        if conn.address:
+            hub.chat_address_buckets.take(conn.address)
         async with table.lock:  # kept before anyone sees it, in the order it is shown
             await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)

@@ -450,6 +450,8 @@ class RemoteConn:
         self.user_id = user_id
         self.name = name
         self.guest = guest
+        #: not known here (the node the client is connected to counts its address)
+        self.address = ""
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""

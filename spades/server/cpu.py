@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import multiprocessing
@@ -96,12 +97,71 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+class FairGate:
+    """``slots`` at once, shared fairly between keys (client addresses): a free slot goes
+    to the waiting key with the fewest running, the longest waiting of those first. One
+    address with many tables of slow CPU players therefore cannot queue everyone else's
+    CPU turns behind its own (the pool's own queue is first come, first served); with
+    nobody else waiting it still gets every slot."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
+        self.busy = 0
+        self.running: dict[str, int] = {}
+        self.waiting: dict[str, collections.deque[asyncio.Future[None]]] = {}
+
+    async def enter(self, key: str) -> None:
+        if self.busy < self.slots and not self.waiting:
+            self._take(key)
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(key, collections.deque()).append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.leave(key)  # granted as it was cancelled: hand the slot on
+            else:
+                queue = self.waiting.get(key)
+                if queue is not None and fut in queue:
+                    queue.remove(fut)
+                    if not queue:
+                        del self.waiting[key]
+            raise
+
+    def leave(self, key: str) -> None:
+        self.busy -= 1
+        left = self.running.get(key, 1) - 1
+        if left > 0:
+            self.running[key] = left
+        else:
+            self.running.pop(key, None)
+        self._grant()
+
+    def _take(self, key: str) -> None:
+        self.busy += 1
+        self.running[key] = self.running.get(key, 0) + 1
+
+    def _grant(self) -> None:
+        while self.busy < self.slots and self.waiting:
+            key = min(self.waiting, key=lambda k: self.running.get(k, 0))  # oldest of ties
+            queue = self.waiting.pop(key)
+            fut = queue.popleft()
+            if queue:
+                self.waiting[key] = queue  # to the back: the others' turn first
+            if fut.done():
+                continue
+            self._take(key)
+            fut.set_result(None)
+
+
 class CpuPool:
     """Runs bot decisions in a process pool, a thread pool, or inline (tests). Hints run
     on their own ``hint_workers``, so asking for hints never delays CPU players."""
 
     def __init__(self, kind: str = "thread", workers: int = 2, hint_workers: int = 1) -> None:
         self.kind = kind
+        self.gate = FairGate(workers)  # the workers, shared fairly between addresses
         self.pool: concurrent.futures.Executor | None = None
         self.hints: concurrent.futures.Executor | None = None
         if kind == "process":
@@ -116,11 +176,17 @@ class CpuPool:
             self.hints = concurrent.futures.ThreadPoolExecutor(max(1, hint_workers),
                                                                thread_name_prefix="hint")
 
-    async def decide(self, spec: str, seed: int, obs: Observation) -> int:
+    async def decide(self, spec: str, seed: int, obs: Observation, key: str = "") -> int:
+        """The bot's action; ``key`` (the table's client address): whose turn it is to
+        use a worker when several wait (:class:`FairGate`)."""
         if self.pool is None:
             return bot_act(spec, seed, obs)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
+        await self.gate.enter(key)
+        try:
+            return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
+        finally:
+            self.gate.leave(key)
 
     async def hint(self, obs: Observation, names: tuple[str, ...] | None = None
                    ) -> tuple[int, str]:

@@ -120,7 +120,11 @@ class LimitsMiddleware:
         if limit <= 0:
             await self.app(scope, receive, send)
             return
-        declared = _content_length(scope)
+        try:
+            declared = _content_length(scope)
+        except BadLength as exc:
+            await _answer(send, 400, str(exc))
+            return
         if declared is not None and declared > limit:
             await _answer(send, 413, too_big_message(self.settings, path, declared))
             return
@@ -167,13 +171,19 @@ def _ws_sender(send: Send) -> Send:
     return out
 
 
+class BadLength(ValueError):
+    """A ``Content-Length`` that is not a whole number of bytes."""
+
+
 def _content_length(scope: Scope) -> int | None:
+    """The declared body size (None: not declared). :class:`BadLength` if it is not digits
+    (``int()`` would also take "+5", " 5" or "5_0")."""
     for name, value in scope.get("headers", []):
         if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
+            if not value.isdigit() or not value.isascii():
+                shown = value[:40].decode("latin-1")
+                raise BadLength(f"Content-Length: {shown!r} is not a number of bytes")
+            return int(value)
     return None
 
 

@@ -21,7 +21,14 @@ from starlette.websockets import WebSocket
 from spades.engine import DEAL, Match, RulesError
 from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
-from spades.server.limits import Buckets, HintGate, SendBudget, SpectatorNotices, TokenBucket
+from spades.server.limits import (
+    Buckets,
+    CreateGate,
+    HintGate,
+    SendBudget,
+    SpectatorNotices,
+    TokenBucket,
+)
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
@@ -104,6 +111,9 @@ class Conn:
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
+        #: the client's address (behind a trusted proxy: from X-Forwarded-For)
+        client = getattr(ws, "client", None)
+        self.address = client.host if client is not None else ""
         self.expiry: asyncio.TimerHandle | None = None
         # With several server processes (spades.server.cluster): this client's id, and the
         # table it is at when another process runs that table.
@@ -208,6 +218,13 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
+        #: Chat lines per client address, all its users together.
+        self.chat_address_buckets = Buckets(settings.chat_address_rate,
+                                            settings.chat_address_burst)
+        #: Joins of no table, or of a private one with a wrong code, per address.
+        self.join_misses = Buckets(settings.join_miss_rate, settings.join_miss_burst)
+        #: New tables and uploaded records per user and per address.
+        self.create_gate = CreateGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
         # Instances of tables that stopped here (another took the table over): they write,
@@ -433,6 +450,7 @@ class Hub:
             await self._unreserve(gid)
             raise
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
+        table.address = conn.address
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -455,8 +473,9 @@ class Hub:
         return TableOptions(cpu=default_strength())
 
     async def continue_match(self, user: UserRow, match: Match, seat: int,
-                             options: TableOptions | None) -> Table:
-        """A private table that carries on an uploaded match: the user at ``seat``."""
+                             options: TableOptions | None, address: str = "") -> Table:
+        """A private table that carries on an uploaded match: the user at ``seat``
+        (uploading from ``address``)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -485,6 +504,7 @@ class Hub:
             await self._unreserve(gid)
             raise
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
+        table.address = address
         table.seq = len(await self.db(self.store.events, gid))
         table.resume(match, table.seq)
         table.unseated.add(seat)

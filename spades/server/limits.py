@@ -50,21 +50,24 @@ class TokenBucket:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def take(self) -> bool:
+    def take(self, n: float = 1.0) -> bool:
+        """Spend ``n`` tokens (at most the burst) if they are there."""
         if self.rate <= 0:
             return True  # 0: no limit
         self._fill()
-        if self.tokens >= 1:
-            self.tokens -= 1
+        n = min(n, self.burst)
+        if self.tokens >= n:
+            self.tokens -= n
             return True
         return False
 
-    def wait(self) -> float:
-        """Seconds until a token is there (0: now)."""
+    def wait(self, n: float = 1.0) -> float:
+        """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
         if self.rate <= 0:
             return 0.0
         self._fill()
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        n = min(n, self.burst)
+        return 0.0 if self.tokens >= n else (n - self.tokens) / self.rate
 
     def full(self) -> bool:
         self._fill()
@@ -90,11 +93,11 @@ class Buckets:
             self._buckets.move_to_end(key)
         return b
 
-    def take(self, key: Any) -> bool:
-        return self.get(key).take()
+    def take(self, key: Any, n: float = 1.0) -> bool:
+        return self.get(key).take(n)
 
-    def wait(self, key: Any) -> float:
-        return self.get(key).wait()
+    def wait(self, key: Any, n: float = 1.0) -> float:
+        return self.get(key).wait(n)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -195,10 +198,25 @@ def check_tables(hub: Holder, user_id: int, leaving: Table | None = None) -> Non
                          f"(at most {cap}): finish or leave one first")
 
 
-def check_upload(hub: Holder, user_id: int) -> None:
+def check_address(hub: Holder, address: str, leaving: Table | None = None) -> None:
+    """Refuse a new table from ``address`` when the unfinished tables made from it here are
+    ``tables_per_address`` already (a guest costs one request, and each may hold
+    ``tables_per_user``). ``leaving``: a table not yet started that the new one closes."""
+    cap = hub.settings.tables_per_address
+    if cap <= 0 or not address:
+        return
+    held = sum(1 for t in hub.tables.values() if live(t) and t.address == address
+               and not (t is leaving and t.status == "waiting"))
+    if held >= cap:
+        raise TableError("limit", f"your address already has {held} unfinished tables on "
+                         f"this server (at most {cap}): finish or leave one first")
+
+
+def check_upload(hub: Holder, user_id: int, address: str = "") -> None:
     """Refuse a ``continue`` upload beyond ``uploads_per_user`` live ones (and beyond the
-    tables cap)."""
+    caps on tables per user and per address)."""
     check_tables(hub, user_id)
+    check_address(hub, address)
     cap = hub.settings.uploads_per_user
     if cap <= 0:
         return
@@ -207,6 +225,62 @@ def check_upload(hub: Holder, user_id: int) -> None:
     if held >= cap:
         raise TableError("limit", f"you already have {held} live tables from uploads (at "
                          f"most {cap}): finish or leave one first")
+
+
+class CreateGate:
+    """New tables (``create``) and uploaded records: ``create_rate`` a second per user, all
+    their connections together, and ``create_address_rate`` per client address, all its
+    users together (a guest costs one request). Each stores a row of ``games`` that stays
+    after the table closes."""
+
+    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+        self.settings = settings
+        self.users = Buckets(settings.create_rate, settings.create_burst, clock=clock)
+        self.addresses = Buckets(settings.create_address_rate, settings.create_address_burst,
+                                 clock=clock)
+
+    def take(self, user_id: int, address: str, cost: float = 1.0) -> None:
+        """Spend ``cost`` of the user's and of the address's (a big record counts as
+        several: :func:`record_cost`), or raise :class:`TableError` (``rate_limit``, saying
+        which and how long to wait) and spend neither."""
+        s = self.settings
+        also = (f" (this record counts as {cost:g}: one per {RECORD_COST_BYTES // 1000} KB "
+                "begun)" if cost > 1 else "")
+        wait = self.users.wait(user_id, cost)
+        if wait > 0:
+            raise TableError("rate_limit", f"you may make new tables or upload records at "
+                             f"most once every {_every(s.create_rate)}, all your "
+                             f"connections together{also}: try again in "
+                             f"{retry_after(wait)} s")
+        wait = self.addresses.wait(address, cost) if address else 0.0
+        if wait > 0:
+            raise TableError("rate_limit", f"your address may make new tables or upload "
+                             f"records at most once every {_every(s.create_address_rate)}, "
+                             f"all its players together{also}: try again in "
+                             f"{retry_after(wait)} s")
+        self.users.take(user_id, cost)
+        if address:
+            self.addresses.take(address, cost)
+
+    def wait(self, user_id: int, address: str, cost: float = 1.0) -> float:
+        """Seconds until :meth:`take` would let the user (from ``address``) through."""
+        return max(self.users.wait(user_id, cost),
+                   self.addresses.wait(address, cost) if address else 0.0)
+
+
+#: An uploaded record counts as one new table per this many bytes begun: replaying and
+#: storing it (every action a row, on the database thread) costs by its size.
+RECORD_COST_BYTES = 100_000
+
+
+def record_cost(size: int) -> float:
+    """What an upload of ``size`` bytes counts as in the create rates."""
+    return float(max(1, math.ceil(size / RECORD_COST_BYTES)))
+
+
+def _every(rate: float) -> str:
+    seconds = 1 / rate
+    return f"{seconds:g} s" if seconds != 1 else "second"
 
 
 # Hints ---------------------------------------------------------------------------------------
@@ -249,7 +323,10 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
     "sweep_seconds", "prune_minutes", "guest_days", "chat_days", "session_days",
     "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
-    "table_chat_rate", "table_chat_burst", "join_rate", "join_burst",
+    "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
+    "create_rate", "create_burst", "create_address_rate", "create_address_burst",
+    "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
+    "chat_address_rate", "chat_address_burst",
 )
 
 
@@ -265,7 +342,9 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
     "login_failures", "login_account_failures", "login_address_failures", "login_window",
     "session_days", "chat_rate", "chat_burst", "table_chat_rate", "table_chat_burst",
-    "join_rate", "join_burst",
+    "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
+    "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
+    "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -326,10 +405,14 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "abandon_minutes", "upload_idle_minutes", "prune_minutes", "max_body", "login_failures",
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
-    "keep_alive", "chat_rate", "table_chat_rate", "join_rate",
+    "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
+    "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
+    "chat_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
-                                    "chat_burst", "table_chat_burst", "join_burst"})
+                                    "chat_burst", "table_chat_burst", "join_burst",
+                                    "create_burst", "create_address_burst", "join_miss_burst",
+                                    "signup_burst", "chat_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

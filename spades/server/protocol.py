@@ -32,6 +32,11 @@ Int = Annotated[int, Strict()]
 
 def _ref(value: Any) -> int | str:
     if isinstance(value, str) and len(value) <= 40:
+        try:  # JSON may spell half of a UTF-16 pair ("\ud800"): it could not be echoed
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"ref: character {exc.start + 1} is half of a UTF-16 surrogate "
+                             "pair, not a character") from None
         return value
     if type(value) is int and -SAFE_INT <= value <= SAFE_INT:
         return value

@@ -54,6 +54,17 @@ class Settings:
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
     #: or uploading another.
     tables_per_user: int = 5
+    #: Unfinished tables (waiting or active) made from one client address (created on the
+    #: WebSocket or by a ``continue`` upload) this process holds: guests cost one request
+    #: each, and each may hold ``tables_per_user``.
+    tables_per_address: int = 50
+    #: New tables (``create``) and uploaded records (``POST /api/records``) a second per
+    #: user, all their connections together (bursts), and per client address, all its
+    #: users together: each stores a row that stays when the table closes.
+    create_rate: float = 0.2
+    create_burst: float = 10.0
+    create_address_rate: float = 1.0
+    create_address_burst: float = 30.0
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).
@@ -61,6 +72,10 @@ class Settings:
     #: Any unfinished table with no person connected for this long ends (abandoned), and
     #: one untouched for this long is not brought back at start.
     abandon_minutes: float = 30.0
+    #: Guests and accounts made a second per client address (bursts): each is a user and
+    #: a session kept for ``session_days``, and an account an argon2 hash.
+    signup_rate: float = 0.2
+    signup_burst: float = 20.0
     #: Request bodies above this are refused with 413 (POST /api/records: max_record_bytes).
     max_body: int = 16_384
     #: HTTP requests (and WebSocket handshakes) a second per client address (bursts).
@@ -86,10 +101,18 @@ class Settings:
     chat_burst: float = 5.0
     table_chat_rate: float = 3.0
     table_chat_burst: float = 10.0
+    #: Chat lines a second per client address, all its users together (bursts): each is a
+    #: row kept while its table lives, and guests of one address can sit at many tables.
+    chat_address_rate: float = 3.0
+    chat_address_burst: float = 30.0
     #: Table joins a second per user, all of their connections together (bursts): each
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0
     join_burst: float = 8.0
+    #: Joins that miss (no such table, or a private one with a wrong invite code) a second
+    #: per client address, all its users together (bursts): invite codes are not guessed.
+    join_miss_rate: float = 0.2
+    join_miss_burst: float = 20.0
     #: Hints a second per player (bursts of ``hint_burst``).
     hint_rate: float = 0.5
     hint_burst: float = 3.0

@@ -170,6 +170,9 @@ class Table:
         self.finish_failures = 0  # tries in a row to store the result that failed
         self._finish_retry: asyncio.TimerHandle | None = None
         self._narrators: dict[tuple[int | None, tuple[tuple[str, str], ...]], Narrator] = {}
+        #: the client address that made the table ("": not known, such as a restored one);
+        #: counted against ``tables_per_address``
+        self.address = ""
 
     @property
     def match(self) -> Match | None:

@@ -18,8 +18,35 @@ _TAKEN = frozenset(name_key(w) for w in (
     | {"You", "Partner", "Your partner", "CPU", "Nobody", "Everyone"}))
 
 
+#: Combining marks kept after a character (Hebrew points with a cantillation mark, or a
+#: Devanagari conjunct's, need up to 4); more ("Zalgo" text) are drawn as a column of
+#: accents through the lines above and below, and are dropped.
+MARKS_MAX = 4
+_DROPPED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+
+
 class TextError(ValueError):
     pass
+
+
+def _shown(raw: str) -> str:
+    """``raw`` in NFC without control, format (bidi, zero-width), surrogate, private-use
+    and unassigned characters, and with at most :data:`MARKS_MAX` combining marks in a
+    row."""
+    out = []
+    run = 0
+    for ch in unicodedata.normalize("NFC", raw):
+        kind = unicodedata.category(ch)
+        if kind in _DROPPED:
+            continue
+        if kind in ("Mn", "Me"):
+            run += 1
+            if run > MARKS_MAX:
+                continue
+        else:
+            run = 0
+        out.append(ch)
+    return "".join(out)
 
 
 def clean_name(raw: str) -> str:
@@ -43,10 +70,9 @@ def clean_name(raw: str) -> str:
 
 def clean_label(raw: str) -> str:
     """A short label such as a table name: control, format (bidi overrides, zero-width...)
-    and unassigned characters removed, spaces collapsed; may end up empty."""
-    text = "".join(ch for ch in unicodedata.normalize("NFC", raw)
-                   if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    return " ".join(text.split())
+    and unassigned characters removed, combining marks beyond 4 in a row dropped, spaces
+    collapsed; may end up empty."""
+    return " ".join(_shown(raw).split())
 
 
 def check_password(password: str) -> None:
@@ -56,10 +82,9 @@ def check_password(password: str) -> None:
 
 
 def clean_chat(raw: str) -> str:
-    """A chat line: control and format characters removed, spaces collapsed, ≤ 300 chars."""
-    text = "".join(ch for ch in unicodedata.normalize("NFC", raw)
-                   if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    text = " ".join(text.split())
+    """A chat line: control and format characters removed, combining marks beyond 4 in a
+    row dropped, spaces collapsed, ≤ 300 chars."""
+    text = " ".join(_shown(raw).split())
     if not text:
         raise TextError("an empty chat line")
     if len(text) > CHAT_MAX:

@@ -30,7 +30,7 @@ class Refused(Exception):
 
 
 class Bots(Protocol):
-    async def decide(self, spec: str, seed: int, obs: Observation) -> int: ...
+    async def decide(self, spec: str, seed: int, obs: Observation, key: str = "") -> int: ...
 
 
 class TurnHost(Protocol):
@@ -65,6 +65,8 @@ class Turned(Protocol):
     def seed_base(self) -> int: ...
     @property
     def id(self) -> str: ...
+    @property
+    def address(self) -> str: ...
 
     def any_human_connected(self) -> bool: ...
 
@@ -171,7 +173,10 @@ class Turns:
                 spec = spec_of(place.cpu or t.cpu_default)
                 obs = m.observation(seat)
                 try:
-                    action = await t.hub.cpu.decide(spec, t.seed_base + seat, obs)
+                    # the workers are shared fairly between the addresses that made the
+                    # tables (a table of unknown origin, restored: its own share)
+                    action = await t.hub.cpu.decide(spec, t.seed_base + seat, obs,
+                                                    t.address or f"table {t.id}")
                 except Exception:
                     if not is_external(spec):
                         raise

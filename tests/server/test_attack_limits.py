@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from spades.engine import Match, profile, to_record
@@ -590,3 +590,132 @@ def test_limit_flags_are_checked() -> None:
     done = subprocess.run([sys.executable, "-m", "spades", "serve", "--limit", "max_body=x"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "max_body must be a whole number" in done.stderr
+
+
+# Table creation: rows and tables one guest, or one address, can make ----------------------
+
+def table_rows(client: TestClient) -> int:
+    """Server tables ever stored (a table closed before its start keeps its row)."""
+    store = hub_of(client).store
+    return len(store.game_ids(kind="table", status=["waiting", "active", "abandoned"]))
+
+
+def test_one_guest_cannot_churn_out_table_rows(make: Callable[..., TestClient]) -> None:
+    # Each create made a table the previous one (not started) left, closed: a row of
+    # ``games`` kept for ever. One connection at its message rate stored 20 a second, and
+    # 64 connections of an address 1,280: the cap on held tables never counted them.
+    client = make(create_rate=0.001, create_burst=5, create_address_rate=0.001,
+                  create_address_burst=8)
+    mal = Player(client, "Mallory")
+    answers = [mal.request({"type": "create", "options": {"name": f"churn {i}"}})
+               for i in range(12)]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"] * 7, answers
+    assert answers[5]["code"] == "rate_limit", answers[5]
+    assert "tables" in answers[5]["message"] and "you" in answers[5]["message"]
+    assert table_rows(client) == 5
+    # A new guest from the same address (guests cost one HTTP request each) gets what is
+    # left of the address's burst of 8, then a refusal that says it is the address's.
+    eve = Player(client, "Eve")
+    more = [eve.request({"type": "create", "options": {"name": f"eve {i}"}}) for i in range(5)]
+    assert [a["type"] for a in more] == ["ack"] * 3 + ["error"] * 2, more
+    assert more[3]["code"] == "rate_limit" and "address" in more[3]["message"], more[3]
+    assert table_rows(client) == 8
+    # the refusals changed nothing: the tables they had are still theirs
+    assert mal.table is not None and mal.table["name"] == "churn 4"
+    # a record upload stores a row (up to 1 MB) too: the same rate
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "review"},
+                    headers={"Authorization": f"Bearer {mal.token}"})
+    assert r.status_code == 429 and "upload records" in r.json()["detail"], r.text
+    assert int(r.headers["Retry-After"]) >= 1
+    assert table_rows(client) == 8 and len(hub_of(client).store.game_ids(
+        kind="import", status=["finished", "active", "waiting"])) == 0
+    assert eve.request({"type": "chat", "text": "still here"})["type"] == "ack"
+
+
+def test_guests_of_one_address_cannot_fill_the_server_with_tables(
+        make: Callable[..., TestClient]) -> None:
+    # Guests are one HTTP request each; each may hold 5 tables, and a started table whose
+    # player left stays (covered by a CPU, paused) for ``abandon_minutes``: 10 guests a
+    # second from one address kept 50 tables a second, 90,000 in half an hour, in memory.
+    client = make(tables_per_address=6)
+    hub = hub_of(client)
+    answers = []
+    for i in range(9):
+        p = Player(client, f"Spam{i}")
+        answers.append(p.request({"type": "create", "cpus": True,
+                                  "options": {"cpu": "random", "name": f"spam {i}"}}))
+        p.close()  # gone: the table plays on, covered, until abandoned
+    assert [a["type"] for a in answers] == ["ack"] * 6 + ["error"] * 3, answers
+    assert answers[6]["code"] == "limit" and "address" in answers[6]["message"], answers[6]
+    assert "6" in answers[6]["message"]
+    assert len(hub.tables) == 6
+    # uploads of a continued match count as well
+    token = guest(client, "Uploader")
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 429 and "address" in r.json()["detail"], r.text
+    assert len(hub.tables) == 6
+
+
+def test_invite_codes_cannot_be_guessed_at_the_message_rate(
+        make: Callable[..., TestClient]) -> None:
+    # A join is charged to the user's join rate only once its table is found: a wrong
+    # invite code cost nothing but the message rate, 20 guesses a second per connection,
+    # 1,280 for the 64 connections of an address, each guest's just as many.
+    client = make(join_miss_rate=0.001, join_miss_burst=5)
+    ann = Player(client, "Ann")
+    assert create(ann, private=True)["type"] == "ack"
+    assert ann.table is not None and ann.table["invite"]
+    mal = Player(client, "Mallory")
+    guesses = [mal.request({"type": "join", "invite": f"AAAA{i:04d}"}) for i in range(8)]
+    assert [g.get("code") for g in guesses] == ["not_found"] * 5 + ["rate_limit"] * 3, guesses
+    assert "address" in guesses[5]["message"], guesses[5]
+    # a private table's id with a wrong code is a miss too
+    eve = Player(client, "Eve")  # another guest of the same address: the same count
+    wrong = eve.request({"type": "join", "table_id": ann.table["id"], "invite": "WRONG123"})
+    assert wrong["code"] == "rate_limit", wrong
+    assert eve.request({"type": "join", "invite": "BBBB0000"})["code"] == "rate_limit"
+    # nothing changed at the table, and its people go on
+    assert ann.request({"type": "chat", "text": "still private"})["type"] == "ack"
+    assert hub_of(client).tables[ann.table["id"]].spectators == set()
+
+
+def test_guests_and_accounts_are_made_at_a_bounded_rate_per_address(
+        make: Callable[..., TestClient]) -> None:
+    # Only the HTTP rate held sign-ups back: 10 a second from one address, 864,000 users
+    # and sessions a day kept for the sessions' 30 days, and as many argon2 hashes (64 MiB
+    # each) for registrations, which the sign-in throttle does not count.
+    client = make(signup_rate=0.001, signup_burst=3)
+    made = [client.post("/api/guest", json={"name": f"Spam{i}"}) for i in range(3)]
+    assert [r.status_code for r in made] == [200] * 3
+    more = client.post("/api/guest", json={"name": "Spam3"})
+    assert more.status_code == 429 and "address" in more.json()["detail"], more.text
+    assert int(more.headers["Retry-After"]) >= 1
+    reg = client.post("/api/register", json={"name": "Spammer", "password": "long enough"})
+    assert reg.status_code == 429, reg.text
+    with hub_of(client).store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(users)).scalar() == 3
+    # what was made still works: a guest made before plays on
+    p = Player(client, "Spam0", made[0].json()["token"])
+    assert create(p)["type"] == "ack"
+
+
+def test_chat_lines_stored_are_bounded_per_address(make: Callable[..., TestClient]) -> None:
+    # Every chat line is a row of ``chat_lines`` kept while its table lives (and 30 days
+    # after). The rates were per user and per table: 50 guests of one address at 50
+    # tables stored 50 lines a second, 4 million rows a day, all their tables still open.
+    client = make(chat_address_rate=0.001, chat_address_burst=6)
+    talkers = [Player(client, f"Talk{i}") for i in range(3)]
+    for t in talkers:
+        assert create(t)["type"] == "ack"
+    said = [t.request({"type": "chat", "text": f"line {k}"}) for k in range(3) for t in talkers]
+    assert [s["type"] for s in said] == ["ack"] * 6 + ["error"] * 3, said
+    assert said[6]["code"] == "rate_limit" and "address" in said[6]["message"], said[6]
+    with hub_of(client).store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(chat_lines)).scalar() == 6
+    # another address is not held back by it
+    other = TestClient(client.app, client=("198.51.100.20", 1))
+    other.portal = client.portal  # the same running app
+    far = Player(other, "Far")
+    assert create(far)["type"] == "ack"
+    assert far.request({"type": "chat", "text": "hello"})["type"] == "ack"

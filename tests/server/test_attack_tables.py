@@ -4,6 +4,7 @@ leaving to avoid the turn timer's penalty."""
 from __future__ import annotations
 
 import time
+import unicodedata
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -98,3 +99,36 @@ def test_disconnecting_does_not_avoid_the_timers_penalty(client: TestClient) -> 
     m = table.match
     assert m is not None and any(log.timeouts for log in m.log), \
         "leaving during a timed turn avoided the timeout (and its penalty bag)"
+
+
+def marks_in_a_row(text: str) -> int:
+    """The longest run of combining marks in ``text``."""
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.combining(ch) or unicodedata.category(ch) == "Me" else 0
+        most = max(most, run)
+    return most
+
+
+def test_stacked_combining_marks_are_cut_in_table_names_and_chat(client: TestClient) -> None:
+    # "Zalgo" text: a letter followed by dozens of combining marks is drawn as a column of
+    # accents through the lines above and below it (the lobby's rows, the chat). Names and
+    # chat kept every mark; at most 4 follow a letter now (Hebrew points with a cantillation
+    # mark, Vietnamese, Devanagari stay whole).
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    tid = _create(ann, {"name": "Q" + "\u0300\u0316" * 18 + " ok"})
+    assert ann.table is not None
+    name = ann.table["name"]
+    assert marks_in_a_row(name) == 4 and name.startswith("Q") and name.endswith(" ok"), \
+        ascii(name)
+    lobby = {t["id"]: t["name"] for t in client.get("/api/tables").json()}
+    assert lobby[tid] == name
+    assert bob.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    line = "h" + "\u0336" * 150 + "i" + "\u0489" * 140
+    assert bob.request({"type": "chat", "text": line})["type"] == "ack"
+    said = ann.until(lambda m: m["type"] == "chat")["line"]["text"]
+    assert said == "h" + "\u0336" * 4 + "i" + "\u0489" * 4, ascii(said)
+    for kept in ["שָׁלוֹם", "בְּרֵאשִׁ֖ית", "Tiếng Việt", "क्षत्रिय"]:  # real text is kept
+        assert bob.request({"type": "chat", "text": kept})["type"] == "ack"
+        said = ann.until(lambda m: m["type"] == "chat")
+        assert said["line"]["text"] == unicodedata.normalize("NFC", kept), ascii(said)

@@ -130,3 +130,21 @@ def test_flood_disconnects_only_the_flooder(client: TestClient) -> None:
     errors = [f for f in mal.frames if f["type"] == "error"]
     assert errors and errors[0]["code"] == "rate_limit"
     assert play_to_end([bob])["event"]["kind"] == "match_over"
+
+
+def test_a_ref_with_a_lone_surrogate_is_refused_and_the_connection_stays(
+        client: TestClient) -> None:
+    # JSON may spell half of a UTF-16 pair ("\ud800"); json.loads keeps it, and the schema
+    # took it as a ref. Echoing it in the answer could not be written as UTF-8: the
+    # receive loop died and the socket closed with no error and no reason.
+    mal = Player(client, "Mal")
+    for raw, says in [('{"type": "ping", "ref": "\\ud800"}', "ping.ref: "),
+                      ('{"type": "act", "action": "AS", "ref": "\\udc00\\ud800"}', "act.ref: "),
+                      ('{"type": "nope", "ref": "a\\udfff"}', "'nope'")]:
+        mal.ws.send_text(raw)
+        ans = mal.until(lambda m: m["type"] in ("error", "pong"))
+        assert ans["type"] == "error" and ans["code"] == "bad_message", (raw, ans)
+        assert says in ans["message"] and ans.get("ref") is None, (raw, ans)  # not echoed
+    # a well-formed surrogate pair is one character, and fine
+    mal.ws.send_text('{"type": "ping", "ref": "\\ud83d\\udca5"}')
+    assert mal.until(lambda m: m["type"] == "pong")["ref"] == "\U0001f4a5"

@@ -76,7 +76,8 @@ def test_a_cpu_turn_is_played_and_the_next_one_scheduled() -> None:
         hub: Any = table.hub
         played = asyncio.Event()
 
-        async def decide(spec: str, seed: int, obs: Any) -> int:
+        async def decide(spec: str, seed: int, obs: Any, key: str = "") -> int:
+            assert key == "table g1"  # the workers' share: a table of no known address
             if obs.seat == 2:
                 played.set()
             return int(obs.legal_actions[0])

@@ -1,0 +1,83 @@
+"""Hostile clients against the records: a long game read again and again, and big uploads,
+must not keep the one database thread (every table's moves go through it) busy."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from spades.engine import Match, profile, to_record
+from spades.server.cpu import bot_act
+from tests.server.helpers import guest
+
+
+@pytest.fixture(scope="module")
+def long_record() -> dict[str, Any]:
+    """A finished match to 10,000 points (the highest target a table takes): hundreds of
+    hands, every one of them stored as events."""
+    m = Match(profile("cardems", target=10000), dealer=0, rng=random.Random(5))
+    while not m.is_over():
+        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
+    record = to_record(m)
+    assert len(record["hands"]) > 200
+    return record
+
+
+def test_a_long_record_read_again_and_again_is_not_replayed_each_time(
+        client: TestClient, long_record: dict[str, Any]) -> None:
+    # GET /api/games/{id}/record replayed the whole game on the database thread for every
+    # request, and before deciding whether to answer at all: a stranger asking for a long
+    # game 10 times a second (the HTTP rate) kept that thread busy, and every table's
+    # moves waited behind it.
+    auth = {"Authorization": f"Bearer {guest(client, 'Archivist')}"}
+    done = client.post("/api/records", json={"record": long_record}, headers=auth)
+    assert done.status_code == 200, done.text
+    unfinished = dict(long_record, hands=long_record["hands"][:-1])
+    left = client.post("/api/records", json={"record": unfinished}, headers=auth)
+    assert left.status_code == 200, left.text
+    finished_id, open_id = done.json()["game_id"], left.json()["game_id"]
+    began = time.monotonic()
+    answers = [client.get(f"/api/games/{finished_id}/record")]
+    once = time.monotonic() - began  # what reading the game costs the server, now
+    began = time.monotonic()
+    answers += [client.get(f"/api/games/{finished_id}/record") for _ in range(9)]
+    answers += [client.get(f"/api/games/{open_id}/record") for _ in range(10)]
+    took = time.monotonic() - began
+    assert [a.status_code for a in answers] == [200] * 10 + [403] * 10
+    assert all(a.json() == answers[0].json() for a in answers[:10])
+    assert answers[0].json()["hands"] == long_record["hands"]
+    assert "hidden cards" in answers[10].json()["detail"]
+    # the finished game was read once (then kept), the unfinished one not at all: the
+    # other 19 took less than 4 such reads in all (before: 19, measured 0.26 s each)
+    assert took < 4 * once, (took, once)
+    # the uploader of the unfinished one still gets it
+    mine = client.get(f"/api/games/{open_id}/record", headers=auth)
+    assert mine.status_code == 200 and len(mine.json()["hands"]) == len(unfinished["hands"])
+
+
+def test_a_big_upload_costs_its_size_in_the_upload_rate(
+        client: TestClient, long_record: dict[str, Any]) -> None:
+    # Each upload is replayed and stored, every action a row written on the database
+    # thread: a 1 MB record is about 75,000 rows and over a second of that thread. Uploads
+    # were counted one each whatever their size (30 at once, then one a second, from an
+    # address); a record now costs one upload per 100 KB begun.
+    auth = {"Authorization": f"Bearer {guest(client, 'Hoarder')}"}
+    endless = to_record(Match(profile("cardems", target=10 ** 9), dealer=0))["rules"]
+    whole = long_record["hands"][:len(long_record["hands"]) // 4 * 4]  # dealers in turn
+    big = dict(long_record, rules=endless, hands=whole * 3)  # an unfinished match
+    body = json.dumps({"record": big, "mode": "review"}).encode()
+    assert 400_000 < len(body) < 1_000_000, len(body)
+    codes = [client.post("/api/records", content=body,
+                         headers={**auth, "Content-Type": "application/json"}).status_code
+             for _ in range(4)]
+    # 5 to 10 uploads' worth each, of the user's 10: the second or third is refused
+    assert codes[0] == 200 and codes[-1] == 429, codes
+    small = client.post("/api/records", json={"record": dict(long_record, hands=whole[:4],
+                                                              rules=endless)},
+                        headers={"Authorization": f"Bearer {guest(client, 'Other')}"})
+    assert small.status_code == 200, small.text  # others' small uploads are not held up
