@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from starlette.testclient import TestClient
 
 from spades.engine import Match, profile, to_record
 from spades.server.cpu import bot_act
-from tests.server.helpers import guest
+from tests.server.helpers import Player, guest
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +88,42 @@ def test_a_big_upload_costs_its_size_in_the_upload_rate(
                                                               rules=endless)},
                         headers={"Authorization": f"Bearer {guest(client, 'Other')}"})
     assert small.status_code == 200, small.text  # others' small uploads are not held up
+
+
+def test_the_record_of_a_match_that_has_just_ended_is_given(client: TestClient) -> None:
+    """The last card is heard of before the game's row says "finished" (the result is stored,
+    then match_over is sent). Reading the refusal from the row alone answered 403 ("not
+    finished") to a record asked for in that moment (the deployment test through nginx did
+    so). Here the result cannot be stored yet (the database refuses it, and the table tries
+    again later), so the moment lasts."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    finish_game = hub.store.finish_game
+    stored = threading.Event()
+
+    def refused_until_allowed(*args: Any, **kwargs: Any) -> Any:
+        if not stored.is_set():
+            raise OSError("the database is away (test)")
+        return finish_game(*args, **kwargs)
+
+    hub.store.finish_game = refused_until_allowed
+    try:
+        ann = Player(client, "Ann")
+        ann.request({"type": "create", "cpus": True,
+                     "options": {"cpu": "random", "one_hand": True}})
+        ann.until(lambda m: m["type"] == "table")  # (with CPUs it starts at once)
+        while ann.view is None or ann.view["phase"] != "over":
+            if ann.my_turn():
+                assert ann.view is not None
+                ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+                assert ans["type"] == "ack", ans
+            else:
+                ann.recv()
+        assert ann.table is not None
+        tid = ann.table["id"]
+        assert hub.store.game(tid).status == "active"  # the row does not say it yet
+        stranger = client.get(f"/api/games/{tid}/record")
+        assert stranger.status_code == 200, stranger.text
+        assert len(stranger.json()["hands"]) == 1
+    finally:
+        stored.set()
+        del hub.store.finish_game

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,18 @@ def test_hostile_messages_change_nothing(fast_client: TestClient) -> None:
     assert play_to_end([ann, mal])["event"]["kind"] == "match_over"
 
 
-def test_flood_disconnects_only_the_flooder(client: TestClient) -> None:
+@pytest.fixture
+def rated_client(settings: Settings) -> Iterator[TestClient]:
+    """The app with the message rate per connection on, as served (the ``settings`` of the
+    in-process tests turn it off)."""
+    served = Settings()
+    with in_process(replace(settings, rate_per_second=served.rate_per_second,
+                            rate_burst=served.rate_burst)) as c:
+        yield c
+
+
+def test_flood_disconnects_only_the_flooder(rated_client: TestClient) -> None:
+    client = rated_client
     bob, mal = Player(client, "Bob"), Player(client, "Mal")
     bob.request({"type": "create", "cpus": True, "options": {"cpu": "random",
                                                             "one_hand": True}})
