@@ -13,7 +13,8 @@ from tests.server.helpers import Player, in_process
 
 
 def test_welcome_lists_every_limit_a_client_can_run_into(settings: Settings) -> None:
-    odd = replace(settings, rate_per_second=20.0, rate_burst=40.0, lobby_rate=2.0, hint_rate=0.25, tables_per_user=3, body_timeout=7.5,
+    odd = replace(settings, rate_per_second=20.0, rate_burst=40.0, lobby_rate=2.0,
+                  hint_rate=0.25, tables_per_user=3, body_timeout=7.5,
                   spectators_per_table=9, max_body=1234)
     with in_process(odd) as client:
         ann = Player(client, "Ann")
