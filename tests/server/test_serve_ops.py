@@ -245,3 +245,27 @@ def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
         if server is not None:
             server.stop()
         pg.stop()
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("redis://127.0.0.1:{port}/0", ["cannot reach Redis at redis://127.0.0.1:{port}/0",
+                                    "--redis", "refused"]),
+    ("redis://:topsecret@127.0.0.1:{port}/0", ["cannot reach Redis", "--redis", "***"]),
+    ("127.0.0.1:6379", ["--redis", "'127.0.0.1:6379'", "redis://"]),
+    ("http://127.0.0.1:6379", ["--redis", "redis://"]),
+])
+def test_a_redis_that_cannot_be_reached_is_one_line_before_the_database(
+        tmp_path: Path, url: str, words: list[str]) -> None:
+    """A wrong ``--redis`` (nothing listening, no scheme, another scheme) stopped the start
+    with uvicorn's traceback and status 3, after the start line and after the database had
+    been opened: now one line naming --redis and the URL (its password hidden), status 2,
+    nothing written."""
+    port = free_port()  # nothing listens there
+    url = url.format(port=port)
+    db = tmp_path / "x.sqlite3"
+    done = serve("--port", "0", "--db", str(db), "--redis", url, "--bots", "inline")
+    one_line_refusal(done, *(w.format(port=port) for w in words))
+    assert "topsecret" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "spades server on" not in done.stdout
+    assert not db.exists()
