@@ -417,6 +417,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await close_socket(ws, conn.close_code, conn.close_reason,
                                    settings.send_close_timeout)
 
+    @app.get("/ws", include_in_schema=False)
+    async def ws_without_upgrade(request: Request) -> JSONResponse:
+        """``/ws`` asked as plain HTTP: a proxy that does not pass the WebSocket's
+        ``Upgrade``/``Connection`` headers (before: 404, as if there were no such path, and
+        nothing in the log). 426 saying so, and a warning for the operator."""
+        not_upgraded(request)
+        return JSONResponse(
+            {"detail": "/ws is a WebSocket: the request came without its Upgrade and "
+                       "Connection headers (a proxy in between that does not pass them?)"},
+            status_code=426, headers={"Upgrade": "websocket", "Connection": "Upgrade"})
+
     web = settings.web_static or str(Path(__file__).resolve().parent.parent / "web" / "static")
     if Path(web, "index.html").is_file():
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
@@ -472,6 +483,27 @@ def refused_origin(ws: WebSocket) -> None:
                 "own (Host: %r) nor one of --allow-origin; if it is your page, pass the "
                 "browser's Host through the proxy or add --allow-origin %s",
                 origin, ws.headers.get("host", "")[:200], origin)
+
+
+#: When a plain HTTP request to /ws was last logged (one line a minute).
+_NOT_UPGRADED: list[float] = []
+
+
+def not_upgraded(request: Request) -> None:
+    """Log (once a minute) a request to /ws that came without the WebSocket upgrade: behind
+    a proxy that drops those headers, no player can connect, and this is the line that says
+    why."""
+    now = time.monotonic()
+    if _NOT_UPGRADED and now - _NOT_UPGRADED[0] < 60:
+        return
+    _NOT_UPGRADED[:] = [now]
+    client = request.client.host if request.client else "?"
+    log.warning("a request to /ws came as plain HTTP, without the WebSocket's Upgrade and "
+                "Connection headers (answered 426; from %s, Host: %r): if it came through "
+                "a proxy, the proxy does not pass them (nginx: proxy_http_version 1.1; "
+                "proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "
+                "$connection_upgrade; see docs/deploy.md)",
+                client, request.headers.get("host", "")[:200])
 
 
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:
