@@ -300,3 +300,48 @@ def test_a_replaced_tab_closed_on_another_process_is_not_handed_the_seat(
     left = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left")
     assert left["event"]["seat"] == seat
     assert not left["table"]["seats"][seat]["connected"]
+
+
+def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """A player whose process was killed reconnects through nginx to another process at
+    once and joins the table, while the dead process's lease has not run out yet: the join
+    was forwarded to the dead process and lost, and the player waited for ever (no ack, no
+    snapshot; the take-over rejoined only clients that had been at the table). Now the
+    process that takes the table over answers it. The dead process's lease is held in Redis
+    by the test, so that the join surely goes to it first."""
+    import redis
+
+    a, _b, c = room
+    prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+    assert ann.request({"type": "start"})["type"] == "ack"
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    pubsub = shared.pubsub()
+    try:
+        lease = prefix + "owner:" + tid
+        dead = shared.get(lease)
+        assert isinstance(dead, str)
+        a.kill()
+        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+        pubsub.subscribe(prefix + "node:" + dead)
+        ann2 = NetPlayer(c, "Ann", ann.token)
+        assert tid in ann2.welcome["tables"]
+        ann2.send({"type": "join", "table_id": tid, "ref": "again"})
+        deadline = time.monotonic() + 60
+        while True:  # c forwards the join to the process it believes runs the table
+            assert time.monotonic() < deadline, "the join was never forwarded"
+            got = pubsub.get_message(timeout=1)
+            if got is not None and got["type"] == "message":
+                sent = json.loads(got["data"])
+                if sent.get("k") == "msg" and sent["m"].get("ref") == "again":
+                    break
+        shared.delete(lease)  # the lease runs out: a live process takes the table over
+        ans = ann2.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "again")
+        assert ans["type"] == "ack", ans
+        ann2.until(lambda m: m["type"] == "table")
+        assert ann2.you is not None and ann2.you["role"] == "player"
+    finally:
+        pubsub.close()
+        shared.close()
