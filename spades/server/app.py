@@ -375,11 +375,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except SQLAlchemyError as exc:
             why = "the database is not answering"
             log.error("health: %s: %s", why, exc)
+        linked: dict[str, Any] = {}
+        if hub.cluster is not None:  # several processes: whether Redis answers
+            linked["redis"] = hub.cluster.room.link_ok
         if why is not None:
             response.status_code = 503
             response.headers["Retry-After"] = "5"
-            return {"ok": False, "tables": len(hub.tables), "database": False, "detail": why}
-        return {"ok": True, "tables": len(hub.tables), "database": True}
+            return {"ok": False, "tables": len(hub.tables), "database": False, **linked,
+                    "detail": why}
+        if linked and not linked["redis"]:
+            return {"ok": True, "tables": len(hub.tables), "database": True, **linked,
+                    "detail": "Redis does not answer: the other processes cannot reach "
+                              "this one's tables, nor it theirs"}
+        return {"ok": True, "tables": len(hub.tables), "database": True, **linked}
 
     # The WebSocket ----------------------------------------------------------------------------
 

@@ -86,6 +86,7 @@ class Cluster:
         self._watch: asyncio.Task[None] | None = None
         room.on_message = self.on_message
         room.on_lost = self.on_lost
+        room.on_relinked = self.relinked
 
     # Life ---------------------------------------------------------------------------------
 
@@ -115,8 +116,8 @@ class Cluster:
                 await self.take_over()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("looking for tables without a node failed")
+            except Exception as exc:
+                self.room.failed("looking for tables without a process", exc)
 
     async def take_over(self) -> int:
         """Claim and restore every unfinished table that no node runs. Returns how many."""
@@ -179,6 +180,33 @@ class Cluster:
             del self._taking[table_id]
             done.set_result(result)
         return result
+
+    async def relinked(self) -> None:
+        """This node hears the room again after its link to Redis was lost: what was
+        published to it meanwhile (frames for its clients, take-overs, lobby changes) is
+        gone. So its clients at other nodes' tables join them again (a fresh snapshot, from
+        wherever each runs now), joins not answered are sent again, and the lobby is read
+        again."""
+        try:
+            for row in await self.room.summaries():
+                if isinstance(row, dict) and isinstance(row.get("id"), str):
+                    self._lobby_row(row["id"], row)
+            tables: set[str] = set()
+            for conn in list(self.local.values()):
+                if conn.joining is not None:
+                    conn.joining = (conn.joining[0], "", conn.joining[2])  # (sent again)
+                    tables.add(conn.joining[0])
+                if conn.table is None and conn.remote_table is not None:
+                    conn.remote_node = None
+                    tables.add(conn.remote_table)
+            for tid in tables:
+                owner = await self._owner_of(tid)
+                if owner is not None:
+                    await self._new_owner(tid, owner)
+                else:
+                    await self._rejoin(tid)
+        except Exception as exc:  # Redis gone again: the listener tries again
+            self.room.failed("joining the clients here to their tables again", exc)
 
     async def on_lost(self, table_id: str) -> None:
         """This node's lease on the table ran out (another node may hold it now): stop
