@@ -180,8 +180,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = request.client.host if request.client else "?"
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
-            attempt = (guard.begin(address, name_key(body.name)) if shared is None
-                       else await shared.begin(address, name_key(body.name)))
+            if shared is not None:
+                try:
+                    attempt = await shared.begin(address, name_key(body.name))
+                except TooMany:
+                    raise
+                except Exception as exc:  # Redis not answering: counted here meanwhile
+                    if hub.cluster is not None:  # (before: 500 and a traceback)
+                        hub.cluster.room.failed("counting a sign-in", exc)
+                    shared = None
+            if shared is None:
+                attempt = guard.begin(address, name_key(body.name))
         except TooMany as exc:
             wait = math.ceil(exc.wait)
             raise HTTPException(429, f"{exc}: try again in {wait} s",
@@ -194,7 +203,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if shared is None:
             guard.succeeded(attempt)
         else:
-            await shared.succeeded(attempt)
+            with contextlib.suppress(Exception):  # (Redis gone since: its window ends it)
+                await shared.succeeded(attempt)
         return await session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])
