@@ -13,6 +13,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -81,6 +82,21 @@ class PostgresServer:
         subprocess.run([*self._as, self.initdb, "-D", str(self.data), "-U", "spades",
                         "--auth=trust", "--encoding=UTF8", "--no-sync"],
                        check=True, capture_output=True)
+        self._run(timeout)
+
+    def pause(self, timeout: float = 60.0) -> None:
+        """Stop the server (fast shutdown: its clients are cut off) and keep its data, for
+        :meth:`resume`: the database going away under the processes using it."""
+        assert self.proc is not None
+        pid = int((self.data / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGINT)  # (self.proc may be runuser, which passes on nothing)
+        self.proc.wait(timeout)
+
+    def resume(self, timeout: float = 60.0) -> None:
+        """Start the paused server again, on the same port and data."""
+        self._run(timeout)
+
+    def _run(self, timeout: float) -> None:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [*self._as, self.postgres, "-D", str(self.data), "-p", str(self.port),

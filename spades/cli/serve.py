@@ -161,6 +161,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
+    if settings.redis is not None and (refused := redis_refusal(settings.redis)):
+        for sock in sockets:
+            sock.close()
+        print(f"spades serve: {refused}", file=sys.stderr)
+        return 2
     from spades.store import Store, StoreError
 
     try:  # a wrong URL or an unreachable database: one clear line, not a traceback
@@ -311,6 +316,32 @@ def _shown(db: str) -> str:
         return make_url(db).render_as_string(hide_password=True)
     except Exception:
         return db
+
+
+def redis_refusal(url: str, timeout: float = 5.0) -> str | None:
+    """Why ``--redis URL`` cannot serve (a URL Redis does not take, nothing answering
+    there), in one line with the password hidden; None when it answers a PING. Asked before
+    the database is opened: without it, the start line was printed, then uvicorn's
+    traceback, status 3."""
+    import redis
+
+    shown = _shown(url)
+    if "://" not in url:
+        return (f"--redis {url!r} is not a Redis URL: write redis://HOST:PORT/N (or "
+                "rediss:// for TLS, unix:///PATH)")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout,
+                                      socket_timeout=timeout)
+    except ValueError as exc:
+        return f"--redis {shown}: {exc}"
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        reason = str(exc).replace(url, shown).rstrip(".")
+        return f"cannot reach Redis at {shown} (--redis): {reason}"
+    finally:
+        client.close()
+    return None
 
 
 def _exit_quietly(signum: int, frame: object) -> None:

@@ -232,8 +232,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = request.client.host if request.client else "?"
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
-            attempt = (guard.begin(address, name_key(body.name)) if shared is None
-                       else await shared.begin(address, name_key(body.name)))
+            if shared is not None:
+                try:
+                    attempt = await shared.begin(address, name_key(body.name))
+                except TooMany:
+                    raise
+                except Exception as exc:  # Redis not answering: counted here meanwhile
+                    if hub.cluster is not None:  # (before: 500 and a traceback)
+                        hub.cluster.room.failed("counting a sign-in", exc)
+                    shared = None
+            if shared is None:
+                attempt = guard.begin(address, name_key(body.name))
         except TooMany as exc:
             wait = math.ceil(exc.wait)
             raise HTTPException(429, f"{exc}: try again in {wait} s",
@@ -246,7 +255,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if shared is None:
             guard.succeeded(attempt)
         else:
-            await shared.succeeded(attempt)
+            with contextlib.suppress(Exception):  # (Redis gone since: its window ends it)
+                await shared.succeeded(attempt)
         return await session(hub, user)
 
     @app.post("/api/logout", response_model=OkOut, tags=["people"])
@@ -465,11 +475,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except SQLAlchemyError as exc:
             why = "the database is not answering"
             log.error("health: %s: %s", why, exc)
+        linked: dict[str, Any] = {}
+        if hub.cluster is not None:  # several processes: whether Redis answers
+            linked["redis"] = hub.cluster.room.link_ok
         if why is not None:
             response.status_code = 503
             response.headers["Retry-After"] = "5"
-            return {"ok": False, "tables": len(hub.tables), "database": False, "detail": why}
-        return {"ok": True, "tables": len(hub.tables), "database": True}
+            return {"ok": False, "tables": len(hub.tables), "database": False, **linked,
+                    "detail": why}
+        if linked and not linked["redis"]:
+            return {"ok": True, "tables": len(hub.tables), "database": True, **linked,
+                    "detail": "Redis does not answer: the other processes cannot reach "
+                              "this one's tables, nor it theirs"}
+        return {"ok": True, "tables": len(hub.tables), "database": True, **linked}
 
     # The WebSocket ----------------------------------------------------------------------------
 
@@ -506,6 +524,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if ws.application_state == WebSocketState.CONNECTED:
                 await close_socket(ws, conn.close_code, conn.close_reason,
                                    settings.send_close_timeout)
+
+    @app.get("/ws", include_in_schema=False)
+    async def ws_without_upgrade(request: Request) -> JSONResponse:
+        """``/ws`` asked as plain HTTP: a proxy that does not pass the WebSocket's
+        ``Upgrade``/``Connection`` headers (before: 404, as if there were no such path, and
+        nothing in the log). 426 saying so, and a warning for the operator."""
+        not_upgraded(request)
+        return JSONResponse(
+            {"detail": "/ws is a WebSocket: the request came without its Upgrade and "
+                       "Connection headers (a proxy in between that does not pass them?)"},
+            status_code=426, headers={"Upgrade": "websocket", "Connection": "Upgrade"})
 
     web = settings.web_static or str(Path(__file__).resolve().parent.parent / "web" / "static")
     if Path(web, "index.html").is_file():
@@ -562,6 +591,27 @@ def refused_origin(ws: WebSocket) -> None:
                 "own (Host: %r) nor one of --allow-origin; if it is your page, pass the "
                 "browser's Host through the proxy or add --allow-origin %s",
                 origin, ws.headers.get("host", "")[:200], origin)
+
+
+#: When a plain HTTP request to /ws was last logged (one line a minute).
+_NOT_UPGRADED: list[float] = []
+
+
+def not_upgraded(request: Request) -> None:
+    """Log (once a minute) a request to /ws that came without the WebSocket upgrade: behind
+    a proxy that drops those headers, no player can connect, and this is the line that says
+    why."""
+    now = time.monotonic()
+    if _NOT_UPGRADED and now - _NOT_UPGRADED[0] < 60:
+        return
+    _NOT_UPGRADED[:] = [now]
+    client = request.client.host if request.client else "?"
+    log.warning("a request to /ws came as plain HTTP, without the WebSocket's Upgrade and "
+                "Connection headers (answered 426; from %s, Host: %r): if it came through "
+                "a proxy, the proxy does not pass them (nginx: proxy_http_version 1.1; "
+                "proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "
+                "$connection_upgrade; see docs/deploy.md)",
+                client, request.headers.get("host", "")[:200])
 
 
 def origin_ok(ws: WebSocket, settings: Settings) -> bool:

@@ -86,6 +86,7 @@ class Cluster:
         self._watch: asyncio.Task[None] | None = None
         room.on_message = self.on_message
         room.on_lost = self.on_lost
+        room.on_relinked = self.relinked
 
     # Life ---------------------------------------------------------------------------------
 
@@ -115,8 +116,8 @@ class Cluster:
                 await self.take_over()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("looking for tables without a node failed")
+            except Exception as exc:
+                self.room.failed("looking for tables without a process", exc)
 
     async def take_over(self) -> int:
         """Claim and restore every unfinished table that no node runs. Returns how many."""
@@ -179,6 +180,33 @@ class Cluster:
             del self._taking[table_id]
             done.set_result(result)
         return result
+
+    async def relinked(self) -> None:
+        """This node hears the room again after its link to Redis was lost: what was
+        published to it meanwhile (frames for its clients, take-overs, lobby changes) is
+        gone. So its clients at other nodes' tables join them again (a fresh snapshot, from
+        wherever each runs now), joins not answered are sent again, and the lobby is read
+        again."""
+        try:
+            for row in await self.room.summaries():
+                if isinstance(row, dict) and isinstance(row.get("id"), str):
+                    self._lobby_row(row["id"], row)
+            tables: set[str] = set()
+            for conn in list(self.local.values()):
+                if conn.joining is not None:
+                    conn.joining = (conn.joining[0], "", conn.joining[2])  # (sent again)
+                    tables.add(conn.joining[0])
+                if conn.table is None and conn.remote_table is not None:
+                    conn.remote_node = None
+                    tables.add(conn.remote_table)
+            for tid in tables:
+                owner = await self._owner_of(tid)
+                if owner is not None:
+                    await self._new_owner(tid, owner)
+                else:
+                    await self._rejoin(tid)
+        except Exception as exc:  # Redis gone again: the listener tries again
+            self.room.failed("joining the clients here to their tables again", exc)
 
     async def on_lost(self, table_id: str) -> None:
         """This node's lease on the table ran out (another node may hold it now): stop
@@ -295,6 +323,7 @@ class Cluster:
             if conn.table is not None:
                 await conn.table.detach(conn, leaving=False)
             self._leave_remote(conn)
+            conn.joining = (tid, owner, data)  # until that process answers
             self._forward(conn, owner, data)
             return True
         if conn.table is None and conn.remote_table is not None:
@@ -319,6 +348,7 @@ class Cluster:
             self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
         self._stop_waiting(conn)
         conn.remote_table = conn.remote_node = None
+        conn.joining = None
 
     async def _owner_of(self, table_id: str) -> str | None:
         """The node that runs the table, claiming (and restoring) it if none does."""
@@ -339,6 +369,8 @@ class Cluster:
         kind = d.get("k")
         if kind == "frame":
             conn = self.local.get(str(d.get("c")))
+            if conn is not None and conn.joining is not None and conn.joining[1] == d.get("from"):
+                conn.joining = None  # the process it was sent to answered the join
             if conn is not None and self._current(conn, d):
                 conn.send(str(d.get("t")))
         elif kind == "msg":
@@ -407,6 +439,9 @@ class Cluster:
         for it again, if no tab holds it (``if_free``): the tabs that the old process kept
         in mind went with it."""
         for conn in list(self.local.values()):
+            if conn.joining is not None and conn.joining[0] == table_id:
+                await self._join_again(conn, node)
+                continue
             if (conn.waits is not None and conn.waits[0] == table_id and conn.table is None
                     and conn.remote_table is None):
                 again = {"type": "join", "table_id": table_id, "if_free": True}
@@ -427,6 +462,31 @@ class Cluster:
                     with contextlib.suppress(TableError):
                         await self.dispatch(self.hub, conn, client_message.validate_python(
                             {"type": "join", "table_id": table_id}))
+
+    async def _join_again(self, conn: Conn, node: str) -> None:
+        """A join of ``conn`` was forwarded to the process that ran the table then, which
+        has not answered it; now ``node`` runs the table (taken over: the other process
+        died, and the join with it). The join goes to ``node``, with its ``ref``, so the
+        client is answered (before: it waited for ever)."""
+        assert conn.joining is not None
+        table_id, sent_to, data = conn.joining
+        if node == sent_to:
+            return  # (the same process announced again: it has the join)
+        if node != self.node:
+            conn.joining = (table_id, node, data)
+            self._forward(conn, node, data)
+            return
+        conn.joining = None
+        if self.dispatch is None or conn.table is not None:
+            return
+        try:
+            await self.dispatch(self.hub, conn, client_message.validate_python(data))
+        except (TableError, ValidationError) as exc:
+            ref = echo_ref(data.get("ref"))
+            if isinstance(exc, TableError):
+                conn.send(_err(exc.code, exc.message, ref))
+            else:
+                conn.send(_err("bad_message", str(exc).splitlines()[0], ref))
 
     def _lobby_row(self, table_id: str, row: Any) -> None:
         if isinstance(row, dict):
@@ -460,6 +520,7 @@ class RemoteConn:
         self.remote_table: str | None = None
         self.remote_node: str | None = None
         self.waits: tuple[str, str] | None = None  # (as a Conn has; a stand-in never waits)
+        self.joining: tuple[str, str, dict[str, Any]] | None = None  # (never forwards)
         self.inbox: asyncio.Queue[Any] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None

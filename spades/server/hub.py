@@ -123,6 +123,9 @@ class Conn:
         #: (table, process) where another tab of this user holds the seat this one waits
         #: to be handed back (it was replaced there)
         self.waits: tuple[str, str] | None = None
+        #: (table, process, message): a join forwarded to the process that ran the table
+        #: then, not answered yet (if that process died, the one taking over answers it)
+        self.joining: tuple[str, str, dict[str, Any]] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:

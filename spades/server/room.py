@@ -31,7 +31,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -116,10 +118,40 @@ class Room:
         self.owned: set[str] = set()
         self.on_message: Handler | None = None
         self.on_lost: Callable[[str], Awaitable[None]] | None = None
+        #: called when this node listens again after its link to Redis was lost (what was
+        #: published to it meanwhile is gone: its clients at other nodes' tables rejoin)
+        self.on_relinked: Callable[[], Awaitable[None]] | None = None
+        #: whether Redis answered this node's last request (``/api/health`` says it)
+        self.link_ok = True
+        self._down_since = 0.0
         self._redis: aioredis.Redis | None = None
         self._out: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = asyncio.Event()
+
+    # The link -----------------------------------------------------------------------------
+
+    def shown_url(self) -> str:
+        """The URL as logged: without its password."""
+        return re.sub(r"//([^/@]*?):[^/@]*@", r"//\1:***@", self.url)
+
+    def failed(self, doing: str, exc: BaseException) -> None:
+        """A request to Redis failed: said once, in one line, until it answers again (the
+        rounds go on every second meanwhile; before, a traceback every second)."""
+        if not self.link_ok:
+            return
+        self.link_ok = False
+        self._down_since = time.monotonic()
+        reason = str(exc).replace(self.url, self.shown_url()) or type(exc).__name__
+        log.error("lost its link to Redis at %s (%s: %s): the tables run here go on; the "
+                  "other processes cannot reach them nor this one theirs until it is back; "
+                  "tried again every second", self.shown_url(), doing, reason)
+
+    def answered(self) -> None:
+        if not self.link_ok:
+            self.link_ok = True
+            log.warning("the link to Redis is back (after %.0f s)",
+                        time.monotonic() - self._down_since)
 
     # Keys -------------------------------------------------------------------------------
 
@@ -205,6 +237,7 @@ class Room:
                 for tid in tids:
                     pipe.eval(_RENEW, 1, self._key("owner", tid), self.node, str(self.lease_ms))
                 got = await pipe.execute()
+                self.answered()
                 for tid, kept in zip(tids, got[1:], strict=True):
                     if not kept and tid in self.owned:
                         self.owned.discard(tid)
@@ -213,10 +246,10 @@ class Room:
                             await self.on_lost(tid)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 if task is not None and task.cancelling():
                     raise asyncio.CancelledError from None
-                log.exception("could not renew leases")
+                self.failed("could not renew leases", exc)
         raise asyncio.CancelledError
 
     # Messages ---------------------------------------------------------------------------
@@ -254,34 +287,50 @@ class Room:
             for channel, text in batch:
                 pipe.publish(channel, text)
             await pipe.execute()
-        except Exception:
-            log.exception("could not publish %d messages (on %s first)", len(batch),
-                          batch[0][0])
+        except Exception as exc:
+            self.failed(f"could not publish {len(batch)} messages (on {batch[0][0]} first)",
+                        exc)
 
     async def _listen(self) -> None:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self._key("node", self.node), self._key("room"))
-        self._ready.set()
+        """Hear this node's channel and the room's. A lost link does not end it (it did:
+        the node went deaf for good after Redis was down a few seconds): it subscribes
+        again every second until Redis answers, then :attr:`on_relinked` runs."""
         task = asyncio.current_task()
-        try:
-            while task is None or not task.cancelling():  # (see _renew)
-                msg = await pubsub.get_message(timeout=1.0)
-                if msg is None or msg.get("type") != "message":
-                    continue
-                try:
-                    data = json.loads(msg["data"])
-                except ValueError:
-                    continue
-                if self.on_message is not None and isinstance(data, dict):
+        relinked = False
+        while task is None or not task.cancelling():  # (see _renew)
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._key("node", self.node), self._key("room"))
+                self._ready.set()
+                if relinked and self.on_relinked is not None:
+                    relinked = False
+                    await self.on_relinked()
+                while task is None or not task.cancelling():
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is None or msg.get("type") != "message":
+                        continue
                     try:
-                        await self.on_message(data)
-                    except Exception:
-                        log.exception("a room message failed: %.200s", msg["data"])
-            raise asyncio.CancelledError
-        finally:
-            with contextlib.suppress(Exception):
-                # Typed from redis 8 on, untyped before: Any suits both.
-                await cast(Any, pubsub).aclose()
+                        data = json.loads(msg["data"])
+                    except ValueError:
+                        continue
+                    if self.on_message is not None and isinstance(data, dict):
+                        try:
+                            await self.on_message(data)
+                        except Exception:
+                            log.exception("a room message failed: %.200s", msg["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from None
+                self.failed("stopped hearing the other processes", exc)
+                relinked = True
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    # Typed from redis 8 on, untyped before: Any suits both.
+                    await cast(Any, pubsub).aclose()
+        raise asyncio.CancelledError
 
     # The shared lobby -------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import Any, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from spades.engine import Match, Observation
 from spades.present.narrate import Narrator
 from spades.server.cpu import default_strength, is_external, spec_of
@@ -86,6 +88,9 @@ class Turns:
         self.closed = False
         self._handles: list[asyncio.TimerHandle] = []
         self._cpu_task: asyncio.Task[None] | None = None
+        #: CPU moves in a row that could not be stored (the database not answering)
+        self.store_failures = 0
+        self._retry: asyncio.TimerHandle | None = None  # the next try of such a move
 
     def turn_over(self) -> None:
         """The seat acted: its timer (and warning) no longer run."""
@@ -96,6 +101,9 @@ class Turns:
         for h in self._handles:
             h.cancel()
         self._handles.clear()
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
 
     def close(self) -> None:
         """No more turns: timers and a CPU's decision are cancelled, nothing is scheduled
@@ -138,6 +146,10 @@ class Turns:
         self._handles.append(loop.call_later(warn_in, self._warn, seat, version, left))
         self._handles.append(loop.call_later(seconds, self._time_out, seat, version))
 
+    def _try_again(self) -> None:
+        self._retry = None
+        self.schedule()
+
     def schedule_soon(self) -> None:
         if not self.closed:
             asyncio.get_running_loop().call_soon(self.schedule)
@@ -159,8 +171,21 @@ class Turns:
         t.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
                 "seconds_left": round(left, 1), "text": words})
 
+    def _not_stored(self, seat: int, exc: SQLAlchemyError) -> float:
+        """A CPU's move could not be stored: one line, and the pause before it is tried
+        again (0.5 s, doubling to 30 s), as for a deal. Before, it was logged as a failed
+        decision with a traceback and tried again at once, for ever."""
+        delay = min(30.0, 0.5 * 2.0 ** self.store_failures)
+        self.store_failures += 1
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        log.error("table %s: the move of the CPU at seat %d could not be stored (the database "
+                  "is not answering: %s); trying again in %.1f s", self.table.id, seat, why,
+                  delay)
+        return delay
+
     async def _cpu_turn(self, seat: int, version: int) -> None:
         t = self.table
+        retry_in: float | None = None
         try:
             delay = t.hub.settings.cpu_delay
             if delay:
@@ -193,16 +218,25 @@ class Turns:
                               action)
                     action = obs.legal_actions[0]
                 await t.act(None, seat, action, "cpu", version)
+                self.store_failures = 0
                 return
         except self.refused:
             return
+        except SQLAlchemyError as exc:
+            retry_in = self._not_stored(seat, exc)
         except Exception:  # a failing bot: play the first legal action instead
             log.exception("table %s: the CPU at seat %d failed to decide; playing its first"
                           " legal action instead", t.id, seat)
             m = t.match
             if m is not None and version == t.version and m.current_player == seat:
-                with contextlib.suppress(self.refused):
-                    await t.act(None, seat, m.legal_actions()[0], "cpu", version)
+                try:
+                    with contextlib.suppress(self.refused):
+                        await t.act(None, seat, m.legal_actions()[0], "cpu", version)
+                except SQLAlchemyError as exc:
+                    retry_in = self._not_stored(seat, exc)
         finally:
             self._cpu_task = None
-            self.schedule_soon()  # not once closed: no turn is begun that will not run
+            if retry_in is None:
+                self.schedule_soon()  # not once closed: no turn is begun that will not run
+            elif not self.closed:
+                self._retry = asyncio.get_running_loop().call_later(retry_in, self._try_again)

@@ -278,3 +278,111 @@ def test_a_replaced_tab_closed_on_another_process_is_not_handed_the_seat(
     left = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left")
     assert left["event"]["seat"] == seat
     assert not left["table"]["seats"][seat]["connected"]
+
+
+def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """A player whose process was killed reconnects through nginx to another process at
+    once and joins the table, while the dead process's lease has not run out yet: the join
+    was forwarded to the dead process and lost, and the player waited for ever (no ack, no
+    snapshot; the take-over rejoined only clients that had been at the table). Now the
+    process that takes the table over answers it. The dead process's lease is held in Redis
+    by the test, so that the join surely goes to it first."""
+    import redis
+
+    a, _b, c = room
+    prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+    assert ann.request({"type": "start"})["type"] == "ack"
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    pubsub = shared.pubsub()
+    try:
+        lease = prefix + "owner:" + tid
+        dead = shared.get(lease)
+        assert isinstance(dead, str)
+        a.kill()
+        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+        pubsub.subscribe(prefix + "node:" + dead)
+        ann2 = NetPlayer(c, "Ann", ann.token)
+        assert tid in ann2.welcome["tables"]
+        ann2.send({"type": "join", "table_id": tid, "ref": "again"})
+        deadline = time.monotonic() + 60
+        while True:  # c forwards the join to the process it believes runs the table
+            assert time.monotonic() < deadline, "the join was never forwarded"
+            got = pubsub.get_message(timeout=1)
+            if got is not None and got["type"] == "message":
+                sent = json.loads(got["data"])
+                if sent.get("k") == "msg" and sent["m"].get("ref") == "again":
+                    break
+        shared.delete(lease)  # the lease runs out: a live process takes the table over
+        ans = ann2.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "again")
+        assert ans["type"] == "ack", ans
+        ann2.until(lambda m: m["type"] == "table")
+        assert ann2.you is not None and ann2.you["role"] == "player"
+    finally:
+        pubsub.close()
+        shared.close()
+
+
+def _health(server: Server) -> dict[str, Any]:
+    answer: dict[str, Any] = httpx.get(server.url + "/api/health", timeout=30).json()
+    return answer
+
+
+def test_the_room_carries_on_after_redis_was_down_for_a_while(postgres: PostgresServer) -> None:
+    """Redis stopped for some seconds, then back (a restart, a failover): each process went
+    deaf for good (its listener died with the link, and nothing subscribed again), so a
+    player joining a table of another process waited for ever, and the log had a traceback
+    every second meanwhile. Now each process subscribes again when Redis is back, the log
+    says once that the link was lost and once that it is back, and /api/health tells."""
+    import redis
+
+    from tests.server.helpers import wait_until
+
+    redis_server = RedisServer().start()
+    try:
+        with card_room(2, postgres, redis_server, "outage", "--bots", "inline",
+                       "--cpu-delay", "0") as (a, b):
+            prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+            assert _health(a)["redis"] is True
+            port = redis_server.port
+            redis_server.stop()
+            wait_until(lambda: all(_health(s).get("redis") is False
+                                   or s.log().count("could not renew leases") >= 8
+                                   for s in (a, b)),
+                       "the processes to notice that Redis is gone", seconds=60)
+            assert "Redis does not answer" in _health(a)["detail"]
+            # Sign-ins are counted by each process meanwhile (before: 500, a traceback).
+            refused = httpx.post(a.url + "/api/login", timeout=30,
+                                 json={"name": "nobody", "password": "wrong-pass"})
+            assert refused.status_code == 401, refused.text
+            redis_server = RedisServer()
+            redis_server.port = port
+            redis_server.start()
+            shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+            try:
+                alive = prefix + "alive:"
+                wait_until(lambda: len(shared.keys(alive + "*")) == 2,
+                           "both processes to renew their liveness", seconds=60)
+                nodes = [k[len(alive):] for k in shared.keys(alive + "*")]
+                channels = [prefix + "node:" + node for node in nodes]
+                wait_until(lambda: all(n == 1 for _c, n in shared.pubsub_numsub(*channels)),
+                           "both processes to listen again", seconds=60)
+            finally:
+                shared.close()
+            wait_until(lambda: all(_health(s)["redis"] is True for s in (a, b)),
+                       "both processes to say that Redis answers", seconds=60)
+            bob = NetPlayer(b, "Bob")
+            tid = new_table(bob, {"one_hand": True, "profile": "cardems"})
+            ann = NetPlayer(a, "Ann")
+            ans = ann.request({"type": "join", "table_id": tid})  # run by b: forwarded
+            assert ans["type"] == "ack", ans
+            ann.until(lambda m: m["type"] == "table")
+            for s in (a, b):
+                log = s.log()
+                assert "Traceback" not in log, log[-3000:]
+                assert log.count("lost its link to Redis") == 1, log[-3000:]
+                assert log.count("the link to Redis is back") == 1, log[-3000:]
+    finally:
+        redis_server.stop()

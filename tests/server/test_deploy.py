@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import ssl
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.server.helpers import wait_until
 from tests.server.netclient import NetPlayer, Server, card_room, free_port, new_table, step
 from tests.services import NginxServer, PostgresServer, RedisServer
 
@@ -48,21 +49,37 @@ def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: P
     return text
 
 
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A throw-away certificate for localhost and its key."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+def start_nginx(site: Callable[[int], str]) -> NginxServer:
+    """nginx running ``site(its port)`` in its http block."""
+    nginx = NginxServer("")
+    try:
+        text = site(nginx.port)
+        nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{text}\n}}\n"))
+        return nginx.start()
+    except BaseException:
+        nginx.stop()
+        raise
+
+
 @pytest.fixture
 def front(tmp_path: Path, postgres: PostgresServer, redis_server: RedisServer
           ) -> Iterator[Front]:
     """Two server processes on one PostgreSQL and one Redis, behind nginx with TLS."""
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    cert, key = certificate(tmp_path)
     with card_room(2, postgres, redis_server, "deploy", "--bots", "inline", "--cpu-delay",
                    "0") as servers:
-        nginx = NginxServer("")
+        nginx = start_nginx(lambda port: site_for_test([s.port for s in servers], port,
+                                                       free_port(), cert, key))
         try:
-            site = site_for_test([s.port for s in servers], nginx.port, free_port(), cert, key)
-            nginx.conf.write_text(nginx.conf.read_text().replace("\n\n}\n", f"\n{site}\n}}\n"))
-            nginx.start()
             yield Front(nginx, ssl.create_default_context(cafile=str(cert)))
         finally:
             nginx.stop()
@@ -119,5 +136,43 @@ def test_forwarded_addresses_are_believed_only_from_trusted_proxies(tmp_path: Pa
             assert second == first
         else:
             assert second == 0
+    finally:
+        server.stop()
+
+
+def test_a_proxy_that_drops_the_upgrade_headers_is_told_to_the_operator(tmp_path: Path) -> None:
+    """nginx's /ws without ``proxy_set_header Upgrade``/``Connection`` (a common slip when
+    a site is written by hand): every player's WebSocket was answered 404, as if there were
+    no such path, and the server logged nothing at its default level. Now the client gets
+    426 saying what is missing, and the server's log one warning naming the proxy's headers."""
+    cert, key = certificate(tmp_path)
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "inline").start()
+    try:
+        def site(port: int) -> str:
+            text = site_for_test([server.port], port, free_port(), cert, key)
+            for line in ("proxy_set_header Upgrade $http_upgrade;",
+                         "proxy_set_header Connection $connection_upgrade;"):
+                assert line in text
+                text = text.replace(line, "")
+            return text
+        nginx = start_nginx(site)
+        try:
+            front = Front(nginx, ssl.create_default_context(cafile=str(cert)))
+            with pytest.raises(InvalidStatus) as info:
+                connect(front.ws_url, ssl=front.ssl, origin=front.url,  # type: ignore[arg-type]
+                        open_timeout=60)
+            answer = info.value.response
+            assert answer.status_code == 426, answer.status_code
+            assert b"Upgrade" in answer.body, answer.body
+            plain = httpx.get(front.url + "/ws", verify=front.ssl, timeout=30)
+            assert plain.status_code == 426
+            assert "Upgrade" in plain.json()["detail"]
+        finally:
+            nginx.stop()
+        wait_until(lambda: "WARNING spades.server: a request to /ws" in server.log(),
+                   "the server's warning", seconds=30)
+        lines = [x for x in server.log().splitlines() if "a request to /ws" in x]
+        assert len(lines) == 1, lines  # once a minute, not once per player
+        assert "proxy_set_header Upgrade" in lines[0], lines[0]
     finally:
         server.stop()

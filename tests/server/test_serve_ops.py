@@ -245,3 +245,67 @@ def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
         if server is not None:
             server.stop()
         pg.stop()
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("redis://127.0.0.1:{port}/0", ["cannot reach Redis at redis://127.0.0.1:{port}/0",
+                                    "--redis", "refused"]),
+    ("redis://:topsecret@127.0.0.1:{port}/0", ["cannot reach Redis", "--redis", "***"]),
+    ("127.0.0.1:6379", ["--redis", "'127.0.0.1:6379'", "redis://"]),
+    ("http://127.0.0.1:6379", ["--redis", "redis://"]),
+])
+def test_a_redis_that_cannot_be_reached_is_one_line_before_the_database(
+        tmp_path: Path, url: str, words: list[str]) -> None:
+    """A wrong ``--redis`` (nothing listening, no scheme, another scheme) stopped the start
+    with uvicorn's traceback and status 3, after the start line and after the database had
+    been opened: now one line naming --redis and the URL (its password hidden), status 2,
+    nothing written."""
+    port = free_port()  # nothing listens there
+    url = url.format(port=port)
+    db = tmp_path / "x.sqlite3"
+    done = serve("--port", "0", "--db", str(db), "--redis", url, "--bots", "inline")
+    one_line_refusal(done, *(w.format(port=port) for w in words))
+    assert "topsecret" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "spades server on" not in done.stdout
+    assert not db.exists()
+
+
+def test_a_database_that_goes_away_mid_hand_pauses_the_cpus_without_a_flood(
+        tmp_path: Path) -> None:
+    """PostgreSQL stopped while a CPU player was to act: its move failed to be stored, was
+    logged as "the CPU failed to decide" with a traceback, and was tried again at once, for
+    ever (a traceback per try; thousands a second with --cpu-delay 0). Now the move is tried
+    again after a pause (0.5 s, doubling to 30 s), each failure one line saying that it
+    could not be stored; when the database is back the table goes on."""
+    pg = PostgresServer()
+    pg.start()
+    server = None
+    try:
+        # The CPUs wait 5 s before acting: the database is gone by then.
+        server = Server(pg.create_database("gone"), free_port(), "--bots", "inline",
+                        "--cpu-delay", "5").start()
+        ann = NetPlayer(server, "Ann")
+        new_table(ann, {"one_hand": True, "profile": "cardems", "first_dealer": 3})
+        assert ann.request({"type": "start"})["type"] == "ack"
+        if not ann.my_turn():  # (the first to bid, after dealer 3)
+            ann.until(lambda m: ann.my_turn())
+        assert ann.view is not None and ann.you is not None
+        seat = ann.you["seat"]
+        assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
+                           )["type"] == "ack"
+        pg.pause()
+        wait_until(lambda: (server is not None and server.log().count("could not be stored") >= 2)
+                   or "Traceback" in (server.log() if server else ""),
+                   "the CPU's move to be tried again", seconds=120)
+        log = server.log()
+        assert "Traceback" not in log, log[-3000:]
+        assert "failed to decide" not in log, log[-3000:]
+        pg.resume()
+        # The table goes on: the next seat's bid comes.
+        ann.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "bid"
+                  and m["event"].get("seat") == (seat + 1) % 4)
+    finally:
+        if server is not None:
+            server.stop()
+        pg.stop()
