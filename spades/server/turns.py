@@ -156,7 +156,23 @@ class Turns:
 
     def _time_out(self, seat: int, version: int) -> None:
         if not self.closed:
-            self.table.hub.spawn(self.table.act(None, seat, None, "timer", version))
+            self.table.hub.spawn(self._timed_out(seat, version))
+
+    async def _timed_out(self, seat: int, version: int) -> None:
+        """The turn's time ran out: the timer acts for the seat. A move that cannot be
+        stored is tried again after a pause, as a CPU's is (before: a traceback, and the
+        turn waited until someone acted)."""
+        try:
+            await self.table.act(None, seat, None, "timer", version)
+        except self.refused:
+            return
+        except SQLAlchemyError as exc:
+            delay = self._not_stored(f"the turn timer's move for seat {seat}", exc)
+            if not self.closed:
+                self._retry = asyncio.get_running_loop().call_later(
+                    delay, self._time_out, seat, version)
+            return
+        self.store_failures = 0
 
     def _warn(self, seat: int, version: int, left: float) -> None:
         t = self.table
@@ -171,16 +187,15 @@ class Turns:
         t.emit({"kind": "timer_warning", "hand": m.hand_number, "seat": seat,
                 "seconds_left": round(left, 1), "text": words})
 
-    def _not_stored(self, seat: int, exc: SQLAlchemyError) -> float:
-        """A CPU's move could not be stored: one line, and the pause before it is tried
-        again (0.5 s, doubling to 30 s), as for a deal. Before, it was logged as a failed
-        decision with a traceback and tried again at once, for ever."""
+    def _not_stored(self, what: str, exc: SQLAlchemyError) -> float:
+        """A CPU's (or the turn timer's) move could not be stored: one line, and the pause
+        before it is tried again (0.5 s, doubling to 30 s), as for a deal. Before, it was
+        logged as a failed decision with a traceback and tried again at once, for ever."""
         delay = min(30.0, 0.5 * 2.0 ** self.store_failures)
         self.store_failures += 1
         why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-        log.error("table %s: the move of the CPU at seat %d could not be stored (the database "
-                  "is not answering: %s); trying again in %.1f s", self.table.id, seat, why,
-                  delay)
+        log.error("table %s: %s could not be stored (the database is not answering: %s); "
+                  "trying again in %.1f s", self.table.id, what, why, delay)
         return delay
 
     async def _cpu_turn(self, seat: int, version: int) -> None:
@@ -223,7 +238,7 @@ class Turns:
         except self.refused:
             return
         except SQLAlchemyError as exc:
-            retry_in = self._not_stored(seat, exc)
+            retry_in = self._not_stored(f"the move of the CPU at seat {seat}", exc)
         except Exception:  # a failing bot: play the first legal action instead
             log.exception("table %s: the CPU at seat %d failed to decide; playing its first"
                           " legal action instead", t.id, seat)
@@ -233,7 +248,7 @@ class Turns:
                     with contextlib.suppress(self.refused):
                         await t.act(None, seat, m.legal_actions()[0], "cpu", version)
                 except SQLAlchemyError as exc:
-                    retry_in = self._not_stored(seat, exc)
+                    retry_in = self._not_stored(f"the move of the CPU at seat {seat}", exc)
         finally:
             self._cpu_task = None
             if retry_in is None:

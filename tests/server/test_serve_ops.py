@@ -309,3 +309,38 @@ def test_a_database_that_goes_away_mid_hand_pauses_the_cpus_without_a_flood(
         if server is not None:
             server.stop()
         pg.stop()
+
+
+def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again(tmp_path: Path) -> None:
+    """PostgreSQL stopped during a person's timed turn: when the time ran out the timer's
+    move failed to be stored, the log had a traceback ("background task failed") and the
+    move was never tried again, so the turn waited until someone acted. Now it is tried
+    again after a pause, one line each time, and made once the database is back."""
+    pg = PostgresServer()
+    pg.start()
+    server = None
+    try:
+        server = Server(pg.create_database("timer"), free_port(), "--bots", "inline",
+                        "--cpu-delay", "0").start()
+        ann = NetPlayer(server, "Ann")
+        new_table(ann, {"one_hand": True, "profile": "cardems", "turn_timer": 15})
+        assert ann.request({"type": "start"})["type"] == "ack"
+        if not ann.my_turn():  # the CPUs before her bid at once
+            ann.until(lambda m: ann.my_turn())
+        assert ann.you is not None
+        seat = ann.you["seat"]
+        pg.pause()  # (well within her 15 s)
+        wait_until(lambda: (server is not None and server.log().count("could not be stored") >= 2)
+                   or "Traceback" in (server.log() if server else ""),
+                   "the timer's move to be tried again", seconds=120)
+        log = server.log()
+        assert "Traceback" not in log, log[-3000:]
+        assert f"the turn timer's move for seat {seat} could not be stored" in log, log[-3000:]
+        pg.resume()
+        # The timer's bid for her is made, and the hand goes on.
+        ann.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "timeout"
+                  and m["event"].get("seat") == seat)
+    finally:
+        if server is not None:
+            server.stop()
+        pg.stop()
