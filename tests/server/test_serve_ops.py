@@ -5,6 +5,7 @@ the server's own log lines reach stderr; ``/api/health`` tells whether the datab
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import platform
@@ -12,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -271,20 +273,40 @@ def test_a_redis_that_cannot_be_reached_is_one_line_before_the_database(
     assert not db.exists()
 
 
-def test_a_database_that_goes_away_mid_hand_pauses_the_cpus_without_a_flood(
-        tmp_path: Path) -> None:
+@contextlib.contextmanager
+def served_on_postgres(name: str, *args: str) -> Iterator[tuple[PostgresServer, Server]]:
+    """``spades serve ARGS`` on a private PostgreSQL of its own (which the test may pause);
+    both stopped afterwards."""
+    pg = PostgresServer()
+    pg.start()
+    server = None
+    try:
+        server = Server(pg.create_database(name), free_port(), "--bots", "inline", *args).start()
+        yield pg, server
+    finally:
+        if server is not None:
+            server.stop()
+        pg.stop()
+
+
+def retried_without_a_traceback(server: Server, what: str) -> str:
+    """Wait until the server's log says twice that a move could not be stored (or shows a
+    traceback); the log, which must have no traceback."""
+    wait_until(lambda: server.log().count("could not be stored") >= 2
+               or "Traceback" in server.log(), what, seconds=120)
+    log = server.log()
+    assert "Traceback" not in log, log[-3000:]
+    return log
+
+
+def test_a_database_that_goes_away_mid_hand_pauses_the_cpus_without_a_flood() -> None:
     """PostgreSQL stopped while a CPU player was to act: its move failed to be stored, was
     logged as "the CPU failed to decide" with a traceback, and was tried again at once, for
     ever (a traceback per try; thousands a second with --cpu-delay 0). Now the move is tried
     again after a pause (0.5 s, doubling to 30 s), each failure one line saying that it
     could not be stored; when the database is back the table goes on."""
-    pg = PostgresServer()
-    pg.start()
-    server = None
-    try:
-        # The CPUs wait 5 s before acting: the database is gone by then.
-        server = Server(pg.create_database("gone"), free_port(), "--bots", "inline",
-                        "--cpu-delay", "5").start()
+    # The CPUs wait 5 s before acting: the database is gone by then.
+    with served_on_postgres("gone", "--cpu-delay", "5") as (pg, server):
         ann = NetPlayer(server, "Ann")
         new_table(ann, {"one_hand": True, "profile": "cardems", "first_dealer": 3})
         assert ann.request({"type": "start"})["type"] == "ack"
@@ -295,33 +317,20 @@ def test_a_database_that_goes_away_mid_hand_pauses_the_cpus_without_a_flood(
         assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
                            )["type"] == "ack"
         pg.pause()
-        wait_until(lambda: (server is not None and server.log().count("could not be stored") >= 2)
-                   or "Traceback" in (server.log() if server else ""),
-                   "the CPU's move to be tried again", seconds=120)
-        log = server.log()
-        assert "Traceback" not in log, log[-3000:]
+        log = retried_without_a_traceback(server, "the CPU's move to be tried again")
         assert "failed to decide" not in log, log[-3000:]
         pg.resume()
         # The table goes on: the next seat's bid comes.
         ann.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "bid"
                   and m["event"].get("seat") == (seat + 1) % 4)
-    finally:
-        if server is not None:
-            server.stop()
-        pg.stop()
 
 
-def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again(tmp_path: Path) -> None:
+def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again() -> None:
     """PostgreSQL stopped during a person's timed turn: when the time ran out the timer's
     move failed to be stored, the log had a traceback ("background task failed") and the
     move was never tried again, so the turn waited until someone acted. Now it is tried
     again after a pause, one line each time, and made once the database is back."""
-    pg = PostgresServer()
-    pg.start()
-    server = None
-    try:
-        server = Server(pg.create_database("timer"), free_port(), "--bots", "inline",
-                        "--cpu-delay", "0").start()
+    with served_on_postgres("timer", "--cpu-delay", "0") as (pg, server):
         ann = NetPlayer(server, "Ann")
         new_table(ann, {"one_hand": True, "profile": "cardems", "turn_timer": 15})
         assert ann.request({"type": "start"})["type"] == "ack"
@@ -330,17 +339,9 @@ def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again(tmp_path: Path)
         assert ann.you is not None
         seat = ann.you["seat"]
         pg.pause()  # (well within her 15 s)
-        wait_until(lambda: (server is not None and server.log().count("could not be stored") >= 2)
-                   or "Traceback" in (server.log() if server else ""),
-                   "the timer's move to be tried again", seconds=120)
-        log = server.log()
-        assert "Traceback" not in log, log[-3000:]
+        log = retried_without_a_traceback(server, "the timer's move to be tried again")
         assert f"the turn timer's move for seat {seat} could not be stored" in log, log[-3000:]
         pg.resume()
         # The timer's bid for her is made, and the hand goes on.
         ann.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "timeout"
                   and m["event"].get("seat") == seat)
-    finally:
-        if server is not None:
-            server.stop()
-        pg.stop()
