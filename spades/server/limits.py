@@ -326,7 +326,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
     "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
-    "chat_address_rate", "chat_address_burst",
+    "chat_address_rate", "chat_address_burst", "idle_seconds",
 )
 
 
@@ -345,6 +345,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
     "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
+    "idle_seconds",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -407,7 +408,7 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
-    "chat_address_rate",
+    "chat_address_rate", "idle_seconds",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",

@@ -72,6 +72,10 @@ class Settings:
     #: Any unfinished table with no person connected for this long ends (abandoned), and
     #: one untouched for this long is not brought back at start.
     abandon_minutes: float = 30.0
+    #: At a table without a turn timer, a person's turn that has waited this long (s) is
+    #: played by a CPU covering their seat, as a dropped player's is, until they act or
+    #: join again: one person cannot stall a table for ever (0: never).
+    idle_seconds: float = 300.0
     #: Guests and accounts made a second per client address (bursts): each is a user and
     #: a session kept for ``session_days``, and an account an argon2 hash.
     signup_rate: float = 0.2

@@ -124,6 +124,14 @@ class Host(Protocol):
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
 
 
+def duration(seconds: float) -> str:
+    """``seconds`` in words: "5 minutes", "90 seconds", "1 second"."""
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+
+
 class TableError(Exception):
     """A refused request: ``code`` and a message saying why. Nothing was changed."""
 
@@ -525,7 +533,7 @@ class Table:
                 self.hub.spectator_notices.changed(self)  # one small frame, not the table
             self.hub.lobby_changed(self)
 
-    async def _returned(self, seat: int) -> None:
+    async def _returned(self, seat: int, *, schedule: bool = True) -> None:
         place = self.places[seat]
         handle = self._grace.pop(seat, None)
         if handle is not None:
@@ -542,7 +550,8 @@ class Table:
             self.emit({"kind": "returned", "seat": seat, "text": lambda n:
                        f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
                       with_table=True)
-        self.schedule()
+        if schedule:
+            self.schedule()
 
     async def detach(self, conn: Member, *, leaving: bool) -> None:
         """A connection goes away (closed socket) or leaves the table on purpose."""
@@ -636,16 +645,42 @@ class Table:
                 await self._cover(seat)
                 self.schedule()
 
-    async def _cover(self, seat: int) -> None:
+    async def _cover(self, seat: int, idle: float | None = None) -> None:
+        """A CPU plays for ``seat`` until its player is back. ``idle``: the seconds their
+        turn waited (a person still connected who did not act), told to everyone."""
         place = self.places[seat]
         place.covered = True
         place.cpu = place.cpu or self.options.cpu
         # A turn whose timer is running stays timed: leaving does not avoid its penalty
         # (Table.schedule lets the timer act; the CPU plays the turns after it).
         await self.save_meta()
-        self.emit({"kind": "covered", "seat": seat,
-                   "text": lambda n: f"a CPU plays for {n.seat(seat)} until "
-                   f"{'you return' if n.me == seat else 'they return'}"}, with_table=True)
+        if idle is None:
+            self.emit({"kind": "covered", "seat": seat,
+                       "text": lambda n: f"a CPU plays for {n.seat(seat)} until "
+                       f"{'you return' if n.me == seat else 'they return'}"},
+                      with_table=True)
+            return
+        waited = duration(idle)
+        self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
+            f"you have not played for {waited}: a CPU plays for you until you are back "
+            "(Play again, or join the table again, takes your seat back)" if n.me == seat
+            else f"{n.seat(seat)} has not played for {waited}; a CPU plays for "
+            "them until they are back")}, with_table=True)
+
+    async def cover_idle(self, seat: int, version: int) -> None:
+        """The turn of ``seat``, a person's at a table without a turn timer, has waited
+        ``idle_seconds`` (:class:`spades.server.turns.Turns`): a CPU covers the seat, as
+        a dropped player's, until they act or join again. Nothing if the turn moved on."""
+        async with self.lock:
+            m = self.match
+            if (m is None or self.status != "active" or version != self.version
+                    or m.current_player != seat or self.turn_timer is not None):
+                return
+            place = self.places[seat]
+            if place.kind != "human" or place.covered:
+                return
+            await self._cover(seat, idle=self.hub.settings.idle_seconds)
+        self.schedule()
 
     async def _free_place(self, seat: int) -> None:
         place = self.places[seat]
@@ -945,6 +980,9 @@ class Table:
                 raise TableError("illegal", str(exc)) from None
             news = await self.play(move)  # written (and committed) before anything else
             self.version += 1
+            if source == "human" and self.places[seat].covered:
+                # a person a CPU covered (idle, still connected) plays again: theirs again
+                await self._returned(seat, schedule=False)
             self.turns.turn_over()
             self.schedule()
             assert isinstance(move.value, int)

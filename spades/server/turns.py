@@ -77,6 +77,8 @@ class Turned(Protocol):
 
     def emit(self, event: dict[str, Any]) -> int: ...
 
+    async def cover_idle(self, seat: int, version: int) -> None: ...
+
 
 class Turns:
     """The CPU decision or the turn timer of one table's seat to act."""
@@ -91,6 +93,10 @@ class Turns:
         #: CPU moves in a row that could not be stored (the database not answering)
         self.store_failures = 0
         self._retry: asyncio.TimerHandle | None = None  # the next try of such a move
+        #: a person's turn at a table without a turn timer: when it has waited
+        #: ``idle_seconds``, a CPU covers the seat (``Turned.cover_idle``)
+        self._idle: asyncio.TimerHandle | None = None
+        self._idle_turn: tuple[int, int] | None = None  # (seat, version) it watches
 
     def turn_over(self) -> None:
         """The seat acted: its timer (and warning) no longer run."""
@@ -104,6 +110,9 @@ class Turns:
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = self._idle_turn = None
 
     def close(self) -> None:
         """No more turns: timers and a CPU's decision are cancelled, nothing is scheduled
@@ -137,7 +146,10 @@ class Turns:
                 self._cpu_task = loop.create_task(self._cpu_turn(seat, version))
             return
         seconds = t.turn_timer
-        if seconds is None or self._handles:
+        if seconds is None:
+            self._watch_idle(seat, version)
+            return
+        if self._handles:
             return
         loop = asyncio.get_running_loop()
         self.deadline = time.time() + seconds
@@ -145,6 +157,26 @@ class Turns:
         left = seconds - warn_in
         self._handles.append(loop.call_later(warn_in, self._warn, seat, version, left))
         self._handles.append(loop.call_later(seconds, self._time_out, seat, version))
+
+    def _watch_idle(self, seat: int, version: int) -> None:
+        """A person's turn at a table without a turn timer: after ``idle_seconds`` of it
+        (while someone is connected: a paused table's time does not count, and after a
+        restart it starts again when someone is back) a CPU covers the seat, as a dropped
+        player's. Before, one person who never acted stalled the table for ever."""
+        idle = self.table.hub.settings.idle_seconds
+        if idle <= 0 or self.table.places[seat].kind != "human":
+            return
+        if self._idle is not None and self._idle_turn == (seat, version):
+            return  # already counting this turn (a join or a reconnect does not reset it)
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle_turn = (seat, version)
+        self._idle = asyncio.get_running_loop().call_later(idle, self._idle_over, seat, version)
+
+    def _idle_over(self, seat: int, version: int) -> None:
+        self._idle = self._idle_turn = None
+        if not self.closed:
+            self.table.hub.spawn(self.table.cover_idle(seat, version))
 
     def _try_again(self) -> None:
         self._retry = None

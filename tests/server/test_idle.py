@@ -1,0 +1,226 @@
+"""A person who never acts at a table without a turn timer: after ``idle_seconds`` of their
+turn a CPU covers their seat, as a dropped player's, until they act or join again. Before,
+one connected player who did not act stalled the table for ever (and every other player's
+place there kept counting toward ``tables_per_user``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from spades.server.limits import parse_limit
+from spades.server.settings import Settings
+from tests.server import helpers
+from tests.server.helpers import Msg, Player, hub_of, in_process, play_to_end
+from tests.server.test_tables import new_table, started
+
+#: Short enough for a test; the server's default is 300 s.
+IDLE = 0.5
+
+
+@pytest.fixture(autouse=True)
+def _bounded_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stalled table sends nothing more: fail within 30 s, not the helpers' 120 s."""
+    monkeypatch.setattr(helpers, "RECV_SECONDS", 30.0)
+
+
+def event(kind: str, seat: int | None = None) -> Callable[[Msg], bool]:
+    return lambda m: (m["type"] == "event" and m["event"]["kind"] == kind
+                      and (seat is None or m["event"]["seat"] == seat))
+
+
+def seen(p: Player, pred: Callable[[Msg], bool], after: int = 0) -> Msg | None:
+    return next((m for m in p.frames[after:] if pred(m)), None)
+
+
+def drive(ann: Player, pred: Callable[[Msg], bool], after: int = 0,
+          limit: int = 5000) -> Msg:
+    """Ann plays each of her turns as it comes (Bob does nothing) until she has seen a
+    frame ``pred`` holds for (past her first ``after`` frames)."""
+    for _ in range(limit):
+        hit = seen(ann, pred, after)
+        if hit is not None:
+            return hit
+        if ann.my_turn():
+            assert ann.view is not None
+            ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+            assert ans["type"] == "ack", ans
+        else:
+            ann.recv()
+    raise AssertionError("not seen")
+
+
+def idle_table(client: Any, options: dict[str, Any] | None = None) -> tuple[Player, Player, str]:
+    """Ann and Bob at a cardems table (two CPUs), no turn timer, started."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    tid = new_table(ann, {"profile": "cardems", **(options or {})}, bob)
+    started(ann, bob)
+    return ann, bob, tid
+
+
+def bob_covered(ann: Player, bob: Player) -> Msg:
+    """Bob never acts: his turn comes, and after IDLE a CPU covers him."""
+    assert bob.seat is not None
+    cover = drive(ann, event("covered", bob.seat))
+    assert cover["event"]["text"] in (  # (he sits across from Ann, or beside her)
+        f"{who}Bob has not played for {IDLE:g} seconds; a CPU plays for them until they are "
+        "back" for who in ("", "your partner "))
+    seat = cover["table"]["seats"][bob.seat]
+    assert seat["covered"] and seat["connected"]  # still there: only idle
+    told = bob.until(event("covered", bob.seat))["event"]["text"]
+    assert told == (f"you have not played for {IDLE:g} seconds: a CPU plays for you until "
+                    "you are back (Play again, or join the table again, takes your seat "
+                    "back)")
+    return cover
+
+
+def test_a_player_who_never_acts_no_longer_stalls_a_table_without_a_timer(
+        settings: Settings) -> None:
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, _ = idle_table(client)
+        assert ann.welcome["limits"]["idle_seconds"] == IDLE
+        bob_covered(ann, bob)
+        at = len(ann.frames)
+        # the CPU plays Bob's turns: the table goes on to its end without him
+        played = drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == bob.seat
+                                       and m["event"]["kind"] in ("bid", "play")), at)
+        assert played["event"]["action"]
+        drive(ann, event("hand_scored"), at)
+
+
+def test_joining_again_takes_the_seat_back_and_the_cpu_stops(settings: Settings) -> None:
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, tid = idle_table(client, {"one_hand": True})
+        bob_covered(ann, bob)
+        hub_of(client).settings.idle_seconds = 3600  # Bob is slow from here on, not idle
+        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+        back = drive(ann, event("returned", bob.seat))
+        assert back["event"]["text"] in ("Bob is back", "your partner Bob is back")
+        assert not back["table"]["seats"][bob.seat]["covered"]
+        bob.catch_up(back["seq"])
+        assert bob.table is not None and not bob.table["seats"][bob.seat]["covered"]
+        # Bob's next turn waits for him: the CPU no longer takes it
+        at = len(bob.frames)
+        assert play_to_end([ann, bob])["event"]["kind"] == "match_over"
+        mine = [m for m in bob.frames[at:] if m["type"] == "event"
+                and m["event"]["seat"] == bob.seat and m["event"]["kind"] in ("bid", "play")]
+        ours = [m for m in bob.frames[at:] if m["type"] == "ack"]  # (his acts only)
+        assert mine and len(ours) == len(mine)  # every move at his seat was his own
+
+
+def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
+    """The covered player plays on their turn before the CPU does: the move is theirs, and
+    so is the seat again."""
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, tid = idle_table(client, {"one_hand": True})
+        bob_covered(ann, bob)
+        hub = hub_of(client)
+        hub.settings.idle_seconds = 3600
+        table, real = hub.tables[tid], hub.cpu.decide
+        seat = bob.seat
+
+        async def slow(spec: str, seed: int, obs: Any, key: str = "") -> int:
+            if obs.seat == seat:  # the CPU at Bob's seat thinks until someone acts
+                version = table.version
+                while table.version == version:
+                    await asyncio.sleep(0.01)
+                return int(obs.legal_actions[0])
+            return await real(spec, seed, obs, key)
+
+        # the CPU plays the turn it covered; from Bob's next turn on it is slow
+        drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == seat
+                              and m["event"]["kind"] in ("bid", "play")))
+        hub.cpu.decide = slow  # type: ignore[method-assign]
+        for _ in range(5000):
+            bob.catch_up(ann.seq or 0)
+            if bob.my_turn():
+                break
+            if ann.my_turn():
+                assert ann.view is not None
+                assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
+                                   )["type"] == "ack"
+            else:
+                ann.recv()
+        assert bob.view is not None and bob.my_turn()
+        at = len(bob.frames)
+        action = bob.view["legal_actions"][0]
+        ans = bob.request({"type": "act", "action": action})
+        assert ans["type"] == "ack", ans  # the move is Bob's (answered before the ack):
+        told = [m for m in bob.frames[at:] if m["type"] == "event"]
+        kinds = [(m["event"]["kind"], m["event"]["seat"]) for m in told]
+        assert ("returned", seat) in kinds, kinds  # he is back, then his move
+        back = told[kinds.index(("returned", seat))]
+        assert back["event"]["text"] == "you are back"
+        assert not back["table"]["seats"][seat]["covered"]
+        move = told[kinds.index(("returned", seat)) + 1]["event"]
+        assert move["seat"] == seat and move["action"] == action
+        theirs = drive(ann, event("returned", seat))
+        assert theirs["event"]["text"] in ("Bob is back", "your partner Bob is back")
+        hub.cpu.decide = real  # type: ignore[method-assign]
+        assert play_to_end([ann, bob])["event"]["kind"] == "match_over"
+
+
+def test_a_table_with_a_turn_timer_is_left_to_its_timer(settings: Settings) -> None:
+    """The timer acts (with its penalty), as before: no CPU covers an idle player there."""
+    with in_process(replace(settings, idle_seconds=0.1)) as client:
+        ann = Player(client, "Ann")
+        new_table(ann, {"profile": "race400", "turn_timer": 5, "one_hand": True,
+                        "players": 3})
+        started(ann)
+        out = ann.until(event("timeout", ann.seat))
+        assert out["event"]["penalty_bags"] == 1
+        assert seen(ann, event("covered")) is None
+
+
+def test_idle_seconds_0_turns_it_off(settings: Settings) -> None:
+    with in_process(replace(settings, idle_seconds=0)) as client:
+        ann, bob, tid = idle_table(client)
+        assert ann.welcome["limits"]["idle_seconds"] == 0
+        table = hub_of(client).tables[tid]
+        for _ in range(5000):
+            bob.catch_up(ann.seq or 0)
+            if bob.my_turn():
+                break
+            if ann.my_turn():
+                assert ann.view is not None
+                assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
+                                   )["type"] == "ack"
+            else:
+                ann.recv()
+        assert bob.my_turn()
+        # nothing counts Bob's turn (set, when on, before his turn is told)
+        assert table.turns._idle is None
+        assert seen(ann, event("covered")) is None
+
+
+def test_idle_seconds_is_a_limit() -> None:
+    assert parse_limit("idle_seconds=60") == ("idle_seconds", 60.0)
+    assert parse_limit("idle-seconds=0") == ("idle_seconds", 0.0)
+    for bad in ("idle_seconds=-1", "idle_seconds=inf", "idle_seconds=nan"):
+        with pytest.raises(ValueError):
+            parse_limit(bad)
+    assert Settings().idle_seconds == 300
+
+
+def test_after_a_restart_an_idle_turn_is_counted_again(settings: Settings,
+                                                       restart: Any) -> None:
+    """The idle deadline is not stored: it starts again once someone is back at the table
+    (a table nobody is connected to pauses), so a restart cannot leave a turn waiting for
+    ever."""
+    settings.idle_seconds = 3600  # no cover before the restart
+    client = restart()
+    ann, bob, tid = idle_table(client)
+    ann_token, bob_token = ann.token, bob.token
+    settings.idle_seconds = IDLE  # the restarted server's
+    client = restart()
+    ann = Player(client, "Ann", ann_token)
+    bob = Player(client, "Bob", bob_token)
+    for p in (bob, ann):
+        assert p.request({"type": "join", "table_id": tid})["type"] == "ack"
+        p.until(lambda m: m["type"] == "table")
+    bob_covered(ann, bob)
+
