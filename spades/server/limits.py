@@ -191,11 +191,32 @@ def check_tables(hub: Holder, user_id: int, leaving: Table | None = None) -> Non
     cap = hub.settings.tables_per_user
     if cap <= 0:
         return
-    held = sum(1 for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None
-               and not (t is leaving and t.status == "waiting"))
+    mine = [t for t in hub.tables.values() if live(t) and t.place_of(user_id) is not None
+            and not (t is leaving and t.status == "waiting")]
+    held = len(mine)
     if held >= cap:
-        raise TableError("limit", f"you already have a place at {held} unfinished tables "
-                         f"(at most {cap}): finish or leave one first")
+        raise TableError("limit", tables_held(held, cap, hub.settings,
+                                              sum(t.status == "waiting" for t in mine)))
+
+
+def tables_held(held: int, cap: int, settings: Settings, waiting: int) -> str:
+    """Why ``tables_per_user`` refuses, and what frees a place: leaving a table not yet
+    started frees it; a started match keeps it until it ends, even once its player left
+    it (a CPU plays for them: were leaving to free it, one user could keep any number of
+    matches going), or until nobody has been connected to it for ``abandon_minutes``."""
+    started = held - waiting
+    what = (f"you already have a place at {held} unfinished table{'s' if held != 1 else ''}"
+            f" (at most {cap})")
+    counts = ("until it ends, even after you leave it and a CPU plays for you"
+              + (f", or until nobody has been at it for {settings.abandon_minutes:g} minutes"
+                 if settings.abandon_minutes > 0 else ""))
+    if not started:
+        return f"{what}, none started yet: leave {'one' if held > 1 else 'it'} first"
+    if not waiting:
+        all_started = "all started" if held > 1 else "started"
+        return f"{what}, {all_started}: finish a match first (a started match counts {counts})"
+    return (f"{what}, {started} of them started: leave one that has not started yet, or "
+            f"finish a match (a started match counts {counts})")
 
 
 def check_address(hub: Holder, address: str, leaving: Table | None = None) -> None:

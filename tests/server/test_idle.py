@@ -224,3 +224,18 @@ def test_after_a_restart_an_idle_turn_is_counted_again(settings: Settings,
         p.until(lambda m: m["type"] == "table")
     bob_covered(ann, bob)
 
+
+def test_the_tables_per_user_refusal_says_what_frees_a_place(settings: Settings) -> None:
+    """Leaving a started match frees no place (a CPU plays for you until it ends): the
+    refusal said "finish or leave one first", and leaving did not help."""
+    with in_process(replace(settings, tables_per_user=1)) as client:
+        ann = Player(client, "Ann")
+        new_table(ann, {"profile": "cardems"})
+        started(ann)
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        ans = ann.request({"type": "create", "options": {"cpu": "random"}})
+        assert ans["code"] == "limit"
+        assert ans["message"] == (
+            "you already have a place at 1 unfinished table (at most 1), started: finish a "
+            "match first (a started match counts until it ends, even after you leave it and a "
+            "CPU plays for you, or until nobody has been at it for 30 minutes)")
