@@ -35,9 +35,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_serve(port: int, db: str, log: Any) -> subprocess.Popen[bytes]:
+def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
+                ) -> subprocess.Popen[bytes]:
     """``spades serve`` on ``port`` with database ``db`` (fast CPU players), its output to
-    ``log``, once its health check answers."""
+    ``log``, once its health check answers. ``extra``: more options."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", db,
          "--cpu-delay", "0.05", "--log-level", "warning",
@@ -45,7 +46,7 @@ def start_serve(port: int, db: str, log: Any) -> subprocess.Popen[bytes]:
          # limits on what a crowd of guests makes would count all the tests together
          *(arg for name in ("signup_rate", "create_address_rate", "tables_per_address",
                             "join_miss_rate", "chat_address_rate")
-           for arg in ("--limit", f"{name}=0"))],
+           for arg in ("--limit", f"{name}=0")), *extra],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.time() + 30
     while True:

@@ -958,8 +958,17 @@ class App {
       table("Before the match starts (the waiting room)", WAITING_KEYS),
       h("p", {}, "Before the start, the keys about cards, bids and scores say that the match has not started yet."),
       h("p", {}, "Everything that happens is announced as it happens, in order, one sentence at a time; your turn comes after what happened before it. Only refused actions and the timer's last warning interrupt. The last announcements are also listed under “Table talk”."),
+      h("p", {}, this.idleHelp()),
       h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
     ];
+  }
+
+  /** What happens when you do not play (the server's `idle_seconds`, from `welcome`). */
+  idleHelp() {
+    const secs = Number(this.limits && this.limits.idle_seconds);
+    if (this.limits && secs === 0) return "At a table without a turn timer, the game waits for you as long as you take.";
+    const after = secs >= 60 && Number.isInteger(secs / 60) ? `${secs / 60} minute${secs === 60 ? "" : "s"}` : secs > 0 ? `${secs} second${secs === 1 ? "" : "s"}` : "a few minutes";
+    return `At a table without a turn timer, if your turn waits ${after}, a CPU plays for you so that the others do not wait, and the page says so. Press “Play again” (at the top of the table) to take your seat back.`;
   }
 
   renderHelp() {

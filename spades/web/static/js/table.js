@@ -168,6 +168,48 @@ export class TableView {
     });
   }
 
+  /** Your seat is covered by a CPU while you are here: you did not play for the server's
+   * `idle_seconds` at a table without a turn timer (a `covered` event said so). */
+  get idleCovered() {
+    if (!this.isPlayer || this.status !== "active" || this.blocked) return false;
+    const info = this.msg.table.seats[this.mySeat];
+    return !!(info && info.covered && info.connected !== false);
+  }
+
+  /** "Play again": join the table again; the seat comes back from the CPU (a `returned`
+   * event, "you are back", is said; the box goes with the snapshot that follows). */
+  playAgain() {
+    this.app.conn.request(this.app.joinMessage()).catch((err) => {
+      this.say(`Could not take your seat back: ${err.message}`, { assertive: true });
+    });
+  }
+
+  /** While a CPU plays for you (idle): say so where you play, with the way back. The words
+   * were said when the `covered` event came; the button takes the focus unless you are
+   * writing (chat). */
+  renderIdle() {
+    let box = this.el.querySelector("#idle-box");
+    if (!this.idleCovered) {
+      if (box) {
+        const had = box.contains(document.activeElement);
+        box.remove();
+        if (had) this.focusHand();
+      }
+      return;
+    }
+    if (box) return;
+    const minutes = Number(this.app.limits && this.app.limits.idle_seconds) / 60;
+    const after = minutes >= 1 && Number.isInteger(minutes) ? ` for ${plural(minutes, "minute")}` : " for a while";
+    box = h("section", { class: "panel idle-box", id: "idle-box", "aria-labelledby": "idle-title" },
+      h("h2", { id: "idle-title" }, "A CPU is playing for you"),
+      h("p", {}, `You did not play${after}, so a CPU took over your seat and plays your turns. Press Play again to take your seat back: your cards and the game are as they stand now.`),
+      h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again"));
+    this.el.prepend(box);
+    const a = document.activeElement;
+    const writing = a && (a.tagName === "TEXTAREA" || (a.tagName === "INPUT" && a.type === "text"));
+    if (!writing) box.querySelector("#play-again").focus({ preventScroll: true });
+  }
+
   renderReplaced() {
     let box = this.el.querySelector("#replaced-box");
     if (!this.replaced) { if (box) box.remove(); return; }
@@ -1074,6 +1116,7 @@ export class TableView {
     if (mode === "off") return;
     if (mode === "waiting") this.renderWaiting(); else this.renderGame();
     this.renderReplaced();
+    if (mode === "game") this.renderIdle();
     // never leave the keyboard user stranded on <body> when what they were on went away
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
       const target = (!rebuilt && this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]"))
@@ -1515,7 +1558,7 @@ export class TableView {
         `${name}${s === this.mySeat && this.isPlayer ? " (you)" : ""}${name === this.compass(s) ? "" : `, ${this.compass(s)}`}`,
         partner ? "your partner" : null,
         info.kind === "human" && info.guest ? "guest" : null,
-        info.kind === "cpu" ? "CPU player" : info.covered ? "away, a CPU plays for them" : info.connected === false && info.kind === "human" ? "disconnected" : null,
+        info.kind === "cpu" ? "CPU player" : info.covered ? (s === this.mySeat && this.isPlayer ? "a CPU plays for you" : "away, a CPU plays for them") : info.connected === false && info.kind === "human" ? "disconnected" : null,
         v.dealer === s ? "dealer" : null,
         bid === null ? "no bid yet" : `bid ${bid}`,
         `${plural(v.tricks[s], "trick")} taken`,

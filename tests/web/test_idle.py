@@ -1,0 +1,60 @@
+"""A player who does not play at a table without a turn timer: after the server's
+``idle_seconds`` a CPU plays for them, the page says so (in words, through the live region)
+and offers "Play again", reachable by keyboard, which takes the seat back."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import _free_port, start_serve
+from tests.web.helpers import Speech, start_quick_match
+
+#: Seconds a turn waits before a CPU covers it, on this test's own server.
+IDLE = 2
+
+
+@pytest.fixture
+def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
+    """A ``spades serve`` of its own with ``--limit idle_seconds=2``."""
+    port = _free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
+                           ("--limit", f"idle_seconds={IDLE}"))
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
+        new_page: Any, idle_server: str) -> None:
+    page = new_page()
+    page.goto(idle_server)
+    page.wait_for_selector("#quick-name")
+    start_quick_match(page, "Idla", profile="game93", one_hand=False)
+    speech = Speech(page)
+    # Idla never plays: her turn comes, and after IDLE s a CPU takes her seat
+    said = speech.wait_for("you have not played for 2 seconds", timeout=60)
+    assert "a CPU plays for you until you are back" in said["text"]
+    box = page.wait_for_selector("#idle-box", timeout=15000)
+    assert "A CPU is playing for you" in box.inner_text()
+    assert page.evaluate("spadesApp.table.msg.table.seats[spadesApp.table.mySeat].covered")
+    # the button has the keyboard's focus (she was not writing): Enter takes the seat back
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
+    page.keyboard.press("Enter")
+    speech.wait_for("you are back", timeout=15)
+    page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
+    assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
+    # the help (?) says what happens, with this server's time
+    helped = page.evaluate("spadesApp.idleHelp()")
+    assert "waits 2 seconds, a CPU plays for you" in helped and "Play again" in helped
+    assert not page.errors, page.errors
