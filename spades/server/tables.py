@@ -533,7 +533,7 @@ class Table:
                 self.hub.spectator_notices.changed(self)  # one small frame, not the table
             self.hub.lobby_changed(self)
 
-    async def _returned(self, seat: int, *, schedule: bool = True) -> None:
+    async def _returned(self, seat: int) -> None:
         place = self.places[seat]
         handle = self._grace.pop(seat, None)
         if handle is not None:
@@ -550,8 +550,7 @@ class Table:
             self.emit({"kind": "returned", "seat": seat, "text": lambda n:
                        f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
                       with_table=True)
-        if schedule:
-            self.schedule()
+        self.schedule()
 
     async def detach(self, conn: Member, *, leaving: bool) -> None:
         """A connection goes away (closed socket) or leaves the table on purpose."""
@@ -980,9 +979,10 @@ class Table:
                 raise TableError("illegal", str(exc)) from None
             news = await self.play(move)  # written (and committed) before anything else
             self.version += 1
-            if source == "human" and self.places[seat].covered:
-                # a person a CPU covered (idle, still connected) plays again: theirs again
-                await self._returned(seat, schedule=False)
+            # a person a CPU covered (idle, still connected) plays: the seat is theirs again
+            back = source == "human" and self.places[seat].covered
+            if back:
+                self.places[seat].covered = False  # (told and stored after the move)
             self.turns.turn_over()
             self.schedule()
             assert isinstance(move.value, int)
@@ -1003,6 +1003,16 @@ class Table:
                 elif isinstance(e, MatchOver):
                     over = True
             seq = self.emit(ev, news=news)
+            if back:
+                self.emit({"kind": "returned", "seat": seat, "text": lambda n:
+                           f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},
+                          with_table=True)
+                try:
+                    await self.save_meta()
+                except Exception as exc:  # the move is stored and told: it stands
+                    log.error("table %s: seat %d no longer covered could not be stored "
+                              "(%s); after a restart a CPU covers it until its player "
+                              "joins again", self.id, seat, exc)
             if scored is not None:
                 self.emit({"kind": "hand_scored", "hand": scored.hand,
                            "result": views.result_row(m.results[-1]),

@@ -152,11 +152,11 @@ def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
         assert ans["type"] == "ack", ans  # the move is Bob's (answered before the ack):
         told = [m for m in bob.frames[at:] if m["type"] == "event"]
         kinds = [(m["event"]["kind"], m["event"]["seat"]) for m in told]
-        assert ("returned", seat) in kinds, kinds  # he is back, then his move
+        assert ("returned", seat) in kinds, kinds  # his move, then: he is back
         back = told[kinds.index(("returned", seat))]
         assert back["event"]["text"] == "you are back"
         assert not back["table"]["seats"][seat]["covered"]
-        move = told[kinds.index(("returned", seat)) + 1]["event"]
+        move = told[kinds.index(("returned", seat)) - 1]["event"]
         assert move["seat"] == seat and move["action"] == action
         theirs = drive(ann, event("returned", seat))
         assert theirs["event"]["text"] in ("Bob is back", "your partner Bob is back")
@@ -239,3 +239,4 @@ def test_the_tables_per_user_refusal_says_what_frees_a_place(settings: Settings)
             "you already have a place at 1 unfinished table (at most 1), started: finish a "
             "match first (a started match counts until it ends, even after you leave it and a "
             "CPU plays for you, or until nobody has been at it for 30 minutes)")
+
