@@ -320,6 +320,13 @@ class Cluster:
             owner = await self._owner_of(tid)
             if owner is None or owner == self.node:
                 return False  # not a live table (find says so), or it is here now
+            if conn.table is None and conn.remote_table == tid and conn.remote_node == owner:
+                # at that table there already (a seat a CPU covers while its player was
+                # idle, taken back): its stand-in joins again. Leaving first told the
+                # table that the player lost the connection, and lost the frames between.
+                conn.joining = (tid, owner, data)
+                self._forward(conn, owner, data)
+                return True
             if conn.table is not None:
                 await conn.table.detach(conn, leaving=False)
             self._leave_remote(conn)

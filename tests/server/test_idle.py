@@ -240,3 +240,56 @@ def test_the_tables_per_user_refusal_says_what_frees_a_place(settings: Settings)
             "match first (a started match counts until it ends, even after you leave it and a "
             "CPU plays for you, or until nobody has been at it for 30 minutes)")
 
+
+def _drive_net(ann: Any, pred: Callable[[Msg], bool], after: int = 0,
+               limit: int = 5000) -> Msg:
+    """:func:`drive` for a player on a real server process (tests.server.netclient)."""
+    for _ in range(limit):
+        hit = next((m for m in ann.frames[after:] if pred(m)), None)
+        if hit is not None:
+            return hit
+        if ann.my_turn():
+            ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+            assert ans["type"] == "ack", ans
+        else:
+            ann.recv(timeout=30)
+    raise AssertionError("not seen")
+
+
+def test_across_processes_and_after_a_take_over(postgres: Any, redis_server: Any) -> None:
+    """With ``--redis``: Bob, on another process than the table's, is covered when idle and
+    takes his seat back with a ``join`` (forwarded); the table's process is killed, and on
+    the process that takes it over his turns are still not waited for for ever (the idle
+    deadline, never stored, counts again there)."""
+    from tests.server.netclient import NetPlayer, card_room
+    from tests.server.netclient import new_table as net_table
+
+    with card_room(2, postgres, redis_server, "idle", "--bots", "inline", "--cpu-delay", "0",
+                   "--limit", "idle_seconds=1") as (a, b):
+        ann, bob = NetPlayer(a, "Ann"), NetPlayer(b, "Bob")
+        tid = net_table(ann, {"profile": "cardems"})
+        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+        bob.until(lambda m: m["type"] == "table")
+        assert ann.request({"type": "start"})["type"] == "ack"
+        seat = bob.you["seat"]  # type: ignore[index]
+        cover = _drive_net(ann, event("covered", seat))
+        assert "has not played for 1 second;" in cover["event"]["text"]
+        assert "you have not played for 1 second:" in bob.until(
+            event("covered", seat))["event"]["text"]
+        at = len(ann.frames)
+        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"  # forwarded
+        back = _drive_net(ann, event("returned", seat), at)
+        assert back["event"]["text"].endswith("Bob is back")
+        # his own stand-in joined again: nobody heard that he lost the connection
+        assert not [m for m in ann.frames[at:] if m["type"] == "event"
+                    and m["event"]["kind"] == "left"]
+        a.kill()  # the table's process, with SIGKILL: b takes the table over
+        bob.seq = None
+        bob.until(lambda m: m["type"] == "table")
+        ann2 = NetPlayer(b, "Ann", ann.token)
+        assert ann2.request({"type": "join", "table_id": tid})["type"] == "ack"
+        ann2.until(lambda m: m["type"] == "table")
+        at = len(ann2.frames)
+        # Bob never acts: a CPU plays his turns (covered again if he was not already)
+        _drive_net(ann2, lambda m: (m["type"] == "event" and m["event"]["seat"] == seat
+                                    and m["event"]["kind"] in ("bid", "play")), at)
