@@ -13,6 +13,7 @@ import pytest
 
 from tests.web.conftest import _free_port, start_serve
 from tests.web.helpers import Speech, start_quick_match
+from tests.web.test_axe_and_screenshots import audit
 
 #: Seconds a turn waits before a CPU covers it, on this test's own server.
 IDLE = 2
@@ -36,7 +37,7 @@ def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
-        new_page: Any, idle_server: str) -> None:
+        new_page: Any, idle_server: str, axe_source: str, artifacts: Path) -> None:
     page = new_page()
     page.goto(idle_server)
     page.wait_for_selector("#quick-name")
@@ -48,6 +49,8 @@ def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
     box = page.wait_for_selector("#idle-box", timeout=15000)
     assert "A CPU is playing for you" in box.inner_text()
     assert page.evaluate("spadesApp.table.msg.table.seats[spadesApp.table.mySeat].covered")
+    audit(page, axe_source, "the table while a CPU plays for you")
+    page.screenshot(path=str(artifacts / "idle-cpu-plays-for-you.png"))
     # the button has the keyboard's focus (she was not writing): Enter takes the seat back
     page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
     page.keyboard.press("Enter")

@@ -184,7 +184,7 @@ export class TableView {
     });
   }
 
-  /** While a CPU plays for you (idle): say so where you play, with the way back. The words
+  /** While a CPU plays for you (idle): say so above your hand, with the way back. The words
    * were said when the `covered` event came; the button takes the focus unless you are
    * writing (chat). */
   renderIdle() {
@@ -204,7 +204,10 @@ export class TableView {
       h("h2", { id: "idle-title" }, "A CPU is playing for you"),
       h("p", {}, `You did not play${after}, so a CPU took over your seat and plays your turns. Press Play again to take your seat back: your cards and the game are as they stand now.`),
       h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again"));
-    this.el.prepend(box);
+    // above your hand, where you play (the top of the table is scrolled away)
+    const area = this.el.querySelector(".my-area");
+    if (area) area.prepend(box); else this.el.prepend(box);
+    box.scrollIntoView({ block: "nearest" });
     const a = document.activeElement;
     const writing = a && (a.tagName === "TEXTAREA" || (a.tagName === "INPUT" && a.type === "text"));
     if (!writing) box.querySelector("#play-again").focus({ preventScroll: true });
