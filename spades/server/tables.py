@@ -669,7 +669,8 @@ class Table:
     async def cover_idle(self, seat: int, version: int) -> None:
         """The turn of ``seat``, a person's at a table without a turn timer, has waited
         ``idle_seconds`` (:class:`spades.server.turns.Turns`): a CPU covers the seat, as
-        a dropped player's, until they act or join again. Nothing if the turn moved on."""
+        a dropped player's, until they act or join again, if another player at the table
+        is connected (someone waits for them). Nothing if the turn moved on."""
         async with self.lock:
             m = self.match
             if (m is None or self.status != "active" or version != self.version
@@ -677,6 +678,12 @@ class Table:
                 return
             place = self.places[seat]
             if place.kind != "human" or place.covered:
+                return
+            if not any(self.connected(s) and not p.covered
+                       for s, p in enumerate(self.places) if s != seat):
+                # nobody else at the table waits for them (alone with CPUs, the others
+                # gone): their game waits too, and is watched again in case someone comes
+                self.turns.watch_idle(seat, version)
                 return
             await self._cover(seat, idle=self.hub.settings.idle_seconds)
         self.schedule()

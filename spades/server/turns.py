@@ -147,7 +147,7 @@ class Turns:
             return
         seconds = t.turn_timer
         if seconds is None:
-            self._watch_idle(seat, version)
+            self.watch_idle(seat, version)
             return
         if self._handles:
             return
@@ -158,7 +158,7 @@ class Turns:
         self._handles.append(loop.call_later(warn_in, self._warn, seat, version, left))
         self._handles.append(loop.call_later(seconds, self._time_out, seat, version))
 
-    def _watch_idle(self, seat: int, version: int) -> None:
+    def watch_idle(self, seat: int, version: int) -> None:
         """A person's turn at a table without a turn timer: after ``idle_seconds`` of it
         (while someone is connected: a paused table's time does not count, and after a
         restart it starts again when someone is back) a CPU covers the seat, as a dropped

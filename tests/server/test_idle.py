@@ -6,6 +6,7 @@ place there kept counting toward ``tables_per_user``)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -162,6 +163,35 @@ def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
         assert theirs["event"]["text"] in ("Bob is back", "your partner Bob is back")
         hub.cpu.decide = real  # type: ignore[method-assign]
         assert play_to_end([ann, bob])["event"]["kind"] == "match_over"
+
+
+def test_nobody_waiting_nobody_is_covered(settings: Settings) -> None:
+    """Ann's turn waits with nobody else at the table (Bob has left, a CPU plays for him):
+    her game waits for her, as a game alone with CPUs does. Once Bob is back and waits for
+    her, her turn is covered after ``idle_seconds``."""
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, tid = idle_table(client)
+        table = hub_of(client).tables[tid]
+        real, left = table.cover_idle, threading.Event()
+        looked: list[tuple[int, bool]] = []  # (seat, covered after the look)
+
+        async def after_bob_left(seat: int, version: int) -> None:
+            while not left.is_set():  # (Ann's turn may come before Bob has gone)
+                await asyncio.sleep(0.01)
+            await real(seat, version)
+            looked.append((seat, table.places[seat].covered))
+
+        table.cover_idle = after_bob_left  # type: ignore[method-assign]
+        assert bob.request({"type": "leave"})["type"] == "ack"
+        left.set()
+        helpers.wait_until(lambda: any(s == ann.seat for s, _ in looked),
+                           "Ann's idle turn looked at")
+        assert (ann.seat, False) in looked and not table.places[ann.seat].covered
+        assert seen(ann, event("covered", ann.seat)) is None
+        bob = Player(client, "Bob", bob.token)  # (a new connection: he missed frames)
+        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+        assert ann.until(event("covered", ann.seat))["event"]["text"].startswith(
+            "you have not played for")
 
 
 def test_a_table_with_a_turn_timer_is_left_to_its_timer(settings: Settings) -> None:
