@@ -32,7 +32,13 @@ from spades.server.limits import (
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
-from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
+from spades.server.restore import (
+    TABLE_STATUSES,
+    NotUnfinished,
+    RestoreError,
+    StoredTable,
+    load_table,
+)
 from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
@@ -532,18 +538,21 @@ class Hub:
     async def restore_table(self, gid: str) -> bool:
         """Bring back one unfinished table from the store; False (and set aside) if it
         cannot be. This process becomes the table's writer first (a new fencing number):
-        an instance elsewhere can write nothing more, and what it wrote is loaded here."""
+        an instance elsewhere can write nothing more, and what it wrote is loaded here.
+        A table that ended since it was listed (finished by another process, abandoned by
+        a janitor) is left as it is: False, and not set aside (it was: a race marked a
+        cleanly abandoned table ``broken``)."""
         try:
             fence = await self.db(self.store.take_game, gid)
             stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+        except NotUnfinished:
+            return False
         except RestoreError as exc:
             await self._set_aside(gid, str(exc))
             return False
         except Exception as exc:  # anything else in a row is still that row's fault
             await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
             return False
-        if stored.row.status not in TABLE_STATUSES:
-            return False  # finished meanwhile (another process ran it to its end)
         return await self._restore_one(stored, fence)
 
     async def _set_aside(self, game_id: str, reason: str) -> None:

@@ -340,9 +340,11 @@ class Store:
             return list(conn.execute(q).scalars())
 
     def set_aside(self, game_id: str, reason: str) -> None:
-        """Mark a game that cannot be restored: status ``broken``, the reason kept."""
+        """Mark an unfinished game that cannot be restored: status ``broken``, the reason
+        kept. A game that has ended (finished, abandoned) keeps its status."""
         with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id)
+            conn.execute(update(games).where(games.c.id == game_id,
+                                             games.c.status.in_(["waiting", "active"]))
                          .values(status="broken", broken=reason[:2000], updated_at=_now()))
 
     def broken_games(self) -> list[tuple[str, str, str]]:
