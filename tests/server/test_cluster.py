@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,7 +14,17 @@ import pytest
 
 from spades.engine import replay
 from spades.server import views
-from tests.server.netclient import NetPlayer, Server, card_room, catch_up_all, new_table, step
+from spades.server.settings import Settings
+from tests.server.helpers import hub_of, in_process
+from tests.server.netclient import (
+    NetPlayer,
+    Server,
+    card_room,
+    catch_up_all,
+    free_port,
+    new_table,
+    step,
+)
 from tests.services import PostgresServer, RedisServer
 
 
@@ -323,6 +334,62 @@ def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
     finally:
         pubsub.close()
         shared.close()
+
+
+def test_the_sheet_of_a_table_run_elsewhere_is_replayed_once_per_move(
+        postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path) -> None:
+    """GET /api/tables/{id}/sheet at a process that does not run the table is made from
+    the store, the whole game replayed on the database thread every table's moves use. It
+    was replayed for every request (a cheap way to load the server); it is now kept until
+    the table's row is written again: asked again and again it is replayed once, and a move
+    makes the next answer new."""
+    db = postgres.create_database("sheets")
+    prefix = f"sheets{free_port()}:"
+    a = Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0", "--redis",
+               redis_server.url, "--redis-prefix", prefix).start()
+    try:
+        ann = NetPlayer(a, "Ann")
+        tid = new_table(ann, {"profile": "cardems"})
+        assert ann.request({"type": "start"})["type"] == "ack"
+        while not ann.my_turn():  # the CPUs have acted: nothing moves until Ann does
+            ann.recv()
+        settings = Settings(db=db, redis=redis_server.url, redis_prefix=prefix,
+                            bot_executor="inline", cpu_delay=0.0,
+                            web_static=str(tmp_path / "noweb"))
+        with in_process(settings) as b:  # another process of the room, in this one
+            hub = hub_of(b)
+            assert tid not in hub.tables
+            replays: list[str] = []
+            load_match = hub.store.load_match
+
+            def counted(game_id: str) -> Any:  # the store's own method, each call seen
+                replays.append(game_id)
+                return load_match(game_id)
+
+            hub.store.load_match = counted  # type: ignore[method-assign]
+            first = [b.get(f"/api/tables/{tid}/sheet") for _ in range(5)]
+            assert [r.status_code for r in first] == [200] * 5, first[0].text
+            assert all(r.json() == first[0].json() for r in first)
+            assert first[0].json()["hands"] == []
+            assert replays == [tid]  # (before: 5)
+            # Ann plays the first hand out: the next answer has it, replayed once more.
+            while not (ann.my_turn() and ann.view is not None
+                       and ann.view["hand_number"] > 1):
+                if ann.my_turn():
+                    assert ann.view is not None
+                    ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+                    assert ans["type"] == "ack", ans
+                else:
+                    ann.recv()
+            then = [b.get(f"/api/tables/{tid}/sheet") for _ in range(3)]
+            assert [r.status_code for r in then] == [200] * 3
+            assert all(r.json() == then[0].json() for r in then)
+            assert len(then[0].json()["hands"]) == 1
+            assert then[0].json() == httpx.get(f"{a.url}/api/tables/{tid}/sheet",
+                                               timeout=10).json()
+            assert replays == [tid, tid]
+    finally:
+        a.stop()
 
 
 def _health(server: Server) -> dict[str, Any]:
