@@ -13,6 +13,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
@@ -92,6 +93,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@dataclass(slots=True)
+class ForwardedAct:
+    """An ``act`` forwarded to the process that runs its table (``--redis``), until it is
+    answered: what its answer is, if that process dies first, is read from the store
+    (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
+
+    table: str
+    node: str  # the process it was sent to
+    data: dict[str, Any]  # the message, with its ref
+    stored: int  # the table's moves in the store when the client was last told: the act,
+    # if stored, is numbered above
+    fence: int  # the fencing number of the instance it was sent to: once the store's is
+    # higher, that instance can store nothing more
+
+
 class Conn:
     """One WebSocket client: a user, a send queue drained by its own task, a rate limiter."""
 
@@ -132,6 +148,12 @@ class Conn:
         #: (table, process, message): a join forwarded to the process that ran the table
         #: then, not answered yet (if that process died, the one taking over answers it)
         self.joining: tuple[str, str, dict[str, Any]] | None = None
+        #: acts forwarded to the process that runs the table, not answered yet (if that
+        #: process dies, this one answers them once the table is taken over)
+        self.acting: list[ForwardedAct] = []
+        #: (table, its moves in the store, the fencing number of its instance) as that
+        #: process last said with a frame for this client
+        self.told: tuple[str, int, int] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:

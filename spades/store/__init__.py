@@ -478,10 +478,13 @@ class Store:
         raise FencedError(f"game {game_id[:8]}: taken over by another writer (fence "
                           f"{now[0] or 0}, this writer's {fence}); nothing was written")
 
-    def events(self, game_id: str) -> list[EventRow]:
+    def events(self, game_id: str, after: int = 0) -> list[EventRow]:
+        """The game's events, in order; with ``after``: those numbered above it only."""
+        q = select(events).where(events.c.game_id == game_id)
+        if after:
+            q = q.where(events.c.seq > after)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(events).where(events.c.game_id == game_id)
-                                .order_by(events.c.seq)).mappings().all()
+            rows = conn.execute(q.order_by(events.c.seq)).mappings().all()
         return [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows]
 
     # Chat -------------------------------------------------------------------------------

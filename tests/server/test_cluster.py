@@ -15,6 +15,7 @@ import pytest
 from spades.engine import replay
 from spades.server import views
 from spades.server.settings import Settings
+from spades.store import Store
 from tests.server.helpers import hub_of, in_process
 from tests.server.netclient import (
     NetPlayer,
@@ -332,6 +333,68 @@ def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
         ann2.until(lambda m: m["type"] == "table")
         assert ann2.you is not None and ann2.you["role"] == "player"
     finally:
+        pubsub.close()
+        shared.close()
+
+
+def test_an_act_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """Bob, connected to b, plays at a table that a runs; a dies (SIGKILL) with his move on
+    its way to it: the move was forwarded there and lost, and Bob waited for ever (no ack,
+    no error). Now once another process takes the table over, b reads what became of it
+    in the store: not stored, so Bob is told, with his ref, that the move was not made and
+    to play again, and his move played again is taken. The dead process's lease is held in
+    Redis by the test, so that the move surely goes to it."""
+    import redis
+
+    a, b, _c = room
+    prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+    bob = NetPlayer(b, "Bob")
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: (catch_up_all([ann, bob]), bob.my_turn())[1])
+    assert bob.view is not None and bob.you is not None
+    seat, action = bob.you["seat"], bob.view["legal_actions"][0]
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    pubsub = shared.pubsub()
+    store = Store.open(a.db)
+    try:
+        count = len(store.events(tid))
+        lease = prefix + "owner:" + tid
+        dead = shared.get(lease)
+        assert isinstance(dead, str)
+        a.kill()
+        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+        pubsub.subscribe(prefix + "node:" + dead)
+        since = len(bob.frames)
+        bob.send({"type": "act", "action": action, "ref": "lost"})
+        deadline = time.monotonic() + 60
+        while True:  # b forwards the move to the process it believes runs the table
+            assert time.monotonic() < deadline, "the move was never forwarded"
+            got = pubsub.get_message(timeout=1)
+            if got is not None and got["type"] == "message":
+                sent = json.loads(got["data"])
+                if sent.get("k") == "msg" and sent["m"].get("ref") == "lost":
+                    break
+        shared.delete(lease)  # the lease runs out: a live process takes the table over
+        bob.seq = None  # (the new process numbers on from its snapshot)
+        ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")
+        assert ans["type"] == "error" and ans["code"] == "state", ans
+        assert "not made" in ans["message"] and "play again" in ans["message"], ans
+        assert len(store.events(tid)) == count  # (indeed: nothing was stored)
+        while not any(m["type"] == "table" for m in bob.frames[since:]):
+            bob.recv()  # the new process's snapshot (before the answer or after it)
+        assert bob.you == {"role": "player", "seat": seat}, bob.you
+        assert bob.my_turn() and bob.view is not None and action in bob.view["legal_actions"]
+        again = bob.request({"type": "act", "action": action})
+        assert again["type"] == "ack", again
+        mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
+        assert len(mine) == 1, mine
+    finally:
+        store.close()
         pubsub.close()
         shared.close()
 
