@@ -10,8 +10,9 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Response, WebSocket
@@ -77,31 +78,46 @@ log = logging.getLogger("spades.server")
 HEALTH_DB_SECONDS = 5.0
 #: Bytes of finished games' records kept ready to send (GET /api/games/{id}/record).
 RECORD_CACHE_BYTES = 32_000_000
+#: Bytes of score sheets of tables run by other processes kept ready to send (with
+#: ``--redis``: GET /api/tables/{id}/sheet).
+SHEET_CACHE_BYTES = 8_000_000
+
+T = TypeVar("T")
 
 
-class RecordCache:
-    """Finished games' records as sent (they never change), with their rows (for the
-    privacy check), the least recently sent dropped past ``most`` bytes."""
+class BodyCache(Generic[T]):
+    """Answers as sent, by id, each with a tag (for a finished record its row, for the
+    privacy check; for a sheet the row's ``updated_at``, which says whether it is still
+    current), the least recently sent dropped past ``most`` bytes. An answer over an
+    eighth of ``most`` is not kept."""
 
     def __init__(self, most: int) -> None:
         self.most = most
         self.used = 0
-        self.items: OrderedDict[str, tuple[GameRow, bytes]] = OrderedDict()
+        self.items: OrderedDict[str, tuple[T, bytes]] = OrderedDict()
 
-    def get(self, game_id: str) -> tuple[GameRow, bytes] | None:
-        item = self.items.get(game_id)
+    def get(self, key: str) -> tuple[T, bytes] | None:
+        item = self.items.get(key)
         if item is not None:
-            self.items.move_to_end(game_id)
+            self.items.move_to_end(key)
         return item
 
-    def put(self, game_id: str, game: GameRow, body: bytes) -> None:
-        if len(body) > self.most // 8 or game_id in self.items:
+    def put(self, key: str, tag: T, body: bytes) -> None:
+        """Keep ``body`` for ``key`` (in place of what it had)."""
+        if len(body) > self.most // 8:
             return
-        self.items[game_id] = (game, body)
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.used -= len(old[1])
+        self.items[key] = (tag, body)
         self.used += len(body)
         while self.used > self.most:
-            _, (_, old) = self.items.popitem(last=False)
-            self.used -= len(old)
+            _, (_, gone) = self.items.popitem(last=False)
+            self.used -= len(gone)
+
+
+#: Finished games' records (they never change), with their rows.
+RecordCache = BodyCache[GameRow]
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -330,10 +346,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response.headers["X-Total-Count"] = str(total)
         return rows
 
-    @app.get("/api/tables/{table_id}/sheet", tags=["tables"])
+    # With --redis, the sheet of a table another process runs is made from the store: the
+    # whole game replayed on the database thread every table's moves use. It is kept, for
+    # as long as the table's row is not written again (a move, a seat, chat: each sets
+    # its updated_at), so asking again and again costs a read of the row (before: a
+    # replay each time, a cheap way to keep that thread busy).
+    table_sheets: BodyCache[datetime] = BodyCache(SHEET_CACHE_BYTES)
+
+    @app.get("/api/tables/{table_id}/sheet", tags=["tables"],
+             response_model=dict[str, Any])
     async def table_sheet(table_id: str, hub: HubDep,
                           authorization: Annotated[str | None, Header()] = None
-                          ) -> dict[str, Any]:
+                          ) -> Any:
         try:
             if hub.cluster is not None and table_id not in hub.tables:
                 return await stored_sheet(hub, table_id, authorization)
@@ -347,28 +371,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
-    async def stored_sheet(hub: Hub, table_id: str, authorization: str | None
-                           ) -> dict[str, Any]:
+    async def stored_sheet(hub: Hub, table_id: str, authorization: str | None) -> Response:
         """The sheet of a table another process runs, from the store (every accepted
-        action is there before anyone hears of it)."""
+        action is there before anyone hears of it): replayed once for each state of the
+        table's row, then kept (``table_sheets``)."""
         missing = TableError("not_found", "no such table (it may have finished)")
+        viewer: list[UserRow | None] = []  # looked up once, if the table is private
+
+        async def check(game: GameRow) -> None:
+            if game.kind != "table" or game.status not in ("waiting", "active"):
+                raise missing
+            if (game.options.get("table") or {}).get("private"):
+                if not viewer:
+                    viewer.append(await hub.db(hub.user_for, _bearer(authorization)))
+                people = {s.get("user_id") for s in game.seats} | {game.options.get("owner")}
+                if viewer[0] is None or viewer[0].id not in people:
+                    raise missing
+
         try:
+            game = await hub.db(hub.store.game, table_id)
+            await check(game)
+            hit = table_sheets.get(table_id)
+            if hit is not None and hit[0] == game.updated_at:
+                return Response(hit[1], media_type="application/json")
+            # (the row is read again with the events: the sheet is at least as new as the
+            # updated_at it is kept under)
             game, match = await hub.db(hub.store.load_match, table_id)
         except StoreError:
             raise missing from None
-        if game.kind != "table" or game.status not in ("waiting", "active"):
-            raise missing
-        if (game.options.get("table") or {}).get("private"):
-            viewer = await hub.db(hub.user_for, _bearer(authorization))
-            people = {s.get("user_id") for s in game.seats} | {game.options.get("owner")}
-            if viewer is None or viewer.id not in people:
-                raise missing
+        await check(game)
         if not match.log:
             raise TableError("state", "the match has not started")
         names = [str(s.get("name") or "") or (SEAT_NAMES_4[i] if len(game.seats) == 4
                                                 else f"Seat {i + 1}")
                  for i, s in enumerate(game.seats)]
-        return frames.sheet_body(frames.sheet(table_id, views.sheet(match, names)))
+        body = bytes(JSONResponse(frames.sheet_body(frames.sheet(
+            table_id, views.sheet(match, names)))).body)
+        table_sheets.put(table_id, game.updated_at, body)
+        return Response(body, media_type="application/json")
 
     finished_records = RecordCache(RECORD_CACHE_BYTES)
 

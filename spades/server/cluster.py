@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -33,13 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from spades.engine import SpadesError, parse_action
 from spades.server import frames
-from spades.server.hub import SIGNED_OUT
+from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError
-from spades.store import upkeep
+from spades.store import StoreError, upkeep
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Dispatch, Hub
@@ -52,6 +54,24 @@ LOCAL = frozenset({"ping", "hello", "lobby", "create"})
 
 def _err(code: str, message: str, ref: Any = None) -> str:
     return frames.error(code, message, ref)
+
+
+#: How an acknowledgement or an error begins (frames.ack, frames.error).
+_ANSWERS = ('{"type":"ack"', '{"type":"error"')
+
+
+def _answered(conn: Conn, node: str, text: str) -> bool:
+    """An ``ack`` or ``error`` from ``node`` for ``conn``: if it answers an act forwarded
+    there (by its ref), that act is answered (True)."""
+    try:
+        ref = json.loads(text).get("ref")
+    except ValueError:
+        return False
+    for i, a in enumerate(conn.acting):
+        if a.node == node and echo_ref(a.data.get("ref")) == ref:
+            del conn.acting[i]
+            return True
+    return False
 
 
 def attach(hub: Hub) -> Cluster:
@@ -199,6 +219,7 @@ class Cluster:
                 if conn.table is None and conn.remote_table is not None:
                     conn.remote_node = None
                     tables.add(conn.remote_table)
+                tables.update(a.table for a in conn.acting)
             for tid in tables:
                 owner = await self._owner_of(tid)
                 if owner is not None:
@@ -256,6 +277,7 @@ class Cluster:
             if conn.remote_table == table_id and conn.remote_node is None:
                 conn.remote_table = None
                 conn.send(text)
+                await self.settle_acts(conn, table_id, "")
 
     # Tables of this node ----------------------------------------------------------------
 
@@ -342,6 +364,11 @@ class Cluster:
                 conn.remote_node = owner
                 if owner == self.node:
                     return False
+            if msg.type == "act":  # answered by that process, or after a take-over here
+                told = conn.told if conn.told is not None and (
+                    conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)
+                conn.acting.append(ForwardedAct(conn.remote_table, conn.remote_node, data,
+                                                told[1], told[2]))
             self._forward(conn, conn.remote_node, data)
             return True
         return False
@@ -376,10 +403,20 @@ class Cluster:
         kind = d.get("k")
         if kind == "frame":
             conn = self.local.get(str(d.get("c")))
-            if conn is not None and conn.joining is not None and conn.joining[1] == d.get("from"):
+            if conn is None:
+                return
+            text = str(d.get("t"))
+            if conn.joining is not None and conn.joining[1] == d.get("from"):
                 conn.joining = None  # the process it was sent to answered the join
-            if conn is not None and self._current(conn, d):
-                conn.send(str(d.get("t")))
+            answers = bool(conn.acting) and text.startswith(_ANSWERS) and _answered(
+                conn, str(d.get("from")), text)
+            if self._current(conn, d):
+                told = d.get("n")
+                if isinstance(told, list) and len(told) == 3:
+                    conn.told = (str(told[0]), int(told[1]), int(told[2]))
+                conn.send(text)
+            elif answers:  # the answer to a move sent there: the client waits for it
+                conn.send(text)
         elif kind == "msg":
             self._stand_in(d).inbox.put_nowait(d.get("m"))
         elif kind == "at":
@@ -444,7 +481,66 @@ class Cluster:
         """A node took a table over: clients here that sat or watched there rejoin it, and
         those waiting there to be handed their seat back (another tab replaced them) ask
         for it again, if no tab holds it (``if_free``): the tabs that the old process kept
-        in mind went with it."""
+        in mind went with it. Acts sent to the old process and not answered are answered
+        (:meth:`settle_acts`)."""
+        await self._rejoin_new_owner(table_id, node)
+        for conn in list(self.local.values()):
+            if any(a.table == table_id and a.node != node for a in conn.acting):
+                await self.settle_acts(conn, table_id, node)
+
+    async def settle_acts(self, conn: Conn, table_id: str, node: str) -> None:
+        """``conn``'s acts at ``table_id`` that were forwarded to a process other than
+        ``node`` (which runs the table now) and never answered: that process died with
+        them (or stopped running the table). Once the store's fencing number is above the
+        one of the instance each was sent to (it was taken over: that instance can store
+        nothing more), the store says what became of each: stored (the client's seat
+        acted so, numbered above what the client had been told): its ``ack``; not: an
+        error saying that the move was not made and to play again. Both with the act's
+        ``ref``. Before: the client waited for an answer for ever."""
+        mine = [a for a in conn.acting if a.table == table_id and a.node != node]
+        if not mine:
+            return
+        conn.acting = [a for a in conn.acting if a not in mine]  # (answered once)
+        hub = self.hub
+        try:
+            fence = await hub.db(hub.store.fence, table_id)
+            ready = [a for a in mine if fence > a.fence]
+            rows = []
+            seat = None
+            if ready:
+                game = await hub.db(hub.store.game, table_id)
+                seat = next((i for i, p in enumerate(game.seats)
+                             if isinstance(p, dict) and p.get("user_id") == conn.user_id),
+                            None)
+                if seat is not None:
+                    rows = await hub.db(hub.store.events, table_id,
+                                        min(a.stored for a in ready))
+        except StoreError:  # no such game any more: nothing was made
+            fence, ready, rows, seat = 0, mine, [], None
+        except Exception as exc:
+            conn.acting[:0] = mine  # (the next take-over announcement tries again)
+            log.warning("could not read what became of %d forwarded moves at table %s: %s",
+                        len(mine), table_id, exc)
+            return
+        conn.acting[:0] = [a for a in mine if a not in ready]  # not fenced off yet
+        after = 0
+        for a in ready:
+            ref = echo_ref(a.data.get("ref"))
+            try:
+                action = parse_action(str(a.data.get("action")))
+            except SpadesError:
+                action = None
+            found = next((r for r in rows if r.seq > max(a.stored, after) and r.kind == "act"
+                          and r.seat == seat and r.value == action), None) if (
+                action is not None and seat is not None) else None
+            if found is not None:
+                after = found.seq
+                conn.send(frames.ack(ref))
+            else:
+                conn.send(_err("state", "your move was not made: the server that ran the "
+                               "table stopped before storing it; play again", ref))
+
+    async def _rejoin_new_owner(self, table_id: str, node: str) -> None:
         for conn in list(self.local.values()):
             if conn.joining is not None and conn.joining[0] == table_id:
                 await self._join_again(conn, node)
@@ -550,8 +646,12 @@ class RemoteConn:
 
     def send(self, text: str) -> None:
         if not self.closed:
-            self.cluster.room.send(self.node, {"k": "frame", "from": self.cluster.node,
-                                               "c": self.cid, "t": text})
+            out: dict[str, Any] = {"k": "frame", "from": self.cluster.node, "c": self.cid,
+                                   "t": text}
+            table = self._table
+            if table is not None:  # what the client has been told of: its acts come after
+                out["n"] = [table.id, table.stored, table.fence]
+            self.cluster.room.send(self.node, out)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the client's socket, at its process, with ``code`` and ``reason``."""

@@ -13,6 +13,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
@@ -32,7 +33,13 @@ from spades.server.limits import (
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import TableOptions
-from spades.server.restore import TABLE_STATUSES, RestoreError, StoredTable, load_table
+from spades.server.restore import (
+    TABLE_STATUSES,
+    NotUnfinished,
+    RestoreError,
+    StoredTable,
+    load_table,
+)
 from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
@@ -86,6 +93,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@dataclass(slots=True)
+class ForwardedAct:
+    """An ``act`` forwarded to the process that runs its table (``--redis``), until it is
+    answered: what its answer is, if that process dies first, is read from the store
+    (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
+
+    table: str
+    node: str  # the process it was sent to
+    data: dict[str, Any]  # the message, with its ref
+    stored: int  # the table's moves in the store when the client was last told: the act,
+    # if stored, is numbered above
+    fence: int  # the fencing number of the instance it was sent to: once the store's is
+    # higher, that instance can store nothing more
+
+
 class Conn:
     """One WebSocket client: a user, a send queue drained by its own task, a rate limiter."""
 
@@ -126,6 +148,12 @@ class Conn:
         #: (table, process, message): a join forwarded to the process that ran the table
         #: then, not answered yet (if that process died, the one taking over answers it)
         self.joining: tuple[str, str, dict[str, Any]] | None = None
+        #: acts forwarded to the process that runs the table, not answered yet (if that
+        #: process dies, this one answers them once the table is taken over)
+        self.acting: list[ForwardedAct] = []
+        #: (table, its moves in the store, the fencing number of its instance) as that
+        #: process last said with a frame for this client
+        self.told: tuple[str, int, int] | None = None
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -532,18 +560,21 @@ class Hub:
     async def restore_table(self, gid: str) -> bool:
         """Bring back one unfinished table from the store; False (and set aside) if it
         cannot be. This process becomes the table's writer first (a new fencing number):
-        an instance elsewhere can write nothing more, and what it wrote is loaded here."""
+        an instance elsewhere can write nothing more, and what it wrote is loaded here.
+        A table that ended since it was listed (finished by another process, abandoned by
+        a janitor) is left as it is: False, and not set aside (it was: a race marked a
+        cleanly abandoned table ``broken``)."""
         try:
             fence = await self.db(self.store.take_game, gid)
             stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+        except NotUnfinished:
+            return False
         except RestoreError as exc:
             await self._set_aside(gid, str(exc))
             return False
         except Exception as exc:  # anything else in a row is still that row's fault
             await self._set_aside(gid, f"{type(exc).__name__}: {exc}")
             return False
-        if stored.row.status not in TABLE_STATUSES:
-            return False  # finished meanwhile (another process ran it to its end)
         return await self._restore_one(stored, fence)
 
     async def _set_aside(self, game_id: str, reason: str) -> None:

@@ -25,6 +25,13 @@ class RestoreError(Exception):
     """A stored table that cannot be restored; the message says what is wrong and where."""
 
 
+class NotUnfinished(RestoreError):
+    """The row is no longer an unfinished table's: it finished or was abandoned since it
+    was listed (by another process, or the janitor). Nothing is wrong with it and there is
+    nothing to restore: it must not be set aside (that would mark a finished or abandoned
+    game ``broken``)."""
+
+
 @dataclass(slots=True)
 class StoredTable:
     """What a table is rebuilt from: all of it read and checked."""
@@ -68,7 +75,7 @@ def load_table(store: Store, game_id: str, chat_lines: int) -> StoredTable:
     except StoreError as exc:
         raise RestoreError(str(exc)) from None
     if row.status not in TABLE_STATUSES:
-        raise RestoreError(f"status {row.status!r} is not an unfinished table's")
+        raise NotUnfinished(f"status {row.status!r} is not an unfinished table's")
     try:
         options: TableOptions | None = TableOptions.model_validate(row.options.get("table")
                                                                     or {})
@@ -113,6 +120,8 @@ def check_db(store: Store) -> list[tuple[str, str]]:
     for gid in store.game_ids(kind="table", status=TABLE_STATUSES):
         try:
             load_table(store, gid, 1)
+        except NotUnfinished:
+            continue  # ended since it was listed: nothing wrong
         except RestoreError as exc:
             out.append((gid, str(exc)))
     return out

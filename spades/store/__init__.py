@@ -340,9 +340,11 @@ class Store:
             return list(conn.execute(q).scalars())
 
     def set_aside(self, game_id: str, reason: str) -> None:
-        """Mark a game that cannot be restored: status ``broken``, the reason kept."""
+        """Mark an unfinished game that cannot be restored: status ``broken``, the reason
+        kept. A game that has ended (finished, abandoned) keeps its status."""
         with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id)
+            conn.execute(update(games).where(games.c.id == game_id,
+                                             games.c.status.in_(["waiting", "active"]))
                          .values(status="broken", broken=reason[:2000], updated_at=_now()))
 
     def broken_games(self) -> list[tuple[str, str, str]]:
@@ -476,10 +478,13 @@ class Store:
         raise FencedError(f"game {game_id[:8]}: taken over by another writer (fence "
                           f"{now[0] or 0}, this writer's {fence}); nothing was written")
 
-    def events(self, game_id: str) -> list[EventRow]:
+    def events(self, game_id: str, after: int = 0) -> list[EventRow]:
+        """The game's events, in order; with ``after``: those numbered above it only."""
+        q = select(events).where(events.c.game_id == game_id)
+        if after:
+            q = q.where(events.c.seq > after)
         with self.engine.connect() as conn:
-            rows = conn.execute(select(events).where(events.c.game_id == game_id)
-                                .order_by(events.c.seq)).mappings().all()
+            rows = conn.execute(q.order_by(events.c.seq)).mappings().all()
         return [EventRow(r["seq"], r["kind"], r["seat"], r["value"]) for r in rows]
 
     # Chat -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,7 +14,18 @@ import pytest
 
 from spades.engine import replay
 from spades.server import views
-from tests.server.netclient import NetPlayer, Server, card_room, catch_up_all, new_table, step
+from spades.server.settings import Settings
+from spades.store import Store
+from tests.server.helpers import hub_of, in_process
+from tests.server.netclient import (
+    NetPlayer,
+    Server,
+    card_room,
+    catch_up_all,
+    free_port,
+    new_table,
+    step,
+)
 from tests.services import PostgresServer, RedisServer
 
 
@@ -323,6 +335,124 @@ def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
     finally:
         pubsub.close()
         shared.close()
+
+
+def test_an_act_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """Bob, connected to b, plays at a table that a runs; a dies (SIGKILL) with his move on
+    its way to it: the move was forwarded there and lost, and Bob waited for ever (no ack,
+    no error). Now once another process takes the table over, b reads what became of it
+    in the store: not stored, so Bob is told, with his ref, that the move was not made and
+    to play again, and his move played again is taken. The dead process's lease is held in
+    Redis by the test, so that the move surely goes to it."""
+    import redis
+
+    a, b, _c = room
+    prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+    bob = NetPlayer(b, "Bob")
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: (catch_up_all([ann, bob]), bob.my_turn())[1])
+    assert bob.view is not None and bob.you is not None
+    seat, action = bob.you["seat"], bob.view["legal_actions"][0]
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    pubsub = shared.pubsub()
+    store = Store.open(a.db)
+    try:
+        count = len(store.events(tid))
+        lease = prefix + "owner:" + tid
+        dead = shared.get(lease)
+        assert isinstance(dead, str)
+        a.kill()
+        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+        pubsub.subscribe(prefix + "node:" + dead)
+        since = len(bob.frames)
+        bob.send({"type": "act", "action": action, "ref": "lost"})
+        deadline = time.monotonic() + 60
+        while True:  # b forwards the move to the process it believes runs the table
+            assert time.monotonic() < deadline, "the move was never forwarded"
+            got = pubsub.get_message(timeout=1)
+            if got is not None and got["type"] == "message":
+                sent = json.loads(got["data"])
+                if sent.get("k") == "msg" and sent["m"].get("ref") == "lost":
+                    break
+        shared.delete(lease)  # the lease runs out: a live process takes the table over
+        bob.seq = None  # (the new process numbers on from its snapshot)
+        ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")
+        assert ans["type"] == "error" and ans["code"] == "state", ans
+        assert "not made" in ans["message"] and "play again" in ans["message"], ans
+        assert len(store.events(tid)) == count  # (indeed: nothing was stored)
+        while not any(m["type"] == "table" for m in bob.frames[since:]):
+            bob.recv()  # the new process's snapshot (before the answer or after it)
+        assert bob.you == {"role": "player", "seat": seat}, bob.you
+        assert bob.my_turn() and bob.view is not None and action in bob.view["legal_actions"]
+        again = bob.request({"type": "act", "action": action})
+        assert again["type"] == "ack", again
+        mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
+        assert len(mine) == 1, mine
+    finally:
+        store.close()
+        pubsub.close()
+        shared.close()
+
+
+def test_the_sheet_of_a_table_run_elsewhere_is_replayed_once_per_move(
+        postgres: PostgresServer, redis_server: RedisServer, tmp_path: Path) -> None:
+    """GET /api/tables/{id}/sheet at a process that does not run the table is made from
+    the store, the whole game replayed on the database thread every table's moves use. It
+    was replayed for every request (a cheap way to load the server); it is now kept until
+    the table's row is written again: asked again and again it is replayed once, and a move
+    makes the next answer new."""
+    db = postgres.create_database("sheets")
+    prefix = f"sheets{free_port()}:"
+    a = Server(db, free_port(), "--bots", "inline", "--cpu-delay", "0", "--redis",
+               redis_server.url, "--redis-prefix", prefix).start()
+    try:
+        ann = NetPlayer(a, "Ann")
+        tid = new_table(ann, {"profile": "cardems"})
+        assert ann.request({"type": "start"})["type"] == "ack"
+        while not ann.my_turn():  # the CPUs have acted: nothing moves until Ann does
+            ann.recv()
+        settings = Settings(db=db, redis=redis_server.url, redis_prefix=prefix,
+                            bot_executor="inline", cpu_delay=0.0,
+                            web_static=str(tmp_path / "noweb"))
+        with in_process(settings) as b:  # another process of the room, in this one
+            hub = hub_of(b)
+            assert tid not in hub.tables
+            replays: list[str] = []
+            load_match = hub.store.load_match
+
+            def counted(game_id: str) -> Any:  # the store's own method, each call seen
+                replays.append(game_id)
+                return load_match(game_id)
+
+            hub.store.load_match = counted  # type: ignore[method-assign]
+            first = [b.get(f"/api/tables/{tid}/sheet") for _ in range(5)]
+            assert [r.status_code for r in first] == [200] * 5, first[0].text
+            assert all(r.json() == first[0].json() for r in first)
+            assert first[0].json()["hands"] == []
+            assert replays == [tid]  # (before: 5)
+            # Ann plays the first hand out: the next answer has it, replayed once more.
+            while not (ann.my_turn() and ann.view is not None
+                       and ann.view["hand_number"] > 1):
+                if ann.my_turn():
+                    assert ann.view is not None
+                    ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
+                    assert ans["type"] == "ack", ans
+                else:
+                    ann.recv()
+            then = [b.get(f"/api/tables/{tid}/sheet") for _ in range(3)]
+            assert [r.status_code for r in then] == [200] * 3
+            assert all(r.json() == then[0].json() for r in then)
+            assert len(then[0].json()["hands"]) == 1
+            assert then[0].json() == httpx.get(f"{a.url}/api/tables/{tid}/sheet",
+                                               timeout=10).json()
+            assert replays == [tid, tid]
+    finally:
+        a.stop()
 
 
 def _health(server: Server) -> dict[str, Any]:

@@ -27,7 +27,7 @@ import pytest
 from sqlalchemy import text
 from starlette.websockets import WebSocket
 
-from spades.engine import Match, Rules
+from spades.engine import Match, Rules, action_str
 from spades.server.app import dispatch
 from spades.server.cluster import Cluster, attach
 from spades.server.hub import Conn, Hub
@@ -192,6 +192,70 @@ def test_a_process_that_outlived_its_lease_writes_nothing_and_its_player_moves(
             assert nm is not None  # the CPUs have played up to Ann again (or the end)
             await _until(lambda: nm.is_over() or nm.current_player == seat)
         finally:
+            await a.close()
+            await b.close()
+    run(go())
+
+
+def test_an_act_stored_by_a_process_that_died_before_answering_is_acknowledged(
+        room: tuple[str, str, str]) -> None:
+    """Bob, a client of B, plays at a table that A runs; A stores his move and dies before
+    its acknowledgement leaves (simulated: A's database thread stops right after the
+    commit, and A says nothing more). Before, Bob waited for an answer for ever. Now, once
+    B has taken the table over, B reads the move in the store and acknowledges it, with
+    Bob's ref; the move is there once, and Bob plays on at B."""
+    async def go() -> None:
+        a, b = await _node(*room), await _node(*room)
+        resume, stored = threading.Event(), threading.Event()
+        try:
+            ann = _client(a, "Ann")
+            await _say(a, ann, {"type": "create", "options": OPTIONS})
+            table = ann.table
+            assert isinstance(table, Table)
+            bob = _client(b, "Bob")
+            await _say(b, bob, {"type": "join", "table_id": table.id, "ref": "j"})
+            await _frame(bob, lambda f: f.get("ref") == "j")  # (forwarded to A)
+            await _say(a, ann, {"type": "start"})
+            m = table.match
+            mine, his = table.seat_of_conn(ann), table.place_of(bob.user_id)
+            assert m is not None and mine is not None and his is not None
+            while True:  # Ann plays (the CPUs too) until it is Bob's turn
+                await _until(lambda: m.current_player in (mine, his))
+                if m.current_player == his:
+                    break
+                await _say(a, ann, {"type": "act",
+                                    "action": action_str(m.legal_actions()[0])})
+            action = action_str(m.legal_actions()[0])
+            await _frame(bob, lambda f: f["type"] == "event" and f["view"][
+                "current_player"] == his)  # (Bob has been told it is his turn)
+            count = len(await b.db(b.store.events, table.id))
+            append_at = a.store.append_at
+
+            def dies_after_storing(game_id: str, seq: int, kind: str, value: Any,
+                                   seat: int | None = None, *, fence: int | None = None
+                                   ) -> int:
+                done = append_at(game_id, seq, kind, value, seat, fence=fence)
+                if kind == "act" and seat == his and not resume.is_set():
+                    stored.set()
+                    resume.wait(60)  # A "dies" here: the move stored, never answered
+                return done
+            a.store.append_at = dies_after_storing  # type: ignore[method-assign]
+            await _say(b, bob, {"type": "act", "action": action, "ref": "kept"})
+            assert await asyncio.to_thread(stored.wait, 30)
+            room_a = _cl(a).room
+            room_a.send = room_a.broadcast = lambda *_a, **_k: None  # type: ignore[method-assign]
+            await room_a.redis.delete(room_a._key("owner", table.id))  # its lease runs out
+            assert await _cl(b)._take(table.id) == _cl(b).node  # B takes the table over
+            ans = await _frame(bob, lambda f: f["type"] in ("ack", "error")
+                               and f.get("ref") == "kept")
+            assert ans["type"] == "ack", ans
+            rows = await b.db(b.store.events, table.id)
+            played = [r for r in rows[count:] if r.kind == "act" and r.seat == his]
+            assert [action_str(r.value) for r in played] == [action], played  # once
+            await _until(lambda: bob.table is b.tables.get(table.id))  # plays on at B
+            assert bob.table is not None and bob.table.place_of(bob.user_id) == his
+        finally:
+            resume.set()
             await a.close()
             await b.close()
     run(go())

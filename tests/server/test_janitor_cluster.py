@@ -26,6 +26,7 @@ from tests.server.test_fencing import (
     _ann_at_her_turn,
     _cl,
     _client,
+    _frame,
     _node,
     _say,
     run,
@@ -101,7 +102,14 @@ def test_a_stale_table_nobody_runs_is_abandoned_under_a_new_fencing_number(
                 raise AssertionError("the old instance stored a move")
             assert len(await a.db(a.store.events, old.id)) == count
             assert old.id not in a.tables
+            # Ann, still connected to A, looks for the table elsewhere (A's stopped instance
+            # hands its clients to whoever runs it now: nobody) and is told it is gone.
+            # Before: A's look claimed and tried to restore it, found it abandoned and set
+            # it aside as broken; the assertion below won the race most of the time only.
+            told = await _frame(ann, lambda f: f["type"] == "error")
+            assert told["code"] == "not_found", told
             assert (await b.db(b.store.game, old.id)).status == "abandoned"
+            assert await a.db(a.store.broken_games) == []
         finally:
             await a.close()
             if b is not None:
