@@ -56,6 +56,10 @@ def _err(code: str, message: str, ref: Any = None) -> str:
     return frames.error(code, message, ref)
 
 
+#: Unanswered forwarded acts remembered per connection: a client waits for the answer to
+#: one move at a time, so more are only answers lost with the Redis link (the oldest go).
+ACTING_KEPT = 16
+
 #: How an acknowledgement or an error begins (frames.ack, frames.error).
 _ANSWERS = ('{"type":"ack"', '{"type":"error"')
 
@@ -369,6 +373,7 @@ class Cluster:
                     conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)
                 conn.acting.append(ForwardedAct(conn.remote_table, conn.remote_node, data,
                                                 told[1], told[2]))
+                del conn.acting[:-ACTING_KEPT]  # (answers lost in an outage: kept bounded)
             self._forward(conn, conn.remote_node, data)
             return True
         return False
