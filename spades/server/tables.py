@@ -89,6 +89,8 @@ class Member(Protocol):
     def name(self) -> str: ...
     @property
     def guest(self) -> bool: ...
+    @property
+    def address(self) -> str: ...
     table: Table | None
 
     def send(self, text: str) -> None: ...
@@ -444,10 +446,20 @@ class Table:
         else:
             # The cap counts people: a user's other connections (tabs) take no more places.
             watching = self.watchers()
-            if (0 < self.hub.settings.spectators_per_table <= len(watching)
-                    and conn.user_id not in watching):
+            if conn.user_id in watching:
+                return
+            if 0 < self.hub.settings.spectators_per_table <= len(watching):
                 raise TableError("limit", f"this table has its {len(watching)} "
                                  "spectators: no room for more")
+            # and so does the cap per client address: one address's many guests cannot
+            # take every place
+            most = self.hub.settings.spectators_per_address
+            if most > 0 and conn.address:
+                same = {c.user_id for c in self.spectators if c.address == conn.address}
+                if len(same) >= most:
+                    raise TableError("limit", f"{len(same)} people from your address are "
+                                     f"watching this table already, the most from one "
+                                     "address: no room for more from it")
 
     def watchers(self) -> dict[int, str]:
         """The people watching (user id: name): one however many tabs each has open."""
