@@ -72,6 +72,13 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
                           " === 'add' && document.activeElement.dataset.seat === '3'")
     assert ann.get_by_role("button", name="Remove Cara").count() == 1
     assert ann.get_by_role("button", name="Remove Ann").count() == 0
+    # Bob watches; opening the table to play again, he is refused in words (before the fix
+    # he sat down again), and offered to watch
+    bob.reload()
+    bob.wait_for_selector("text=Could not join the table")
+    assert "the owner removed you" in (bob.text_content("body") or "")
+    assert bob.get_by_role("link", name="Watch the table instead").count() == 1
+    assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
 
 
 def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_name(
@@ -130,8 +137,13 @@ def test_removed_from_a_table_without_spectators_the_page_says_so_and_offers_the
     texts = [e["text"] for e in said.all()]
     assert sum("removed you" in t for t in texts) == 1, texts
     assert not [t for t in texts if "watching" in t.lower()], texts
-    # joining again is offered (the place is free) and works
-    quill.get_by_role("button", name="Join again").click()
-    quill.wait_for_selector("#seat-list")
-    owner.wait_for_function(f"{SEATS}.some(s => s.name === 'Quill')")
+    # no "Join again" (before the fix it was offered and seated Quill again at once: the
+    # removal meant nothing); the page says the removal holds
+    assert quill.get_by_role("button", name="Join again").count() == 0
+    assert "cannot sit at this table again" in (quill.text_content("#off-table") or "")
+    # the invitation again: refused, and the page says why
+    quill.goto(server + f"#/join/{code}")
+    quill.wait_for_selector("text=the owner removed you from this table")
+    assert quill.url.endswith(f"#/join/{code}") and not quill.query_selector("#seat-list")
+    assert owner.evaluate(f"{SEATS}.every(s => s.name !== 'Quill')")
     assert not quill.errors, quill.errors
