@@ -147,3 +147,27 @@ def test_removed_from_a_table_without_spectators_the_page_says_so_and_offers_the
     assert quill.url.endswith(f"#/join/{code}") and not quill.query_selector("#seat-list")
     assert owner.evaluate(f"{SEATS}.every(s => s.name !== 'Quill')")
     assert not quill.errors, quill.errors
+
+
+def test_removed_to_watching_the_page_rejoins_as_a_spectator_after_a_reconnect(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat, Bob watches. Before: his page, reconnecting, asked for a seat
+    again (and got it: the removal meant nothing); a removal now holds, so the page asks to
+    watch, and Bob is among the spectators again."""
+    ann, bob, _ = friends(new_page, server)
+    ann.get_by_role("button", name="Remove Bob").click()
+    Speech(bob).wait_for("Ann removed you from your seat; you are watching the table")
+    spectating = "spadesApp.table.msg.table.spectating"
+    ann.wait_for_function(f"{spectating} === 1")
+    heard = Speech(bob)
+    heard.seen = len(heard.all())
+    bob.context.set_offline(True)
+    bob.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    ann.wait_for_function(f"{spectating} === 0")  # his connection went, and his place with it
+    bob.context.set_offline(False)
+    heard.wait_for("Reconnected")
+    ann.wait_for_function(f"{spectating} === 1 && spadesApp.table.spectatorNames[0] === 'Bob'")
+    bob.wait_for_function("spadesApp.table.msg.you.role === 'spectator'")
+    assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
+    assert not bob.query_selector("text=Could not join the table")
+    assert not bob.errors, bob.errors
