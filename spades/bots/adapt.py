@@ -273,17 +273,17 @@ def adapted_rollout(s: HandState, models: Sequence[SeatModel], stop: int = 0) ->
                 bid = shift_bid(bid, step, s.legal_bids())
         elif m.bid_shift:
             bid = shift_bid(bid, m.bid_shift, s.legal_bids())
-        s.bid(bid)
+        s.bid_int(bid)
     while s.phase is PLAY:
         if s.left <= stop:
             return
         m = models[s.turn]
         if m.plain_play:
-            s.play(play_card(s))
+            s.play_int(play_card(s))
             continue
         hand = s.hands[s.turn]
         if m.high_follower and s.trick and hand & SUIT_MASKS[s.led]:
-            s.play(highest(hand & SUIT_MASKS[s.led]))
+            s.play_int(highest(hand & SUIT_MASKS[s.led]))
             continue
         if m.no_cover:
             saved = s.bids[:]
@@ -292,6 +292,6 @@ def adapted_rollout(s: HandState, models: Sequence[SeatModel], stop: int = 0) ->
                     s.bids[mate] = -1
             card = play_card(s)
             s.bids = saved
-            s.play(card)
+            s.play_int(card)
             continue
-        s.play(play_card(s))
+        s.play_int(play_card(s))

@@ -217,7 +217,7 @@ class ExpertBot:
                 base = HandState.from_obs(obs, hands)
                 for i in active:
                     s = base.clone()
-                    s.apply(candidates[i])
+                    s.apply_int(candidates[i])
                     if play_out and s.phase is PLAY and _cards_left(s) <= exact:
                         values[i].append(solve(s, side, self.bag_weight, self.rel))
                     else:
@@ -343,7 +343,7 @@ class ExpertBot:
                 base = HandState.from_obs(obs, hands)
                 if anchor >= 0:
                     s = base.clone()
-                    s.bid(anchor)
+                    s.bid_int(anchor)
                     self._rollout(s)
                     if self.trick_noise:
                         self._shift_tricks(s, me)
@@ -352,7 +352,7 @@ class ExpertBot:
                         sums[a] += s.utility(side, self.bag_weight, self.rel)
                 if nil:
                     s = base.clone()
-                    s.bid(NIL)
+                    s.bid_int(NIL)
                     self._rollout(s)
                     sums[NIL] += s.utility(side, self.bag_weight, self.rel)
                     if self.nil_doubt and s.tricks[me]:
@@ -395,12 +395,12 @@ class ExpertBot:
         for hands in self._sample(obs, count):
             base = HandState.from_obs(obs, hands)
             s = base.clone()
-            s.bid(BLIND_NIL)
+            s.bid_int(BLIND_NIL)
             self._rollout(s)
             blind += s.utility(side, self.bag_weight, self.rel)
             s = base.clone()
-            s.bid(LOOK)
-            s.bid(choose_bid(s, obs.scores))
+            s.bid_int(LOOK)
+            s.bid_int(choose_bid(s, obs.scores))
             self._rollout(s)
             normal += s.utility(side, self.bag_weight, self.rel)
         return BLIND_NIL if blind > normal else LOOK

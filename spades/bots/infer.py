@@ -119,7 +119,7 @@ def play_mismatches(obs: Observation, hands: list[int]) -> int:
         if seat != me and play_card(s) != c:
             misses += 1
         try:
-            s.play(c)
+            s.play_int(c)
         except IllegalAction:  # a deal sampled without the voids (see sample_deals)
             return misses + len(obs.plays) - k
     return misses

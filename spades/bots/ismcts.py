@@ -104,7 +104,7 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 child = _Node()
                 child.avail = 1
                 children[a] = child
-                s.apply(a)
+                s.apply_int(a)
                 path.append((child, side))
                 break
             best_value = -1e18
@@ -118,7 +118,7 @@ def tree_search(obs: Observation, root_actions: Collection[int],
                 if value > best_value:
                     best_value, best_action = value, a
             node = children[best_action]
-            s.apply(best_action)
+            s.apply_int(best_action)
             path.append((node, side))
         play_out(s)
         if finish is not None and s.phase is PLAY:

@@ -401,8 +401,8 @@ def rollout(s: HandState, stop: int = 0) -> None:
     """Play the hand out with the intermediate policy for every seat (and bid if needed);
     with ``stop``, only until at most ``stop`` tricks are left (the current one among them)."""
     while s.phase is BID:
-        s.bid(choose_bid(s))
+        s.bid_int(choose_bid(s))
     while s.phase is PLAY:
         if s.left <= stop:
             return
-        s.play(play_card(s))
+        s.play_int(play_card(s))

@@ -26,7 +26,7 @@ def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: f
         value = -1e9
         for c in reversed(cards):
             child = s.clone()
-            child.play(c)
+            child.play_int(c)
             value = max(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
             alpha = max(alpha, value)
             if alpha >= beta:
@@ -35,7 +35,7 @@ def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: f
     value = 1e9
     for c in cards:
         child = s.clone()
-        child.play(c)
+        child.play_int(c)
         value = min(value, _alphabeta(child, side, alpha, beta, bag_weight, rel))
         beta = min(beta, value)
         if alpha >= beta:

@@ -8,15 +8,18 @@ the legal bids and cards, who wins a trick, when spades break and how the hand s
 :class:`~spades.engine.match.Match` is a hand state (it plays its hands on these very
 rules, and adds the checks, the log, the events and the match around them). The bots
 build one from an :class:`~spades.engine.observation.Observation` plus guessed hidden
-hands (:meth:`HandState.from_obs`), clone it and play it out: :meth:`bid` and :meth:`play`
-do not check legality (search only ever picks legal actions; ``Match.apply`` checks first).
+hands (:meth:`HandState.from_obs`), clone it and play it out: :meth:`bid` does not check
+legality (search only ever picks legal actions; ``Match.apply`` checks first). The search
+calls :meth:`bid_int`, :meth:`play_int` and :meth:`apply_int`, which take a plain ``int``
+without checking its type; :meth:`bid`, :meth:`play` and :meth:`apply` take any integer
+type (numpy's) and refuse a bool, as ``Match.apply`` does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, whole_number
 from spades.engine.cards import (
     NON_SPADE_MASK,
     SPADE_MASK,
@@ -39,6 +42,20 @@ SPADE_LOW = 39
 #: The void bits of clubs, diamonds and hearts: a seat that led a spade before spades
 #: were broken holds nothing else.
 ALL_OTHER_SUITS = 0b0111
+
+
+_AN_ACTION = f"a card 0 to 53 or a bid {BID_BASE} to {LOOK}"
+_A_BID = f"a bid {BID_BASE} to {LOOK}"
+
+
+def _whole_arg(value: object, name: str, what: str) -> int:
+    """``value`` as an int if it is a whole number of any integer type (a numpy integer),
+    else a :class:`TypeError` naming the argument: a bool (``True == 1`` is no card) or
+    anything else."""
+    number = whole_number(value)
+    if number is None:
+        raise TypeError(f"{name} must be a whole number ({what}), not {value!r}")
+    return number
 
 
 class HandState:
@@ -292,8 +309,15 @@ class HandState:
 
     # Acting (unchecked) -----------------------------------------------------------------
 
-    def bid(self, action: int) -> None:
-        """The seat to act bids ``action`` (or LOOKs at its cards)."""
+    def bid(self, action: object) -> None:
+        """The seat to act bids ``action`` (or LOOKs at its cards), not checked: give it a
+        legal bid. An ``int``, or a whole number of another integer type (a numpy integer:
+        anything ``operator.index`` takes) taken as that int; a bool or anything else is a
+        :class:`TypeError` naming ``action``."""
+        self.bid_int(action if type(action) is int else _whole_arg(action, "action", _A_BID))
+
+    def bid_int(self, action: int) -> None:
+        """:meth:`bid` for a plain ``int`` only, its type not checked: the search's hot path."""
         seat = self.turn
         if action >= BLIND_NIL:  # blind nil or LOOK: the seat has seen its cards
             looked = self.looked[:]
@@ -325,11 +349,20 @@ class HandState:
                     f"holds {SUIT_NAMES[self.led]}")
         return "spades are not broken yet, and this hand holds cards of other suits"
 
-    def play(self, card: int) -> bool:
+    def play(self, card: object) -> bool:
         """The seat to act plays ``card`` (0 to 53); a full trick goes to its winner, who
         leads next, and after the last trick the phase is DEAL. True when the card completed
-        a trick. A card the seat may not play (:meth:`legal_mask`, inlined here: this is the
-        hot path of play and of search) raises :class:`IllegalAction`, changing nothing."""
+        a trick. A card the seat may not play raises :class:`IllegalAction`, changing
+        nothing. ``card`` is an ``int``, or a whole number of another integer type (a numpy
+        integer) played as that int; a bool or anything else is a :class:`TypeError`
+        naming ``card``, changing nothing."""
+        return self.play_int(card if type(card) is int
+                             else _whole_arg(card, "card", "a card 0 to 53"))
+
+    def play_int(self, card: int) -> bool:
+        """:meth:`play` for a plain ``int`` only, its type not checked (a bool would be
+        played as 0 or 1): the hot path of play and of search. A card the seat may not play
+        (:meth:`legal_mask`, inlined here) raises :class:`IllegalAction`, changing nothing."""
         seat = self.turn
         hand = self.hands[seat]
         trick = self.trick
@@ -376,12 +409,20 @@ class HandState:
             self.phase = DEAL
         return True
 
-    def apply(self, action: int) -> None:
-        """Bid or play ``action`` (unchecked)."""
+    def apply(self, action: object) -> None:
+        """Bid or play ``action`` (a bid unchecked, a card as :meth:`play` checks it): an
+        ``int``, or a whole number of another integer type (a numpy integer) taken as that
+        int; a bool or anything else is a :class:`TypeError` naming ``action``."""
+        self.apply_int(action if type(action) is int
+                       else _whole_arg(action, "action", _AN_ACTION))
+
+    def apply_int(self, action: int) -> None:
+        """:meth:`apply` for a plain ``int`` only, its type not checked: the search's hot
+        path."""
         if action >= BID_BASE:
-            self.bid(action)
+            self.bid_int(action)
         else:
-            self.play(action)
+            self.play_int(action)
 
     # Scoring ----------------------------------------------------------------------------
 

@@ -298,7 +298,7 @@ class Match(HandState):
             return
         if not (isinstance(action, int) and 0 <= action < 54):
             raise IllegalAction(self._why_illegal(action))
-        done = self.play(action)  # raises IllegalAction, changing nothing, if not legal
+        done = self.play_int(action)  # raises IllegalAction, changing nothing, if not legal
         self.actions.append(action)
         if done:  # that card completed the trick: its winner leads
             self.trick_winners.append(self.leader)
@@ -314,7 +314,7 @@ class Match(HandState):
         number = len(self.trick_winners) + 1
         if not (isinstance(card, int) and 0 <= card < 54):
             raise IllegalAction(self._why_illegal(card))
-        done = self.play(card)
+        done = self.play_int(card)
         self.actions.append(card)
         events.append(CardPlayed(seat, card, number))
         if self.broken and not broken:
@@ -333,7 +333,7 @@ class Match(HandState):
     def _bid(self, action: int) -> None:
         seat = self.turn
         self.actions.append(action)
-        self.bid(action)
+        self.bid_int(action)
         events = self.events
         if events is None:
             return

@@ -14,7 +14,7 @@ from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str
 from spades.engine.cards import card_str, cards_of
 from spades.engine.errors import SpadesError
 from spades.engine.hands import HandLog
-from spades.engine.rules import PROFILES, Rules, profile
+from spades.engine.rules import Rules, profile_base
 
 FORMAT = "spades-record/1"
 
@@ -54,9 +54,8 @@ def record_of(rules: Rules, logs: Sequence[HandLog], /, **extra: Any) -> dict[st
 def rules_json(rules: Rules) -> str | dict[str, Any]:
     """A profile name when the rules are exactly a profile's, else ``{"preset": ...}``."""
     data = rules.to_json()
-    if rules.teams is None and (rules.name not in PROFILES or profile(
-        rules.name, players=rules.players
-    ).teams is not None):
+    base = profile_base(rules)
+    if rules.teams is None and (base is None or base.teams is not None):
         data["teams"] = None  # solo where no "teams" would mean partners (custom: 0+2, 1+3)
     return data["preset"] if len(data) == 1 else data
 

@@ -144,18 +144,24 @@ class Rules:
 
         The teams are left out (a record writes them beside the rules) unless ``teams``:
         then they are written too where they differ from the preset's (always for
-        ``custom``), so that ``rules_from_json(rules.to_json(teams=True)) == rules``."""
-        base = profile(self.name, players=self.players) if self.name in PROFILES else Rules()
-        out: dict[str, Any] = {"preset": self.name if self.name in PROFILES else "custom"}
-        if self.players != 4 or self.name not in PROFILES:
+        ``custom``), so that ``rules_from_json(rules.to_json(teams=True)) == rules``.
+
+        Rules named after no profile (``Rules(name="mine")``), or after a profile that is
+        not played by this many players, are written as ``"preset": "custom"`` with every
+        knob and their ``"name"``, so the name comes back too."""
+        base = profile_base(self)
+        out: dict[str, Any] = {"preset": "custom" if base is None else self.name}
+        if base is None and self.name != "custom":
+            out["name"] = self.name
+        if self.players != 4 or base is None:
             out["players"] = self.players
-        if teams and (self.teams != base.teams or self.name not in PROFILES):
+        if teams and (base is None or self.teams != base.teams):
             out["teams"] = None if self.teams is None else [list(side) for side in self.teams]
         for f in dataclasses.fields(self):
             if f.name in ("name", "players", "teams"):
                 continue
             value = getattr(self, f.name)
-            if value != getattr(base, f.name) or self.name not in PROFILES:
+            if base is None or value != getattr(base, f.name):
                 if f.name == "one_hand":
                     out["match"] = "one-hand" if value else "target"
                 else:
@@ -163,10 +169,22 @@ class Rules:
         return out
 
 
+def profile_base(rules: Rules) -> Rules | None:
+    """The profile ``rules`` are written against (its name's, for its number of players),
+    or ``None`` when they are written in full (``custom``, a name of no profile, or a
+    profile not played by that many players)."""
+    entry = PROFILES.get(rules.name)
+    if entry is None or rules.players not in entry[0]:
+        return None
+    return profile(rules.name, players=rules.players)
+
+
 def _validate(r: Rules) -> None:
     def bad(knob: str, why: str) -> RulesError:
         return RulesError(f"{knob}: {why}")
 
+    if not isinstance(r.name, str) or not r.name:
+        raise bad("name", f"must be some text, not {r.name!r}")
     if not isinstance(r.players, int) or isinstance(r.players, bool) or not 3 <= r.players <= 6:
         raise bad("players", f"must be 3 to 6, not {r.players!r}")
     for knob in ("nil_points", "blind_nil_points", "bag_penalty", "small_contract_bonus",
@@ -335,7 +353,10 @@ def _teams_text(teams: Teams | None) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-#: The keys a record's rules object may hold besides ``"preset"``.
+#: The longest ``"name"`` a rules object may give.
+_NAME_MAX = 100
+
+#: The keys a record's rules object may hold besides ``"preset"`` (and ``"name"``).
 JSON_KNOBS = frozenset(_KNOBS | {"match"})
 
 
@@ -345,6 +366,7 @@ def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -
 
     Any JSON value is either rules or a :class:`RulesError` naming the knob at fault."""
     overrides: dict[str, Any] = {}
+    own_name: str | None = None  # the rules' own name, when not the preset's
     if isinstance(value, str):
         name = value
     elif isinstance(value, Mapping):
@@ -352,8 +374,16 @@ def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -
             raise RulesError('an object needs "preset": a profile name or "custom", '
                              f'not {shown(value.get("preset"))}')
         name = value["preset"]
+        if "name" in value:
+            own_name = value["name"]
+            if not isinstance(own_name, str) or not own_name or len(own_name) > _NAME_MAX:
+                raise RulesError(f"name: must be text of 1 to {_NAME_MAX} characters, "
+                                 f"not {shown(own_name)}")
+            if name != "custom" and own_name != name:
+                raise RulesError(f"name: {shown(own_name)} is not the preset {shown(name)}; "
+                                 'only "preset": "custom" rules carry a name of their own')
         for key, knob in value.items():
-            if key == "preset":
+            if key in ("preset", "name"):
                 continue
             if not isinstance(key, str) or key not in JSON_KNOBS:
                 label = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 \
@@ -384,6 +414,7 @@ def rules_from_json(value: Any, teams: Any = None, players: int | None = None) -
             raise RulesError(f"teams: the record's teams {_teams_text(given)} contradict the "
                              f"rules' {_teams_text(overrides['teams'])}; give one of them")
         overrides["teams"] = given
-    if name == "custom":
-        return Rules(**overrides)
-    return profile(name, **overrides)
+    rules = Rules(**overrides) if name == "custom" else profile(name, **overrides)
+    if own_name is not None and own_name != rules.name:
+        rules = dataclasses.replace(rules, name=own_name)
+    return rules

@@ -400,7 +400,8 @@ class Cluster:
 
     def _forward(self, conn: Conn, node: str, data: dict[str, Any]) -> None:
         self.room.send(node, {"k": "msg", "from": self.node, "c": conn.cid,
-                              "u": [conn.user_id, conn.name, conn.guest], "m": data})
+                              "u": [conn.user_id, conn.name, conn.guest, conn.address],
+                              "m": data})
 
     # Messages from other nodes ----------------------------------------------------------
 
@@ -476,8 +477,11 @@ class Cluster:
         key = (str(d.get("from")), str(d.get("c")))
         stand_in = self.stand_ins.get(key)
         if stand_in is None:
-            uid, name, guest = d.get("u") or (0, "", True)
+            user: list[Any] = list(d.get("u") or (0, "", True))
+            uid, name, guest = user[:3]
             stand_in = RemoteConn(self, key[0], key[1], int(uid), str(name), bool(guest))
+            if len(user) > 3:  # (a node of an older version sends no address)
+                stand_in.address = str(user[3])
             self.stand_ins[key] = stand_in
             stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())
         return stand_in
@@ -618,7 +622,8 @@ class RemoteConn:
         self.user_id = user_id
         self.name = name
         self.guest = guest
-        #: not known here (the node the client is connected to counts its address)
+        #: the client's address, as the node it is connected to sees it ("": not known),
+        #: for the caps per address of this node's tables (``spectators_per_address``)
         self.address = ""
         self.closed = False
         self.close_code = 1000

@@ -592,6 +592,9 @@ class Hub:
         # of a table starts a new block of SEQ_EPOCH numbers.
         table.epoch = stored.epoch + 1
         table.seq = table.epoch * SEQ_EPOCH + stored.stored
+        removed = meta.get("removed")
+        if isinstance(removed, list):  # the players the owner removed (Table.removed)
+            table.removed = {u for u in removed if isinstance(u, int) and not isinstance(u, bool)}
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)

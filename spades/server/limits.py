@@ -342,7 +342,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
     "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes", "keep_alive", "hint_workers",
     "hint_queue", "hint_rate", "hint_burst", "spectators_per_table", "spectator_notice_ms",
-    "sweep_seconds", "prune_minutes", "guest_days", "chat_days", "session_days",
+    "spectators_per_address", "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+    "session_days",
     "login_account_failures", "login_address_failures", "chat_rate", "chat_burst",
     "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
@@ -366,7 +367,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
     "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
-    "idle_seconds",
+    "idle_seconds", "spectators_per_address",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -429,7 +430,7 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
-    "chat_address_rate", "idle_seconds",
+    "chat_address_rate", "idle_seconds", "spectators_per_address",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",

@@ -122,6 +122,9 @@ class Settings:
     hint_burst: float = 3.0
     #: Spectators per table.
     spectators_per_table: int = 50
+    #: Spectators per table from one client address (people, however many tabs each):
+    #: one address's many guests cannot take every place of ``spectators_per_table``.
+    spectators_per_address: int = 5
     #: Spectator joins and departures are announced (one small frame) at most this often.
     spectator_notice_ms: int = 500
     #: How often the janitor looks for abandoned tables (s), and prunes the database (min).

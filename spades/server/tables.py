@@ -68,6 +68,8 @@ T = TypeVar("T")
 #: seat (error code ``replaced``, no ref); a join from it takes the seat back.
 REPLACED = ("this table is open in another tab (or window) of yours: this one no longer "
             "receives its events; join again to play here")
+#: Why a player the owner removed before the start may not sit at that table again.
+REMOVED = "the owner removed you from this table: you cannot sit at it again"
 
 
 def _waits(conn: Member, table_id: str) -> None:
@@ -89,6 +91,8 @@ class Member(Protocol):
     def name(self) -> str: ...
     @property
     def guest(self) -> bool: ...
+    @property
+    def address(self) -> str: ...
     table: Table | None
 
     def send(self, text: str) -> None: ...
@@ -181,6 +185,9 @@ class Table:
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
+        #: users the owner removed from their place before the start: they may not sit at
+        #: this table again (they may still watch it, if it allows spectators)
+        self.removed: set[int] = set()
 
     @property
     def match(self) -> Match | None:
@@ -406,8 +413,12 @@ class Table:
     # Persistence -----------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {"table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
+        meta: dict[str, Any] = {
+                "table": self.options.model_dump(), "owner": self.owner, "invite": self.invite,
                 "epoch": self.epoch, "upload": self.id in self.hub.uploads}
+        if self.removed:
+            meta["removed"] = sorted(self.removed)
+        return meta
 
     async def save_meta(self) -> None:
         status = {"closed": "abandoned"}.get(self.status, self.status)
@@ -445,6 +456,9 @@ class Table:
         if role == "player":
             if self.status != "waiting":
                 raise TableError("state", "the match has started: join as a spectator")
+            if conn.user_id in self.removed:
+                raise TableError("not_allowed", REMOVED + (
+                    "; you may watch it as a spectator" if self.options.spectators else ""))
             if not any(p.kind == "empty" for p in self.places):
                 raise TableError("state", "the table is full: join as a spectator")
         elif not self.options.spectators:
@@ -452,10 +466,20 @@ class Table:
         else:
             # The cap counts people: a user's other connections (tabs) take no more places.
             watching = self.watchers()
-            if (0 < self.hub.settings.spectators_per_table <= len(watching)
-                    and conn.user_id not in watching):
+            if conn.user_id in watching:
+                return
+            if 0 < self.hub.settings.spectators_per_table <= len(watching):
                 raise TableError("limit", f"this table has its {len(watching)} "
                                  "spectators: no room for more")
+            # and so does the cap per client address: one address's many guests cannot
+            # take every place
+            most = self.hub.settings.spectators_per_address
+            if most > 0 and conn.address:
+                same = {c.user_id for c in self.spectators if c.address == conn.address}
+                if len(same) >= most:
+                    raise TableError("limit", f"{len(same)} people from your address are "
+                                     f"watching this table already, the most from one "
+                                     "address: no room for more from it")
 
     def watchers(self) -> dict[int, str]:
         """The people watching (user id: name): one however many tabs each has open."""
@@ -846,6 +870,8 @@ class Table:
             if p.kind == "human":
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
+                if p.user_id is not None:  # no sitting down again (check_join)
+                    self.removed.add(p.user_id)
                 other = self.members.pop(p.user_id or 0, None)
                 if other is not None and self.options.spectators:
                     self.spectators.add(other)

@@ -35,7 +35,10 @@ def spades_replay(data: bytes, tmp_path: Path, *flags: str) -> tuple[int, list[s
 
 # (the bad line, the start of its error)
 BAD_LINES: list[tuple[bytes, str]] = [
-    (b'{"rules":{"preset":"cardems","name":"x"},"hands":[]}', "rules: name: unknown rules knob"),
+    (b'{"rules":{"preset":"cardems","name":"x"},"hands":[]}',
+     "rules: name: 'x' is not the preset 'cardems'"),
+    (b'{"rules":{"preset":"custom","name":7},"hands":[]}',
+     "rules: name: must be text of 1 to 100 characters, not 7"),
     (b"[" * 1000 + b"]" * 1000, "line 2: not JSON that can be read: nested too deeply"),
     (b"[" * 100_000 + b"]" * 100_000, "line 2: not JSON that can be read: nested too deeply"),
     (b'{"rules":"cardems","hands":' + b"[" * 500 + b"]" * 500 + b"}",

@@ -256,3 +256,56 @@ def test_a_numpy_bool_is_no_action() -> None:
     np = pytest.importorskip("numpy")
     m = Match(profile("cardems"), rng=random.Random(1))
     assert m.is_legal(np.True_) is False and m.is_legal(np.int64(m.legal_actions()[0]))
+
+
+def _hand_state(phase: str) -> Any:
+    from spades.engine import HandState
+
+    m = Match(profile("cardems"), rng=random.Random(1))
+    while m.phase != phase:
+        m.apply(m.legal_actions()[0])
+    return HandState.from_obs(m.observation(m.current_player), list(m.hands))
+
+
+def _state_of(s: Any) -> tuple[Any, ...]:
+    return (s.hands, s.bids, s.looked, s.trick, s.tricks, s.played, s.turn, s.phase, s.voids)
+
+
+@pytest.mark.parametrize("method", ["play", "apply", "bid"])
+def test_a_hand_state_takes_any_integer_type_as_match_does(method: str) -> None:
+    # HandState.play(np.int64(c)) played it, but left numpy integers in the hand masks and
+    # the trick (1 << np.int64 is one); Match.apply takes them as their int.
+    phase = "bid" if method == "bid" else "play"
+    for kind in _integer_types():
+        s = _hand_state(phase)
+        plain = s.clone()
+        for _ in range(6 if phase == "play" else 1):
+            action = s.legal_actions()[-1]
+            getattr(s, method)(kind(action))
+            getattr(plain, method)(action)
+        assert _state_of(s) == _state_of(plain)
+        assert all(type(x) is int for x in [*s.hands, *s.trick, *s.bids, s.played])
+
+
+@pytest.mark.parametrize("method, name", [("play", "card"), ("apply", "action"),
+                                          ("bid", "action")])
+@pytest.mark.parametrize("value", [True, False, "3", 3.0, None])
+def test_a_hand_state_refuses_a_bool_or_a_non_integer_naming_the_argument(
+        method: str, name: str, value: Any) -> None:
+    # HandState.play(True) played the card 1 (True == 1), where Match.apply refuses a bool;
+    # play("3") was TypeError: '<' not supported between instances of 'str' and 'int'.
+    s = _hand_state("bid" if method == "bid" else "play")
+    before = _state_of(s.clone())
+    with pytest.raises(TypeError, match=rf"^{name} must be a whole number \(a .*\), "
+                                        rf"not {__import__('re').escape(repr(value))}$"):
+        getattr(s, method)(value)
+    assert _state_of(s) == before
+
+
+def test_a_hand_state_refuses_a_numpy_bool() -> None:
+    np = pytest.importorskip("numpy")
+    s = _hand_state("play")
+    with pytest.raises(TypeError, match=r"^card must be a whole number"):
+        s.play(np.True_)
+    with pytest.raises(TypeError, match=r"^action must be a whole number"):
+        s.apply(np.False_)

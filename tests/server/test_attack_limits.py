@@ -20,6 +20,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from spades.engine import Match, profile, to_record
 from spades.server import cpu
 from spades.server.app import create_app
+from spades.server.limits import parse_limit
 from spades.server.settings import Settings
 from spades.store import Store
 from spades.store.schema import chat_lines, users
@@ -440,6 +441,41 @@ def test_spectators_are_counted_and_named_once_a_person(
     assert snap["table"]["spectating"] == 2, snap["table"]
     row = next(r for r in client.get("/api/tables").json() if r["id"] == tid)
     assert row["spectating"] == 2, row
+
+
+def test_guests_of_one_address_cannot_take_every_spectator_place(
+        make: Callable[..., TestClient]) -> None:
+    # A guest costs one POST /api/guest: one address made a guest per place and took all
+    # of a table's spectators_per_table places, and real watchers were told "this table has
+    # its 50 spectators". The places one address may take at a table are capped too.
+    client = make(spectator_notice_ms=0, spectators_per_table=6, spectators_per_address=3)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    join = {"type": "join", "table_id": tid, "role": "spectator"}
+    rotating = [Player(client, f"Rot{i}") for i in range(5)]  # five guests, one address
+    answers = [r.request(join) for r in rotating]
+    assert [a["type"] for a in answers] == ["ack"] * 3 + ["error"] * 2, answers
+    assert answers[3]["code"] == "limit", answers[3]
+    assert "from your address" in answers[3]["message"], answers[3]
+    # one of them in another tab still counts once: it holds its place already
+    assert Player(client, "Rot0", token=rotating[0].token).request(join)["type"] == "ack"
+    # people of other addresses still find room
+    far = []
+    for i in range(3):
+        other = TestClient(client.app, client=(f"198.51.100.{30 + i}", 1))
+        other.portal = client.portal  # the same running app
+        far.append(Player(other, f"Far{i}"))
+    assert [f.request(join)["type"] for f in far] == ["ack"] * 3
+    note = ann.until(lambda m: m["type"] == "spectators" and m["spectating"] == 6)
+    assert sorted(note["names"]) == ["Far0", "Far1", "Far2", "Rot0", "Rot1", "Rot2"], note
+    # a place given back is one more for that address
+    assert rotating[1].request({"type": "leave"})["type"] == "ack"
+    assert rotating[3].request(join)["type"] == "ack"
+    assert client.get("/api/tables").status_code == 200
+    assert parse_limit("spectators_per_address=0") == ("spectators_per_address", 0)
+    assert hub_of(client).settings.spectators_per_address == 3
+    assert ann.welcome["limits"]["spectators_per_address"] == 3
 
 
 # Pruning -------------------------------------------------------------------------------------

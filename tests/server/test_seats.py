@@ -137,6 +137,47 @@ def test_removed_from_a_table_without_spectators_the_frame_says_you_are_off_it(
     assert last["you"] == {"role": "none", "seat": None}, last["you"]
 
 
+def test_a_removed_player_cannot_sit_down_again(restart: Any) -> None:
+    """Before: the owner removed Bob and Bob's next ``join`` (or his page reconnecting) sat
+    him down again at once: removing someone meant nothing. Now the removal holds at that
+    table (he may still watch it), also after a restart; others still sit down."""
+    client = restart()
+    ann, bob, _ = table_of_three(client)
+    tid = ann.table["id"] if ann.table else ""
+    assert ann.request({"type": "remove", "seat": 3})["type"] == "ack"
+    event(bob, "left")
+    sit = {"type": "join", "table_id": tid}
+    again = bob.request(sit)
+    assert again["type"] == "error" and again["code"] == "not_allowed", again
+    assert again["message"] == ("the owner removed you from this table: you cannot sit at it "
+                                "again; you may watch it as a spectator"), again
+    other_tab = Player(client, "Bob", token=bob.token)
+    assert other_tab.request(sit)["code"] == "not_allowed"
+    assert other_tab.request({**sit, "role": "spectator"})["type"] == "ack"
+    dan = Player(client, "Dan")
+    assert dan.request(sit)["type"] == "ack"  # the place is free for anyone else
+    dan.until(lambda m: m["type"] == "table")
+    assert ann.request({"type": "remove", "seat": dan.seat})["type"] == "ack"
+    client = restart()
+    bob = Player(client, "Bob", token=bob.token)
+    refused = bob.request(sit)
+    assert refused["type"] == "error" and refused["code"] == "not_allowed", refused
+    assert Player(client, "Dan", token=dan.token).request(sit)["code"] == "not_allowed"
+    assert Player(client, "Eve").request(sit)["type"] == "ack"
+
+
+def test_removed_from_a_table_without_spectators_you_cannot_join_it_again(
+        client: TestClient) -> None:
+    ann, bob, _ = table_of_three(client, {"spectators": False})
+    tid = ann.table["id"] if ann.table else ""
+    assert ann.request({"type": "remove", "seat": 3})["type"] == "ack"
+    assert event(bob, "left")["you"]["role"] == "none"
+    again = bob.request({"type": "join", "table_id": tid})
+    assert again["type"] == "error" and again["code"] == "not_allowed", again
+    assert again["message"] == ("the owner removed you from this table: you cannot sit at it "
+                                "again"), again
+
+
 def test_a_joiner_does_not_hear_themself_in_the_third_person(client: TestClient) -> None:
     """Before: Bob's page said "Bob sits down." and then "You sit West at …"."""
     ann, bob = Player(client, "Ann"), Player(client, "Bob")

@@ -72,6 +72,13 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
                           " === 'add' && document.activeElement.dataset.seat === '3'")
     assert ann.get_by_role("button", name="Remove Cara").count() == 1
     assert ann.get_by_role("button", name="Remove Ann").count() == 0
+    # Bob watches; opening the table to play again, he is refused in words (before the fix
+    # he sat down again), and offered to watch
+    bob.reload()
+    bob.wait_for_selector("text=Could not join the table")
+    assert "the owner removed you" in (bob.text_content("body") or "")
+    assert bob.get_by_role("link", name="Watch the table instead").count() == 1
+    assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
 
 
 def test_a_visitor_joining_from_the_lobby_hears_where_they_sit_not_their_own_name(
@@ -130,8 +137,37 @@ def test_removed_from_a_table_without_spectators_the_page_says_so_and_offers_the
     texts = [e["text"] for e in said.all()]
     assert sum("removed you" in t for t in texts) == 1, texts
     assert not [t for t in texts if "watching" in t.lower()], texts
-    # joining again is offered (the place is free) and works
-    quill.get_by_role("button", name="Join again").click()
-    quill.wait_for_selector("#seat-list")
-    owner.wait_for_function(f"{SEATS}.some(s => s.name === 'Quill')")
+    # no "Join again" (before the fix it was offered and seated Quill again at once: the
+    # removal meant nothing); the page says the removal holds
+    assert quill.get_by_role("button", name="Join again").count() == 0
+    assert "cannot sit at this table again" in (quill.text_content("#off-table") or "")
+    # the invitation again: refused, and the page says why
+    quill.goto(server + f"#/join/{code}")
+    quill.wait_for_selector("text=the owner removed you from this table")
+    assert quill.url.endswith(f"#/join/{code}") and not quill.query_selector("#seat-list")
+    assert owner.evaluate(f"{SEATS}.every(s => s.name !== 'Quill')")
     assert not quill.errors, quill.errors
+
+
+def test_removed_to_watching_the_page_rejoins_as_a_spectator_after_a_reconnect(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat, Bob watches. Before: his page, reconnecting, asked for a seat
+    again (and got it: the removal meant nothing); a removal now holds, so the page asks to
+    watch, and Bob is among the spectators again."""
+    ann, bob, _ = friends(new_page, server)
+    ann.get_by_role("button", name="Remove Bob").click()
+    Speech(bob).wait_for("Ann removed you from your seat; you are watching the table")
+    spectating = "spadesApp.table.msg.table.spectating"
+    ann.wait_for_function(f"{spectating} === 1")
+    heard = Speech(bob)
+    heard.seen = len(heard.all())
+    bob.context.set_offline(True)
+    bob.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    ann.wait_for_function(f"{spectating} === 0")  # his connection went, and his place with it
+    bob.context.set_offline(False)
+    heard.wait_for("Reconnected")
+    ann.wait_for_function(f"{spectating} === 1 && spadesApp.table.spectatorNames[0] === 'Bob'")
+    bob.wait_for_function("spadesApp.table.msg.you.role === 'spectator'")
+    assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
+    assert not bob.query_selector("text=Could not join the table")
+    assert not bob.errors, bob.errors

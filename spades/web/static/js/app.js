@@ -116,7 +116,7 @@ class App {
       // connection and has just been sent: a second join would say "X is back" twice
       // (a tab whose seat another tab held asks for it only if that tab is gone: the server
       // says whether it is; "Play here" takes it from a tab still open)
-      // (not a table you were removed from: "Join again" is yours to press)
+      // (not a table you were removed from: its page shows the way on)
       if (this.table && this.joinQueued !== this.table.id && !this.table.offTable) {
         if (this.table.replaced) this.table.rejoinIfFree(); else c.send(this.joinMessage());
       }
@@ -521,11 +521,13 @@ class App {
     }
   }
 
-  /** The `join` of the open table: as a spectator when it was opened to watch; with the
-   * invite code of a private table you were removed from ("Join again"). */
+  /** The `join` of the open table: as a spectator when it was opened to watch, or when
+   * the owner removed you from your seat and you watch it now (they would not seat you
+   * again); with the invite code of a private table you were removed from. */
   joinMessage() {
     const t = this.table;
-    return { type: "join", table_id: t.id, ...(t.watching ? { role: "spectator" } : {}), ...(t.invite ? { invite: t.invite } : {}) };
+    const watch = t.watching || t.rejoinWatching;
+    return { type: "join", table_id: t.id, ...(watch ? { role: "spectator" } : {}), ...(t.invite ? { invite: t.invite } : {}) };
   }
 
   openTable(id, watch = false) {

@@ -114,6 +114,7 @@ export class TableView {
     this.draftLoaded = false;
     this.replaced = false; // the table is open in another tab of yours, which holds the seat
     this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
+    this.rejoinWatching = false; // removed from your seat: watching, rejoined as a spectator
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
   }
 
@@ -565,9 +566,16 @@ export class TableView {
     const invite = this.msg && this.msg.table.invite; // (the members' table has it)
     // seats, owner, options or status changed: the frame carries the table as it is now
     if (msg.table && this.msg) this.msg.table = msg.table;
+    const wasPlayer = this.isPlayer;
     if (msg.you && this.msg) this.msg.you = msg.you;
-    // removed from a table that allows no spectators: this frame is the last one ("Join
-    // again" needs the invite code of a private table)
+    // removed from your seat, watching now: after a reconnect the page joins again as a
+    // spectator (the server would refuse to seat you: a removal holds for that table)
+    // (with the invite code of a private table, which a spectator's table state lacks)
+    if (wasPlayer && msg.you && msg.you.role === "spectator") {
+      this.rejoinWatching = true;
+      if (invite) this.invite = invite;
+    }
+    // removed from a table that allows no spectators: this frame is the last one
     if (msg.you && msg.you.role === "none") {
       this.offTable = ev.text || "You were removed from the table";
       if (invite) this.invite = invite;
@@ -1129,17 +1137,17 @@ export class TableView {
   }
 
   /** No longer at the table (removed by the owner; it allows no spectators): what happened
-   * (said when its frame came, not again) and what you can do: join again while a place is
-   * free before the start, or go to the lobby or the home page. The focus goes to it. */
+   * (said when its frame came, not again), that the server will not seat you there again
+   * (a removal holds for that table), and the way on: the lobby or the home page. The focus
+   * goes to it. */
   buildOffTable() {
     const t = this.msg.table;
-    const free = t.status === "waiting" && t.seats.some((p) => p.kind === "empty");
     const why = cap(String(this.offTable).trim());
     this.el.append(h("section", { class: "panel off-table", id: "off-table", "aria-labelledby": "off-table-title" },
       h("h1", { id: "off-table-title", class: "page-title", tabindex: "-1" }, `You are no longer at ${t.name || "this table"}`),
       h("p", {}, /[.!?]$/.test(why) ? why : `${why}.`),
+      h("p", {}, "You cannot sit at this table again."),
       h("p", { class: "button-row" },
-        free ? h("button", { type: "button", class: "primary", onclick: () => this.app.joinTable() }, "Join again") : null,
         h("a", { href: "#/lobby" }, "Back to the lobby"), " ",
         h("a", { href: "#/" }, "Home page"))));
     this.el.querySelector("#off-table-title").focus();
