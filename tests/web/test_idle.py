@@ -4,15 +4,19 @@ and offers "Play again", reachable by keyboard, which takes the seat back."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
+import threading
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.server.netclient import NetPlayer
 from tests.web.conftest import _free_port, start_serve
-from tests.web.helpers import Speech, start_quick_match
+from tests.web.helpers import Speech, create_private_table
 from tests.web.test_axe_and_screenshots import audit
 
 #: Seconds a turn waits before a CPU covers it, on this test's own server.
@@ -36,28 +40,64 @@ def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
                 proc.kill()
 
 
+@contextlib.contextmanager
+def waiting_partner(server: str, code: str) -> Iterator[NetPlayer]:
+    """Wren joins the table by invitation over a WebSocket of his own and plays each of his
+    turns at once, until the test ends: someone at the table waits for the page's player
+    (alone with CPUs, nobody is covered for being idle)."""
+    at = types.SimpleNamespace(url=server.rstrip("/"),
+                               ws_url=server.replace("http", "ws", 1) + "ws")
+    wren = NetPlayer(at, "Wren")
+    assert wren.request({"type": "join", "invite": code})["type"] == "ack"
+    stop = threading.Event()
+
+    def play() -> None:
+        acted = -1
+        while not stop.is_set():
+            try:
+                wren.recv(timeout=0.2)
+            except TimeoutError:
+                continue
+            if wren.my_turn() and wren.seq != acted and wren.view is not None:
+                acted = wren.seq or 0
+                wren.send({"type": "act", "action": wren.view["legal_actions"][0]})
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    try:
+        yield wren
+    finally:
+        stop.set()
+        thread.join(10)
+        wren.close()
+
+
 def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
         new_page: Any, idle_server: str, axe_source: str, artifacts: Path) -> None:
     page = new_page()
-    page.goto(idle_server)
-    page.wait_for_selector("#quick-name")
-    start_quick_match(page, "Idla", profile="game93", one_hand=False)
-    speech = Speech(page)
-    # Idla never plays: her turn comes, and after IDLE s a CPU takes her seat
-    said = speech.wait_for("you have not played for 2 seconds", timeout=60)
-    assert "a CPU plays for you until you are back" in said["text"]
-    box = page.wait_for_selector("#idle-box", timeout=15000)
-    assert "A CPU is playing for you" in box.inner_text()
-    assert page.evaluate("spadesApp.table.msg.table.seats[spadesApp.table.mySeat].covered")
-    audit(page, axe_source, "the table while a CPU plays for you")
-    page.screenshot(path=str(artifacts / "idle-cpu-plays-for-you.png"))
-    # the button has the keyboard's focus (she was not writing): Enter takes the seat back
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
-    page.keyboard.press("Enter")
-    speech.wait_for("you are back", timeout=15)
-    page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
-    assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
-    # the help (?) says what happens, with this server's time
-    helped = page.evaluate("spadesApp.idleHelp()")
-    assert "waits 2 seconds, a CPU plays for you" in helped and "Play again" in helped
-    assert not page.errors, page.errors
+    code = create_private_table(page, idle_server, "Idla", "Idla's table", "game93")
+    with waiting_partner(idle_server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.click("text=Start the match")
+        page.wait_for_function("spadesApp.table && spadesApp.table.view")
+        speech = Speech(page)
+        # Idla never plays: her turn comes, Wren waits, and after IDLE s a CPU takes her seat
+        said = speech.wait_for("you have not played for 2 seconds", timeout=60)
+        assert "a CPU plays for you until you are back" in said["text"]
+        box = page.wait_for_selector("#idle-box", timeout=15000)
+        assert "A CPU is playing for you" in box.inner_text()
+        assert page.evaluate("spadesApp.table.msg.table.seats[spadesApp.table.mySeat].covered")
+        audit(page, axe_source, "the table while a CPU plays for you")
+        page.screenshot(path=str(artifacts / "idle-cpu-plays-for-you.png"))
+        # the button has the keyboard's focus (she was not writing): Enter takes the seat back
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
+        page.keyboard.press("Enter")
+        speech.wait_for("you are back", timeout=15)
+        page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
+        assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
+        # the help (?) says what happens, with this server's time
+        helped = page.evaluate("spadesApp.idleHelp()")
+        assert "has waited 2 seconds for your turn, a CPU plays for you" in helped
+        assert "Play again" in helped
+        assert not page.errors, page.errors
