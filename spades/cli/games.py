@@ -273,20 +273,36 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def played_games(store: Store) -> list[tuple[Match, int]]:
-    """Every terminal game, and imported games not copies of a game already here."""
-    games = store.list_games(kind="terminal", limit=1_000_000)
-    ids = {g.id for g in games}
-    for g in store.list_games(kind="import", limit=1_000_000):
-        if g.options.get("source_id") not in ids:
-            games.append(g)
+    """Every terminal game, and imported games not copies of a game already here: neither
+    the export of a game here (its ``source_id``) nor the same match again (the same rules,
+    deals, bids and plays: a record imported twice, or a game that went through the server
+    and came back under another id). The first of equal matches is counted: a terminal game
+    before any import, then the import made first."""
+    terminal = store.list_games(kind="terminal", limit=1_000_000)
+    ids = {g.id for g in terminal}
+    imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000))
+               if g.options.get("source_id") not in ids]  # oldest first
     out = []
-    for g in games:
+    seen: set[str] = set()
+    for g in terminal + imports:
         try:
             _, match = store.load_match(g.id)
         except StoreError:
             continue
+        key = _match_key(match)
+        if key in seen:
+            continue
+        seen.add(key)
         out.append((match, human_seat(g)))
     return out
+
+
+def _match_key(match: Match) -> str:
+    """What makes two stored games the same match: its rules, teams and every hand (not
+    its id, names or dates)."""
+    record = match.to_record()
+    return json.dumps([record.get("rules"), record.get("teams"), record.get("hands")],
+                      sort_keys=True)
 
 
 STAT_LINES: tuple[tuple[str, str], ...] = (
