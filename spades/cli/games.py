@@ -112,13 +112,21 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, read_only=True)
         game = find(store, args.game)
-        _, match = store.load_match(game.id)
+        # A game whose stored moves stop fitting (a damaged database) is written as far as
+        # they fit, and said so: what can be read of it is not lost with the rest.
+        _, match, damage, left_out = store.load_readable(game.id)
     except StoreError as exc:
         return _fail("export", str(exc))
+    status = 0
+    if damage is not None:
+        status = _fail("export", f"game {game.id[:8]} cannot be read whole: {damage}; the "
+                       f"record holds the moves stored before it ({where_it_stops(match)}), "
+                       f"the {left_out} stored event{'s' if left_out != 1 else ''} from "
+                       "there on are left out")
     data = json.dumps(export_record(game, match), ensure_ascii=False) + "\n"
     if args.file is None or args.file == "-":
         sys.stdout.write(data)
-        return 0
+        return status
     if os.path.isdir(args.file):
         return _fail("export", f"cannot write {args.file}: it is a folder")
     try:  # "x": a file that exists (even one made meanwhile) is not replaced unless asked
@@ -128,9 +136,22 @@ def run_export(args: argparse.Namespace) -> int:
         return _fail("export", f"{args.file} exists; use --force to replace it")
     except OSError as exc:
         return _fail("export", f"cannot write {args.file}: {exc.strerror}")
-    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}) "
-          f"to {args.file}.", file=sys.stderr)
-    return 0
+    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}"
+          f"{', as far as it can be read' if damage is not None else ''}) to {args.file}.",
+          file=sys.stderr)
+    return status
+
+
+def where_it_stops(match: Match) -> str:
+    """Where a match stands, in words: ``not dealt yet``, ``after hand 2``, ``hand 3, after
+    5 bids and plays``."""
+    if not match.log:
+        return "not dealt yet"
+    if match.phase in ("deal", "over"):
+        return f"after hand {match.hand_number}"
+    done = len(match.log[-1].actions)
+    return (f"hand {match.hand_number}, after {done} bid{'s' if done != 1 else ''} and "
+            f"play{'s' if done != 1 else ''}" if done else f"hand {match.hand_number}, as dealt")
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -352,7 +352,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
             _, m = store.load_match(g.id)
         except StoreError as exc:
             console.say(f"Game {g.id[:8]} cannot be read ({exc}); it is left out. "
-                        f"spades export {g.id[:8]} shows what is stored.")
+                        f"spades export {g.id[:8]} writes the moves stored before that one "
+                        "as a record, which spades import loads to continue.")
             continue
         readable.append((g, m))
     if not readable:

@@ -49,3 +49,42 @@ def test_a_match_imported_again_is_counted_once(tmp_path: Path) -> None:
     book = stats(db)
     assert book["total"]["matches_played"] == 1
     assert book["total"]["hands_played"] == len(record["hands"]) + 1
+
+
+def test_a_damaged_game_exports_what_can_be_read(tmp_path: Path) -> None:
+    """``spades play --resume`` leaves a damaged game out and points to ``spades export``:
+    the export writes the moves stored before the one that does not fit, says which, and the
+    record imports to be continued."""
+    import sqlite3
+
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    cut = tmp_path / "cut.json"
+    first = record["hands"][0]
+    cut.write_text(json.dumps({**record, "hands": [{**first, "plays": first["plays"][:12]}]}),
+                   encoding="utf-8")
+    out = run_cli("import", str(cut), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(db) as conn:  # the 10th play becomes the 2nd again
+        (gid,) = conn.execute("SELECT id FROM games").fetchone()
+        second = conn.execute("SELECT value FROM events WHERE game_id = ? AND seq = 7",
+                              (gid,)).fetchone()[0]
+        conn.execute("UPDATE events SET value = ? WHERE game_id = ? AND seq = 15",
+                     (second, gid))
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="")
+    assert f"spades export {gid[:8]} writes the moves stored before that one" in resume.stdout
+
+    out = run_cli("export", gid[:8], "--db", str(db))
+    assert out.returncode == 1
+    assert "event 15: " in out.stderr and "has already been played" in out.stderr
+    assert ("the record holds the moves stored before it (hand 1, after 13 bids and plays), "
+            "the 3 stored events from there on are left out") in out.stderr
+    salvaged = json.loads(out.stdout)
+    assert salvaged["hands"][0]["plays"] == first["plays"][:9]
+    saved = tmp_path / "salvaged.json"
+    done = run_cli("export", gid[:8], str(saved), "--db", str(db))
+    assert done.returncode == 1 and "as far as it can be read" in done.stderr
+    assert json.loads(saved.read_text(encoding="utf-8")) == salvaged
+    again = run_cli("import", str(saved), "--db", str(db))
+    assert again.returncode == 0, again.stderr
+    assert "unfinished, hand 1" in again.stdout
