@@ -13,7 +13,7 @@ from typing import Any
 from spades.cli.play import add_db_option, describe_game, open_store, seat_names
 from spades.cli.replay import read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
-from spades.present.sheet import score_sheet, seat_name, side_name
+from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
@@ -279,7 +279,9 @@ def run_show(args: argparse.Namespace) -> int:
     names = seat_names(game)
     me = human_seat(game)
     when = game.created_at.astimezone().strftime("%d %b %Y %H:%M")
-    place = seat_name(match.rules, me)  # where you sat, and the name you played under
+    # Where you sat (by the compass, as the game named it: North, Southeast... at three
+    # players, not "Seat 0"), and the name you played under.
+    place = text.default_names(match.n, me)[me]
     sat = place if names[me] == place else f"{place} as {names[me]}"
     print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
           f"Result: {outcome(game, match)}.")

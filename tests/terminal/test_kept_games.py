@@ -88,3 +88,17 @@ def test_a_damaged_game_exports_what_can_be_read(tmp_path: Path) -> None:
     again = run_cli("import", str(saved), "--db", str(db))
     assert again.returncode == 0, again.stderr
     assert "unfinished, hand 1" in again.stdout
+
+
+def test_show_says_where_you_sat_as_the_game_named_it(tmp_path: Path) -> None:
+    """At three players seat 0 is North in the game; ``spades show`` said "you sat Seat 0
+    as North"."""
+    db = tmp_path / "g.sqlite3"
+    game = tmp_path / "three.json"
+    game.write_text(json.dumps({"rules": {"preset": "race400", "players": 3}, "hands": []}),
+                    encoding="utf-8")
+    for seat, place in [("0", "North"), ("southwest", "Southwest")]:
+        assert run_cli("import", str(game), "--seat", seat, "--db", str(db)).returncode == 0
+        shown = run_cli("show", "last", "--db", str(db))
+        assert shown.returncode == 0, shown.stderr
+        assert f"; you sat {place}. Result: unfinished." in shown.stdout, shown.stdout
