@@ -102,3 +102,12 @@ def test_show_says_where_you_sat_as_the_game_named_it(tmp_path: Path) -> None:
         shown = run_cli("show", "last", "--db", str(db))
         assert shown.returncode == 0, shown.stderr
         assert f"; you sat {place}. Result: unfinished." in shown.stdout, shown.stdout
+
+
+def test_hint_on_a_finished_record_with_a_seat_says_the_match_is_over(tmp_path: Path) -> None:
+    """``spades hint match.json --seat 1`` on a finished match said "it is seat -2's turn"."""
+    for seat in ([], ["--seat", "1"]):
+        out = run_cli("hint", str(EXAMPLE), *seat)
+        assert out.returncode == 2
+        assert out.stderr == ("spades hint: nobody is to act at the end of this record (the "
+                              "match is over)\n"), out.stderr
