@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
                    "replaced without --force")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     add_db_option(p)
-    p.set_defaults(func=run_export)
+    p.set_defaults(func=run_export, late_positionals=("file",))
 
     p = sub.add_parser("import", help="load a match record as a game to review or continue",
                        description="Load a spades-record/1 record (finished or not), checking "

@@ -111,3 +111,17 @@ def test_hint_on_a_finished_record_with_a_seat_says_the_match_is_over(tmp_path: 
         assert out.returncode == 2
         assert out.stderr == ("spades hint: nobody is to act at the end of this record (the "
                               "match is over)\n"), out.stderr
+
+
+def test_export_takes_its_file_after_the_db_option(tmp_path: Path) -> None:
+    """``spades export last --db games.sqlite3 match.json`` (every command takes --db) was
+    refused: 'unrecognized arguments: match.json'."""
+    db = tmp_path / "g.sqlite3"
+    assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
+    target = tmp_path / "match.json"
+    out = run_cli("export", "last", "--db", str(db), str(target))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["hands"] == example()["hands"]
+    out = run_cli("export", "last", "--db", str(db), str(target), "another.json")
+    assert out.returncode == 2 and "unrecognized arguments: another.json" in out.stderr
+    assert not (tmp_path / "another.json").exists()
