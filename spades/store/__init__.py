@@ -779,9 +779,10 @@ def _whole(value: Any) -> int:
 
 
 def record_of(game: GameRow, match: Match) -> dict[str, Any]:
-    """The game as a ``spades-record/1`` record, with player names."""
+    """The game as a ``spades-record/1`` record, with player names (none when no seat has
+    one, as a record uploaded without them)."""
     names = [s.get("name") or "" for s in game.seats]
-    return match.to_record(id=game.id, names=names)
+    return match.to_record(id=game.id, **({"names": names} if any(names) else {}))
 
 
 __all__ = [
