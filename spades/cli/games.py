@@ -76,11 +76,19 @@ def _fail(command: str, message: str, status: int = 1) -> int:
     return status
 
 
-def local_games(store: Store, limit: int) -> list[GameRow]:
-    """Games played in this terminal and imported ones (not server tables), newest first."""
-    games = (store.list_games(kind="terminal", limit=limit)
-             + store.list_games(kind="import", limit=limit))
+def local_games(store: Store, limit: int,
+                unreadable: list[tuple[str, StoreError]] | None = None) -> list[GameRow]:
+    """Games played in this terminal and imported ones (not server tables), newest first;
+    those whose row cannot be read go to ``unreadable`` when it is given."""
+    games = (store.list_games(kind="terminal", limit=limit, unreadable=unreadable)
+             + store.list_games(kind="import", limit=limit, unreadable=unreadable))
     return sorted(games, key=lambda g: g.updated_at, reverse=True)[:limit]
+
+
+def why_unreadable(game_id: str, exc: StoreError) -> str:
+    """Why a game cannot be read, without the game's id that the store's message starts
+    with (the caller names the game)."""
+    return str(exc).removeprefix(f"game {game_id}: ")
 
 
 def find(store: Store, key: str) -> GameRow:
@@ -250,8 +258,9 @@ def run_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _fail("history", "--limit must be 1 or more", 2)
     store = open_store(args, read_only=True)
-    games = local_games(store, args.limit)
-    if not games:
+    unreadable: list[tuple[str, StoreError]] = []
+    games = local_games(store, args.limit, unreadable)
+    if not games and not unreadable:
         print("No saved games yet. Play one with: spades play")
         return 0
     print("Games, most recent first:")
@@ -266,6 +275,8 @@ def run_history(args: argparse.Namespace) -> int:
             state = f"unfinished, hand {max(1, match.hand_number)}"
         kind = " (imported)" if game.kind == "import" else ""
         print(f"  {describe_game(game, match, state)}{kind}")
+    for gid, error in unreadable:  # (their dates may be unreadable too: listed last)
+        print(f"  {gid[:8]}: cannot be read: {why_unreadable(gid, error)}")
     return 0
 
 
@@ -301,22 +312,28 @@ def played_games(store: Store) -> list[tuple[Match, int]]:
     deals, bids and plays: a record imported twice, or a game that went through the server
     and came back under another id). The first of equal matches is counted: a terminal game
     before any import, then the import made first."""
-    terminal = store.list_games(kind="terminal", limit=1_000_000)
+    unreadable: list[tuple[str, StoreError]] = []
+    terminal = store.list_games(kind="terminal", limit=1_000_000, unreadable=unreadable)
     ids = {g.id for g in terminal}
-    imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000))
+    imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000,
+                                                    unreadable=unreadable))
                if g.options.get("source_id") not in ids]  # oldest first
     out = []
     seen: set[str] = set()
     for g in terminal + imports:
         try:
             _, match = store.load_match(g.id)
-        except StoreError:
+        except StoreError as exc:
+            unreadable.append((g.id, exc))
             continue
         key = _match_key(match)
         if key in seen:
             continue
         seen.add(key)
         out.append((match, human_seat(g)))
+    for gid, error in unreadable:  # said, not counted in silence
+        print(f"spades stats: game {gid[:8]} cannot be read ({why_unreadable(gid, error)}); it "
+              "is left out of the statistics", file=sys.stderr)
     return out
 
 

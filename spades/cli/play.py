@@ -328,9 +328,14 @@ def seat_names(game: GameRow) -> list[str]:
     return names
 
 
-def unfinished(store: Store) -> list[GameRow]:
-    games = (store.list_games(kind="terminal", status="active", limit=1000)
-             + store.list_games(kind="import", status="active", limit=1000))
+def unfinished(store: Store, unreadable: list[tuple[str, StoreError]] | None = None
+               ) -> list[GameRow]:
+    """The unfinished local games, most recent first (rows that cannot be read go to
+    ``unreadable`` when it is given)."""
+    games = (store.list_games(kind="terminal", status="active", limit=1000,
+                              unreadable=unreadable)
+             + store.list_games(kind="import", status="active", limit=1000,
+                                unreadable=unreadable))
     return sorted(games, key=lambda g: g.updated_at, reverse=True)
 
 
@@ -347,7 +352,12 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
                              f"see it with spades show {game.id[:8]}")
         return game
     readable: list[tuple[GameRow, Match]] = []
-    for g in unfinished(store):
+    unreadable: list[tuple[str, StoreError]] = []
+    games = unfinished(store, unreadable)
+    for gid, error in unreadable:  # its row: nothing of it can be read, not even its moves
+        why = str(error).removeprefix(f"game {gid}: ")
+        console.say(f"Game {gid[:8]} cannot be read ({why}); it is left out.")
+    for g in games:
         try:
             _, m = store.load_match(g.id)
         except StoreError as exc:

@@ -309,8 +309,10 @@ class Store:
         status: str | Iterable[str] | None = None,
         user_id: int | None = None,
         limit: int = 100,
+        unreadable: list[tuple[str, StoreError]] | None = None,
     ) -> list[GameRow]:
-        """Games, newest first."""
+        """Games, newest first. A row that cannot be read is left out: logged, or, given
+        ``unreadable``, added to it as its id and why (for the caller to say)."""
         q = select(games).order_by(games.c.updated_at.desc()).limit(limit)
         if kind is not None:
             q = q.where(games.c.kind == kind)
@@ -328,7 +330,10 @@ class Store:
             try:
                 out.append(_game_row(r))
             except StoreError as exc:  # one bad row must not hide the others
-                log.warning("skipping an unreadable game: %s", exc)
+                if unreadable is None:
+                    log.warning("skipping an unreadable game: %s", exc)
+                else:
+                    unreadable.append((r["id"], exc))
         return out
 
     def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:

@@ -125,3 +125,39 @@ def test_export_takes_its_file_after_the_db_option(tmp_path: Path) -> None:
     out = run_cli("export", "last", "--db", str(db), str(target), "another.json")
     assert out.returncode == 2 and "unrecognized arguments: another.json" in out.stderr
     assert not (tmp_path / "another.json").exists()
+
+
+def test_a_game_whose_rules_cannot_be_read_is_named_not_skipped_in_silence(
+        tmp_path: Path) -> None:
+    """A saved game whose stored rules cannot be read (a damaged database) was left out of
+    ``spades history`` and ``spades play --resume`` with only a log line ("skipping an
+    unreadable game: ..."), and out of ``spades stats`` without a word."""
+    import sqlite3
+
+    db = tmp_path / "g.sqlite3"
+    cut = tmp_path / "cut.json"
+    record = example()
+    cut.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
+    for _ in range(2):
+        assert run_cli("import", str(cut), "--db", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        gid = conn.execute("SELECT id FROM games ORDER BY created_at").fetchone()[0]
+        conn.execute("UPDATE games SET rules = ? WHERE id = ?",
+                     (json.dumps({"preset": "nope"}), gid))
+    why = "rules: unknown rules profile 'nope'"
+
+    history = run_cli("history", "--db", str(db))
+    assert history.returncode == 0
+    assert f"  {gid[:8]}: cannot be read: {why}" in history.stdout, history.stdout
+    assert "skipping" not in history.stderr, history.stderr
+
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n")
+    assert f"Game {gid[:8]} cannot be read ({why}" in resume.stdout, resume.stdout
+    assert "it is left out." in resume.stdout and "Continuing the only one." in resume.stdout
+    assert "skipping" not in resume.stderr, resume.stderr
+
+    stats = run_cli("stats", "--json", "--db", str(db))
+    assert stats.returncode == 0
+    assert json.loads(stats.stdout)["total"]["hands_played"] == 1
+    assert (f"spades stats: game {gid[:8]} cannot be read ({why}" in stats.stderr
+            and "it is left out of the statistics" in stats.stderr), stats.stderr
