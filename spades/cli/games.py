@@ -13,6 +13,7 @@ from typing import Any
 from spades.cli.play import add_db_option, describe_game, open_store, seat_names
 from spades.cli.replay import read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
+from spades.engine.rules import shown
 from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
@@ -186,7 +187,8 @@ def run_import(args: argparse.Namespace) -> int:
             if isinstance(record, RecordError):
                 raise record
             match = replay(record)
-            gid = import_match(store, record, match, args.seat)
+            notes: list[str] = []
+            gid = import_match(store, record, match, args.seat, notes)
         except (SpadesError, StoreError) as exc:
             status = 1
             print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
@@ -196,6 +198,8 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
+        for note in notes:
+            print(f"spades import: {where}{args.file}: {note}", file=sys.stderr)
     return status
 
 
@@ -213,19 +217,44 @@ def _seat_at_some_table(seat: str) -> bool:
     return False
 
 
-def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None) -> str:
+def _seat_of(value: Any, players: int) -> int | None:
+    """A record's ``human``: a seat's number, or its name as ``--seat`` takes it; None when
+    it names no seat of this table."""
+    from spades.cli.play import UsageError, parse_seat
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 0 <= value < players else None
+    if isinstance(value, str):
+        try:
+            return parse_seat(value, players, "human")
+        except UsageError:
+            return None
+    return None
+
+
+def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None,
+                 notes: list[str] | None = None) -> str:
+    """Store a replayed record as a game. Your seat is ``seat`` (``--seat``), else the
+    record's ``human`` (a seat's number, or its name as ``--seat`` takes it), else South (seat
+    0 when not four players); a ``human`` that is no seat here is said in ``notes``."""
     from spades.cli.play import UsageError, parse_seat
 
     n = match.n
+    default = 2 if n == 4 else 0
+    human = default
     if seat is not None:
         try:
             human = parse_seat(seat, n, "--seat")
         except UsageError as exc:
             raise SpadesError(str(exc)) from None
-    else:
-        given = record.get("human")
-        human = (given if isinstance(given, int) and not isinstance(given, bool) and 0 <= given < n
-                 else 2 if n == 4 else 0)
+    elif record.get("human") is not None:
+        found = _seat_of(record["human"], n)
+        if found is not None:
+            human = found
+        elif notes is not None:
+            notes.append(f"human: {shown(record['human'])} is not a seat at this table (a "
+                         f"number from 0 to {n - 1}, or a seat's name); you sit "
+                         f"{text.default_names(n, 0)[default]}: give --seat to choose")
     names = record.get("names")
     base = text.default_names(n, human)
     levels = record.get("cpu")

@@ -161,3 +161,23 @@ def test_a_game_whose_rules_cannot_be_read_is_named_not_skipped_in_silence(
     assert json.loads(stats.stdout)["total"]["hands_played"] == 1
     assert (f"spades stats: game {gid[:8]} cannot be read ({why}" in stats.stderr
             and "it is left out of the statistics" in stats.stderr), stats.stderr
+
+
+def test_a_record_whose_human_is_no_seat_says_so_on_import(tmp_path: Path) -> None:
+    """A record edited by hand to ``"human": 7`` (or ``"west"``) was imported with you at
+    South without a word; a seat's name is now read as ``--seat`` reads it, and a value that
+    is no seat is named, with where you sit instead."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    for human, seat, note in [
+            (7, "South as Sofia", "human: 7 is not a seat at this table (a number from 0 to 3, or a "
+                         "seat's name); you sit South: give --seat to choose"),
+            ("west", "West as Walt", None), (1, "East as Emil", None)]:
+        path = tmp_path / "edited.json"
+        path.write_text(json.dumps({**record, "human": human}), encoding="utf-8")
+        out = run_cli("import", str(path), "--db", str(db))
+        assert out.returncode == 0, out.stderr
+        assert out.stderr == ("" if note is None else f"spades import: {path}: {note}\n")
+        shown = run_cli("show", "last", "--db", str(db)).stdout
+        assert f"; you sat {seat}. Result: won." in shown or \
+            f"; you sat {seat}. Result: lost." in shown, shown
