@@ -27,3 +27,39 @@ def test_a_record_that_is_not_json_says_where_even_when_chromium_does_not(
     page.wait_for_function("document.getElementById('rec-error').textContent.includes('line 3')")
     assert page.text_content("#rec-error").startswith("That file is not JSON at ")
     assert not page.errors, page.errors
+
+
+def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str,
+                                                      tmp_path: Path) -> None:
+    """The page's score sheet showed a hand's points alone: "−37 = 261" after a made contract
+    of 6 with 3 overtricks, its bag penalty of 100 hidden in the sum (as the terminal's sheet
+    hid it). The parts are shown, and read out by O's sheet text."""
+    import json
+
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    part = {**record, "hands": record["hands"][:7]}  # hand 6: a bag penalty; hand 7: a Nil
+    path = tmp_path / "seven.json"
+    path.write_text(json.dumps(part), encoding="utf-8")
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", "Rhea")
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.select_option("#rec-seat", "2")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                           " && spadesApp.table.view.hand_number === 8", timeout=15000)
+    page.click("#sheet-btn")
+    page.wait_for_selector("#sheet-body .sheet-table")
+    rows = page.locator("#sheet-body tbody tr")
+    assert rows.count() == 7
+    six = rows.nth(5).inner_text()
+    assert "(contract +60, overtricks +3, bag penalty −100)" in six, six
+    seven = rows.nth(6).inner_text()
+    assert "(contract +60, overtricks +1, Nil −100)" in seven, seven
+    assert "(" not in rows.nth(0).inner_text()  # contracts and overtricks alone: as before
+    said = page.evaluate("spadesApp.table.sheetText()")
+    assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said, said
+    assert not page.errors, page.errors
