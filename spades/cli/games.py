@@ -10,7 +10,7 @@ import random
 import sys
 from typing import Any
 
-from spades.cli.play import add_db_option, describe_game, open_store, seat_names
+from spades.cli.play import add_db_option, describe_game, is_local, open_store, seat_names
 from spades.cli.replay import read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
@@ -82,7 +82,8 @@ def local_games(store: Store, limit: int,
     """Games played in this terminal and imported ones (not server tables), newest first;
     those whose row cannot be read go to ``unreadable`` when it is given."""
     games = (store.list_games(kind="terminal", limit=limit, unreadable=unreadable)
-             + store.list_games(kind="import", limit=limit, unreadable=unreadable))
+             + store.list_games(kind="import", limit=1_000_000, unreadable=unreadable))
+    games = [g for g in games if is_local(g)]  # not the server's, if it shares the database
     return sorted(games, key=lambda g: g.updated_at, reverse=True)[:limit]
 
 
@@ -346,7 +347,7 @@ def played_games(store: Store) -> list[tuple[Match, int]]:
     ids = {g.id for g in terminal}
     imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000,
                                                     unreadable=unreadable))
-               if g.options.get("source_id") not in ids]  # oldest first
+               if is_local(g) and g.options.get("source_id") not in ids]  # oldest first
     out = []
     seen: set[str] = set()
     for g in terminal + imports:

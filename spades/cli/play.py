@@ -328,6 +328,14 @@ def seat_names(game: GameRow) -> list[str]:
     return names
 
 
+def is_local(game: GameRow) -> bool:
+    """Whether a stored game is one of this terminal's: played here, or loaded by ``spades
+    import``. The game server may share the database (both default to the same file): its
+    tables and the records uploaded to it for review are not the terminal player's."""
+    return game.kind == "terminal" or (game.kind == "import"
+                                       and game.options.get("uploader") is None)
+
+
 def unfinished(store: Store, unreadable: list[tuple[str, StoreError]] | None = None
                ) -> list[GameRow]:
     """The unfinished local games, most recent first (rows that cannot be read go to
@@ -336,7 +344,7 @@ def unfinished(store: Store, unreadable: list[tuple[str, StoreError]] | None = N
                               unreadable=unreadable)
              + store.list_games(kind="import", status="active", limit=1000,
                                 unreadable=unreadable))
-    return sorted(games, key=lambda g: g.updated_at, reverse=True)
+    return sorted((g for g in games if is_local(g)), key=lambda g: g.updated_at, reverse=True)
 
 
 def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameRow | None:
@@ -347,6 +355,12 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     """
     if args.resume and args.resume != "last":
         game = store.find_game(args.resume)
+        if not is_local(game):  # its moves are the server's to store: two writers would clash
+            what = "table" if game.kind == "table" else "record"
+            raise UsageError(f"game {game.id[:8]} is a {what} of the game server (spades "
+                             "serve), which shares this database, not a game of this "
+                             "terminal: play it in the browser, or load its record with "
+                             f"spades export {game.id[:8]} FILE and spades import FILE")
         if game.status != "active":
             raise UsageError(f"game {game.id[:8]} is {game.status}, not unfinished; "
                              f"see it with spades show {game.id[:8]}")

@@ -181,3 +181,37 @@ def test_a_record_whose_human_is_no_seat_says_so_on_import(tmp_path: Path) -> No
         shown = run_cli("show", "last", "--db", str(db)).stdout
         assert f"; you sat {seat}. Result: won." in shown or \
             f"; you sat {seat}. Result: lost." in shown, shown
+
+
+def test_the_servers_games_in_a_shared_database_are_not_the_terminals(tmp_path: Path) -> None:
+    """``spades serve`` and ``spades play`` use the same database file by default. The
+    records people uploaded to the server for review were listed by ``spades history`` and
+    counted by ``spades stats`` as the terminal player's own games, and ``spades play --resume
+    TABLE`` took a live table of the server into the terminal, storing moves under it."""
+    from spades.engine import profile, replay
+    from spades.store import Store
+
+    db = tmp_path / "shared.sqlite3"
+    record = example()
+    store = Store.open(db)
+    seats = [{"name": n} for n in ("Ann", "Bob", "Cid", "Dee")]
+    store.save_record(replay(record), kind="import", seats=seats, options={"uploader": 7})
+    table = store.create_game("table", profile("cardems"), seats=seats, first_dealer=0,
+                              options={"owner": 7}, status="active")
+    store.close()
+
+    assert "No saved games yet" in run_cli("history", "--db", str(db)).stdout
+    assert "No games played yet" in run_cli("stats", "--db", str(db)).stdout
+    resume = run_cli("play", "--resume", table[:8], "--plain", "--db", str(db), input="q\n")
+    assert resume.returncode == 2
+    assert (f"spades play: game {table[:8]} is a table of the game server (spades serve), "
+            "which shares this database, not a game of this terminal") in resume.stderr
+    assert "There is no unfinished game" in run_cli(
+        "play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
+    store = Store.open(db)
+    assert store.events(table) == []  # nothing was stored under the server's table
+    store.close()
+    # the terminal's own import of the same record is the player's
+    assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
+    assert stats(db)["total"]["matches_played"] == 1
+    assert run_cli("history", "--db", str(db)).stdout.count("(imported)") == 1
