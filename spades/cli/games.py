@@ -379,10 +379,11 @@ STAT_LINES: tuple[tuple[str, str], ...] = (
     ("Matches", "{matches_played} played, {matches_won} won, {matches_drawn} drawn"),
     ("Hands", "{hands_played} played, {hands_won} won, {average_points:.1f} points a hand "
               "on average"),
-    ("Bids", "{bids_made} made, {bids_set} set"),
+    # Whose they are: the side's contract and bags, your own nils (as spades.stats counts).
+    ("Bids", "{bids_made} made, {bids_set} set (your side's contracts)"),
     ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
-            "{blind_nil_made} made"),
-    ("Bags", "{bags} taken, {bag_penalties} bag penalties"),
+            "{blind_nil_made} made (your own bids)"),
+    ("Bags", "{bags} taken, {bag_penalties} bag penalties (your side's)"),
 )
 
 

@@ -215,3 +215,17 @@ def test_the_servers_games_in_a_shared_database_are_not_the_terminals(tmp_path: 
     assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
     assert stats(db)["total"]["matches_played"] == 1
     assert run_cli("history", "--db", str(db)).stdout.count("(imported)") == 1
+
+
+def test_stats_say_whose_bids_nils_and_bags_they_count(tmp_path: Path) -> None:
+    """"Bids: 7 made" counted the side's contracts, "Nil: 0 tried" only your own bids (your
+    partner's nils are not there) and "Bags" the side's: the lines did not say whose."""
+    db = tmp_path / "g.sqlite3"
+    assert run_cli("import", str(EXAMPLE), "--seat", "south", "--db", str(db)).returncode == 0
+    out = run_cli("stats", "--db", str(db)).stdout
+    book = stats(db)["total"]
+    assert (f"  Bids: {book['bids_made']} made, {book['bids_set']} set (your side's "
+            "contracts).") in out, out
+    assert "blind nil 0 tried, 0 made (your own bids)." in out, out
+    assert (f"  Bags: {book['bags']} taken, {book['bag_penalties']} bag penalties (your "
+            "side's).") in out, out
