@@ -256,6 +256,10 @@ def import_match(store: Store, record: dict[str, Any], match: Match, seat: str |
             notes.append(f"human: {shown(record['human'])} is not a seat at this table (a "
                          f"number from 0 to {n - 1}, or a seat's name); you sit "
                          f"{text.default_names(n, 0)[default]}: give --seat to choose")
+    elif notes is not None:  # a record from the server or the arena: nobody is "you" there
+        notes.append(f"the record does not say which seat is yours (no human); you sit "
+                     f"{text.default_names(n, 0)[default]}, and your statistics count that "
+                     "seat: give --seat to choose")
     names = record.get("names")
     base = text.default_names(n, human)
     levels = record.get("cpu")

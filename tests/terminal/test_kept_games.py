@@ -229,3 +229,19 @@ def test_stats_say_whose_bids_nils_and_bags_they_count(tmp_path: Path) -> None:
     assert "blind nil 0 tried, 0 made (your own bids)." in out, out
     assert (f"  Bags: {book['bags']} taken, {book['bag_penalties']} bag penalties (your "
             "side's).") in out, out
+
+
+def test_importing_a_record_that_names_no_human_says_where_you_sit(tmp_path: Path) -> None:
+    """A record from the server (or the arena) has no ``human``: imported, you sat South and
+    your statistics counted South's side, without a word, though you may have sat North."""
+    db = tmp_path / "g.sqlite3"
+    out = run_cli("import", str(EXAMPLE), "--db", str(db))
+    assert out.returncode == 0
+    assert out.stderr == (f"spades import: {EXAMPLE}: the record does not say which seat is "
+                          "yours (no human); you sit South, and your statistics count that "
+                          "seat: give --seat to choose\n"), out.stderr
+    for args in (["--seat", "north"], []):
+        path = tmp_path / "own.json"
+        path.write_text(json.dumps({**example(), "human": 0}), encoding="utf-8")
+        again = run_cli("import", str(path if not args else EXAMPLE), *args, "--db", str(db))
+        assert again.returncode == 0 and again.stderr == "", again.stderr
