@@ -63,3 +63,32 @@ def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str
     said = page.evaluate("spadesApp.table.sheetText()")
     assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said, said
     assert not page.errors, page.errors
+
+
+def test_a_terminal_record_continues_at_the_seat_it_says_is_yours(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """``spades export`` writes ``human``, the seat you played at; uploaded to continue, the
+    page offered Seat 0 (the partner across) first, so the match went on from the wrong hand
+    unless you saw it and changed the seat."""
+    import json
+
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    first = record["hands"][0]
+    part = {**record, "hands": [{**first, "plays": first["plays"][:6]}], "human": 2,
+            "cpu": ["intermediate", "intermediate", None, "intermediate"]}
+    path = tmp_path / "from-the-terminal.json"
+    path.write_text(json.dumps(part), encoding="utf-8")
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", "Sofia")
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.wait_for_function("document.querySelector('#rec-seat option[value=\"3\"]')"
+                           " && document.querySelector('#rec-seat').value === '2'")
+    assert page.eval_on_selector("#rec-seat", "s => s.selectedOptions[0].textContent") \
+        == "Seat 2 (Sofia)"
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("spadesApp.table && spadesApp.table.mySeat === 2", timeout=15000)
+    assert not page.errors, page.errors

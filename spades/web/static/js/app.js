@@ -902,6 +902,8 @@ class App {
         // seats numbered from 0, as the record (and the server's reasons about it) number them
         const sel = clear(form.querySelector("#rec-seat"));
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
+        // a record exported by the terminal (spades export) says whose seat it was: "human"
+        if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
       } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
     });
     form.addEventListener("submit", async (e) => {
