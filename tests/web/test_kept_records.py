@@ -92,3 +92,19 @@ def test_a_terminal_record_continues_at_the_seat_it_says_is_yours(
     page.click("form[aria-labelledby=rec-title] button[type=submit]")
     page.wait_for_function("spadesApp.table && spadesApp.table.mySeat === 2", timeout=15000)
     assert not page.errors, page.errors
+
+
+def test_the_statistics_say_whose_counts_they_are(new_page: Any, server: str) -> None:
+    """"Bids made" counted the side's contracts, "Nil tried" your own bids, "Bags" the side's:
+    the page did not say so (nor that only finished matches count)."""
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.evaluate("fetch('/api/guest', {method: 'POST', headers: {'Content-Type': "
+                  "'application/json'}, body: JSON.stringify({name: 'Stella'})})"
+                  ".then(r => r.json()).then(s => { localStorage.setItem('spades.token', "
+                  "JSON.stringify(s.token)); location.reload(); })")
+    page.wait_for_selector(".stats-note")
+    assert page.text_content(".stats-note") == (
+        "Over your finished matches. Bids made and set are your side's contracts; nil and "
+        "blind nil, your own bids; bags and bag penalties, your side's.")
+    assert not page.errors, page.errors

@@ -868,6 +868,8 @@ class App {
       dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v))));
     }
     sec.append(dl);
+    // whose counts they are (as spades.stats counts them, and spades stats says in the terminal)
+    sec.append(h("p", { class: "stats-note" }, "Over your finished matches. Bids made and set are your side's contracts; nil and blind nil, your own bids; bags and bag penalties, your side's."));
     return sec;
   }
 
