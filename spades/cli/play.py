@@ -387,7 +387,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         return readable[0][0]
     console.say("Unfinished games, most recent first:")
     for i, (g, m) in enumerate(readable, start=1):
-        console.say(f"  {i}. {describe_game(g, m)}")
+        # as spades history marks them: an imported copy and its original look alike
+        console.say(f"  {i}. {describe_game(g, m)}" + (" (imported)" if g.kind == "import" else ""))
     if len(readable) == 1:
         console.say("Continuing the only one.")
         return readable[0][0]

@@ -245,3 +245,21 @@ def test_importing_a_record_that_names_no_human_says_where_you_sit(tmp_path: Pat
         path.write_text(json.dumps({**example(), "human": 0}), encoding="utf-8")
         again = run_cli("import", str(path if not args else EXAMPLE), *args, "--db", str(db))
         assert again.returncode == 0 and again.stderr == "", again.stderr
+
+
+def test_the_resume_list_marks_imported_games_as_history_does(tmp_path: Path) -> None:
+    """An unfinished game and its exported and imported copy were listed by ``--resume`` as
+    two identical lines; ``spades history`` marks the copy "(imported)"."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    first = record["hands"][0]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({**record, "hands": [{**first, "plays": first["plays"][:5]}]}),
+                   encoding="utf-8")
+    out = run_cli("import", str(cut), "--db", str(db))
+    assert out.returncode == 0
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n")
+    line = next(x for x in resume.stdout.splitlines() if x.startswith("  1. "))
+    assert line.endswith(", cardems, hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)"), line
+    assert "hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)" in run_cli(
+        "history", "--db", str(db)).stdout
