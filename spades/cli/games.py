@@ -113,7 +113,8 @@ def human_seat(game: GameRow) -> int:
 
 def export_record(game: GameRow, match: Match) -> dict[str, Any]:
     record = record_of(game, match)
-    record["human"] = human_seat(game)
+    if is_local(game):  # a server's table (a shared database) has people, not one "you"
+        record["human"] = human_seat(game)
     record["cpu"] = [s.get("cpu") for s in game.seats]
     return record
 

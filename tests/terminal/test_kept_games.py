@@ -263,3 +263,25 @@ def test_the_resume_list_marks_imported_games_as_history_does(tmp_path: Path) ->
     assert line.endswith(", cardems, hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)"), line
     assert "hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)" in run_cli(
         "history", "--db", str(db)).stdout
+
+
+def test_a_servers_table_exported_from_a_shared_database_names_no_human(
+        tmp_path: Path) -> None:
+    """``spades export TABLE`` (the server's database) wrote ``"human": 2`` for a table of
+    people, so importing it put you at South without the note that says so."""
+    from spades.engine import replay
+    from spades.store import Store
+
+    db = tmp_path / "shared.sqlite3"
+    store = Store.open(db)
+    ann, cid = store.create_user("Ann", guest=True), store.create_user("Cid", guest=True)
+    seats = [{"name": "Ann", "user_id": ann, "cpu": None}, {"name": "CPU 2", "cpu": "normal"},
+             {"name": "Cid", "user_id": cid, "cpu": None}, {"name": "CPU 4", "cpu": "normal"}]
+    table = store.save_record(replay(example()), kind="table", seats=seats,
+                              options={"owner": ann})
+    store.close()
+    out = run_cli("export", table[:8], "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert "human" not in record and record["cpu"] == [None, "normal", None, "normal"]
+    assert record["names"] == ["Ann", "CPU 2", "Cid", "CPU 4"]
