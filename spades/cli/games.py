@@ -66,7 +66,8 @@ def register(sub: Any) -> None:
                        description="Matches and hands played and won, average points per "
                        "hand, bids made and set, nil and blind nil tried and made, bags and bag "
                        "penalties: over the games played in the terminal (and imported ones).")
-    p.add_argument("--rules", metavar="PROFILE", help="only this rules profile")
+    p.add_argument("--rules", metavar="PROFILE", help="only this rules profile (or custom: "
+                   "the games of no profile, such as imported records with custom rules)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_db_option(p)
     p.set_defaults(func=run_stats)
@@ -399,7 +400,7 @@ def stats_lines(title: str, stats: Stats) -> list[str]:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    if args.rules:
+    if args.rules and args.rules != "custom":  # (custom: the games of no profile, as listed)
         try:
             profile(args.rules)  # the same refusal as spades play --rules
         except RulesError as exc:

@@ -285,3 +285,20 @@ def test_a_servers_table_exported_from_a_shared_database_names_no_human(
     record = json.loads(out.stdout)
     assert "human" not in record and record["cpu"] == [None, "normal", None, "normal"]
     assert record["names"] == ["Ann", "CPU 2", "Cid", "CPU 4"]
+
+
+def test_stats_of_custom_rules_can_be_asked_for_by_the_name_they_are_listed_under(
+        tmp_path: Path) -> None:
+    """An imported record of ``"preset": "custom"`` rules is counted under "custom rules:",
+    but ``spades stats --rules custom`` was refused as an unknown rules profile."""
+    db = tmp_path / "g.sqlite3"
+    path = tmp_path / "custom.json"
+    path.write_text(json.dumps({**example(), "human": 2, "rules": {
+        "preset": "custom", "players": 4, "teams": [[0, 2], [1, 3]]}}), encoding="utf-8")
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    assert run_cli("stats", "--db", str(db)).stdout.startswith("custom rules:\n")
+    out = run_cli("stats", "--rules", "custom", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("custom rules:\n  Matches: 1 played"), out.stdout
+    assert "No games played yet under cardems rules" in run_cli(
+        "stats", "--rules", "cardems", "--db", str(db)).stdout
