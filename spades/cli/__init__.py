@@ -33,7 +33,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     fit_streams(sys.stdout, sys.stderr)  # an ASCII terminal gets QH, -, ... (docs/terminal.md)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # An optional positional (``spades export GAME [FILE]``) typed after an option
+    # (``spades export last --db games.sqlite3 match.json``) is left over by argparse: it
+    # takes it as given nothing before the option. Such a word fills the first of them.
+    for name in getattr(args, "late_positionals", ()):
+        if extra and getattr(args, name) is None and not extra[0].startswith("-"):
+            setattr(args, name, extra.pop(0))
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

@@ -10,10 +10,11 @@ import random
 import sys
 from typing import Any
 
-from spades.cli.play import add_db_option, describe_game, open_store, seat_names
+from spades.cli.play import add_db_option, describe_game, is_local, open_store, seat_names
 from spades.cli.replay import read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
-from spades.present.sheet import score_sheet, seat_name, side_name
+from spades.engine.rules import shown
+from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
@@ -31,7 +32,7 @@ def register(sub: Any) -> None:
                    "replaced without --force")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     add_db_option(p)
-    p.set_defaults(func=run_export)
+    p.set_defaults(func=run_export, late_positionals=("file",))
 
     p = sub.add_parser("import", help="load a match record as a game to review or continue",
                        description="Load a spades-record/1 record (finished or not), checking "
@@ -65,7 +66,8 @@ def register(sub: Any) -> None:
                        description="Matches and hands played and won, average points per "
                        "hand, bids made and set, nil and blind nil tried and made, bags and bag "
                        "penalties: over the games played in the terminal (and imported ones).")
-    p.add_argument("--rules", metavar="PROFILE", help="only this rules profile")
+    p.add_argument("--rules", metavar="PROFILE", help="only this rules profile (or custom: "
+                   "the games of no profile, such as imported records with custom rules)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_db_option(p)
     p.set_defaults(func=run_stats)
@@ -76,11 +78,20 @@ def _fail(command: str, message: str, status: int = 1) -> int:
     return status
 
 
-def local_games(store: Store, limit: int) -> list[GameRow]:
-    """Games played in this terminal and imported ones (not server tables), newest first."""
-    games = (store.list_games(kind="terminal", limit=limit)
-             + store.list_games(kind="import", limit=limit))
+def local_games(store: Store, limit: int,
+                unreadable: list[tuple[str, StoreError]] | None = None) -> list[GameRow]:
+    """Games played in this terminal and imported ones (not server tables), newest first;
+    those whose row cannot be read go to ``unreadable`` when it is given."""
+    games = (store.list_games(kind="terminal", limit=limit, unreadable=unreadable)
+             + store.list_games(kind="import", limit=1_000_000, unreadable=unreadable))
+    games = [g for g in games if is_local(g)]  # not the server's, if it shares the database
     return sorted(games, key=lambda g: g.updated_at, reverse=True)[:limit]
+
+
+def why_unreadable(game_id: str, exc: StoreError) -> str:
+    """Why a game cannot be read, without the game's id that the store's message starts
+    with (the caller names the game)."""
+    return str(exc).removeprefix(f"game {game_id}: ")
 
 
 def find(store: Store, key: str) -> GameRow:
@@ -103,7 +114,8 @@ def human_seat(game: GameRow) -> int:
 
 def export_record(game: GameRow, match: Match) -> dict[str, Any]:
     record = record_of(game, match)
-    record["human"] = human_seat(game)
+    if is_local(game):  # a server's table (a shared database) has people, not one "you"
+        record["human"] = human_seat(game)
     record["cpu"] = [s.get("cpu") for s in game.seats]
     return record
 
@@ -112,13 +124,21 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, read_only=True)
         game = find(store, args.game)
-        _, match = store.load_match(game.id)
+        # A game whose stored moves stop fitting (a damaged database) is written as far as
+        # they fit, and said so: what can be read of it is not lost with the rest.
+        _, match, damage, left_out = store.load_readable(game.id)
     except StoreError as exc:
         return _fail("export", str(exc))
+    status = 0
+    if damage is not None:
+        status = _fail("export", f"game {game.id[:8]} cannot be read whole: {damage}; the "
+                       f"record holds the moves stored before it ({where_it_stops(match)}), "
+                       f"the {left_out} stored event{'s' if left_out != 1 else ''} from "
+                       "there on are left out")
     data = json.dumps(export_record(game, match), ensure_ascii=False) + "\n"
     if args.file is None or args.file == "-":
         sys.stdout.write(data)
-        return 0
+        return status
     if os.path.isdir(args.file):
         return _fail("export", f"cannot write {args.file}: it is a folder")
     try:  # "x": a file that exists (even one made meanwhile) is not replaced unless asked
@@ -128,9 +148,22 @@ def run_export(args: argparse.Namespace) -> int:
         return _fail("export", f"{args.file} exists; use --force to replace it")
     except OSError as exc:
         return _fail("export", f"cannot write {args.file}: {exc.strerror}")
-    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}) "
-          f"to {args.file}.", file=sys.stderr)
-    return 0
+    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}"
+          f"{', as far as it can be read' if damage is not None else ''}) to {args.file}.",
+          file=sys.stderr)
+    return status
+
+
+def where_it_stops(match: Match) -> str:
+    """Where a match stands, in words: ``not dealt yet``, ``after hand 2``, ``hand 3, after
+    5 bids and plays``."""
+    if not match.log:
+        return "not dealt yet"
+    if match.phase in ("deal", "over"):
+        return f"after hand {match.hand_number}"
+    done = len(match.log[-1].actions)
+    return (f"hand {match.hand_number}, after {done} bid{'s' if done != 1 else ''} and "
+            f"play{'s' if done != 1 else ''}" if done else f"hand {match.hand_number}, as dealt")
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -157,7 +190,8 @@ def run_import(args: argparse.Namespace) -> int:
             if isinstance(record, RecordError):
                 raise record
             match = replay(record)
-            gid = import_match(store, record, match, args.seat)
+            notes: list[str] = []
+            gid = import_match(store, record, match, args.seat, notes)
         except (SpadesError, StoreError) as exc:
             status = 1
             print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
@@ -167,6 +201,8 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
+        for note in notes:
+            print(f"spades import: {where}{args.file}: {note}", file=sys.stderr)
     return status
 
 
@@ -184,19 +220,48 @@ def _seat_at_some_table(seat: str) -> bool:
     return False
 
 
-def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None) -> str:
+def _seat_of(value: Any, players: int) -> int | None:
+    """A record's ``human``: a seat's number, or its name as ``--seat`` takes it; None when
+    it names no seat of this table."""
+    from spades.cli.play import UsageError, parse_seat
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if 0 <= value < players else None
+    if isinstance(value, str):
+        try:
+            return parse_seat(value, players, "human")
+        except UsageError:
+            return None
+    return None
+
+
+def import_match(store: Store, record: dict[str, Any], match: Match, seat: str | None,
+                 notes: list[str] | None = None) -> str:
+    """Store a replayed record as a game. Your seat is ``seat`` (``--seat``), else the
+    record's ``human`` (a seat's number, or its name as ``--seat`` takes it), else South (seat
+    0 when not four players); a ``human`` that is no seat here is said in ``notes``."""
     from spades.cli.play import UsageError, parse_seat
 
     n = match.n
+    default = 2 if n == 4 else 0
+    human = default
     if seat is not None:
         try:
             human = parse_seat(seat, n, "--seat")
         except UsageError as exc:
             raise SpadesError(str(exc)) from None
-    else:
-        given = record.get("human")
-        human = (given if isinstance(given, int) and not isinstance(given, bool) and 0 <= given < n
-                 else 2 if n == 4 else 0)
+    elif record.get("human") is not None:
+        found = _seat_of(record["human"], n)
+        if found is not None:
+            human = found
+        elif notes is not None:
+            notes.append(f"human: {shown(record['human'])} is not a seat at this table (a "
+                         f"number from 0 to {n - 1}, or a seat's name); you sit "
+                         f"{text.default_names(n, 0)[default]}: give --seat to choose")
+    elif notes is not None:  # a record from the server or the arena: nobody is "you" there
+        notes.append(f"the record does not say which seat is yours (no human); you sit "
+                     f"{text.default_names(n, 0)[default]}, and your statistics count that "
+                     "seat: give --seat to choose")
     names = record.get("names")
     base = text.default_names(n, human)
     levels = record.get("cpu")
@@ -229,8 +294,9 @@ def run_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _fail("history", "--limit must be 1 or more", 2)
     store = open_store(args, read_only=True)
-    games = local_games(store, args.limit)
-    if not games:
+    unreadable: list[tuple[str, StoreError]] = []
+    games = local_games(store, args.limit, unreadable)
+    if not games and not unreadable:
         print("No saved games yet. Play one with: spades play")
         return 0
     print("Games, most recent first:")
@@ -245,6 +311,8 @@ def run_history(args: argparse.Namespace) -> int:
             state = f"unfinished, hand {max(1, match.hand_number)}"
         kind = " (imported)" if game.kind == "import" else ""
         print(f"  {describe_game(game, match, state)}{kind}")
+    for gid, error in unreadable:  # (their dates may be unreadable too: listed last)
+        print(f"  {gid[:8]}: cannot be read: {why_unreadable(gid, error)}")
     return 0
 
 
@@ -258,7 +326,9 @@ def run_show(args: argparse.Namespace) -> int:
     names = seat_names(game)
     me = human_seat(game)
     when = game.created_at.astimezone().strftime("%d %b %Y %H:%M")
-    place = seat_name(match.rules, me)  # where you sat, and the name you played under
+    # Where you sat (by the compass, as the game named it: North, Southeast... at three
+    # players, not "Seat 0"), and the name you played under.
+    place = text.default_names(match.n, me)[me]
     sat = place if names[me] == place else f"{place} as {names[me]}"
     print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
           f"Result: {outcome(game, match)}.")
@@ -273,30 +343,53 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def played_games(store: Store) -> list[tuple[Match, int]]:
-    """Every terminal game, and imported games not copies of a game already here."""
-    games = store.list_games(kind="terminal", limit=1_000_000)
-    ids = {g.id for g in games}
-    for g in store.list_games(kind="import", limit=1_000_000):
-        if g.options.get("source_id") not in ids:
-            games.append(g)
+    """Every terminal game, and imported games not copies of a game already here: neither
+    the export of a game here (its ``source_id``) nor the same match again (the same rules,
+    deals, bids and plays: a record imported twice, or a game that went through the server
+    and came back under another id). The first of equal matches is counted: a terminal game
+    before any import, then the import made first."""
+    unreadable: list[tuple[str, StoreError]] = []
+    terminal = store.list_games(kind="terminal", limit=1_000_000, unreadable=unreadable)
+    ids = {g.id for g in terminal}
+    imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000,
+                                                    unreadable=unreadable))
+               if is_local(g) and g.options.get("source_id") not in ids]  # oldest first
     out = []
-    for g in games:
+    seen: set[str] = set()
+    for g in terminal + imports:
         try:
             _, match = store.load_match(g.id)
-        except StoreError:
+        except StoreError as exc:
+            unreadable.append((g.id, exc))
             continue
+        key = _match_key(match)
+        if key in seen:
+            continue
+        seen.add(key)
         out.append((match, human_seat(g)))
+    for gid, error in unreadable:  # said, not counted in silence
+        print(f"spades stats: game {gid[:8]} cannot be read ({why_unreadable(gid, error)}); it "
+              "is left out of the statistics", file=sys.stderr)
     return out
+
+
+def _match_key(match: Match) -> str:
+    """What makes two stored games the same match: its rules, teams and every hand (not
+    its id, names or dates)."""
+    record = match.to_record()
+    return json.dumps([record.get("rules"), record.get("teams"), record.get("hands")],
+                      sort_keys=True)
 
 
 STAT_LINES: tuple[tuple[str, str], ...] = (
     ("Matches", "{matches_played} played, {matches_won} won, {matches_drawn} drawn"),
     ("Hands", "{hands_played} played, {hands_won} won, {average_points:.1f} points a hand "
               "on average"),
-    ("Bids", "{bids_made} made, {bids_set} set"),
+    # Whose they are: the side's contract and bags, your own nils (as spades.stats counts).
+    ("Bids", "{bids_made} made, {bids_set} set (your side's contracts)"),
     ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
-            "{blind_nil_made} made"),
-    ("Bags", "{bags} taken, {bag_penalties} bag penalties"),
+            "{blind_nil_made} made (your own bids)"),
+    ("Bags", "{bags} taken, {bag_penalties} bag penalties (your side's)"),
 )
 
 
@@ -307,7 +400,7 @@ def stats_lines(title: str, stats: Stats) -> list[str]:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    if args.rules:
+    if args.rules and args.rules != "custom":  # (custom: the games of no profile, as listed)
         try:
             profile(args.rules)  # the same refusal as spades play --rules
         except RulesError as exc:

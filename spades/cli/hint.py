@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"cannot read {args.record}: {exc.strerror or exc}")
     except (SpadesError, UsageError) as exc:
         return _fail(str(exc))
-    if seat < 0:
+    if match.current_player < 0:  # (with or without --seat)
         return _fail("nobody is to act at the end of this record "
                      f"(the {'match is over' if match.is_over() else 'next hand is not dealt'})")
     if match.current_player != seat:

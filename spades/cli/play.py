@@ -328,10 +328,23 @@ def seat_names(game: GameRow) -> list[str]:
     return names
 
 
-def unfinished(store: Store) -> list[GameRow]:
-    games = (store.list_games(kind="terminal", status="active", limit=1000)
-             + store.list_games(kind="import", status="active", limit=1000))
-    return sorted(games, key=lambda g: g.updated_at, reverse=True)
+def is_local(game: GameRow) -> bool:
+    """Whether a stored game is one of this terminal's: played here, or loaded by ``spades
+    import``. The game server may share the database (both default to the same file): its
+    tables and the records uploaded to it for review are not the terminal player's."""
+    return game.kind == "terminal" or (game.kind == "import"
+                                       and game.options.get("uploader") is None)
+
+
+def unfinished(store: Store, unreadable: list[tuple[str, StoreError]] | None = None
+               ) -> list[GameRow]:
+    """The unfinished local games, most recent first (rows that cannot be read go to
+    ``unreadable`` when it is given)."""
+    games = (store.list_games(kind="terminal", status="active", limit=1000,
+                              unreadable=unreadable)
+             + store.list_games(kind="import", status="active", limit=1000,
+                                unreadable=unreadable))
+    return sorted((g for g in games if is_local(g)), key=lambda g: g.updated_at, reverse=True)
 
 
 def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameRow | None:
@@ -342,17 +355,29 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     """
     if args.resume and args.resume != "last":
         game = store.find_game(args.resume)
+        if not is_local(game):  # its moves are the server's to store: two writers would clash
+            what = "table" if game.kind == "table" else "record"
+            raise UsageError(f"game {game.id[:8]} is a {what} of the game server (spades "
+                             "serve), which shares this database, not a game of this "
+                             "terminal: play it in the browser, or load its record with "
+                             f"spades export {game.id[:8]} FILE and spades import FILE")
         if game.status != "active":
             raise UsageError(f"game {game.id[:8]} is {game.status}, not unfinished; "
                              f"see it with spades show {game.id[:8]}")
         return game
     readable: list[tuple[GameRow, Match]] = []
-    for g in unfinished(store):
+    unreadable: list[tuple[str, StoreError]] = []
+    games = unfinished(store, unreadable)
+    for gid, error in unreadable:  # its row: nothing of it can be read, not even its moves
+        why = str(error).removeprefix(f"game {gid}: ")
+        console.say(f"Game {gid[:8]} cannot be read ({why}); it is left out.")
+    for g in games:
         try:
             _, m = store.load_match(g.id)
         except StoreError as exc:
             console.say(f"Game {g.id[:8]} cannot be read ({exc}); it is left out. "
-                        f"spades export {g.id[:8]} shows what is stored.")
+                        f"spades export {g.id[:8]} writes the moves stored before that one "
+                        "as a record, which spades import loads to continue.")
             continue
         readable.append((g, m))
     if not readable:
@@ -362,7 +387,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         return readable[0][0]
     console.say("Unfinished games, most recent first:")
     for i, (g, m) in enumerate(readable, start=1):
-        console.say(f"  {i}. {describe_game(g, m)}")
+        # as spades history marks them: an imported copy and its original look alike
+        console.say(f"  {i}. {describe_game(g, m)}" + (" (imported)" if g.kind == "import" else ""))
     if len(readable) == 1:
         console.say("Continuing the only one.")
         return readable[0][0]

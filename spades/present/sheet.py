@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from spades.engine import Match
+from spades.engine import HandResult, Match
 from spades.engine.rules import Rules
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
@@ -38,6 +38,24 @@ def bid_words(bid: int, blind: bool = False) -> str:
     return "Nil" if bid == 0 else str(bid)
 
 
+def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
+    """What a side's points for a hand are made of, as the end of the hand tells them
+    (``contract +70``, ``overtricks +3``, ``Blind Nil -200``, ``bag penalty -100``...): the
+    parts that are not zero; they add up to the hand's points."""
+    s = result.sides[side]
+    parts = [f"contract {s.contract_points - s.overtricks:+d}"] if s.contract else []
+    for points, label in ((s.overtricks, "overtricks"),
+                          (s.nil_points - s.blind_nil_points, bid_words(0)),
+                          (s.blind_nil_points, bid_words(0, blind=True)),
+                          (s.bonus_points, "bonus"),
+                          (s.loose_tricks, "failed-Nil tricks"),
+                          (-s.penalties * rules.bag_penalty, "bag penalty"),
+                          (result.points[side] - s.points, "timer penalty")):
+        if points:
+            parts.append(f"{label} {points:+d}")
+    return parts
+
+
 def score_sheet(match: Match, names: list[str] | None = None) -> str:
     """A plain-text score sheet, one line per hand and side, then the totals."""
     rules = match.rules
@@ -54,8 +72,14 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
                 + f" took {r.tricks[s]}"
                 for s in seats
             )
+            # The points' parts when more than the contract and its overtricks (which the
+            # bids and tricks show) make them, so a Nil, a bonus or a bag penalty is not
+            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)".
+            parts = points_parts(rules, r, k)
+            plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
+            detail = "" if plain else f" ({', '.join(parts)})"
             lines.append(
-                f"  {side_name(rules, k, names)}: {bids}; points {r.points[k]:+d}, "
+                f"  {side_name(rules, k, names)}: {bids}; points {r.points[k]:+d}{detail}, "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
             )
     lines.append("Totals: " + "; ".join(

@@ -488,7 +488,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(422, f"record: {exc}") from None
         names = record_names(body.record, match.rules.players)
         if body.mode == "review":
-            seats = [{"name": name or f"Seat {i + 1}"} for i, name in enumerate(names)]
+            # A seat the record names not stays unnamed: its download names no one there
+            # (not "Seat 1" for seat 0, North, which the record's readers would then show).
+            seats = [{"name": name} for name in names]
             gid = await hub.db(hub.store.save_record, match, kind="import", seats=seats,
                                options={"uploader": user.id})
             return RecordOut(game_id=gid, summary=summary(match))

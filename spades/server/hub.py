@@ -599,9 +599,12 @@ class Hub:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)
         table.fence = fence
+        if meta.get("upload"):  # before its options are written again, with this mark in them
+            self.uploads.add(row.id)
         try:
             await self.db(self.store.update_game, row.id, options=table.meta(), fence=fence)
         except ConflictError:  # taken over again meanwhile: the other one runs it
+            self.uploads.discard(row.id)
             return False
         self._register(table)
         if self.cluster is not None and not await self.cluster.claimed(table):

@@ -309,8 +309,10 @@ class Store:
         status: str | Iterable[str] | None = None,
         user_id: int | None = None,
         limit: int = 100,
+        unreadable: list[tuple[str, StoreError]] | None = None,
     ) -> list[GameRow]:
-        """Games, newest first."""
+        """Games, newest first. A row that cannot be read is left out: logged, or, given
+        ``unreadable``, added to it as its id and why (for the caller to say)."""
         q = select(games).order_by(games.c.updated_at.desc()).limit(limit)
         if kind is not None:
             q = q.where(games.c.kind == kind)
@@ -328,7 +330,10 @@ class Store:
             try:
                 out.append(_game_row(r))
             except StoreError as exc:  # one bad row must not hide the others
-                log.warning("skipping an unreadable game: %s", exc)
+                if unreadable is None:
+                    log.warning("skipping an unreadable game: %s", exc)
+                else:
+                    unreadable.append((r["id"], exc))
         return out
 
     def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:
@@ -510,6 +515,15 @@ class Store:
     def load_match(self, game_id: str) -> tuple[GameRow, Match]:
         game = self.game(game_id)
         return game, rebuild(game.rules, game.first_dealer or 0, self.events(game_id))
+
+    def load_readable(self, game_id: str) -> tuple[GameRow, Match, StoreError | None, int]:
+        """The game and as much of its match as its stored events describe, with the error
+        of the first event that does not fit (None if all do) and how many are left out
+        (:func:`rebuild_readable`). A game whose row cannot be read raises."""
+        game = self.game(game_id)
+        match, error, left = rebuild_readable(game.rules, game.first_dealer or 0,
+                                              self.events(game_id))
+        return game, match, error, left
 
     def save_record(self, match: Match, *, kind: str = "import", seats: Sequence[dict[str, Any]],
                     options: dict[str, Any] | None = None, game_id: str | None = None) -> str:
@@ -724,28 +738,48 @@ def match_events(match: Match) -> list[tuple[str, Any, int | None]]:
     return out
 
 
-def rebuild(rules: Rules, first_dealer: int, rows: Iterable[EventRow]) -> Match:
-    """The match that a game's events describe (every step checked again)."""
+def rebuild_readable(rules: Rules, first_dealer: int, rows: Sequence[EventRow]
+                     ) -> tuple[Match, StoreError | None, int]:
+    """As much of the match as a game's events describe: the match after the events before
+    the first one that does not fit, that event's error (None when every one fits) and how
+    many events are left out (that one and those after it). A first dealer that does not
+    fit raises :class:`StoreError`: there is no match to begin with."""
     try:
         match = Match(rules, dealer=first_dealer)
     except ValueError as exc:
         raise StoreError(f"first_dealer: {exc}") from None
-    for row in rows:
+    for i, row in enumerate(rows):
         try:
-            if row.kind == "deal":
-                if not isinstance(row.value, list):
-                    raise StoreError(f"event {row.seq}: a deal must be a list of card masks, "
-                                     f"not {type(row.value).__name__}")
-                match.deal([_whole(m) for m in row.value])
-            elif row.kind == "act":
-                match.apply(_whole(row.value))
-            elif row.kind == "timeout":
-                match.apply_timeout(_whole(row.value))
-            else:
-                raise StoreError(f"event {row.seq}: unknown kind {row.kind!r}")
-        except (ValueError, TypeError) as exc:
-            raise StoreError(f"event {row.seq}: {exc}") from None
+            _apply_event(match, row)
+        except StoreError as exc:  # the match again without that step, whatever it changed
+            return rebuild(rules, first_dealer, rows[:i]), exc, len(rows) - i
+    return match, None, 0
+
+
+def rebuild(rules: Rules, first_dealer: int, rows: Iterable[EventRow]) -> Match:
+    """The match that a game's events describe (every step checked again)."""
+    match, error, _ = rebuild_readable(rules, first_dealer, list(rows))
+    if error is not None:
+        raise error
     return match
+
+
+def _apply_event(match: Match, row: EventRow) -> None:
+    """One stored event applied to ``match`` (checked: :class:`StoreError` naming it)."""
+    try:
+        if row.kind == "deal":
+            if not isinstance(row.value, list):
+                raise StoreError(f"event {row.seq}: a deal must be a list of card masks, "
+                                 f"not {type(row.value).__name__}")
+            match.deal([_whole(m) for m in row.value])
+        elif row.kind == "act":
+            match.apply(_whole(row.value))
+        elif row.kind == "timeout":
+            match.apply_timeout(_whole(row.value))
+        else:
+            raise StoreError(f"event {row.seq}: unknown kind {row.kind!r}")
+    except (ValueError, TypeError) as exc:
+        raise StoreError(f"event {row.seq}: {exc}") from None
 
 
 def _whole(value: Any) -> int:
@@ -755,14 +789,15 @@ def _whole(value: Any) -> int:
 
 
 def record_of(game: GameRow, match: Match) -> dict[str, Any]:
-    """The game as a ``spades-record/1`` record, with player names."""
+    """The game as a ``spades-record/1`` record, with player names (none when no seat has
+    one, as a record uploaded without them)."""
     names = [s.get("name") or "" for s in game.seats]
-    return match.to_record(id=game.id, names=names)
+    return match.to_record(id=game.id, **({"names": names} if any(names) else {}))
 
 
 __all__ = [
     "FORMAT", "ConflictError", "EventRow", "FencedError", "GameRow", "NameTaken", "Store",
     "StoreError", "UserRow",
-    "default_path", "match_events", "profile", "rebuild", "record_of", "rules_json",
-    "storable_rules",
+    "default_path", "match_events", "profile", "rebuild", "rebuild_readable", "record_of",
+    "rules_json", "storable_rules",
 ]

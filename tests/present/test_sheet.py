@@ -32,3 +32,26 @@ def test_a_partnerships_line_names_each_seat_with_its_bid() -> None:
     lines = [line.strip() for line in sheet.splitlines() if line.startswith("  ")]
     assert len(lines) == 2, sheet
     assert "Ann bid " in lines[0] and "Cid bid " in lines[0], sheet
+
+
+def test_points_made_of_more_than_the_contract_say_their_parts() -> None:
+    """A hand's points hid a bag penalty or a Nil in their sum ("points -37, total 261, bags
+    1" after a made contract of 6 with 3 overtricks): the parts are given, and add up."""
+    import json
+    import re
+    from pathlib import Path
+
+    from spades.engine import replay
+
+    path = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    sheet = score_sheet(replay(json.loads(path.read_text(encoding="utf-8"))))
+    assert ("  North & South: North bid 3 took 6, South bid 3 took 3; points -37 (contract +60, "
+            "overtricks +3, bag penalty -100), total 261, bags 1") in sheet, sheet
+    assert "points +132 (contract +30, overtricks +2, Nil +100), total 386" in sheet, sheet
+    # a hand of contracts and overtricks alone reads as before
+    assert ("  North & South: North bid 4 took 5, South bid 4 took 4; points +81, total 81, "
+            "bags 1") in sheet, sheet
+    lines = re.findall(r"points ([+-]\d+) \(([^)]*)\)", sheet)
+    assert len(lines) == 4
+    for points, parts in lines:
+        assert sum(int(p.rsplit(" ", 1)[1]) for p in parts.split(", ")) == int(points)

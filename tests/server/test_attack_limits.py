@@ -113,6 +113,26 @@ def test_live_uploads_are_capped(make: Callable[..., TestClient]) -> None:
     assert done.status_code == 200
 
 
+def test_uploads_stay_uploads_after_a_restart(make: Callable[..., TestClient]) -> None:
+    """A restart wrote every restored table's options before the janitor read which came
+    from uploads, so a continued record's table lost its mark at the first restart: it was
+    no longer capped per user nor ended after upload_idle_minutes."""
+    client = make()
+    token = guest(client, "Uploader")
+    auth = {"Authorization": f"Bearer {token}"}
+    ids = [client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+                       headers=auth).json()["table_id"] for _ in range(2)]
+    close_all()
+    client.__exit__(None, None, None)
+    again = make()
+    hub = hub_of(again)
+    assert set(ids) <= set(hub.tables) and set(ids) <= hub.uploads
+    assert all(hub.store.game(tid).options.get("upload") is True for tid in ids)
+    third = again.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+                       headers=auth)
+    assert third.status_code == 429, third.text
+
+
 def test_abandoned_table_ends_leaves_the_lobby_and_is_not_restored(
         make: Callable[..., TestClient]) -> None:
     client = make(sweep_seconds=3600, abandon_minutes=30)

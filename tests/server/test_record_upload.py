@@ -50,3 +50,20 @@ def test_names_that_are_not_text_do_not_break_an_upload(client: TestClient) -> N
                                                   "mode": "review"}).encode())
         assert status == 200, body
         assert body["summary"]["finished"]
+
+
+def test_a_record_without_names_comes_back_without_made_up_ones(client: TestClient) -> None:
+    """Uploaded for review and downloaded again, a record that names nobody came back naming
+    seat 0 (North) "Seat 1", seat 1 "Seat 2"...: readers of the record then showed those."""
+    token = client.post("/api/guest", json={"name": "Ann"}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    nameless = {k: v for k, v in GOOD.items() if k != "names"}
+    for record, names in [(nameless, None),
+                          ({**nameless, "names": ["Nora", None, "", "Walt"]},
+                           ["Nora", "", "", "Walt"])]:
+        r = client.post("/api/records", json={"record": record, "mode": "review"},
+                        headers=auth)
+        assert r.status_code == 200, r.text
+        back = client.get(f"/api/games/{r.json()['game_id']}/record", headers=auth).json()
+        assert back["hands"] == GOOD["hands"]
+        assert back.get("names") == names, back.get("names")

@@ -11,6 +11,34 @@ import { Voice } from "./voice.js";
 
 /** How often a visitor's lobby (no socket yet) asks for the tables again. */
 const LOBBY_POLL_MS = 5000;
+/** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
+const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
+
+/** Where JSON text goes wrong when the parser's message does not say: the length of the
+ * shortest beginning of ``text`` that fails for another reason than ending early, less one
+ * (the offset of the character that breaks it), or null when none is found. A beginning
+ * ends early when the parser says so, or names its end as the place ("Unterminated string
+ * in JSON at position 8" for 8 characters). */
+function firstBadOffset(text) {
+  const broken = (n) => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return false;
+    } catch (ex) {
+      const at = /position (\d+)/.exec(ex.message);
+      return !ENDED.test(ex.message) && !(at && Number(at[1]) >= n);
+    }
+  };
+  if (!broken(text.length)) return null;
+  let low = 0; // text.slice(0, low) is not broken
+  let high = text.length; // text.slice(0, high) is
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (broken(mid)) high = mid;
+    else low = mid;
+  }
+  return high - 1;
+}
 
 class App {
   constructor() {
@@ -842,6 +870,8 @@ class App {
       dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v))));
     }
     sec.append(dl);
+    // whose counts they are (as spades.stats counts them, and spades stats says in the terminal)
+    sec.append(h("p", { class: "stats-note" }, "Over your finished matches. Bids made and set are your side's contracts; nil and blind nil, your own bids; bags and bag penalties, your side's."));
     return sec;
   }
 
@@ -876,6 +906,8 @@ class App {
         // seats numbered from 0, as the record (and the server's reasons about it) number them
         const sel = clear(form.querySelector("#rec-seat"));
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
+        // a record exported by the terminal (spades export) says whose seat it was: "human"
+        if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
       } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
     });
     form.addEventListener("submit", async (e) => {
@@ -918,9 +950,18 @@ class App {
       else if (at) {
         const before = text.slice(0, Number(at[1])).split("\n");
         where = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
-      } else if (/end of JSON|Unexpected end/i.test(ex.message)) {
+      } else if (ENDED.test(ex.message)) {
         const lines = text.split("\n");
         where = ` at its end (line ${lines.length}, column ${lines[lines.length - 1].length + 1})`;
+      } else {
+        // Chromium leaves the place out of some messages ("Unexpected token ',', ..."[ , "2C"...
+        // is not valid JSON"): find it by the shortest beginning of the text that fails for
+        // another reason than ending early (every shorter one parses or just ends early).
+        const stop = firstBadOffset(text);
+        if (stop !== null) {
+          const before = text.slice(0, stop).split("\n");
+          where = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+        }
       }
       throw new Error(`That file is not JSON${where}: ${ex.message.replace(/ in JSON.*$/, "")}.`);
     }

@@ -44,6 +44,30 @@ const BIDDING_WORDS = {
   suicide: "Suicide: one partner of each side bids Nil, the other a number",
 };
 const LAST_TRICK_MS = 1500;
+
+/** What a side's points for a scored hand (a sheet row) are made of, as the terminal's sheet
+ * and the end of a hand tell them: ``[label, points]`` pairs that add up to the points, or
+ * null when the contract and its overtricks alone make them (the bids and tricks show those).
+ * A bag penalty is what the side's points hold beyond their other parts; a timer penalty what
+ * the hand's points hold beyond the side's. */
+function pointsParts(row, k) {
+  const s = row.sides && row.sides[k];
+  if (!s) return null;
+  const overtricks = s.overtricks || 0;
+  const blind = s.blind_nil_points || 0;
+  const loose = s.loose_tricks || 0;
+  const parts = [
+    ["contract", s.contract ? s.contract_points - overtricks : 0],
+    ["overtricks", overtricks],
+    ["Nil", s.nil_points - blind],
+    ["Blind Nil", blind],
+    ["bonus", s.bonus_points],
+    ["failed-Nil tricks", loose],
+    ["bag penalty", s.points - s.contract_points - s.bonus_points - s.nil_points - loose],
+    ["timer penalty", row.points[k] - s.points],
+  ].filter(([, p]) => p);
+  return parts.some(([label]) => label !== "contract" && label !== "overtricks") ? parts : null;
+}
 // the shortcut keys as on-screen buttons (the fallback for gestures)
 const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
   ["l", "Repeat (L)"], ["y", "Time left (Y)"], ["x", "Stop the voice (X)"]];
@@ -2241,9 +2265,11 @@ export class TableView {
       d.sides.forEach((seats, k) => {
         const bids = seats.map((s) => `${this.seatName(s)} ${this.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
         const pts = row.points[k];
+        const parts = pointsParts(row, k);
         tr.append(h("td", {},
           h("span", { class: "sheet-bids" }, bids),
           h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
+          parts ? h("span", { class: "sheet-parts" }, `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
           h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
           h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
       });
@@ -2268,7 +2294,12 @@ export class TableView {
   sheetText() {
     const d = this.sheetData;
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
-    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => `${this.sideTitle(k)} ${row.points[k] >= 0 ? "plus" : "minus"} ${Math.abs(row.points[k])}, total ${row.scores[k]}`).join("; "));
+    const said = (p) => `${p >= 0 ? "plus" : "minus"} ${Math.abs(p)}`;
+    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
+      const parts = pointsParts(row, k);
+      const detail = parts ? ` (${parts.map(([label, p]) => `${label} ${said(p)}`).join(", ")})` : "";
+      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}`;
+    }).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }
 

@@ -1,0 +1,304 @@
+"""What outlives one match in the terminal: saved games, records carried between the apps,
+statistics (a user's trial of them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.terminal.driver import run_cli
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+
+
+def example() -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    return record
+
+
+def stats(db: Path) -> dict[str, Any]:
+    out = run_cli("stats", "--json", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    book: dict[str, Any] = json.loads(out.stdout)
+    return book
+
+
+def test_a_match_imported_again_is_counted_once(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    first = tmp_path / "match.json"
+    first.write_text(json.dumps(record), encoding="utf-8")
+    # The same match as the server gives it back (another id, its own names for the seats).
+    served = tmp_path / "served.json"
+    served.write_text(json.dumps({**record, "id": "0f0e0d0c-0000-4000-8000-000000000000",
+                                  "names": ["CPU 1", "Ann", "CPU 3", "CPU 4"]}),
+                      encoding="utf-8")
+    for path in (first, first, served):
+        out = run_cli("import", str(path), "--db", str(db))
+        assert out.returncode == 0, out.stderr
+    history = run_cli("history", "--db", str(db)).stdout
+    assert history.count("(imported)") == 3  # all three are kept, to review
+    book = stats(db)
+    assert book["total"]["matches_played"] == 1, book["total"]
+    assert book["total"]["hands_played"] == len(record["hands"])
+    # A different match (cut after its first hand) is a game of its own.
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
+    assert run_cli("import", str(cut), "--db", str(db)).returncode == 0
+    book = stats(db)
+    assert book["total"]["matches_played"] == 1
+    assert book["total"]["hands_played"] == len(record["hands"]) + 1
+
+
+def test_a_damaged_game_exports_what_can_be_read(tmp_path: Path) -> None:
+    """``spades play --resume`` leaves a damaged game out and points to ``spades export``:
+    the export writes the moves stored before the one that does not fit, says which, and the
+    record imports to be continued."""
+    import sqlite3
+
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    cut = tmp_path / "cut.json"
+    first = record["hands"][0]
+    cut.write_text(json.dumps({**record, "hands": [{**first, "plays": first["plays"][:12]}]}),
+                   encoding="utf-8")
+    out = run_cli("import", str(cut), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(db) as conn:  # the 10th play becomes the 2nd again
+        (gid,) = conn.execute("SELECT id FROM games").fetchone()
+        second = conn.execute("SELECT value FROM events WHERE game_id = ? AND seq = 7",
+                              (gid,)).fetchone()[0]
+        conn.execute("UPDATE events SET value = ? WHERE game_id = ? AND seq = 15",
+                     (second, gid))
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="")
+    assert f"spades export {gid[:8]} writes the moves stored before that one" in resume.stdout
+
+    out = run_cli("export", gid[:8], "--db", str(db))
+    assert out.returncode == 1
+    assert "event 15: " in out.stderr and "has already been played" in out.stderr
+    assert ("the record holds the moves stored before it (hand 1, after 13 bids and plays), "
+            "the 3 stored events from there on are left out") in out.stderr
+    salvaged = json.loads(out.stdout)
+    assert salvaged["hands"][0]["plays"] == first["plays"][:9]
+    saved = tmp_path / "salvaged.json"
+    done = run_cli("export", gid[:8], str(saved), "--db", str(db))
+    assert done.returncode == 1 and "as far as it can be read" in done.stderr
+    assert json.loads(saved.read_text(encoding="utf-8")) == salvaged
+    again = run_cli("import", str(saved), "--db", str(db))
+    assert again.returncode == 0, again.stderr
+    assert "unfinished, hand 1" in again.stdout
+
+
+def test_show_says_where_you_sat_as_the_game_named_it(tmp_path: Path) -> None:
+    """At three players seat 0 is North in the game; ``spades show`` said "you sat Seat 0
+    as North"."""
+    db = tmp_path / "g.sqlite3"
+    game = tmp_path / "three.json"
+    game.write_text(json.dumps({"rules": {"preset": "race400", "players": 3}, "hands": []}),
+                    encoding="utf-8")
+    for seat, place in [("0", "North"), ("southwest", "Southwest")]:
+        assert run_cli("import", str(game), "--seat", seat, "--db", str(db)).returncode == 0
+        shown = run_cli("show", "last", "--db", str(db))
+        assert shown.returncode == 0, shown.stderr
+        assert f"; you sat {place}. Result: unfinished." in shown.stdout, shown.stdout
+
+
+def test_hint_on_a_finished_record_with_a_seat_says_the_match_is_over(tmp_path: Path) -> None:
+    """``spades hint match.json --seat 1`` on a finished match said "it is seat -2's turn"."""
+    for seat in ([], ["--seat", "1"]):
+        out = run_cli("hint", str(EXAMPLE), *seat)
+        assert out.returncode == 2
+        assert out.stderr == ("spades hint: nobody is to act at the end of this record (the "
+                              "match is over)\n"), out.stderr
+
+
+def test_export_takes_its_file_after_the_db_option(tmp_path: Path) -> None:
+    """``spades export last --db games.sqlite3 match.json`` (every command takes --db) was
+    refused: 'unrecognized arguments: match.json'."""
+    db = tmp_path / "g.sqlite3"
+    assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
+    target = tmp_path / "match.json"
+    out = run_cli("export", "last", "--db", str(db), str(target))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["hands"] == example()["hands"]
+    out = run_cli("export", "last", "--db", str(db), str(target), "another.json")
+    assert out.returncode == 2 and "unrecognized arguments: another.json" in out.stderr
+    assert not (tmp_path / "another.json").exists()
+
+
+def test_a_game_whose_rules_cannot_be_read_is_named_not_skipped_in_silence(
+        tmp_path: Path) -> None:
+    """A saved game whose stored rules cannot be read (a damaged database) was left out of
+    ``spades history`` and ``spades play --resume`` with only a log line ("skipping an
+    unreadable game: ..."), and out of ``spades stats`` without a word."""
+    import sqlite3
+
+    db = tmp_path / "g.sqlite3"
+    cut = tmp_path / "cut.json"
+    record = example()
+    cut.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
+    for _ in range(2):
+        assert run_cli("import", str(cut), "--db", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        gid = conn.execute("SELECT id FROM games ORDER BY created_at").fetchone()[0]
+        conn.execute("UPDATE games SET rules = ? WHERE id = ?",
+                     (json.dumps({"preset": "nope"}), gid))
+    why = "rules: unknown rules profile 'nope'"
+
+    history = run_cli("history", "--db", str(db))
+    assert history.returncode == 0
+    assert f"  {gid[:8]}: cannot be read: {why}" in history.stdout, history.stdout
+    assert "skipping" not in history.stderr, history.stderr
+
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n")
+    assert f"Game {gid[:8]} cannot be read ({why}" in resume.stdout, resume.stdout
+    assert "it is left out." in resume.stdout and "Continuing the only one." in resume.stdout
+    assert "skipping" not in resume.stderr, resume.stderr
+
+    stats = run_cli("stats", "--json", "--db", str(db))
+    assert stats.returncode == 0
+    assert json.loads(stats.stdout)["total"]["hands_played"] == 1
+    assert (f"spades stats: game {gid[:8]} cannot be read ({why}" in stats.stderr
+            and "it is left out of the statistics" in stats.stderr), stats.stderr
+
+
+def test_a_record_whose_human_is_no_seat_says_so_on_import(tmp_path: Path) -> None:
+    """A record edited by hand to ``"human": 7`` (or ``"west"``) was imported with you at
+    South without a word; a seat's name is now read as ``--seat`` reads it, and a value that
+    is no seat is named, with where you sit instead."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    for human, seat, note in [
+            (7, "South as Sofia", "human: 7 is not a seat at this table (a number from 0 to 3, or a "
+                         "seat's name); you sit South: give --seat to choose"),
+            ("west", "West as Walt", None), (1, "East as Emil", None)]:
+        path = tmp_path / "edited.json"
+        path.write_text(json.dumps({**record, "human": human}), encoding="utf-8")
+        out = run_cli("import", str(path), "--db", str(db))
+        assert out.returncode == 0, out.stderr
+        assert out.stderr == ("" if note is None else f"spades import: {path}: {note}\n")
+        shown = run_cli("show", "last", "--db", str(db)).stdout
+        assert f"; you sat {seat}. Result: won." in shown or \
+            f"; you sat {seat}. Result: lost." in shown, shown
+
+
+def test_the_servers_games_in_a_shared_database_are_not_the_terminals(tmp_path: Path) -> None:
+    """``spades serve`` and ``spades play`` use the same database file by default. The
+    records people uploaded to the server for review were listed by ``spades history`` and
+    counted by ``spades stats`` as the terminal player's own games, and ``spades play --resume
+    TABLE`` took a live table of the server into the terminal, storing moves under it."""
+    from spades.engine import profile, replay
+    from spades.store import Store
+
+    db = tmp_path / "shared.sqlite3"
+    record = example()
+    store = Store.open(db)
+    seats = [{"name": n} for n in ("Ann", "Bob", "Cid", "Dee")]
+    store.save_record(replay(record), kind="import", seats=seats, options={"uploader": 7})
+    table = store.create_game("table", profile("cardems"), seats=seats, first_dealer=0,
+                              options={"owner": 7}, status="active")
+    store.close()
+
+    assert "No saved games yet" in run_cli("history", "--db", str(db)).stdout
+    assert "No games played yet" in run_cli("stats", "--db", str(db)).stdout
+    resume = run_cli("play", "--resume", table[:8], "--plain", "--db", str(db), input="q\n")
+    assert resume.returncode == 2
+    assert (f"spades play: game {table[:8]} is a table of the game server (spades serve), "
+            "which shares this database, not a game of this terminal") in resume.stderr
+    assert "There is no unfinished game" in run_cli(
+        "play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
+    store = Store.open(db)
+    assert store.events(table) == []  # nothing was stored under the server's table
+    store.close()
+    # the terminal's own import of the same record is the player's
+    assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
+    assert stats(db)["total"]["matches_played"] == 1
+    assert run_cli("history", "--db", str(db)).stdout.count("(imported)") == 1
+
+
+def test_stats_say_whose_bids_nils_and_bags_they_count(tmp_path: Path) -> None:
+    """"Bids: 7 made" counted the side's contracts, "Nil: 0 tried" only your own bids (your
+    partner's nils are not there) and "Bags" the side's: the lines did not say whose."""
+    db = tmp_path / "g.sqlite3"
+    assert run_cli("import", str(EXAMPLE), "--seat", "south", "--db", str(db)).returncode == 0
+    out = run_cli("stats", "--db", str(db)).stdout
+    book = stats(db)["total"]
+    assert (f"  Bids: {book['bids_made']} made, {book['bids_set']} set (your side's "
+            "contracts).") in out, out
+    assert "blind nil 0 tried, 0 made (your own bids)." in out, out
+    assert (f"  Bags: {book['bags']} taken, {book['bag_penalties']} bag penalties (your "
+            "side's).") in out, out
+
+
+def test_importing_a_record_that_names_no_human_says_where_you_sit(tmp_path: Path) -> None:
+    """A record from the server (or the arena) has no ``human``: imported, you sat South and
+    your statistics counted South's side, without a word, though you may have sat North."""
+    db = tmp_path / "g.sqlite3"
+    out = run_cli("import", str(EXAMPLE), "--db", str(db))
+    assert out.returncode == 0
+    assert out.stderr == (f"spades import: {EXAMPLE}: the record does not say which seat is "
+                          "yours (no human); you sit South, and your statistics count that "
+                          "seat: give --seat to choose\n"), out.stderr
+    for args in (["--seat", "north"], []):
+        path = tmp_path / "own.json"
+        path.write_text(json.dumps({**example(), "human": 0}), encoding="utf-8")
+        again = run_cli("import", str(path if not args else EXAMPLE), *args, "--db", str(db))
+        assert again.returncode == 0 and again.stderr == "", again.stderr
+
+
+def test_the_resume_list_marks_imported_games_as_history_does(tmp_path: Path) -> None:
+    """An unfinished game and its exported and imported copy were listed by ``--resume`` as
+    two identical lines; ``spades history`` marks the copy "(imported)"."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    first = record["hands"][0]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({**record, "hands": [{**first, "plays": first["plays"][:5]}]}),
+                   encoding="utf-8")
+    out = run_cli("import", str(cut), "--db", str(db))
+    assert out.returncode == 0
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n")
+    line = next(x for x in resume.stdout.splitlines() if x.startswith("  1. "))
+    assert line.endswith(", cardems, hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)"), line
+    assert "hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)" in run_cli(
+        "history", "--db", str(db)).stdout
+
+
+def test_a_servers_table_exported_from_a_shared_database_names_no_human(
+        tmp_path: Path) -> None:
+    """``spades export TABLE`` (the server's database) wrote ``"human": 2`` for a table of
+    people, so importing it put you at South without the note that says so."""
+    from spades.engine import replay
+    from spades.store import Store
+
+    db = tmp_path / "shared.sqlite3"
+    store = Store.open(db)
+    ann, cid = store.create_user("Ann", guest=True), store.create_user("Cid", guest=True)
+    seats = [{"name": "Ann", "user_id": ann, "cpu": None}, {"name": "CPU 2", "cpu": "normal"},
+             {"name": "Cid", "user_id": cid, "cpu": None}, {"name": "CPU 4", "cpu": "normal"}]
+    table = store.save_record(replay(example()), kind="table", seats=seats,
+                              options={"owner": ann})
+    store.close()
+    out = run_cli("export", table[:8], "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert "human" not in record and record["cpu"] == [None, "normal", None, "normal"]
+    assert record["names"] == ["Ann", "CPU 2", "Cid", "CPU 4"]
+
+
+def test_stats_of_custom_rules_can_be_asked_for_by_the_name_they_are_listed_under(
+        tmp_path: Path) -> None:
+    """An imported record of ``"preset": "custom"`` rules is counted under "custom rules:",
+    but ``spades stats --rules custom`` was refused as an unknown rules profile."""
+    db = tmp_path / "g.sqlite3"
+    path = tmp_path / "custom.json"
+    path.write_text(json.dumps({**example(), "human": 2, "rules": {
+        "preset": "custom", "players": 4, "teams": [[0, 2], [1, 3]]}}), encoding="utf-8")
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    assert run_cli("stats", "--db", str(db)).stdout.startswith("custom rules:\n")
+    out = run_cli("stats", "--rules", "custom", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("custom rules:\n  Matches: 1 played"), out.stdout
+    assert "No games played yet under cardems rules" in run_cli(
+        "stats", "--rules", "cardems", "--db", str(db)).stdout
