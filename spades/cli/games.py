@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import sys
@@ -18,6 +19,8 @@ from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
+
+log = logging.getLogger(__name__)
 
 
 def register(sub: Any) -> None:
@@ -82,10 +85,24 @@ def local_games(store: Store, limit: int,
                 unreadable: list[tuple[str, StoreError]] | None = None) -> list[GameRow]:
     """Games played in this terminal and imported ones (not server tables), newest first;
     those whose row cannot be read go to ``unreadable`` when it is given."""
-    games = (store.list_games(kind="terminal", limit=limit, unreadable=unreadable)
-             + store.list_games(kind="import", limit=1_000_000, unreadable=unreadable))
-    games = [g for g in games if is_local(g)]  # not the server's, if it shares the database
-    return sorted(games, key=lambda g: g.updated_at, reverse=True)[:limit]
+    games = store.list_games(kind="terminal", limit=limit, unreadable=unreadable)
+    # imports, newest first, until ``limit`` of them are local: records uploaded to the game
+    # server (if it shares the database) are not the terminal player's, and may be many
+    imported: list[GameRow] = []
+    batch, offset = max(limit, 100), 0
+    while len(imported) < limit:
+        bad: list[tuple[str, StoreError]] = []
+        page = store.list_games(kind="import", limit=batch, offset=offset, unreadable=bad)
+        imported += [g for g in page if is_local(g)]
+        if unreadable is not None:
+            unreadable += bad
+        else:
+            for _, exc in bad:
+                log.warning("skipping an unreadable game: %s", exc)
+        if len(page) + len(bad) < batch:
+            break  # the last of them
+        offset += batch
+    return sorted(games + imported, key=lambda g: g.updated_at, reverse=True)[:limit]
 
 
 def why_unreadable(game_id: str, exc: StoreError) -> str:

@@ -309,11 +309,14 @@ class Store:
         status: str | Iterable[str] | None = None,
         user_id: int | None = None,
         limit: int = 100,
+        offset: int = 0,
         unreadable: list[tuple[str, StoreError]] | None = None,
     ) -> list[GameRow]:
-        """Games, newest first. A row that cannot be read is left out: logged, or, given
-        ``unreadable``, added to it as its id and why (for the caller to say)."""
-        q = select(games).order_by(games.c.updated_at.desc()).limit(limit)
+        """Games, newest first (``limit`` of them, past the first ``offset``). A row that
+        cannot be read is left out: logged, or, given ``unreadable``, added to it as its id
+        and why (for the caller to say)."""
+        q = (select(games).order_by(games.c.updated_at.desc(), games.c.id)
+             .limit(limit).offset(offset))
         if kind is not None:
             q = q.where(games.c.kind == kind)
         if isinstance(status, str):

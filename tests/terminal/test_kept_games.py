@@ -302,3 +302,39 @@ def test_stats_of_custom_rules_can_be_asked_for_by_the_name_they_are_listed_unde
     assert out.stdout.startswith("custom rules:\n  Matches: 1 played"), out.stdout
     assert "No games played yet under cardems rules" in run_cli(
         "stats", "--rules", "cardems", "--db", str(db)).stdout
+
+
+def test_history_reads_imports_a_page_at_a_time(tmp_path: Path,
+                                                monkeypatch: Any) -> None:
+    """The terminal's list of games leaves out the records uploaded to a server sharing the
+    database; it read every import row there was to find its few (a club's server keeps
+    thousands of uploads), and now reads them newest first, a page at a time, until it has
+    enough of the terminal's own."""
+    import spades.store
+    from spades.cli.games import local_games
+    from spades.engine import replay
+    from spades.store import Store
+
+    store = Store.open(tmp_path / "shared.sqlite3")
+    match = replay(example())
+    seats = [{"name": n} for n in ("Ann", "Bob", "Cid", "Dee")]
+    for _ in range(30):  # older: uploads to the server
+        store.save_record(match, kind="import", seats=seats, options={"uploader": 7})
+    for _ in range(120):  # newer: the terminal's own imports
+        store.save_record(match, kind="import", seats=seats, options={})
+    read = 0
+    real = spades.store._game_row
+
+    def counted(row: Any) -> Any:
+        nonlocal read
+        read += 1
+        return real(row)
+
+    monkeypatch.setattr(spades.store, "_game_row", counted)
+    games = local_games(store, 5)
+    assert len(games) == 5 and all(g.options.get("uploader") is None for g in games)
+    assert read <= 100  # one page (before: all 150 rows)
+    read = 0
+    assert len(local_games(store, 200)) == 120  # every page, to the last
+    assert read == 150
+    store.close()
