@@ -26,7 +26,7 @@ def test_a_malformed_upload_is_a_422_saying_where(client: TestClient) -> None:
     deal = json.dumps(GOOD["hands"][0]["deal"]).encode()
     for record, detail in [
         (b'{"rules":{"preset":"cardems","name":"x"},"hands":[]}',
-         "record: rules: name: unknown rules knob"),
+         "record: rules: name: 'x' is not the preset 'cardems'"),
         (b'{"rules":"cardems","hands":' + b"[" * 90 + b"]" * 90 + b"}",
          "record: hand 1: must be an object with dealer, deal, bids and plays, not a list"),
         (b'{"rules":{"preset":"cardems","target":NaN},"hands":[]}',
