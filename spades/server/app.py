@@ -308,19 +308,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
         if await hub.db(hub.store.user, user_id) is None:
             raise HTTPException(404, "no such user")  # as /stats says
+        # The records the user uploaded for review are listed to the user alone (the
+        # names in them may be anyone's), marked: they were not played here.
+        mine = viewer is not None and viewer.id == user_id
         out = []
-        for g in await hub.db(hub.store.list_games, user_id=user_id, limit=200):
+        for g in await hub.db(hub.store.list_games, user_id=user_id,
+                              uploader=user_id if mine else None, limit=200):
             if _private(g) and not _member(g, viewer):
                 continue  # a private table's id is for its own people
-            seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), 0)
+            sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)
+            uploaded = sat is None and g.kind == "import"
+            seat = sat or 0
             res = g.result or {}
             winner = res.get("winner")
+            names = ([str(s.get("name") or "") or default_name(len(g.seats), i)
+                      for i, s in enumerate(g.seats)] if uploaded
+                     else history_names(g.seats, seat))
             out.append(HistoryItem(
                 game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
-                names=history_names(g.seats, seat),
-                scores=list(res.get("scores") or []), winner=winner,
-                won=winner is not None and g.rules.side_of[seat] == winner,
-                finished=g.status == "finished", updated_at=g.updated_at.timestamp()))
+                names=names, scores=list(res.get("scores") or []), winner=winner,
+                won=not uploaded and winner is not None and g.rules.side_of[seat] == winner,
+                finished=g.status == "finished", updated_at=g.updated_at.timestamp(),
+                sides=[list(side) for side in g.rules.sides], uploaded=uploaded))
         return out
 
     # Tables and records ---------------------------------------------------------------------
