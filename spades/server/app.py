@@ -549,7 +549,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options, address)
+            table = await hub.continue_match(user, match, body.seat, body.options, address,
+                                             names)
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)
