@@ -69,4 +69,8 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     # not a match played: the statistics count the one match
     played = page.locator("dl.stats div", has_text="Matches played").locator("dd")
     assert played.inner_text() == "1"
+    # on a phone the longer rows do not make the page scroll sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.documentElement.clientWidth <= 390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not page.errors, page.errors
