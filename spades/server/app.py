@@ -66,7 +66,7 @@ from spades.server.protocol import (
     client_message,
     echo_ref,
 )
-from spades.server.seating import SEAT_NAMES_4, history_names
+from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import TextError, check_password, clean_chat, clean_name
@@ -308,19 +308,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
         if await hub.db(hub.store.user, user_id) is None:
             raise HTTPException(404, "no such user")  # as /stats says
+        # The records the user uploaded for review are listed to the user alone (the
+        # names in them may be anyone's), marked: they were not played here.
+        mine = viewer is not None and viewer.id == user_id
         out = []
-        for g in await hub.db(hub.store.list_games, user_id=user_id, limit=200):
+        for g in await hub.db(hub.store.list_games, user_id=user_id,
+                              uploader=user_id if mine else None, limit=200):
             if _private(g) and not _member(g, viewer):
                 continue  # a private table's id is for its own people
-            seat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), 0)
+            sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)
+            uploaded = sat is None and g.kind == "import"
+            seat = sat or 0
             res = g.result or {}
             winner = res.get("winner")
+            names = ([str(s.get("name") or "") or default_name(len(g.seats), i)
+                      for i, s in enumerate(g.seats)] if uploaded
+                     else history_names(g.seats, seat))
             out.append(HistoryItem(
                 game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
-                names=history_names(g.seats, seat),
-                scores=list(res.get("scores") or []), winner=winner,
-                won=winner is not None and g.rules.side_of[seat] == winner,
-                finished=g.status == "finished", updated_at=g.updated_at.timestamp()))
+                names=names, scores=list(res.get("scores") or []), winner=winner,
+                won=not uploaded and winner is not None and g.rules.side_of[seat] == winner,
+                finished=g.status == "finished", updated_at=g.updated_at.timestamp(),
+                sides=[list(side) for side in g.rules.sides], uploaded=uploaded))
         return out
 
     # Tables and records ---------------------------------------------------------------------
@@ -359,6 +368,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           authorization: Annotated[str | None, Header()] = None
                           ) -> Any:
         try:
+            if table_id not in hub.tables:
+                done = await finished_sheet(hub, table_id, authorization)
+                if done is not None:
+                    return done
             if hub.cluster is not None and table_id not in hub.tables:
                 return await stored_sheet(hub, table_id, authorization)
             table = hub.find(table_id, None)
@@ -370,6 +383,45 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return frames.sheet_body(table.sheet())
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
+
+    # A finished match's sheet (its table gone from memory, or a record uploaded for
+    # review) is made from the store once and kept with its row, for the privacy check
+    # the record's download makes (GET /api/games/{id}/record): a private table's sheet
+    # is for its own people.
+    finished_sheets: BodyCache[GameRow] = BodyCache(SHEET_CACHE_BYTES)
+
+    async def finished_sheet(hub: Hub, game_id: str, authorization: str | None
+                             ) -> Response | None:
+        """The sheet of a finished game from the store, None if the game is not (yet)
+        finished; a game that is not there, or private to others, is not found."""
+        missing = TableError("not_found", "no such table (it may have finished)")
+        hit = finished_sheets.get(game_id)
+        try:
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
+        except StoreError:
+            if hub.cluster is not None:
+                return None  # (as before: stored_sheet says it)
+            raise missing from None
+        if game.status != "finished":
+            return None
+        if _private(game):
+            viewer = await hub.db(hub.user_for, _bearer(authorization))
+            if not _member(game, viewer):
+                raise missing
+        if hit is not None:
+            return Response(hit[1], media_type="application/json")
+        try:
+            game, match = await hub.db(hub.store.load_match, game_id)
+        except StoreError:
+            raise missing from None
+        if not match.is_over():
+            return None
+        names = [str(s.get("name") or "") or default_name(len(game.seats), i)
+                 for i, s in enumerate(game.seats)]
+        body = bytes(JSONResponse(frames.sheet_body(frames.sheet(
+            game_id, views.sheet(match, names)))).body)
+        finished_sheets.put(game_id, game, body)
+        return Response(body, media_type="application/json")
 
     async def stored_sheet(hub: Hub, table_id: str, authorization: str | None) -> Response:
         """The sheet of a table another process runs, from the store (every accepted
@@ -497,7 +549,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options, address)
+            table = await hub.continue_match(user, match, body.seat, body.options, address,
+                                             names)
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)

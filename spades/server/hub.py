@@ -12,7 +12,7 @@ import secrets
 import time
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
@@ -228,6 +228,19 @@ class Conn:
             self.queued_bytes = 0
             while not self.queue.empty():
                 self.queue.get_nowait()
+
+
+def continued_cpu_name(name: str, seat: int) -> str:
+    """The name of a CPU taking a seat of a continued record: the record's name for it,
+    marked "(CPU)" (once: a record continued again keeps it as it is; "CPU 2", a
+    server's CPU, too) so that it is not taken for the person of that name; "CPU N" where
+    the record names no one."""
+    name = " ".join(name.split())
+    if not name:
+        return f"CPU {seat + 1}"
+    if name.endswith("(CPU)") or name.split()[0] == "CPU":  # "CPU 3": the server's own
+        return name
+    return f"{name} (CPU)"
 
 
 class Hub:
@@ -504,9 +517,11 @@ class Hub:
         return TableOptions(cpu=default_strength())
 
     async def continue_match(self, user: UserRow, match: Match, seat: int,
-                             options: TableOptions | None, address: str = "") -> Table:
+                             options: TableOptions | None, address: str = "",
+                             names: Sequence[str] = ()) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
-        (uploading from ``address``)."""
+        (uploading from ``address``), CPUs at the others under the record's ``names``
+        (:func:`continued_cpu_name`)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -523,7 +538,8 @@ class Hub:
             spec_of(opts.cpu)
         except ValueError as exc:
             raise TableError("bad_options", str(exc)) from None
-        places = [Place("cpu", None, f"CPU {i + 1}", opts.cpu) for i in range(rules.players)]
+        places = [Place("cpu", None, continued_cpu_name(names[i] if i < len(names) else "", i),
+                        opts.cpu) for i in range(rules.players)]
         places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}

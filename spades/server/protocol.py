@@ -718,6 +718,11 @@ class HistoryItem(BaseModel):
     won: bool
     finished: bool
     updated_at: float
+    #: The seats of each side (``scores[k]`` is side ``k``'s), for saying whose score is whose.
+    sides: list[list[int]] = []
+    #: A record the user uploaded for review (they did not play it here: ``seat`` is 0,
+    #: ``won`` false, and it is not in their statistics); its record downloads all the same.
+    uploaded: bool = False
 
 
 class StatsOut(BaseModel):

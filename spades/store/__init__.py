@@ -24,13 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Engine,
+    cast,
     create_engine,
     event,
     func,
     insert,
     literal,
     make_url,
+    or_,
     select,
     text,
     update,
@@ -308,13 +311,16 @@ class Store:
         kind: str | None = None,
         status: str | Iterable[str] | None = None,
         user_id: int | None = None,
+        uploader: int | None = None,
         limit: int = 100,
         offset: int = 0,
         unreadable: list[tuple[str, StoreError]] | None = None,
     ) -> list[GameRow]:
-        """Games, newest first (``limit`` of them, past the first ``offset``). A row that
-        cannot be read is left out: logged, or, given ``unreadable``, added to it as its id
-        and why (for the caller to say)."""
+        """Games, newest first (``limit`` of them, past the first ``offset``): those
+        ``user_id`` sat at, and (or, alone) the records ``uploader`` uploaded for review
+        (``import`` games with that ``uploader`` option). A row that cannot be read is left
+        out: logged, or, given ``unreadable``, added to it as its id and why (for the caller
+        to say)."""
         q = (select(games).order_by(games.c.updated_at.desc(), games.c.id)
              .limit(limit).offset(offset))
         if kind is not None:
@@ -323,9 +329,15 @@ class Store:
             q = q.where(games.c.status == status)
         elif status is not None:
             q = q.where(games.c.status.in_(list(status)))
+        whose: list[Any] = []
         if user_id is not None:
-            q = q.where(games.c.id.in_(
+            whose.append(games.c.id.in_(
                 select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
+        if uploader is not None:
+            whose.append((games.c.kind == "import")
+                         & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))
+        if whose:
+            q = q.where(or_(*whose))
         with self.engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         out = []

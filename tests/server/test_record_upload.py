@@ -67,3 +67,58 @@ def test_a_record_without_names_comes_back_without_made_up_ones(client: TestClie
         back = client.get(f"/api/games/{r.json()['game_id']}/record", headers=auth).json()
         assert back["hands"] == GOOD["hands"]
         assert back.get("names") == names, back.get("names")
+
+
+def test_a_record_kept_for_review_is_in_the_uploaders_history(client: TestClient) -> None:
+    """Before: a record uploaded with "Keep it for review" was in no history: its download
+    link was only shown right after the upload. Now the uploader's history lists it, marked
+    as an upload (not a match played: not in the statistics), to the uploader alone."""
+    ann = client.post("/api/guest", json={"name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {ann['token']}"}
+    me = ann["user"]["id"]
+    r = client.post("/api/records", json={"record": GOOD, "mode": "review"}, headers=auth)
+    assert r.status_code == 200, r.text
+    gid = r.json()["game_id"]
+    history = client.get(f"/api/users/{me}/history", headers=auth).json()
+    assert [h["game_id"] for h in history] == [gid], history  # before: []
+    [item] = history
+    assert item["uploaded"] is True and item["won"] is False and item["finished"] is True
+    assert item["names"] == GOOD["names"] and item["sides"] == [[0, 2], [1, 3]]
+    assert item["scores"] == r.json()["summary"]["scores"]
+    assert {"game_id", "kind", "status", "profile", "seat", "names", "scores", "winner",
+            "won", "finished", "updated_at"} <= set(item)
+    assert client.get(f"/api/games/{gid}/record", headers=auth).status_code == 200
+    # not a match played: the statistics stay empty
+    stats = client.get(f"/api/users/{me}/stats").json()["stats"]
+    assert not stats or stats.get("total", stats).get("matches_played", 0) == 0, stats
+    # listed to its uploader alone
+    assert client.get(f"/api/users/{me}/history").json() == []
+    bob = client.post("/api/guest", json={"name": "Bob"}).json()["token"]
+    assert client.get(f"/api/users/{me}/history",
+                      headers={"Authorization": f"Bearer {bob}"}).json() == []
+
+
+def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
+    """Before: continuing a record on the server renamed its players "CPU 1"..."CPU 4", at
+    the table and in the finished match's record. The CPUs keep the record's names, marked
+    "(CPU)"; the uploader sits under their own name."""
+    from tests.server.helpers import Player, play_to_end
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
+                   names=["Nora", "Emil", "", "Walt"],
+                   rules={"preset": "cardems", "target": 1})  # over after a hand or so
+    ann = Player(client, "Ann")
+    auth = {"Authorization": f"Bearer {ann.token}"}
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 3,
+                                          "options": {"cpu": "random"}}, headers=auth)
+    assert r.status_code == 200, r.text
+    tid = r.json()["table_id"]
+    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    seats = [(s["kind"], s["name"]) for s in ann.table["seats"]]
+    assert seats == [("cpu", "Nora (CPU)"), ("cpu", "Emil (CPU)"), ("cpu", "CPU 3"),
+                     ("human", "Ann")], seats  # before: CPU 1, CPU 2, CPU 3
+    play_to_end([ann])
+    record = client.get(f"/api/games/{tid}/record", headers=auth).json()
+    assert record["names"] == ["Nora (CPU)", "Emil (CPU)", "CPU 3", "Ann"], record["names"]

@@ -11,7 +11,16 @@ from starlette.websockets import WebSocketDisconnect
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, close_all, guest, hub_of, in_process, play_to_end
+from tests.server.helpers import (
+    Msg,
+    Player,
+    close_all,
+    guest,
+    hub_of,
+    in_process,
+    play_to_end,
+    wait_until,
+)
 
 
 def new_table(owner: Player, options: dict[str, Any], *others: Player) -> str:
@@ -679,3 +688,38 @@ def test_chat_survives_a_restart(settings: Settings) -> None:
         assert [line["text"] for line in snap["chat"]] == ["good luck", "have fun"]
         assert snap["chat"][0]["name"] == "Ann"
         close_all()
+
+
+def test_a_finished_tables_sheet_outlives_the_table(client: TestClient) -> None:
+    """Before: GET /api/tables/{id}/sheet answered 404 once the last player left (the
+    table leaves memory). Now the finished match's sheet comes from the store, for whoever
+    may download its record (a private table's: its own people), made once."""
+    ann = Player(client, "Ann")
+    tid = new_table(ann, {"profile": "cardems", "one_hand": True, "private": True})
+    started(ann)
+    play_to_end([ann])
+    auth = {"Authorization": f"Bearer {ann.token}"}
+    live = client.get(f"/api/tables/{tid}/sheet", headers=auth)
+    assert live.status_code == 200 and live.json()["finished"], live.text
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    hub = hub_of(client)
+    wait_until(lambda: tid not in hub.tables, "the finished table to leave memory")
+    replays: list[str] = []
+    load_match = hub.store.load_match
+
+    def counted(game_id: str) -> Any:
+        replays.append(game_id)
+        return load_match(game_id)
+
+    hub.store.load_match = counted  # type: ignore[method-assign]
+    for _ in range(3):
+        after = client.get(f"/api/tables/{tid}/sheet", headers=auth)
+        assert after.status_code == 200, after.text  # before: 404
+        assert after.json() == live.json()
+    assert replays == [tid]  # made once, then kept
+    # a private table's sheet is for its people, as its record is
+    stranger = {"Authorization": f"Bearer {guest(client, 'Mallory')}"}
+    for headers in ({}, stranger):
+        assert client.get(f"/api/tables/{tid}/sheet", headers=headers).status_code == 404
+        assert client.get(f"/api/games/{tid}/record", headers=headers).status_code == 404
+    assert client.get("/api/tables/nosuchtable/sheet", headers=auth).status_code == 404

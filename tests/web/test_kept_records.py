@@ -59,7 +59,8 @@ def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str
     assert "(contract +60, overtricks +3, bag penalty −100)" in six, six
     seven = rows.nth(6).inner_text()
     assert "(contract +60, overtricks +1, Nil −100)" in seven, seven
-    assert "(" not in rows.nth(0).inner_text()  # contracts and overtricks alone: as before
+    # contracts and overtricks alone: as before (no parts; the record's CPUs are "Nora (CPU)")
+    assert rows.nth(0).locator(".sheet-parts").count() == 0, rows.nth(0).inner_text()
     said = page.evaluate("spadesApp.table.sheetText()")
     assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said, said
     assert not page.errors, page.errors

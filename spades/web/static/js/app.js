@@ -2,11 +2,11 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
-import { clear, h, plural } from "./dom.js";
+import { clear, h, listJoin, plural } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
-import { PLACES, TableView } from "./table.js";
+import { PLACES, sheetContent, sheetDialog, TableView } from "./table.js";
 import { Voice } from "./voice.js";
 
 /** How often a visitor's lobby (no socket yet) asks for the tables again. */
@@ -38,6 +38,47 @@ function firstBadOffset(text) {
     else low = mid;
   }
   return high - 1;
+}
+
+/** Seats and sides named as the user saw them, for a row of the match history
+ * (`GET /api/users/{id}/history`) and its score sheet: "You", the others by the names the
+ * history gives; an uploaded record (sat nowhere) by its names. */
+export function historyNamer(it) {
+  const sides = it.sides && it.sides.length ? it.sides : null;
+  const mine = (s) => !it.uploaded && s === it.seat;
+  const seatName = (s) => (mine(s) ? "You" : it.names[s] || `Seat ${s + 1}`);
+  const sideName = (k) => {
+    const seats = sides ? sides[k] || [] : [];
+    if (seats.length === 1) return seatName(seats[0]);
+    return listJoin(seats.map((s) => (mine(s) ? "you" : seatName(s))));
+  };
+  const sideTitle = (k) => { const t = sideName(k); return t ? t[0].toUpperCase() + t.slice(1) : t; };
+  const mySide = sides && !it.uploaded ? sides.findIndex((seats) => seats.includes(it.seat)) : -1;
+  const finals = (scores) => scores.map((p, k) => `${sideName(k)} ${p}`).join(", ");
+  return {
+    seatName, sideTitle,
+    bidText: (bid) => {
+      if (bid === null || bid === undefined || bid === "") return null;
+      if (bid === "nil" || bid === 0 || bid === "0") return "Nil";
+      if (bid === "blind-nil") return "Blind Nil";
+      return String(bid);
+    },
+    overText: (winner) => {
+      const scores = it.scores && it.scores.length ? ` Final score: ${finals(it.scores)}.` : "";
+      if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
+      const name = sideTitle(winner);
+      return `The match is over. ${name} ${name === "You" || (sides && sides[winner].length > 1) ? "win" : "wins"}!${scores}`;
+    },
+    /** The row's score: your side's first ("You and Wren 320 – 280 West and East"). */
+    scoreText: () => {
+      if (!it.finished || !it.scores || !it.scores.length) return "not finished";
+      if (!sides || sides.length !== it.scores.length) return it.scores.join(" – ");
+      const first = mySide >= 0 ? mySide : 0;
+      const order = [first, ...it.scores.map((_, k) => k).filter((k) => k !== first)];
+      if (order.length === 2) return `${sideTitle(order[0])} ${it.scores[order[0]]} – ${it.scores[order[1]]} ${sideName(order[1])}`;
+      return order.map((k) => `${sideTitle(k)} ${it.scores[k]}`).join(", ");
+    },
+  };
 }
 
 class App {
@@ -834,29 +875,56 @@ class App {
       const s = await api("GET", `/api/users/${this.user.id}/stats`);
       page.append(this.statsTable(s.stats));
     } catch (err) { page.append(h("p", {}, `Statistics are not available: ${err.message}`)); }
-    try {
-      const hist = await api("GET", `/api/users/${this.user.id}/history`);
-      const sec = h("section", { class: "panel", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
-      if (!hist.length) sec.append(h("p", {}, "No matches yet."));
-      else {
-        const t = h("table", { class: "history-table" }, h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
-        const b = h("tbody");
-        for (const it of hist) {
-          b.append(h("tr", {},
-            // on a phone the rules go under the date (their column is hidden)
-            h("td", {}, new Date(it.updated_at * 1000).toLocaleString(), h("small", { class: "narrow-only" }, h("br"), it.profile)),
-            h("td", { class: "wide-only" }, it.profile),
-            h("td", {}, it.names.join(", ")),
-            h("td", {}, it.scores.join(" – ")),
-            h("td", {}, it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"),
-            h("td", {}, it.finished ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${it.names.join(", ")}` }, "Download") : "—")));
-        }
-        t.append(b);
-        sec.append(t);
-      }
-      page.append(sec);
-    } catch (err) { page.append(h("p", {}, `History is not available: ${err.message}`)); }
+    page.append(await this.historySection());
     this.recordsPanel(page);
+  }
+
+  /** The match history: each row's score said from the user's side ("You and Wren 320 – 280
+   * West and East", "not finished"), its record and, finished, its score sheet (the table's
+   * sheet dialog); the records the user uploaded for review too, marked. */
+  async historySection() {
+    let hist;
+    try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${err.message}`); }
+    const sec = h("section", { class: "panel", id: "history", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
+    if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
+    const t = h("table", { class: "history-table" },
+      h("caption", {}, "Your matches and uploaded records, newest first; each score gives your side's first."),
+      h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
+    const b = h("tbody");
+    const dlg = sheetDialog();
+    let opener = null;
+    dlg.addEventListener("close", () => { if (opener && opener.isConnected) opener.focus(); });
+    const openSheet = async (it, namer, button) => {
+      opener = button;
+      const body = dlg.querySelector("#sheet-body");
+      clear(body).append(h("p", {}, "Loading…"));
+      if (!dlg.open) dlg.showModal();
+      try {
+        const d = await api("GET", `/api/tables/${encodeURIComponent(it.game_id)}/sheet`);
+        clear(body).append(...sheetContent(d, namer));
+      } catch (err) { clear(body).append(h("p", { role: "alert" }, `The score sheet is not available: ${err.message}`)); }
+    };
+    for (const it of hist) {
+      const namer = historyNamer(it);
+      const when = new Date(it.updated_at * 1000).toLocaleString();
+      const what = `${it.uploaded ? "the uploaded record" : "the match"} of ${when} (${it.names.join(", ")})`;
+      const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
+        : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
+      const sheet = it.finished ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
+      if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
+      b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : null },
+        // on a phone the rules go under the date (their column is hidden)
+        h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
+        h("td", { class: "wide-only" }, it.profile),
+        h("td", {}, it.names.join(", ")),
+        h("td", { class: "history-score" }, namer.scoreText()),
+        h("td", {}, result),
+        h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
+          sheet ? " " : null, sheet)));
+    }
+    t.append(b);
+    sec.append(t, dlg);
+    return sec;
   }
 
   statsTable(stats) {
@@ -928,7 +996,9 @@ class App {
         if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
         const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
-        ok.append(`Stored for review.${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
+        ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
+        const old = page.querySelector("#history");
+        if (old && this.user) old.replaceWith(await this.historySection());
       } catch (ex) { this.showError(err, ex); }
     });
     page.append(form);

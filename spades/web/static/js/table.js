@@ -115,6 +115,48 @@ function trapTab(e, box) {
   else if (!e.shiftKey && (at === last || !box.contains(at))) { e.preventDefault(); first.focus(); }
 }
 
+/** The score sheet's dialog (`#sheet-dialog`): at the table, and on the statistics page for
+ * a match of the history (the same dialog, filled by :func:`sheetContent`). */
+export function sheetDialog() {
+  return h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
+    h("h2", { id: "sheet-title" }, "Score sheet"),
+    h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
+    h("form", { method: "dialog", class: "button-row" },
+      h("button", { type: "submit", class: "primary" }, "Close")));
+}
+
+/** A sheet (the `sheet` frame, or `GET /api/tables/{id}/sheet`) as the dialog's content:
+ * `namer` names seats and sides as the reader saw them (`seatName(seat)`, `sideTitle(side)`,
+ * `bidText(bid)`, `overText(winner)`: a TableView, or the history's `historyNamer`). */
+export function sheetContent(d, namer) {
+  if (!d.hands.length) return [h("p", {}, "No hand has been scored yet.")];
+  const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
+  const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
+  for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, namer.sideTitle(k)));
+  table.append(h("thead", {}, head));
+  const tb = h("tbody");
+  for (const row of d.hands) {
+    const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
+    d.sides.forEach((seats, k) => {
+      const bids = seats.map((s) => `${namer.seatName(s)} ${namer.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
+      const pts = row.points[k];
+      const parts = pointsParts(row, k);
+      tr.append(h("td", {},
+        h("span", { class: "sheet-bids" }, bids),
+        h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
+        parts ? h("span", { class: "sheet-parts" }, `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
+        h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
+        h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
+    });
+    tb.append(tr);
+  }
+  table.append(tb);
+  const foot = h("tr", {}, h("th", { scope: "row" }, "Total"));
+  d.scores.forEach((p, k) => foot.append(h("td", {}, `${p} (${plural(d.bags[k], "bag")}${d.bag_warning[k] ? `, ${d.bag_warning[k]}` : ""})`)));
+  table.append(h("tfoot", {}, foot));
+  return [table, d.finished ? h("p", { class: "sheet-result" }, namer.overText(d.winner)) : null].filter(Boolean);
+}
+
 export class TableView {
   constructor(app, tableId) {
     this.app = app;
@@ -2230,11 +2272,7 @@ export class TableView {
 
   // ---------- score sheet
   buildSheetDialog() {
-    const dlg = h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
-      h("h2", { id: "sheet-title" }, "Score sheet"),
-      h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
-      h("form", { method: "dialog", class: "button-row" },
-        h("button", { type: "submit", class: "primary" }, "Close")));
+    const dlg = sheetDialog();
     // closed before the sheet came: it must not open itself again when it does
     dlg.addEventListener("close", () => { this.pendingSheet = false; });
     return dlg;
@@ -2254,33 +2292,7 @@ export class TableView {
     const d = this.sheetData;
     if (!d) return;
     clear(body);
-    if (!d.hands.length) { body.append(h("p", {}, "No hand has been scored yet.")); return; }
-    const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
-    const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
-    for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, this.sideTitle(k)));
-    table.append(h("thead", {}, head));
-    const tb = h("tbody");
-    for (const row of d.hands) {
-      const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
-      d.sides.forEach((seats, k) => {
-        const bids = seats.map((s) => `${this.seatName(s)} ${this.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
-        const pts = row.points[k];
-        const parts = pointsParts(row, k);
-        tr.append(h("td", {},
-          h("span", { class: "sheet-bids" }, bids),
-          h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
-          parts ? h("span", { class: "sheet-parts" }, `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
-          h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
-          h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
-      });
-      tb.append(tr);
-    }
-    table.append(tb);
-    const foot = h("tr", {}, h("th", { scope: "row" }, "Total"));
-    d.scores.forEach((p, k) => foot.append(h("td", {}, `${p} (${plural(d.bags[k], "bag")}${d.bag_warning[k] ? `, ${d.bag_warning[k]}` : ""})`)));
-    table.append(h("tfoot", {}, foot));
-    body.append(table);
-    if (d.finished) body.append(h("p", { class: "sheet-result" }, this.overText(d.winner)));
+    body.append(...sheetContent(d, this));
   }
 
   /** O: the score sheet read out, now, or as soon as it comes (the page asks for it when it

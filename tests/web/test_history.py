@@ -1,0 +1,76 @@
+"""The match history on the statistics page (a user trial of what outlives a match): each
+row says whose score is whose ("You and CPU North 320 – 280 CPU West and CPU East", "not
+finished"), a finished match's score sheet opens from it in the table's sheet dialog (by
+keyboard, read as a dialog with a captioned table), and a record kept for review is listed
+there again, marked, with its download, and not counted as a match played."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.web.helpers import play_hinted_to_end, start_quick_match
+from tests.web.test_records import download, upload
+
+
+def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    page = new_page()
+    start_quick_match(page, "Hista", profile="game93", one_hand=True)
+    play_hinted_to_end(page)
+    page.wait_for_selector("#match-over:not([hidden])")
+    page.keyboard.press("Escape")
+    page.goto(server + "#/stats")
+    table = page.get_by_role("table", name=re.compile("^Your matches and uploaded records"))
+    table.wait_for()  # before: no caption
+    for col in ("When", "Players", "Score", "Result", "Record"):
+        assert table.get_by_role("columnheader", name=col).count() == 1, col
+    row = page.locator(".history-table tbody tr").first
+    score = row.locator(".history-score").inner_text()
+    # your side first, by name (before: "0 – 0", whose was whose unsaid)
+    assert re.fullmatch(r"You and CPU North -?\d+ – -?\d+ CPU West and CPU East", score), score
+
+    # the score sheet, from the keyboard: a dialog with the sides' columns; back to the button
+    button = row.get_by_role("button", name=re.compile("^Score sheet of the match of"))
+    button.focus()
+    page.keyboard.press("Enter")  # before: no such button
+    dialog = page.get_by_role("dialog", name="Score sheet")
+    dialog.wait_for()
+    sheet = dialog.locator(".sheet-table")
+    sheet.wait_for()
+    heads = sheet.locator("thead th").all_inner_texts()
+    assert heads == ["Hand", "You and CPU North", "CPU West and CPU East"], heads
+    assert "The match is over" in dialog.locator(".sheet-result").inner_text()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.classList.contains('history-sheet')")
+
+    # a record kept for review is in the history again, marked, with its download
+    rec = download(page, ".history-table tbody tr >> nth=0 >> a:has-text('Download')", tmp_path)
+    path = tmp_path / "kept.json"
+    path.write_text(json.dumps(rec))
+    upload(page, server, path, "review")
+    page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    page.reload()
+    kept = page.locator(".history-table tbody tr.uploaded")
+    kept.first.wait_for()  # before: never listed
+    assert kept.count() == 1
+    assert kept.locator("td").nth(4).inner_text() == "Uploaded for review"
+    again = download(page, ".history-table tbody tr.uploaded a:has-text('Download')",
+                     tmp_path / "again")
+    assert again["hands"] == rec["hands"]
+    # its sheet opens too, named by the record's names
+    kept.get_by_role("button", name=re.compile("^Score sheet of the uploaded record")).click()
+    dialog.locator(".sheet-table").wait_for()
+    assert "Hista" in dialog.locator("thead").inner_text()
+    page.keyboard.press("Escape")
+    # not a match played: the statistics count the one match
+    played = page.locator("dl.stats div", has_text="Matches played").locator("dd")
+    assert played.inner_text() == "1"
+    # on a phone the longer rows do not make the page scroll sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.documentElement.clientWidth <= 390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not page.errors, page.errors
