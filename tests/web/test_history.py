@@ -16,7 +16,7 @@ from tests.web.test_records import download, upload
 
 
 def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
-        new_page: Any, server: str, tmp_path: Path) -> None:
+        new_page: Any, server: str, tmp_path: Path, artifacts: Path) -> None:
     page = new_page()
     start_quick_match(page, "Hista", profile="game93", one_hand=True)
     play_hinted_to_end(page)
@@ -57,6 +57,7 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     kept = page.locator(".history-table tbody tr.uploaded")
     kept.first.wait_for()  # before: never listed
     assert kept.count() == 1
+    page.screenshot(path=str(artifacts / "history-with-upload.png"), full_page=True)
     assert kept.locator("td").nth(4).inner_text() == "Uploaded for review"
     again = download(page, ".history-table tbody tr.uploaded a:has-text('Download')",
                      tmp_path / "again")
