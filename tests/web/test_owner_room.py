@@ -171,3 +171,39 @@ def test_removed_to_watching_the_page_rejoins_as_a_spectator_after_a_reconnect(
     assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
     assert not bob.query_selector("text=Could not join the table")
     assert not bob.errors, bob.errors
+
+
+def test_removed_and_opening_the_invitation_again_the_page_offers_to_watch(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat, Rolfe opens the invitation link again (a bookmark, a reload of
+    it): the server refuses him a seat and says he may watch. Before: the page said so with
+    only "Back", no way to watch; now "Watch the table" (its heading focused) opens it to
+    watch, and his page stays a spectator's after a reconnect (it keeps the invitation a
+    private table needs)."""
+    tamsin, rolfe = new_page(), new_page()
+    code = create_private_table(tamsin, server, "Tamsin", "Tamsin's club", "cardems")
+    join_by_invite(tamsin, rolfe, server, code, "Rolfe")
+    tamsin.get_by_role("button", name="Remove Rolfe").click()
+    Speech(rolfe).wait_for("Tamsin removed you from your seat; you are watching the table")
+    rolfe.goto(server + f"#/join/{code}")
+    rolfe.wait_for_selector("text=you may watch it as a spectator")
+    rolfe.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    assert rolfe.evaluate("document.activeElement.textContent") == "Could not join"
+    watch = rolfe.get_by_role("button", name="Watch the table")
+    assert watch.count() == 1
+    rolfe.keyboard.press("Tab")
+    assert rolfe.evaluate("document.activeElement.id") == "invite-watch"
+    rolfe.keyboard.press("Enter")
+    spectating = "spadesApp.table.msg.table.spectating"
+    tamsin.wait_for_function(f"{spectating} === 1 && (spadesApp.table.spectatorNames || [])[0] === 'Rolfe'")
+    rolfe.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                            " && spadesApp.table.msg.you.role === 'spectator'")
+    assert rolfe.url.endswith("#/watch/" + tamsin.evaluate("spadesApp.table.id"))
+    # a reconnect: he watches again (the private table's invitation kept)
+    rolfe.context.set_offline(True)
+    rolfe.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    tamsin.wait_for_function(f"{spectating} === 0")
+    rolfe.context.set_offline(False)
+    tamsin.wait_for_function(f"{spectating} === 1 && (spadesApp.table.spectatorNames || [])[0] === 'Rolfe'")
+    assert not rolfe.query_selector("text=Could not watch the table")
+    assert not rolfe.errors, rolfe.errors

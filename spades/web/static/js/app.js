@@ -564,6 +564,7 @@ class App {
     clear(this.main);
     this.table = new TableView(this, id);
     this.table.watching = watch;
+    if (this.inviteFor && this.inviteFor.id === id) this.table.invite = this.inviteFor.code;
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -614,23 +615,34 @@ class App {
     });
   }
 
-  async joinInvite(code) {
+  /** The invitation `code` opens its table (`watch`: as a spectator). A refusal that says
+   * you may watch it (the owner removed you from it) offers "Watch the table". */
+  async joinInvite(code, watch = false) {
     if (!store.token()) {
       this.page("Join a table", h("p", {}, "Choose a name first."), this.inviteNameForm(code));
       return;
     }
-    this.page("Joining…");
+    clear(this.main);
+    this.page(watch ? "Opening the table to watch…" : "Joining…");
     try {
       await this.ensureSession();
       const snapshot = this.waitTable();
       try {
-        await this.conn.request({ type: "join", invite: decodeURIComponent(code || "") });
+        await this.conn.request({ type: "join", invite: decodeURIComponent(code || ""), ...(watch ? { role: "spectator" } : {}) });
       } catch (err) { snapshot.catch(() => {}); this.stopWaiting(); throw err; }
       const id = await snapshot;
-      location.hash = `#/table/${id}`;
+      // a spectator of a private table needs its code to join again after a reconnect
+      if (watch) this.inviteFor = { id, code: decodeURIComponent(code || "") };
+      location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     } catch (err) {
       clear(this.main);
-      this.page("Could not join", h("p", { role: "alert" }, err.message), h("p", {}, h("a", { href: "#/" }, "Back")));
+      const canWatch = !watch && /you may watch it as a spectator/.test(err.message);
+      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, err.message),
+        canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
+        h("p", {}, h("a", { href: "#/" }, "Back")));
+      const title = page.querySelector("h1");
+      title.tabIndex = -1;
+      title.focus();
     }
   }
 
