@@ -1803,7 +1803,7 @@ export class TableView {
     const box = this.el.querySelector("#bid-dialog");
     if (box && box.open && !(bidding && this.view.hand)) {
       box.close("gone");
-      this.say("The Bid box is closed: your bid is made.");
+      this.say(this.idleCovered ? "The Bid box is closed: a CPU bid for you." : "The Bid box is closed: your bid is made.");
     }
     const blind = this.el.querySelector("#blind-nil-dialog");
     if (blind && blind.open && !this.legalBids().includes("blind-nil")) {
@@ -1847,7 +1847,7 @@ export class TableView {
       const back = this.blindNilReturn;
       this.blindNilReturn = null;
       if (dlg.returnValue === "yes") { this.act("blind-nil"); this.focusHand(); return; }
-      if (dlg.returnValue === "gone") { this.focusHand(); return; } // (said why)
+      if (dlg.returnValue === "gone") { this.focusAfterDialog(); return; } // (said why)
       this.say("Blind Nil not bid.");
       if (back && document.contains(back)) back.focus(); else this.focusBid();
     });
@@ -1857,6 +1857,13 @@ export class TableView {
   focusHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (hand) hand.focus();
+  }
+
+  /** A bid dialog closed: back to the hand, or to "Play again" when a CPU has taken your
+   * seat meanwhile (the dialog, modal, kept the focus from it when its box came). */
+  focusAfterDialog() {
+    const again = this.el && this.el.querySelector("#play-again");
+    if (again) again.focus({ preventScroll: true }); else this.focusHand();
   }
 
   /** J: the hand focused, and the felt with it (and the hand's summary, when it is up) in
@@ -2121,7 +2128,7 @@ export class TableView {
     });
     dlg.append(form);
     dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
-    dlg.addEventListener("close", () => this.focusHand());
+    dlg.addEventListener("close", () => this.focusAfterDialog());
     return dlg;
   }
 
