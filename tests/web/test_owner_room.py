@@ -207,3 +207,28 @@ def test_removed_and_opening_the_invitation_again_the_page_offers_to_watch(
     tamsin.wait_for_function(f"{spectating} === 1 && (spadesApp.table.spectatorNames || [])[0] === 'Rolfe'")
     assert not rolfe.query_selector("text=Could not watch the table")
     assert not rolfe.errors, rolfe.errors
+
+
+def test_removed_to_watching_a_private_table_a_reload_watches_it_again(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat at a private table, Piers watches; he reloads the page. Before:
+    the page, opened at the table's address, asked for a seat without the invitation and
+    said "Could not join the table: this table is private: join with its invite code"
+    (he had only been watching, and the removal was not even named). Now the page's address
+    is the table's to watch, and the reload watches it again."""
+    ula, piers = new_page(), new_page()
+    code = create_private_table(ula, server, "Ula", "Ula's club", "cardems")
+    join_by_invite(ula, piers, server, code, "Piers")
+    ula.get_by_role("button", name="Remove Piers").click()
+    Speech(piers).wait_for("Ula removed you from your seat; you are watching the table")
+    tid = ula.evaluate("spadesApp.table.id")
+    piers.wait_for_function("spadesApp.table.rejoinWatching")
+    piers.reload()
+    piers.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                            " && spadesApp.table.msg.you.role === 'spectator'")
+    ula.wait_for_function("spadesApp.table.msg.table.spectating === 1"
+                          " && (spadesApp.table.spectatorNames || [])[0] === 'Piers'")
+    assert not piers.query_selector("text=Could not join the table")
+    assert piers.evaluate("location.hash") == f"#/watch/{tid}"
+    assert ula.evaluate(f"{SEATS}.every(s => s.name !== 'Piers')")
+    assert not piers.errors, piers.errors

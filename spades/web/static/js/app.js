@@ -564,7 +564,7 @@ class App {
     clear(this.main);
     this.table = new TableView(this, id);
     this.table.watching = watch;
-    if (this.inviteFor && this.inviteFor.id === id) this.table.invite = this.inviteFor.code;
+    if (watch) this.table.invite = store.invite(id); // (a private table's, when you had it)
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -631,8 +631,8 @@ class App {
         await this.conn.request({ type: "join", invite: decodeURIComponent(code || ""), ...(watch ? { role: "spectator" } : {}) });
       } catch (err) { snapshot.catch(() => {}); this.stopWaiting(); throw err; }
       const id = await snapshot;
-      // a spectator of a private table needs its code to join again after a reconnect
-      if (watch) this.inviteFor = { id, code: decodeURIComponent(code || "") };
+      // a spectator of a private table needs its code to join again (a reconnect, a reload)
+      if (watch) store.setInvite(id, decodeURIComponent(code || ""));
       location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     } catch (err) {
       clear(this.main);

@@ -597,7 +597,10 @@ export class TableView {
     // (with the invite code of a private table, which a spectator's table state lacks)
     if (wasPlayer && msg.you && msg.you.role === "spectator") {
       this.rejoinWatching = true;
-      if (invite) this.invite = invite;
+      if (invite) { this.invite = invite; store.setInvite(this.id, invite); }
+      // a reload opens it to watch too (as a player's it was refused: a private table's
+      // code, then the removal)
+      if (location.hash === `#/table/${this.id}`) history.replaceState(null, "", `#/watch/${this.id}`);
     }
     // removed from a table that allows no spectators: this frame is the last one
     if (msg.you && msg.you.role === "none") {
