@@ -232,3 +232,23 @@ def test_removed_to_watching_a_private_table_a_reload_watches_it_again(
     assert piers.evaluate("location.hash") == f"#/watch/{tid}"
     assert ula.evaluate(f"{SEATS}.every(s => s.name !== 'Piers')")
     assert not piers.errors, piers.errors
+
+
+def test_a_refused_join_puts_the_focus_on_what_happened(new_page: Any, server: str) -> None:
+    """Vance opens a private table's address without its invitation and gives his name: the
+    join is refused. Before: the form he was on went and the focus fell to the page's body
+    (a screen reader user heard the alert once, then was nowhere); now it is on the heading
+    "Could not join the table", and Tab reaches "Back to the home page"."""
+    wynne, vance = new_page(), new_page()
+    create_private_table(wynne, server, "Wynne", "Wynne's club", "cardems")
+    tid = wynne.evaluate("spadesApp.table.id")
+    vance.evaluate("localStorage.removeItem('spades.token')")
+    vance.goto(server + f"#/table/{tid}")
+    vance.fill("#table-name", "Vance")
+    vance.keyboard.press("Enter")
+    vance.wait_for_selector("text=join with its invite code")
+    vance.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    assert vance.evaluate("document.activeElement.textContent") == "Could not join the table"
+    vance.keyboard.press("Tab")
+    assert vance.evaluate("document.activeElement.textContent") == "Back to the home page"
+    assert not vance.errors, vance.errors

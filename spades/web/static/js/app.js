@@ -611,7 +611,11 @@ class App {
       this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
       // a match that started without you can still be watched
       const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
-      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      const title = h("h1", { tabindex: "-1" }, `Could not ${what} the table`);
+      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      // the keyboard's focus on what happened (what it was on is gone)
+      const a = document.activeElement;
+      if (!a || a === document.body || !document.contains(a) || t.el.contains(a)) title.focus();
     });
   }
 
