@@ -94,6 +94,11 @@ def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
         page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
         page.keyboard.press("Enter")
         speech.wait_for("you are back", timeout=15)
+        # then where the game stands, as after a reconnect (before: nothing more; what the
+        # CPU did for her and whose turn it is had gone by while she was away)
+        caught = speech.wait_for("Hand 1", timeout=15)["text"]
+        assert "Scores" in caught and ("turn" in caught or " to bid" in caught
+                                       or " to play" in caught or " to lead" in caught), caught
         page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
         assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
         # the help (?) says what happens, with this server's time

@@ -140,6 +140,7 @@ export class TableView {
     this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.rejoinWatching = false; // removed from your seat: watching, rejoined as a spectator
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
+    this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
   }
 
   /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
@@ -645,6 +646,20 @@ export class TableView {
         this.sheetData = null;
         sounds.play("chord");
         pause = 600;
+        break;
+      case "covered":
+        // a CPU plays for you while you are here (idle): where the game stood, for when
+        // you are back
+        if (mine) this.idleBefore = { view: msg.view, score: msg.score };
+        break;
+      case "returned":
+        // back from idle ("You are back" was said): what was played for you meanwhile,
+        // where the game stands and whose turn, as after a reconnect
+        if (mine && this.idleBefore) {
+          const before = this.idleBefore;
+          this.idleBefore = null;
+          if (this.status === "active") this.say(this.catchUpText(before));
+        }
         break;
       case "match_over":
         this.msg.table.status = "finished";
