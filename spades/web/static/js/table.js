@@ -28,6 +28,7 @@ const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}:${v.hand ? 1 : 0}`;
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
+const MOVE_KINDS = new Set(["bid", "look", "play"]); // a seat's own move
 // the server's short notes ("Kim sits down") as sentences
 // (a sentence that opens with a player's name keeps it as written: "eBay sits down.")
 const opensWith = (t, names) => names.some((n) => n && t.startsWith(n) && !/^[\p{L}\p{N}]/u.test(t.slice(n.length)));
@@ -585,6 +586,7 @@ export class TableView {
   /** Show an event on the table (what it says was said when it came: tell). */
   applyEvent(msg) {
     const ev = msg.event;
+    const before = this.view;
     this.view = msg.view;
     this.turn = msg.turn;
     this.score = msg.score;
@@ -611,6 +613,10 @@ export class TableView {
     const sounds = this.app.sounds;
     let pause = 0;
     const mine = ev.seat === this.mySeat && this.isPlayer;
+    // a move this page made (on the state it acted on), not one made for you
+    const ownMove = mine && MOVE_KINDS.has(ev.kind) && !!before && this.actingOn === before;
+    const backByMove = this.lastOwnMove;
+    this.lastOwnMove = ownMove;
     switch (ev.kind) {
       case "deal":
         this.lastTrick = null;
@@ -653,12 +659,13 @@ export class TableView {
         if (mine) this.idleBefore = { view: msg.view, score: msg.score };
         break;
       case "returned":
-        // back from idle ("You are back" was said): what was played for you meanwhile,
-        // where the game stands and whose turn, as after a reconnect
+        // back from idle by Play again ("You are back" was said): what was played for you
+        // meanwhile, where the game stands and whose turn, as after a reconnect
+        // (not when your own move took the seat back: you are at the table, and it was said)
         if (mine && this.idleBefore) {
-          const before = this.idleBefore;
+          const idle = this.idleBefore;
           this.idleBefore = null;
-          if (this.status === "active") this.say(this.catchUpText(before));
+          if (this.status === "active" && !backByMove) this.say(this.catchUpText(idle));
         }
         break;
       case "match_over":
