@@ -73,8 +73,10 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
     assert ann.get_by_role("button", name="Remove Cara").count() == 1
     assert ann.get_by_role("button", name="Remove Ann").count() == 0
     # Bob watches; opening the table to play again, he is refused in words (before the fix
-    # he sat down again), and offered to watch
-    bob.reload()
+    # he sat down again), and offered to watch (a reload of his page watches it again: its
+    # address is the table's to watch now)
+    bob.wait_for_function("location.hash.startsWith('#/watch/')")
+    bob.goto(server + "#/table/" + ann.evaluate("spadesApp.table.id"))
     bob.wait_for_selector("text=Could not join the table")
     assert "the owner removed you" in (bob.text_content("body") or "")
     assert bob.get_by_role("link", name="Watch the table instead").count() == 1

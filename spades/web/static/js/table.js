@@ -603,6 +603,8 @@ export class TableView {
       if (invite) { this.invite = invite; store.setInvite(this.id, invite); }
       // a reload opens it to watch too (as a player's it was refused: a private table's
       // code, then the removal)
+      // (and opening it to play, #/table/<id>, asks for a seat: refused, with the way to watch)
+      this.watching = true;
       if (location.hash === `#/table/${this.id}`) history.replaceState(null, "", `#/watch/${this.id}`);
     }
     // removed from a table that allows no spectators: this frame is the last one
