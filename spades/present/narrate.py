@@ -157,6 +157,21 @@ class Narrator:
         """The sentence for one event."""
         return _sentence(self._words(event), self.names)
 
+    def say_by_cpu(self, event: Event) -> str:
+        """The sentence for an event when a CPU covers the listener's seat while they are
+        there (idle at a table of people): their own bid, look or card is the CPU's, said so
+        ("a CPU plays the four of diamonds for you"), not "you play ..."."""
+        match event:
+            case BidMade() if self._is_me(event.seat):
+                words = f"a CPU bids {bid_words(event.bid, event.blind)} for you"
+            case CardPlayed() if self._is_me(event.seat):
+                words = f"a CPU plays the {card_name(event.card)} for you"
+            case LookedAtCards() if self._is_me(event.seat):
+                words = "a CPU looks at your cards for you"
+            case _:
+                return self.say(event)
+        return _sentence(words, self.names)
+
     def _words(self, e: Event) -> str:
         match e:
             case HandDealt():

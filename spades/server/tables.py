@@ -358,13 +358,15 @@ class Table:
         return narrator
 
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
-             with_table: bool = False, told: Mapping[Member, str] | None = None) -> int:
+             with_table: bool = False, told: Mapping[Member, str] | None = None,
+             by_cpu: int | None = None) -> int:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
         partner North is back"), named as that member's page draws it. ``told``: connections
         that hear their own words instead (one just removed from its seat: also when it is
-        no longer at the table). The frames are built by
+        no longer at the table). ``by_cpu``: the seat a CPU covered for this move, whose
+        player hears it as the CPU's ("a CPU plays ... for you"). The frames are built by
         :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
         text: str | Callable[[Narrator], str] = event.get("text", "")
@@ -385,7 +387,9 @@ class Table:
             said = said_to.get(seat) if conn not in personal else out.said(personal[conn])
             if said is None:
                 if news:
-                    say = self.narrator(seat, places).say
+                    narrator = self.narrator(seat, places)
+                    say = narrator.say_by_cpu if seat is not None and seat == by_cpu \
+                        else narrator.say
                     texts = [say(e) for e in news]
                     said = out.said(" ".join(texts), texts)
                 elif callable(text):  # about a seat: named for this member
@@ -1035,7 +1039,9 @@ class Table:
                     scored = e
                 elif isinstance(e, MatchOver):
                     over = True
-            seq = self.emit(ev, news=news)
+            # a person a CPU covers, still here (idle), hears that the CPU made the move
+            covering = seat if source == "cpu" and self.places[seat].kind == "human" else None
+            seq = self.emit(ev, news=news, by_cpu=covering)
             if back:
                 self.emit({"kind": "returned", "seat": seat, "text": lambda n:
                            f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},

@@ -93,6 +93,30 @@ def test_a_player_who_never_acts_no_longer_stalls_a_table_without_a_timer(
         drive(ann, event("hand_scored"), at)
 
 
+def test_the_idle_player_hears_the_cpus_moves_as_the_cpus(settings: Settings) -> None:
+    """Covered while still there, Bob hears the moves made at his seat as the CPU's: "A CPU
+    bids 3 for you." Before: "You bid 3.", "You play the four of diamonds." for moves he
+    never made (a screen reader user could not tell them from his own)."""
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, _ = idle_table(client)
+        bob_covered(ann, bob)
+        at = len(ann.frames)
+        moved = drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == bob.seat
+                                      and m["event"]["kind"] in ("bid", "play")), at)
+        his = bob.until(lambda m: m["type"] == "event" and m["seq"] == moved["seq"])
+        mine = [n for n in his["event"]["news"] if n.get("seat") == bob.seat
+                and n["type"] in ("bid", "play")]
+        assert len(mine) == 1, his["event"]["news"]
+        text = mine[0]["text"]
+        verb = "bids" if mine[0]["type"] == "bid" else "plays the"
+        assert text.startswith(f"A CPU {verb} ") and text.endswith(" for you."), text
+        assert his["event"]["text"].startswith(text)
+        # the others hear Bob's move as before
+        theirs = [n["text"] for n in moved["event"]["news"] if n.get("seat") == bob.seat
+                  and n["type"] in ("bid", "play")]
+        assert theirs and "Bob " in theirs[0] and "CPU" not in theirs[0], theirs
+
+
 def test_joining_again_takes_the_seat_back_and_the_cpu_stops(settings: Settings) -> None:
     with in_process(replace(settings, idle_seconds=IDLE)) as client:
         ann, bob, tid = idle_table(client, {"one_hand": True})

@@ -16,7 +16,7 @@ import pytest
 
 from tests.server.netclient import NetPlayer
 from tests.web.conftest import _free_port, start_serve
-from tests.web.helpers import Speech, create_private_table
+from tests.web.helpers import Speech, create_private_table, open_bid_box
 from tests.web.test_axe_and_screenshots import audit
 
 #: Seconds a turn waits before a CPU covers it, on this test's own server.
@@ -94,10 +94,65 @@ def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
         page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
         page.keyboard.press("Enter")
         speech.wait_for("you are back", timeout=15)
+        # then where the game stands, as after a reconnect (before: nothing more; what the
+        # CPU did for her and whose turn it is had gone by while she was away)
+        caught = speech.wait_for("Hand 1", timeout=15)["text"]
+        assert "Scores" in caught and ("turn" in caught or " to bid" in caught
+                                       or " to play" in caught or " to lead" in caught), caught
         page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
         assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
         # the help (?) says what happens, with this server's time
         helped = page.evaluate("spadesApp.idleHelp()")
         assert "has waited 2 seconds for your turn, a CPU plays for you" in helped
         assert "Play again" in helped
+        assert not page.errors, page.errors
+
+
+#: A turn long enough to open the Bid box before the CPU comes (the box opens at the deal).
+SLOW_IDLE = 8
+
+
+@pytest.fixture
+def slow_idle_server(server: str, tmp_path: Path) -> Iterator[str]:
+    """A ``spades serve`` of its own with ``--limit idle_seconds=8``."""
+    port = _free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
+                           ("--limit", f"idle_seconds={SLOW_IDLE}"))
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_idle_with_the_bid_box_open_the_focus_goes_to_play_again(
+        new_page: Any, slow_idle_server: str) -> None:
+    """Dora opens the Bid box and steps away. Before: the box (modal) kept the focus from
+    "Play again" when the CPU took her seat; when the CPU's bid closed it the focus went to
+    her hand and she heard "your bid is made" (a keyboard user had to look for the way
+    back). Now the focus goes to "Play again" and she hears that a CPU bid for her."""
+    server = slow_idle_server
+    page = new_page()
+    code = create_private_table(page, server, "Dora", "Dora's table", "game93")
+    with waiting_partner(server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.click("text=Start the match")
+        page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                               " && spadesApp.table.view.phase === 'bid'")
+        speech = Speech(page)
+        open_bid_box(page)
+        speech.wait_for(f"you have not played for {SLOW_IDLE} seconds", timeout=60)
+        said = speech.wait_for("The Bid box is closed", timeout=30)
+        assert said["text"] == "The Bid box is closed: a CPU bid for you.", said
+        page.wait_for_function("!document.querySelector('#bid-dialog[open]')")
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'play-again'")
+        page.keyboard.press("Enter")
+        speech.wait_for("you are back", timeout=15)
+        page.wait_for_function("!document.getElementById('idle-box')", timeout=15000)
+        assert page.evaluate("document.activeElement && document.activeElement.id") == "hand"
         assert not page.errors, page.errors

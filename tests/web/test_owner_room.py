@@ -73,8 +73,10 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
     assert ann.get_by_role("button", name="Remove Cara").count() == 1
     assert ann.get_by_role("button", name="Remove Ann").count() == 0
     # Bob watches; opening the table to play again, he is refused in words (before the fix
-    # he sat down again), and offered to watch
-    bob.reload()
+    # he sat down again), and offered to watch (a reload of his page watches it again: its
+    # address is the table's to watch now)
+    bob.wait_for_function("location.hash.startsWith('#/watch/')")
+    bob.goto(server + "#/table/" + ann.evaluate("spadesApp.table.id"))
     bob.wait_for_selector("text=Could not join the table")
     assert "the owner removed you" in (bob.text_content("body") or "")
     assert bob.get_by_role("link", name="Watch the table instead").count() == 1
@@ -171,3 +173,84 @@ def test_removed_to_watching_the_page_rejoins_as_a_spectator_after_a_reconnect(
     assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
     assert not bob.query_selector("text=Could not join the table")
     assert not bob.errors, bob.errors
+
+
+def test_removed_and_opening_the_invitation_again_the_page_offers_to_watch(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat, Rolfe opens the invitation link again (a bookmark, a reload of
+    it): the server refuses him a seat and says he may watch. Before: the page said so with
+    only "Back", no way to watch; now "Watch the table" (its heading focused) opens it to
+    watch, and his page stays a spectator's after a reconnect (it keeps the invitation a
+    private table needs)."""
+    tamsin, rolfe = new_page(), new_page()
+    code = create_private_table(tamsin, server, "Tamsin", "Tamsin's club", "cardems")
+    join_by_invite(tamsin, rolfe, server, code, "Rolfe")
+    tamsin.get_by_role("button", name="Remove Rolfe").click()
+    Speech(rolfe).wait_for("Tamsin removed you from your seat; you are watching the table")
+    rolfe.goto(server + f"#/join/{code}")
+    rolfe.wait_for_selector("text=you may watch it as a spectator")
+    rolfe.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    assert rolfe.evaluate("document.activeElement.textContent") == "Could not join"
+    watch = rolfe.get_by_role("button", name="Watch the table")
+    assert watch.count() == 1
+    rolfe.keyboard.press("Tab")
+    assert rolfe.evaluate("document.activeElement.id") == "invite-watch"
+    rolfe.keyboard.press("Enter")
+    spectating = "spadesApp.table.msg.table.spectating"
+    tamsin.wait_for_function(f"{spectating} === 1 && (spadesApp.table.spectatorNames || [])[0] === 'Rolfe'")
+    rolfe.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                            " && spadesApp.table.msg.you.role === 'spectator'")
+    assert rolfe.url.endswith("#/watch/" + tamsin.evaluate("spadesApp.table.id"))
+    # a reconnect: he watches again (the private table's invitation kept)
+    rolfe.context.set_offline(True)
+    rolfe.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    tamsin.wait_for_function(f"{spectating} === 0")
+    rolfe.context.set_offline(False)
+    tamsin.wait_for_function(f"{spectating} === 1 && (spadesApp.table.spectatorNames || [])[0] === 'Rolfe'")
+    assert not rolfe.query_selector("text=Could not watch the table")
+    assert not rolfe.errors, rolfe.errors
+
+
+def test_removed_to_watching_a_private_table_a_reload_watches_it_again(
+        new_page: Any, server: str) -> None:
+    """Removed from his seat at a private table, Piers watches; he reloads the page. Before:
+    the page, opened at the table's address, asked for a seat without the invitation and
+    said "Could not join the table: this table is private: join with its invite code"
+    (he had only been watching, and the removal was not even named). Now the page's address
+    is the table's to watch, and the reload watches it again."""
+    ula, piers = new_page(), new_page()
+    code = create_private_table(ula, server, "Ula", "Ula's club", "cardems")
+    join_by_invite(ula, piers, server, code, "Piers")
+    ula.get_by_role("button", name="Remove Piers").click()
+    Speech(piers).wait_for("Ula removed you from your seat; you are watching the table")
+    tid = ula.evaluate("spadesApp.table.id")
+    piers.wait_for_function("spadesApp.table.rejoinWatching")
+    piers.reload()
+    piers.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                            " && spadesApp.table.msg.you.role === 'spectator'")
+    ula.wait_for_function("spadesApp.table.msg.table.spectating === 1"
+                          " && (spadesApp.table.spectatorNames || [])[0] === 'Piers'")
+    assert not piers.query_selector("text=Could not join the table")
+    assert piers.evaluate("location.hash") == f"#/watch/{tid}"
+    assert ula.evaluate(f"{SEATS}.every(s => s.name !== 'Piers')")
+    assert not piers.errors, piers.errors
+
+
+def test_a_refused_join_puts_the_focus_on_what_happened(new_page: Any, server: str) -> None:
+    """Vance opens a private table's address without its invitation and gives his name: the
+    join is refused. Before: the form he was on went and the focus fell to the page's body
+    (a screen reader user heard the alert once, then was nowhere); now it is on the heading
+    "Could not join the table", and Tab reaches "Back to the home page"."""
+    wynne, vance = new_page(), new_page()
+    create_private_table(wynne, server, "Wynne", "Wynne's club", "cardems")
+    tid = wynne.evaluate("spadesApp.table.id")
+    vance.evaluate("localStorage.removeItem('spades.token')")
+    vance.goto(server + f"#/table/{tid}")
+    vance.fill("#table-name", "Vance")
+    vance.keyboard.press("Enter")
+    vance.wait_for_selector("text=join with its invite code")
+    vance.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    assert vance.evaluate("document.activeElement.textContent") == "Could not join the table"
+    vance.keyboard.press("Tab")
+    assert vance.evaluate("document.activeElement.textContent") == "Back to the home page"
+    assert not vance.errors, vance.errors

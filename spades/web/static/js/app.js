@@ -605,6 +605,7 @@ class App {
     clear(this.main);
     this.table = new TableView(this, id);
     this.table.watching = watch;
+    if (watch) this.table.invite = store.invite(id); // (a private table's, when you had it)
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;
@@ -651,27 +652,42 @@ class App {
       this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
       // a match that started without you can still be watched
       const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
-      clear(t.el).append(h("div", { class: "panel" }, h("h1", {}, `Could not ${what} the table`), h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      const title = h("h1", { tabindex: "-1" }, `Could not ${what} the table`);
+      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      // the keyboard's focus on what happened (what it was on is gone)
+      const a = document.activeElement;
+      if (!a || a === document.body || !document.contains(a) || t.el.contains(a)) title.focus();
     });
   }
 
-  async joinInvite(code) {
+  /** The invitation `code` opens its table (`watch`: as a spectator). A refusal that says
+   * you may watch it (the owner removed you from it) offers "Watch the table". */
+  async joinInvite(code, watch = false) {
     if (!store.token()) {
       this.page("Join a table", h("p", {}, "Choose a name first."), this.inviteNameForm(code));
       return;
     }
-    this.page("Joining…");
+    clear(this.main);
+    this.page(watch ? "Opening the table to watch…" : "Joining…");
     try {
       await this.ensureSession();
       const snapshot = this.waitTable();
       try {
-        await this.conn.request({ type: "join", invite: decodeURIComponent(code || "") });
+        await this.conn.request({ type: "join", invite: decodeURIComponent(code || ""), ...(watch ? { role: "spectator" } : {}) });
       } catch (err) { snapshot.catch(() => {}); this.stopWaiting(); throw err; }
       const id = await snapshot;
-      location.hash = `#/table/${id}`;
+      // a spectator of a private table needs its code to join again (a reconnect, a reload)
+      if (watch) store.setInvite(id, decodeURIComponent(code || ""));
+      location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     } catch (err) {
       clear(this.main);
-      this.page("Could not join", h("p", { role: "alert" }, err.message), h("p", {}, h("a", { href: "#/" }, "Back")));
+      const canWatch = !watch && /you may watch it as a spectator/.test(err.message);
+      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, err.message),
+        canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
+        h("p", {}, h("a", { href: "#/" }, "Back")));
+      const title = page.querySelector("h1");
+      title.tabIndex = -1;
+      title.focus();
     }
   }
 

@@ -5,6 +5,8 @@
 //   spades.draft.<table>   the bid being chosen and the selected card (seed 003)
 //   spades.lastTable       the table last opened (offered on the home page, "Your tables")
 //   spades.tableNames      the names of the last tables opened, by id ("Your tables")
+//   spades.invites         invitation codes of private tables you watch, by id (a spectator
+//                          needs it to join again: a reload, a reconnect)
 
 const PREFIX = "spades.";
 
@@ -57,6 +59,14 @@ export const store = {
     all[id] = name;
     for (const old of Object.keys(all).slice(0, -20)) delete all[old]; // the last 20
     write("tableNames", all);
+  },
+  invite: (id) => read("invites", {})[id] || null,
+  setInvite: (id, code) => {
+    const all = read("invites", {});
+    delete all[id];
+    all[id] = code;
+    for (const old of Object.keys(all).slice(0, -20)) delete all[old]; // the last 20
+    write("invites", all);
   },
   read,
   write,

@@ -28,6 +28,7 @@ const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length : 0}:${v.bids.filter((b) => b !== null).length}:${v.hand ? 1 : 0}`;
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
+const MOVE_KINDS = new Set(["bid", "look", "play"]); // a seat's own move
 // the server's short notes ("Kim sits down") as sentences
 // (a sentence that opens with a player's name keeps it as written: "eBay sits down.")
 const opensWith = (t, names) => names.some((n) => n && t.startsWith(n) && !/^[\p{L}\p{N}]/u.test(t.slice(n.length)));
@@ -182,6 +183,7 @@ export class TableView {
     this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.rejoinWatching = false; // removed from your seat: watching, rejoined as a spectator
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
+    this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
   }
 
   /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
@@ -626,6 +628,7 @@ export class TableView {
   /** Show an event on the table (what it says was said when it came: tell). */
   applyEvent(msg) {
     const ev = msg.event;
+    const before = this.view;
     this.view = msg.view;
     this.turn = msg.turn;
     this.score = msg.score;
@@ -639,7 +642,12 @@ export class TableView {
     // (with the invite code of a private table, which a spectator's table state lacks)
     if (wasPlayer && msg.you && msg.you.role === "spectator") {
       this.rejoinWatching = true;
-      if (invite) this.invite = invite;
+      if (invite) { this.invite = invite; store.setInvite(this.id, invite); }
+      // a reload opens it to watch too (as a player's it was refused: a private table's
+      // code, then the removal)
+      // (and opening it to play, #/table/<id>, asks for a seat: refused, with the way to watch)
+      this.watching = true;
+      if (location.hash === `#/table/${this.id}`) history.replaceState(null, "", `#/watch/${this.id}`);
     }
     // removed from a table that allows no spectators: this frame is the last one
     if (msg.you && msg.you.role === "none") {
@@ -649,6 +657,10 @@ export class TableView {
     const sounds = this.app.sounds;
     let pause = 0;
     const mine = ev.seat === this.mySeat && this.isPlayer;
+    // a move this page made (on the state it acted on), not one made for you
+    const ownMove = mine && MOVE_KINDS.has(ev.kind) && !!before && this.actingOn === before;
+    const backByMove = this.lastOwnMove;
+    this.lastOwnMove = ownMove;
     switch (ev.kind) {
       case "deal":
         this.lastTrick = null;
@@ -684,6 +696,21 @@ export class TableView {
         this.sheetData = null;
         sounds.play("chord");
         pause = 600;
+        break;
+      case "covered":
+        // a CPU plays for you while you are here (idle): where the game stood, for when
+        // you are back
+        if (mine) this.idleBefore = { view: msg.view, score: msg.score };
+        break;
+      case "returned":
+        // back from idle by Play again ("You are back" was said): what was played for you
+        // meanwhile, where the game stands and whose turn, as after a reconnect
+        // (not when your own move took the seat back: you are at the table, and it was said)
+        if (mine && this.idleBefore) {
+          const idle = this.idleBefore;
+          this.idleBefore = null;
+          if (this.status === "active" && !backByMove) this.say(this.catchUpText(idle));
+        }
         break;
       case "match_over":
         this.msg.table.status = "finished";
@@ -1845,7 +1872,7 @@ export class TableView {
     const box = this.el.querySelector("#bid-dialog");
     if (box && box.open && !(bidding && this.view.hand)) {
       box.close("gone");
-      this.say("The Bid box is closed: your bid is made.");
+      this.say(this.idleCovered ? "The Bid box is closed: a CPU bid for you." : "The Bid box is closed: your bid is made.");
     }
     const blind = this.el.querySelector("#blind-nil-dialog");
     if (blind && blind.open && !this.legalBids().includes("blind-nil")) {
@@ -1889,7 +1916,7 @@ export class TableView {
       const back = this.blindNilReturn;
       this.blindNilReturn = null;
       if (dlg.returnValue === "yes") { this.act("blind-nil"); this.focusHand(); return; }
-      if (dlg.returnValue === "gone") { this.focusHand(); return; } // (said why)
+      if (dlg.returnValue === "gone") { this.focusAfterDialog(); return; } // (said why)
       this.say("Blind Nil not bid.");
       if (back && document.contains(back)) back.focus(); else this.focusBid();
     });
@@ -1899,6 +1926,13 @@ export class TableView {
   focusHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (hand) hand.focus();
+  }
+
+  /** A bid dialog closed: back to the hand, or to "Play again" when a CPU has taken your
+   * seat meanwhile (the dialog, modal, kept the focus from it when its box came). */
+  focusAfterDialog() {
+    const again = this.el && this.el.querySelector("#play-again");
+    if (again) again.focus({ preventScroll: true }); else this.focusHand();
   }
 
   /** J: the hand focused, and the felt with it (and the hand's summary, when it is up) in
@@ -2163,7 +2197,7 @@ export class TableView {
     });
     dlg.append(form);
     dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
-    dlg.addEventListener("close", () => this.focusHand());
+    dlg.addEventListener("close", () => this.focusAfterDialog());
     return dlg;
   }
 
