@@ -907,7 +907,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             hub.cluster.leaving_remote(conn)
         if conn.table is not None and conn.table is not table:
             await conn.table.detach(conn, leaving=False)
-        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free)
+        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back)
         conn.send(_ack(ref, table.seq))
         conn.send(table.snapshot(conn))
     elif kind == "leave":

@@ -396,6 +396,11 @@ class JoinMsg(_Msg):
         "other open connection of yours holds it. If one does, nothing changes for it: this "
         "connection gets `error replaced` (with this ref) and is handed the seat when that "
         "one closes")
+    back: bool = Field(
+        default=False, description="take your seat back from the CPU that plays for you "
+        "because your turn waited `idle_seconds` (the page's Play again). Without it, "
+        "joining again (a reconnect, a reload) leaves the CPU playing for you, so a "
+        "flaky connection does not hand the seat to and fro")
 
 
 class LeaveMsg(_Msg):

@@ -32,18 +32,26 @@ class Place:
     team: int | None = None
     covered: bool = False
     guest: bool = False  # a guest (not an account): shown as such next to the name
+    #: covered because their turn waited ``idle_seconds`` while they were connected: joining
+    #: again (a reconnect, a reload) leaves the CPU playing; ``join`` with ``back`` (the
+    #: page's Play again) or a move of theirs takes the seat back
+    idle: bool = False
 
     def to_db(self) -> dict[str, Any]:
-        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "cpu": self.cpu, "team": self.team, "covered": self.covered,
-                "guest": self.guest}
+        out = {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+               "cpu": self.cpu, "team": self.team, "covered": self.covered,
+               "guest": self.guest}
+        if self.idle:
+            out["idle"] = True
+        return out
 
     @classmethod
     def from_db(cls, d: dict[str, Any]) -> Place:
         kind = d.get("kind") or ("cpu" if d.get("cpu") else "human" if d.get("user_id")
                                  else "empty")
         return cls(kind, d.get("user_id"), d.get("name") or "", d.get("cpu"), d.get("team"),
-                   bool(d.get("covered")), bool(d.get("guest")))
+                   bool(d.get("covered")), bool(d.get("guest")),
+                   bool(d.get("covered")) and bool(d.get("idle")))
 
 
 def team_count(rules: Rules) -> int:

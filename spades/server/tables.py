@@ -490,10 +490,11 @@ class Table:
         return {c.user_id: c.name for c in self.spectators}
 
     async def join(self, conn: Member, role: str, invite: str | None, *,
-                   if_free: bool = False) -> None:
+                   if_free: bool = False, back: bool = False) -> None:
         """``if_free``: a replaced tab back after its own reconnect takes the seat only if no
         other open connection of the user holds it; else it waits (error ``replaced``) to be
-        handed the seat when that one closes."""
+        handed the seat when that one closes. ``back``: a seat a CPU covers because its
+        player was idle comes back to them (else the CPU plays on: :meth:`_still_idle`)."""
         async with self.lock:
             self.check_join(conn, role, invite)
             seat = self.place_of(conn.user_id)
@@ -529,6 +530,8 @@ class Table:
                         f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
                         "continued match: it carries on from the record")}, with_table=True)
                     self.schedule()
+                elif self.places[seat].idle and not back:
+                    self._still_idle(seat)
                 else:
                     await self._returned(seat)
                 self.hub.lobby_changed(self)  # connected again: no longer paused
@@ -561,13 +564,27 @@ class Table:
                 self.hub.spectator_notices.changed(self)  # one small frame, not the table
             self.hub.lobby_changed(self)
 
+    def _still_idle(self, seat: int) -> None:
+        """The player a CPU covers for being idle is connected again (a reconnect, a
+        reload), without asking for the seat back: the CPU plays on, and everyone hears
+        it. Before, any reconnect took the seat back, and on a flaky connection the table
+        heard "Ann is back" and "Ann has not played for 5 minutes" over and over."""
+        handle = self._grace.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        self.unseen_away.discard(seat)
+        self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
+            "you are connected again; a CPU still plays for you (Play again takes your "
+            "seat back)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
+            "still plays for them")}, with_table=True)
+
     async def _returned(self, seat: int) -> None:
         place = self.places[seat]
         handle = self._grace.pop(seat, None)
         if handle is not None:
             handle.cancel()
         was_covered = place.covered
-        place.covered = False
+        place.covered = place.idle = False
         if was_covered:
             await self.save_meta()
         if seat in self.unseen_away and not was_covered:  # nobody heard them go
@@ -677,6 +694,7 @@ class Table:
         turn waited (a person still connected who did not act), told to everyone."""
         place = self.places[seat]
         place.covered = True
+        place.idle = idle is not None
         place.cpu = place.cpu or self.options.cpu
         # A turn whose timer is running stays timed: leaving does not avoid its penalty
         # (Table.schedule lets the timer act; the CPU plays the turns after it).
@@ -690,7 +708,7 @@ class Table:
         waited = duration(idle)
         self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
             f"you have not played for {waited}: a CPU plays for you until you are back "
-            "(Play again, or join the table again, takes your seat back)" if n.me == seat
+            "(Play again, or a move of yours, takes your seat back)" if n.me == seat
             else f"{n.seat(seat)} has not played for {waited}; a CPU plays for "
             "them until they are back")}, with_table=True)
 
@@ -1019,7 +1037,8 @@ class Table:
             # a person a CPU covered (idle, still connected) plays: the seat is theirs again
             back = source == "human" and self.places[seat].covered
             if back:
-                self.places[seat].covered = False  # (told and stored after the move)
+                self.places[seat].covered = self.places[seat].idle = False  # (told and
+                # stored after the move)
             self.turns.turn_over()
             self.schedule()
             assert isinstance(move.value, int)

@@ -74,8 +74,7 @@ def bob_covered(ann: Player, bob: Player) -> Msg:
     assert seat["covered"] and seat["connected"]  # still there: only idle
     told = bob.until(event("covered", bob.seat))["event"]["text"]
     assert told == (f"you have not played for {IDLE:g} seconds: a CPU plays for you until "
-                    "you are back (Play again, or join the table again, takes your seat "
-                    "back)")
+                    "you are back (Play again, or a move of yours, takes your seat back)")
     return cover
 
 
@@ -122,7 +121,7 @@ def test_joining_again_takes_the_seat_back_and_the_cpu_stops(settings: Settings)
         ann, bob, tid = idle_table(client, {"one_hand": True})
         bob_covered(ann, bob)
         hub_of(client).settings.idle_seconds = 3600  # Bob is slow from here on, not idle
-        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+        assert bob.request({"type": "join", "table_id": tid, "back": True})["type"] == "ack"
         back = drive(ann, event("returned", bob.seat))
         assert back["event"]["text"] in ("Bob is back", "your partner Bob is back")
         assert not back["table"]["seats"][bob.seat]["covered"]
@@ -135,6 +134,39 @@ def test_joining_again_takes_the_seat_back_and_the_cpu_stops(settings: Settings)
                 and m["event"]["seat"] == bob.seat and m["event"]["kind"] in ("bid", "play")]
         ours = [m for m in bob.frames[at:] if m["type"] == "ack"]  # (his acts only)
         assert mine and len(ours) == len(mine)  # every move at his seat was his own
+
+
+def test_a_reconnect_leaves_the_cpu_playing_for_an_idle_player(settings: Settings) -> None:
+    """Bob, covered for being idle, loses his connection and his page joins again by
+    itself: the CPU plays on (before, any join took the seat back, so on a flaky connection
+    everyone heard "Bob is back" and "Bob has not played" over and over); ``back`` takes it
+    back."""
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, tid = idle_table(client)
+        bob_covered(ann, bob)
+        seat = bob.seat
+        bob.close()
+        ann.until(event("left", seat))
+        at = len(ann.frames)
+        bob = Player(client, "Bob", bob.token)
+        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+        again = ann.until(event("covered", seat))
+        assert again["event"]["text"] in (
+            f"{who}Bob is connected again; a CPU still plays for them"
+            for who in ("", "your partner "))
+        assert again["table"]["seats"][seat]["covered"]
+        assert again["table"]["seats"][seat]["connected"]
+        told = seen(bob, event("covered", seat))  # (before the join's ack)
+        assert told is not None
+        assert told["event"]["text"] == ("you are connected again; a CPU still plays for you (Play again "
+                        "takes your seat back)")
+        # the CPU plays Bob's turns on, and nobody hears that he is back
+        drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == seat
+                              and m["event"]["kind"] in ("bid", "play")), at)
+        assert seen(ann, event("returned", seat), at) is None
+        hub_of(client).settings.idle_seconds = 3600
+        assert bob.request({"type": "join", "table_id": tid, "back": True})["type"] == "ack"
+        assert drive(ann, event("returned", seat), at)["event"]["text"].endswith("Bob is back")
 
 
 def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
@@ -312,7 +344,7 @@ def _drive_net(ann: Any, pred: Callable[[Msg], bool], after: int = 0,
 
 def test_across_processes_and_after_a_take_over(postgres: Any, redis_server: Any) -> None:
     """With ``--redis``: Bob, on another process than the table's, is covered when idle and
-    takes his seat back with a ``join`` (forwarded); the table's process is killed, and on
+    takes his seat back with a ``join`` ``back`` (forwarded); the table's process is killed, and on
     the process that takes it over his turns are still not waited for for ever (the idle
     deadline, never stored, counts again there)."""
     from tests.server.netclient import NetPlayer, card_room
@@ -331,7 +363,8 @@ def test_across_processes_and_after_a_take_over(postgres: Any, redis_server: Any
         assert "you have not played for 1 second:" in bob.until(
             event("covered", seat))["event"]["text"]
         at = len(ann.frames)
-        assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"  # forwarded
+        assert bob.request({"type": "join", "table_id": tid, "back": True}
+                           )["type"] == "ack"  # forwarded
         back = _drive_net(ann, event("returned", seat), at)
         assert back["event"]["text"].endswith("Bob is back")
         # his own stand-in joined again: nobody heard that he lost the connection

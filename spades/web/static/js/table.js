@@ -248,7 +248,7 @@ export class TableView {
   /** "Play again": join the table again; the seat comes back from the CPU (a `returned`
    * event, "you are back", is said; the box goes with the snapshot that follows). */
   playAgain() {
-    this.app.conn.request(this.app.joinMessage()).catch((err) => {
+    this.app.conn.request({ ...this.app.joinMessage(), back: true }).catch((err) => {
       this.say(`Could not take your seat back: ${err.message}`, { assertive: true });
     });
   }
@@ -700,7 +700,8 @@ export class TableView {
       case "covered":
         // a CPU plays for you while you are here (idle): where the game stood, for when
         // you are back
-        if (mine) this.idleBefore = { view: msg.view, score: msg.score };
+        // (again after a reconnect while still covered: the first is kept)
+        if (mine && !this.idleBefore) this.idleBefore = { view: msg.view, score: msg.score };
         break;
       case "returned":
         // back from idle by Play again ("You are back" was said): what was played for you
