@@ -398,7 +398,7 @@ class JoinMsg(_Msg):
         "one closes")
     back: bool = Field(
         default=False, description="take your seat back from the CPU that plays for you "
-        "because your turn waited `idle_seconds` (the page's Play again). Without it, "
+        "because your turn waited `idle_seconds` (the page's Take my seat back). Without it, "
         "joining again (a reconnect, a reload) leaves the CPU playing for you, so a "
         "flaky connection does not hand the seat to and fro")
 

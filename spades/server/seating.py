@@ -34,7 +34,7 @@ class Place:
     guest: bool = False  # a guest (not an account): shown as such next to the name
     #: covered because their turn waited ``idle_seconds`` while they were connected: joining
     #: again (a reconnect, a reload) leaves the CPU playing; ``join`` with ``back`` (the
-    #: page's Play again) or a move of theirs takes the seat back
+    #: page's Take my seat back) or a move of theirs takes the seat back
     idle: bool = False
 
     def to_db(self) -> dict[str, Any]:

@@ -574,8 +574,8 @@ class Table:
             handle.cancel()
         self.unseen_away.discard(seat)
         self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
-            "you are connected again; a CPU still plays for you (Play again takes your "
-            "seat back)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
+            "you are connected again; a CPU still plays for you (Take my seat back gives it "
+            "back to you)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
             "still plays for them")}, with_table=True)
 
     async def _returned(self, seat: int) -> None:
@@ -708,7 +708,7 @@ class Table:
         waited = duration(idle)
         self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
             f"you have not played for {waited}: a CPU plays for you until you are back "
-            "(Play again, or a move of yours, takes your seat back)" if n.me == seat
+            "(Take my seat back, or a move of yours, gives it back to you)" if n.me == seat
             else f"{n.seat(seat)} has not played for {waited}; a CPU plays for "
             "them until they are back")}, with_table=True)
 

@@ -74,7 +74,7 @@ def bob_covered(ann: Player, bob: Player) -> Msg:
     assert seat["covered"] and seat["connected"]  # still there: only idle
     told = bob.until(event("covered", bob.seat))["event"]["text"]
     assert told == (f"you have not played for {IDLE:g} seconds: a CPU plays for you until "
-                    "you are back (Play again, or a move of yours, takes your seat back)")
+                    "you are back (Take my seat back, or a move of yours, gives it back to you)")
     return cover
 
 
@@ -158,8 +158,8 @@ def test_a_reconnect_leaves_the_cpu_playing_for_an_idle_player(settings: Setting
         assert again["table"]["seats"][seat]["connected"]
         told = seen(bob, event("covered", seat))  # (before the join's ack)
         assert told is not None
-        assert told["event"]["text"] == ("you are connected again; a CPU still plays for you (Play again "
-                        "takes your seat back)")
+        assert told["event"]["text"] == ("you are connected again; a CPU still plays for "
+                                         "you (Take my seat back gives it back to you)")
         # the CPU plays Bob's turns on, and nobody hears that he is back
         drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == seat
                               and m["event"]["kind"] in ("bid", "play")), at)

@@ -1,6 +1,6 @@
 """A player who does not play at a table without a turn timer: after the server's
 ``idle_seconds`` a CPU plays for them, the page says so (in words, through the live region)
-and offers "Play again", reachable by keyboard, which takes the seat back."""
+and offers "Take my seat back", reachable by keyboard, which takes the seat back."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
         # the help (?) says what happens, with this server's time
         helped = page.evaluate("spadesApp.idleHelp()")
         assert "has waited 2 seconds for your turn, a CPU plays for you" in helped
-        assert "Play again" in helped
+        assert "Take my seat back" in helped
         assert not page.errors, page.errors
 
 
@@ -132,9 +132,9 @@ def slow_idle_server(server: str, tmp_path: Path) -> Iterator[str]:
 def test_idle_with_the_bid_box_open_the_focus_goes_to_play_again(
         new_page: Any, slow_idle_server: str) -> None:
     """Dora opens the Bid box and steps away. Before: the box (modal) kept the focus from
-    "Play again" when the CPU took her seat; when the CPU's bid closed it the focus went to
+    "Take my seat back" when the CPU took her seat; when the CPU's bid closed it the focus went to
     her hand and she heard "your bid is made" (a keyboard user had to look for the way
-    back). Now the focus goes to "Play again" and she hears that a CPU bid for her."""
+    back). Now the focus goes to "Take my seat back" and she hears that a CPU bid for her."""
     server = slow_idle_server
     page = new_page()
     code = create_private_table(page, server, "Dora", "Dora's table", "game93")

@@ -1097,7 +1097,7 @@ class App {
     const secs = Number(this.limits && this.limits.idle_seconds);
     if (this.limits && secs === 0) return "At a table without a turn timer, the game waits for you as long as you take.";
     const after = secs >= 60 && Number.isInteger(secs / 60) ? `${secs / 60} minute${secs === 60 ? "" : "s"}` : secs > 0 ? `${secs} second${secs === 1 ? "" : "s"}` : "a few minutes";
-    return `At a table without a turn timer, if another player has waited ${after} for your turn, a CPU plays for you so that they wait no longer, and the page says so. Press “Play again” (above your hand) to take your seat back.`;
+    return `At a table without a turn timer, if another player has waited ${after} for your turn, a CPU plays for you so that they wait no longer, and the page says so. Press “Take my seat back” (above your hand) to play again.`;
   }
 
   renderHelp() {

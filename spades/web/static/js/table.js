@@ -245,7 +245,7 @@ export class TableView {
     return !!(info && info.covered && info.connected !== false);
   }
 
-  /** "Play again": join the table again; the seat comes back from the CPU (a `returned`
+  /** "Take my seat back": join the table again; the seat comes back from the CPU (a `returned`
    * event, "you are back", is said; the box goes with the snapshot that follows). */
   playAgain() {
     this.app.conn.request({ ...this.app.joinMessage(), back: true }).catch((err) => {
@@ -271,8 +271,8 @@ export class TableView {
     const after = minutes >= 1 && Number.isInteger(minutes) ? ` for ${plural(minutes, "minute")}` : " for a while";
     box = h("section", { class: "panel idle-box", id: "idle-box", "aria-labelledby": "idle-title" },
       h("h2", { id: "idle-title" }, "A CPU is playing for you"),
-      h("p", {}, `You did not play${after}, so a CPU took over your seat and plays your turns. Press Play again to take your seat back: your cards and the game are as they stand now.`),
-      h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again"));
+      h("p", {}, `You did not play${after}, so a CPU took over your seat and plays your turns. Press Take my seat back to play again: your cards and the game are as they stand now.`),
+      h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Take my seat back"));
     // above your hand, where you play (the top of the table is scrolled away)
     const area = this.el.querySelector(".my-area");
     if (area) area.prepend(box); else this.el.prepend(box);
@@ -704,7 +704,7 @@ export class TableView {
         if (mine && !this.idleBefore) this.idleBefore = { view: msg.view, score: msg.score };
         break;
       case "returned":
-        // back from idle by Play again ("You are back" was said): what was played for you
+        // back from idle by Take my seat back ("You are back" was said): what was played for you
         // meanwhile, where the game stands and whose turn, as after a reconnect
         // (not when your own move took the seat back: you are at the table, and it was said)
         if (mine && this.idleBefore) {
@@ -1929,7 +1929,7 @@ export class TableView {
     if (hand) hand.focus();
   }
 
-  /** A bid dialog closed: back to the hand, or to "Play again" when a CPU has taken your
+  /** A bid dialog closed: back to the hand, or to "Take my seat back" when a CPU has taken your
    * seat meanwhile (the dialog, modal, kept the focus from it when its box came). */
   focusAfterDialog() {
     const again = this.el && this.el.querySelector("#play-again");
