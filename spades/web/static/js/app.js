@@ -529,10 +529,15 @@ class App {
       }
       location.hash = `#/join/${encodeURIComponent(code)}`;
     });
-    const mine = this.myTables.length || store.lastTable()
+    // tables of the same name ("Olga's table" five times) are told apart by their ids
+    const yours = [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])];
+    const named = yours.map((id) => store.tableName(id));
+    const linkText = (id, i) => named[i] && named.filter((n) => n === named[i]).length === 1
+      ? `Return to ${named[i]}` : `Return to ${named[i] || "a table"} (${id.slice(0, 8)})`;
+    const mine = yours.length
       ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
         h("h2", { id: "back-title" }, "Your tables"),
-        h("ul", { class: "links" }, [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])].map((id) => h("li", {}, h("a", { href: `#/table/${id}` }, `Return to ${store.tableName(id) || `a table (${id.slice(0, 8)})`}`)))))
+        h("ul", { class: "links" }, yours.map((id, i) => h("li", {}, h("a", { href: `#/table/${id}` }, linkText(id, i))))))
       : null;
     this.page("Spades",
       h("p", { class: "lede" }, "Bid your tricks, trump with spades, and mind the bags. Play against the computer at once, or open a table for friends."),

@@ -1685,7 +1685,7 @@ export class TableView {
           partner ? h("span", { class: "tag" }, "partner") : null,
           info.kind === "human" && info.guest ? h("span", { class: "tag guest-tag" }, "guest") : null,
           info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
-          info.covered ? h("span", { class: "tag warn" }, "away") : null,
+          info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
       if (s !== this.mySeat || !this.isPlayer) {
