@@ -45,6 +45,19 @@ def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
     raise AssertionError("did not get there")
 
 
+
+def forwarded(pubsub: Any, ref: str) -> None:
+    """Wait (at most 60 s) until a message with ``ref`` is forwarded on the subscribed
+    channel (to the process a client's process believes runs the table)."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, f"the message {ref!r} was never forwarded"
+        got = pubsub.get_message(timeout=1)
+        if got is not None and got["type"] == "message":
+            sent = json.loads(got["data"])
+            if sent.get("k") == "msg" and sent["m"].get("ref") == ref:
+                return
+
 def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
     a, b, c = room
     ann = NetPlayer(a, "Ann")
@@ -319,14 +332,8 @@ def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
         ann2 = NetPlayer(c, "Ann", ann.token)
         assert tid in ann2.welcome["tables"]
         ann2.send({"type": "join", "table_id": tid, "ref": "again"})
-        deadline = time.monotonic() + 60
-        while True:  # c forwards the join to the process it believes runs the table
-            assert time.monotonic() < deadline, "the join was never forwarded"
-            got = pubsub.get_message(timeout=1)
-            if got is not None and got["type"] == "message":
-                sent = json.loads(got["data"])
-                if sent.get("k") == "msg" and sent["m"].get("ref") == "again":
-                    break
+        # c forwards the join to the process it believes runs the table
+        forwarded(pubsub, "again")
         shared.delete(lease)  # the lease runs out: a live process takes the table over
         ans = ann2.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "again")
         assert ans["type"] == "ack", ans
@@ -371,14 +378,8 @@ def test_an_act_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
         pubsub.subscribe(prefix + "node:" + dead)
         since = len(bob.frames)
         bob.send({"type": "act", "action": action, "ref": "lost"})
-        deadline = time.monotonic() + 60
-        while True:  # b forwards the move to the process it believes runs the table
-            assert time.monotonic() < deadline, "the move was never forwarded"
-            got = pubsub.get_message(timeout=1)
-            if got is not None and got["type"] == "message":
-                sent = json.loads(got["data"])
-                if sent.get("k") == "msg" and sent["m"].get("ref") == "lost":
-                    break
+        # b forwards the move to the process it believes runs the table
+        forwarded(pubsub, "lost")
         shared.delete(lease)  # the lease runs out: a live process takes the table over
         bob.seq = None  # (the new process numbers on from its snapshot)
         ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")

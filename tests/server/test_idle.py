@@ -55,6 +55,20 @@ def drive(ann: Player, pred: Callable[[Msg], bool], after: int = 0,
     raise AssertionError("not seen")
 
 
+def until_bobs_turn(ann: Player, bob: Player) -> None:
+    """Ann plays her turns until it is Bob's."""
+    for _ in range(5000):
+        bob.catch_up(ann.seq or 0)
+        if bob.my_turn():
+            return
+        if ann.my_turn():
+            assert ann.view is not None
+            assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
+                               )["type"] == "ack"
+        else:
+            ann.recv()
+
+
 def idle_table(client: Any, options: dict[str, Any] | None = None) -> tuple[Player, Player, str]:
     """Ann and Bob at a cardems table (two CPUs), no turn timer, started."""
     ann, bob = Player(client, "Ann"), Player(client, "Bob")
@@ -192,16 +206,7 @@ def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
         drive(ann, lambda m: (m["type"] == "event" and m["event"]["seat"] == seat
                               and m["event"]["kind"] in ("bid", "play")))
         hub.cpu.decide = slow  # type: ignore[method-assign]
-        for _ in range(5000):
-            bob.catch_up(ann.seq or 0)
-            if bob.my_turn():
-                break
-            if ann.my_turn():
-                assert ann.view is not None
-                assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
-                                   )["type"] == "ack"
-            else:
-                ann.recv()
+        until_bobs_turn(ann, bob)
         assert bob.view is not None and bob.my_turn()
         at = len(bob.frames)
         action = bob.view["legal_actions"][0]
@@ -267,16 +272,7 @@ def test_idle_seconds_0_turns_it_off(settings: Settings) -> None:
         ann, bob, tid = idle_table(client)
         assert ann.welcome["limits"]["idle_seconds"] == 0
         table = hub_of(client).tables[tid]
-        for _ in range(5000):
-            bob.catch_up(ann.seq or 0)
-            if bob.my_turn():
-                break
-            if ann.my_turn():
-                assert ann.view is not None
-                assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
-                                   )["type"] == "ack"
-            else:
-                ann.recv()
+        until_bobs_turn(ann, bob)
         assert bob.my_turn()
         # nothing counts Bob's turn (set, when on, before his turn is told)
         assert table.turns._idle is None

@@ -23,13 +23,13 @@ from tests.web.test_axe_and_screenshots import audit
 IDLE = 2
 
 
-@pytest.fixture
-def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
-    """A ``spades serve`` of its own with ``--limit idle_seconds=2``."""
+@contextlib.contextmanager
+def serving_with_idle(seconds: float, folder: Path) -> Iterator[str]:
+    """A ``spades serve`` of its own with ``--limit idle_seconds=SECONDS``: its address."""
     port = _free_port()
-    with open(tmp_path / "serve.log", "w") as log:
-        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
-                           ("--limit", f"idle_seconds={IDLE}"))
+    with open(folder / "serve.log", "w") as log:
+        proc = start_serve(port, str(folder / "spades.sqlite3"), log,
+                           ("--limit", f"idle_seconds={seconds}"))
         try:
             yield f"http://127.0.0.1:{port}/"
         finally:
@@ -38,6 +38,12 @@ def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+@pytest.fixture
+def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
+    with serving_with_idle(IDLE, tmp_path) as url:
+        yield url
 
 
 @contextlib.contextmanager
@@ -114,19 +120,8 @@ SLOW_IDLE = 8
 
 @pytest.fixture
 def slow_idle_server(server: str, tmp_path: Path) -> Iterator[str]:
-    """A ``spades serve`` of its own with ``--limit idle_seconds=8``."""
-    port = _free_port()
-    with open(tmp_path / "serve.log", "w") as log:
-        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
-                           ("--limit", f"idle_seconds={SLOW_IDLE}"))
-        try:
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with serving_with_idle(SLOW_IDLE, tmp_path) as url:
+        yield url
 
 
 def test_idle_with_the_bid_box_open_the_focus_goes_to_play_again(
