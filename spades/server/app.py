@@ -61,6 +61,7 @@ from spades.server.protocol import (
     RecordOut,
     SessionOut,
     StatsOut,
+    TableOptions,
     TableSummary,
     UserInfo,
     client_message,
@@ -862,6 +863,28 @@ def _table(conn: Conn) -> Table:
     return conn.table
 
 
+async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
+                  invited: dict[int, int] | None = None) -> Table:
+    """A new table with ``conn`` as its owner (``create``, and ``rematch`` with the old
+    table's players ``invited``), under the limits on tables per user and address and the
+    create rates; ``conn`` leaves its table (a table not started yet: its place too)."""
+    hub.check_options(options)  # refuse before anything changes
+    check_tables(hub, conn.user_id, leaving=conn.table)
+    check_address(hub, conn.address, leaving=conn.table)
+    hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
+    if hub.cluster is not None:
+        hub.cluster.leaving_remote(conn)
+    if conn.table is not None:
+        await conn.table.detach(conn, leaving=conn.table.status == "waiting")
+    table = await hub.create_table(conn, options, invited)
+    table.members[conn.user_id] = conn
+    conn.table = table
+    conn.send(_ack(ref, table.seq))
+    conn.send(table.snapshot(conn))
+    hub.lobby_changed(table)
+    return table
+
+
 async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     kind = msg.type
     ref = msg.ref
@@ -880,22 +903,15 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         limit = None if msg.limit is None else min(msg.limit, hub.settings.lobby_page_max)
         conn.send(hub.lobby_cache.message(msg.offset, limit, ref))
     elif kind == "create":
-        hub.check_options(msg.options)  # refuse before anything changes
-        check_tables(hub, conn.user_id, leaving=conn.table)
-        check_address(hub, conn.address, leaving=conn.table)
-        hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
-        if hub.cluster is not None:
-            hub.cluster.leaving_remote(conn)
-        if conn.table is not None:
-            await conn.table.detach(conn, leaving=conn.table.status == "waiting")
-        table = await hub.create_table(conn, msg.options)
-        table.members[conn.user_id] = conn
-        conn.table = table
-        conn.send(_ack(ref, table.seq))
-        conn.send(table.snapshot(conn))
-        hub.lobby_changed(table)
+        await _create(hub, conn, msg.options, ref)
         if msg.cpus:
-            await table.start(conn)
+            assert conn.table is not None
+            await conn.table.start(conn)
+    elif kind == "rematch":
+        old = _table(conn)
+        invited = old.check_rematch(conn)
+        table = await _create(hub, conn, old.options, ref, invited)
+        old.tell_rematch(table.id, conn.name)
     elif kind == "join":
         table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes

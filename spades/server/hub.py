@@ -479,13 +479,21 @@ class Hub:
         except ValueError as exc:
             raise TableError("bad_options", str(exc)) from None
 
-    async def create_table(self, conn: Conn, options: TableOptions) -> Table:
+    async def create_table(self, conn: Conn, options: TableOptions,
+                           invited: Mapping[int, int] | None = None) -> Table:
+        """``invited``: a rematch's players (user id: place at the table before): the
+        owner sits at their old place, the others may sit down without the invite code."""
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
-        places[0] = Place("human", conn.user_id, conn.name, guest=conn.guest)
+        mine = (invited or {}).get(conn.user_id, 0)
+        places[mine if 0 <= mine < len(places) else 0] = Place(
+            "human", conn.user_id, conn.name, guest=conn.guest)
         invite = self.new_invite()
-        meta = {"table": options.model_dump(), "owner": conn.user_id, "invite": invite}
+        meta: dict[str, Any] = {"table": options.model_dump(), "owner": conn.user_id,
+                                "invite": invite}
+        if invited:
+            meta["invited"] = sorted(invited.items())
         gid = await self._reserve()
         try:
             await self.db(self.store.create_game, "table", rules, game_id=gid,
@@ -495,6 +503,7 @@ class Hub:
             raise
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         table.address = conn.address
+        table.invited = dict(invited or {})
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -611,6 +620,11 @@ class Hub:
         removed = meta.get("removed")
         if isinstance(removed, list):  # the players the owner removed (Table.removed)
             table.removed = {u for u in removed if isinstance(u, int) and not isinstance(u, bool)}
+        invited = meta.get("invited")
+        if isinstance(invited, list):  # a rematch's players (Table.invited)
+            table.invited = {u: s for u, s in (p for p in invited if isinstance(p, list)
+                                               and len(p) == 2)
+                             if type(u) is int and type(s) is int}
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)

@@ -330,7 +330,7 @@ News = Annotated[
 class GameEvent(BaseModel):
     kind: Literal["deal", "bid", "look", "play", "hand_scored", "timeout", "timer_warning",
                   "match_over", "covered", "returned", "joined", "left", "seated", "options",
-                  "owner", "started"]
+                  "owner", "started", "rematch"]
     hand: int = 0
     seat: int | None = None
     action: str | None = Field(default=None, description="the bid or card (record spelling)")
@@ -341,6 +341,10 @@ class GameEvent(BaseModel):
     seconds_left: float | None = None
     result: dict[str, Any] | None = Field(default=None, description="a scored hand (sheet row)")
     winner: int | None = None
+    rematch: str | None = Field(default=None, description="kind rematch: the id of the new "
+                                "table the owner made for a rematch (the same options); the "
+                                "old table's players may join it as players without its "
+                                "invite code, back at their old places when free")
     text: str = Field(default="", description="a plain-text description for people: the "
                       "news' texts joined by spaces, or the frame's own sentence")
     news: list[News] = Field(default_factory=list, description="every engine event this "
@@ -381,6 +385,14 @@ class CreateMsg(_Msg):
     type: Literal["create"]
     options: TableOptions = Field(default_factory=lambda: TableOptions())
     cpus: Flag = False
+
+
+class RematchMsg(_Msg):
+    """Owner, once the match is finished: make a new table with the same options (as
+    ``create``, under its limits) and sit at it; the old table hears an event of kind
+    ``rematch`` naming it."""
+
+    type: Literal["rematch"]
 
 
 class JoinMsg(_Msg):
@@ -516,7 +528,7 @@ class HintMsg(_Msg):
 ClientMessage = Annotated[
     Hello | LobbyMsg | CreateMsg | JoinMsg | LeaveMsg | SeatMsg | TeamMsg | TeammateMsg
     | OptionsMsg | AddCpuMsg | RemoveMsg | GiveOwnerMsg | StartMsg | ActMsg | ChatMsg
-    | ResyncMsg | SheetMsg | PingMsg | HintMsg,
+    | ResyncMsg | SheetMsg | PingMsg | HintMsg | RematchMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)

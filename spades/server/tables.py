@@ -188,6 +188,9 @@ class Table:
         #: users the owner removed from their place before the start: they may not sit at
         #: this table again (they may still watch it, if it allows spectators)
         self.removed: set[int] = set()
+        #: a rematch: the players of the finished table it follows (user id: their place
+        #: there). They may sit down without the invite code, at that place when it is free
+        self.invited: dict[int, int] = {}
 
     @property
     def match(self) -> Match | None:
@@ -422,6 +425,8 @@ class Table:
                 "epoch": self.epoch, "upload": self.id in self.hub.uploads}
         if self.removed:
             meta["removed"] = sorted(self.removed)
+        if self.invited:
+            meta["invited"] = sorted(self.invited.items())
         return meta
 
     async def save_meta(self) -> None:
@@ -446,6 +451,7 @@ class Table:
 
     def check_private(self, conn: Member, invite: str | None) -> None:
         if (self.options.private and self.place_of(conn.user_id) is None
+                and conn.user_id not in self.invited
                 and not (invite and secrets.compare_digest(invite_code(invite),
                                                            self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
@@ -543,6 +549,10 @@ class Table:
                                   self.rules)
                 if not free:
                     raise TableError("state", "the table is full: join as a spectator")
+                was = self.invited.get(conn.user_id)
+                if was in free:  # a rematch: back at one's place in the match before
+                    free.remove(was)
+                    free.insert(0, was)
                 self.places[free[0]] = Place("human", conn.user_id, conn.name,
                                              guest=conn.guest)
                 self.members[conn.user_id] = conn
@@ -768,6 +778,21 @@ class Table:
     def _require_owner(self, conn: Member) -> None:
         if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
             raise TableError("not_allowed", "only the table owner may do that")
+
+    def check_rematch(self, conn: Member) -> dict[int, int]:
+        """Refuse a rematch unless ``conn`` is the owner and the match is finished; else
+        the players to invite to it (user id: place), the owner too."""
+        if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
+            raise TableError("not_allowed", "only the table owner may start a rematch")
+        if self.status != "finished":
+            raise TableError("state", "a rematch can start only once the match is over")
+        return {p.user_id: i for i, p in enumerate(self.places)
+                if p.kind == "human" and p.user_id is not None}
+
+    def tell_rematch(self, new_id: str, owner: str) -> None:
+        """Tell the members still at this (finished) table about the rematch."""
+        self.emit({"kind": "rematch", "rematch": new_id,
+                   "text": f"{owner} started a rematch"})
 
     def _require_waiting(self) -> None:
         if self.status != "waiting":
