@@ -109,13 +109,13 @@ def test_a_rematch_is_under_the_create_limits(settings: Settings) -> None:
     # the create rate: one table, then no more for a while
     with in_process(dataclasses.replace(settings, create_burst=1.0,
                                              create_rate=0.001)) as client:
-        ann, bob, _, _ = finished(client, OPTIONS)
+        ann, _, _, _ = finished(client, OPTIONS)
         ans = ann.request({"type": "rematch"})
         assert ans["type"] == "error" and ans["code"] == "rate_limit", ans
         assert len(hub_of(client).tables) == 1
     # tables per user: Ann holds a table not yet started in another tab
     with in_process(dataclasses.replace(settings, tables_per_user=1)) as client:
-        ann, bob, _, tid = finished(client, OPTIONS)
+        ann, _, _, tid = finished(client, OPTIONS)
         tab = Player(client, "Ann", token=ann.token)
         assert tab.request({"type": "create", "options": OPTIONS})["type"] == "ack"
         ans = ann.request({"type": "rematch"})

@@ -558,10 +558,15 @@ class App {
   }
 
   async createTable(options, cpus) {
+    return this.openNew({ type: "create", options, cpus });
+  }
+
+  /** `create` or `rematch`: a new table of yours, whose waiting room opens. */
+  async openNew(msg) {
     // the server answers with a table snapshot and an ack (in either order)
     const snapshot = this.waitTable();
     try {
-      await this.conn.request({ type: "create", options, cpus });
+      await this.conn.request(msg);
     } catch (err) {
       snapshot.catch(() => {});
       this.stopWaiting?.();

@@ -713,6 +713,10 @@ export class TableView {
           if (this.status === "active" && !backByMove) this.say(this.catchUpText(idle));
         }
         break;
+      case "rematch":
+        // the owner made a new table for a rematch (the words were said as it came)
+        this.rematch = { id: ev.rematch, text: ev.text };
+        break;
       case "match_over":
         this.msg.table.status = "finished";
         this.forget();
@@ -1606,6 +1610,32 @@ export class TableView {
     this.renderChat();
     this.renderSummary();
     this.renderOver();
+    this.renderRematch();
+  }
+
+  /** The owner started a rematch (a `rematch` event): "Olga started a rematch" with Join
+   * the rematch, which opens the new table to sit down at it (its players need no invite
+   * code). In the end-of-match box while it is open (the page behind it is inert), else at
+   * the top of the table. The focus is not moved: the news was said in the live region. */
+  renderRematch() {
+    if (!this.el || !this.rematch) return;
+    const over = this.el.querySelector("#match-over");
+    const card = over && over.open && over.querySelector(".over-card");
+    const where = card || this.el;
+    let box = this.el.querySelector("#rematch-box");
+    if (box && box.parentNode === where) return;
+    const had = box && box.contains(document.activeElement);
+    if (box) box.remove();
+    const { id, text } = this.rematch;
+    // a spectator of a private table was never given its code: the owner has it
+    const locked = !this.isPlayer && this.msg.table.options && this.msg.table.options.private;
+    box = h("section", { class: "panel rematch-box", id: "rematch-box", "aria-labelledby": "rematch-title" },
+      h("h2", { id: "rematch-title" }, "Rematch"),
+      h("p", {}, sentence(text || "The owner started a rematch", this.playerNames())),
+      locked ? h("p", {}, "The new table is private: ask its owner for the invite code.")
+        : h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => { location.hash = `#/table/${id}`; } }, "Join the rematch"));
+    if (card) card.insertBefore(box, card.querySelector(".button-row")); else this.el.prepend(box);
+    if (had) box.querySelector("button")?.focus();
   }
 
   /** The Leave button: what leaving does now. */
@@ -2290,10 +2320,19 @@ export class TableView {
         h("button", { type: "button", class: "primary", onclick: () => this.openSheet() }, "Score sheet"),
         h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.msg.table.game_id)}/record`, download: `spades-${this.msg.table.game_id}.json`, "data-record": this.msg.table.game_id }, "Download the record"),
         h("a", { class: "button", href: "#/" }, "New match"),
+        this.amOwner() && this.isPlayer ? h("button", { type: "button", id: "over-rematch", onclick: () => this.startRematch() }, "Rematch") : null,
         h("button", { type: "button", id: "over-close", onclick: () => box.close() }, "Close"))));
     // a modal dialog: the focus goes in and stays in until it is closed
     if (!box.open) box.showModal();
     box.querySelector("#over-title").focus();
+  }
+
+  /** Rematch (the owner, after the end): a new table with the same options; its waiting
+   * room opens, and the others here hear of it. */
+  startRematch() {
+    this.app.openNew({ type: "rematch" }).catch((err) => {
+      this.say(`Could not start a rematch: ${err.message}`, { assertive: true });
+    });
   }
 
   /** The end-of-match box is closed (Close or Escape): the focus goes to the score sheet
@@ -2301,6 +2340,7 @@ export class TableView {
   onOverClosed() {
     const box = this.el && this.el.querySelector("#match-over");
     if (box) box.hidden = true;
+    if (this.el && this.el.querySelector("#rematch-box")) { this.renderRematch(); const b = this.el.querySelector("#rematch-join"); if (b) { b.focus(); return; } }
     const target = this.el && (this.el.querySelector("#sheet-btn") || this.el.querySelector("#table-title"));
     if (target) target.focus();
   }

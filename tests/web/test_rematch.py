@@ -1,0 +1,79 @@
+"""A rematch at a shared table (a club evening's user trial): after the end the owner presses
+Rematch in the match-over box and the new table's waiting room opens; the friend hears
+"… started a rematch" and presses Join the rematch with the keyboard, and sits down at the
+new table, private like the old one, without typing its code."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.web.helpers import Speech, create_private_table, join_by_invite, take_hinted_turn
+
+MY_TURN = """(() => { const t = spadesApp.table;
+  return !!(t && t.view && t.status === 'active' && t.turnKey !== null); })()"""
+OVER = "spadesApp.table && spadesApp.table.status === 'finished'"
+
+
+def play_both_to_end(pages: list[Any], seconds: float = 180) -> None:
+    """Each page takes its turns (the hint, by keyboard) until both show the end."""
+    deadline = time.monotonic() + seconds
+    while not all(p.evaluate(OVER) for p in pages):
+        if time.monotonic() > deadline:
+            raise AssertionError("the match did not end")
+        for p in pages:
+            if p.evaluate(MY_TURN):
+                take_hinted_turn(p, p.evaluate("spadesApp.table.view.phase"))
+
+
+def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str) -> None:
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgarem", "Club evening", "game93",
+                                one_hand=True)
+    fred = new_page()
+    join_by_invite(olga, fred, server, code, "Fredrem")
+    old = olga.evaluate("spadesApp.table.id")
+    fred_seat = fred.evaluate("spadesApp.table.mySeat")
+    olga.click("text=Start the match")
+    for page in (olga, fred):
+        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    play_both_to_end([olga, fred])
+    said = Speech(fred)
+    said.new()
+    # the owner's match-over box has Rematch beside New match (the friend's has not)
+    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
+    fred.wait_for_selector("#match-over[open]", timeout=30000)
+    assert fred.query_selector("#over-rematch") is None
+    olga.focus("#over-rematch")
+    olga.keyboard.press("Enter")
+    # the new table's waiting room opens for the owner: the same options, a new invite code
+    olga.wait_for_function("o => spadesApp.table && spadesApp.table.id !== o"
+                           " && spadesApp.table.msg && spadesApp.table.status === 'waiting'",
+                           arg=old, timeout=15000)
+    new = olga.evaluate("spadesApp.table.id")
+    assert olga.evaluate("location.hash") == f"#/table/{new}"
+    options = olga.evaluate("spadesApp.table.msg.table.options")
+    assert options["name"] == "Club evening" and options["one_hand"] is True
+    assert options["private"] is True and options["profile"] == "game93"
+    olga.wait_for_selector(".invite")
+    assert str(olga.text_content(".invite")).strip() != code
+    # the friend hears it in the live region, and reaches Join the rematch with Tab
+    said.wait_for("Olgarem started a rematch")
+    fred.wait_for_selector("#match-over[open] #rematch-join")
+    assert "Olgarem started a rematch" in str(fred.text_content("#rematch-box"))
+    for _ in range(12):
+        if fred.evaluate("document.activeElement && document.activeElement.id") == "rematch-join":
+            break
+        fred.keyboard.press("Tab")
+    assert fred.evaluate("document.activeElement.id") == "rematch-join"
+    fred.keyboard.press("Enter")
+    fred.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
+                           " && spadesApp.table.msg && spadesApp.table.isPlayer", arg=new,
+                           timeout=15000)
+    assert fred.evaluate("spadesApp.table.status") == "waiting"
+    assert fred.evaluate("spadesApp.table.mySeat") == fred_seat  # back at his place
+    fred.wait_for_selector("#seat-list")
+    olga.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Fredrem')")
+    assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
