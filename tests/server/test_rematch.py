@@ -122,3 +122,17 @@ def test_a_rematch_is_under_the_create_limits(settings: Settings) -> None:
         assert ans["type"] == "error" and ans["code"] == "limit", ans
         assert len(hub_of(client).tables) == 2
         assert hub_of(client).tables[tid].status == "finished"
+
+
+def test_a_restart_keeps_who_may_join_the_rematch_without_the_code(restart: Any) -> None:
+    client = restart()
+    ann, bob, _, _ = finished(client, {**OPTIONS, "private": True})
+    bob_was = bob.seat
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new = ann.until(lambda m: m["type"] == "table")["table"]["id"]
+    client = restart()
+    bob2, zed = Player(client, "Bob", bob.token), Player(client, "Zed")
+    assert zed.request({"type": "join", "table_id": new})["code"] == "not_allowed"
+    assert bob2.request({"type": "join", "table_id": new})["type"] == "ack"
+    bob2.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    assert bob2.you is not None and bob2.you["role"] == "player" and bob2.seat == bob_was
