@@ -912,6 +912,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         invited = old.check_rematch(conn)
         table = await _create(hub, conn, old.options, ref, invited)
         old.tell_rematch(table.id, conn.name)
+        if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
+            await table.start(conn)  # "Play against CPUs now" does (create with cpus)
     elif kind == "join":
         table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes

@@ -136,3 +136,18 @@ def test_a_restart_keeps_who_may_join_the_rematch_without_the_code(restart: Any)
     assert bob2.request({"type": "join", "table_id": new})["type"] == "ack"
     bob2.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
     assert bob2.you is not None and bob2.you["role"] == "player" and bob2.seat == bob_was
+
+
+def test_a_rematch_alone_with_cpus_starts_at_once(client: TestClient) -> None:
+    """A match against CPUs only: the rematch starts at once, as "Play against CPUs now"
+    does (before: a waiting room where the player had to press Start)."""
+    ann = Player(client, "Ann")
+    tid = new_table(ann, {"profile": "cardems", "one_hand": True, "cpu": "random"})
+    started(ann)
+    play_to_end([ann])
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    snap = ann.until(lambda m: m["type"] == "table")
+    assert snap["table"]["id"] != tid
+    started_now = ann.until(lambda m: m.get("table") is not None
+                            and m["table"]["status"] == "active")
+    assert started_now["table"]["id"] == snap["table"]["id"]

@@ -8,7 +8,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.web.helpers import Speech, create_private_table, join_by_invite, take_hinted_turn
+from tests.web.helpers import (
+    Speech,
+    create_private_table,
+    join_by_invite,
+    play_hinted_to_end,
+    start_quick_match,
+    take_hinted_turn,
+)
 
 MY_TURN = """(() => { const t = spadesApp.table;
   return !!(t && t.view && t.status === 'active' && t.turnKey !== null); })()"""
@@ -77,3 +84,18 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     olga.wait_for_function(
         "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Fredrem')")
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
+
+
+def test_a_rematch_against_cpus_starts_at_once(new_page: Any, server: str) -> None:
+    """Alone against CPUs, Rematch deals the new match at once, as "Play against CPUs now"
+    does (before: a waiting room, with Start to press)."""
+    page = new_page()
+    start_quick_match(page, "Solrem", profile="game93", one_hand=True)
+    first = page.evaluate("spadesApp.table.id")
+    play_hinted_to_end(page)
+    page.wait_for_selector("#match-over[open] #over-rematch")
+    page.click("#over-rematch")
+    page.wait_for_function(f"spadesApp.table && spadesApp.table.id !== '{first}'"
+                           " && spadesApp.table.status === 'active' && spadesApp.table.view",
+                           timeout=30000)
+    assert not page.errors, page.errors
