@@ -625,6 +625,11 @@ class Hub:
             table.invited = {u: s for u, s in (p for p in invited if isinstance(p, list)
                                                and len(p) == 2)
                              if type(u) is int and type(s) is int}
+        unseated = meta.get("unseated")
+        if isinstance(unseated, list):  # a continued record's uploader not seated yet
+            table.unseated = {s for s in unseated if type(s) is int
+                              and 0 <= s < len(table.places)
+                              and table.places[s].kind == "human"}
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)
@@ -647,7 +652,7 @@ class Hub:
             elif m is not None and m.phase == DEAL:
                 await table.deal_or_retry()
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
-            if p.kind == "human" and not p.covered:
+            if p.kind == "human" and not p.covered and i not in table.unseated:
                 table._start_grace(i)
                 table.unseen_away.add(i)  # nobody saw them go: no "is back" for them
         return True

@@ -169,7 +169,8 @@ class Table:
         self.turns = Turns(self, TableError)  # CPU turns and the turn timer
         self._grace: dict[int, asyncio.TimerHandle] = {}
         #: seats kept for someone who has not sat down yet (a continued record's uploader):
-        #: their first join says they sit down, not that they are back
+        #: their first join says they sit down, not that they are back (also after a
+        #: restart: stored in :meth:`meta`)
         self.unseated: set[int] = set()
         #: seats whose player nobody saw go (the table was restored after a restart): their
         #: return changes the table's state but says no "is back"
@@ -427,6 +428,8 @@ class Table:
             meta["removed"] = sorted(self.removed)
         if self.invited:
             meta["invited"] = sorted(self.invited.items())
+        if self.unseated:
+            meta["unseated"] = sorted(self.unseated)
         return meta
 
     async def save_meta(self) -> None:
@@ -532,6 +535,7 @@ class Table:
                     pass
                 elif seat in self.unseated:
                     self.unseated.discard(seat)
+                    await self.save_meta()  # a restart from now on: they are back, not new
                     self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
                         f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
                         "continued match: it carries on from the record")}, with_table=True)

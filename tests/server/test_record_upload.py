@@ -122,3 +122,41 @@ def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
     play_to_end([ann])
     record = client.get(f"/api/games/{tid}/record", headers=auth).json()
     assert record["names"] == ["Nora (CPU)", "Emil (CPU)", "CPU 3", "Ann"], record["names"]
+
+
+def _sat_down(ann: Any, table_id: str) -> tuple[str, str]:
+    """Ann joins ``table_id``: the kind and words of the event about her arrival."""
+    before = len(ann.frames)
+    assert ann.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    ann.send({"type": "ping", "ref": "after"})  # what the join caused comes before the pong
+    ann.until(lambda m: m["type"] == "pong" and m.get("ref") == "after")
+    said = [m["event"] for m in ann.frames[before:] if m["type"] == "event"
+            and m["event"]["kind"] in ("joined", "returned")]
+    return (said[0]["kind"], said[0]["text"]) if said else ("", "")
+
+
+def test_after_a_restart_the_uploader_still_sits_down_at_the_continued_match(
+        restart: Any) -> None:
+    """The first join of a continued record's table says one sits down at it, also when
+    the server restarted between the upload and that join; once seated, a later restart
+    does not say it again."""
+    from tests.server.helpers import Player
+
+    client = restart()
+    ann = Player(client, "Ann")
+    partial = json.loads(json.dumps(GOOD))
+    partial["hands"] = [dict(partial["hands"][0], plays=partial["hands"][0]["plays"][:9])]
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 1,
+                                          "options": {"cpu": "random"}},
+                    headers={"Authorization": f"Bearer {ann.token}"})
+    assert r.status_code == 200, r.text
+    tid = r.json()["table_id"]
+    client = restart()
+    ann = Player(client, "Ann", token=ann.token)
+    assert _sat_down(ann, tid) == (
+        "joined", "you sit down at the continued match: it carries on from the record")
+    client = restart()
+    ann = Player(client, "Ann", token=ann.token)
+    assert _sat_down(ann, tid)[1] != (
+        "you sit down at the continued match: it carries on from the record")
