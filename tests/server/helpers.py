@@ -149,6 +149,20 @@ class Player:
         return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
                     and v["legal_actions"])
 
+    def play_first_until(self, done: Callable[[Player], bool], limit: int = 5000) -> None:
+        """At each of her turns, play the first legal action (each answered by an ack),
+        else read the next frame, until ``done(self)`` holds."""
+        for _ in range(limit):
+            if done(self):
+                return
+            if self.my_turn():
+                assert self.view is not None
+                ans = self.request({"type": "act", "action": self.view["legal_actions"][0]})
+                assert ans["type"] == "ack", ans
+            else:
+                self.recv()
+        raise AssertionError(f"{self.name}: not done after {limit} steps")
+
     def close(self) -> None:
         if self in OPEN:
             OPEN.remove(self)

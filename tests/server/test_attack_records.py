@@ -111,13 +111,7 @@ def test_the_record_of_a_match_that_has_just_ended_is_given(client: TestClient) 
         ann.request({"type": "create", "cpus": True,
                      "options": {"cpu": "random", "one_hand": True}})
         ann.until(lambda m: m["type"] == "table")  # (with CPUs it starts at once)
-        while ann.view is None or ann.view["phase"] != "over":
-            if ann.my_turn():
-                assert ann.view is not None
-                ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
-                assert ans["type"] == "ack", ans
-            else:
-                ann.recv()
+        ann.play_first_until(lambda p: p.view is not None and p.view["phase"] == "over")
         assert ann.table is not None
         tid = ann.table["id"]
         assert hub.store.game(tid).status == "active"  # the row does not say it yet

@@ -42,31 +42,19 @@ def drive(ann: Player, pred: Callable[[Msg], bool], after: int = 0,
           limit: int = 5000) -> Msg:
     """Ann plays each of her turns as it comes (Bob does nothing) until she has seen a
     frame ``pred`` holds for (past her first ``after`` frames)."""
-    for _ in range(limit):
-        hit = seen(ann, pred, after)
-        if hit is not None:
-            return hit
-        if ann.my_turn():
-            assert ann.view is not None
-            ans = ann.request({"type": "act", "action": ann.view["legal_actions"][0]})
-            assert ans["type"] == "ack", ans
-        else:
-            ann.recv()
-    raise AssertionError("not seen")
+    ann.play_first_until(lambda p: seen(p, pred, after) is not None, limit)
+    hit = seen(ann, pred, after)
+    assert hit is not None
+    return hit
 
 
 def until_bobs_turn(ann: Player, bob: Player) -> None:
     """Ann plays her turns until it is Bob's."""
-    for _ in range(5000):
-        bob.catch_up(ann.seq or 0)
-        if bob.my_turn():
-            return
-        if ann.my_turn():
-            assert ann.view is not None
-            assert ann.request({"type": "act", "action": ann.view["legal_actions"][0]}
-                               )["type"] == "ack"
-        else:
-            ann.recv()
+    def bobs_turn(p: Player) -> bool:
+        bob.catch_up(p.seq or 0)
+        return bob.my_turn()
+
+    ann.play_first_until(bobs_turn)
 
 
 def idle_table(client: Any, options: dict[str, Any] | None = None) -> tuple[Player, Player, str]:
