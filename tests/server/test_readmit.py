@@ -150,3 +150,21 @@ def test_a_table_stored_with_ids_only_names_them_from_the_users(restart: Any) ->
     assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
     ann.until(lambda m: m["type"] == "table")
     assert removed(ann) == [{"user_id": uid(bob), "name": "Bob", "guest": True}]
+
+
+def test_let_back_in_at_a_table_without_spectators_he_joins_again(client: TestClient) -> None:
+    """Removed from a table that allows no spectators, Bob is off it and hears nothing of
+    being let back in; his next ``join`` seats him."""
+    ann, bob, cara = table_of_three(client, {"spectators": False})
+    tid = ann.table["id"] if ann.table else ""
+    assert ann.request({"type": "remove", "seat": 3})["type"] == "ack"
+    assert event(bob, "left")["you"]["role"] == "none"
+    seen = len(bob.frames)
+    assert ann.request({"type": "readmit", "user_id": uid(bob)})["type"] == "ack"
+    assert event(cara, "readmitted")["event"]["text"] == "Ann let Bob back to the table"
+    bob.seq = None  # off the table, he missed its events: the join's frames number on
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    assert not [m for m in bob.frames[seen:] if m["type"] == "event"
+                and m["event"]["kind"] == "readmitted"]
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.you is not None and bob.you["role"] == "player"
