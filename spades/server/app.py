@@ -1002,6 +1002,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await table.add_cpu(conn, msg.seat)
         elif kind == "remove":
             await table.remove(conn, msg.seat)
+        elif kind == "readmit":
+            await table.readmit(conn, msg.user_id)
         elif kind == "give_owner":
             await table.give_owner(conn, msg.seat)
         elif kind == "start":

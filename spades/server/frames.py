@@ -194,14 +194,16 @@ class EventFrames:
     ``event``: the :class:`GameEvent`'s fields but ``text`` and ``news``; ``news``: the
     engine's events (``to_json()``), their words given per seat; ``table``: the table's
     state for members and for spectators (who see no invite code), on events that change
-    it."""
+    it; ``owner_table``: the owner's copy of it, when theirs differs (it lists whom they
+    removed)."""
 
-    __slots__ = ("_event", "_head", "_news", "_rest", "_tables")
+    __slots__ = ("_event", "_head", "_news", "_owners", "_rest", "_tables")
 
     def __init__(self, seq: int, table_id: str, event: Mapping[str, Any],
                  news: Sequence[Mapping[str, Any]], turn: TurnInfo | None,
                  score: ScoreInfo | None,
-                 table: tuple[TableState, TableState] | None = None) -> None:
+                 table: tuple[TableState, TableState] | None = None,
+                 owner_table: TableState | None = None) -> None:
         for name in ("text", "news"):
             if name in event:
                 raise FrameError(f"the event's {name} is given per seat")
@@ -215,6 +217,7 @@ class EventFrames:
             "score": score.model_dump_json() if score is not None else "null"})[1:-1]
         self._tables = None if table is None else (table[0].model_dump_json(),
                                                    table[1].model_dump_json())
+        self._owners = None if owner_table is None else owner_table.model_dump_json()
 
     @staticmethod
     def _fact(fact: Mapping[str, Any]) -> str:
@@ -233,10 +236,11 @@ class EventFrames:
         return f'{self._event},"text":{_json(text)},"news":[{items}]}}'
 
     def frame(self, said: str, view: dict[str, Any] | None, you: YouInfo | None = None,
-              *, view_json: str | None = None) -> str:
+              *, view_json: str | None = None, owner: bool = False) -> str:
         """The frame for one member: the event as its seat hears it (:meth:`said`), its
         view (or that view already serialised, shared by the spectators) and, with the
-        table's state, its role."""
+        table's state, its role. ``owner``: the member is the table's owner (it gets the
+        owner's copy of the state, when there is one)."""
         if view_json is None:
             view_json = _json(view)
         tail = f',"event":{said},{self._rest},"view":{view_json}'
@@ -244,6 +248,8 @@ class EventFrames:
             if you is None:
                 raise FrameError("the table's state goes with the member's role")
             shown = self._tables[0] if you.role == "player" else self._tables[1]
+            if owner and self._owners is not None and you.role == "player":
+                shown = self._owners
             tail += f',"table":{shown},"you":{you.model_dump_json()}'
         return self._head + tail + "}"
 

@@ -32,7 +32,7 @@ from spades.server.limits import (
 )
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
-from spades.server.protocol import TableOptions
+from spades.server.protocol import RemovedInfo, TableOptions
 from spades.server.restore import (
     TABLE_STATUSES,
     NotUnfinished,
@@ -602,6 +602,31 @@ class Hub:
             return False
         return await self._restore_one(stored, fence)
 
+    async def _removed_people(self, meta: Mapping[str, Any]) -> dict[int, RemovedInfo]:
+        """The people the owner removed from a stored table (:attr:`Table.removed`): the
+        ids of ``removed``, named by ``removed_people`` (a table stored before it had that:
+        by the user's name in the store)."""
+        removed = meta.get("removed")
+        if not isinstance(removed, list):
+            return {}
+        known: dict[int, RemovedInfo] = {}
+        people = meta.get("removed_people")
+        for row in people if isinstance(people, list) else []:
+            try:
+                info = RemovedInfo.model_validate(row)
+            except ValueError:
+                continue
+            known[info.user_id] = info
+        out: dict[int, RemovedInfo] = {}
+        for uid in (u for u in removed if type(u) is int):
+            if uid in known:
+                out[uid] = known[uid]
+                continue
+            user = await self.db(self.store.user, uid)
+            out[uid] = RemovedInfo(user_id=uid, name=user.name if user is not None else
+                                   f"user {uid}", guest=bool(user is not None and user.guest))
+        return out
+
     async def _set_aside(self, game_id: str, reason: str) -> None:
         log.error("table %s cannot be restored and is set aside (status broken): %s",
                   game_id, reason)
@@ -617,9 +642,7 @@ class Hub:
         # of a table starts a new block of SEQ_EPOCH numbers.
         table.epoch = stored.epoch + 1
         table.seq = table.epoch * SEQ_EPOCH + stored.stored
-        removed = meta.get("removed")
-        if isinstance(removed, list):  # the players the owner removed (Table.removed)
-            table.removed = {u for u in removed if isinstance(u, int) and not isinstance(u, bool)}
+        table.removed = await self._removed_people(meta)
         invited = meta.get("invited")
         if isinstance(invited, list):  # a rematch's players (Table.invited)
             table.invited = {u: s for u, s in (p for p in invited if isinstance(p, list)

@@ -184,6 +184,18 @@ class TableState(BaseModel):
         "that will play together if the match starts now, one list per team (places drawn "
         "across from each other, unless a team was declared; an empty place gets a CPU); "
         "empty otherwise")
+    removed: list[RemovedInfo] = Field(
+        default_factory=list, description="before the start, in the owner's copy only "
+        "(empty for everyone else): the people the owner removed from their places, who may "
+        "not sit at this table again until the owner lets them back in (`readmit`)")
+
+
+class RemovedInfo(BaseModel):
+    """Someone the owner removed from their place before the start (``remove``)."""
+
+    user_id: int = Field(description="who: give it to `readmit` to let them back in")
+    name: str = Field(description="their name when they were removed")
+    guest: bool = Field(default=False, description="a guest, not an account")
 
 
 class YouInfo(BaseModel):
@@ -330,7 +342,7 @@ News = Annotated[
 class GameEvent(BaseModel):
     kind: Literal["deal", "bid", "look", "play", "hand_scored", "timeout", "timer_warning",
                   "match_over", "covered", "returned", "joined", "left", "seated", "options",
-                  "owner", "started", "rematch"]
+                  "owner", "started", "rematch", "readmitted"]
     hand: int = 0
     seat: int | None = None
     action: str | None = Field(default=None, description="the bid or card (record spelling)")
@@ -345,6 +357,8 @@ class GameEvent(BaseModel):
                                 "table the owner made for a rematch (the same options); the "
                                 "old table's players may join it as players without its "
                                 "invite code, back at their old places when free")
+    user_id: int | None = Field(default=None, description="kind readmitted: the person the "
+                                "owner let back in (they may sit at the table again)")
     text: str = Field(default="", description="a plain-text description for people: the "
                       "news' texts joined by spaces, or the frame's own sentence")
     news: list[News] = Field(default_factory=list, description="every engine event this "
@@ -461,6 +475,14 @@ class RemoveMsg(_Msg):
     seat: Int = Field(ge=0, le=5)
 
 
+class ReadmitMsg(_Msg):
+    """Owner, before the start: undo a ``remove``: the person may sit at the table again."""
+
+    type: Literal["readmit"]
+    user_id: Int = Field(ge=0, le=SAFE_INT, description="the removed person's user id, as "
+                         "the owner's `table.removed` lists it (their seat's `user_id` before)")
+
+
 class GiveOwnerMsg(_Msg):
     type: Literal["give_owner"]
     seat: Int = Field(ge=0, le=5)
@@ -527,7 +549,7 @@ class HintMsg(_Msg):
 
 ClientMessage = Annotated[
     Hello | LobbyMsg | CreateMsg | JoinMsg | LeaveMsg | SeatMsg | TeamMsg | TeammateMsg
-    | OptionsMsg | AddCpuMsg | RemoveMsg | GiveOwnerMsg | StartMsg | ActMsg | ChatMsg
+    | OptionsMsg | AddCpuMsg | RemoveMsg | ReadmitMsg | GiveOwnerMsg | StartMsg | ActMsg | ChatMsg
     | ResyncMsg | SheetMsg | PingMsg | HintMsg | RematchMsg,
     Field(discriminator="type"),
 ]
@@ -749,8 +771,8 @@ class StatsOut(BaseModel):
 
 CLIENT_MODELS: list[type[BaseModel]] = [
     Hello, LobbyMsg, CreateMsg, JoinMsg, LeaveMsg, SeatMsg, TeamMsg, TeammateMsg, OptionsMsg,
-    AddCpuMsg, RemoveMsg, GiveOwnerMsg, StartMsg, ActMsg, ChatMsg, ResyncMsg, SheetMsg, PingMsg,
-    HintMsg,
+    AddCpuMsg, RemoveMsg, ReadmitMsg, GiveOwnerMsg, StartMsg, ActMsg, ChatMsg, ResyncMsg,
+    SheetMsg, PingMsg, HintMsg,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,

@@ -36,6 +36,7 @@ from spades.server.cpu import CpuPool, spec_of
 from spades.server.options import build_rules, changes_said, invite_code
 from spades.server.protocol import (
     ChatLine,
+    RemovedInfo,
     ScoreInfo,
     SeatInfo,
     SheetOut,
@@ -186,9 +187,10 @@ class Table:
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
-        #: users the owner removed from their place before the start: they may not sit at
-        #: this table again (they may still watch it, if it allows spectators)
-        self.removed: set[int] = set()
+        #: users the owner removed from their place before the start (user id: who they
+        #: were): they may not sit at this table again until the owner lets them back in
+        #: (:meth:`readmit`); they may still watch it, if it allows spectators
+        self.removed: dict[int, RemovedInfo] = {}
         #: a rematch: the players of the finished table it follows (user id: their place
         #: there). They may sit down without the invite code, at that place when it is free
         self.invited: dict[int, int] = {}
@@ -277,7 +279,9 @@ class Table:
             private=self.options.private,
             paused=self.status == "active" and not self.any_human_connected())
 
-    def state(self, member: bool) -> TableState:
+    def state(self, member: bool, owner: bool = False) -> TableState:
+        """The table's state for a member (``member``: seated, who see the invite code) or a
+        spectator; ``owner``: the owner's own copy, which lists whom they removed."""
         side_of = self.rules.side_of
         seats = []
         for i, p in enumerate(self.places):
@@ -303,7 +307,19 @@ class Table:
             seats=seats, spectating=len(self.watchers()), owner=self.owner,
             invite=self.invite if member else None, game_id=self.id,
             winner=winner, winner_names=winner_names,
-            partners=planned_teams(self.places, self.rules) if self.status == "waiting" else [])
+            partners=planned_teams(self.places, self.rules) if self.status == "waiting" else [],
+            removed=self.removed_list() if owner else [])
+
+    def removed_list(self) -> list[RemovedInfo]:
+        """Whom the owner removed, by name, while it matters (before the start)."""
+        if self.status != "waiting":
+            return []
+        return sorted(self.removed.values(), key=lambda r: (r.name.casefold(), r.user_id))
+
+    def is_owner(self, conn: Member, seat: int | None) -> bool:
+        """``conn`` (at ``seat``) is the table's owner: it gets the owner's copy of the
+        state."""
+        return seat is not None and self.owner is not None and conn.user_id == self.owner
 
     def you(self, conn: Member) -> YouInfo:
         seat = self.seat_of_conn(conn)
@@ -331,7 +347,8 @@ class Table:
     def snapshot(self, conn: Member, ref: frames.Ref = None) -> str:
         """The ``table`` frame for ``conn`` (``ref``: of the resync it answers)."""
         seat = self.seat_of_conn(conn)
-        return frames.table(self.seq, self.state(seat is not None), self.you(conn),
+        state = self.state(seat is not None, self.is_owner(conn, seat))
+        return frames.table(self.seq, state, self.you(conn),
                             self.view_for(seat), self.turn_info(), self.score(),
                             [ChatLine(**line) for line in self.chat], ref)
 
@@ -376,9 +393,12 @@ class Table:
         text: str | Callable[[Narrator], str] = event.get("text", "")
         fields = {k: v for k, v in event.items() if k != "text"}
         fields.setdefault("hand", 0)
+        # the owner's copy of the state differs only when it lists whom they removed
+        owners = self.state(True, True) if with_table and self.removed_list() else None
         out = frames.EventFrames(
             self.seq, self.id, fields, [e.to_json() for e in news], self.turn_info(),
-            self.score(), (self.state(True), self.state(False)) if with_table else None)
+            self.score(), (self.state(True), self.state(False)) if with_table else None,
+            owner_table=owners)
         places = tuple((p.kind, p.name) for p in self.places)
         public: str | None = None  # the spectators' view, the same for all of them
         recipients = self.recipients()
@@ -407,7 +427,8 @@ class Table:
                     public = frames.view_json(self.view_for(None))
                 conn.send(out.frame(said, None, you, view_json=public))
             else:
-                conn.send(out.frame(said, self.view_for(seat), you))
+                conn.send(out.frame(said, self.view_for(seat), you,
+                                    owner=owners is not None and self.is_owner(conn, seat)))
         return self.seq
 
     def emit_chat(self, line: dict[str, Any]) -> int:
@@ -426,6 +447,8 @@ class Table:
                 "epoch": self.epoch, "upload": self.id in self.hub.uploads}
         if self.removed:
             meta["removed"] = sorted(self.removed)
+            # who they were, for the owner's list after a restart
+            meta["removed_people"] = [r.model_dump() for _, r in sorted(self.removed.items())]
         if self.invited:
             meta["invited"] = sorted(self.invited.items())
         if self.unseated:
@@ -922,7 +945,8 @@ class Table:
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
                 if p.user_id is not None:  # no sitting down again (check_join)
-                    self.removed.add(p.user_id)
+                    self.removed[p.user_id] = RemovedInfo(user_id=p.user_id, name=p.name,
+                                                          guest=p.guest)
                 other = self.members.pop(p.user_id or 0, None)
                 if other is not None and self.options.spectators:
                     self.spectators.add(other)
@@ -941,6 +965,30 @@ class Table:
                 f"{who or f'the CPU at {n.names[seat]}'}")},
                 with_table=True, told=told)
             self.hub.lobby_changed(self)
+
+    async def readmit(self, conn: Member, user_id: int) -> None:
+        """The owner undoes a removal (:meth:`remove`): ``user_id`` may sit at the table
+        again (the usual rules of ``join`` apply: a free place, a private table's code).
+        Everyone hears it; the person, if they watch the table, hears that they may sit
+        down again."""
+        async with self.lock:
+            self._require_owner(conn)
+            self._require_waiting()
+            gone = self.removed.get(user_id)
+            if gone is None:
+                seat = self.place_of(user_id)
+                who = (self.places[seat].name if seat is not None
+                       else self.watchers().get(user_id) or f"user {user_id}")
+                raise TableError("state", f"{who} was not removed from this table: there is "
+                                 "no removal to undo")
+            del self.removed[user_id]
+            await self.save_meta()
+            owner, by, name = self.place_of(conn.user_id), conn.name, gone.name
+            told = {c: f"{by} let you back to the table: you may sit down again"
+                    for c in self.spectators if c.user_id == user_id}
+            self.emit({"kind": "readmitted", "user_id": user_id, "text": lambda n: (
+                f"{'you' if n.me == owner else by} let {name} back to the table")},
+                with_table=True, told=told)
 
     async def give_owner(self, conn: Member, seat: int) -> None:
         async with self.lock:

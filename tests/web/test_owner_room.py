@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.helpers import Speech, create_private_table, join_by_invite
+from tests.web.test_axe_and_screenshots import audit
 
 SEATS = "spadesApp.table && spadesApp.table.msg && spadesApp.table.msg.table.seats"
 
@@ -254,3 +255,72 @@ def test_a_refused_join_puts_the_focus_on_what_happened(new_page: Any, server: s
     vance.keyboard.press("Tab")
     assert vance.evaluate("document.activeElement.textContent") == "Back to the home page"
     assert not vance.errors, vance.errors
+
+
+def test_the_owner_lets_removed_people_back_in_and_they_sit_again(
+        new_page: Any, server: str, axe_source: str) -> None:
+    """Before: a removal held for the table's whole life; the owner's page did not even
+    say whom they had removed. Now the owner's waiting room lists them ("Removed from this
+    table"), each with "Let Bram back in" (by keyboard; the focus goes to the next one's
+    button, then to the Seats heading), everyone hears it, and the page of the person let
+    back in, watching, offers "Sit down at the table", which seats them."""
+    olga, bram, cleo = new_page(), new_page(), new_page()
+    code = create_private_table(olga, server, "Olga", "Olga's den", "cardems")
+    join_by_invite(olga, bram, server, code, "Bram")
+    join_by_invite(olga, cleo, server, code, "Cleo")
+    tid = olga.evaluate("spadesApp.table.id")
+    for who, page in (("Cleo", cleo), ("Bram", bram)):
+        olga.get_by_role("button", name=f"Remove {who}").click()
+        Speech(page).wait_for("Olga removed you from your seat; you are watching the table")
+    olga.wait_for_function(f"{SEATS}.filter(s => s.kind === 'human').length === 1")
+    box = olga.locator("#removed-box")
+    box.wait_for(state="visible")
+    assert box.get_by_role("heading").text_content() == "Removed from this table"
+    assert box.locator(".removed-who").all_inner_texts() == ["Bram", "Cleo"]
+    assert box.locator(".guest-mark").count() == 2  # read as "Bram (guest)"
+    assert box.get_by_role("button").all_inner_texts() == ["Let Bram back in",
+                                                           "Let Cleo back in"]
+    said = olga.evaluate("spadesApp.table.seatsText()")
+    assert said.endswith("Removed by you: Bram and Cleo."), said
+    audit(olga, axe_source, "the owner's waiting room with the people she removed")
+    # only the owner sees whom she removed (the others' table state does not carry it)
+    for page in (bram, cleo):
+        assert not page.is_visible("#removed-box")
+        assert page.evaluate("spadesApp.table.msg.table.removed") == []
+        assert page.get_by_role("button", name="Sit down at the table").count() == 0
+
+    heard = Speech(cleo)
+    told = Speech(bram)
+    first = olga.get_by_role("button", name="Let Bram back in")
+    first.focus()
+    olga.keyboard.press("Enter")
+    told.wait_for("Olga let you back to the table: you may sit down again")
+    heard.wait_for("Olga let Bram back to the table")
+    Speech(olga).wait_for("you let Bram back to the table")
+    # the focus goes to the next one's button, not to the page's body
+    olga.wait_for_function("document.activeElement && document.activeElement.textContent"
+                           " === 'Let Cleo back in'")
+    assert olga.get_by_role("button", name="Let Bram back in").count() == 0
+    # Cleo, still removed, is offered no seat; Bram is
+    assert cleo.get_by_role("button", name="Sit down at the table").count() == 0
+    sit = bram.get_by_role("button", name="Sit down at the table")
+    sit.wait_for()
+    sit.focus()
+    bram.keyboard.press("Enter")
+    told.wait_for("You sit")
+    bram.wait_for_function("spadesApp.table.msg.you.role === 'player'")
+    olga.wait_for_function(f"{SEATS}.some(s => s.name === 'Bram')")
+    # his page is a player's again: his place has the focus, the address is the table's
+    seat = bram.evaluate("spadesApp.table.mySeat")
+    bram.wait_for_function("document.activeElement && document.activeElement.dataset.seat"
+                           f" === '{seat}'")
+    assert bram.evaluate("location.hash") == f"#/table/{tid}"
+    assert bram.get_by_role("button", name="Sit down at the table").count() == 0
+    # the last one let back in: the focus goes to the Seats heading, and the list goes
+    olga.keyboard.press("Enter")
+    Speech(cleo).wait_for("Olga let you back to the table: you may sit down again")
+    olga.wait_for_function("document.activeElement && document.activeElement.id"
+                           " === 'seats-title'")
+    assert not olga.is_visible("#removed-box")
+    for page in (olga, bram, cleo):
+        assert not page.errors, page.errors

@@ -182,6 +182,7 @@ export class TableView {
     this.replaced = false; // the table is open in another tab of yours, which holds the seat
     this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.rejoinWatching = false; // removed from your seat: watching, rejoined as a spectator
+    this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
   }
@@ -495,6 +496,7 @@ export class TableView {
     if (first) this.tick({ inOrder: true });
     if (this.status === "finished" && this.view && !this.sheetData) this.requestSheet();
     if (this.status === "finished") this.forget();
+    if (this.satAgain) this.afterSitting();
   }
 
   onEvent(msg) {
@@ -712,6 +714,11 @@ export class TableView {
           this.idleBefore = null;
           if (this.status === "active" && !backByMove) this.say(this.catchUpText(idle));
         }
+        break;
+      case "readmitted":
+        // the owner let you back in (the words were said as it came): you may sit down again
+        // (a reconnect asks for a seat no more than before: you watch until you sit down)
+        if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) this.letBack = true;
         break;
       case "rematch":
         // the owner made a new table for a rematch (the words were said as it came)
@@ -1244,7 +1251,7 @@ export class TableView {
     this.el.append(h("section", { class: "panel off-table", id: "off-table", "aria-labelledby": "off-table-title" },
       h("h1", { id: "off-table-title", class: "page-title", tabindex: "-1" }, `You are no longer at ${t.name || "this table"}`),
       h("p", {}, /[.!?]$/.test(why) ? why : `${why}.`),
-      h("p", {}, "You cannot sit at this table again."),
+      h("p", {}, "You cannot sit at this table again, unless its owner lets you back in."),
       h("p", { class: "button-row" },
         h("a", { href: "#/lobby" }, "Back to the lobby"), " ",
         h("a", { href: "#/" }, "Home page"))));
@@ -1259,8 +1266,12 @@ export class TableView {
       h("p", { class: "waiting-status" }, "Waiting for the start"),
       h("div", { class: "waiting-grid" },
         h("section", { class: "panel", "aria-labelledby": "seats-title" },
-          h("h2", { id: "seats-title" }, "Seats"),
-          h("ul", { class: "seat-list", id: "seat-list" })),
+          h("h2", { id: "seats-title", tabindex: "-1" }, "Seats"),
+          h("ul", { class: "seat-list", id: "seat-list" }),
+          // the owner's: whom they removed, each with "Let … back in"
+          h("div", { id: "removed-box", hidden: true },
+            h("h3", { id: "removed-title" }, "Removed from this table"),
+            h("ul", { class: "seat-list removed-list", id: "removed-list", "aria-labelledby": "removed-title" }))),
         h("section", { class: "panel", "aria-labelledby": "invite-title" },
           h("h2", { id: "invite-title" }, "Invite and start"),
           h("div", { id: "waiting-info" }),
@@ -1390,6 +1401,7 @@ export class TableView {
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
       if (target) target.focus();
     }
+    this.renderRemoved(amOwner);
     const title = this.el.querySelector("#waiting-title");
     if (title) title.textContent = t.name || "A table"; // the owner's words: text only
     const info = clear(this.el.querySelector("#waiting-info"));
@@ -1417,9 +1429,67 @@ export class TableView {
     } else {
       actions.append(h("p", {}, "The owner starts the match."));
     }
+    // let back in after a removal, watching: the way to sit down again
+    if (this.letBack && !this.isPlayer && t.seats.some((s) => s.kind === "empty")) {
+      actions.append(h("button", { type: "button", class: "primary", id: "sit-again", onclick: () => this.sitAgain() }, "Sit down at the table"));
+    }
     actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
     actions.append(h("button", { type: "button", id: "waiting-keys-btn", onclick: () => this.app.openHelp() }, "Keys"));
     this.renderChat();
+  }
+
+  /** The owner's list of the people they removed (`table.removed`, the owner's copy only),
+   * each with "Let Bob back in". After one is let back the focus goes to the next one's
+   * button (else the one before), else to the Seats heading: not lost on the page's body. */
+  renderRemoved(amOwner) {
+    const box = this.el.querySelector("#removed-box");
+    const list = box && box.querySelector("#removed-list");
+    if (!list) return;
+    const people = amOwner ? this.msg.table.removed || [] : [];
+    const had = list.contains(document.activeElement) ? document.activeElement.dataset.user : null;
+    const order = [...list.querySelectorAll("button[data-user]")].map((b) => b.dataset.user);
+    clear(list);
+    box.hidden = !people.length;
+    for (const r of people) {
+      list.append(h("li", { class: "seat-row", "data-user": String(r.user_id) },
+        h("span", { class: "removed-who" }, r.name),
+        guestMark(r),
+        h("button", { type: "button", class: "small", "data-act": "readmit", "data-user": String(r.user_id),
+          onclick: () => this.request({ type: "readmit", user_id: r.user_id }) }, `Let ${r.name} back in`)));
+    }
+    if (had === null) return;
+    const at = (id) => list.querySelector(`button[data-user="${id}"]`);
+    const i = order.indexOf(had);
+    const target = at(had) || order.slice(i + 1).map(at).find(Boolean)
+      || order.slice(0, Math.max(i, 0)).reverse().map(at).find(Boolean)
+      || this.el.querySelector("#seats-title");
+    if (target) target.focus();
+  }
+
+  /** Let back in by the owner while watching: sit down at the table (the usual join, with
+   * a private table's code the page kept); the page is then a player's. */
+  async sitAgain() {
+    try {
+      await this.app.conn.request({ type: "join", table_id: this.id, role: "player", ...(this.invite ? { invite: this.invite } : {}) });
+    } catch (err) {
+      this.refuse(err.message);
+      return;
+    }
+    this.letBack = false;
+    this.rejoinWatching = false;
+    this.watching = false;
+    if (location.hash === `#/watch/${this.id}`) history.replaceState(null, "", `#/table/${this.id}`);
+    // the snapshot that follows the ack says where you sit, and the focus goes there
+    this.satAgain = true;
+  }
+
+  /** Sat down again (sitAgain): where you sit, said, and the focus on your place. */
+  afterSitting() {
+    this.satAgain = false;
+    if (!this.isPlayer) return;
+    this.say(this.summary());
+    const row = this.el && this.el.querySelector(`#seat-list li[data-seat="${this.mySeat}"]`);
+    if (row) row.focus();
   }
 
   /** Before the match (the waiting room): W says it has not started and who starts it. */
@@ -1443,7 +1513,8 @@ export class TableView {
     });
     const watching = t.spectating ? ` ${this.watchersText()}` : "";
     const partners = this.partnersText();
-    return `Seats: ${rows.join("; ")}.${partners ? ` ${partners}` : ""}${watching}`;
+    const gone = this.amOwner() && t.removed && t.removed.length ? ` Removed by you: ${listJoin(t.removed.map((r) => r.name))}.` : "";
+    return `Seats: ${rows.join("; ")}.${partners ? ` ${partners}` : ""}${watching}${gone}`;
   }
 
   /** The match is over: no longer one of "Your tables" on the home page. */
