@@ -37,7 +37,6 @@ def is_over(m: Msg) -> bool:
 
 def joined_as_player(p: NetPlayer, tid: str) -> None:
     """``p`` joins table ``tid`` by its id alone (no code) and sits down there."""
-    p.seq = None  # (another table: its frames are numbered on their own)
     ans = p.request({"type": "join", "table_id": tid})
     assert ans["type"] == "ack", ans
     p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
@@ -78,6 +77,7 @@ def test_a_rematch_across_processes(room: list[Server]) -> None:
     assert new["status"] == "waiting" and new["options"]["private"]
     assert new["invite"] and new["invite"] != invite
     assert ann.you == {"role": "player", "seat": ann_was}
+    assert new["seats"][bob_was]["kept_for"] == "Bob"  # until he is back
     # the others hear of it at b, without the code
     for p in (bob, eve):
         news = p.until(is_rematch)
