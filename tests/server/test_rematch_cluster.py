@@ -133,3 +133,23 @@ def test_a_rematch_table_taken_over_still_lets_the_old_players_in(room: list[Ser
     assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
     joined_as_player(bob, new["id"])
     assert bob.you == {"role": "player", "seat": bob_was}
+
+
+def test_a_rematch_after_the_table_s_process_stopped_is_answered(room: list[Server]) -> None:
+    """The process that ran the finished table stops (a deploy) while Ann, at another
+    process, looks at the end of the match; her Rematch gets a clear error (before: it was
+    sent to the stopped process and never answered, and her page waited for ever)."""
+    a, _b, c = room
+    host = NetPlayer(a, "Ann")
+    tid = new_table(host, OPTIONS)
+    ann = NetPlayer(c, "Ann", host.token)
+    joined_as_player(ann, tid)
+    host.close()
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann], lambda: ann.view is not None and ann.view["phase"] == "over")
+    if not any(is_over(m) for m in ann.frames):
+        ann.until(is_over)
+    a.stop()  # its leases are released as it stops: nobody runs the finished table now
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+    assert "stopped" in ans["message"] and "new table" in ans["message"], ans
