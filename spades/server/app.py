@@ -864,7 +864,8 @@ def _table(conn: Conn) -> Table:
 
 
 async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
-                  invited: dict[int, int] | None = None) -> Table:
+                  invited: dict[int, int] | None = None,
+                  names: dict[int, str] | None = None) -> Table:
     """A new table with ``conn`` as its owner (``create``, and ``rematch`` with the old
     table's players ``invited``), under the limits on tables per user and address and the
     create rates; ``conn`` leaves its table (a table not started yet: its place too)."""
@@ -876,7 +877,7 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
         hub.cluster.leaving_remote(conn)
     if conn.table is not None:
         await conn.table.detach(conn, leaving=conn.table.status == "waiting")
-    table = await hub.create_table(conn, options, invited)
+    table = await hub.create_table(conn, options, invited, names)
     table.members[conn.user_id] = conn
     conn.table = table
     conn.send(_ack(ref, table.seq))
@@ -909,8 +910,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await conn.table.start(conn)
     elif kind == "rematch":
         old = _table(conn)
-        invited = old.check_rematch(conn)
-        table = await _create(hub, conn, old.options, ref, invited)
+        invited, players = old.check_rematch(conn)
+        table = await _create(hub, conn, old.options, ref, invited, players)
         old.tell_rematch(table.id, conn.name)
         if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
             await table.start(conn)  # "Play against CPUs now" does (create with cpus)

@@ -368,6 +368,13 @@ class Cluster:
                 conn.remote_node = owner
                 if owner == self.node:
                     return False
+            if msg.type == "rematch" and await self.room.owner(conn.remote_table) is None:
+                # A finished table is never taken over: the process that ran it stopped
+                # (or died: once its lease ran out), and the match's table with it. Sent
+                # there, the rematch would never be answered.
+                raise TableError("state", "the server that ran this table has stopped, and "
+                                 "the finished match with it: a rematch cannot be made from "
+                                 "it; make a new table")
             if msg.type == "act":  # answered by that process, or after a take-over here
                 told = conn.told if conn.told is not None and (
                     conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)

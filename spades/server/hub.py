@@ -480,9 +480,11 @@ class Hub:
             raise TableError("bad_options", str(exc)) from None
 
     async def create_table(self, conn: Conn, options: TableOptions,
-                           invited: Mapping[int, int] | None = None) -> Table:
+                           invited: Mapping[int, int] | None = None,
+                           names: Mapping[int, str] | None = None) -> Table:
         """``invited``: a rematch's players (user id: place at the table before): the
-        owner sits at their old place, the others may sit down without the invite code."""
+        owner sits at their old place, the others may sit down without the invite code,
+        and their places (``names``: theirs) are kept for them until the start."""
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
@@ -494,6 +496,8 @@ class Hub:
                                 "invite": invite}
         if invited:
             meta["invited"] = sorted(invited.items())
+        if names:
+            meta["invited_names"] = sorted(names.items())
         gid = await self._reserve()
         try:
             await self.db(self.store.create_game, "table", rules, game_id=gid,
@@ -504,6 +508,7 @@ class Hub:
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         table.address = conn.address
         table.invited = dict(invited or {})
+        table.invited_names = dict(names or {})
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -653,6 +658,11 @@ class Hub:
             table.unseated = {s for s in unseated if type(s) is int
                               and 0 <= s < len(table.places)
                               and table.places[s].kind == "human"}
+        names = meta.get("invited_names")
+        if isinstance(names, list):  # their names (Table.invited_names)
+            table.invited_names = {u: n for u, n in (p for p in names if isinstance(p, list)
+                                                     and len(p) == 2)
+                                   if type(u) is int and isinstance(n, str)}
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)

@@ -128,6 +128,11 @@ class SeatInfo(BaseModel):
     cpu: str | None = Field(default=None, description="CPU strength of a CPU seat")
     guest: bool = Field(default=False, description="a guest, not an account: show it as such "
                         "next to the name")
+    kept_for: str | None = Field(default=None, description="before the start of a rematch: "
+                                 "this empty place is kept for the named player of the "
+                                 "match before until they are back (or the match starts): "
+                                 "nobody else may choose it, and a newcomer gets it only "
+                                 "when no other place is free")
 
 
 class TurnInfo(BaseModel):

@@ -194,6 +194,8 @@ class Table:
         #: a rematch: the players of the finished table it follows (user id: their place
         #: there). They may sit down without the invite code, at that place when it is free
         self.invited: dict[int, int] = {}
+        #: their names (user id: name), to say for whom a place is kept (:meth:`kept`)
+        self.invited_names: dict[int, str] = {}
 
     @property
     def match(self) -> Match | None:
@@ -283,6 +285,7 @@ class Table:
         """The table's state for a member (``member``: seated, who see the invite code) or a
         spectator; ``owner``: the owner's own copy, which lists whom they removed."""
         side_of = self.rules.side_of
+        kept = self.kept()
         seats = []
         for i, p in enumerate(self.places):
             team = p.team
@@ -293,7 +296,8 @@ class Table:
                 user_id=p.user_id, connected=self.connected(i),
                 covered=p.covered, team=team, guest=p.kind == "human" and p.guest,
                 owner=p.kind == "human" and p.user_id == self.owner and self.owner is not None,
-                cpu=p.cpu if p.kind == "cpu" or p.covered else None))
+                cpu=p.cpu if p.kind == "cpu" or p.covered else None,
+                kept_for=self.kept_name(kept[i]) if i in kept else None))
         m = self.match
         winner = m.winner if m is not None and m.is_over() else None
         winner_names: list[str] = []
@@ -453,6 +457,8 @@ class Table:
             meta["invited"] = sorted(self.invited.items())
         if self.unseated:
             meta["unseated"] = sorted(self.unseated)
+        if self.invited_names:
+            meta["invited_names"] = sorted(self.invited_names.items())
         return meta
 
     async def save_meta(self) -> None:
@@ -580,6 +586,9 @@ class Table:
                 if was in free:  # a rematch: back at one's place in the match before
                     free.remove(was)
                     free.insert(0, was)
+                else:  # else a place not kept for another old player, if one is free
+                    kept = self.kept()
+                    free.sort(key=lambda i: i in kept)
                 self.places[free[0]] = Place("human", conn.user_id, conn.name,
                                              guest=conn.guest)
                 self.members[conn.user_id] = conn
@@ -806,15 +815,40 @@ class Table:
         if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
             raise TableError("not_allowed", "only the table owner may do that")
 
-    def check_rematch(self, conn: Member) -> dict[int, int]:
+    def check_rematch(self, conn: Member) -> tuple[dict[int, int], dict[int, str]]:
         """Refuse a rematch unless ``conn`` is the owner and the match is finished; else
-        the players to invite to it (user id: place), the owner too."""
+        the players to invite to it (user id: place), the owner too, and their names."""
         if conn.user_id != self.owner or self.seat_of_conn(conn) is None:
             raise TableError("not_allowed", "only the table owner may start a rematch")
         if self.status != "finished":
             raise TableError("state", "a rematch can start only once the match is over")
-        return {p.user_id: i for i, p in enumerate(self.places)
-                if p.kind == "human" and p.user_id is not None}
+        people = [(i, p) for i, p in enumerate(self.places)
+                  if p.kind == "human" and p.user_id is not None]
+        return ({p.user_id: i for i, p in people if p.user_id is not None},
+                {p.user_id: p.name for _, p in people if p.user_id is not None})
+
+    def kept(self) -> dict[int, int]:
+        """Before the start of a rematch: the empty places kept for the players of the
+        match before who are not back yet (place: user id). A player back, sitting
+        anywhere, keeps no place; one removed by the owner, none either. The start ends the
+        keeping (the places are just places then: CPUs take the empty ones)."""
+        if self.status != "waiting" or not self.invited:
+            return {}
+        seated = {p.user_id for p in self.places if p.kind == "human"}
+        return {s: u for u, s in self.invited.items()
+                if u not in seated and u not in self.removed
+                and 0 <= s < len(self.places) and self.places[s].kind == "empty"}
+
+    def kept_name(self, user_id: int) -> str:
+        return self.invited_names.get(user_id) or "a player of the match before"
+
+    def _require_not_kept(self, seat: int, user_id: int | None) -> None:
+        """Refuse an explicit choice of place ``seat`` if it is kept for someone else."""
+        kept = self.kept()
+        if seat in kept and kept[seat] != user_id:
+            raise TableError("state", f"place {seat} is kept for "
+                             f"{self.kept_name(kept[seat])}, who sat there in the match "
+                             "before, until they are back or the match starts")
 
     def tell_rematch(self, new_id: str, owner: str) -> None:
         """Tell the members still at this (finished) table about the rematch."""
@@ -872,6 +906,7 @@ class Table:
             self._require_place(seat)
             if self.places[seat].kind != "empty":
                 raise TableError("state", f"place {seat} is not free")
+            self._require_not_kept(seat, conn.user_id)
             self.places[seat], self.places[mine] = self.places[mine], Place()
             await self.save_meta()
             # the mover hears the place as their page named it before the move (the button
@@ -919,13 +954,16 @@ class Table:
             self._require_owner(conn)
             self._require_waiting()
             free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
+            kept = self.kept()
             if seat is None:
                 if not free:
                     raise TableError("state", "no place is free")
-                seat = free[0]
-            self._require_place(seat)
-            if seat not in free:
-                raise TableError("state", f"place {seat} is not free")
+                seat = min(free, key=lambda i: (i in kept, i))  # a kept place last
+            else:
+                self._require_place(seat)
+                if seat not in free:
+                    raise TableError("state", f"place {seat} is not free")
+                self._require_not_kept(seat, None)
             self.places[seat] = Place("cpu", None, f"CPU {seat + 1}", self.options.cpu)
             await self.save_meta()
             self.emit({"kind": "seated", "seat": seat,

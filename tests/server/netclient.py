@@ -122,6 +122,8 @@ class NetPlayer:
         if m["type"] == "table":
             self.seq, self.view, self.you, self.table = m["seq"], m["view"], m["you"], m["table"]
         elif m["type"] in ("event", "chat"):
+            if self.table is not None and m["table_id"] != self.table["id"]:
+                self.seq = None  # another table (a join, a rematch): its own numbering
             assert self.seq is None or m["seq"] == self.seq + 1, (self.seq, m)
             self.seq = m["seq"]
             if m["type"] == "event":

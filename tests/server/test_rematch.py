@@ -151,3 +151,108 @@ def test_a_rematch_alone_with_cpus_starts_at_once(client: TestClient) -> None:
     started_now = ann.until(lambda m: m.get("table") is not None
                             and m["table"]["status"] == "active")
     assert started_now["table"]["id"] == snap["table"]["id"]
+
+
+# Places kept for the old players ------------------------------------------------------
+
+def finished_three(client: TestClient, options: dict[str, Any]
+                   ) -> tuple[Player, Player, Player, dict[str, int]]:
+    """Ann's one-hand table of ``options`` where Bob and Cal played (and a CPU), played to
+    its end; the three and where each sat."""
+    ann, bob, cal = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Cal")
+    tid = new_table(ann, options, bob, cal)
+    started(ann, bob, cal)
+    was = {p.name: p.seat for p in (ann, bob, cal)}
+    play_to_end([ann, bob, cal])
+    for p in (bob, cal):
+        if not any(m["type"] == "event" and m["event"]["kind"] == "match_over"
+                   for m in p.frames):
+            p.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "match_over")
+    assert ann.table is not None and ann.table["id"] == tid
+    return ann, bob, cal, {k: v for k, v in was.items() if v is not None}
+
+
+def rematch_made(ann: Player) -> str:
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new: str = ann.until(lambda m: m["type"] == "table")["table"]["id"]
+    return new
+
+
+def kept(p: Player) -> dict[int, str]:
+    """The places ``p``'s page shows kept (place: for whom)."""
+    assert p.table is not None
+    return {s["seat"]: s["kept_for"] for s in p.table["seats"] if s.get("kept_for")}
+
+
+def sat_down(p: Player, tid: str) -> int:
+    ans = p.request({"type": "join", "table_id": tid})
+    assert ans["type"] == "ack", ans
+    p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    assert p.seat is not None
+    return p.seat
+
+
+PUBLIC = {**OPTIONS, "spectators": False}
+
+
+def test_a_newcomer_gets_a_place_not_kept_for_an_old_player(client: TestClient) -> None:
+    """Before: the first to join the rematch took the first free place, an old player's
+    place among them, and the partnerships of the match before were broken."""
+    ann, bob, cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    assert kept(ann) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    open_place = ({0, 1, 2, 3} - set(was.values())).pop()
+    zed = Player(client, "Zed")
+    assert sat_down(zed, new) == open_place
+    # an explicit choice of a kept place by someone else is refused, naming whom it is for
+    ans = zed.request({"type": "seat", "seat": was["Bob"]})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+    assert "kept for Bob" in ans["message"], ans
+    ans = ann.request({"type": "add_cpu", "seat": was["Cal"]})
+    assert ans["type"] == "error" and "kept for Cal" in ans["message"], ans
+    # the old players come back to their places
+    assert sat_down(bob, new) == was["Bob"]
+    # Bob, back, may not take Cal's kept place either
+    ans = bob.request({"type": "seat", "seat": was["Cal"]})
+    assert ans["type"] == "error" and "kept for Cal" in ans["message"], ans
+    assert sat_down(cal, new) == was["Cal"]
+    assert kept(cal) == {}
+
+
+def test_a_kept_place_goes_to_a_newcomer_only_when_no_other_is_free(client: TestClient
+                                                                    ) -> None:
+    ann, bob, cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    zed, dan = Player(client, "Zed"), Player(client, "Dan")
+    sat_down(zed, new)
+    dan_at = sat_down(dan, new)  # only kept places are left: Dan takes one
+    assert dan_at in (was["Bob"], was["Cal"])
+    left = ({was["Bob"], was["Cal"]} - {dan_at}).pop()
+    first, second = (bob, cal) if dan_at == was["Bob"] else (cal, bob)
+    # the one whose place was taken gets the one free place, though it is kept: the
+    # other's (the table is not full); then the table is full
+    assert sat_down(first, new) == left
+    ans = second.request({"type": "join", "table_id": new})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+
+
+def test_starting_releases_the_kept_places(client: TestClient) -> None:
+    ann, _bob, _cal, was = finished_three(client, PUBLIC)
+    rematch_made(ann)
+    assert kept(ann) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    started(ann)
+    assert ann.table is not None and ann.table["status"] == "active"
+    assert kept(ann) == {}
+    assert [s["kind"] for s in ann.table["seats"]].count("cpu") == 3  # CPUs filled them
+
+
+def test_a_restart_keeps_the_kept_places(restart: Any) -> None:
+    client = restart()
+    ann, bob, _cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    client = restart()
+    ann2 = Player(client, "Ann", ann.token)
+    sat_down(ann2, new)
+    assert kept(ann2) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    assert sat_down(Player(client, "Zed"), new) not in (was["Bob"], was["Cal"])
+    assert sat_down(Player(client, "Bob", bob.token), new) == was["Bob"]

@@ -1,7 +1,8 @@
 """A rematch at a shared table (a club evening's user trial): after the end the owner presses
 Rematch in the match-over box and the new table's waiting room opens; the friend hears
 "… started a rematch" and presses Join the rematch with the keyboard, and sits down at the
-new table, private like the old one, without typing its code."""
+new table, private like the old one, without typing its code; until then the owner's waiting
+room shows his place kept for him."""
 
 from __future__ import annotations
 
@@ -65,6 +66,13 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     assert options["private"] is True and options["profile"] == "game93"
     olga.wait_for_selector(".invite")
     assert str(olga.text_content(".invite")).strip() != code
+    # Fred's place is kept for him until he is back: said so in its row, with no button to
+    # sit there or give it to a CPU; R (the seats) says it too
+    row = f'#seat-list li[data-seat="{fred_seat}"]'
+    olga.wait_for_selector(f"{row}.kept")
+    assert str(olga.text_content(f"{row} .seat-who")) == "Kept for Fredrem"
+    assert olga.query_selector_all(f"{row} button") == []
+    assert "kept for Fredrem" in olga.evaluate("spadesApp.table.seatsText()")
     # the friend hears it in the live region, and reaches Join the rematch with Tab
     said.wait_for("Olgarem started a rematch")
     fred.wait_for_selector("#match-over[open] #rematch-join")
@@ -83,6 +91,7 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     fred.wait_for_selector("#seat-list")
     olga.wait_for_function(
         "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Fredrem')")
+    assert olga.query_selector("#seat-list li.kept") is None  # back: no longer kept
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
 
 

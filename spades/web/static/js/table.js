@@ -1351,6 +1351,7 @@ export class TableView {
     if (!t.partners || !t.partners.length) return "";
     const who = (i) => {
       const s = t.seats[i];
+      if (s && s.kind === "empty" && s.kept_for) return `${s.kept_for} when back`;
       return s && s.kind === "human" ? s.name : `a CPU at ${this.compass(i)}`;
     };
     const human = (i) => (t.seats[i] && t.seats[i].kind === "human" ? 0 : 1);
@@ -1368,8 +1369,10 @@ export class TableView {
     const amOwner = this.amOwner();
     const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
     t.seats.forEach((s) => {
-      const label = s.kind === "empty" ? "Empty" : s.name + (s.kind === "cpu" ? ` (CPU${s.cpu ? `, ${s.cpu}` : ""})` : "");
-      const li = h("li", { class: `seat-row kind-${s.kind}`, "data-seat": String(s.seat), tabindex: "-1" },
+      // a rematch: the empty place of a player of the match before, kept until they are back
+      const kept = s.kind === "empty" && s.kept_for ? s.kept_for : null;
+      const label = kept ? `Kept for ${kept}` : s.kind === "empty" ? "Empty" : s.name + (s.kind === "cpu" ? ` (CPU${s.cpu ? `, ${s.cpu}` : ""})` : "");
+      const li = h("li", { class: `seat-row kind-${s.kind}${kept ? " kept" : ""}`, "data-seat": String(s.seat), tabindex: "-1" },
         h("span", { class: "seat-compass" }, this.compass(s.seat)),
         h("span", { class: "seat-who" }, label),
         guestMark(s),
@@ -1377,8 +1380,9 @@ export class TableView {
         s.team !== null && s.team !== undefined ? h("span", { class: "badge" }, `team ${s.team + 1}`) : null,
         s.seat === this.mySeat ? h("span", { class: "badge you" }, "you") : null);
       const where = this.compass(s.seat);
-      if (s.kind === "empty" && this.isPlayer) li.append(seatButton(s, "sit", `Sit at ${where}`, { type: "seat", seat: s.seat }));
-      if (amOwner && s.kind === "empty") li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
+      // (a kept place is nobody else's to choose: the server refuses it, so no button)
+      if (s.kind === "empty" && !kept && this.isPlayer) li.append(seatButton(s, "sit", `Sit at ${where}`, { type: "seat", seat: s.seat }));
+      if (amOwner && s.kind === "empty" && !kept) li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
       if (amOwner && s.kind === "cpu") li.append(seatButton(s, "remove", `Remove the CPU at ${where}`, { type: "remove", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "owner", `Make ${s.name} owner`, { type: "give_owner", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "kick", `Remove ${s.name}`, { type: "remove", seat: s.seat }));
@@ -1505,7 +1509,7 @@ export class TableView {
   seatsText() {
     const t = this.msg.table;
     const rows = t.seats.map((s) => {
-      if (s.kind === "empty") return `${this.compass(s.seat)}: empty`;
+      if (s.kind === "empty") return `${this.compass(s.seat)}: ${s.kept_for ? `kept for ${s.kept_for}` : "empty"}`;
       const notes = [s.seat === this.mySeat ? "you" : null, s.kind === "cpu" ? `CPU${s.cpu ? `, ${s.cpu}` : ""}` : null,
         s.guest ? "guest" : null, s.owner ? "owner" : null,
         s.team !== null && s.team !== undefined ? `team ${s.team + 1}` : null].filter(Boolean);

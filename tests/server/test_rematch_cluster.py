@@ -1,0 +1,155 @@
+"""A rematch with several ``spades serve`` processes (``--redis``): real processes on one
+PostgreSQL database and one Redis. The process that runs the finished table makes the new
+one; the players connected to other processes hear of it and sit down at it, at their old
+places, without its code, through whichever process they are connected to; a spectator of
+the private table never learns the new table's code."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from tests.server.netclient import Msg, NetPlayer, Server, card_room, new_table
+from tests.server.test_cluster import act_until
+from tests.services import PostgresServer, RedisServer
+
+OPTIONS: Msg = {"name": "Club night", "profile": "cardems", "one_hand": True,
+                "spectators": True, "private": True}
+
+
+@pytest.fixture
+def room(postgres: PostgresServer, redis_server: RedisServer) -> Iterator[list[Server]]:
+    """Three processes on one PostgreSQL database and one Redis."""
+    with card_room(3, postgres, redis_server, "rematch", "--bots", "inline",
+                   "--cpu-delay", "0") as s:
+        yield s
+
+
+def is_rematch(m: Msg) -> bool:
+    return m["type"] == "event" and m["event"]["kind"] == "rematch"
+
+
+def is_over(m: Msg) -> bool:
+    return m["type"] == "event" and m["event"]["kind"] == "match_over"
+
+
+def joined_as_player(p: NetPlayer, tid: str) -> None:
+    """``p`` joins table ``tid`` by its id alone (no code) and sits down there."""
+    ans = p.request({"type": "join", "table_id": tid})
+    assert ans["type"] == "ack", ans
+    p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    assert p.you is not None and p.you["role"] == "player", p.you
+
+
+def test_a_rematch_across_processes(room: list[Server]) -> None:
+    a, b, c = room  # the table runs on a
+    host = NetPlayer(a, "Ann")
+    tid = new_table(host, OPTIONS)
+    assert host.table is not None
+    invite = host.table["invite"]
+    # Ann carries on from c (a newer tab there; the one at a goes), Bob sits down from b,
+    # Eve watches from b.
+    ann = NetPlayer(c, "Ann", host.token)
+    joined_as_player(ann, tid)
+    host.close()
+    bob = NetPlayer(b, "Bob")
+    assert bob.request({"type": "join", "table_id": tid, "invite": invite})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    eve = NetPlayer(b, "Eve")
+    ans = eve.request({"type": "join", "table_id": tid, "role": "spectator",
+                       "invite": invite})
+    assert ans["type"] == "ack", ans
+    eve.until(lambda m: m["type"] == "table")
+    assert ann.you is not None and bob.you is not None
+    ann_was, bob_was = ann.you["seat"], bob.you["seat"]
+    assert ann.request({"type": "start"})["type"] == "ack"
+    players = [ann, bob]
+    act_until(players, lambda: ann.view is not None and ann.view["phase"] == "over")
+    for p in (ann, bob, eve):  # (told once the result is stored)
+        if not any(is_over(m) for m in p.frames):
+            p.until(is_over)
+    # Ann asks for the rematch at c: a makes the new table, and Ann sits there, at her place
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "ack", ans
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    assert new["status"] == "waiting" and new["options"]["private"]
+    assert new["invite"] and new["invite"] != invite
+    assert ann.you == {"role": "player", "seat": ann_was}
+    assert new["seats"][bob_was]["kept_for"] == "Bob"  # until he is back
+    # the others hear of it at b, without the code
+    for p in (bob, eve):
+        news = p.until(is_rematch)
+        assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
+        assert news["event"]["text"] == "Ann started a rematch"
+    # Bob sits down from b by the id alone, at his old place
+    joined_as_player(bob, new["id"])
+    assert bob.you == {"role": "player", "seat": bob_was}
+    ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "joined")
+    # and from another process too: Bob's second tab at c takes his place there
+    tab = NetPlayer(c, "Bob", bob.token)
+    joined_as_player(tab, new["id"])
+    assert tab.you == {"role": "player", "seat": bob_was}
+    # the spectator may neither sit down nor watch without the code, from any process
+    for at in (b, a, c):
+        look = NetPlayer(at, "Eve", eve.token)
+        for role in ("player", "spectator"):
+            ans = look.request({"type": "join", "table_id": new["id"], "role": role})
+            assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+        assert new["invite"] not in json.dumps(look.frames)
+        look.close()
+    assert new["invite"] not in json.dumps(eve.frames)
+    # the new match is played in its turn, Ann from c and Bob from c
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, tab], lambda: ann.view is not None and ann.view["phase"] == "over")
+
+
+def test_a_rematch_table_taken_over_still_lets_the_old_players_in(room: list[Server]) -> None:
+    """The process that made the rematch table dies before Bob sits down: the process
+    that takes it over knows who played before (stored with the table), so Bob, at b,
+    still sits down without the code at his old place; a stranger still may not."""
+    a, b, c = room
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, OPTIONS)
+    assert ann.table is not None
+    bob = NetPlayer(b, "Bob")
+    ans = bob.request({"type": "join", "table_id": tid, "invite": ann.table["invite"]})
+    assert ans["type"] == "ack", ans
+    bob.until(lambda m: m["type"] == "table")
+    assert bob.you is not None
+    bob_was = bob.you["seat"]
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
+    for p in (ann, bob):
+        if not any(is_over(m) for m in p.frames):
+            p.until(is_over)
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    assert bob.until(is_rematch)["event"]["rematch"] == new["id"]
+    a.kill()  # the process that runs the new table
+    zed = NetPlayer(c, "Zed")
+    ans = zed.request({"type": "join", "table_id": new["id"]})
+    assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+    joined_as_player(bob, new["id"])
+    assert bob.you == {"role": "player", "seat": bob_was}
+
+
+def test_a_rematch_after_the_table_s_process_stopped_is_answered(room: list[Server]) -> None:
+    """The process that ran the finished table stops (a deploy) while Ann, at another
+    process, looks at the end of the match; her Rematch gets a clear error (before: it was
+    sent to the stopped process and never answered, and her page waited for ever)."""
+    a, _b, c = room
+    host = NetPlayer(a, "Ann")
+    tid = new_table(host, OPTIONS)
+    ann = NetPlayer(c, "Ann", host.token)
+    joined_as_player(ann, tid)
+    host.close()
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann], lambda: ann.view is not None and ann.view["phase"] == "over")
+    if not any(is_over(m) for m in ann.frames):
+        ann.until(is_over)
+    a.stop()  # its leases are released as it stops: nobody runs the finished table now
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+    assert "stopped" in ans["message"] and "new table" in ans["message"], ans
