@@ -8,7 +8,7 @@ describes them.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -774,12 +774,11 @@ class StatsOut(BaseModel):
     stats: dict[str, Any]
 
 
-CLIENT_MODELS: list[type[BaseModel]] = [
-    Hello, LobbyMsg, CreateMsg, JoinMsg, LeaveMsg, SeatMsg, TeamMsg, TeammateMsg, OptionsMsg,
-    AddCpuMsg, RemoveMsg, ReadmitMsg, GiveOwnerMsg, StartMsg, ActMsg, ChatMsg, ResyncMsg,
-    SheetMsg, PingMsg, HintMsg,
-]
-SERVER_MODELS: list[type[BaseModel]] = [
-    WelcomeOut, ErrorOut, AckOut, PongOut, LobbyOut, LobbyUpdateOut, LobbyRemoveOut, TableOut,
-    EventOut, ChatOut, SheetOut, HintOut, SpectatorsOut,
-]
+def _members(message: Any) -> list[type[BaseModel]]:
+    """The models of an ``Annotated[A | B | …, discriminator]`` union, in order."""
+    return list(get_args(get_args(message)[0]))
+
+
+#: every message model, in the order of its union (the schema section of docs/protocol.md)
+CLIENT_MODELS: list[type[BaseModel]] = _members(ClientMessage)
+SERVER_MODELS: list[type[BaseModel]] = _members(ServerMessage)

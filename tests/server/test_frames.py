@@ -4,6 +4,8 @@ schema, and carries nothing its model lacks."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,3 +139,16 @@ def test_a_field_the_model_lacks_cannot_be_sent() -> None:
         out.said("words")  # one text for each item of the news
     news = json.loads(out.frame(out.said("x", ["y"]), None))["event"]["news"]
     assert news == [{"type": "deal", "hand": 1, "dealer": 0, "text": "y"}]
+
+
+def test_the_schema_section_lists_every_message_the_server_reads_and_sends() -> None:
+    """Each message type the WebSocket accepts or sends has its schema in docs/protocol.md
+    (``rematch`` was read by the server but missing from it: the models were a second list)."""
+    from spades.server.protocol import client_message, server_message
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    client, server = doc.split("## Schemas\n")[1].split("### Server → client")
+    for adapter, part in ((client_message, client), (server_message, server)):
+        kinds = set(adapter.json_schema()["discriminator"]["mapping"])
+        listed = set(re.findall(r"^#### `(\w+)`$", part, re.M))
+        assert kinds == listed, (kinds - listed, listed - kinds)
