@@ -347,7 +347,7 @@ News = Annotated[
 class GameEvent(BaseModel):
     kind: Literal["deal", "bid", "look", "play", "hand_scored", "timeout", "timer_warning",
                   "match_over", "covered", "returned", "joined", "left", "seated", "options",
-                  "owner", "started", "rematch", "readmitted"]
+                  "owner", "started", "rematch", "readmitted", "freed"]
     hand: int = 0
     seat: int | None = None
     action: str | None = Field(default=None, description="the bid or card (record spelling)")
@@ -363,7 +363,9 @@ class GameEvent(BaseModel):
                                 "old table's players may join it as players without its "
                                 "invite code, back at their old places when free")
     user_id: int | None = Field(default=None, description="kind readmitted: the person the "
-                                "owner let back in (they may sit at the table again)")
+                                "owner let back in (they may sit at the table again); kind "
+                                "freed: the person whose kept place (``seat``) the owner "
+                                "freed at a rematch")
     text: str = Field(default="", description="a plain-text description for people: the "
                       "news' texts joined by spaces, or the frame's own sentence")
     news: list[News] = Field(default_factory=list, description="every engine event this "

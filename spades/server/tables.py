@@ -69,6 +69,9 @@ T = TypeVar("T")
 #: seat (error code ``replaced``, no ref); a join from it takes the seat back.
 REPLACED = ("this table is open in another tab (or window) of yours: this one no longer "
             "receives its events; join again to play here")
+#: ``Table.invited``'s place of a rematch's player whose kept place the owner freed
+FREED = -1
+
 #: Why a player the owner removed before the start may not sit at that table again.
 REMOVED = "the owner removed you from this table: you cannot sit at it again"
 
@@ -975,6 +978,10 @@ class Table:
         async with self.lock:
             self._require_owner(conn)
             self._require_waiting()
+            kept = self.kept()
+            if seat in kept:  # a rematch's place kept for someone: it is kept no longer
+                await self._free_kept(conn, seat, kept[seat])
+                return
             if seat >= len(self.places) or self.places[seat].kind == "empty":
                 raise TableError("state", f"place {seat} is empty")
             p = self.places[seat]
@@ -1003,6 +1010,19 @@ class Table:
                 f"{who or f'the CPU at {n.names[seat]}'}")},
                 with_table=True, told=told)
             self.hub.lobby_changed(self)
+
+    async def _free_kept(self, conn: Member, seat: int, user_id: int) -> None:
+        """The owner frees place ``seat``, kept at a rematch for ``user_id`` (who is not
+        back): anyone may take it now. The person may still join without the invite code,
+        at a free place."""
+        self.invited[user_id] = FREED
+        await self.save_meta()
+        owner = self.place_of(conn.user_id)
+        who, by = self.kept_name(user_id), conn.name
+        self.emit({"kind": "freed", "seat": seat, "user_id": user_id, "text": lambda n: (
+            f"{'you' if n.me == owner else by} freed {n.names[seat]}, the place kept for "
+            f"{who}")}, with_table=True)
+        self.hub.lobby_changed(self)
 
     async def readmit(self, conn: Member, user_id: int) -> None:
         """The owner undoes a removal (:meth:`remove`): ``user_id`` may sit at the table

@@ -256,3 +256,25 @@ def test_a_restart_keeps_the_kept_places(restart: Any) -> None:
     assert kept(ann2) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
     assert sat_down(Player(client, "Zed"), new) not in (was["Bob"], was["Cal"])
     assert sat_down(Player(client, "Bob", bob.token), new) == was["Bob"]
+
+
+def test_the_owner_frees_a_place_kept_for_someone_not_coming(client: TestClient) -> None:
+    """Before: a kept place stayed kept until the start (``remove`` said "place 2 is
+    empty"), so nobody could choose it, however long its player stayed away."""
+    ann, bob, cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    zed = Player(client, "Zed")
+    sat_down(zed, new)
+    ans = zed.request({"type": "remove", "seat": was["Cal"]})  # only the owner
+    assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+    assert ann.request({"type": "remove", "seat": was["Cal"]})["type"] == "ack"
+    [freed] = [m for m in ann.frames if m["type"] == "event" and m["event"]["kind"] == "freed"]
+    assert freed["event"]["seat"] == was["Cal"] and freed["event"]["text"].startswith(
+        "you freed ") and freed["event"]["text"].endswith(", the place kept for Cal")
+    assert kept(ann) == {was["Bob"]: "Bob"}
+    heard = zed.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "freed")
+    assert heard["event"]["text"].startswith("Ann freed ")
+    # anyone may choose it now; Cal still joins without the code, at a free place
+    assert zed.request({"type": "seat", "seat": was["Cal"]})["type"] == "ack"
+    assert sat_down(cal, new) not in (was["Cal"], was["Bob"])
+    assert sat_down(bob, new) == was["Bob"]

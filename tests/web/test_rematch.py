@@ -34,12 +34,16 @@ def play_both_to_end(pages: list[Any], seconds: float = 180) -> None:
                 take_hinted_turn(p, p.evaluate("spadesApp.table.view.phase"))
 
 
-def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str) -> None:
+def rematch_room(new_page: Any, server: str, olga_name: str, fred_name: str
+                 ) -> tuple[Any, Any, int]:
+    """Olga's private one-hand table with Fred, played to the end by both pages; Olga
+    presses Rematch by keyboard and the new waiting room opens (checked): Olga's and
+    Fred's pages and Fred's place."""
     olga = new_page()
-    code = create_private_table(olga, server, "Olgarem", "Club evening", "game93",
+    code = create_private_table(olga, server, olga_name, "Club evening", "game93",
                                 one_hand=True)
     fred = new_page()
-    join_by_invite(olga, fred, server, code, "Fredrem")
+    join_by_invite(olga, fred, server, code, fred_name)
     old = olga.evaluate("spadesApp.table.id")
     fred_seat = fred.evaluate("spadesApp.table.mySeat")
     olga.click("text=Start the match")
@@ -47,8 +51,6 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
         page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
                                timeout=15000)
     play_both_to_end([olga, fred])
-    said = Speech(fred)
-    said.new()
     # the owner's match-over box has Rematch beside New match (the friend's has not)
     olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
     fred.wait_for_selector("#match-over[open]", timeout=30000)
@@ -66,12 +68,21 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     assert options["private"] is True and options["profile"] == "game93"
     olga.wait_for_selector(".invite")
     assert str(olga.text_content(".invite")).strip() != code
+    return olga, fred, fred_seat
+
+
+def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str) -> None:
+    olga, fred, fred_seat = rematch_room(new_page, server, "Olgarem", "Fredrem")
+    said = Speech(fred)  # (from the page's first words on)
+    new = olga.evaluate("spadesApp.table.id")
     # Fred's place is kept for him until he is back: said so in its row, with no button to
     # sit there or give it to a CPU; R (the seats) says it too
     row = f'#seat-list li[data-seat="{fred_seat}"]'
     olga.wait_for_selector(f"{row}.kept")
     assert str(olga.text_content(f"{row} .seat-who")) == "Kept for Fredrem"
-    assert olga.query_selector_all(f"{row} button") == []
+    # (the owner's one button there frees it: test_the_owner_frees_a_kept_place)
+    assert [b.get_attribute("data-act") for b in olga.query_selector_all(f"{row} button")
+            ] == ["free"]
     assert "kept for Fredrem" in olga.evaluate("spadesApp.table.seatsText()")
     # the friend hears it in the live region, and reaches Join the rematch with Tab
     said.wait_for("Olgarem started a rematch")
@@ -108,3 +119,24 @@ def test_a_rematch_against_cpus_starts_at_once(new_page: Any, server: str) -> No
                            " && spadesApp.table.status === 'active' && spadesApp.table.view",
                            timeout=30000)
     assert not page.errors, page.errors
+
+
+def test_the_owner_frees_a_kept_place(new_page: Any, server: str) -> None:
+    """Fred is not coming back to the rematch: Olga frees his kept place by keyboard, and
+    it is an empty place like the others (before: kept, and nobody could choose it, until
+    the start)."""
+    olga, _fred, fred_seat = rematch_room(new_page, server, "Olgafree", "Fredfree")
+    said = Speech(olga)
+    row = f'#seat-list li[data-seat="{fred_seat}"]'
+    olga.wait_for_selector(f"{row}.kept")
+    free = f'{row} button[data-act="free"]'
+    where = olga.evaluate(f"spadesApp.table.compass({fred_seat})")
+    assert olga.text_content(free) == f"Free {where}, kept for Fredfree"
+    olga.focus(free)
+    olga.keyboard.press("Enter")
+    said.wait_for(f"You freed {where}, the place kept for Fredfree")
+    olga.wait_for_selector(f"{row}:not(.kept)")
+    assert str(olga.text_content(f"{row} .seat-who")) == "Empty"
+    assert olga.evaluate("document.activeElement.dataset.act") == "add"  # Add a CPU at …
+    assert "kept for" not in olga.evaluate("spadesApp.table.seatsText()")
+    assert not olga.errors, olga.errors

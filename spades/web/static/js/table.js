@@ -1383,6 +1383,8 @@ export class TableView {
       // (a kept place is nobody else's to choose: the server refuses it, so no button)
       if (s.kind === "empty" && !kept && this.isPlayer) li.append(seatButton(s, "sit", `Sit at ${where}`, { type: "seat", seat: s.seat }));
       if (amOwner && s.kind === "empty" && !kept) li.append(seatButton(s, "add", `Add a CPU at ${where}`, { type: "add_cpu", seat: s.seat }));
+      // the owner may free a kept place (its player is not coming): anyone may take it then
+      if (amOwner && kept) li.append(seatButton(s, "free", `Free ${where}, kept for ${kept}`, { type: "remove", seat: s.seat }));
       if (amOwner && s.kind === "cpu") li.append(seatButton(s, "remove", `Remove the CPU at ${where}`, { type: "remove", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "owner", `Make ${s.name} owner`, { type: "give_owner", seat: s.seat }));
       if (amOwner && s.kind === "human" && s.seat !== this.mySeat) li.append(seatButton(s, "kick", `Remove ${s.name}`, { type: "remove", seat: s.seat }));
@@ -1395,11 +1397,11 @@ export class TableView {
       list.append(li);
     });
     if (keep) {
-      // the same button, else its undoing (Add a CPU ↔ Remove the CPU), else the seat's
+      // the same button, else its undoing (Add a CPU ↔ Remove the CPU; Free: Add a CPU), else the seat's
       // first, else the seat's row (where "Sit at" put you), else the list's first; the
       // page's heading only when the list has none
       const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
-      const undo = { add: "remove", remove: "add", kick: "add" }[keep.act];
+      const undo = { add: "remove", remove: "add", kick: "add", free: "add" }[keep.act];
       const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
         || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
