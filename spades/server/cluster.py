@@ -700,14 +700,19 @@ class Cluster:
     @staticmethod
     def _answer(conn: Conn, act: ForwardedAct, text: str) -> None:
         """``text`` answers ``act`` (unless something answered it first): the client gets
-        the answers to its moves in the order it made them, so an answer that comes before
-        that of an earlier move (said again, or read from the store) waits for it."""
+        the answers to its moves at a table in the order it made them, so an answer that
+        comes before that of an earlier move there (said again, or read from the store)
+        waits for it."""
         if act.answer is not None:
             return
         act.answer = text
-        while conn.acting and (said := conn.acting[0].answer) is not None:
-            del conn.acting[0]
-            conn.send(said)
+        waiting: set[str] = set()  # tables where an earlier move waits for its answer
+        for a in list(conn.acting):
+            if a.answer is None:
+                waiting.add(a.table)
+            elif a.table not in waiting:
+                conn.acting.remove(a)
+                conn.send(a.answer)
 
     async def _rejoin_new_owner(self, table_id: str, node: str) -> None:
         for conn in list(self.local.values()):

@@ -110,7 +110,7 @@ class ForwardedAct:
     fence: int  # the fencing number of the instance it was sent to: once the store's is
     # higher, that instance can store nothing more
     rounds: int = 0  # rounds of the watch loop it has waited for its answer
-    answer: str | None = None  # its answer, waiting for those of earlier moves to be sent
+    answer: str | None = None  # its answer, waiting for those of earlier moves there
     settling: bool = False  # its answer is being read from the store
 
 
