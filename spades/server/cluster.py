@@ -8,6 +8,11 @@ client may be connected to any node:
   the same checks, the same store-before-acknowledge, the same per-seat frames;
 * what that node sends the stand-in (events, acknowledgements, errors, snapshots) travels
   back through Redis to the client's node, which writes it to the socket, in order;
+* every ``act`` forwarded gets exactly one answer: it carries a number of the client's
+  node, its answer comes back marked with that number (never matched by the client's
+  optional ``ref``), and the node that runs the table keeps its last answers to say them
+  again when the client's node asks (what Redis publishes while a node is not subscribed
+  is lost); a move that never got there is answered from the store;
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
