@@ -620,22 +620,19 @@ def test_a_move_lost_on_its_way_to_the_table_s_process_is_answered_once(
             shared.close()
 
 
-def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
-        postgres: PostgresServer, redis_server: RedisServer) -> None:
-    """Bob, connected to b, plays at a table that a runs, while b's link to Redis is down:
-    a stores his move and answers it, and the answer reaches nobody; so does the error to
-    his next move (no longer his turn). Both sent without a ref. When b hears again, Bob got
-    a fresh snapshot but no answer to either move (the table never moved: no take-over
-    answered them), and the next answer without a ref that came from a (that of the join
-    b sent for him, or of his next move) was taken for the answer to his first move.
-    Now a keeps its answers and says them again when b asks, each matched to its own move
-    by a number of b's, never by the ref: Bob gets the ack, then the errors, then the
-    answer to his next move, in the order of his moves; and no ack of a join he did not
-    send. At most ACTING_KEPT moves wait for their answer: one more is refused at once."""
+def _answers_lost_on_their_way_back(postgres: PostgresServer, redis_server: RedisServer,
+                                    name: str, moves: int, one_more: bool) -> None:
+    """Bob, connected to b, plays at a table that a runs while b hears nothing: ``moves``
+    moves without a ref, the first made (stored, acked), the others refused (no longer his
+    turn); every answer is lost. ``one_more``: then one more move, with the ref "over",
+    which b refuses at once (``error limit``). Then b hears again, and Bob makes another
+    move (refused) and says something (its ack closes the check): Bob got every answer
+    once, each to its own move, in the order of his moves, and no ack of a join he did not
+    send."""
     import redis
 
-    with card_room(2, postgres, redis_server, "lostanswer", "--bots", "inline",
-                   "--cpu-delay", "0", users=True) as (a, b):
+    with card_room(2, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
+                   users=True) as (a, b):
         prefix = a.extra[a.extra.index("--redis-prefix") + 1]
         _ann, bob, tid = _bob_to_play(a, b)
         assert bob.view is not None and bob.you is not None
@@ -650,32 +647,32 @@ def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
             count = len(store.events(tid))
             _deafen(shared, b, prefix, node_b, [node_a])
             pubsub.subscribe(prefix + "node:" + node_b)  # (the test hears it; b does not)
-
             said: list[str] = []
 
             def answers_to_bob(sent: dict[str, Any]) -> bool:
                 if sent.get("k") == "frame" and json.loads(sent["t"])["type"] in (
                         "ack", "error"):
                     said.append(json.loads(sent["t"])["type"])
-                return len(said) == ACTING_KEPT
+                return len(said) == moves
 
             since = len(bob.frames)
-            bob.send({"type": "act", "action": action})  # made: its ack is lost
-            for _ in range(ACTING_KEPT - 1):  # not his turn now: their errors are lost
+            for _ in range(moves):  # the first is made; then it is no longer his turn
                 bob.send({"type": "act", "action": action})
-            published(pubsub, answers_to_bob, "the answers to Bob's moves")
-            assert said == ["ack"] + ["error"] * (ACTING_KEPT - 1)
-            # As many moves wait for their answer as a client may have: one more is refused.
-            bob.send({"type": "act", "action": action, "ref": "over"})
-            over = bob.until(lambda m: m["type"] == "error" and m.get("ref") == "over")
-            assert over["code"] == "limit", over
+            published(pubsub, answers_to_bob, "the answers to Bob's moves")  # (to nobody)
+            assert said == ["ack"] + ["error"] * (moves - 1)
+            expected: list[tuple[str, Any]] = []
+            if one_more:  # as many moves wait for their answer as a client may have
+                bob.send({"type": "act", "action": action, "ref": "over"})
+                over = bob.until(lambda m: m["type"] == "error" and m.get("ref") == "over")
+                assert over["code"] == "limit", over
+                expected.append(("error", "over"))
             bob.seq = None  # (b joins him to the table again: a fresh snapshot)
             _hear(shared, b)
             bob.until(lambda m: m["type"] == "table")
             bob.send({"type": "act", "action": action})  # still not his turn
             assert bob.request({"type": "chat", "text": "hi"})["type"] == "ack"  # (after it)
-            assert _answers(bob, since) == [("error", "over"), ("ack", None)] + [
-                ("error", None)] * ACTING_KEPT + [("ack", f"q{bob.n}")]
+            expected += [("ack", None)] + [("error", None)] * moves + [("ack", f"q{bob.n}")]
+            assert _answers(bob, since) == expected
             errors = [m for m in bob.frames[since:] if m["type"] == "error"
                       and m.get("ref") != "over"]
             assert all(m["code"] == "illegal" and "not your turn" in m["message"]
@@ -687,3 +684,26 @@ def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
             store.close()
             pubsub.close()
             shared.close()
+
+
+def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Bob's move and his next one (no longer his turn), both without a ref, are answered
+    while his process b hears nothing (its link to Redis cut): both answers reach nobody.
+    When b heard again, Bob got a fresh snapshot but no answer to either move (the table
+    never moved: no take-over answered them), and the next answers without a ref that came
+    from a (the ack of the join b sent for him, then the error of his next move) were taken
+    for the answers to his two moves: he saw an ack and one error for three moves. Now a
+    keeps its answers and says them again when b asks, each matched to its own move by a
+    number of b's, never by the ref: Bob gets the ack, the error, then the error of his
+    next move; and no ack of a join he did not send."""
+    _answers_lost_on_their_way_back(postgres, redis_server, "lostanswer", 2, False)
+
+
+def test_at_most_acting_kept_moves_wait_for_their_answer(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """As many of Bob's moves as a client may have waiting (ACTING_KEPT) are answered
+    while b hears nothing: one more is refused at once (error limit, with its ref), and
+    when b hears again, a says every one of the answers again (it keeps as many), each
+    once, in the order of the moves."""
+    _answers_lost_on_their_way_back(postgres, redis_server, "manylost", ACTING_KEPT, True)
