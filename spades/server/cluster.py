@@ -8,6 +8,11 @@ client may be connected to any node:
   the same checks, the same store-before-acknowledge, the same per-seat frames;
 * what that node sends the stand-in (events, acknowledgements, errors, snapshots) travels
   back through Redis to the client's node, which writes it to the socket, in order;
+* every ``act`` forwarded gets exactly one answer: it carries a number of the client's
+  node, its answer comes back marked with that number (never matched by the client's
+  optional ``ref``), and the node that runs the table keeps its last answers to say them
+  again when the client's node asks (what Redis publishes while a node is not subscribed
+  is lost); a move that never got there is answered from the store;
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
@@ -26,9 +31,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import contextvars
+import itertools
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -56,26 +64,44 @@ def _err(code: str, message: str, ref: Any = None) -> str:
     return frames.error(code, message, ref)
 
 
-#: Unanswered forwarded acts remembered per connection: a client waits for the answer to
-#: one move at a time, so more are only answers lost with the Redis link (the oldest go).
+#: Forwarded acts of one connection waiting for their answer (a client waits for the
+#: answer to one move at a time: more are refused, ``error limit``, until some are
+#: answered), and answers the process running the table keeps per client of another
+#: process, to say again if they are lost on the way (the link to Redis dropped).
 ACTING_KEPT = 16
+
+#: Clients of other processes whose answers a process keeps (the least recently heard
+#: from are forgotten first; then what became of their acts is read from the store).
+ANSWERED_CLIENTS = 4096
 
 #: How an acknowledgement or an error begins (frames.ack, frames.error).
 _ANSWERS = ('{"type":"ack"', '{"type":"error"')
 
+#: The error for a move that was not made (its process stopped, or it was lost on the way).
+NOT_MADE = "your move was not made: {why}; play again"
 
-def _answered(conn: Conn, node: str, text: str) -> bool:
-    """An ``ack`` or ``error`` from ``node`` for ``conn``: if it answers an act forwarded
-    there (by its ref), that act is answered (True)."""
-    try:
-        ref = json.loads(text).get("ref")
-    except ValueError:
-        return False
-    for i, a in enumerate(conn.acting):
-        if a.node == node and echo_ref(a.data.get("ref")) == ref:
-            del conn.acting[i]
-            return True
-    return False
+
+@dataclass(slots=True)
+class _Said:
+    """What this process answered to one client of another process (by the number that
+    process gave each forwarded message), and what it has not answered yet."""
+
+    open: set[int] = field(default_factory=set)
+    said: OrderedDict[int, str] = field(default_factory=OrderedDict)
+
+
+@dataclass(slots=True)
+class _Answering:
+    """A forwarded message being dispatched by a stand-in: its first ``ack`` or ``error``
+    to that stand-in is its answer."""
+
+    conn: RemoteConn
+    number: int
+    done: bool = False
+
+
+_ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
+    "spades_answering", default=None)
 
 
 def attach(hub: Hub) -> Cluster:
@@ -108,6 +134,8 @@ class Cluster:
         self.lobby: dict[str, dict[str, Any]] = {}
         self._taking: dict[str, asyncio.Future[str | None]] = {}
         self._watch: asyncio.Task[None] | None = None
+        self._numbers = itertools.count(1)  # of the messages forwarded with an answer awaited
+        self._said: OrderedDict[tuple[str, str], _Said] = OrderedDict()
         room.on_message = self.on_message
         room.on_lost = self.on_lost
         room.on_relinked = self.relinked
@@ -136,6 +164,7 @@ class Cluster:
     async def _watch_loop(self) -> None:
         while True:
             await asyncio.sleep(self.room.lease_ms / 3000)
+            self._ask_again()
             try:
                 await self.take_over()
             except asyncio.CancelledError:
@@ -209,8 +238,10 @@ class Cluster:
         """This node hears the room again after its link to Redis was lost: what was
         published to it meanwhile (frames for its clients, take-overs, lobby changes) is
         gone. So its clients at other nodes' tables join them again (a fresh snapshot, from
-        wherever each runs now), joins not answered are sent again, and the lobby is read
+        wherever each runs now), joins not answered are sent again, the answers to acts
+        not answered are asked for again (:meth:`_ask_again`), and the lobby is read
         again."""
+        self._ask_again(everything=True)  # (before the joins: answered before the snapshots)
         try:
             for row in await self.room.summaries():
                 if isinstance(row, dict) and isinstance(row.get("id"), str):
@@ -321,8 +352,9 @@ class Cluster:
 
     def unregister(self, conn: Conn) -> None:
         self.local.pop(conn.cid, None)
-        if conn.remote_node is not None:
-            self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
+        if conn.remote_node is not None:  # ("end": its answers need not be kept there)
+            self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid,
+                                              "end": True})
         self._stop_waiting(conn)
 
     def _stop_waiting(self, conn: Conn) -> None:
@@ -375,13 +407,17 @@ class Cluster:
                 raise TableError("state", "the server that ran this table has stopped, and "
                                  "the finished match with it: a rematch cannot be made from "
                                  "it; make a new table")
+            number = None
             if msg.type == "act":  # answered by that process, or after a take-over here
+                if len(conn.acting) >= ACTING_KEPT:
+                    raise TableError("limit", f"{len(conn.acting)} of your moves are still "
+                                     "waiting for their answer: wait for them, then play")
                 told = conn.told if conn.told is not None and (
                     conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)
-                conn.acting.append(ForwardedAct(conn.remote_table, conn.remote_node, data,
-                                                told[1], told[2]))
-                del conn.acting[:-ACTING_KEPT]  # (answers lost in an outage: kept bounded)
-            self._forward(conn, conn.remote_node, data)
+                number = next(self._numbers)
+                conn.acting.append(ForwardedAct(number, conn.remote_table, conn.remote_node,
+                                                data, told[1], told[2]))
+            self._forward(conn, conn.remote_node, data, number)
             return True
         return False
 
@@ -405,10 +441,65 @@ class Cluster:
             return owner
         return await self._take(table_id)
 
-    def _forward(self, conn: Conn, node: str, data: dict[str, Any]) -> None:
-        self.room.send(node, {"k": "msg", "from": self.node, "c": conn.cid,
-                              "u": [conn.user_id, conn.name, conn.guest, conn.address],
-                              "m": data})
+    def _forward(self, conn: Conn, node: str, data: dict[str, Any],
+                 number: int | None = None) -> None:
+        """Send ``conn``'s message ``data`` to ``node``; with ``number``, its answer comes
+        back marked with it (``a``), and ``node`` keeps it to say again if asked."""
+        out: dict[str, Any] = {"k": "msg", "from": self.node, "c": conn.cid,
+                               "u": [conn.user_id, conn.name, conn.guest, conn.address],
+                               "m": data}
+        if number is not None:
+            out["a"] = number
+        self.room.send(node, out)
+
+    def _ask_again(self, everything: bool = False) -> None:
+        """Ask the processes that were sent acts of this node's clients for the answers
+        not heard yet: of every such act (``everything``: the link to Redis was lost, so
+        they may have been lost with it), or of those that waited a whole round of the
+        watch loop already (lost on a path this node cannot see fail: the other process's
+        link, or the other process dropped the act because it could not hear it). Each
+        is answered once: said again from what that process kept, or, if it never got the
+        act (or forgot it), from the store (:meth:`_settle`)."""
+        for conn in list(self.local.values()):
+            asked: dict[str, list[int]] = {}
+            for a in conn.acting:
+                a.rounds += 1
+                if a.answer is None and (everything or a.rounds >= 2):
+                    asked.setdefault(a.node, []).append(a.id)
+            for node, numbers in asked.items():
+                self.room.send(node, {"k": "ask", "from": self.node, "c": conn.cid,
+                                      "a": numbers})
+
+    def _quiet(self, conn: Conn) -> int:
+        """A number for a join this node sends for ``conn`` on its own: its ack is not
+        shown to the client, which did not ask for it (the snapshot after it is)."""
+        number = next(self._numbers)
+        conn.quiet.append(number)
+        del conn.quiet[:-ACTING_KEPT]
+        return number
+
+    # Answers kept for clients of other nodes --------------------------------------------
+
+    def _said_to(self, key: tuple[str, str], make: bool = True) -> _Said | None:
+        said = self._said.get(key)
+        if said is None and make:
+            said = self._said[key] = _Said()
+            if len(self._said) > ANSWERED_CLIENTS:  # the least recently heard, not waiting
+                old = next((k for k, v in self._said.items() if not v.open), None)
+                if old is not None:
+                    del self._said[old]
+        elif said is not None:
+            self._said.move_to_end(key)
+        return said
+
+    def answered(self, node: str, cid: str, number: int, text: str) -> None:
+        """A stand-in's answer to the forwarded message ``number``: kept, to say again."""
+        said = self._said_to((node, cid))
+        assert said is not None
+        said.open.discard(number)
+        said.said[number] = text
+        while len(said.said) > ACTING_KEPT:
+            said.said.popitem(last=False)
 
     # Messages from other nodes ----------------------------------------------------------
 
@@ -421,17 +512,61 @@ class Cluster:
             text = str(d.get("t"))
             if conn.joining is not None and conn.joining[1] == d.get("from"):
                 conn.joining = None  # the process it was sent to answered the join
-            answers = bool(conn.acting) and text.startswith(_ANSWERS) and _answered(
-                conn, str(d.get("from")), text)
+            number = d.get("a")
+            act = None  # the move it answers: the client waits for it
+            if type(number) is int:  # an answer, to exactly the message of that number
+                if number in conn.quiet:  # a join sent for the client: its ack unasked for
+                    conn.quiet.remove(number)
+                    if text.startswith(_ANSWERS[0]):
+                        return
+                else:
+                    act = next((a for a in conn.acting if a.id == number), None)
+                    if act is None or act.answer is not None:
+                        return  # answered already (said again, or after a take-over)
             if self._current(conn, d):
                 told = d.get("n")
                 if isinstance(told, list) and len(told) == 3:
                     conn.told = (str(told[0]), int(told[1]), int(told[2]))
-                conn.send(text)
-            elif answers:  # the answer to a move sent there: the client waits for it
-                conn.send(text)
+                if act is None:
+                    conn.send(text)
+            if act is not None:
+                self._answer(conn, act, text)
         elif kind == "msg":
-            self._stand_in(d).inbox.put_nowait(d.get("m"))
+            number = d.get("a")
+            if type(number) is not int:
+                number = None
+            else:
+                said = self._said_to((str(d.get("from")), str(d.get("c"))))
+                assert said is not None
+                if number in said.said or number in said.open:
+                    return  # (a copy: answered, or being answered)
+                said.open.add(number)
+            self._stand_in(d).inbox.put_nowait((d.get("m"), number))
+        elif kind == "ask":  # a client's node did not hear some answers: say them again
+            sender, cid = str(d.get("from")), str(d.get("c"))
+            said = self._said_to((sender, cid), make=False)
+            unknown: list[int] = []
+            for number in d.get("a") or ():
+                if type(number) is not int:
+                    continue
+                kept = said.said.get(number) if said is not None else None
+                if kept is not None:
+                    self.room.send(sender, {"k": "frame", "from": self.node, "c": cid,
+                                            "t": kept, "a": number})
+                elif said is None or number not in said.open:  # (open: its answer comes)
+                    unknown.append(number)  # never came here (lost on the way), or forgot
+            if unknown:
+                self.room.send(sender, {"k": "unknown", "from": self.node, "c": cid,
+                                        "a": unknown})
+        elif kind == "unknown":  # acts of a client here that their process has no answer to
+            conn = self.local.get(str(d.get("c")))
+            numbers = d.get("a")
+            if conn is not None and isinstance(numbers, list):
+                acts = [a for a in conn.acting if a.id in numbers and a.node == d.get("from")
+                        and a.answer is None]
+                for where in dict.fromkeys(a.table for a in acts):
+                    await self._settle(conn, where, [a for a in acts if a.table == where],
+                                       fenced=False)
         elif kind == "at":
             conn = self.local.get(str(d.get("c")))
             if conn is not None:
@@ -457,9 +592,13 @@ class Cluster:
                 conn.remote_node = None
                 await self._rejoin(tid)
         elif kind == "gone":
-            stand_in = self.stand_ins.pop((str(d.get("from")), str(d.get("c"))), None)
+            key = (str(d.get("from")), str(d.get("c")))
+            stand_in = self.stand_ins.pop(key, None)
             if stand_in is not None:
                 stand_in.inbox.put_nowait(None)
+            said = self._said.get(key)
+            if d.get("end") and said is not None and not said.open:  # (closed: nobody asks)
+                del self._said[key]
         elif kind == "owner":
             tid, node = str(d.get("table")), str(d.get("node"))
             mine = self.hub.tables.get(tid)
@@ -501,7 +640,8 @@ class Cluster:
         (:meth:`settle_acts`)."""
         await self._rejoin_new_owner(table_id, node)
         for conn in list(self.local.values()):
-            if any(a.table == table_id and a.node != node for a in conn.acting):
+            if any(a.table == table_id and a.node != node and a.answer is None
+                   for a in conn.acting):
                 await self.settle_acts(conn, table_id, node)
 
     async def settle_acts(self, conn: Conn, table_id: str, node: str) -> None:
@@ -513,14 +653,25 @@ class Cluster:
         acted so, numbered above what the client had been told): its ``ack``; not: an
         error saying that the move was not made and to play again. Both with the act's
         ``ref``. Before: the client waited for an answer for ever."""
-        mine = [a for a in conn.acting if a.table == table_id and a.node != node]
+        await self._settle(conn, table_id, [a for a in conn.acting
+                                            if a.table == table_id and a.node != node])
+
+    async def _settle(self, conn: Conn, table_id: str, mine: list[ForwardedAct],
+                      fenced: bool = True) -> None:
+        """Answer ``conn``'s acts ``mine`` at ``table_id`` from the store (an ack if it has
+        the move, else an error saying to play again): those whose instance is fenced off
+        (``fenced``), or all of them (the process they were sent to never got them, or
+        answered them so long ago that it forgot the answer: either way it stores none of
+        them any more)."""
+        mine = [a for a in mine if a.answer is None and not a.settling]  # (answered once)
         if not mine:
             return
-        conn.acting = [a for a in conn.acting if a not in mine]  # (answered once)
+        for a in mine:
+            a.settling = True
         hub = self.hub
         try:
             fence = await hub.db(hub.store.fence, table_id)
-            ready = [a for a in mine if fence > a.fence]
+            ready = [a for a in mine if fence > a.fence or not fenced]
             rows = []
             seat = None
             if ready:
@@ -533,12 +684,13 @@ class Cluster:
                                         min(a.stored for a in ready))
         except StoreError:  # no such game any more: nothing was made
             fence, ready, rows, seat = 0, mine, [], None
-        except Exception as exc:
-            conn.acting[:0] = mine  # (the next take-over announcement tries again)
+        except Exception as exc:  # (asked again, or the next take-over announcement)
             log.warning("could not read what became of %d forwarded moves at table %s: %s",
                         len(mine), table_id, exc)
-            return
-        conn.acting[:0] = [a for a in mine if a not in ready]  # not fenced off yet
+            ready = []
+        finally:
+            for a in mine:
+                a.settling = False
         after = 0
         for a in ready:
             ref = echo_ref(a.data.get("ref"))
@@ -551,10 +703,28 @@ class Cluster:
                 action is not None and seat is not None) else None
             if found is not None:
                 after = found.seq
-                conn.send(frames.ack(ref))
+                self._answer(conn, a, frames.ack(ref))
             else:
-                conn.send(_err("state", "your move was not made: the server that ran the "
-                               "table stopped before storing it; play again", ref))
+                why = ("the server that ran the table stopped before storing it" if fenced
+                       else "it was lost on its way to the server that runs the table")
+                self._answer(conn, a, _err("state", NOT_MADE.format(why=why), ref))
+
+    @staticmethod
+    def _answer(conn: Conn, act: ForwardedAct, text: str) -> None:
+        """``text`` answers ``act`` (unless something answered it first): the client gets
+        the answers to its moves at a table in the order it made them, so an answer that
+        comes before that of an earlier move there (said again, or read from the store)
+        waits for it."""
+        if act.answer is not None:
+            return
+        act.answer = text
+        waiting: set[str] = set()  # tables where an earlier move waits for its answer
+        for a in list(conn.acting):
+            if a.answer is None:
+                waiting.add(a.table)
+            elif a.table not in waiting:
+                conn.acting.remove(a)
+                conn.send(a.answer)
 
     async def _rejoin_new_owner(self, table_id: str, node: str) -> None:
         for conn in list(self.local.values()):
@@ -574,7 +744,8 @@ class Cluster:
                 continue
             if conn.remote_table == table_id and conn.remote_node != node and node != self.node:
                 conn.remote_node = node
-                self._forward(conn, node, {"type": "join", "table_id": table_id})
+                self._forward(conn, node, {"type": "join", "table_id": table_id},
+                              self._quiet(conn))
             elif conn.remote_table == table_id and node == self.node and conn.table is None:
                 conn.remote_table = conn.remote_node = None
                 if self.dispatch is not None:
@@ -641,7 +812,9 @@ class RemoteConn:
         self.remote_node: str | None = None
         self.waits: tuple[str, str] | None = None  # (as a Conn has; a stand-in never waits)
         self.joining: tuple[str, str, dict[str, Any]] | None = None  # (never forwards)
-        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        #: forwarded messages, each with the number its answer is marked with (or None);
+        #: None: the client went away
+        self.inbox: asyncio.Queue[tuple[Any, int | None] | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None
         from spades.server.limits import TokenBucket  # the same lobby rate as a local one
@@ -662,9 +835,18 @@ class RemoteConn:
                                                "table": None if table is None else table.id})
 
     def send(self, text: str) -> None:
+        number = None
+        answering = _ANSWERING.get()
+        if (answering is not None and answering.conn is self and not answering.done
+                and text.startswith(_ANSWERS)):  # the answer to the message dispatched
+            answering.done = True
+            number = answering.number
+            self.cluster.answered(self.node, self.cid, number, text)
         if not self.closed:
             out: dict[str, Any] = {"k": "frame", "from": self.cluster.node, "c": self.cid,
                                    "t": text}
+            if number is not None:  # matched by it, not by the client's optional ref
+                out["a"] = number
             table = self._table
             if table is not None:  # what the client has been told of: its acts come after
                 out["n"] = [table.id, table.stored, table.fence]
@@ -690,26 +872,39 @@ class RemoteConn:
 
     async def run(self) -> None:
         """Dispatch this client's forwarded messages in the order they came."""
-        hub = self.cluster.hub
         while True:
-            data = await self.inbox.get()
-            if data is None:  # the client went away from its node
+            item = await self.inbox.get()
+            if item is None:  # the client went away from its node
                 self.closed = True
                 table = self._table
                 if table is not None:
                     await table.detach(self, leaving=False)
                 return
+            data, number = item
             ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
+            answering = None if number is None else _Answering(self, number)
+            token = _ANSWERING.set(answering)
             try:
-                msg = client_message.validate_python(data)
-                assert self.cluster.dispatch is not None
-                await self.cluster.dispatch(hub, self, msg)  # type: ignore[arg-type]
-            except ValidationError as exc:
-                self.send(_err("bad_message", str(exc).splitlines()[0], ref))
-            except TableError as exc:
-                self.send(_err(exc.code, exc.message, ref))
-            except TextError as exc:
-                self.send(_err("bad_message", str(exc), ref))
-            except Exception:
-                log.exception("a forwarded message failed")
-                self.send(_err("server", "the server could not do that", ref))
+                await self._dispatch(data, ref)
+            finally:
+                if answering is not None:
+                    if not answering.done:  # (every path answers; its node waits for one)
+                        self.send(_err("server", "the server could not do that", ref))
+                    answering.done = True  # (tasks started meanwhile answer nothing)
+                _ANSWERING.reset(token)
+
+    async def _dispatch(self, data: Any, ref: Any) -> None:
+        """One forwarded message, through the ordinary ``dispatch``; refusals answered."""
+        try:
+            msg = client_message.validate_python(data)
+            assert self.cluster.dispatch is not None
+            await self.cluster.dispatch(self.cluster.hub, self, msg)  # type: ignore[arg-type]
+        except ValidationError as exc:
+            self.send(_err("bad_message", str(exc).splitlines()[0], ref))
+        except TableError as exc:
+            self.send(_err(exc.code, exc.message, ref))
+        except TextError as exc:
+            self.send(_err("bad_message", str(exc), ref))
+        except Exception:
+            log.exception("a forwarded message failed")
+            self.send(_err("server", "the server could not do that", ref))

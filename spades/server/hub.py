@@ -96,9 +96,12 @@ def token_hash(token: str) -> str:
 @dataclass(slots=True)
 class ForwardedAct:
     """An ``act`` forwarded to the process that runs its table (``--redis``), until it is
-    answered: what its answer is, if that process dies first, is read from the store
-    (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
+    answered. Its answer comes back marked with ``id`` (never matched by the client's
+    optional ``ref``); if it is lost on the way (the link to Redis dropped), this process
+    asks for it again; if that process dies first, or never got the act, what became of it
+    is read from the store (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
 
+    id: int  # this process's own number for it, unique among its forwarded messages
     table: str
     node: str  # the process it was sent to
     data: dict[str, Any]  # the message, with its ref
@@ -106,6 +109,9 @@ class ForwardedAct:
     # if stored, is numbered above
     fence: int  # the fencing number of the instance it was sent to: once the store's is
     # higher, that instance can store nothing more
+    rounds: int = 0  # rounds of the watch loop it has waited for its answer
+    answer: str | None = None  # its answer, waiting for those of earlier moves there
+    settling: bool = False  # its answer is being read from the store
 
 
 class Conn:
@@ -151,6 +157,10 @@ class Conn:
         #: acts forwarded to the process that runs the table, not answered yet (if that
         #: process dies, this one answers them once the table is taken over)
         self.acting: list[ForwardedAct] = []
+        #: joins that this process forwarded for the client on its own (to join it again
+        #: after its table moved or the link to Redis was lost): their acks, which the client
+        #: did not ask for, are not shown to it
+        self.quiet: list[int] = []
         #: (table, its moves in the store, the fencing number of its instance) as that
         #: process last said with a frame for this client
         self.told: tuple[str, int, int] | None = None

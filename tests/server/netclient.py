@@ -192,16 +192,26 @@ def new_table(owner: NetPlayer, options: Msg) -> str:
 
 @contextlib.contextmanager
 def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: str,
-         *extra: str) -> Iterator[list[Server]]:
+         *extra: str, users: bool = False) -> Iterator[list[Server]]:
     """One card room: ``count`` server processes (with options ``extra``) sharing a new
     PostgreSQL database ``name`` and a fresh key space of the shared Redis; stopped when
-    the block ends."""
+    the block ends. ``users``: each process signs in to Redis as a user of its own (allowed
+    everything), ``NAMEPORT-0``, ``NAMEPORT-1``... (the prefix without its colon, then the
+    process's number), whose rights a test can take away."""
     db = postgres.create_database(name)
     prefix = f"{name}{free_port()}:"
     started: list[Server] = []
     try:
-        for _ in range(count):
-            started.append(Server(db, free_port(), *extra, "--redis", redis.url,
+        for i in range(count):
+            url = redis.url
+            if users:
+                user = f"{prefix[:-1]}-{i}"
+                with contextlib.closing(socket.create_connection(
+                        ("127.0.0.1", redis.port), timeout=10)) as s:
+                    s.sendall(f"ACL SETUSER {user} on >pw ~* &* +@all\r\n".encode())
+                    assert s.recv(16).startswith(b"+OK")
+                url = f"redis://{user}:pw@127.0.0.1:{redis.port}/0"
+            started.append(Server(db, free_port(), *extra, "--redis", url,
                                   "--redis-prefix", prefix).start())
         yield started
     finally:

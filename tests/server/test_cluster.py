@@ -14,6 +14,7 @@ import pytest
 
 from spades.engine import replay
 from spades.server import views
+from spades.server.cluster import ACTING_KEPT
 from spades.server.settings import Settings
 from spades.store import Store
 from tests.server.helpers import hub_of, in_process
@@ -46,17 +47,23 @@ def act_until(players: list[NetPlayer], done: Any, limit: int = 3000) -> None:
 
 
 
+def published(pubsub: Any, pred: Any, what: str) -> None:
+    """Wait (at most 60 s) until a message for which ``pred`` holds is published on the
+    subscribed channel."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, f"{what} was never published"
+        got = pubsub.get_message(timeout=1)
+        if got is not None and got["type"] == "message" and pred(json.loads(got["data"])):
+            return
+
+
 def forwarded(pubsub: Any, ref: str) -> None:
     """Wait (at most 60 s) until a message with ``ref`` is forwarded on the subscribed
     channel (to the process a client's process believes runs the table)."""
-    deadline = time.monotonic() + 60
-    while True:
-        assert time.monotonic() < deadline, f"the message {ref!r} was never forwarded"
-        got = pubsub.get_message(timeout=1)
-        if got is not None and got["type"] == "message":
-            sent = json.loads(got["data"])
-            if sent.get("k") == "msg" and sent["m"].get("ref") == ref:
-                return
+    published(pubsub, lambda sent: sent.get("k") == "msg" and sent["m"].get("ref") == ref,
+              f"the message {ref!r}")
+
 
 def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
     a, b, c = room
@@ -517,3 +524,186 @@ def test_the_room_carries_on_after_redis_was_down_for_a_while(postgres: Postgres
                 assert log.count("the link to Redis is back") == 1, log[-3000:]
     finally:
         redis_server.stop()
+
+
+def _redis_user(server: Server) -> str:
+    """The Redis user ``server`` signs in as (``card_room(..., users=True)``)."""
+    url = server.extra[server.extra.index("--redis") + 1]
+    return url.split("//", 1)[1].split(":", 1)[0]
+
+
+def _deafen(shared: Any, server: Server, prefix: str, node: str, others: list[str]) -> None:
+    """``server`` (process ``node``) hears nothing published to it: its Redis user may
+    use only the room's channel and those of ``others`` (to publish), its subscription is
+    killed (``CLIENT KILL``), and subscribing again is refused until :func:`_hear`."""
+    from tests.server.helpers import wait_until
+
+    user = _redis_user(server)
+    shared.execute_command("ACL", "SETUSER", user, "resetchannels", f"&{prefix}room",
+                           *[f"&{prefix}node:{n}" for n in others])
+    shared.execute_command("CLIENT", "KILL", "USER", user, "TYPE", "pubsub")
+    channel = prefix + "node:" + node
+    wait_until(lambda: shared.pubsub_numsub(channel) == [(channel, 0)],
+               f"{user} to stop hearing its channel", seconds=60)
+
+
+def _hear(shared: Any, server: Server) -> None:
+    shared.execute_command("ACL", "SETUSER", _redis_user(server), "allchannels")
+
+
+def _bob_to_play(a: Server, b: Server) -> tuple[NetPlayer, NetPlayer, str]:
+    """Ann at ``a`` makes a table (run there) and starts it with Bob, connected to ``b``;
+    play goes on until it is Bob's turn. (Ann, Bob, the table's id)."""
+    ann = NetPlayer(a, "Ann")
+    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+    bob = NetPlayer(b, "Bob")
+    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: (catch_up_all([ann, bob]), bob.my_turn())[1])
+    return ann, bob, tid
+
+
+def _answers(player: NetPlayer, since: int) -> list[tuple[str, Any]]:
+    """The (type, ref) of the acks and errors ``player`` got after ``since`` frames."""
+    return [(m["type"], m.get("ref")) for m in player.frames[since:]
+            if m["type"] in ("ack", "error")]
+
+
+def test_a_move_lost_on_its_way_to_the_table_s_process_is_answered_once(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Bob, connected to b, plays at a table that a runs, while a's link to Redis is down
+    (its subscription killed, and not taken again for a while): his move, forwarded to a,
+    reaches nobody. The table stays at a (its lease is renewed, its fencing number never
+    rises), so the answer after a take-over never came: Bob waited for ever. Now b asks a
+    for the answers it waits for; a never had the move, so b reads the store: not there,
+    and Bob is told, once, with his ref, that the move was not made and to play again;
+    played again, it is taken."""
+    import redis
+
+    with card_room(2, postgres, redis_server, "lostact", "--bots", "inline", "--cpu-delay",
+                   "0", users=True) as (a, b):
+        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+        _ann, bob, tid = _bob_to_play(a, b)
+        assert bob.view is not None and bob.you is not None
+        seat, action = bob.you["seat"], bob.view["legal_actions"][0]
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        pubsub = shared.pubsub()
+        store = Store.open(a.db)
+        try:
+            node_a = shared.get(prefix + "owner:" + tid)
+            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
+                          if k != prefix + "alive:" + node_a)
+            count = len(store.events(tid))
+            _deafen(shared, a, prefix, node_a, [node_b])
+            pubsub.subscribe(prefix + "node:" + node_a)  # (the test hears it; a does not)
+            since = len(bob.frames)
+            bob.send({"type": "act", "action": action, "ref": "lost"})
+            forwarded(pubsub, "lost")
+            _hear(shared, a)
+            ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")
+            assert ans["type"] == "error" and ans["code"] == "state", ans
+            assert "not made" in ans["message"] and "play again" in ans["message"], ans
+            assert len(store.events(tid)) == count  # (indeed: nothing was stored)
+            assert bob.my_turn() and bob.view is not None
+            assert action in bob.view["legal_actions"]
+            again = bob.request({"type": "act", "action": action})
+            assert again["type"] == "ack", again
+            mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
+            assert len(mine) == 1, mine
+            # One answer each; a's log has no traceback.
+            assert _answers(bob, since) == [("error", "lost"), ("ack", f"q{bob.n}")]
+            assert "Traceback" not in a.log() + b.log()
+        finally:
+            store.close()
+            pubsub.close()
+            shared.close()
+
+
+def _answers_lost_on_their_way_back(postgres: PostgresServer, redis_server: RedisServer,
+                                    name: str, moves: int, one_more: bool) -> None:
+    """Bob, connected to b, plays at a table that a runs while b hears nothing: ``moves``
+    moves without a ref, the first made (stored, acked), the others refused (no longer his
+    turn); every answer is lost. ``one_more``: then one more move, with the ref "over",
+    which b refuses at once (``error limit``). Then b hears again, and Bob makes another
+    move (refused) and says something (its ack closes the check): Bob got every answer
+    once, each to its own move, in the order of his moves, and no ack of a join he did not
+    send."""
+    import redis
+
+    with card_room(2, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
+                   users=True) as (a, b):
+        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+        _ann, bob, tid = _bob_to_play(a, b)
+        assert bob.view is not None and bob.you is not None
+        seat, action = bob.you["seat"], bob.view["legal_actions"][0]
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        pubsub = shared.pubsub()
+        store = Store.open(a.db)
+        try:
+            node_a = shared.get(prefix + "owner:" + tid)
+            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
+                          if k != prefix + "alive:" + node_a)
+            count = len(store.events(tid))
+            _deafen(shared, b, prefix, node_b, [node_a])
+            pubsub.subscribe(prefix + "node:" + node_b)  # (the test hears it; b does not)
+            said: list[str] = []
+
+            def answers_to_bob(sent: dict[str, Any]) -> bool:
+                if sent.get("k") == "frame" and json.loads(sent["t"])["type"] in (
+                        "ack", "error"):
+                    said.append(json.loads(sent["t"])["type"])
+                return len(said) == moves
+
+            since = len(bob.frames)
+            for _ in range(moves):  # the first is made; then it is no longer his turn
+                bob.send({"type": "act", "action": action})
+            published(pubsub, answers_to_bob, "the answers to Bob's moves")  # (to nobody)
+            assert said == ["ack"] + ["error"] * (moves - 1)
+            expected: list[tuple[str, Any]] = []
+            if one_more:  # as many moves wait for their answer as a client may have
+                bob.send({"type": "act", "action": action, "ref": "over"})
+                over = bob.until(lambda m: m["type"] == "error" and m.get("ref") == "over")
+                assert over["code"] == "limit", over
+                expected.append(("error", "over"))
+            bob.seq = None  # (b joins him to the table again: a fresh snapshot)
+            _hear(shared, b)
+            bob.until(lambda m: m["type"] == "table")
+            bob.send({"type": "act", "action": action})  # still not his turn
+            assert bob.request({"type": "chat", "text": "hi"})["type"] == "ack"  # (after it)
+            expected += [("ack", None)] + [("error", None)] * moves + [("ack", f"q{bob.n}")]
+            assert _answers(bob, since) == expected
+            errors = [m for m in bob.frames[since:] if m["type"] == "error"
+                      and m.get("ref") != "over"]
+            assert all(m["code"] == "illegal" and "not your turn" in m["message"]
+                       for m in errors), errors
+            mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
+            assert len(mine) == 1, mine
+            assert "Traceback" not in a.log() + b.log()
+        finally:
+            store.close()
+            pubsub.close()
+            shared.close()
+
+
+def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Bob's move and his next one (no longer his turn), both without a ref, are answered
+    while his process b hears nothing (its link to Redis cut): both answers reach nobody.
+    When b heard again, Bob got a fresh snapshot but no answer to either move (the table
+    never moved: no take-over answered them), and the next answers without a ref that came
+    from a (the ack of the join b sent for him, then the error of his next move) were taken
+    for the answers to his two moves: he saw an ack and one error for three moves. Now a
+    keeps its answers and says them again when b asks, each matched to its own move by a
+    number of b's, never by the ref: Bob gets the ack, the error, then the error of his
+    next move; and no ack of a join he did not send."""
+    _answers_lost_on_their_way_back(postgres, redis_server, "lostanswer", 2, False)
+
+
+def test_at_most_acting_kept_moves_wait_for_their_answer(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """As many of Bob's moves as a client may have waiting (ACTING_KEPT) are answered
+    while b hears nothing: one more is refused at once (error limit, with its ref), and
+    when b hears again, a says every one of the answers again (it keeps as many), each
+    once, in the order of the moves."""
+    _answers_lost_on_their_way_back(postgres, redis_server, "manylost", ACTING_KEPT, True)
