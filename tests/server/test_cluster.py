@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +230,14 @@ def _bob_replaced(a: Server, first_at: Server,
     return ann, tid, bob, tab2, seat
 
 
+def _plays_on(ann: NetPlayer, bob: NetPlayer) -> None:
+    """Bob holds his seat: his chat goes round, and Ann heard nobody leave."""
+    assert bob.request({"type": "chat", "text": "here"})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "chat" and m["line"]["text"] == "here")
+    assert not [m for m in ann.frames if m["type"] == "event"
+                and m["event"]["kind"] in ("left", "covered")]
+
+
 @pytest.mark.parametrize("places", ["older_on_the_owner", "older_elsewhere",
                                     "newer_on_the_owner"])
 def test_the_seat_goes_back_to_the_older_tab_across_processes(
@@ -243,11 +253,7 @@ def test_the_seat_goes_back_to_the_older_tab_across_processes(
     tab2.close()
     snap = bob.until(lambda m: m["type"] == "table")
     assert snap["you"] == {"role": "player", "seat": seat}, snap["you"]
-    # Bob plays on from the older tab: his chat goes round, and Ann heard nobody leave
-    assert bob.request({"type": "chat", "text": "here"})["type"] == "ack"
-    ann.until(lambda m: m["type"] == "chat" and m["line"]["text"] == "here")
-    assert not [m for m in ann.frames if m["type"] == "event"
-                and m["event"]["kind"] in ("left", "covered")]
+    _plays_on(ann, bob)  # from the older tab
 
 
 def test_a_replaced_tab_back_on_another_process_waits_for_the_seat(
@@ -265,10 +271,7 @@ def test_a_replaced_tab_back_on_another_process_waits_for_the_seat(
     tab2.close()
     snap = back.until(lambda m: m["type"] == "table")
     assert snap["you"] == {"role": "player", "seat": seat}, snap["you"]
-    assert back.request({"type": "chat", "text": "back"})["type"] == "ack"
-    ann.until(lambda m: m["type"] == "chat" and m["line"]["text"] == "back")
-    assert not [m for m in ann.frames if m["type"] == "event"
-                and m["event"]["kind"] in ("left", "covered")]
+    _plays_on(ann, back)
 
 
 def test_the_seat_goes_back_to_the_older_tab_after_the_table_moved(
@@ -564,6 +567,51 @@ def _bob_to_play(a: Server, b: Server) -> tuple[NetPlayer, NetPlayer, str]:
     return ann, bob, tid
 
 
+@dataclass
+class _Split:
+    """Two processes of one room, Ann at ``a`` running a table where it is Bob's (at ``b``)
+    turn: ``shared`` is the test's own Redis client, ``pubsub`` a subscription of its own,
+    ``store`` the database, ``count`` the table's stored events so far."""
+
+    a: Server
+    b: Server
+    bob: NetPlayer
+    tid: str
+    prefix: str
+    node_a: str
+    node_b: str
+    shared: Any
+    pubsub: Any
+    store: Store
+    count: int
+
+
+@contextmanager
+def _split_room(postgres: PostgresServer, redis_server: RedisServer, name: str
+                ) -> Iterator[_Split]:
+    """:func:`card_room` of two processes (signed in to Redis as users of their own) at
+    Bob's turn (:func:`_bob_to_play`), with the test's own Redis client and store."""
+    import redis
+
+    with card_room(2, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
+                   users=True) as (a, b):
+        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+        _ann, bob, tid = _bob_to_play(a, b)
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        pubsub = shared.pubsub()
+        store = Store.open(a.db)
+        try:
+            node_a = shared.get(prefix + "owner:" + tid)
+            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
+                          if k != prefix + "alive:" + node_a)
+            yield _Split(a, b, bob, tid, prefix, node_a, node_b, shared, pubsub, store,
+                         len(store.events(tid)))
+        finally:
+            store.close()
+            pubsub.close()
+            shared.close()
+
+
 def _answers(player: NetPlayer, since: int) -> list[tuple[str, Any]]:
     """The (type, ref) of the acks and errors ``player`` got after ``since`` frames."""
     return [(m["type"], m.get("ref")) for m in player.frames[since:]
@@ -579,45 +627,29 @@ def test_a_move_lost_on_its_way_to_the_table_s_process_is_answered_once(
     for the answers it waits for; a never had the move, so b reads the store: not there,
     and Bob is told, once, with his ref, that the move was not made and to play again;
     played again, it is taken."""
-    import redis
-
-    with card_room(2, postgres, redis_server, "lostact", "--bots", "inline", "--cpu-delay",
-                   "0", users=True) as (a, b):
-        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
-        _ann, bob, tid = _bob_to_play(a, b)
+    with _split_room(postgres, redis_server, "lostact") as r:
+        a, b, bob, store = r.a, r.b, r.bob, r.store
         assert bob.view is not None and bob.you is not None
         seat, action = bob.you["seat"], bob.view["legal_actions"][0]
-        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
-        pubsub = shared.pubsub()
-        store = Store.open(a.db)
-        try:
-            node_a = shared.get(prefix + "owner:" + tid)
-            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
-                          if k != prefix + "alive:" + node_a)
-            count = len(store.events(tid))
-            _deafen(shared, a, prefix, node_a, [node_b])
-            pubsub.subscribe(prefix + "node:" + node_a)  # (the test hears it; a does not)
-            since = len(bob.frames)
-            bob.send({"type": "act", "action": action, "ref": "lost"})
-            forwarded(pubsub, "lost")
-            _hear(shared, a)
-            ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")
-            assert ans["type"] == "error" and ans["code"] == "state", ans
-            assert "not made" in ans["message"] and "play again" in ans["message"], ans
-            assert len(store.events(tid)) == count  # (indeed: nothing was stored)
-            assert bob.my_turn() and bob.view is not None
-            assert action in bob.view["legal_actions"]
-            again = bob.request({"type": "act", "action": action})
-            assert again["type"] == "ack", again
-            mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
-            assert len(mine) == 1, mine
-            # One answer each; a's log has no traceback.
-            assert _answers(bob, since) == [("error", "lost"), ("ack", f"q{bob.n}")]
-            assert "Traceback" not in a.log() + b.log()
-        finally:
-            store.close()
-            pubsub.close()
-            shared.close()
+        _deafen(r.shared, a, r.prefix, r.node_a, [r.node_b])
+        r.pubsub.subscribe(r.prefix + "node:" + r.node_a)  # (the test hears it; a does not)
+        since = len(bob.frames)
+        bob.send({"type": "act", "action": action, "ref": "lost"})
+        forwarded(r.pubsub, "lost")
+        _hear(r.shared, a)
+        ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "lost")
+        assert ans["type"] == "error" and ans["code"] == "state", ans
+        assert "not made" in ans["message"] and "play again" in ans["message"], ans
+        assert len(store.events(r.tid)) == r.count  # (indeed: nothing was stored)
+        assert bob.my_turn() and bob.view is not None
+        assert action in bob.view["legal_actions"]
+        again = bob.request({"type": "act", "action": action})
+        assert again["type"] == "ack", again
+        mine = [e for e in store.events(r.tid)[r.count:] if e.kind == "act" and e.seat == seat]
+        assert len(mine) == 1, mine
+        # One answer each; a's log has no traceback.
+        assert _answers(bob, since) == [("error", "lost"), ("ack", f"q{bob.n}")]
+        assert "Traceback" not in a.log() + b.log()
 
 
 def _answers_lost_on_their_way_back(postgres: PostgresServer, redis_server: RedisServer,
@@ -629,61 +661,45 @@ def _answers_lost_on_their_way_back(postgres: PostgresServer, redis_server: Redi
     move (refused) and says something (its ack closes the check): Bob got every answer
     once, each to its own move, in the order of his moves, and no ack of a join he did not
     send."""
-    import redis
-
-    with card_room(2, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
-                   users=True) as (a, b):
-        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
-        _ann, bob, tid = _bob_to_play(a, b)
+    with _split_room(postgres, redis_server, name) as r:
+        a, b, bob, store = r.a, r.b, r.bob, r.store
         assert bob.view is not None and bob.you is not None
         seat, action = bob.you["seat"], bob.view["legal_actions"][0]
-        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
-        pubsub = shared.pubsub()
-        store = Store.open(a.db)
-        try:
-            node_a = shared.get(prefix + "owner:" + tid)
-            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
-                          if k != prefix + "alive:" + node_a)
-            count = len(store.events(tid))
-            _deafen(shared, b, prefix, node_b, [node_a])
-            pubsub.subscribe(prefix + "node:" + node_b)  # (the test hears it; b does not)
-            said: list[str] = []
+        _deafen(r.shared, b, r.prefix, r.node_b, [r.node_a])
+        r.pubsub.subscribe(r.prefix + "node:" + r.node_b)  # (the test hears it; b does not)
+        said: list[str] = []
 
-            def answers_to_bob(sent: dict[str, Any]) -> bool:
-                if sent.get("k") == "frame" and json.loads(sent["t"])["type"] in (
-                        "ack", "error"):
-                    said.append(json.loads(sent["t"])["type"])
-                return len(said) == moves
+        def answers_to_bob(sent: dict[str, Any]) -> bool:
+            if sent.get("k") == "frame" and json.loads(sent["t"])["type"] in (
+                    "ack", "error"):
+                said.append(json.loads(sent["t"])["type"])
+            return len(said) == moves
 
-            since = len(bob.frames)
-            for _ in range(moves):  # the first is made; then it is no longer his turn
-                bob.send({"type": "act", "action": action})
-            published(pubsub, answers_to_bob, "the answers to Bob's moves")  # (to nobody)
-            assert said == ["ack"] + ["error"] * (moves - 1)
-            expected: list[tuple[str, Any]] = []
-            if one_more:  # as many moves wait for their answer as a client may have
-                bob.send({"type": "act", "action": action, "ref": "over"})
-                over = bob.until(lambda m: m["type"] == "error" and m.get("ref") == "over")
-                assert over["code"] == "limit", over
-                expected.append(("error", "over"))
-            bob.seq = None  # (b joins him to the table again: a fresh snapshot)
-            _hear(shared, b)
-            bob.until(lambda m: m["type"] == "table")
-            bob.send({"type": "act", "action": action})  # still not his turn
-            assert bob.request({"type": "chat", "text": "hi"})["type"] == "ack"  # (after it)
-            expected += [("ack", None)] + [("error", None)] * moves + [("ack", f"q{bob.n}")]
-            assert _answers(bob, since) == expected
-            errors = [m for m in bob.frames[since:] if m["type"] == "error"
-                      and m.get("ref") != "over"]
-            assert all(m["code"] == "illegal" and "not your turn" in m["message"]
-                       for m in errors), errors
-            mine = [e for e in store.events(tid)[count:] if e.kind == "act" and e.seat == seat]
-            assert len(mine) == 1, mine
-            assert "Traceback" not in a.log() + b.log()
-        finally:
-            store.close()
-            pubsub.close()
-            shared.close()
+        since = len(bob.frames)
+        for _ in range(moves):  # the first is made; then it is no longer his turn
+            bob.send({"type": "act", "action": action})
+        published(r.pubsub, answers_to_bob, "the answers to Bob's moves")  # (to nobody)
+        assert said == ["ack"] + ["error"] * (moves - 1)
+        expected: list[tuple[str, Any]] = []
+        if one_more:  # as many moves wait for their answer as a client may have
+            bob.send({"type": "act", "action": action, "ref": "over"})
+            over = bob.until(lambda m: m["type"] == "error" and m.get("ref") == "over")
+            assert over["code"] == "limit", over
+            expected.append(("error", "over"))
+        bob.seq = None  # (b joins him to the table again: a fresh snapshot)
+        _hear(r.shared, b)
+        bob.until(lambda m: m["type"] == "table")
+        bob.send({"type": "act", "action": action})  # still not his turn
+        assert bob.request({"type": "chat", "text": "hi"})["type"] == "ack"  # (after it)
+        expected += [("ack", None)] + [("error", None)] * moves + [("ack", f"q{bob.n}")]
+        assert _answers(bob, since) == expected
+        errors = [m for m in bob.frames[since:] if m["type"] == "error"
+                  and m.get("ref") != "over"]
+        assert all(m["code"] == "illegal" and "not your turn" in m["message"]
+                   for m in errors), errors
+        mine = [e for e in store.events(r.tid)[r.count:] if e.kind == "act" and e.seat == seat]
+        assert len(mine) == 1, mine
+        assert "Traceback" not in a.log() + b.log()
 
 
 def test_answers_lost_on_their_way_back_are_said_again_each_to_its_own_move(
