@@ -366,13 +366,7 @@ def test_an_act_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
 
     a, b, _c = room
     prefix = a.extra[a.extra.index("--redis-prefix") + 1]
-    ann = NetPlayer(a, "Ann")
-    tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
-    bob = NetPlayer(b, "Bob")
-    assert bob.request({"type": "join", "table_id": tid})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table")
-    assert ann.request({"type": "start"})["type"] == "ack"
-    act_until([ann, bob], lambda: (catch_up_all([ann, bob]), bob.my_turn())[1])
+    _ann, bob, tid = _bob_to_play(a, b)
     assert bob.view is not None and bob.you is not None
     seat, action = bob.you["seat"], bob.view["legal_actions"][0]
     shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
