@@ -2,11 +2,15 @@
 
 >>> import random
 >>> from spades.engine import Match, profile
->>> m = Match(profile("cardems"), rng=random.Random(7))
+>>> m = Match(profile("cardems", one_hand=True), rng=random.Random(7))
 >>> while not m.is_over():
-...     m.apply(m.legal_actions()[0])
->>> m.winner is not None
-True
+...     m.apply(m.legal_actions()[0])     # the lowest legal action: every seat bids Nil
+>>> m.results[0].bids, m.scores
+((0, 0, 0, 0), [-193, -194])
+
+A match to a target ends only when one side reaches it: with every seat bidding Nil (or
+playing at random) the scores fall hand after hand and the match never ends, so a loop over
+a whole match needs players that make their contracts, or a bound of its own.
 
 The engine holds no clock and no global random: dealing uses the ``random.Random`` passed
 in (or the deals given to :meth:`Match.deal`). An illegal action raises
