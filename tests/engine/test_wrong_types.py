@@ -134,6 +134,11 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
      ValueError, r"'AS' is not a card"),
     ("deal strings", lambda: Match(profile("cardems")).deal(["AS"] * 4),
      ValueError, r"seat 0: a hand must be a card mask \(a whole number\), not 'AS'"),
+    # (summary and to_record raised AttributeError: 'str' object has no attribute ...)
+    ("summary of a record", lambda: __import__("spades.engine").engine.summary({"hands": []}),
+     TypeError, r"^summary takes a Match \(replay\(record\) gives one\), not a dict$"),
+    ("to_record of a name", lambda: __import__("spades.engine").engine.to_record("cardems"),
+     TypeError, r"^to_record takes a Match, not 'cardems'$"),
 ]
 
 
