@@ -190,9 +190,9 @@ class Match(HandState):
                 dup = ", ".join(card_str(c) for c in cards_of(m & seen))
                 raise SpadesError(f"seat {seat} holds {dup}, dealt twice")
             if m.bit_count() != self.hand_size:
-                raise SpadesError(
-                    f"seat {seat} holds {m.bit_count()} cards, not {self.hand_size}"
-                )
+                held = m.bit_count()
+                raise SpadesError(f"seat {seat} holds {held} card{'' if held == 1 else 's'}, "
+                                  f"not {self.hand_size}")
             seen |= m
         return masks
 

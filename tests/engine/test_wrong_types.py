@@ -134,6 +134,8 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
      ValueError, r"'AS' is not a card"),
     ("deal strings", lambda: Match(profile("cardems")).deal(["AS"] * 4),
      ValueError, r"seat 0: a hand must be a card mask \(a whole number\), not 'AS'"),
+    ("deal of one card", lambda: Match(profile("cardems"), dealer=0).deal([1, 2, 4, 8]),
+     ValueError, r"^seat 0 holds 1 card, not 13$"),  # (it said "1 cards")
     # (summary and to_record raised AttributeError: 'str' object has no attribute ...)
     ("summary of a record", lambda: __import__("spades.engine").engine.summary({"hands": []}),
      TypeError, r"^summary takes a Match \(replay\(record\) gives one\), not a dict$"),
