@@ -54,6 +54,7 @@ class Hint:
         return action_str(self.action)
 
     def to_json(self) -> dict[str, str]:
+        """``{"action": "QH", "reason": ...}``, the action spelled as in records."""
         return {"action": action_str(self.action), "reason": self.reason}
 
 

@@ -40,10 +40,12 @@ def bid_action(n: int) -> int:
 
 
 def is_bid(action: int) -> bool:
+    """Whether ``action`` is a bid: a number bid, Nil or Blind Nil (not ``LOOK``)."""
     return BID_BASE <= action <= BLIND_NIL
 
 
 def is_play(action: int) -> bool:
+    """Whether ``action`` plays a card (0 to 53)."""
     return 0 <= action < NUM_CARDS
 
 

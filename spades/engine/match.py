@@ -206,6 +206,7 @@ class Match(HandState):
         return TERMINAL if self.phase is OVER else CHANCE
 
     def is_over(self) -> bool:
+        """Whether the match has ended (phase ``OVER``; :attr:`winner` says who won)."""
         return self.phase is OVER
 
     @property
@@ -218,6 +219,8 @@ class Match(HandState):
         return self.legal_mask() if self.phase is PLAY else 0
 
     def is_legal(self, action: object) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the reason (anything
+        that is no action, a bool or a float included, is simply not legal)."""
         if type(action) is not int:
             action = whole_number(action)
             if action is None:

@@ -54,3 +54,17 @@ def test_the_docstring_examples_run_and_end(module_name: str,
     result = run_doctests(module_name, monkeypatch)
     assert result.attempted > 0, f"{module_name} has no example any more: update MODULES"
     assert result.failed == 0
+
+
+def _entry_points() -> list[tuple[str, object]]:
+    from spades.bots import Bot, Hint
+    from spades.engine import is_bid, is_play
+    return [("Match.is_over", Match.is_over), ("Match.is_legal", Match.is_legal),
+            ("is_bid", is_bid), ("is_play", is_play), ("Bot.act", Bot.act),
+            ("Hint.to_json", Hint.to_json)]
+
+
+@pytest.mark.parametrize(("name", "thing"), _entry_points(), ids=[n for n, _ in _entry_points()])
+def test_the_main_entry_points_say_what_they_do_in_help(name: str, thing: object) -> None:
+    # help(Match) showed is_over and is_legal, help(spades.bots.Bot) its act, with no word.
+    assert (getattr(thing, "__doc__", None) or "").strip(), f"{name} has no docstring"
