@@ -108,6 +108,24 @@ class ArenaConfig:
     matches: bool = False
     save_records: bool = False
 
+    def __post_init__(self) -> None:
+        """Refuse at once, by name, what ``spades arena`` refuses: rules that are not a
+        :class:`Rules`, a spec that is not text or a mixed spec on sides not of two seats,
+        fewer than one deal."""
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a Rules, like profile('cardems'), "
+                            f"not {self.rules!r}"[:200])
+        for name in ("a", "b"):
+            spec = getattr(self, name)
+            if not isinstance(spec, str):
+                raise TypeError(f"{name}: a bot spec is text like 'expert', not {spec!r}"[:200])
+            try:
+                check_specs(spec, self.rules)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
+            raise ValueError(f"deals must be a whole number 1 or more, not {self.deals!r}"[:200])
+
 
 def seat_specs(spec: str) -> tuple[str, ...]:
     """The players of a side spec: ``("expert",)``, or ``("human:over", "expert")`` for

@@ -15,7 +15,9 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, obs: Observation) -> int: ...
+    def act(self, obs: Observation) -> int:
+        """One of ``obs.legal_actions`` for the seat of ``obs``, which is to act."""
+        ...
 
 
 class RandomBot:

@@ -199,6 +199,7 @@ class ExternalBot:
             self.started_for = key
         message = {"type": "act", "observation": obs.to_json()}
         legal = set(obs.legal_actions)
+        last = ""
         for attempt in range(self.retries + 1):
             self._send(message)
             timeout = self.timeout + (self.start_timeout if self.first else 0.0)
@@ -208,9 +209,10 @@ class ExternalBot:
             if action is not None:
                 return action
             self._report(f"refused answer {answer[:80]!r}: {why}")
+            last = f" (the last, {answer[:80]!r}: {why})"
             if attempt < self.retries:
                 self._send({"type": "error", "answer": answer[:200], "message": why})
-        raise self._fail(BotRefused, f"{self.retries + 1} refused answers in a row")
+        raise self._fail(BotRefused, f"{self.retries + 1} refused answers in a row{last}")
 
 
 def parse_answer(answer: str, legal: set[int]) -> tuple[int | None, str]:

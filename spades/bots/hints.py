@@ -54,6 +54,7 @@ class Hint:
         return action_str(self.action)
 
     def to_json(self) -> dict[str, str]:
+        """``{"action": "QH", "reason": ...}``, the action spelled as in records."""
         return {"action": action_str(self.action), "reason": self.reason}
 
 
@@ -61,8 +62,11 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
          names: Sequence[str] | None = None) -> Hint:
     """What the seat of ``obs`` should do now, its reason naming seats by ``names``
     (default: :func:`compass_names`). Raises ``ValueError`` when it is not that seat's
-    turn (a ``SpadesError``), ``TypeError`` for what is not an observation."""
+    turn (a ``SpadesError``), ``TypeError`` for what is not an observation, and
+    ``ValueError`` for ``worlds`` (sampled deals) that is not a whole number 1 or more."""
     check_turn(obs, "hint")
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise ValueError(f"worlds: must be a whole number 1 or more, not {worlds!r}"[:200])
     bot = ExpertBot(seed, worlds=worlds)
     action = nil_duck(obs, bot.act(obs))
     return Hint(action, explain(obs, action, names))

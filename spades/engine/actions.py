@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 
 from spades.engine.cards import NUM_CARDS, card_name, card_str, parse_card
-from spades.engine.errors import SpadesError
+from spades.engine.errors import CardError, SpadesError
 
 BID_BASE = 64
 NIL = BID_BASE
@@ -40,10 +40,12 @@ def bid_action(n: int) -> int:
 
 
 def is_bid(action: int) -> bool:
+    """Whether ``action`` is a bid: a number bid, Nil or Blind Nil (not ``LOOK``)."""
     return BID_BASE <= action <= BLIND_NIL
 
 
 def is_play(action: int) -> bool:
+    """Whether ``action`` plays a card (0 to 53)."""
     return 0 <= action < NUM_CARDS
 
 
@@ -108,11 +110,28 @@ def parse_bid(value: object) -> int:
     raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
 
 
+_ACTION_HELP = "a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or 'look'"
+
+
 def parse_action(text: str) -> int:
-    """A card (``QH``), a bid (``3``, ``nil``, ``blind-nil``) or ``look``."""
+    """A card (``QH``, as :func:`parse_card` reads it), a bid (``3``, ``nil``,
+    ``blind-nil``) or ``look``.
+
+    Raises :class:`CardError` (a :class:`SpadesError`) saying what is wrong: text that is
+    none of these (``'bid 3' is not an action: write a card like 'QH' ...``), a bid out of
+    range, a bare ``joker``, or a value that is not text.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"an action to parse is text ({_ACTION_HELP}), not {text!r}"[:200])
     t = text.strip().lower()
     if t == "look":
         return LOOK
-    if t.isdigit() or t in ("nil", "blind-nil", "blind nil"):
+    if t.isdigit() or t.replace("_", "-").replace(" ", "-") in ("nil", "blind-nil"):
         return parse_bid(t)
-    return parse_card(text)
+    try:
+        return parse_card(text)
+    except CardError:
+        if t == "joker":  # "joker: say big joker or little joker"
+            raise
+    quoted = repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
+    raise CardError(f"{quoted} is not an action: write {_ACTION_HELP}")

@@ -343,6 +343,8 @@ class HandState:
         if not hand >> card & 1:
             if self.played >> card & 1:
                 return f"the {card_name(card)} has already been played"
+            if not self.rules.deck >> card & 1:
+                return f"the {card_name(card)} is not in this deck (no seat holds it)"
             return f"seat {self.turn} does not hold the {card_name(card)}"
         if self.trick:
             return (f"must follow suit: {SUIT_NAMES[self.led]} were led and seat {self.turn} "

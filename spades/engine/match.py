@@ -2,11 +2,15 @@
 
 >>> import random
 >>> from spades.engine import Match, profile
->>> m = Match(profile("cardems"), rng=random.Random(7))
+>>> m = Match(profile("cardems", one_hand=True), rng=random.Random(7))
 >>> while not m.is_over():
-...     m.apply(m.legal_actions()[0])
->>> m.winner is not None
-True
+...     m.apply(m.legal_actions()[0])     # the lowest legal action: every seat bids Nil
+>>> m.results[0].bids, m.scores
+((0, 0, 0, 0), [-193, -194])
+
+A match to a target ends only when one side reaches it: with every seat bidding Nil (or
+playing at random) the scores fall hand after hand and the match never ends, so a loop over
+a whole match needs players that make their contracts, or a bound of its own.
 
 The engine holds no clock and no global random: dealing uses the ``random.Random`` passed
 in (or the deals given to :meth:`Match.deal`). An illegal action raises
@@ -186,9 +190,9 @@ class Match(HandState):
                 dup = ", ".join(card_str(c) for c in cards_of(m & seen))
                 raise SpadesError(f"seat {seat} holds {dup}, dealt twice")
             if m.bit_count() != self.hand_size:
-                raise SpadesError(
-                    f"seat {seat} holds {m.bit_count()} cards, not {self.hand_size}"
-                )
+                held = m.bit_count()
+                raise SpadesError(f"seat {seat} holds {held} card{'' if held == 1 else 's'}, "
+                                  f"not {self.hand_size}")
             seen |= m
         return masks
 
@@ -202,6 +206,7 @@ class Match(HandState):
         return TERMINAL if self.phase is OVER else CHANCE
 
     def is_over(self) -> bool:
+        """Whether the match has ended (phase ``OVER``; :attr:`winner` says who won)."""
         return self.phase is OVER
 
     @property
@@ -214,6 +219,8 @@ class Match(HandState):
         return self.legal_mask() if self.phase is PLAY else 0
 
     def is_legal(self, action: object) -> bool:
+        """Whether ``action`` may be taken now: :meth:`check` without the reason (anything
+        that is no action, a bool or a float included, is simply not legal)."""
         if type(action) is not int:
             action = whole_number(action)
             if action is None:

@@ -24,7 +24,10 @@ MAX_MESSAGE = 500
 
 
 def to_record(match: Match, **extra: Any) -> dict[str, Any]:
-    """The match as a record. ``extra`` fields (``players`` names, ``id``...) are added."""
+    """The match as a record, as :meth:`Match.to_record`. ``extra`` fields (``id``,
+    ``names``...) are added."""
+    if not isinstance(match, Match):
+        raise TypeError(f"to_record takes a Match, not {shown(match)}")
     return record_of(match.rules, match.log, **extra)
 
 
@@ -239,6 +242,9 @@ def record_names(record: Mapping[str, Any], players: int) -> list[str]:
 
 def summary(match: Match) -> dict[str, Any]:
     """The ``spades replay --json`` line for a replayed match."""
+    if not isinstance(match, Match):
+        what = f"a {type(match).__name__}" if isinstance(match, Mapping) else shown(match)
+        raise TypeError(f"summary takes a Match (replay(record) gives one), not {what}")
     return {
         "hands": [r.to_json() for r in match.results],
         "scores": list(match.scores),

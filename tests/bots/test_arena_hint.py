@@ -139,6 +139,10 @@ def test_arena_help_explains_adapting_and_mixed_sides(capsys: pytest.CaptureFixt
     assert "95% interval" in text and "95%%" not in text
     assert "adapt" in text and ":noadapt" in text and "SPEC1/SPEC2" in text
     assert "human:nilhappy" in text
+    # It said "SPEC1/SPEC2 gives the first and second seat of each of a side's two seats
+    # different players", which does not parse.
+    assert ("SPEC1/SPEC2 seats SPEC1 in the first and SPEC2 in the second seat of each side "
+            "(partnerships and teams of two only)") in text
 
 
 @pytest.mark.parametrize(("players", "teams", "seats"), [

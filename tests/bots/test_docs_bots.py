@@ -40,3 +40,17 @@ def test_the_arena_example_prints_the_json_summary() -> None:
         exec(compile(block, "bots.md#arena", "exec"), {})
     deals, *_ = out.getvalue().split()
     assert deals == "10"
+
+
+def test_the_readme_library_example_plays_a_hand_as_shown() -> None:
+    # README.md's "The engine as a library" was run by no test.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"## The engine as a library\n\n```python\n(.*?)```", readme, re.S)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(block, "README.md#library", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 13 * 4 + 4 + 1  # the bids, the plays, then the scores and winner
+    assert re.fullmatch(r"\d bids (nil|\d+)", lines[0])
+    assert re.fullmatch(r"\d plays the \w+ of \w+", lines[-2])
+    assert re.fullmatch(r"\[-?\d+, -?\d+\] (0|1|None)", lines[-1])

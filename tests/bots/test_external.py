@@ -56,6 +56,18 @@ def test_garbage_is_refused_then_gives_up() -> None:
     assert len(bot.problems) == 4  # three refused answers, then giving up
 
 
+def test_giving_up_says_what_the_last_refused_answer_was_and_why() -> None:
+    # The arena's void reason was only "3 refused answers in a row": a bot's author could
+    # not tell what was wrong with the answers without the logs.
+    bot = ExternalBot(cmd(BROKEN, "garbage"), retries=2)
+    with pytest.raises(BotRefused) as caught:
+        _first_decision(bot)
+    assert str(caught.value).endswith(
+        "3 refused answers in a row (the last, 'what is a spade?': 'what is a spade?' is not "
+        "an action: write a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or "
+        "'look')")
+
+
 def test_timeout_stops_the_program() -> None:
     bot = ExternalBot(cmd(BROKEN, "sleep"), timeout=0.3, start_timeout=0.0)
     with pytest.raises(BotTimeout):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from spades.engine import (
@@ -133,3 +135,35 @@ def test_a_card_as_card_symbol_writes_it_is_read_back() -> None:
     assert parse_card("A♢") == parse_card("AD")
     with pytest.raises(CardError, match=r"^'♥Q' is not a card: write rank then suit"):
         parse_card("♥Q")
+
+
+ACTION_HELP = "a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or 'look'"
+
+
+@pytest.mark.parametrize("text", ["x", "bid 3", "-1", "AS-not-legal", "three", "11H"])
+def test_text_that_is_no_action_is_refused_as_an_action(text: str) -> None:
+    # parse_action said "'bid 3' is not a card: write it like 'queen of hearts' or 'QH'":
+    # an external bot asked for a bid was told to write a card.
+    with pytest.raises(CardError) as caught:
+        parse_action(text)
+    assert str(caught.value) == f"{text!r} is not an action: write {ACTION_HELP}"
+
+
+def test_a_long_text_that_is_no_action_is_quoted_briefly() -> None:
+    with pytest.raises(CardError, match=r"^'x{40}'\.\.\. \(5000 characters\) is not an action"):
+        parse_action("x" * 5000)
+
+
+@pytest.mark.parametrize("value", [3, 3.0, None, b"QH", ["QH"]])
+def test_a_value_that_is_no_text_is_refused_by_parse_action(value: object) -> None:
+    # parse_action(3) raised AttributeError: 'int' object has no attribute 'strip'.
+    with pytest.raises(CardError, match=rf"^an action to parse is text \({ACTION_HELP}\), "
+                                        rf"not {re.escape(repr(value))}$"):
+        parse_action(value)  # type: ignore[arg-type]
+
+
+def test_parse_action_reads_every_bid_spelling_parse_bid_reads() -> None:
+    assert parse_action("blind_nil") == parse_action("Blind Nil") == BLIND_NIL
+    assert parse_action("big joker") == parse_card("BJ")
+    with pytest.raises(CardError, match=r"^joker: say big joker or little joker$"):
+        parse_action("joker")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from spades.engine import PROFILE_OPTIONS, PROFILES, replay, summary
+from spades.engine import PROFILE_OPTIONS, PROFILES, RecordError, replay, summary
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -36,3 +38,52 @@ def test_profiles_doc_lists_every_profile_and_its_options() -> None:
         section = text.split(f"## `{name}`", 1)[1].split("\n## ", 1)[0]
         for knob in PROFILE_OPTIONS[name]:
             assert f"`{knob}`" in section and "**option**" in section, (name, knob)
+
+
+def _broken(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(blocks("records.md", "json")[-1])  # the doc's example
+    change(record)
+    return record
+
+
+def _complete_two_hands() -> dict[str, Any]:
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record: dict[str, Any] = json.loads(example.read_text(encoding="utf-8"))
+    record["hands"][1]["dealer"] = 0
+    return record
+
+
+#: A record for each error that records.md shows ``replay`` giving, in the doc's order.
+DOC_ERRORS: dict[str, Callable[[], dict[str, Any]]] = {
+    "hand 1, play 2: the ace of hearts has already been played": lambda: _broken(
+        lambda r: r["hands"][0].update(plays=["AH", "AH"], deal=[
+            r["hands"][0]["deal"][2], r["hands"][0]["deal"][0], r["hands"][0]["deal"][1],
+            r["hands"][0]["deal"][3]])),
+    "hand 1, bid 1: a bid must be from 0 to 13, not 14": lambda: _broken(
+        lambda r: r["hands"][0]["bids"].__setitem__(0, 14)),
+    "hand 2: the dealer must be seat 1 (one seat clockwise of the last), not 0":
+        _complete_two_hands,
+    "hand 1: the hand is not complete, yet hand 2 follows": lambda: _broken(
+        lambda r: r["hands"].append(r["hands"][0])),
+    "rules: unknown rules profile 'nope'; choose one of cardems, ...": lambda: _broken(
+        lambda r: r.update(rules="nope")),
+    "rules: bogus: unknown rules knob; known: bag_limit, bag_penalty, ...": lambda: _broken(
+        lambda r: r["rules"].update(bogus=1)),
+    "rules: target: must be a whole number 1 or more, not nan": lambda: _broken(
+        lambda r: r["rules"].update(target=float("nan"))),
+    'record: "hands" must be a list, not an object of 2 keys': lambda: _broken(
+        lambda r: r.update(hands={"a": [1, 2, 3, 4, 5, 6], "b": 2})),
+}
+
+
+def test_records_doc_errors_are_what_replay_says() -> None:
+    """records.md listed ``rules: name: unknown rules knob``, which no record gives since
+    ``name`` became a key of custom rules: every error the doc shows for a record is real."""
+    text = (DOCS / "records.md").read_text(encoding="utf-8")
+    shown = [json.loads(line)["error"] for line in re.findall(r'^\{"error": .*\}$', text, re.M)]
+    about_records = [e for e in shown if not e.startswith(("line ", "record: the input"))]
+    assert about_records == list(DOC_ERRORS)
+    for error, make in DOC_ERRORS.items():
+        with pytest.raises(RecordError) as caught:
+            replay(make())
+        assert str(caught.value).startswith(error.removesuffix("..."))

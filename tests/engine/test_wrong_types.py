@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spades.engine import Match, RulesError, profile
+from spades.engine import BID_BASE, Match, Rules, RulesError, profile
 
 
 @pytest.mark.parametrize("rules", ["cardems", None, {"preset": "cardems"}])
@@ -115,6 +115,14 @@ def test_extra_fields_of_a_record_may_not_replace_its_own(field: str) -> None:
     assert m.to_record(id="g1", names=["a", "b", "c", "d"])["id"] == "g1"
 
 
+def _playing(rules: Rules) -> Match:
+    """A match at its first card: every seat has bid 1."""
+    match = Match(rules, rng=random.Random(1))
+    while match.phase == "bid":
+        match.apply(BID_BASE + 1 if match.is_legal(BID_BASE + 1) else match.legal_actions()[-1])
+    return match
+
+
 WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     # (what, call, error, message): the same in the compiled build as in pure Python (the
     # compiled one said mypyc's "int object expected; got str" and the like)
@@ -134,6 +142,18 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
      ValueError, r"'AS' is not a card"),
     ("deal strings", lambda: Match(profile("cardems")).deal(["AS"] * 4),
      ValueError, r"seat 0: a hand must be a card mask \(a whole number\), not 'AS'"),
+    ("a joker without jokers", lambda: _playing(profile("cardems")).apply(53),
+     ValueError, r"^the big joker is not in this deck \(no seat holds it\)$"),  # (it said
+    # "seat 3 does not hold the big joker", as if another seat might)
+    ("a two the joker deck leaves out", lambda: _playing(profile("cards4net", jokers=True))
+     .apply(0), ValueError, r"^the two of clubs is not in this deck \(no seat holds it\)$"),
+    ("deal of one card", lambda: Match(profile("cardems"), dealer=0).deal([1, 2, 4, 8]),
+     ValueError, r"^seat 0 holds 1 card, not 13$"),  # (it said "1 cards")
+    # (summary and to_record raised AttributeError: 'str' object has no attribute ...)
+    ("summary of a record", lambda: __import__("spades.engine").engine.summary({"hands": []}),
+     TypeError, r"^summary takes a Match \(replay\(record\) gives one\), not a dict$"),
+    ("to_record of a name", lambda: __import__("spades.engine").engine.to_record("cardems"),
+     TypeError, r"^to_record takes a Match, not 'cardems'$"),
 ]
 
 

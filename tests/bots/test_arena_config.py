@@ -1,0 +1,53 @@
+"""``ArenaConfig`` from Python (docs/bots.md, "From Python") refuses what the command line
+refuses, at once and by name, instead of an AttributeError or a run of the wrong thing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spades.bots.arena import ArenaConfig
+from spades.engine import profile
+
+
+def config(**changes: Any) -> ArenaConfig:
+    knobs: dict[str, Any] = {"a": "intermediate", "b": "beginner", "rules": profile("cardems"),
+                             "deals": 2}
+    return ArenaConfig(**(knobs | changes))
+
+
+def test_rules_given_by_name_are_refused_with_the_way_to_write_them() -> None:
+    # run_arena(ArenaConfig(..., rules="cardems")) failed deep inside with
+    # AttributeError: 'str' object has no attribute 'sides'.
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$"):
+        config(rules="cardems")
+
+
+@pytest.mark.parametrize("deals", [0, -1, 2.0, True, "10"])
+def test_deals_must_be_a_whole_number_1_or_more(deals: object) -> None:
+    # deals=-1 ran nothing and reported 0 deals; --deals refuses it.
+    with pytest.raises(ValueError, match=rf"^deals must be a whole number 1 or more, "
+                                         rf"not {deals!r}$"):
+        config(deals=deals)
+
+
+def test_a_mixed_side_on_a_solo_table_is_refused_as_the_command_refuses_it() -> None:
+    # docs/bots.md: "with solo sides ... the arena refuses it with an error naming the
+    # spec"; from Python it played race400 with the two specs anyway.
+    with pytest.raises(ValueError, match=r"^a: 'random/beginner': SPEC1/SPEC2 gives the two "
+                                         r"seats of a side different players, but the sides "
+                                         r"of this table have one seat \(solo\)$"):
+        config(a="random/beginner", rules=profile("race400"))
+
+
+@pytest.mark.parametrize("name", ["a", "b"])
+def test_a_spec_that_is_no_text_is_refused_by_name(name: str) -> None:
+    with pytest.raises(TypeError, match=rf"^{name}: a bot spec is text like 'expert', not 3$"):
+        config(**{name: 3})
+
+
+def test_a_good_config_is_kept_as_given() -> None:
+    cfg = config(a="human:over/expert", seed=7)
+    assert (cfg.a, cfg.b, cfg.deals, cfg.seed) == ("human:over/expert", "beginner", 2, 7)
