@@ -113,7 +113,7 @@ def parse_bid(value: object) -> int:
 _ACTION_HELP = "a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or 'look'"
 
 
-def parse_action(text: str) -> int:
+def parse_action(text: object) -> int:
     """A card (``QH``, as :func:`parse_card` reads it), a bid (``3``, ``nil``,
     ``blind-nil``) or ``look``.
 

@@ -159,7 +159,7 @@ def test_a_value_that_is_no_text_is_refused_by_parse_action(value: object) -> No
     # parse_action(3) raised AttributeError: 'int' object has no attribute 'strip'.
     with pytest.raises(CardError, match=rf"^an action to parse is text \({ACTION_HELP}\), "
                                         rf"not {re.escape(repr(value))}$"):
-        parse_action(value)  # type: ignore[arg-type]
+        parse_action(value)
 
 
 def test_parse_action_reads_every_bid_spelling_parse_bid_reads() -> None:
