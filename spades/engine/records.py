@@ -8,6 +8,7 @@ where (``hand 2, play 17: ...``) and why.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from difflib import get_close_matches
 from typing import Any
 
 from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
@@ -86,6 +87,9 @@ def _replay(record: Any, events: bool, into: list[Event] | None) -> Match:
             raise RecordError(f"{where}: the match was already over")
         if match is not None and match.phase != DEAL:
             raise RecordError(f"hand {h - 1}: the hand is not complete, yet hand {h} follows")
+        unknown = [k for k in hand if k not in HAND_FIELDS]
+        if unknown:
+            raise RecordError(f"{where}: {_unknown_field(unknown[0])}")
         dealer = hand.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}, "
@@ -107,6 +111,18 @@ def _replay(record: Any, events: bool, into: list[Event] | None) -> Match:
         if into is not None:
             match.events = into
     return match
+
+
+#: The fields of a hand (docs/records.md); any other is refused, so that a misspelt one
+#: ("timeout") is not replayed as if it were absent, giving another score.
+HAND_FIELDS = ("dealer", "deal", "bids", "plays", "timeouts", "looked")
+
+
+def _unknown_field(key: object) -> str:
+    near = get_close_matches(key, HAND_FIELDS, n=1) if isinstance(key, str) else []
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return (f"{shown(key)}: unknown field{hint}; a hand has {', '.join(HAND_FIELDS[:-1])} "
+            f"and {HAND_FIELDS[-1]}")
 
 
 def _fits_without_deal(record: Mapping[str, Any]) -> bool:

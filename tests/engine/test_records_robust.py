@@ -72,6 +72,10 @@ BAD_LINES: list[tuple[bytes, str]] = [
      "hand 1: deal: 0 hands do not fit the rules"),
     (b'{"rules":"cardems","format":{"v":[1]},"hands":[]}',
      "record: format must be 'spades-record/1', not an object of 1 keys"),
+    (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
+     .encode() + b',"timeout":[{"bid":1}]}]}',  # (it was ignored: no penalty bag)
+     "hand 1: 'timeout': unknown field (did you mean 'timeouts'?); a hand has dealer, deal, "
+     "bids, plays, timeouts and looked"),
     (b'"cardems"', "record: must be a JSON object, not 'cardems'"),
     (b"NaN", "record: must be a JSON object, not nan"),
     (b"{\"rules\":\"cardems\",", "line 2: not JSON: Expecting property name enclosed"),
