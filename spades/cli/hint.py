@@ -27,6 +27,7 @@ from spades.engine import (
     replay,
     sorted_for_display,
 )
+from spades.tui.text import default_names
 
 
 def register(sub: Any) -> None:
@@ -80,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail("nobody is to act at the end of this record "
                      f"(the {'match is over' if match.is_over() else 'next hand is not dealt'})")
     if match.current_player != seat:
-        return _fail(f"it is seat {match.current_player}'s turn, not seat {seat}'s")
+        names = default_names(match.n, 0)
+        return _fail(f"it is {names[match.current_player]}'s turn (seat "
+                     f"{match.current_player}), not {names[seat]}'s (seat {seat}): leave out "
+                     "--seat for the seat to act")
     obs = match.observation(seat)
     h = hint(obs, worlds=args.worlds)
     if args.json:

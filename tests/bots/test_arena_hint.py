@@ -282,6 +282,12 @@ def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFix
     assert json.loads(capsys.readouterr().out)["seat"] == 3
     assert main(["hint", "--hand", hand, "--seat", "up", "--worlds", "4"]) == 2
     assert "--seat: 'up' is not a seat; use north, east, south, west" in capsys.readouterr().err
+    # (it said "it is seat 2's turn, not seat 0's" to someone who typed north)
+    other = ["north", "east", "south", "west"][(match.current_player + 1) % 4]
+    assert main(["hint", str(record), "--seat", other, "--worlds", "4"]) == 2
+    assert (f"it is {to_act.capitalize()}'s turn (seat {match.current_player}), not "
+            f"{other.capitalize()}'s (seat {(match.current_player + 1) % 4}): leave out "
+            "--seat for the seat to act") in capsys.readouterr().err
     assert main(["hint", str(tmp_path / "nope.json")]) == 2
     assert f"cannot read {tmp_path / 'nope.json'}: No such file" in capsys.readouterr().err
 
