@@ -70,7 +70,7 @@ from spades.server.protocol import (
 from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-from spades.server.text import TextError, check_password, clean_chat, clean_name
+from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
 from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
@@ -539,7 +539,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
             raise HTTPException(422, f"record: {exc}") from None
-        names = record_names(body.record, match.rules.players)
+        # shown at the table and in histories as people's names are: without runs of
+        # stacked combining marks (record_names keeps printable characters only)
+        names = [clean_label(n) for n in record_names(body.record, match.rules.players)]
         if body.mode == "review":
             # A seat the record names not stays unnamed: its download names no one there
             # (not "Seat 1" for seat 0, North, which the record's readers would then show).
@@ -991,6 +993,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.send(frames.hint(ref, table.id, action_str(action), reason))
     else:
         table = _table(conn)
+        change = kind != "start"  # (a table starts once)
+        if change:  # each writes the table's row and sends the whole table to everyone
+            hub.change_gate.check(conn.user_id, conn.address)
         if kind == "seat":
             await table.move(conn, msg.seat)
         elif kind == "team":
@@ -1009,4 +1014,6 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await table.give_owner(conn, msg.seat)
         elif kind == "start":
             await table.start(conn)
+        if change:  # made: counted (a refused one is not)
+            hub.change_gate.spend(conn.user_id, conn.address)
         conn.send(_ack(ref, table.seq))

@@ -562,6 +562,11 @@ class Table:
                 conn.table = self
                 if old is not None and old is not conn:  # another tab: nobody left
                     pass
+                elif old is conn and not (back and self.places[seat].idle) \
+                        and seat not in self.unseated:
+                    # joined again on the connection that is here: nothing changed, nobody
+                    # is told (before: "Ann is back" to everyone, at the join rate)
+                    return
                 elif seat in self.unseated:
                     self.unseated.discard(seat)
                     await self.save_meta()  # a restart from now on: they are back, not new
@@ -982,6 +987,13 @@ class Table:
             if p.kind == "human":
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
+                most = self.hub.settings.removed_per_table
+                if (p.user_id is not None and p.user_id not in self.removed
+                        and 0 < most <= len(self.removed)):
+                    raise TableError("limit", f"this table keeps {len(self.removed)} people "
+                                     f"removed already (at most {most}, "
+                                     "removed_per_table): let one of them back in before "
+                                     "removing another, or make a new private table")
                 if p.user_id is not None:  # no sitting down again (check_join)
                     self.removed[p.user_id] = RemovedInfo(user_id=p.user_id, name=p.name,
                                                           guest=p.guest)
