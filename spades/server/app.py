@@ -381,7 +381,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if viewer is None or (table.place_of(viewer.id) is None
                                       and viewer.id != table.owner):
                     raise TableError("not_found", "no such table (it may have finished)")
-            return frames.sheet_body(table.sheet())
+            return Response(table.sheet_text(), media_type="application/json")
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -970,7 +970,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "resync":
         conn.send(_table(conn).snapshot(conn, ref))
     elif kind == "sheet":
-        conn.send(frames.sheet_answer(_table(conn).sheet(), ref))
+        conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)

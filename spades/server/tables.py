@@ -184,6 +184,8 @@ class Table:
         self.finish_failures = 0  # tries in a row to store the result that failed
         self._finish_retry: asyncio.TimerHandle | None = None
         self._narrators: dict[tuple[int | None, tuple[tuple[str, str], ...]], Narrator] = {}
+        #: the latest sheet frame (without a ref) and the state it was made for
+        self._sheet: tuple[tuple[Any, ...], str] | None = None
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
@@ -1269,6 +1271,19 @@ class Table:
         if self.match is None:
             raise TableError("state", "the match has not started")
         return frames.sheet(self.id, views.sheet(self.match, self.names()))
+
+    def sheet_text(self, ref: frames.Ref = None) -> str:
+        """The ``sheet`` frame (answering ``ref``), made once for each state of the table:
+        a long match's sheet (hundreds of hands, a continued record's) took tens of ms to
+        build on the event loop, and a client asking for it at the message rate stalled
+        every table. Without ``ref`` it is also the HTTP sheet's body."""
+        if self.match is None:
+            raise TableError("state", "the match has not started")
+        names = tuple(self.names())
+        key = (self.seq, id(self.match), names)
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, frames.sheet_answer(self.sheet()))
+        return frames.with_ref(self._sheet[1], ref)
 
     def close_timers(self) -> None:
         """The table stops here: nothing more is scheduled (no CPU turn, timer, retry)."""

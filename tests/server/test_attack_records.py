@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from spades.engine import Match, profile, to_record
+from spades.server import views
 from spades.server.cpu import bot_act
 from tests.server.helpers import Player, guest
 
@@ -121,3 +122,43 @@ def test_the_record_of_a_match_that_has_just_ended_is_given(client: TestClient) 
     finally:
         stored.set()
         del hub.store.finish_game
+
+
+def test_a_long_matchs_sheet_asked_again_and_again_is_made_once(
+        client: TestClient, long_record: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    # The `sheet` message (and GET /api/tables/{id}/sheet) built the whole sheet on the
+    # event loop for every request: at a continued record's table hundreds of hands long
+    # (any upload of up to 1 MB), 23 ms each, so one connection at its message rate took
+    # half of the loop every table runs on, two of them all of it. It is made once for
+    # each state of the table.
+    token = guest(client, "Keeper")
+    auth = {"Authorization": f"Bearer {token}"}
+    unfinished = dict(long_record, hands=long_record["hands"][:-1])
+    up = client.post("/api/records", json={"record": unfinished, "mode": "continue",
+                                           "seat": 0}, headers=auth)
+    assert up.status_code == 200, up.text
+    tid = up.json()["table_id"]
+    ann = Player(client, "Keeper", token)
+    assert ann.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+    ann.play_first_until(lambda p: p.my_turn())  # the CPUs wait for her: nothing changes
+    made: list[int] = []
+    sheet = views.sheet
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return sheet(*args, **kwargs)
+
+    monkeypatch.setattr(views, "sheet", counted)
+    answers = []
+    for i in range(20):
+        ann.send({"type": "sheet", "ref": i})
+        answers.append(ann.until(lambda m: m["type"] in ("sheet", "error")))
+    assert [a.get("ref") for a in answers] == list(range(20)), answers[:2]
+    assert all(a["type"] == "sheet" for a in answers)
+    assert len(answers[0]["hands"]) == len(unfinished["hands"])
+    assert all(a == {**answers[0], "ref": i} for i, a in enumerate(answers))
+    http = client.get(f"/api/tables/{tid}/sheet", headers=auth)
+    assert http.status_code == 200, http.text
+    assert http.json() == {k: v for k, v in answers[0].items() if k != "ref"}
+    assert len(made) == 1, len(made)  # (before: 21)
