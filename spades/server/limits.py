@@ -61,6 +61,14 @@ class TokenBucket:
             return True
         return False
 
+    def charge(self, n: float) -> None:
+        """Spend ``n`` tokens after the fact (a cost known once the work is done), going
+        below 0 if need be, down to minus a burst: the wait that follows pays for it."""
+        if self.rate <= 0:
+            return
+        self._fill()
+        self.tokens = max(-self.burst, self.tokens - n)
+
     def wait(self, n: float = 1.0) -> float:
         """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
         if self.rate <= 0:
@@ -98,6 +106,9 @@ class Buckets:
 
     def wait(self, key: Any, n: float = 1.0) -> float:
         return self.get(key).wait(n)
+
+    def charge(self, key: Any, n: float) -> None:
+        self.get(key).charge(n)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -327,6 +338,16 @@ class ChangeGate:
             self.addresses.take(address)
 
 
+#: A match replayed from the store (a record or a score sheet asked for over HTTP) counts as
+#: one replay per this many hands begun: the replay runs on the database thread.
+REPLAY_COST_HANDS = 100
+
+
+def replay_cost(hands: int) -> float:
+    """What replaying a match of ``hands`` hands counts as in ``replay_rate``."""
+    return float(max(1, math.ceil(hands / REPLAY_COST_HANDS)))
+
+
 #: An uploaded record counts as one new table per this many bytes begun: replaying and
 #: storing it (every action a row, on the database thread) costs by its size.
 RECORD_COST_BYTES = 100_000
@@ -387,7 +408,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
     "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
     "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
-    "change_address_rate", "change_address_burst", "removed_per_table",
+    "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
+    "replay_burst",
 )
 
 
@@ -407,7 +429,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
     "idle_seconds", "spectators_per_address", "change_rate", "change_burst",
-    "change_address_rate", "change_address_burst", "removed_per_table",
+    "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
+    "replay_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -471,13 +494,13 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
-    "change_address_rate", "removed_per_table",
+    "change_address_rate", "removed_per_table", "replay_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
-                                    "change_address_burst"})
+                                    "change_address_burst", "replay_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

@@ -123,6 +123,12 @@ class Settings:
     change_burst: float = 20.0
     change_address_rate: float = 5.0
     change_address_burst: float = 60.0
+    #: Matches replayed from the store for HTTP answers a second per client address
+    #: (bursts): a finished game's record or score sheet not kept ready, or the sheet of a
+    #: table another process runs. Each replay runs on the database thread every table's
+    #: moves use; a long match counts once per 100 hands begun (limits.REPLAY_COST_HANDS).
+    replay_rate: float = 1.0
+    replay_burst: float = 30.0
     #: People one table keeps as removed by its owner (``remove``; ``readmit`` lets one
     #: back): each is stored with the table and listed in the owner's copy of every update.
     removed_per_table: int = 100

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from starlette.testclient import TestClient
 from spades.engine import Match, profile, to_record
 from spades.server import views
 from spades.server.cpu import bot_act
-from tests.server.helpers import Player, guest
+from spades.server.settings import Settings
+from tests.server.helpers import Player, guest, in_process
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +164,49 @@ def test_a_long_matchs_sheet_asked_again_and_again_is_made_once(
     assert http.status_code == 200, http.text
     assert http.json() == {k: v for k, v in answers[0].items() if k != "ref"}
     assert len(made) == 1, len(made)  # (before: 21)
+
+
+def short_record(seed: int) -> dict[str, Any]:
+    """A finished match of a few hands."""
+    m = Match(profile("cardems", target=100), dealer=0, rng=random.Random(seed))
+    while not m.is_over():
+        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
+    return to_record(m)
+
+
+def test_records_and_sheets_made_from_the_store_are_rate_limited_per_address(
+        settings: Settings, long_record: dict[str, Any]) -> None:
+    # A finished game's record and score sheet are kept once made, but only so many (32 MB
+    # and 8 MB, a sheet over 1 MB never): a stranger asking for one long game after another
+    # (each a review upload of theirs, or anyone's finished game) had each replayed on the
+    # database thread every table's moves use, at the HTTP rate. Replays are now counted
+    # per address, a long match once per 100 hands begun; answers kept ready cost nothing.
+    limited = replace(settings)
+    for name, value in (("replay_rate", 0.001), ("replay_burst", 6)):  # (unknown: left out)
+        if name in Settings.__dataclass_fields__:
+            setattr(limited, name, value)
+    with in_process(limited) as client:
+        auth = {"Authorization": f"Bearer {guest(client, 'Collector')}"}
+        ids = []
+        for record in (long_record, short_record(1), short_record(2), short_record(3)):
+            up = client.post("/api/records", json={"record": record}, headers=auth)
+            assert up.status_code == 200, up.text
+            ids.append(up.json()["game_id"])
+        long_id, small = ids[0], ids[1:]
+        assert len(long_record["hands"]) > 300  # 4 of the 6
+        codes = [client.get(f"/api/tables/{long_id}/sheet").status_code,
+                 client.get(f"/api/tables/{small[0]}/sheet").status_code,
+                 client.get(f"/api/games/{small[1]}/record").status_code]
+        refused = client.get(f"/api/tables/{small[2]}/sheet")
+        assert codes == [200, 200, 200] and refused.status_code == 429, (codes, refused.text)
+        why = refused.json()["detail"]
+        assert "at most 0.001 a second" in why and "per 100 hands" in why, why
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert client.get(f"/api/games/{small[2]}/record").status_code == 429  # one count
+        # what is kept ready is still given
+        assert client.get(f"/api/tables/{long_id}/sheet").status_code == 200
+        assert client.get(f"/api/games/{small[1]}/record").status_code == 200
+        # another address has its own
+        other = TestClient(client.app, client=("198.51.100.50", 1))
+        other.portal = client.portal  # type: ignore[attr-defined]
+        assert other.get(f"/api/tables/{small[2]}/sheet").status_code == 200
