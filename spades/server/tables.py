@@ -508,22 +508,27 @@ class Table:
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
-            # The cap counts people: a user's other connections (tabs) take no more places.
-            watching = self.watchers()
-            if conn.user_id in watching:
-                return
-            if 0 < self.hub.settings.spectators_per_table <= len(watching):
-                raise TableError("limit", f"this table has its {len(watching)} "
-                                 "spectators: no room for more")
-            # and so does the cap per client address: one address's many guests cannot
-            # take every place
-            most = self.hub.settings.spectators_per_address
-            if most > 0 and conn.address:
-                same = {c.user_id for c in self.spectators if c.address == conn.address}
-                if len(same) >= most:
-                    raise TableError("limit", f"{len(same)} people from your address are "
-                                     f"watching this table already, the most from one "
-                                     "address: no room for more from it")
+            full = self.no_room_to_watch(conn)
+            if full is not None:
+                raise TableError("limit", full)
+
+    def no_room_to_watch(self, conn: Member) -> str | None:
+        """Why ``conn`` may not watch the table for its caps on spectators (None: it may)."""
+        # The cap counts people: a user's other connections (tabs) take no more places.
+        watching = self.watchers()
+        if conn.user_id in watching:
+            return None
+        if 0 < self.hub.settings.spectators_per_table <= len(watching):
+            return f"this table has its {len(watching)} spectators: no room for more"
+        # and so does the cap per client address: one address's many guests cannot take
+        # every place
+        most = self.hub.settings.spectators_per_address
+        if most > 0 and conn.address:
+            same = {c.user_id for c in self.spectators if c.address == conn.address}
+            if len(same) >= most:
+                return (f"{len(same)} people from your address are watching this table "
+                        "already, the most from one address: no room for more from it")
+        return None
 
     def watchers(self) -> dict[int, str]:
         """The people watching (user id: name): one however many tabs each has open."""
@@ -1000,14 +1005,19 @@ class Table:
                     self.removed[p.user_id] = RemovedInfo(user_id=p.user_id, name=p.name,
                                                           guest=p.guest)
                 other = self.members.pop(p.user_id or 0, None)
-                if other is not None and self.options.spectators:
+                # to watching, within the caps on spectators (before: past them, so an
+                # owner could seat and remove one guest after another to fill any number
+                # of places)
+                full = None if other is None else self.no_room_to_watch(other)
+                if other is not None and self.options.spectators and full is None:
                     self.spectators.add(other)
                     told[other] = (f"{conn.name} removed you from your seat; you are "
                                    "watching the table")
                 elif other is not None:  # told once more, then no longer at the table
                     other.table = None
                     told[other] = (f"{conn.name} removed you from the table (it allows no "
-                                   "spectators)")
+                                   "spectators)" if not self.options.spectators else
+                                   f"{conn.name} removed you from the table ({full})")
             self.places[seat] = Place()
             await self.save_meta()
             owner = self.place_of(conn.user_id)

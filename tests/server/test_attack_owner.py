@@ -207,3 +207,30 @@ def test_a_continued_records_names_lose_stacked_marks(serve: Callable[..., TestC
             "m" if unicodedata.category(ch) == "Mn" else " " for ch in name).split()]
         assert max(runs, default=0) <= 4, (name, runs)
         assert name.startswith("x") and name.endswith("a (CPU)"), name
+
+
+def test_removed_players_watch_only_within_the_spectator_caps(
+        serve: Callable[..., TestClient]) -> None:
+    # A removed player became a spectator whatever the caps on spectators: an owner seating
+    # and removing one guest of theirs after another filled any number of places, past
+    # spectators_per_table and spectators_per_address. Past a cap they are off the table.
+    client = serve(spectators_per_address=1, spectator_notice_ms=0)
+    ann = Player(client, "Ann")
+    assert create(ann, spectators=True)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    guests = [Player(client, f"G{i}") for i in range(2)]
+    for g in guests:
+        assert g.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+    sync(ann)
+    for g in guests:
+        assert ann.request({"type": "remove", "seat": g.seat})["type"] == "ack"
+    def told(m: Msg) -> bool:
+        return m["type"] == "event" and "removed you" in m["event"]["text"]
+
+    first = guests[0].until(told)
+    assert first["you"]["role"] == "spectator", first["you"]
+    last = guests[1].until(told)
+    assert last["you"] == {"role": "none", "seat": None}, last["you"]
+    assert "removed you from the table" in last["event"]["text"], last["event"]
+    assert "from your address" in last["event"]["text"], last["event"]
+    assert ann.table is not None and ann.table["spectating"] == 1, ann.table["spectating"]
