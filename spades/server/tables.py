@@ -1290,7 +1290,8 @@ class Table:
         if self.match is None:
             raise TableError("state", "the match has not started")
         names = tuple(self.names())
-        key = (self.seq, id(self.match), names)
+        key = (self.version, id(self.match), names)  # (a move or deal: a new version;
+        # chat lines, which number events too, change nothing in it)
         if self._sheet is None or self._sheet[0] != key:
             self._sheet = (key, frames.sheet_answer(self.sheet()))
         return frames.with_ref(self._sheet[1], ref)

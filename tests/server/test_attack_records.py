@@ -160,6 +160,11 @@ def test_a_long_matchs_sheet_asked_again_and_again_is_made_once(
     assert all(a["type"] == "sheet" for a in answers)
     assert len(answers[0]["hands"]) == len(unfinished["hands"])
     assert all(a == {**answers[0], "ref": i} for i, a in enumerate(answers))
+    # chat between the asks changes nothing in it (before: each line made it anew)
+    for i in range(3):
+        assert ann.request({"type": "chat", "text": f"sheet {i}"})["type"] == "ack"
+        ann.send({"type": "sheet", "ref": 100 + i})
+        assert ann.until(lambda m: m["type"] in ("sheet", "error"))["type"] == "sheet"
     http = client.get(f"/api/tables/{tid}/sheet", headers=auth)
     assert http.status_code == 200, http.text
     assert http.json() == {k: v for k, v in answers[0].items() if k != "ref"}
