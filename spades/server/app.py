@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from spades.engine import (
     PROFILES,
+    Match,
     SpadesError,
     action_str,
     parse_action,
@@ -41,6 +42,7 @@ from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub
 from spades.server.janitor import Janitor
 from spades.server.limits import (
+    REPLAY_COST_HANDS,
     Buckets,
     check_address,
     check_tables,
@@ -48,6 +50,7 @@ from spades.server.limits import (
     client_limits,
     close_socket,
     record_cost,
+    replay_cost,
     retry_after,
 )
 from spades.server.protocol import (
@@ -70,7 +73,7 @@ from spades.server.protocol import (
 from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-from spades.server.text import TextError, check_password, clean_chat, clean_name
+from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
 from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
 log = logging.getLogger("spades.server")
@@ -189,6 +192,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=503, headers={"Retry-After": "5"})
 
     signups = Buckets(settings.signup_rate, settings.signup_burst)
+    replays = Buckets(settings.replay_rate, settings.replay_burst)
+
+    def before_replay(address: str) -> None:
+        """Refuse (429) a match replayed from the store for an HTTP answer past
+        ``replay_rate`` for the client's address: each replay runs on the database thread
+        every table's moves use, and the answers kept ready (a finished game's record and
+        sheet) are only so many, so asking for one long game after another replayed each."""
+        wait = replays.wait(address) if address else 0.0
+        if wait > 0:
+            raise HTTPException(429, f"too many records and score sheets made from the store "
+                                f"for your address: at most {settings.replay_rate:g} a second "
+                                f"(a long match counts once per {REPLAY_COST_HANDS} hands "
+                                f"begun); try again in {retry_after(wait)} s",
+                                headers={"Retry-After": retry_after(wait)})
+
+    def replayed(address: str, match: Match) -> None:
+        """Count a replay made for ``address`` (by the match's length)."""
+        if address:
+            replays.charge(address, replay_cost(len(match.log)))
 
     def signup(request: Request) -> None:
         """Refuse a new guest or account past ``signup_rate`` for the client's address."""
@@ -365,23 +387,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/sheet", tags=["tables"],
              response_model=dict[str, Any])
-    async def table_sheet(table_id: str, hub: HubDep,
+    async def table_sheet(table_id: str, hub: HubDep, request: Request,
                           authorization: Annotated[str | None, Header()] = None
                           ) -> Any:
+        address = request.client.host if request.client else ""
         try:
             if table_id not in hub.tables:
-                done = await finished_sheet(hub, table_id, authorization)
+                done = await finished_sheet(hub, table_id, authorization, address)
                 if done is not None:
                     return done
             if hub.cluster is not None and table_id not in hub.tables:
-                return await stored_sheet(hub, table_id, authorization)
+                return await stored_sheet(hub, table_id, authorization, address)
             table = hub.find(table_id, None)
             if table.options.private:
                 viewer = await hub.db(hub.user_for, _bearer(authorization))
                 if viewer is None or (table.place_of(viewer.id) is None
                                       and viewer.id != table.owner):
                     raise TableError("not_found", "no such table (it may have finished)")
-            return frames.sheet_body(table.sheet())
+            return Response(table.sheet_text(), media_type="application/json")
         except TableError as exc:
             raise HTTPException(404, exc.message) from None
 
@@ -391,8 +414,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # is for its own people.
     finished_sheets: BodyCache[GameRow] = BodyCache(SHEET_CACHE_BYTES)
 
-    async def finished_sheet(hub: Hub, game_id: str, authorization: str | None
-                             ) -> Response | None:
+    async def finished_sheet(hub: Hub, game_id: str, authorization: str | None,
+                             address: str) -> Response | None:
         """The sheet of a finished game from the store, None if the game is not (yet)
         finished; a game that is not there, or private to others, is not found."""
         missing = TableError("not_found", "no such table (it may have finished)")
@@ -411,10 +434,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise missing
         if hit is not None:
             return Response(hit[1], media_type="application/json")
+        before_replay(address)
         try:
             game, match = await hub.db(hub.store.load_match, game_id)
         except StoreError:
             raise missing from None
+        replayed(address, match)
         if not match.is_over():
             return None
         names = [str(s.get("name") or "") or default_name(len(game.seats), i)
@@ -424,7 +449,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finished_sheets.put(game_id, game, body)
         return Response(body, media_type="application/json")
 
-    async def stored_sheet(hub: Hub, table_id: str, authorization: str | None) -> Response:
+    async def stored_sheet(hub: Hub, table_id: str, authorization: str | None,
+                           address: str) -> Response:
         """The sheet of a table another process runs, from the store (every accepted
         action is there before anyone hears of it): replayed once for each state of the
         table's row, then kept (``table_sheets``)."""
@@ -449,9 +475,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return Response(hit[1], media_type="application/json")
             # (the row is read again with the events: the sheet is at least as new as the
             # updated_at it is kept under)
+            before_replay(address)
             game, match = await hub.db(hub.store.load_match, table_id)
         except StoreError:
             raise missing from None
+        replayed(address, match)
         await check(game)
         if not match.log:
             raise TableError("state", "the match has not started")
@@ -466,7 +494,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     finished_records = RecordCache(RECORD_CACHE_BYTES)
 
     @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
-    async def game_record(game_id: str, hub: HubDep,
+    async def game_record(game_id: str, hub: HubDep, request: Request,
                           authorization: Annotated[str | None, Header()] = None
                           ) -> Response:
         # The game's row is read first and the refusals made from it: replaying the
@@ -495,10 +523,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return JSONResponse(record_of(game, live.match))
             if live is not None or hub.cluster is None or game.status != "active":
                 raise unfinished
+        address = request.client.host if request.client else ""
+        before_replay(address)
         try:
             game, match = await hub.db(hub.store.load_match, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
+        replayed(address, match)
         if not match.is_over() and not mine:
             raise unfinished
         answer = JSONResponse(record_of(game, match))
@@ -539,7 +570,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
             raise HTTPException(422, f"record: {exc}") from None
-        names = record_names(body.record, match.rules.players)
+        # shown at the table and in histories as people's names are: without runs of
+        # stacked combining marks (record_names keeps printable characters only)
+        names = [clean_label(n) for n in record_names(body.record, match.rules.players)]
         if body.mode == "review":
             # A seat the record names not stays unnamed: its download names no one there
             # (not "Seat 1" for seat 0, North, which the record's readers would then show).
@@ -968,7 +1001,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "resync":
         conn.send(_table(conn).snapshot(conn, ref))
     elif kind == "sheet":
-        conn.send(frames.sheet_answer(_table(conn).sheet(), ref))
+        conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)
@@ -991,6 +1024,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.send(frames.hint(ref, table.id, action_str(action), reason))
     else:
         table = _table(conn)
+        change = kind != "start"  # (a table starts once)
+        if change:  # each writes the table's row and sends the whole table to everyone
+            hub.change_gate.check(conn.user_id, conn.address)
         if kind == "seat":
             await table.move(conn, msg.seat)
         elif kind == "team":
@@ -1009,4 +1045,6 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await table.give_owner(conn, msg.seat)
         elif kind == "start":
             await table.start(conn)
+        if change:  # made: counted (a refused one is not)
+            hub.change_gate.spend(conn.user_id, conn.address)
         conn.send(_ack(ref, table.seq))

@@ -24,6 +24,7 @@ from spades.server import frames
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import (
     Buckets,
+    ChangeGate,
     CreateGate,
     HintGate,
     SendBudget,
@@ -279,6 +280,8 @@ class Hub:
         self.join_misses = Buckets(settings.join_miss_rate, settings.join_miss_burst)
         #: New tables and uploaded records per user and per address.
         self.create_gate = CreateGate(settings)
+        #: Changes to tables (seats, options, CPUs, removals) per user and per address.
+        self.change_gate = ChangeGate(settings)
         self.spectator_notices = SpectatorNotices(settings)
         self.sessions: dict[str, set[Conn]] = {}  # session token hash -> open sockets
         # Instances of tables that stopped here (another took the table over): they write,

@@ -61,6 +61,14 @@ class TokenBucket:
             return True
         return False
 
+    def charge(self, n: float) -> None:
+        """Spend ``n`` tokens after the fact (a cost known once the work is done), going
+        below 0 if need be, down to minus a burst: the wait that follows pays for it."""
+        if self.rate <= 0:
+            return
+        self._fill()
+        self.tokens = max(-self.burst, self.tokens - n)
+
     def wait(self, n: float = 1.0) -> float:
         """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
         if self.rate <= 0:
@@ -98,6 +106,9 @@ class Buckets:
 
     def wait(self, key: Any, n: float = 1.0) -> float:
         return self.get(key).wait(n)
+
+    def charge(self, key: Any, n: float) -> None:
+        self.get(key).charge(n)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -289,6 +300,54 @@ class CreateGate:
                    self.addresses.wait(address, cost) if address else 0.0)
 
 
+class ChangeGate:
+    """Changes to a table (``seat``, ``team``, ``teammate``, ``options``, ``add_cpu``,
+    ``remove``, ``readmit``, ``give_owner``): ``change_rate`` a second per user, all their
+    connections together, and ``change_address_rate`` per client address, all its users
+    together. Each writes the table's row on the database thread and sends the whole table
+    to everyone at it: an owner toggling ``remove`` and ``readmit`` (or ``add_cpu`` and
+    ``remove``) at the message rate flooded every page at the table, and the guests of one
+    address, each at a table of their own, kept that thread busy. :meth:`check` before the
+    change, :meth:`spend` once it is made: a refused change costs nothing."""
+
+    def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
+        self.settings = settings
+        self.users = Buckets(settings.change_rate, settings.change_burst, clock=clock)
+        self.addresses = Buckets(settings.change_address_rate, settings.change_address_burst,
+                                 clock=clock)
+
+    def check(self, user_id: int, address: str) -> None:
+        """Raise :class:`TableError` (``rate_limit``, saying which limit and how long to
+        wait) if the user, or the address, has no change left now."""
+        s = self.settings
+        wait = self.users.wait(user_id)
+        if wait > 0:
+            raise TableError("rate_limit", f"you may change tables (seats, teams, options, "
+                             f"CPUs, removals) at most {s.change_rate:g} times a second, all "
+                             f"your connections together: try again in {retry_after(wait)} s")
+        wait = self.addresses.wait(address) if address else 0.0
+        if wait > 0:
+            raise TableError("rate_limit", f"your address may change tables (seats, teams, "
+                             f"options, CPUs, removals) at most {s.change_address_rate:g} "
+                             f"times a second, all its players together: try again in "
+                             f"{retry_after(wait)} s")
+
+    def spend(self, user_id: int, address: str) -> None:
+        self.users.take(user_id)
+        if address:
+            self.addresses.take(address)
+
+
+#: A match replayed from the store (a record or a score sheet asked for over HTTP) counts as
+#: one replay per this many hands begun: the replay runs on the database thread.
+REPLAY_COST_HANDS = 100
+
+
+def replay_cost(hands: int) -> float:
+    """What replaying a match of ``hands`` hands counts as in ``replay_rate``."""
+    return float(max(1, math.ceil(hands / REPLAY_COST_HANDS)))
+
+
 #: An uploaded record counts as one new table per this many bytes begun: replaying and
 #: storing it (every action a row, on the database thread) costs by its size.
 RECORD_COST_BYTES = 100_000
@@ -348,7 +407,9 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "table_chat_rate", "table_chat_burst", "join_rate", "join_burst", "tables_per_address",
     "create_rate", "create_burst", "create_address_rate", "create_address_burst",
     "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
-    "chat_address_rate", "chat_address_burst", "idle_seconds",
+    "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
+    "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
+    "replay_burst",
 )
 
 
@@ -367,7 +428,9 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "join_rate", "join_burst", "tables_per_address", "create_rate", "create_burst",
     "create_address_rate", "create_address_burst", "join_miss_rate", "join_miss_burst",
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
-    "idle_seconds", "spectators_per_address",
+    "idle_seconds", "spectators_per_address", "change_rate", "change_burst",
+    "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
+    "replay_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -430,12 +493,14 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
-    "chat_address_rate", "idle_seconds", "spectators_per_address",
+    "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
+    "change_address_rate", "removed_per_table", "replay_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
-                                    "signup_burst", "chat_address_burst"})
+                                    "signup_burst", "chat_address_burst", "change_burst",
+                                    "change_address_burst", "replay_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

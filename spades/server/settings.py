@@ -113,6 +113,25 @@ class Settings:
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0
     join_burst: float = 8.0
+    #: Changes to a table a second per user, all of their connections together (bursts),
+    #: and per client address, all its users together: ``seat``, ``team``, ``teammate``,
+    #: ``options``, ``add_cpu``, ``remove``, ``readmit``, ``give_owner``. Each writes the
+    #: table's row on the database thread every table's moves use, and sends the whole
+    #: table to everyone at it (an owner toggling remove and readmit, or add_cpu and remove,
+    #: did so at the message rate).
+    change_rate: float = 2.0
+    change_burst: float = 20.0
+    change_address_rate: float = 5.0
+    change_address_burst: float = 60.0
+    #: Matches replayed from the store for HTTP answers a second per client address
+    #: (bursts): a finished game's record or score sheet not kept ready, or the sheet of a
+    #: table another process runs. Each replay runs on the database thread every table's
+    #: moves use; a long match counts once per 100 hands begun (limits.REPLAY_COST_HANDS).
+    replay_rate: float = 1.0
+    replay_burst: float = 30.0
+    #: People one table keeps as removed by its owner (``remove``; ``readmit`` lets one
+    #: back): each is stored with the table and listed in the owner's copy of every update.
+    removed_per_table: int = 100
     #: Joins that miss (no such table, or a private one with a wrong invite code) a second
     #: per client address, all its users together (bursts): invite codes are not guessed.
     join_miss_rate: float = 0.2

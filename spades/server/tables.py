@@ -187,6 +187,8 @@ class Table:
         self.finish_failures = 0  # tries in a row to store the result that failed
         self._finish_retry: asyncio.TimerHandle | None = None
         self._narrators: dict[tuple[int | None, tuple[tuple[str, str], ...]], Narrator] = {}
+        #: the latest sheet frame (without a ref) and the state it was made for
+        self._sheet: tuple[tuple[Any, ...], str] | None = None
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
@@ -509,22 +511,27 @@ class Table:
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
-            # The cap counts people: a user's other connections (tabs) take no more places.
-            watching = self.watchers()
-            if conn.user_id in watching:
-                return
-            if 0 < self.hub.settings.spectators_per_table <= len(watching):
-                raise TableError("limit", f"this table has its {len(watching)} "
-                                 "spectators: no room for more")
-            # and so does the cap per client address: one address's many guests cannot
-            # take every place
-            most = self.hub.settings.spectators_per_address
-            if most > 0 and conn.address:
-                same = {c.user_id for c in self.spectators if c.address == conn.address}
-                if len(same) >= most:
-                    raise TableError("limit", f"{len(same)} people from your address are "
-                                     f"watching this table already, the most from one "
-                                     "address: no room for more from it")
+            full = self.no_room_to_watch(conn)
+            if full is not None:
+                raise TableError("limit", full)
+
+    def no_room_to_watch(self, conn: Member) -> str | None:
+        """Why ``conn`` may not watch the table for its caps on spectators (None: it may)."""
+        # The cap counts people: a user's other connections (tabs) take no more places.
+        watching = self.watchers()
+        if conn.user_id in watching:
+            return None
+        if 0 < self.hub.settings.spectators_per_table <= len(watching):
+            return f"this table has its {len(watching)} spectators: no room for more"
+        # and so does the cap per client address: one address's many guests cannot take
+        # every place
+        most = self.hub.settings.spectators_per_address
+        if most > 0 and conn.address:
+            same = {c.user_id for c in self.spectators if c.address == conn.address}
+            if len(same) >= most:
+                return (f"{len(same)} people from your address are watching this table "
+                        "already, the most from one address: no room for more from it")
+        return None
 
     def watchers(self) -> dict[int, str]:
         """The people watching (user id: name): one however many tabs each has open."""
@@ -565,6 +572,11 @@ class Table:
                 conn.table = self
                 if old is not None and old is not conn:  # another tab: nobody left
                     pass
+                elif old is conn and not (back and self.places[seat].idle) \
+                        and seat not in self.unseated:
+                    # joined again on the connection that is here: nothing changed, nobody
+                    # is told (before: "Ann is back" to everyone, at the join rate)
+                    return
                 elif seat in self.unseated:
                     self.unseated.discard(seat)
                     await self.save_meta()  # a restart from now on: they are back, not new
@@ -989,18 +1001,30 @@ class Table:
             if p.kind == "human":
                 if p.user_id == self.owner:
                     raise TableError("state", "the owner cannot remove themselves: leave")
+                most = self.hub.settings.removed_per_table
+                if (p.user_id is not None and p.user_id not in self.removed
+                        and 0 < most <= len(self.removed)):
+                    raise TableError("limit", f"this table keeps {len(self.removed)} people "
+                                     f"removed already (at most {most}, "
+                                     "removed_per_table): let one of them back in before "
+                                     "removing another, or make a new private table")
                 if p.user_id is not None:  # no sitting down again (check_join)
                     self.removed[p.user_id] = RemovedInfo(user_id=p.user_id, name=p.name,
                                                           guest=p.guest)
                 other = self.members.pop(p.user_id or 0, None)
-                if other is not None and self.options.spectators:
+                # to watching, within the caps on spectators (before: past them, so an
+                # owner could seat and remove one guest after another to fill any number
+                # of places)
+                full = None if other is None else self.no_room_to_watch(other)
+                if other is not None and self.options.spectators and full is None:
                     self.spectators.add(other)
                     told[other] = (f"{conn.name} removed you from your seat; you are "
                                    "watching the table")
                 elif other is not None:  # told once more, then no longer at the table
                     other.table = None
                     told[other] = (f"{conn.name} removed you from the table (it allows no "
-                                   "spectators)")
+                                   "spectators)" if not self.options.spectators else
+                                   f"{conn.name} removed you from the table ({full})")
             self.places[seat] = Place()
             await self.save_meta()
             owner = self.place_of(conn.user_id)
@@ -1277,6 +1301,20 @@ class Table:
         if self.match is None:
             raise TableError("state", "the match has not started")
         return frames.sheet(self.id, views.sheet(self.match, self.names()))
+
+    def sheet_text(self, ref: frames.Ref = None) -> str:
+        """The ``sheet`` frame (answering ``ref``), made once for each state of the table:
+        a long match's sheet (hundreds of hands, a continued record's) took tens of ms to
+        build on the event loop, and a client asking for it at the message rate stalled
+        every table. Without ``ref`` it is also the HTTP sheet's body."""
+        if self.match is None:
+            raise TableError("state", "the match has not started")
+        names = tuple(self.names())
+        key = (self.version, id(self.match), names)  # (a move or deal: a new version;
+        # chat lines, which number events too, change nothing in it)
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, frames.sheet_answer(self.sheet()))
+        return frames.with_ref(self._sheet[1], ref)
 
     def close_timers(self) -> None:
         """The table stops here: nothing more is scheduled (no CPU turn, timer, retry)."""

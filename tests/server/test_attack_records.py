@@ -6,14 +6,17 @@ from __future__ import annotations
 import json
 import random
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from spades.engine import Match, profile, to_record
+from spades.server import views
 from spades.server.cpu import bot_act
-from tests.server.helpers import Player, guest
+from spades.server.settings import Settings
+from tests.server.helpers import Player, guest, in_process
 
 
 @pytest.fixture(scope="module")
@@ -121,3 +124,94 @@ def test_the_record_of_a_match_that_has_just_ended_is_given(client: TestClient) 
     finally:
         stored.set()
         del hub.store.finish_game
+
+
+def test_a_long_matchs_sheet_asked_again_and_again_is_made_once(
+        client: TestClient, long_record: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    # The `sheet` message (and GET /api/tables/{id}/sheet) built the whole sheet on the
+    # event loop for every request: at a continued record's table hundreds of hands long
+    # (any upload of up to 1 MB), 23 ms each, so one connection at its message rate took
+    # half of the loop every table runs on, two of them all of it. It is made once for
+    # each state of the table.
+    token = guest(client, "Keeper")
+    auth = {"Authorization": f"Bearer {token}"}
+    unfinished = dict(long_record, hands=long_record["hands"][:-1])
+    up = client.post("/api/records", json={"record": unfinished, "mode": "continue",
+                                           "seat": 0}, headers=auth)
+    assert up.status_code == 200, up.text
+    tid = up.json()["table_id"]
+    ann = Player(client, "Keeper", token)
+    assert ann.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+    ann.play_first_until(lambda p: p.my_turn())  # the CPUs wait for her: nothing changes
+    made: list[int] = []
+    sheet = views.sheet
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return sheet(*args, **kwargs)
+
+    monkeypatch.setattr(views, "sheet", counted)
+    answers = []
+    for i in range(20):
+        ann.send({"type": "sheet", "ref": i})
+        answers.append(ann.until(lambda m: m["type"] in ("sheet", "error")))
+    assert [a.get("ref") for a in answers] == list(range(20)), answers[:2]
+    assert all(a["type"] == "sheet" for a in answers)
+    assert len(answers[0]["hands"]) == len(unfinished["hands"])
+    assert all(a == {**answers[0], "ref": i} for i, a in enumerate(answers))
+    # chat between the asks changes nothing in it (before: each line made it anew)
+    for i in range(3):
+        assert ann.request({"type": "chat", "text": f"sheet {i}"})["type"] == "ack"
+        ann.send({"type": "sheet", "ref": 100 + i})
+        assert ann.until(lambda m: m["type"] in ("sheet", "error"))["type"] == "sheet"
+    http = client.get(f"/api/tables/{tid}/sheet", headers=auth)
+    assert http.status_code == 200, http.text
+    assert http.json() == {k: v for k, v in answers[0].items() if k != "ref"}
+    assert len(made) == 1, len(made)  # (before: 21)
+
+
+def short_record(seed: int) -> dict[str, Any]:
+    """A finished match of a few hands."""
+    m = Match(profile("cardems", target=100), dealer=0, rng=random.Random(seed))
+    while not m.is_over():
+        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
+    return to_record(m)
+
+
+def test_records_and_sheets_made_from_the_store_are_rate_limited_per_address(
+        settings: Settings, long_record: dict[str, Any]) -> None:
+    # A finished game's record and score sheet are kept once made, but only so many (32 MB
+    # and 8 MB, a sheet over 1 MB never): a stranger asking for one long game after another
+    # (each a review upload of theirs, or anyone's finished game) had each replayed on the
+    # database thread every table's moves use, at the HTTP rate. Replays are now counted
+    # per address, a long match once per 100 hands begun; answers kept ready cost nothing.
+    limited = replace(settings)
+    for name, value in (("replay_rate", 0.001), ("replay_burst", 6)):  # (unknown: left out)
+        if name in Settings.__dataclass_fields__:
+            setattr(limited, name, value)
+    with in_process(limited) as client:
+        auth = {"Authorization": f"Bearer {guest(client, 'Collector')}"}
+        ids = []
+        for record in (long_record, short_record(1), short_record(2), short_record(3)):
+            up = client.post("/api/records", json={"record": record}, headers=auth)
+            assert up.status_code == 200, up.text
+            ids.append(up.json()["game_id"])
+        long_id, small = ids[0], ids[1:]
+        assert len(long_record["hands"]) > 300  # 4 of the 6
+        codes = [client.get(f"/api/tables/{long_id}/sheet").status_code,
+                 client.get(f"/api/tables/{small[0]}/sheet").status_code,
+                 client.get(f"/api/games/{small[1]}/record").status_code]
+        refused = client.get(f"/api/tables/{small[2]}/sheet")
+        assert codes == [200, 200, 200] and refused.status_code == 429, (codes, refused.text)
+        why = refused.json()["detail"]
+        assert "at most 0.001 a second" in why and "per 100 hands" in why, why
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert client.get(f"/api/games/{small[2]}/record").status_code == 429  # one count
+        # what is kept ready is still given
+        assert client.get(f"/api/tables/{long_id}/sheet").status_code == 200
+        assert client.get(f"/api/games/{small[1]}/record").status_code == 200
+        # another address has its own
+        other = TestClient(client.app, client=("198.51.100.50", 1))
+        other.portal = client.portal  # type: ignore[attr-defined]
+        assert other.get(f"/api/tables/{small[2]}/sheet").status_code == 200
