@@ -140,6 +140,13 @@ def duration(seconds: float) -> str:
     return f"{seconds:g} second{'s' if seconds != 1 else ''}"
 
 
+#: After taking an idle seat back (``join`` with ``back``), until a move of their own, a
+#: player's turn waits this fraction of ``idle_seconds`` before the CPU covers them again:
+#: pressing "Take my seat back" and going idle again made every one of their turns wait
+#: the whole ``idle_seconds``.
+IDLE_AGAIN = 0.2
+
+
 class TableError(Exception):
     """A refused request: ``code`` and a message saying why. Nothing was changed."""
 
@@ -192,6 +199,9 @@ class Table:
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
+        #: seats whose player took the seat back from an idle cover and has not moved since
+        #: (their next idle wait is shorter: :data:`IDLE_AGAIN`)
+        self.back_from_idle: set[int] = set()
         #: users the owner removed from their place before the start (user id: who they
         #: were): they may not sit at this table again until the owner lets them back in
         #: (:meth:`readmit`); they may still watch it, if it allows spectators
@@ -645,6 +655,8 @@ class Table:
         if handle is not None:
             handle.cancel()
         was_covered = place.covered
+        if place.idle:
+            self.back_from_idle.add(seat)
         place.covered = place.idle = False
         if was_covered:
             await self.save_meta()
@@ -792,8 +804,15 @@ class Table:
                 # gone): their game waits too, and is watched again in case someone comes
                 self.turns.watch_idle(seat, version)
                 return
-            await self._cover(seat, idle=self.hub.settings.idle_seconds)
+            await self._cover(seat, idle=self.idle_wait(seat))
         self.schedule()
+
+    def idle_wait(self, seat: int) -> float:
+        """How long a person's turn at ``seat`` waits before a CPU covers it (no timer):
+        ``idle_seconds``, or a fraction of it (:data:`IDLE_AGAIN`) for a player back from
+        an idle cover who has not moved since."""
+        idle = self.hub.settings.idle_seconds
+        return idle * IDLE_AGAIN if seat in self.back_from_idle else idle
 
     async def _free_place(self, seat: int) -> None:
         place = self.places[seat]
@@ -1174,6 +1193,7 @@ class Table:
                     who = m.current_player
                     raise TableError("illegal", f"it is not your turn: {names[who]} is to act"
                                      if who >= 0 else "nobody is to act now")
+                self.back_from_idle.discard(seat)  # here and playing: not idle
             elif source == "cpu":
                 p = self.places[seat]
                 if not (p.kind == "cpu" or p.covered) or m.current_player != seat:

@@ -79,6 +79,8 @@ class Turned(Protocol):
 
     async def cover_idle(self, seat: int, version: int) -> None: ...
 
+    def idle_wait(self, seat: int) -> float: ...
+
 
 class Turns:
     """The CPU decision or the turn timer of one table's seat to act."""
@@ -163,7 +165,7 @@ class Turns:
         (while someone is connected: a paused table's time does not count, and after a
         restart it starts again when someone is back) a CPU covers the seat, as a dropped
         player's. Before, one person who never acted stalled the table for ever."""
-        idle = self.table.hub.settings.idle_seconds
+        idle = self.table.idle_wait(seat)
         if idle <= 0 or self.table.places[seat].kind != "human":
             return
         if self._idle is not None and self._idle_turn == (seat, version):

@@ -138,6 +138,39 @@ def test_joining_again_takes_the_seat_back_and_the_cpu_stops(settings: Settings)
         assert mine and len(ours) == len(mine)  # every move at his seat was his own
 
 
+def test_back_and_idle_again_is_covered_sooner_until_a_move_of_ones_own(
+        settings: Settings) -> None:
+    """Bob takes his seat back from the CPU and goes idle again: his next turn waits a
+    fifth of ``idle_seconds`` (before: the whole of it again, every time, so pressing Take
+    my seat back after each cover kept the table waiting ``idle_seconds`` a turn). Once he
+    has made a move of his own, the whole wait is his again."""
+    from spades.server.tables import IDLE_AGAIN
+
+    with in_process(replace(settings, idle_seconds=IDLE)) as client:
+        ann, bob, tid = idle_table(client)
+        seat = bob.seat
+        assert seat is not None
+        bob_covered(ann, bob)
+        at = len(ann.frames)
+        assert bob.request({"type": "join", "table_id": tid, "back": True})["type"] == "ack"
+        drive(ann, event("returned", seat), at)
+        again = drive(ann, event("covered", seat), at)
+        assert f"has not played for {IDLE * IDLE_AGAIN:g} seconds;" in again["event"]["text"]
+        at = len(ann.frames)
+        assert bob.request({"type": "join", "table_id": tid, "back": True})["type"] == "ack"
+        drive(ann, event("returned", seat), at)
+        hub_of(client).settings.idle_seconds = 3600  # Bob takes his time for this move
+        until_bobs_turn(ann, bob)  # (its wait, a fifth of 3600 s, counts already)
+        hub_of(client).settings.idle_seconds = IDLE  # for his turns after this move
+        assert bob.view is not None
+        ans = bob.request({"type": "act", "action": bob.view["legal_actions"][0]})
+        assert ans["type"] == "ack", ans
+        assert seat not in hub_of(client).tables[tid].back_from_idle
+        at = len(ann.frames)
+        later = drive(ann, event("covered", seat), at)
+        assert f"has not played for {IDLE:g} seconds;" in later["event"]["text"]
+
+
 def test_a_reconnect_leaves_the_cpu_playing_for_an_idle_player(settings: Settings) -> None:
     """Bob, covered for being idle, loses his connection and his page joins again by
     itself: the CPU plays on (before, any join took the seat back, so on a flaky connection
