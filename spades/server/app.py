@@ -944,7 +944,19 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "rematch":
         old = _table(conn)
         invited, players = old.check_rematch(conn)
+        made = hub.tables.get(old.rematched or "")
+        if made is not None and made.status in ("waiting", "active"):
+            # asked again (the owner came back to the finished table): the rematch made
+            # already, joined again, rather than another table told to everyone again
+            if hub.cluster is not None:
+                hub.cluster.leaving_remote(conn)
+            await old.detach(conn, leaving=False)
+            await made.join(conn, "player", made.invite)
+            conn.send(_ack(ref, made.seq))
+            conn.send(made.snapshot(conn))
+            return
         table = await _create(hub, conn, old.options, ref, invited, players)
+        old.rematched = table.id
         old.tell_rematch(table.id, conn.name)
         if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
             await table.start(conn)  # "Play against CPUs now" does (create with cpus)

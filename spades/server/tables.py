@@ -199,6 +199,8 @@ class Table:
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
+        #: the id of the rematch this (finished) table's owner made, if any
+        self.rematched: str | None = None
         #: seats whose player took the seat back from an idle cover and has not moved since
         #: (their next idle wait is shorter: :data:`IDLE_AGAIN`)
         self.back_from_idle: set[int] = set()

@@ -278,3 +278,22 @@ def test_the_owner_frees_a_place_kept_for_someone_not_coming(client: TestClient)
     assert zed.request({"type": "seat", "seat": was["Cal"]})["type"] == "ack"
     assert sat_down(cal, new) not in (was["Cal"], was["Bob"])
     assert sat_down(bob, new) == was["Bob"]
+
+
+def test_asking_again_goes_back_to_the_rematch_made(client: TestClient) -> None:
+    """The owner goes back to the finished table and asks for a rematch again: she is taken
+    to the rematch made already (before: another new table each time, and the old table's
+    people heard "Ann started a rematch" again for each)."""
+    ann, bob, _eve, tid = finished(client, OPTIONS)
+    first = rematch_made(ann)
+    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    again = ann.until(lambda m: m["type"] == "table")
+    assert again["table"]["id"] == first and ann.you is not None
+    assert ann.you["role"] == "player"
+    bob.send({"type": "ping", "ref": "p"})  # (everything sent to him before is in)
+    bob.until(lambda m: m["type"] == "pong" and m.get("ref") == "p")
+    news = [m for m in bob.frames if m["type"] == "event" and m["event"]["kind"] == "rematch"]
+    assert [m["event"]["rematch"] for m in news] == [first]
+    assert [t for t in hub_of(client).tables if t not in (tid, first)] == []
