@@ -139,15 +139,18 @@ export function sheetContent(d, namer) {
   for (const row of d.hands) {
     const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
     d.sides.forEach((seats, k) => {
-      const bids = seats.map((s) => `${namer.seatName(s)} ${namer.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
+      const bids = seats.map((s) => `${namer.seatName(s)} bid ${namer.bidText(row.bids[s])}, took ${row.tricks[s]}`).join("; ");
       const pts = row.points[k];
       const parts = pointsParts(row, k);
+      // one line each on the screen; read in a row, the words between them make a sentence
+      // ("…, took 3: +82, total 82, 2 bags", not "…took 3 +82 = 82 2 bags")
+      const gap = (words) => h("span", { class: "sr-only" }, words);
       tr.append(h("td", {},
-        h("span", { class: "sheet-bids" }, bids),
+        h("span", { class: "sheet-bids" }, bids, gap(": ")),
         h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
-        parts ? h("span", { class: "sheet-parts" }, `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
-        h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
-        h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
+        parts ? h("span", { class: "sheet-parts" }, gap(" "), `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
+        h("span", { class: "sheet-total" }, gap(", total "), h("span", { "aria-hidden": "true" }, "= "), `${row.scores[k]}`),
+        h("span", { class: "sheet-bags" }, gap(", "), `${plural(row.bags[k], "bag")}`)));
     });
     tb.append(tr);
   }
@@ -899,8 +902,12 @@ export class TableView {
     const parts = [];
     if (this.isPlayer) parts.push(`You sit ${this.players === 4 ? "" : "at "}${this.compass(this.mySeat)} at ${t.name || "this table"}.`);
     else parts.push(`You are watching ${t.name || "this table"}.`);
-    if (t.status === "waiting") parts.push("The match has not started yet.");
-    else if (t.status === "finished") parts.push(this.overText(t.winner));
+    if (t.status === "waiting") {
+      parts.push("The match has not started yet.");
+      // a rematch: the places of the players of the match before, until they come back
+      const kept = (t.seats || []).filter((s) => s.kind === "empty" && s.kept_for);
+      if (kept.length) parts.push(`Rematch: ${kept.length === 1 ? "a place is" : "places are"} kept for the players of the match before: ${listJoin(kept.map((s) => `${this.compass(s.seat)} for ${s.kept_for}`))}.`);
+    } else if (t.status === "finished") parts.push(this.overText(t.winner));
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
       if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
@@ -2460,7 +2467,9 @@ export class TableView {
     const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
       const parts = pointsParts(row, k);
       const detail = parts ? ` (${parts.map(([label, p]) => `${label} ${said(p)}`).join(", ")})` : "";
-      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}`;
+      // who bid what and took what, as the sheet on the screen shows it
+      const bids = seats.map((s) => `${this.seatName(s, { lower: true })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
+      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
     }).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }

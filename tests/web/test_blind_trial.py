@@ -1,0 +1,102 @@
+"""A blind player's trial of what was added lately (the score sheet's parts, the rematch's
+kept places), by keyboard, reading only what a screen reader gets: the live regions, the
+focus and the accessible text (what ``aria-hidden`` hides is not read)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.web.helpers import Speech, create_private_table, join_by_invite
+from tests.web.test_rematch import play_both_to_end
+
+# the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
+# the visually hidden words in
+SPOKEN = """(el) => {
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
+    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
+    return [...n.childNodes].map(walk).join('');
+  };
+  return walk(el).replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def _continue_example(page: Any, server: str, tmp_path: Path, name: str) -> None:
+    """Upload the example match's first seven hands to continue it at seat 2 (hand 6 has a
+    bag penalty, hand 7 a Nil), and open the table's score sheet with the keyboard."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    path = tmp_path / "seven.json"
+    path.write_text(json.dumps({**record, "hands": record["hands"][:7]}), encoding="utf-8")
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", name)
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.select_option("#rec-seat", "2")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                           " && spadesApp.table.view.hand_number === 8", timeout=15000)
+
+
+def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str,
+                                            tmp_path: Path) -> None:
+    """Read cell by cell, a hand of the sheet said "You 4 took 5; Nora 2 took 3 +61 = 261
+    4 bags": no "bid", the points glued to the tricks, "equals", the bags glued to the total.
+    And O read the points alone, without who bid and took what, which the sheet shows."""
+    page = new_page()
+    _continue_example(page, server, tmp_path, "Blindsheet")
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open] #sheet-body .sheet-table")
+    cells = page.locator("#sheet-body tbody tr").nth(5).locator("td")
+    for i in range(cells.count()):
+        said = cells.nth(i).evaluate(SPOKEN)
+        assert re.fullmatch(
+            r"(\w[\w ()]* bid (Nil|Blind Nil|\d+), took \d+; )*\w[\w ()]* bid (Nil|Blind Nil|\d+), "
+            r"took \d+: [+−]\d+( \([^)]*\))?, total -?\d+, \d+ bags?", said), said
+    spoken = " ".join(cells.nth(i).evaluate(SPOKEN) for i in range(cells.count()))
+    assert "(contract +60, overtricks +3, bag penalty −100), total" in spoken, spoken
+    # on the screen: unchanged lines ("= 261" under the points)
+    assert re.search(r"\n= -?\d+\n", cells.first.inner_text()), cells.first.inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog", state="hidden")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    said = heard.wait_for("Score sheet.")["text"]
+    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora (CPU) bid 4 and took "
+            "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "
+            "(CPU) bid 2 and took 2, Walt (CPU) bid 1 and took 2.") in said, said
+    assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said
+    assert not page.errors, page.errors
+
+
+def test_the_owner_hears_the_places_kept_at_a_rematch(new_page: Any, server: str) -> None:
+    """The owner's Rematch opened the new waiting room saying only "You sit South at Club.
+    The match has not started yet.": that the friend's place waits for him was only in the
+    seat list (and R)."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgablind", "Blind club", "game93",
+                                one_hand=True)
+    fred = new_page()
+    join_by_invite(olga, fred, server, code, "Fredblind")
+    olga.focus("text=Start the match")
+    olga.keyboard.press("Enter")
+    for page in (olga, fred):
+        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    play_both_to_end([olga, fred])
+    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
+    heard = Speech(olga)
+    heard.new()
+    olga.focus("#over-rematch")
+    olga.keyboard.press("Enter")
+    said = heard.wait_for("You sit South at Blind club")["text"]
+    assert ("The match has not started yet. Rematch: a place is kept for the players of the "
+            "match before: North for Fredblind.") in said, said
+    assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
