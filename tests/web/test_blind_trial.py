@@ -9,7 +9,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import Speech, create_private_table, join_by_invite
+from tests.web.helpers import (
+    Speech,
+    create_private_table,
+    join_by_invite,
+    start_quick_match,
+    take_hinted_turn,
+)
 from tests.web.test_rematch import play_both_to_end
 
 # the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
@@ -100,3 +106,31 @@ def test_the_owner_hears_the_places_kept_at_a_rematch(new_page: Any, server: str
     assert ("The match has not started yet. Rematch: a place is kept for the players of the "
             "match before: North for Fredblind.") in said, said
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
+
+
+def test_w_behind_the_summary_says_the_next_hand_is_dealt(new_page: Any) -> None:
+    """With the hand's summary kept until put away (Settings: 0 seconds), the next hand's
+    deal and bids are said as they come; W then said "Waiting for the next deal.", against
+    what had just been heard. It says the next hand is dealt and how to go on to it."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    start_quick_match(page, "Blindwait", profile="game93", one_hand=False)
+    heard = Speech(page)
+    for _ in range(20):  # hand 1, by the hints, until its summary is up
+        page.wait_for_function("spadesApp.table.summaryShown()"
+                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
+                               timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    heard.wait_for("Hand 2:")  # the next deal is said as it comes
+    page.wait_for_function("spadesApp.table.view.current_player < 0")
+    page.keyboard.press("j")
+    heard.new()
+    page.keyboard.press("w")
+    said = heard.wait_for("hand")["text"]
+    assert said == ("The next hand is dealt: the last hand's summary is still up. Escape puts "
+                    "it away and goes on to the next hand."), said
+    page.keyboard.press("Escape")
+    page.wait_for_function("!spadesApp.table.summaryShown()"
+                           " && spadesApp.table.view.hand_number === 2")
+    assert not page.errors, page.errors

@@ -948,7 +948,13 @@ export class TableView {
     const v = this.view;
     if (!v || this.status === "waiting") return "The match has not started.";
     if (this.status === "finished" || v.phase === "over") return "The match is over.";
-    if (v.current_player < 0) return "Waiting for the next deal.";
+    if (v.current_player < 0) {
+      // the hand's summary holds the felt; the news of the next deal may be said already
+      if (this.summaryShown() && this.queue.some((m) => m.type === "event" && m.event && m.event.kind === "deal")) {
+        return "The next hand is dealt: the last hand's summary is still up. Escape puts it away and goes on to the next hand.";
+      }
+      return "Waiting for the next deal.";
+    }
     const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
     const s = v.current_player;
     const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s)} to ${doing}.`;
