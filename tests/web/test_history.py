@@ -55,6 +55,8 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     path.write_text(json.dumps(rec))
     upload(page, server, path, "review")
     page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    status = page.locator("#rec-status").inner_text()
+    assert re.search(r"Scores -?\d+ to -?\d+\.", status), status  # (before: "50 – 62")
     page.reload()
     kept = page.locator(".history-table tbody tr.uploaded")
     kept.first.wait_for()  # before: never listed

@@ -1023,7 +1023,7 @@ class App {
         const out = await api("POST", "/api/records", body);
         if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
-        const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
+        const what = sum.scores ? ` Scores ${sum.scores.join(" to ")}.` : ""; // (no dash: not said)
         ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
         const old = page.querySelector("#history");
         if (old && this.user) old.replaceWith(await this.historySection());
