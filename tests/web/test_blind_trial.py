@@ -134,3 +134,21 @@ def test_w_behind_the_summary_says_the_next_hand_is_dealt(new_page: Any) -> None
     page.wait_for_function("!spadesApp.table.summaryShown()"
                            " && spadesApp.table.view.hand_number === 2")
     assert not page.errors, page.errors
+
+
+def test_let_back_in_says_where_the_button_to_sit_is(new_page: Any, server: str) -> None:
+    """Removed, watching, and let back in: Bob heard "Ann let you back to the table: you may
+    sit down again", and then had to hunt the page for how (the focus is not moved)."""
+    ann, bob = new_page(), new_page()
+    code = create_private_table(ann, server, "Annblind", "Blind den", "cardems")
+    join_by_invite(ann, bob, server, code, "Bobblind")
+    told = Speech(bob)
+    ann.get_by_role("button", name="Remove Bobblind").click()
+    told.wait_for("Annblind removed you from your seat; you are watching the table")
+    back = ann.get_by_role("button", name="Let Bobblind back in")
+    back.focus()
+    ann.keyboard.press("Enter")
+    told.wait_for("Annblind let you back to the table: you may sit down again")
+    told.wait_for("The Sit down at the table button is next to Stop watching.")
+    bob.get_by_role("button", name="Sit down at the table").wait_for()
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)

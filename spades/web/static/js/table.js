@@ -721,7 +721,11 @@ export class TableView {
       case "readmitted":
         // the owner let you back in (the words were said as it came): you may sit down again
         // (a reconnect asks for a seat no more than before: you watch until you sit down)
-        if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) this.letBack = true;
+        if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) {
+          this.letBack = true;
+          // where the way to sit is (the focus stays where it was: the news was said)
+          if (this.msg.table.seats.some((s) => s.kind === "empty")) this.say("The Sit down at the table button is next to Stop watching.");
+        }
         break;
       case "rematch":
         // the owner made a new table for a rematch (the words were said as it came)
