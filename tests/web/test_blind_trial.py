@@ -16,6 +16,7 @@ from tests.web.helpers import (
     start_quick_match,
     take_hinted_turn,
 )
+from tests.web.test_idle import idle_server, waiting_partner  # noqa: F401 (a fixture)
 from tests.web.test_rematch import play_both_to_end
 
 # the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
@@ -152,3 +153,55 @@ def test_let_back_in_says_where_the_button_to_sit_is(new_page: Any, server: str)
     told.wait_for("The Sit down at the table button is next to Stop watching.")
     bob.get_by_role("button", name="Sit down at the table").wait_for()
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+
+
+def test_no_your_turn_while_a_cpu_plays_for_you(new_page: Any, idle_server: str) -> None:
+    """Idle, covered by a CPU: the page said "Your turn to lead. Spades are not broken. 11
+    cards playable." at each of the turns the CPU then played for her, as if she should act."""
+    page = new_page()
+    code = create_private_table(page, idle_server, "Idlblind", "Idle blind", "game93")
+    with waiting_partner(idle_server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.focus("text=Start the match")
+        page.keyboard.press("Enter")
+        heard = Speech(page)
+        heard.wait_for("you have not played for 2 seconds", timeout=60)
+        for _ in range(3):  # three moves made for her
+            heard.wait_for("for you.", timeout=30)
+        said = [s["text"] for s in heard.all()]
+        start = next(i for i, t in enumerate(said) if "you have not played" in t.lower())
+        assert not [t for t in said[start:] if t.startswith("Your turn")], said[start:]
+        # back: where the game stands, her turn among it when it is hers
+        page.wait_for_function("document.activeElement && document.activeElement.id"
+                               " === 'play-again'")
+        page.keyboard.press("Enter")
+        heard.wait_for("you are back", timeout=15)
+        heard.wait_for("Hand", timeout=15)
+    assert not page.errors, page.errors
+
+
+def test_back_from_idle_behind_the_summary_says_where_the_game_stands(
+        new_page: Any, idle_server: str) -> None:
+    """Take my seat back pressed while the hand's summary held the felt: "You are back." and
+    then nothing of the hand that ended while she was away, nor where the game stood (the
+    `returned` event waited behind the summary, and the snapshot that followed dropped it)."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    code = create_private_table(page, idle_server, "Idlsum", "Idle summary", "game93")
+    with waiting_partner(idle_server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.focus("text=Start the match")
+        page.keyboard.press("Enter")
+        heard = Speech(page)
+        heard.wait_for("you have not played for 2 seconds", timeout=60)
+        heard.wait_for("Hand 1 scored", timeout=60)  # played for her to the end
+        page.wait_for_function("spadesApp.table.summaryShown()")
+        page.wait_for_function("document.activeElement && document.activeElement.id"
+                               " === 'play-again'")
+        page.keyboard.press("Enter")
+        heard.wait_for("You are back", timeout=15)
+        said = heard.wait_for("while you were away", timeout=15)["text"]
+        assert said.startswith("Hand 1 ended while you were away"), said
+        assert "Scores" in said, said
+    assert not page.errors, page.errors

@@ -493,6 +493,13 @@ export class TableView {
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
     }
+    // back from idle (Take my seat back) while the `returned` event still waited in the queue
+    // (behind the hand's summary): the snapshot dropped it, so where the game stands is said here
+    if (!first && this.idleBefore && this.isPlayer && !(msg.table.seats[this.mySeat] || {}).covered) {
+      const idle = this.idleBefore;
+      this.idleBefore = null;
+      if (this.status === "active") this.say(this.catchUpText(idle));
+    }
     this.checkTurn();
     // back at the table in the last seconds of your turn: the warning after where you sit and
     // your turn, in order (not ahead of them)
@@ -872,6 +879,9 @@ export class TableView {
     const key = turnKeyOf(v);
     if (this.turnKey === key) return;
     this.turnKey = key;
+    // a CPU plays for you (idle): not "your turn" at each of its moves (its move is said:
+    // "A CPU plays … for you"); Take my seat back says where the game stands
+    if (this.idleCovered) return;
     this.app.sounds.play("turn");
     // a bid chosen before your turn that the turn does not allow (the variant, a partner's
     // bid) is dropped, and said to be
