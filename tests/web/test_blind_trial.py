@@ -13,6 +13,7 @@ from tests.web.helpers import (
     Speech,
     create_private_table,
     join_by_invite,
+    settle,
     start_quick_match,
     take_hinted_turn,
 )
@@ -49,8 +50,8 @@ def _continue_example(page: Any, server: str, tmp_path: Path, name: str) -> None
                            " && spadesApp.table.view.hand_number === 8", timeout=15000)
 
 
-def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str,
-                                            tmp_path: Path) -> None:
+def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str, tmp_path: Path,
+                                            artifacts: Path) -> None:
     """Read cell by cell, a hand of the sheet said "You 4 took 5; Nora 2 took 3 +61 = 261
     4 bags": no "bid", the points glued to the tricks, "equals", the bags glued to the total.
     And O read the points alone, without who bid and took what, which the sheet shows."""
@@ -69,6 +70,8 @@ def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str,
     assert "(contract +60, overtricks +3, bag penalty −100), total" in spoken, spoken
     # on the screen: unchanged lines ("= 261" under the points)
     assert re.search(r"\n= -?\d+\n", cells.first.inner_text()), cells.first.inner_text()
+    settle(page)
+    page.locator("#sheet-dialog").screenshot(path=str(artifacts / "blind-trial-sheet.png"))
     page.keyboard.press("Escape")
     page.wait_for_selector("#sheet-dialog", state="hidden")
     heard = Speech(page)
