@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.web.helpers import (
     Speech,
@@ -17,7 +20,7 @@ from tests.web.helpers import (
     start_quick_match,
     take_hinted_turn,
 )
-from tests.web.test_idle import idle_server, waiting_partner  # noqa: F401 (a fixture)
+from tests.web.test_idle import IDLE, serving_with_idle, waiting_partner
 from tests.web.test_rematch import play_both_to_end
 
 # the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
@@ -30,6 +33,13 @@ SPOKEN = """(el) => {
   };
   return walk(el).replace(/\\s+/g, ' ').trim();
 }"""
+
+
+@pytest.fixture
+def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
+    """A server of its own whose CPU covers an idle turn after ``IDLE`` seconds."""
+    with serving_with_idle(IDLE, tmp_path) as url:
+        yield url
 
 
 def _continue_example(page: Any, server: str, tmp_path: Path, name: str) -> None:
