@@ -215,7 +215,8 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     if obs.bids[seat] == 0 and obs.tricks[seat] == 0:
         if not trick:
             if out & above(card):
-                return (f"Lead the {name}: a low card others are likely to beat keeps your "
+                low = "a low card" if card % 13 <= 8 else "a card"  # (a ten or lower)
+                return (f"Lead the {name}: {low} others are likely to beat keeps your "
                         "Nil safe.")
             return (f"Lead the {name}: every lead you have is risky for your Nil, and this "
                     "one leaves you the safest cards for later.")
@@ -241,6 +242,9 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
         if not trick and not out & above(card):
             return (f"Lead the {name}: it should win the trick, so {nil_name} is not "
                     "exposed.")
+        if not trick and card % 13 > 8:  # a jack or higher: the nil has room under it
+            return (f"Lead the {name}: a high lead leaves {nil} room to play under it, "
+                    f"which keeps {nil_name} safe.")
         if trick and wins_now and mate_nil[0] not in played:
             return (f"Play the {name}: take control of the trick so that {nil_name} "
                     "stays safe.")
@@ -266,7 +270,7 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                     "so it should win the trick.")
         if suit == SPADES:
             return f"Lead the {name}: drawing out the opponents' spades protects your winners."
-        if need <= 0:
+        if need <= 0 and card % 13 <= 8:  # a ten or lower
             return f"Lead the {name}: your side has its tricks; a low lead avoids bags."
         if card % 13 <= 8:  # a ten or lower
             return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high "

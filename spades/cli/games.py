@@ -19,6 +19,7 @@ from spades.present.sheet import score_sheet, side_name
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
+from spades.tui.text import spoken_time
 
 log = logging.getLogger(__name__)
 
@@ -342,7 +343,7 @@ def run_show(args: argparse.Namespace) -> int:
         return _fail("show", str(exc))
     names = seat_names(game)
     me = human_seat(game)
-    when = game.created_at.astimezone().strftime("%d %b %Y %H:%M")
+    when = spoken_time(game.created_at.astimezone())
     # Where you sat (by the compass, as the game named it: North, Southeast... at three
     # players, not "Seat 0"), and the name you played under.
     place = text.default_names(match.n, me)[me]

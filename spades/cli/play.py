@@ -16,7 +16,7 @@ from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
-from spades.tui.text import default_names, short_quote
+from spades.tui.text import default_names, short_quote, spoken_time
 
 SEAT_WORDS = {"north": 0, "n": 0, "east": 1, "e": 1, "south": 2, "s": 2, "west": 3, "w": 3}
 
@@ -303,7 +303,7 @@ def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
     rules = match.rules
     scores = " to ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
                          for k in range(len(rules.sides)))
-    when = game.updated_at.astimezone().strftime("%d %b %Y %H:%M")
+    when = spoken_time(game.updated_at.astimezone())
     if state is None:
         if match.phase == "over":
             state = "finished"

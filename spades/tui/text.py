@@ -6,6 +6,8 @@ view only adds colour and a laid-out trick on top of the same sentences.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from spades.bots.hints import compass_names
 from spades.engine import (
     HandResult,
@@ -40,6 +42,12 @@ def default_names(players: int, human: int, name: str | None = None) -> list[str
     if name:
         names[human] = name
     return names
+
+
+def spoken_time(when: datetime) -> str:
+    """A date and time as it reads aloud: "5 December 2026 at 08:58" (not "05 Dec 2026
+    08:58", which a screen reader says as "zero five Dec")."""
+    return f"{when.day} {when:%B %Y} at {when:%H:%M}"
 
 
 def read_number(entry: str) -> int | None:

@@ -192,6 +192,8 @@ def test_every_card_reason_agrees_with_the_trick(rules_name: str, players: int) 
                 checked += 1
                 assert "seat " not in reason.lower(), reason
                 assert card_name(card) in reason, reason
+                if re.search(r"\ba low (lead|card)\b", reason) and card < 52:
+                    assert card % 13 <= 8, reason  # a ten or lower (blind trial: a queen)
                 if not trick:
                     continue
                 wins = _beats(card, best, led)
@@ -207,6 +209,22 @@ def test_every_card_reason_agrees_with_the_trick(rules_name: str, players: int) 
                                        key=lambda c: (c >= 39, c)), reason
             match.apply(bots[seat].act(obs))
     assert checked > 100
+
+
+def test_a_high_lead_over_a_partners_nil_is_not_called_low() -> None:
+    """Blind trial (terminal): partner North bid Nil, South has made its bid of 1 and leads
+    the queen of clubs, the king out; the hint said "a low lead avoids bags"."""
+    match = Match(profile("cardems"), dealer=1)  # South bids and leads first
+    match.deal(_deal({0: "4H", 1: "5H", 2: "AH QC 2D 3D 4D", 3: "6H"}, no_hearts=3))
+    for bid in (1, 5, 0, 5):  # South, West, North (nil), East
+        match.apply(NIL + bid)
+    for card in ("AH", "6H", "4H", "5H"):  # South wins trick 1: its contract of 1 is made
+        match.apply(parse_card(card))
+    assert match.current_player == 2
+    reason = explain(match.observation(2), parse_card("QC"))
+    assert "low" not in reason, reason
+    assert reason == ("Lead the queen of clubs: a high lead leaves your partner North room "
+                      "to play under it, which keeps your partner North's Nil safe.")
 
 
 def _seed5_nil_position() -> Observation:

@@ -1,5 +1,5 @@
 """The match history on the statistics page (a user trial of what outlives a match): each
-row says whose score is whose ("You and CPU North 320 – 280 CPU West and CPU East", "not
+row says whose score is whose ("You and CPU North 320 to 280 CPU West and CPU East", "not
 finished"), a finished match's score sheet opens from it in the table's sheet dialog (by
 keyboard, read as a dialog with a captioned table), and a record kept for review is listed
 there again, marked, with its download, and not counted as a match played."""
@@ -30,7 +30,9 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     row = page.locator(".history-table tbody tr").first
     score = row.locator(".history-score").inner_text()
     # your side first, by name (before: "0 – 0", whose was whose unsaid)
-    assert re.fullmatch(r"You and CPU North -?\d+ – -?\d+ CPU West and CPU East", score), score
+    # "to", not an en dash: at a screen reader's usual punctuation level "–" is not said, and
+    # the two scores ran together ("61 60"; blind trial)
+    assert re.fullmatch(r"You and CPU North -?\d+ to -?\d+ CPU West and CPU East", score), score
 
     # the score sheet, from the keyboard: a dialog with the sides' columns; back to the button
     button = row.get_by_role("button", name=re.compile("^Score sheet of the match of"))
@@ -53,6 +55,8 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     path.write_text(json.dumps(rec))
     upload(page, server, path, "review")
     page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    status = page.locator("#rec-status").inner_text()
+    assert re.search(r"Scores -?\d+ to -?\d+\.", status), status  # (before: "50 – 62")
     page.reload()
     kept = page.locator(".history-table tbody tr.uploaded")
     kept.first.wait_for()  # before: never listed

@@ -69,13 +69,15 @@ export function historyNamer(it) {
       const name = sideTitle(winner);
       return `The match is over. ${name} ${name === "You" || (sides && sides[winner].length > 1) ? "win" : "wins"}!${scores}`;
     },
-    /** The row's score: your side's first ("You and Wren 320 – 280 West and East"). */
+    /** The row's score: your side's first ("You and Wren 320 to 280 West and East": not an
+     * en dash, which a screen reader at its usual punctuation level does not say, gluing the
+     * two scores into "320 280"). */
     scoreText: () => {
       if (!it.finished || !it.scores || !it.scores.length) return "not finished";
-      if (!sides || sides.length !== it.scores.length) return it.scores.join(" – ");
+      if (!sides || sides.length !== it.scores.length) return it.scores.join(" to ");
       const first = mySide >= 0 ? mySide : 0;
       const order = [first, ...it.scores.map((_, k) => k).filter((k) => k !== first)];
-      if (order.length === 2) return `${sideTitle(order[0])} ${it.scores[order[0]]} – ${it.scores[order[1]]} ${sideName(order[1])}`;
+      if (order.length === 2) return `${sideTitle(order[0])} ${it.scores[order[0]]} to ${it.scores[order[1]]} ${sideName(order[1])}`;
       return order.map((k) => `${sideTitle(k)} ${it.scores[k]}`).join(", ");
     },
   };
@@ -905,7 +907,7 @@ class App {
     this.recordsPanel(page);
   }
 
-  /** The match history: each row's score said from the user's side ("You and Wren 320 – 280
+  /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
    * West and East", "not finished"), its record and, finished, its score sheet (the table's
    * sheet dialog); the records the user uploaded for review too, marked. */
   async historySection() {
@@ -1021,7 +1023,7 @@ class App {
         const out = await api("POST", "/api/records", body);
         if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
-        const what = sum.scores ? ` Scores ${sum.scores.join(" – ")}.` : "";
+        const what = sum.scores ? ` Scores ${sum.scores.join(" to ")}.` : ""; // (no dash: not said)
         ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
         const old = page.querySelector("#history");
         if (old && this.user) old.replaceWith(await this.historySection());

@@ -139,15 +139,18 @@ export function sheetContent(d, namer) {
   for (const row of d.hands) {
     const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
     d.sides.forEach((seats, k) => {
-      const bids = seats.map((s) => `${namer.seatName(s)} ${namer.bidText(row.bids[s])} took ${row.tricks[s]}`).join("; ");
+      const bids = seats.map((s) => `${namer.seatName(s)} bid ${namer.bidText(row.bids[s])}, took ${row.tricks[s]}`).join("; ");
       const pts = row.points[k];
       const parts = pointsParts(row, k);
+      // one line each on the screen; read in a row, the words between them make a sentence
+      // ("…, took 3: +82, total 82, 2 bags", not "…took 3 +82 = 82 2 bags")
+      const gap = (words) => h("span", { class: "sr-only" }, words);
       tr.append(h("td", {},
-        h("span", { class: "sheet-bids" }, bids),
+        h("span", { class: "sheet-bids" }, bids, gap(": ")),
         h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
-        parts ? h("span", { class: "sheet-parts" }, `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
-        h("span", { class: "sheet-total" }, `= ${row.scores[k]}`),
-        h("span", { class: "sheet-bags" }, `${plural(row.bags[k], "bag")}`)));
+        parts ? h("span", { class: "sheet-parts" }, gap(" "), `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
+        h("span", { class: "sheet-total" }, gap(", total "), h("span", { "aria-hidden": "true" }, "= "), `${row.scores[k]}`),
+        h("span", { class: "sheet-bags" }, gap(", "), `${plural(row.bags[k], "bag")}`)));
     });
     tb.append(tr);
   }
@@ -490,6 +493,13 @@ export class TableView {
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
     }
+    // back from idle (Take my seat back) while the `returned` event still waited in the queue
+    // (behind the hand's summary): the snapshot dropped it, so where the game stands is said here
+    if (!first && this.idleBefore && this.isPlayer && !(msg.table.seats[this.mySeat] || {}).covered) {
+      const idle = this.idleBefore;
+      this.idleBefore = null;
+      if (this.status === "active") this.say(this.catchUpText(idle));
+    }
     this.checkTurn();
     // back at the table in the last seconds of your turn: the warning after where you sit and
     // your turn, in order (not ahead of them)
@@ -718,7 +728,11 @@ export class TableView {
       case "readmitted":
         // the owner let you back in (the words were said as it came): you may sit down again
         // (a reconnect asks for a seat no more than before: you watch until you sit down)
-        if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) this.letBack = true;
+        if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) {
+          this.letBack = true;
+          // where the way to sit is (the focus stays where it was: the news was said)
+          if (this.msg.table.seats.some((s) => s.kind === "empty")) this.say("The Sit down at the table button is next to Stop watching.");
+        }
         break;
       case "rematch":
         // the owner made a new table for a rematch (the words were said as it came)
@@ -865,6 +879,9 @@ export class TableView {
     const key = turnKeyOf(v);
     if (this.turnKey === key) return;
     this.turnKey = key;
+    // a CPU plays for you (idle): not "your turn" at each of its moves (its move is said:
+    // "A CPU plays … for you"); Take my seat back says where the game stands
+    if (this.idleCovered) return;
     this.app.sounds.play("turn");
     // a bid chosen before your turn that the turn does not allow (the variant, a partner's
     // bid) is dropped, and said to be
@@ -899,8 +916,12 @@ export class TableView {
     const parts = [];
     if (this.isPlayer) parts.push(`You sit ${this.players === 4 ? "" : "at "}${this.compass(this.mySeat)} at ${t.name || "this table"}.`);
     else parts.push(`You are watching ${t.name || "this table"}.`);
-    if (t.status === "waiting") parts.push("The match has not started yet.");
-    else if (t.status === "finished") parts.push(this.overText(t.winner));
+    if (t.status === "waiting") {
+      parts.push("The match has not started yet.");
+      // a rematch: the places of the players of the match before, until they come back
+      const kept = (t.seats || []).filter((s) => s.kind === "empty" && s.kept_for);
+      if (kept.length) parts.push(`Rematch: ${kept.length === 1 ? "a place is" : "places are"} kept for the players of the match before: ${listJoin(kept.map((s) => `${this.compass(s.seat)} for ${s.kept_for}`))}.`);
+    } else if (t.status === "finished") parts.push(this.overText(t.winner));
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
       if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
@@ -941,7 +962,13 @@ export class TableView {
     const v = this.view;
     if (!v || this.status === "waiting") return "The match has not started.";
     if (this.status === "finished" || v.phase === "over") return "The match is over.";
-    if (v.current_player < 0) return "Waiting for the next deal.";
+    if (v.current_player < 0) {
+      // the hand's summary holds the felt; the news of the next deal may be said already
+      if (this.summaryShown() && this.queue.some((m) => m.type === "event" && m.event && m.event.kind === "deal")) {
+        return "The next hand is dealt: the last hand's summary is still up. Escape puts it away and goes on to the next hand.";
+      }
+      return "Waiting for the next deal.";
+    }
     const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
     const s = v.current_player;
     const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s)} to ${doing}.`;
@@ -2462,7 +2489,9 @@ export class TableView {
     const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
       const parts = pointsParts(row, k);
       const detail = parts ? ` (${parts.map(([label, p]) => `${label} ${said(p)}`).join(", ")})` : "";
-      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}`;
+      // who bid what and took what, as the sheet on the screen shows it
+      const bids = seats.map((s) => `${this.seatName(s, { lower: true })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
+      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
     }).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }

@@ -1,0 +1,220 @@
+"""A blind player's trial of what was added lately (the score sheet's parts, the rematch's
+kept places), by keyboard, reading only what a screen reader gets: the live regions, the
+focus and the accessible text (what ``aria-hidden`` hides is not read)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import (
+    Speech,
+    create_private_table,
+    join_by_invite,
+    settle,
+    start_quick_match,
+    take_hinted_turn,
+)
+from tests.web.test_idle import IDLE, serving_with_idle, waiting_partner
+from tests.web.test_rematch import play_both_to_end
+
+# the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
+# the visually hidden words in
+SPOKEN = """(el) => {
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
+    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
+    return [...n.childNodes].map(walk).join('');
+  };
+  return walk(el).replace(/\\s+/g, ' ').trim();
+}"""
+
+
+@pytest.fixture
+def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
+    """A server of its own whose CPU covers an idle turn after ``IDLE`` seconds."""
+    with serving_with_idle(IDLE, tmp_path) as url:
+        yield url
+
+
+def _continue_example(page: Any, server: str, tmp_path: Path, name: str) -> None:
+    """Upload the example match's first seven hands to continue it at seat 2 (hand 6 has a
+    bag penalty, hand 7 a Nil), and open the table's score sheet with the keyboard."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    path = tmp_path / "seven.json"
+    path.write_text(json.dumps({**record, "hands": record["hands"][:7]}), encoding="utf-8")
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", name)
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.select_option("#rec-seat", "2")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                           " && spadesApp.table.view.hand_number === 8", timeout=15000)
+
+
+def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str, tmp_path: Path,
+                                            artifacts: Path) -> None:
+    """Read cell by cell, a hand of the sheet said "You 4 took 5; Nora 2 took 3 +61 = 261
+    4 bags": no "bid", the points glued to the tricks, "equals", the bags glued to the total.
+    And O read the points alone, without who bid and took what, which the sheet shows."""
+    page = new_page()
+    _continue_example(page, server, tmp_path, "Blindsheet")
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open] #sheet-body .sheet-table")
+    cells = page.locator("#sheet-body tbody tr").nth(5).locator("td")
+    for i in range(cells.count()):
+        said = cells.nth(i).evaluate(SPOKEN)
+        assert re.fullmatch(
+            r"(\w[\w ()]* bid (Nil|Blind Nil|\d+), took \d+; )*\w[\w ()]* bid (Nil|Blind Nil|\d+), "
+            r"took \d+: [+−]\d+( \([^)]*\))?, total -?\d+, \d+ bags?", said), said
+    spoken = " ".join(cells.nth(i).evaluate(SPOKEN) for i in range(cells.count()))
+    assert "(contract +60, overtricks +3, bag penalty −100), total" in spoken, spoken
+    # on the screen: unchanged lines ("= 261" under the points)
+    assert re.search(r"\n= -?\d+\n", cells.first.inner_text()), cells.first.inner_text()
+    settle(page)
+    page.locator("#sheet-dialog").screenshot(path=str(artifacts / "blind-trial-sheet.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog", state="hidden")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    said = heard.wait_for("Score sheet.")["text"]
+    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora (CPU) bid 4 and took "
+            "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "
+            "(CPU) bid 2 and took 2, Walt (CPU) bid 1 and took 2.") in said, said
+    assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said
+    assert not page.errors, page.errors
+
+
+def test_the_owner_hears_the_places_kept_at_a_rematch(new_page: Any, server: str) -> None:
+    """The owner's Rematch opened the new waiting room saying only "You sit South at Club.
+    The match has not started yet.": that the friend's place waits for him was only in the
+    seat list (and R)."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgablind", "Blind club", "game93",
+                                one_hand=True)
+    fred = new_page()
+    join_by_invite(olga, fred, server, code, "Fredblind")
+    olga.focus("text=Start the match")
+    olga.keyboard.press("Enter")
+    for page in (olga, fred):
+        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    play_both_to_end([olga, fred])
+    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
+    heard = Speech(olga)
+    heard.new()
+    olga.focus("#over-rematch")
+    olga.keyboard.press("Enter")
+    said = heard.wait_for("You sit South at Blind club")["text"]
+    assert ("The match has not started yet. Rematch: a place is kept for the players of the "
+            "match before: North for Fredblind.") in said, said
+    assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
+
+
+def test_w_behind_the_summary_says_the_next_hand_is_dealt(new_page: Any) -> None:
+    """With the hand's summary kept until put away (Settings: 0 seconds), the next hand's
+    deal and bids are said as they come; W then said "Waiting for the next deal.", against
+    what had just been heard. It says the next hand is dealt and how to go on to it."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    start_quick_match(page, "Blindwait", profile="game93", one_hand=False)
+    heard = Speech(page)
+    for _ in range(20):  # hand 1, by the hints, until its summary is up
+        page.wait_for_function("spadesApp.table.summaryShown()"
+                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
+                               timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    heard.wait_for("Hand 2:")  # the next deal is said as it comes
+    page.wait_for_function("spadesApp.table.view.current_player < 0")
+    page.keyboard.press("j")
+    heard.new()
+    page.keyboard.press("w")
+    said = heard.wait_for("hand")["text"]
+    assert said == ("The next hand is dealt: the last hand's summary is still up. Escape puts "
+                    "it away and goes on to the next hand."), said
+    page.keyboard.press("Escape")
+    page.wait_for_function("!spadesApp.table.summaryShown()"
+                           " && spadesApp.table.view.hand_number === 2")
+    assert not page.errors, page.errors
+
+
+def test_let_back_in_says_where_the_button_to_sit_is(new_page: Any, server: str) -> None:
+    """Removed, watching, and let back in: Bob heard "Ann let you back to the table: you may
+    sit down again", and then had to hunt the page for how (the focus is not moved)."""
+    ann, bob = new_page(), new_page()
+    code = create_private_table(ann, server, "Annblind", "Blind den", "cardems")
+    join_by_invite(ann, bob, server, code, "Bobblind")
+    told = Speech(bob)
+    ann.get_by_role("button", name="Remove Bobblind").click()
+    told.wait_for("Annblind removed you from your seat; you are watching the table")
+    back = ann.get_by_role("button", name="Let Bobblind back in")
+    back.focus()
+    ann.keyboard.press("Enter")
+    told.wait_for("Annblind let you back to the table: you may sit down again")
+    told.wait_for("The Sit down at the table button is next to Stop watching.")
+    bob.get_by_role("button", name="Sit down at the table").wait_for()
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+
+
+def test_no_your_turn_while_a_cpu_plays_for_you(new_page: Any, idle_server: str) -> None:
+    """Idle, covered by a CPU: the page said "Your turn to lead. Spades are not broken. 11
+    cards playable." at each of the turns the CPU then played for her, as if she should act."""
+    page = new_page()
+    code = create_private_table(page, idle_server, "Idlblind", "Idle blind", "game93")
+    with waiting_partner(idle_server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.focus("text=Start the match")
+        page.keyboard.press("Enter")
+        heard = Speech(page)
+        heard.wait_for("you have not played for 2 seconds", timeout=60)
+        for _ in range(3):  # three moves made for her
+            heard.wait_for("for you.", timeout=30)
+        said = [s["text"] for s in heard.all()]
+        start = next(i for i, t in enumerate(said) if "you have not played" in t.lower())
+        assert not [t for t in said[start:] if t.startswith("Your turn")], said[start:]
+        # back: where the game stands, her turn among it when it is hers
+        page.wait_for_function("document.activeElement && document.activeElement.id"
+                               " === 'play-again'")
+        page.keyboard.press("Enter")
+        heard.wait_for("you are back", timeout=15)
+        heard.wait_for("Hand", timeout=15)
+    assert not page.errors, page.errors
+
+
+def test_back_from_idle_behind_the_summary_says_where_the_game_stands(
+        new_page: Any, idle_server: str) -> None:
+    """Take my seat back pressed while the hand's summary held the felt: "You are back." and
+    then nothing of the hand that ended while she was away, nor where the game stood (the
+    `returned` event waited behind the summary, and the snapshot that followed dropped it)."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    code = create_private_table(page, idle_server, "Idlsum", "Idle summary", "game93")
+    with waiting_partner(idle_server, code):
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.focus("text=Start the match")
+        page.keyboard.press("Enter")
+        heard = Speech(page)
+        heard.wait_for("you have not played for 2 seconds", timeout=60)
+        heard.wait_for("Hand 1 scored", timeout=60)  # played for her to the end
+        page.wait_for_function("spadesApp.table.summaryShown()")
+        page.wait_for_function("document.activeElement && document.activeElement.id"
+                               " === 'play-again'")
+        page.keyboard.press("Enter")
+        heard.wait_for("You are back", timeout=15)
+        said = heard.wait_for("while you were away", timeout=15)["text"]
+        assert said.startswith("Hand 1 ended while you were away"), said
+        assert "Scores" in said, said
+    assert not page.errors, page.errors
