@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from starlette.testclient import TestClient
 
 from spades.server.app import create_app
 from spades.server.settings import Settings
-from tests.server.helpers import close_all, in_process
+from tests.server.helpers import close_all, in_process, limited
 
 
 @pytest.fixture
@@ -46,3 +47,22 @@ def restart(settings: Settings) -> Iterator[Any]:
     close_all()
     while opened:
         opened.pop().__exit__(None, None, None)
+
+
+@pytest.fixture
+def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
+    """Start the app on this test's database (SQLite, then PostgreSQL) with some limits
+    (:func:`tests.server.helpers.limited`)."""
+    opened: list[TestClient] = []
+
+    def start(**limits: Any) -> TestClient:
+        c = TestClient(create_app(limited(tmp_path, database, **limits)))
+        c.__enter__()
+        opened.append(c)
+        return c
+
+    yield start
+    close_all()
+    for c in opened:
+        with contextlib.suppress(Exception):  # a test may have stopped it already
+            c.__exit__(None, None, None)

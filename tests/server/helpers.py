@@ -6,6 +6,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -194,3 +195,14 @@ def play_to_end(players: list[Player], choose: Callable[[Msg], str] | None = Non
         if not acted:
             lead.recv()
     raise AssertionError("the match did not end")
+
+
+def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
+    """Test settings with some limits changed (a limit this code does not know is left out,
+    so the same test shows what happens without it)."""
+    s = Settings(db=db or str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
+                 web_static=str(tmp_path / "noweb"))
+    for name, value in limits.items():
+        if name in Settings.__dataclass_fields__:
+            setattr(s, name, value)
+    return s

@@ -19,41 +19,10 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from spades.engine import Match, profile, to_record
 from spades.server import cpu
-from spades.server.app import create_app
 from spades.server.limits import parse_limit
-from spades.server.settings import Settings
 from spades.store import Store
 from spades.store.schema import chat_lines, users
-from tests.server.helpers import Msg, Player, close_all, guest, hub_of, play_to_end, wait_until
-
-
-def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
-    """Test settings with some limits changed (a limit this code does not know is left out,
-    so the same test shows what happens without it)."""
-    s = Settings(db=db or str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
-                 web_static=str(tmp_path / "noweb"))
-    for name, value in limits.items():
-        if name in Settings.__dataclass_fields__:
-            setattr(s, name, value)
-    return s
-
-
-@pytest.fixture
-def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
-    """Start the app on this test's database (SQLite, then PostgreSQL) with some limits."""
-    opened: list[TestClient] = []
-
-    def start(**limits: Any) -> TestClient:
-        c = TestClient(create_app(limited(tmp_path, database, **limits)))
-        c.__enter__()
-        opened.append(c)
-        return c
-
-    yield start
-    close_all()
-    for c in opened:
-        with contextlib.suppress(Exception):  # a test may have stopped it already
-            c.__exit__(None, None, None)
+from tests.server.helpers import Msg, Player, close_all, guest, hub_of, limited, play_to_end, wait_until
 
 
 def create(p: Player, **options: Any) -> Msg:

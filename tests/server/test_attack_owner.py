@@ -5,38 +5,14 @@ its fix. In process, loopback only, bounded in count."""
 
 from __future__ import annotations
 
-import contextlib
 import unicodedata
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-import pytest
 from starlette.testclient import TestClient
 
-from spades.server.app import create_app
 from spades.server.limits import parse_limit
-from tests.server.helpers import Msg, Player, close_all, guest
-from tests.server.test_attack_limits import create, limited, partial_record
-
-
-@pytest.fixture
-def serve(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
-    """Start the app on this test's database with some limits (one the code does not know
-    is left out: the same test shows what happens without it)."""
-    opened: list[TestClient] = []
-
-    def start(**limits: Any) -> TestClient:
-        c = TestClient(create_app(limited(tmp_path, database, **limits)))
-        c.__enter__()
-        opened.append(c)
-        return c
-
-    yield start
-    close_all()
-    for c in opened:
-        with contextlib.suppress(Exception):
-            c.__exit__(None, None, None)
+from tests.server.helpers import Msg, Player, guest
+from tests.server.test_attack_limits import create, partial_record
 
 
 def far_client(client: TestClient, last: int) -> TestClient:
@@ -61,12 +37,12 @@ def free_seat(p: Player) -> int:
     return max(s["seat"] for s in p.table["seats"] if s["kind"] == "empty")
 
 
-def test_an_owner_cannot_flood_the_table_with_changes(serve: Callable[..., TestClient]) -> None:
+def test_an_owner_cannot_flood_the_table_with_changes(make: Callable[..., TestClient]) -> None:
     # The owner's controls were limited by the message rate only (20 a second): toggling
     # add_cpu and remove (or remove and readmit) wrote the table's row and sent the whole
     # table to every page at it, each said aloud by a screen reader, forty times a second
     # from two connections, for ever.
-    client = serve(change_rate=0.001, change_burst=6, change_address_rate=0)
+    client = make(change_rate=0.001, change_burst=6, change_address_rate=0)
     ann = Player(client, "Ann")
     assert create(ann)["type"] == "ack"
     tid = ann.table["id"] if ann.table else ""
@@ -107,11 +83,11 @@ def test_an_owner_cannot_flood_the_table_with_changes(serve: Callable[..., TestC
     assert parse_limit("change_rate=0") == ("change_rate", 0)
 
 
-def test_the_guests_of_one_address_share_its_changes(serve: Callable[..., TestClient]) -> None:
+def test_the_guests_of_one_address_share_its_changes(make: Callable[..., TestClient]) -> None:
     # Guests cost one request each, and each may own a table: one address's guests, each
     # toggling add_cpu and remove at a table of their own, wrote rows on the one database
     # thread every table's moves use, at 20 a second each.
-    client = serve(change_rate=0, change_address_rate=0.001, change_address_burst=4)
+    client = make(change_rate=0, change_address_rate=0.001, change_address_burst=4)
     owners = [Player(client, f"Rot{i}") for i in range(3)]
     for o in owners:
         assert create(o)["type"] == "ack"
@@ -124,11 +100,11 @@ def test_the_guests_of_one_address_share_its_changes(serve: Callable[..., TestCl
     assert far.request({"type": "add_cpu"})["type"] == "ack"  # another address: its own
 
 
-def test_joining_ones_seat_again_tells_nobody(serve: Callable[..., TestClient]) -> None:
+def test_joining_ones_seat_again_tells_nobody(make: Callable[..., TestClient]) -> None:
     # A player joining the table they sit at, on the very connection that is there, made
     # everyone hear "Bob is back" (or, covered for being idle, "Bob is connected again"),
     # the whole table resent each time, once a second for ever (the join rate).
-    client = serve(join_rate=0.001, join_burst=8)
+    client = make(join_rate=0.001, join_burst=8)
     ann = Player(client, "Ann")
     assert create(ann)["type"] == "ack"
     tid = ann.table["id"] if ann.table else ""
@@ -156,11 +132,11 @@ def test_joining_ones_seat_again_tells_nobody(serve: Callable[..., TestClient]) 
     assert len(events_of(ann, mark, "returned")) == 1
 
 
-def test_the_people_a_table_keeps_removed_are_capped(serve: Callable[..., TestClient]) -> None:
+def test_the_people_a_table_keeps_removed_are_capped(make: Callable[..., TestClient]) -> None:
     # Each removal is kept with the table (stored in its row, removed_people) and listed
     # in the owner's copy of every update, for as long as the table waits: guests coming
     # one after another and removed grew both without bound.
-    client = serve(removed_per_table=2)
+    client = make(removed_per_table=2)
     ann = Player(client, "Ann")
     assert create(ann)["type"] == "ack"
     tid = ann.table["id"] if ann.table else ""
@@ -183,12 +159,12 @@ def test_the_people_a_table_keeps_removed_are_capped(serve: Callable[..., TestCl
     assert ann.welcome["limits"]["removed_per_table"] == 2
 
 
-def test_a_continued_records_names_lose_stacked_marks(serve: Callable[..., TestClient]) -> None:
+def test_a_continued_records_names_lose_stacked_marks(make: Callable[..., TestClient]) -> None:
     # A continued record's CPUs keep the record's names ("Nora (CPU)"), which were only
     # cut to printable characters: a name of one letter and 23 combining accents was drawn
     # as a column of accents through the lines above and below on every page at the table
     # (people's names, table names and chat keep at most 4 marks in a row).
-    client = serve()
+    client = make()
     token = guest(client, "Uploader")
     record = partial_record()
     zalgo = "x" + "\u0301\u0302\u0303\u0304\u0306" * 4 + "a"
@@ -210,11 +186,11 @@ def test_a_continued_records_names_lose_stacked_marks(serve: Callable[..., TestC
 
 
 def test_removed_players_watch_only_within_the_spectator_caps(
-        serve: Callable[..., TestClient]) -> None:
+        make: Callable[..., TestClient]) -> None:
     # A removed player became a spectator whatever the caps on spectators: an owner seating
     # and removing one guest of theirs after another filled any number of places, past
     # spectators_per_table and spectators_per_address. Past a cap they are off the table.
-    client = serve(spectators_per_address=1, spectator_notice_ms=0)
+    client = make(spectators_per_address=1, spectator_notice_ms=0)
     ann = Player(client, "Ann")
     assert create(ann, spectators=True)["type"] == "ack"
     tid = ann.table["id"] if ann.table else ""
