@@ -20,7 +20,7 @@ from tests.web.helpers import (
     start_quick_match,
     take_hinted_turn,
 )
-from tests.web.test_idle import IDLE, serving_with_idle, waiting_partner
+from tests.web.test_idle import IDLE, idle_match, serving_with_idle
 from tests.web.test_rematch import play_both_to_end
 
 # the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
@@ -172,12 +172,7 @@ def test_no_your_turn_while_a_cpu_plays_for_you(new_page: Any, idle_server: str)
     """Idle, covered by a CPU: the page said "Your turn to lead. Spades are not broken. 11
     cards playable." at each of the turns the CPU then played for her, as if she should act."""
     page = new_page()
-    code = create_private_table(page, idle_server, "Idlblind", "Idle blind", "game93")
-    with waiting_partner(idle_server, code):
-        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
-                               ".some(e => e.textContent === 'Wren')")
-        page.focus("text=Start the match")
-        page.keyboard.press("Enter")
+    with idle_match(page, idle_server, "Idlblind", "Idle blind"):
         heard = Speech(page)
         heard.wait_for("you have not played for 2 seconds", timeout=60)
         for _ in range(3):  # three moves made for her
@@ -200,12 +195,7 @@ def test_back_from_idle_behind_the_summary_says_where_the_game_stands(
     then nothing of the hand that ended while she was away, nor where the game stood (the
     `returned` event waited behind the summary, and the snapshot that followed dropped it)."""
     page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
-    code = create_private_table(page, idle_server, "Idlsum", "Idle summary", "game93")
-    with waiting_partner(idle_server, code):
-        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
-                               ".some(e => e.textContent === 'Wren')")
-        page.focus("text=Start the match")
-        page.keyboard.press("Enter")
+    with idle_match(page, idle_server, "Idlsum", "Idle summary"):
         heard = Speech(page)
         heard.wait_for("you have not played for 2 seconds", timeout=60)
         heard.wait_for("Hand 1 scored", timeout=60)  # played for her to the end

@@ -47,6 +47,19 @@ def idle_server(server: str, tmp_path: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
+def idle_match(page: Any, server: str, name: str, title: str) -> Iterator[NetPlayer]:
+    """``name``'s private game93 table on ``page`` with Wren (:func:`waiting_partner`),
+    started by keyboard: Wren plays on until the block ends."""
+    code = create_private_table(page, server, name, title, "game93")
+    with waiting_partner(server, code) as wren:
+        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
+                               ".some(e => e.textContent === 'Wren')")
+        page.focus("text=Start the match")
+        page.keyboard.press("Enter")
+        yield wren
+
+
+@contextlib.contextmanager
 def waiting_partner(server: str, code: str) -> Iterator[NetPlayer]:
     """Wren joins the table by invitation over a WebSocket of his own and plays each of his
     turns at once, until the test ends: someone at the table waits for the page's player
@@ -81,11 +94,7 @@ def waiting_partner(server: str, code: str) -> Iterator[NetPlayer]:
 def test_a_cpu_plays_for_an_idle_player_until_they_press_play_again(
         new_page: Any, idle_server: str, axe_source: str, artifacts: Path) -> None:
     page = new_page()
-    code = create_private_table(page, idle_server, "Idla", "Idla's table", "game93")
-    with waiting_partner(idle_server, code):
-        page.wait_for_function("[...document.querySelectorAll('.seat-who')]"
-                               ".some(e => e.textContent === 'Wren')")
-        page.click("text=Start the match")
+    with idle_match(page, idle_server, "Idla", "Idla's table"):
         page.wait_for_function("spadesApp.table && spadesApp.table.view")
         speech = Speech(page)
         # Idla never plays: her turn comes, Wren waits, and after IDLE s a CPU takes her seat
