@@ -280,3 +280,24 @@ def open_bid_box(page: Any) -> None:
                            " === 'card-BID'")
     page.keyboard.press("Enter")
     page.wait_for_selector("#bid-dialog[open]")
+
+
+def tab_to(page: Any, element_id: str, presses: int = 15) -> None:
+    """Press Tab until the element ``element_id`` has the focus (at most ``presses``)."""
+    for _ in range(presses):
+        if page.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == element_id
+
+
+def continue_upload(page: Any, server: str, name: str, path: Any, seat: int) -> None:
+    """On the statistics page, ``name`` uploads the record at ``path`` to continue it at
+    ``seat``; the new table opens."""
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", name)
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.select_option("#rec-seat", str(seat))
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")

@@ -14,6 +14,7 @@ import pytest
 
 from tests.web.helpers import (
     Speech,
+    continue_upload,
     create_private_table,
     join_by_invite,
     settle,
@@ -49,13 +50,7 @@ def _continue_example(page: Any, server: str, tmp_path: Path, name: str) -> None
                          / "example-match.json").read_text(encoding="utf-8"))
     path = tmp_path / "seven.json"
     path.write_text(json.dumps({**record, "hands": record["hands"][:7]}), encoding="utf-8")
-    page.goto(server + "#/stats")
-    page.wait_for_selector("#rec-name")
-    page.fill("#rec-name", name)
-    page.set_input_files("#rec-file", str(path))
-    page.check("input[name=mode][value=continue]")
-    page.select_option("#rec-seat", "2")
-    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    continue_upload(page, server, name, path, 2)
     page.wait_for_function("spadesApp.table && spadesApp.table.view"
                            " && spadesApp.table.view.hand_number === 8", timeout=15000)
 

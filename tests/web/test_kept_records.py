@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.web.helpers import continue_upload
+
 
 def test_a_record_that_is_not_json_says_where_even_when_chromium_does_not(
         new_page: Any, server: str, tmp_path: Path) -> None:
@@ -42,13 +44,7 @@ def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str
     path = tmp_path / "seven.json"
     path.write_text(json.dumps(part), encoding="utf-8")
     page = new_page()
-    page.goto(server + "#/stats")
-    page.wait_for_selector("#rec-name")
-    page.fill("#rec-name", "Rhea")
-    page.set_input_files("#rec-file", str(path))
-    page.check("input[name=mode][value=continue]")
-    page.select_option("#rec-seat", "2")
-    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    continue_upload(page, server, "Rhea", path, 2)
     page.wait_for_function("spadesApp.table && spadesApp.table.view"
                            " && spadesApp.table.view.hand_number === 8", timeout=15000)
     page.click("#sheet-btn")

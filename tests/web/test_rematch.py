@@ -15,6 +15,7 @@ from tests.web.helpers import (
     join_by_invite,
     play_hinted_to_end,
     start_quick_match,
+    tab_to,
     take_hinted_turn,
 )
 
@@ -88,11 +89,7 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     said.wait_for("Olgarem started a rematch")
     fred.wait_for_selector("#match-over[open] #rematch-join")
     assert "Olgarem started a rematch" in str(fred.text_content("#rematch-box"))
-    for _ in range(12):
-        if fred.evaluate("document.activeElement && document.activeElement.id") == "rematch-join":
-            break
-        fred.keyboard.press("Tab")
-    assert fred.evaluate("document.activeElement.id") == "rematch-join"
+    tab_to(fred, "rematch-join", 12)
     fred.keyboard.press("Enter")
     fred.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
                            " && spadesApp.table.msg && spadesApp.table.isPlayer", arg=new,

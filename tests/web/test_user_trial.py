@@ -18,6 +18,7 @@ from tests.web.helpers import (
     join_by_invite,
     my_turn_key,
     start_quick_match,
+    tab_to,
     wait_my_turn_or_over,
     wait_turn_passed,
 )
@@ -99,11 +100,7 @@ def test_leaving_a_running_match_lets_a_cpu_cover_the_seat(new_page: Any, server
     bob_speech.wait_for("Ann is back")
     # the Leave button does the same, by keyboard: Tab from the hand reaches it, Enter
     ann.wait_for_function("document.activeElement.id === 'hand'")
-    for _ in range(15):
-        if ann.evaluate("document.activeElement.id") == "leave-btn":
-            break
-        ann.keyboard.press("Tab")
-    assert ann.evaluate("document.activeElement.id") == "leave-btn"
+    tab_to(ann, "leave-btn")
     ann.keyboard.press("Enter")
     ann.wait_for_function("location.hash === '#/'")
     ann_speech.wait_for("You left Friends")
