@@ -420,3 +420,36 @@ def test_a_compiled_servers_cpus_decide_every_hand(compiled_build: Path, tmp_pat
         server.stop()
     log = server.log()
     assert "failed to decide" not in log and "Traceback" not in log, log[-3000:]
+
+
+def _unfinal_constants(source: str) -> list[str]:
+    """The module-level UPPER_CASE names ``source`` binds without a ``Final`` annotation."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            names = [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if "Final" in ast.unparse(node.annotation):
+                continue
+            names = [node.target.id]
+        else:
+            continue
+        found += [n for n in names if n.lstrip("_").isupper() and n != "__all__"]
+    return found
+
+
+@pytest.mark.parametrize("module", BUILD_HOT_MODULES)
+def test_hot_modules_constants_are_final(module: str) -> None:
+    """Compiled, a module constant that is not ``Final`` is looked up in the module's dict at
+    every use (the play path read ten of them per card); a ``Final`` one is a C static or,
+    for a literal, inlined. Names imported from modules mypyc does not compile (the phases
+    of ``spades.engine.phase``) are looked up the same way: the hot modules take them from
+    ``spades.engine.handstate``, where they are finals."""
+    source = (ROOT / "spades" / f"{module}.py").read_text()
+    assert _unfinal_constants(source) == []
+    if module != "engine/handstate":
+        assert "from spades.engine.phase import" not in source.replace(
+            "from spades.engine.phase import Phase\n", "")
+        assert not any(f" {p}," in line or line.endswith(f" {p}")
+                       for line in source.splitlines() if line.startswith("from spades.engine import")
+                       for p in ("BID", "PLAY", "DEAL", "OVER"))

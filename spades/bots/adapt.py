@@ -28,36 +28,38 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from spades.bots.human import shift_bid
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card
-from spades.engine import BID, BID_BASE, NIL, PLAY, Observation
+from spades.engine import Observation
+from spades.engine.actions import BID_BASE, NIL
 from spades.engine.cards import SPADE_MASK, SUIT_MASKS, SUIT_OF, highest, iter_cards
-from spades.engine.handstate import HandState
+from spades.engine.handstate import BID, PLAY, HandState
 
 #: Pseudo-hands of "bids as estimated" mixed into a seat's bid offset (shrinkage).
-OFFSET_PRIOR = 2.0
+OFFSET_PRIOR: Final = 2.0
 #: The mean (bid − estimate) of the intermediate level's number bids, what play-outs assume.
-BASE_OFFSET = -0.2
+BASE_OFFSET: Final = -0.2
 #: A seat's bids in play-outs move by its rounded offset once it is at least this far off.
-SHIFT_AT = 0.5
+SHIFT_AT: Final = 0.5
 #: The Nil risk the bid evidence assumes a Nil bidder accepts (see infer.bid_log_likelihood).
-BASE_NIL_RISK = 1.2
+BASE_NIL_RISK: Final = 1.2
 #: How far from its hand's worth the bid evidence assumes a number bid may be (standard
 #: deviation, in tricks), and the pseudo-hands of it mixed into a seat's own spread.
-BASE_BID_SD = 1.6
-SD_PRIOR = 2.0
+BASE_BID_SD: Final = 1.6
+SD_PRIOR: Final = 2.0
 #: With ``read_spread``: how far seats' habits differ (tricks; sets how much a seat's mean
 #: offset is shrunk towards the usual one).
-HABIT_SD = 1.0
+HABIT_SD: Final = 1.0
 #: Follow-suit choices needed before a seat is modelled as playing its highest card, and the
 #: share of highest cards that makes it so.
-FOLLOW_MIN = 6
-FOLLOW_HIGH = 0.85
+FOLLOW_MIN: Final = 6
+FOLLOW_HIGH: Final = 0.85
 #: Chances to overtake a winning Nil partner needed before a seat is modelled as not
 #: covering, and the share of covers below which it is.
-COVER_MIN = 2
-COVER_LOW = 0.5
+COVER_MIN: Final = 2
+COVER_LOW: Final = 0.5
 
 
 @dataclass
@@ -108,7 +110,7 @@ class SeatModel:
         return not (self.high_follower or self.no_cover)
 
 
-PLAIN = SeatModel()
+PLAIN: Final = SeatModel()
 
 
 def model_of(st: SeatStats, read_spread: bool = False) -> SeatModel:

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from spades.bots.policy import estimate_tricks, nil_risk, play_card
-from spades.engine import PLAY, IllegalAction, Observation, unseen_cards
+from spades.engine import IllegalAction, Observation, unseen_cards
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
-from spades.engine.handstate import HandState, public_voids
+from spades.engine.handstate import PLAY, HandState, public_voids
 
 if TYPE_CHECKING:
     from spades.bots.adapt import SeatModel

@@ -7,7 +7,9 @@ the acting seat's own cards and public information: bids, tricks, cards played, 
 
 from __future__ import annotations
 
-from spades.engine import BID, BID_BASE, BLIND_NIL, NIL, PLAY, Rules
+from typing import Final
+
+from spades.engine.actions import BID_BASE, BLIND_NIL, NIL
 from spades.engine.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
@@ -23,9 +25,10 @@ from spades.engine.cards import (
     highest,
     lowest,
 )
-from spades.engine.handstate import HandState
+from spades.engine.handstate import BID, PLAY, HandState
+from spades.engine.rules import Rules
 
-_SPADE_LOW = 39
+_SPADE_LOW: Final = 39
 
 
 # Hand evaluation --------------------------------------------------------------------------

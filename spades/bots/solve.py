@@ -5,9 +5,8 @@ Compiled with mypyc at install with the other hot modules (setup.py).
 
 from __future__ import annotations
 
-from spades.engine import PLAY
 from spades.engine.cards import cards_of
-from spades.engine.handstate import HandState
+from spades.engine.handstate import PLAY, HandState
 
 
 def solve(s: HandState, side: int, bag_weight: float, rel: float = 1.0) -> float:

@@ -9,15 +9,16 @@
 from __future__ import annotations
 
 import operator
+from typing import Final
 
 from spades.engine.cards import NUM_CARDS, card_name, card_str, parse_card
 from spades.engine.errors import CardError, SpadesError
 
-BID_BASE = 64
-NIL = BID_BASE
-BLIND_NIL = 96
-LOOK = 97
-MAX_BID = 18
+BID_BASE: Final = 64
+NIL: Final = BID_BASE
+BLIND_NIL: Final = 96
+LOOK: Final = 97
+MAX_BID: Final = 18
 
 
 def whole_number(action: object) -> int | None:
@@ -110,7 +111,7 @@ def parse_bid(value: object) -> int:
     raise SpadesError(f"{value!r} is not a bid: use a number, 'nil' or 'blind-nil'")
 
 
-_ACTION_HELP = "a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or 'look'"
+_ACTION_HELP: Final = "a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or 'look'"
 
 
 def parse_action(text: object) -> int:

@@ -13,41 +13,45 @@ following suit is ``hand & SUIT_MASKS[led] or hand``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from spades.engine.errors import CardError
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
-SUIT_LETTERS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-RANK_LETTERS = "23456789TJQKA"
-RANK_NAMES = (
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+SUITS: Final[tuple[int, ...]] = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS: Final = "CDHS"
+SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS: Final[tuple[str, ...]] = ("♣", "♦", "♥", "♠")
+RANK_LETTERS: Final = "23456789TJQKA"
+RANK_NAMES: Final[tuple[str, ...]] = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "jack", "queen", "king", "ace",
 )
 
-LITTLE_JOKER = 52
-BIG_JOKER = 53
-NUM_CARDS = 54
+LITTLE_JOKER: Final = 52
+BIG_JOKER: Final = 53
+NUM_CARDS: Final = 54
 
 #: The suit of every card (jokers are spades).
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (SPADES, SPADES)
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52)) + (SPADES, SPADES)
 #: The rank of every card, 0 (two) .. 12 (ace), 13 little joker, 14 big joker.
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52)) + (13, 14)
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52)) + (13, 14)
 
-SUIT_MASKS: tuple[int, ...] = (
+SUIT_MASKS: Final[tuple[int, ...]] = (
     0x1FFF,
     0x1FFF << 13,
     0x1FFF << 26,
     (0x1FFF << 39) | (1 << LITTLE_JOKER) | (1 << BIG_JOKER),
 )
-SPADE_MASK = SUIT_MASKS[SPADES]
-NON_SPADE_MASK = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
-JOKER_MASK = (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
-FULL_DECK = (1 << 52) - 1
+SPADE_MASK: Final = SUIT_MASKS[SPADES]
+NON_SPADE_MASK: Final = SUIT_MASKS[CLUBS] | SUIT_MASKS[DIAMONDS] | SUIT_MASKS[HEARTS]
+JOKER_MASK: Final = (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
+FULL_DECK: Final = (1 << 52) - 1
 
-_TWOS_IN_REMOVAL_ORDER = (0, 13, 26, 39)  # 2C, 2D, 2H, 2S
+_TWOS_IN_REMOVAL_ORDER: Final[tuple[int, ...]] = (0, 13, 26, 39)  # 2C, 2D, 2H, 2S
 
 
 def deck_mask(players: int, jokers: bool = False) -> int:
@@ -96,16 +100,19 @@ def card_symbol(card: object) -> str:
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
 
 
-_WORD_RANKS = {name: i for i, name in enumerate(RANK_NAMES)}
+_WORD_RANKS: Final[dict[str, int]] = {name: i for i, name in enumerate(RANK_NAMES)}
 _WORD_RANKS.update({"deuce": 0, "10": 8, "jack": 9, "j": 9, "q": 10, "k": 11, "a": 12})
 _WORD_RANKS.update({str(i + 2): i for i in range(9)})
-_WORD_SUITS = {name: i for i, name in enumerate(SUIT_NAMES)}
+_WORD_SUITS: Final[dict[str, int]] = {name: i for i, name in enumerate(SUIT_NAMES)}
 _WORD_SUITS.update({name[:-1]: i for i, name in enumerate(SUIT_NAMES)})
 
 
 #: Suit symbols read as suit letters: card_symbol's and their outline forms.
-_SYMBOL_SUITS = {sym: letter for syms, letter in (("♣♧", "C"), ("♦♢", "D"), ("♥♡", "H"),
-                                                  ("♠♤", "S")) for sym in syms}
+_SYMBOL_SUITS: Final[dict[str, str]] = {
+    sym: letter
+    for syms, letter in (("♣♧", "C"), ("♦♢", "D"), ("♥♡", "H"), ("♠♤", "S"))
+    for sym in syms
+}
 
 
 def parse_card(text: object) -> int:
@@ -177,7 +184,7 @@ def mask_of(cards: Iterable[object]) -> int:
 
 
 #: Seed 002's display order: hearts, spades, diamonds, clubs, weakest first in each.
-DISPLAY_SUIT_ORDER = (HEARTS, SPADES, DIAMONDS, CLUBS)
+DISPLAY_SUIT_ORDER: Final[tuple[int, ...]] = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 
 def sorted_for_display(mask: int) -> list[int]:

@@ -18,9 +18,13 @@ type (numpy's) and refuse a bool, as ``Match.apply`` does.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, whole_number
 from spades.engine.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
     NON_SPADE_MASK,
     SPADE_MASK,
     SPADES,
@@ -33,19 +37,25 @@ from spades.engine.cards import (
 )
 from spades.engine.errors import IllegalAction
 from spades.engine.observation import Observation
-from spades.engine.phase import BID, DEAL, PLAY, Phase
+from spades.engine.phase import Phase
 from spades.engine.rules import Rules
 from spades.engine.scoring import SideScore, score_side
 
 #: Every card numbered this or above is a trump (spades and jokers).
-SPADE_LOW = 39
+SPADE_LOW: Final = 39
 #: The void bits of clubs, diamonds and hearts: a seat that led a spade before spades
 #: were broken holds nothing else.
-ALL_OTHER_SUITS = 0b0111
+ALL_OTHER_SUITS: Final = 0b0111
+
+# The phases again (the same objects as spades.engine.phase's), as finals: compiled, they are
+# read from C statics rather than looked up in the module's dict at every use.
+BID: Final[Phase] = Phase.BID
+DEAL: Final[Phase] = Phase.DEAL
+PLAY: Final[Phase] = Phase.PLAY
 
 
-_AN_ACTION = f"a card 0 to 53 or a bid {BID_BASE} to {LOOK}"
-_A_BID = f"a bid {BID_BASE} to {LOOK}"
+_AN_ACTION: Final = f"a card 0 to 53 or a bid {BID_BASE} to {LOOK}"
+_A_BID: Final = f"a bid {BID_BASE} to {LOOK}"
 
 
 def _whole_arg(value: object, name: str, what: str) -> int:
@@ -295,14 +305,14 @@ class HandState:
                 led = self.led
                 follow = hand & SUIT_MASKS[led]
                 if follow:
-                    return _BY_SUIT[led][follow >> _SHIFT[led]]
+                    return _suit_cards(led, follow >> _SHIFT[led])
                 legal = hand
             elif self.broken:
                 legal = hand
             else:
                 legal = hand & NON_SPADE_MASK or hand
-            return (_CLUBS[legal & 0x1FFF] + _DIAMONDS[legal >> 13 & 0x1FFF]
-                    + _HEARTS[legal >> 26 & 0x1FFF] + _SPADES[legal >> 39])
+            return (_suit_cards(CLUBS, legal & 0x1FFF) + _suit_cards(DIAMONDS, legal >> 13 & 0x1FFF)
+                    + _suit_cards(HEARTS, legal >> 26 & 0x1FFF) + _suit_cards(SPADES, legal >> 39))
         if self.phase is BID:
             return self.legal_bids()
         return ()
@@ -476,20 +486,22 @@ def public_voids(obs: Observation) -> list[int]:
     return voids
 
 
-class _SuitCards(dict[int, tuple[int, ...]]):
-    """Lazily filled table: the bits of one suit (and above) → the cards, ascending."""
-
-    def __init__(self, base: int) -> None:
-        super().__init__()
-        self.base = base
-
-    def __missing__(self, bits: int) -> tuple[int, ...]:
-        cards = tuple(self.base + c for c in cards_of(bits))
-        self[bits] = cards
-        return cards
+#: Per suit, indexed by the suit's bits of a mask shifted down (spades with the jokers, 15
+#: bits): those cards in ascending order, filled on first use (``()`` until then). A list
+#: read by index costs no hashing, which a dict of the same did on every legal_actions.
+_SUIT_CARDS: Final[tuple[list[tuple[int, ...]], ...]] = tuple(
+    [()] * (1 << width) for width in (13, 13, 13, 15))
+_SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)
 
 
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = _BY_SUIT = tuple(_SuitCards(13 * s) for s in range(4))
-_SHIFT = (0, 13, 26, 39)
+def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
+    """The cards of ``suit`` whose bits, shifted down to the suit, are ``bits``."""
+    table = _SUIT_CARDS[suit]
+    cards = table[bits]
+    if not cards and bits:
+        base = _SHIFT[suit]
+        cards = table[bits] = tuple(base + c for c in cards_of(bits))
+    return cards
+
 
 __all__ = ["ALL_OTHER_SUITS", "SPADE_LOW", "HandState", "public_voids"]

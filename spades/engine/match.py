@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from spades.engine._pickling import get_state, set_state
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, action_str, whole_number
@@ -52,15 +52,18 @@ from spades.engine.events import (
     TrickWon,
 )
 from spades.engine.hands import HandLog, HandResult
-from spades.engine.handstate import HandState
+from spades.engine.handstate import BID, DEAL, PLAY, HandState
 from spades.engine.observation import Observation
-from spades.engine.phase import BID, DEAL, OVER, PLAY, Phase
+from spades.engine.phase import Phase
 from spades.engine.record_format import record_of
 from spades.engine.rules import Rules
 from spades.engine.scoring import apply_bags, winner
 
 #: ``current_player`` while the next hand waits to be dealt, and once the match is over.
-CHANCE, TERMINAL = -1, -2
+CHANCE: Final = -1
+TERMINAL: Final = -2
+#: The match is over (the same object as spades.engine.phase's; a final, as in handstate).
+OVER: Final[Phase] = Phase.OVER
 
 
 class Match(HandState):
