@@ -112,6 +112,7 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
+        """Cards dealt to each seat (13 with four players and no jokers)."""
         return self.deck.bit_count() // self.players
 
     @property
