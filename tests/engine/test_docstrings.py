@@ -10,6 +10,7 @@ import doctest
 import importlib
 import importlib.util
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -58,7 +59,10 @@ def source_module(module_name: str) -> ModuleType:
     path = Path(str(module.__file__)).with_name(module_name.rsplit(".", 1)[1] + ".py")
     spec = importlib.util.spec_from_file_location(module_name + "_source", path)
     assert spec is not None and spec.loader is not None
+    if spec.name in sys.modules:  # run once: (a compiled module's classes, each asked)
+        return sys.modules[spec.name]
     source = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = source  # (dataclasses look their module up there)
     spec.loader.exec_module(source)
     return source
 
