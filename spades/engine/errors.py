@@ -1,4 +1,5 @@
-"""The engine's exceptions. Every one is a :class:`SpadesError`, itself a ``ValueError``."""
+"""The engine's exceptions (every one a :class:`SpadesError`, itself a ``ValueError``), and
+:func:`check_flag`, which refuses a flag argument that is not ``True`` or ``False``."""
 
 from __future__ import annotations
 
