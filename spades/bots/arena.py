@@ -27,6 +27,7 @@ from typing import Any
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import Match, Rules, profile
+from spades.engine.errors import check_flag
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
 MAX_HANDS = 80
@@ -111,7 +112,8 @@ class ArenaConfig:
     def __post_init__(self) -> None:
         """Refuse at once, by name, what ``spades arena`` refuses: rules that are not a
         :class:`Rules`, a spec that is not text or a mixed spec on sides not of two seats,
-        fewer than one deal."""
+        fewer than one deal, a flag (``matches``, ``save_records``) that is not ``True`` or
+        ``False``."""
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, like profile('cardems'), "
                             f"not {self.rules!r}"[:200])
@@ -125,6 +127,8 @@ class ArenaConfig:
                 raise ValueError(f"{name}: {exc}") from None
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"deals must be a whole number 1 or more, not {self.deals!r}"[:200])
+        check_flag("matches", self.matches)
+        check_flag("save_records", self.save_records)
 
 
 def seat_specs(spec: str) -> tuple[str, ...]:

@@ -29,6 +29,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        """This level's choice among ``obs.legal_actions``, for the seat of ``obs``, which is
+        to act (else a ``SpadesError`` or ``TypeError``: :func:`check_turn`)."""
         check_turn(obs)
         return self.rng.choice(obs.legal_actions)
 

@@ -44,6 +44,7 @@ from spades.bots.ismcts import tree_search
 from spades.bots.policy import choose_bid, estimate_tricks, nil_risk, play_card, rollout
 from spades.bots.solve import solve
 from spades.engine import BID_BASE, BLIND_NIL, LOOK, NIL, PLAY, Observation
+from spades.engine.errors import check_flag
 from spades.engine.handstate import HandState
 
 #: Default sampled deals per decision (the ``expert`` spec without a budget). 200 was tried
@@ -97,6 +98,9 @@ class ExpertBot:
                  trick_noise: float | None = None, read_spread: bool = True,
                  guide: bool = False, bias: float = 0.0,
                  tree_exact: float = TREE_EXACT) -> None:
+        for flag, value in (("adapt", adapt), ("cpu", cpu), ("tree", tree),
+                            ("read_spread", read_spread), ("guide", guide)):
+            check_flag(flag, value)  # adapt="no" is a mistake, not a wish to adapt
         #: In the tree (a budget in seconds, two sides, ``rel`` 1), play-outs stop when this
         #: many tricks are left, the one in progress among them, and the rest is solved
         #: exactly (0: played out to the end by the play-out policy).

@@ -65,6 +65,8 @@ class IntermediateBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        """This level's choice among ``obs.legal_actions``, for the seat of ``obs``, which is
+        to act (else a ``SpadesError`` or ``TypeError``: :func:`check_turn`)."""
         check_turn(obs)
         given = settled(obs)
         if given is not None:
@@ -93,6 +95,8 @@ class BeginnerBot:
         self.rng = random.Random(seed)
 
     def act(self, obs: Observation) -> int:
+        """This level's choice among ``obs.legal_actions``, for the seat of ``obs``, which is
+        to act (else a ``SpadesError`` or ``TypeError``: :func:`check_turn`)."""
         check_turn(obs)
         given = settled(obs, always_look)
         if given is not None:

@@ -51,6 +51,7 @@ class Hint:
 
     @property
     def action_str(self) -> str:
+        """The action spelled as in records (``"QH"``, ``"3"``, ``"nil"``)."""
         return action_str(self.action)
 
     def to_json(self) -> dict[str, str]:

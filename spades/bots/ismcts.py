@@ -23,6 +23,7 @@ from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
 from spades.engine import BID, DEAL, PLAY, Observation
 from spades.engine.cards import cards_of
+from spades.engine.errors import check_flag
 from spades.engine.handstate import HandState
 
 DEFAULT_ITERATIONS = 1500
@@ -144,6 +145,7 @@ class IsmctsBot:
     def __init__(self, seed: int | None = None, iterations: float = DEFAULT_ITERATIONS,
                  seconds: float | None = None, bag_weight: float = 0.5,
                  cpu: bool = False) -> None:
+        check_flag("cpu", cpu)
         self.rng = random.Random(seed)
         #: The clock of a budget in seconds: wall time, or this thread's CPU time.
         self.clock = time.thread_time if cpu else time.perf_counter

@@ -40,19 +40,29 @@ def bid_action(n: int) -> int:
     return BID_BASE + n
 
 
-def is_bid(action: int) -> bool:
-    """Whether ``action`` is a bid: a number bid, Nil or Blind Nil (not ``LOOK``)."""
-    return BID_BASE <= action <= BLIND_NIL
+def is_bid(action: object) -> bool:
+    """Whether ``action`` is a bid: a number bid, Nil or Blind Nil (not ``LOOK``).
+
+    Like :meth:`~spades.engine.match.Match.is_legal` it answers for any value: an action of
+    another integer type (numpy's) is that int; a bool, a float, text or ``None`` is no
+    action, so no bid (False)."""
+    if type(action) is int:  # the usual case first: no conversion
+        return BID_BASE <= action <= BLIND_NIL
+    number = whole_number(action)
+    return number is not None and BID_BASE <= number <= BLIND_NIL
 
 
-def is_play(action: int) -> bool:
-    """Whether ``action`` plays a card (0 to 53)."""
-    return 0 <= action < NUM_CARDS
+def is_play(action: object) -> bool:
+    """Whether ``action`` plays a card (0 to 53); for any value, as :func:`is_bid`."""
+    if type(action) is int:
+        return 0 <= action < NUM_CARDS
+    number = whole_number(action)
+    return number is not None and 0 <= number < NUM_CARDS
 
 
 def bid_value(action: int) -> int:
     """Tricks bid by a bid action (0 for Nil and Blind Nil)."""
-    if not is_bid(action):
+    if not BID_BASE <= action <= BLIND_NIL:
         raise SpadesError(f"{action} is not a bid action: those are {BID_BASE} to {BLIND_NIL}")
     return 0 if action == BLIND_NIL else action - BID_BASE
 

@@ -1,4 +1,5 @@
-"""The engine's exceptions. Every one is a :class:`SpadesError`, itself a ``ValueError``."""
+"""The engine's exceptions (every one a :class:`SpadesError`, itself a ``ValueError``), and
+:func:`check_flag`, which refuses a flag argument that is not ``True`` or ``False``."""
 
 from __future__ import annotations
 
@@ -21,3 +22,12 @@ class IllegalAction(SpadesError):
 
 class RecordError(SpadesError):
     """A match record that cannot be read or replayed. ``str()`` says where and why."""
+
+
+def check_flag(name: str, value: object) -> bool:
+    """``value`` if it is ``True`` or ``False``; else a ``TypeError`` naming the argument
+    and what it got (``events must be True or False, not 'yes'``): a flag given ``"yes"``,
+    ``1`` or ``None`` is a mistake, not a truthy choice."""
+    if isinstance(value, bool):
+        return value
+    raise TypeError(f"{name} must be True or False, not {value!r}"[:200])

@@ -46,6 +46,8 @@ class HandDealt:
     dealer: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "deal", "hand": 1, "dealer": 3}``: the hand's number (1-based) and the
+        dealer's seat; no cards."""
         return {"type": self.kind, "hand": self.hand, "dealer": self.dealer}
 
 
@@ -57,6 +59,7 @@ class LookedAtCards:
     seat: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "look", "seat": 0}``."""
         return {"type": self.kind, "seat": self.seat}
 
 
@@ -70,6 +73,8 @@ class BidMade:
     blind: bool = False
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "bid", "seat": 1, "bid": 4}``: ``bid`` spelled as in records, a number,
+        ``"nil"`` or ``"blind-nil"``."""
         return {"type": self.kind, "seat": self.seat, "bid": _bid_json(self.bid, self.blind)}
 
 
@@ -82,6 +87,8 @@ class BiddingClosed:
     leader: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "bidding_closed", "contracts": [7, 5], "leader": 1}``: ``contracts`` per
+        side, ``leader`` the seat that leads the first trick."""
         return {"type": self.kind, "contracts": list(self.contracts), "leader": self.leader}
 
 
@@ -95,6 +102,7 @@ class CardPlayed:
     trick: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "play", "seat": 0, "card": "QH", "trick": 3}``: ``trick`` 1-based."""
         return {"type": self.kind, "seat": self.seat, "card": card_str(self.card),
                 "trick": self.trick}
 
@@ -109,6 +117,8 @@ class SpadesBroken:
     trick: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "spades_broken", "seat": 3, "card": "2S", "trick": 4}``: the card that
+        broke them."""
         return {"type": self.kind, "seat": self.seat, "card": card_str(self.card),
                 "trick": self.trick}
 
@@ -126,6 +136,9 @@ class TrickWon:
     taken: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "trick", "winner": 2, "trick": 5, "cards": [[1, "4H"], [2, "AH"], ...],
+        "card": "AH", "taken": 3}``: ``cards`` are ``[seat, card]`` in play order, ``card`` the
+        winning one, ``taken`` the winner's tricks this hand."""
         return {"type": self.kind, "winner": self.winner, "trick": self.trick,
                 "cards": [[s, card_str(c)] for s, c in self.cards], "card": card_str(self.card),
                 "taken": self.taken}
@@ -142,6 +155,7 @@ class NilDecided:
     trick: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "nil", "seat": 1, "made": false, "blind": false, "trick": 4}``."""
         return {"type": self.kind, "seat": self.seat, "made": self.made, "blind": self.blind,
                 "trick": self.trick}
 
@@ -159,6 +173,9 @@ class ContractDecided:
     trick: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "contract", "side": 0, "made": true, "contract": 7, "tricks": 7,
+        "trick": 11}``: ``tricks`` counted toward the contract then, ``trick`` 0 when decided as
+        bidding closed."""
         return {"type": self.kind, "side": self.side, "made": self.made,
                 "contract": self.contract, "tricks": self.tricks, "trick": self.trick}
 
@@ -189,6 +206,12 @@ class SideHand:
     blind_nil_points: int = 0
 
     def to_json(self) -> dict[str, Any]:
+        """Every field, by name: ``{"side": 0, "contract": 7, "tricks": 8, "made": true,
+        "contract_points": 70, "overtrick_points": 1, "nil_points": 0, "blind_nil_points": 0,
+        "bonus_points": 0, "loose_trick_points": 0, "bag_penalty_points": 0,
+        "timer_penalty_points": 0, "points": 71, "score": 152, "new_bags": 1, "timer_bags": 0,
+        "bags": 3}``; the parts add up to ``points``, ``blind_nil_points`` is a share of
+        ``nil_points``, ``score`` and ``bags`` are after the hand."""
         return {
             "side": self.side,
             "contract": self.contract,
@@ -219,6 +242,8 @@ class HandScored:
     sides: tuple[SideHand, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "hand_scored", "hand": 1, "sides": [...]}``: ``sides`` holds one
+        :meth:`SideHand.to_json` per side."""
         return {"type": self.kind, "hand": self.hand, "sides": [s.to_json() for s in self.sides]}
 
 
@@ -233,6 +258,7 @@ class BagWarning:
     left: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "bag_warning", "side": 1, "bags": 8, "left": 2}``."""
         return {"type": self.kind, "side": self.side, "bags": self.bags, "left": self.left}
 
 
@@ -251,6 +277,9 @@ class TimedOut:
     penalty_points: int
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "timeout", "seat": 2, "action": "4C", "side": 0, "penalty_bags": 1,
+        "bags": 4, "penalty_points": 0}``: ``action`` spelled as in records (a card, a number
+        bid, ``"nil"``...), ``bags`` the side's after the penalty."""
         action: int | str = action_str(self.action)
         if NIL < self.action < BLIND_NIL:
             action = self.action - NIL  # a bid of n tricks, a number as in records
@@ -268,6 +297,8 @@ class MatchOver:
     scores: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """``{"type": "match_over", "winner": 0, "scores": [512, 377]}``: ``winner`` is a side,
+        or ``null`` for a draw; ``scores`` per side."""
         return {"type": self.kind, "winner": self.winner, "scores": list(self.scores)}
 
 

@@ -25,6 +25,9 @@ class HandResult:
     timeout_bags: tuple[int, ...]  # per side, penalty bags from the turn timer this hand
 
     def to_json(self) -> dict[str, Any]:
+        """``{"tricks": [5, 2, 4, 2], "points": [81, 31], "scores": [81, 31], "bags": [1, 1]}``:
+        ``tricks`` per seat; ``points`` (this hand), ``scores`` and ``bags`` (after it) per
+        side. An observation's ``results`` and ``spades replay --json``'s ``hands``."""
         return {
             "tricks": list(self.tricks),
             "points": list(self.points),
@@ -46,10 +49,12 @@ class HandLog:
 
     @property
     def bids(self) -> list[int]:
+        """The bid actions (Blind Nil included, ``LOOK`` not), in order."""
         return [a for a in self.actions if BID_BASE <= a <= BLIND_NIL]
 
     @property
     def plays(self) -> list[int]:
+        """The cards played, in order."""
         return [a for a in self.actions if a < BID_BASE]
 
 

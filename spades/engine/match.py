@@ -33,7 +33,7 @@ from spades.engine.cards import (
     card_str,
     cards_of,
 )
-from spades.engine.errors import IllegalAction, SpadesError
+from spades.engine.errors import IllegalAction, SpadesError, check_flag
 from spades.engine.events import (
     BagWarning,
     BiddingClosed,
@@ -108,6 +108,7 @@ class Match(HandState):
             raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}")
         if rng is not None and not isinstance(rng, random.Random):
             raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
+        check_flag("events", events)
         self._start(rules)
         self.rng = rng
         self.deck_cards = cards_of(rules.deck)
@@ -358,8 +359,9 @@ class Match(HandState):
 
     def record_events(self, on: bool = True) -> None:
         """Start recording events from now on (into a fresh :attr:`events`), or stop: for a
-        match rebuilt quietly (a replay, a resumed game) that is to tell what comes next."""
-        self.events = [] if on else None
+        match rebuilt quietly (a replay, a resumed game) that is to tell what comes next.
+        ``on`` is ``True`` or ``False`` (anything else: ``TypeError``)."""
+        self.events = [] if check_flag("on", on) else None
 
     def take_events(self) -> list[Event]:
         """The events recorded since the last call, in order; recording goes on afresh."""

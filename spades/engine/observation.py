@@ -48,14 +48,24 @@ class Observation:
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side (``rules.sides``)."""
         return self.rules.sides
 
     @property
     def my_side(self) -> int:
+        """The side of this seat."""
         return self.rules.side_of[self.seat]
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON (cards as ``AS``, bids as numbers, ``"nil"``, ``"blind-nil"``)."""
+        """Plain JSON, cards spelled ``AS`` and bids as in records (a number, ``"nil"``,
+        ``"blind-nil"``): ``seat``, ``phase`` (``"deal"``, ``"bid"``, ``"play"``, ``"over"``),
+        ``hand_number``, ``dealer``, ``current_player``, ``hand`` (the seat's cards sorted for
+        display, or ``null`` while it may bid blind nil unseen), ``hand_sizes``, ``bids`` per
+        seat (``null``: not yet), ``tricks`` per seat, ``leader``, ``trick`` (``[seat, card]``
+        of the open trick), ``spades_broken``, ``plays`` (``[seat, card]`` this hand),
+        ``scores`` and ``bags`` per side, ``results`` (:meth:`HandResult.to_json` per scored
+        hand), ``legal_actions`` (empty unless it is this seat's turn) and ``winner``. The
+        rules and the past hands' deals are not in it."""
         return {
             "seat": self.seat,
             "phase": self.phase.value,

@@ -13,7 +13,7 @@ from typing import Any
 
 from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
 from spades.engine.cards import card_str, parse_card
-from spades.engine.errors import RecordError, SpadesError
+from spades.engine.errors import RecordError, SpadesError, check_flag
 from spades.engine.events import Event
 from spades.engine.match import Match
 from spades.engine.phase import BID, DEAL, OVER
@@ -63,7 +63,12 @@ def replay(record: Any, *, events: bool = False, into: list[Event] | None = None
     why; nothing else is raised. With ``events``, the match has recorded every event of the
     record in ``match.events`` (see :mod:`spades.engine.events`); ``into`` is a list that
     receives them as they happen instead, so that the events before a broken step are
-    kept."""
+    kept. ``events`` that is not ``True`` or ``False``, or ``into`` that is not a list (or
+    None), is a ``TypeError`` naming it."""
+    check_flag("events", events)
+    if into is not None and not isinstance(into, list):
+        raise TypeError(f"into must be a list (the events are appended to it) or None, "
+                        f"not {into!r}"[:200])
     try:
         return _replay(record, events, into)
     except RecordError as exc:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from spades.engine.cards import deck_mask
-from spades.engine.errors import RulesError
+from spades.engine.errors import RulesError, check_flag
 
 Bidding = Literal["standard", "mirror", "suicide", "whiz"]
 SpadesBreak = Literal["any", "trump"]
@@ -112,6 +112,7 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
+        """Cards dealt to each seat (13 with four players and no jokers)."""
         return self.deck.bit_count() // self.players
 
     @property
@@ -149,6 +150,7 @@ class Rules:
         Rules named after no profile (``Rules(name="mine")``), or after a profile that is
         not played by this many players, are written as ``"preset": "custom"`` with every
         knob and their ``"name"``, so the name comes back too."""
+        check_flag("teams", teams)
         base = profile_base(self)
         out: dict[str, Any] = {"preset": "custom" if base is None else self.name}
         if base is None and self.name != "custom":

@@ -3,6 +3,7 @@ refuses, at once and by name, instead of an AttributeError or a run of the wrong
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -51,3 +52,13 @@ def test_a_spec_that_is_no_text_is_refused_by_name(name: str) -> None:
 def test_a_good_config_is_kept_as_given() -> None:
     cfg = config(a="human:over/expert", seed=7)
     assert (cfg.a, cfg.b, cfg.deals, cfg.seed) == ("human:over/expert", "beginner", 2, 7)
+
+
+@pytest.mark.parametrize("name", ["matches", "save_records"])
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_the_flags_must_be_true_or_false(name: str, value: object) -> None:
+    # ArenaConfig(..., matches="no") played whole matches: any truthy value was True.
+    with pytest.raises(TypeError, match=rf"^{name} must be True or False, not "
+                                        rf"{re.escape(repr(value))}$"):
+        config(**{name: value})
+    assert getattr(config(**{name: True}), name) is True

@@ -4,6 +4,7 @@ observation only, and the same seed gives the same decisions."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -90,6 +91,25 @@ def test_a_spec_that_is_not_text_is_refused_by_name(spec: Any) -> None:
     with pytest.raises(TypeError, match=r"a bot spec is text like 'expert'") as caught:
         make_bot(spec, 1)
     assert str(caught.value).endswith(f"not {spec!r}")
+
+
+FLAGS = [("expert", name) for name in ("adapt", "cpu", "tree", "read_spread", "guide")] + [
+    ("ismcts", "cpu")]
+
+
+@pytest.mark.parametrize(("level", "name"), FLAGS, ids=[f"{lv}-{n}" for lv, n in FLAGS])
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_the_search_bots_flags_must_be_true_or_false(level: str, name: str, value: Any) -> None:
+    # ExpertBot(adapt="no") adapted, and IsmctsBot(cpu=0) was taken as False but cpu="no" as
+    # True: any value was read by its truth (docs/bots.md names these knobs for experiments).
+    from spades.bots.expert import ExpertBot
+    from spades.bots.ismcts import IsmctsBot
+
+    cls: Any = ExpertBot if level == "expert" else IsmctsBot
+    with pytest.raises(TypeError, match=rf"^{name} must be True or False, not "
+                                        rf"{re.escape(repr(value))}$"):
+        cls(1, **{name: value})
+    cls(1, **{name: False})
 
 
 def _decisions(spec: str, seed: int) -> list[int]:

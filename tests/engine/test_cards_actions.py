@@ -167,3 +167,41 @@ def test_parse_action_reads_every_bid_spelling_parse_bid_reads() -> None:
     assert parse_action("big joker") == parse_card("BJ")
     with pytest.raises(CardError, match=r"^joker: say big joker or little joker$"):
         parse_action("joker")
+
+
+class _Index:
+    """An integer type of its own, as numpy's are (``__index__``)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+@pytest.mark.parametrize("value", ["x", "70", "QH", None, 70.0, 5.0, True, False, [70], b"F",
+                                   object()])
+def test_the_action_predicates_say_no_to_what_is_no_action(value: object) -> None:
+    # is_bid('x') was TypeError: '<=' not supported between instances of 'int' and 'str'
+    # (and is_play(True) was True): a predicate answers, as match.is_legal does, and like it
+    # takes no bool, float or text for an action.
+    from spades.engine import is_bid, is_play
+
+    assert is_bid(value) is False
+    assert is_play(value) is False
+    assert Match(profile("cardems"), rng=__import__("random").Random(1)).is_legal(value) is False
+
+
+def test_the_action_predicates_take_any_integer_type() -> None:
+    from spades.engine import LOOK, is_bid, is_play
+
+    for kind in (int, _Index):
+        assert [is_bid(kind(a)) for a in (BID_BASE - 1, BID_BASE, BLIND_NIL, LOOK)] == [
+            False, True, True, False]
+        assert [is_play(kind(a)) for a in (-1, 0, 53, 54)] == [False, True, True, False]
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - numpy comes with the learn extra
+        return
+    assert is_bid(np.int64(BID_BASE + 3)) and is_play(np.int8(5))
+    assert not is_bid(np.bool_(True)) and not is_play(np.bool_(True))

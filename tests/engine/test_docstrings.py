@@ -1,12 +1,16 @@
 """The examples in the library's docstrings (what ``help()`` shows a newcomer) run and print
 what they say, and end: an example that plays a match is stopped after a bounded number of
-actions instead of running for ever."""
+actions instead of running for ever. Every public method and property of the classes
+``spades.engine`` and ``spades.bots`` export has a docstring, and every ``to_json`` names
+the fields it writes."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import importlib.util
+import re
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -55,7 +59,10 @@ def source_module(module_name: str) -> ModuleType:
     path = Path(str(module.__file__)).with_name(module_name.rsplit(".", 1)[1] + ".py")
     spec = importlib.util.spec_from_file_location(module_name + "_source", path)
     assert spec is not None and spec.loader is not None
+    if spec.name in sys.modules:  # run once: (a compiled module's classes, each asked)
+        return sys.modules[spec.name]
     source = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = source  # (dataclasses look their module up there)
     spec.loader.exec_module(source)
     return source
 
@@ -89,3 +96,76 @@ def test_the_main_entry_points_say_what_they_do_in_help(name: str, module_name: 
     for part in name.split("."):
         thing = getattr(thing, part)
     assert (getattr(thing, "__doc__", None) or "").strip(), f"{name} has no docstring"
+
+
+def _public_classes() -> list[tuple[str, type]]:
+    """(name as help() shows it, class) of every class the engine and the bots export."""
+    import spades.bots
+
+    found = []
+    for package in (spades.engine, spades.bots):
+        for name in package.__all__:
+            thing = getattr(package, name)
+            if isinstance(thing, type):
+                found.append((f"{package.__name__}.{name}", thing))
+    return found
+
+
+def _undocumented(cls: type) -> list[str]:
+    """The public methods and properties of ``cls`` (its own and those it inherits from a
+    spades class) without a docstring, read from their source modules."""
+    missing = []
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("spades"):
+            continue
+        source = getattr(source_module(klass.__module__), klass.__name__, klass)
+        for attr, value in vars(source).items():
+            if attr.startswith("_"):
+                continue
+            func = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+            if callable(func) and not isinstance(func, type) and not (func.__doc__ or "").strip():
+                missing.append(f"{klass.__qualname__}.{attr}")
+    return missing
+
+
+@pytest.mark.parametrize(("name", "cls"), _public_classes(), ids=[n for n, _ in _public_classes()])
+def test_every_public_method_says_what_it_does(name: str, cls: type) -> None:
+    # The events' to_json (13 of them), SideHand.to_json, HandResult.to_json, Rules.hand_size,
+    # Observation.sides and the bots' act showed no word in help().
+    assert not _undocumented(cls), f"{name}: no docstring on {', '.join(_undocumented(cls))}"
+
+
+def _blank(cls: type) -> Any:
+    """An instance of a frozen dataclass of the engine with zeros, falses and empties."""
+    import dataclasses
+
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        kind = str(f.type)
+        values[f.name] = (None if kind.endswith("| None") else () if kind.startswith("tuple")
+                          else False if kind == "bool" else 0)
+    return cls(**values)
+
+
+def _json_values() -> list[tuple[str, Any]]:
+    """(name, a value with a to_json) for every kind of value the engine writes as JSON."""
+    import random
+
+    from spades.bots import Hint
+    from spades.engine import EVENT_TYPES, SideHand
+
+    match = Match(spades.engine.profile("cardems"), rng=random.Random(1))
+    while not match.results:
+        match.apply(match.legal_actions()[0])
+    values: list[tuple[str, Any]] = [(cls.__name__, _blank(cls)) for cls in EVENT_TYPES]
+    return values + [("SideHand", _blank(SideHand)), ("HandResult", match.results[0]),
+                     ("Observation", match.observation(0)), ("Hint", Hint(0, "why"))]
+
+
+@pytest.mark.parametrize(("name", "value"), _json_values(), ids=[n for n, _ in _json_values()])
+def test_every_to_json_names_the_fields_it_writes(name: str, value: Any) -> None:
+    # The events' to_json had no docstring: help() did not say what the JSON looks like.
+    source = getattr(source_module(type(value).__module__), type(value).__name__)
+    doc = source.to_json.__doc__ or ""
+    unnamed = [key for key in value.to_json() if not re.search(rf"\b{key}\b", doc)]
+    assert not unnamed, f"{name}.to_json's docstring does not name {unnamed}"

@@ -4,6 +4,7 @@ and what it should be, not an AttributeError from deep inside."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -329,3 +330,65 @@ def test_a_hand_state_refuses_a_numpy_bool() -> None:
         s.play(np.True_)
     with pytest.raises(TypeError, match=r"^action must be a whole number"):
         s.apply(np.False_)
+
+
+#: What the compiled Match says itself, before its body runs, for a flag that is no bool
+#: (mypyc checks an argument typed ``bool``; the annotation stays ``bool`` for type checkers).
+COMPILED_FLAG = r"|^bool object expected; got "
+
+
+def _flag_message(name: str, value: object) -> str:
+    return rf"^{name} must be True or False, not {re.escape(repr(value))}$"
+
+
+@pytest.mark.parametrize("value", ["yes", "false", 1, 0, None])
+def test_replay_events_must_be_true_or_false(value: Any) -> None:
+    # replay(record, events='yes') recorded events, and events='false' did too: any truthy
+    # value was taken for True.
+    from spades.engine import replay
+
+    record = Match(profile("cardems", one_hand=True), rng=random.Random(1)).to_record()
+    with pytest.raises(TypeError, match=_flag_message("events", value)):
+        replay(record, events=value)
+    assert replay(record, events=True).events
+    assert replay(record, events=False).events is None
+
+
+@pytest.mark.parametrize("into", ["events", ()])
+def test_replay_into_must_be_a_list(into: Any) -> None:
+    # into="events" failed deep inside with AttributeError: 'str' object has no attribute
+    # 'append'.
+    from spades.engine import replay
+
+    record = Match(profile("cardems", one_hand=True), rng=random.Random(1)).to_record()
+    with pytest.raises(TypeError, match=rf"^into must be a list \(the events are appended to "
+                                        rf"it\) or None, not {re.escape(repr(into))}$"):
+        replay(record, into=into)
+    kept: list[Any] = []
+    replay(record, into=kept)
+    assert kept
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_match_flags_must_be_true_or_false(value: Any) -> None:
+    # Match(rules, events='yes') and match.record_events('no') took any truthy value for True
+    # (pure Python; the compiled build refused it in mypyc's words, which it still does).
+    rules = profile("cardems")
+    with pytest.raises(TypeError, match=_flag_message("events", value) + COMPILED_FLAG):
+        Match(rules, rng=random.Random(1), events=value)
+    with pytest.raises(TypeError, match=_flag_message("events", value) + COMPILED_FLAG):
+        Match.new(rules, 1, events=value)
+    match = Match(rules, rng=random.Random(1))
+    with pytest.raises(TypeError, match=_flag_message("on", value) + COMPILED_FLAG):
+        match.record_events(value)
+    assert match.events is None
+    match.record_events(True)
+    assert match.events == []
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_rules_to_json_teams_must_be_true_or_false(value: Any) -> None:
+    rules = profile("race400", players=6, teams=((0, 3), (1, 4), (2, 5)))
+    with pytest.raises(TypeError, match=_flag_message("teams", value)):
+        rules.to_json(teams=value)
+    assert "teams" in rules.to_json(teams=True) and "teams" not in rules.to_json()
