@@ -67,8 +67,22 @@ def bid_value(action: int) -> int:
     return 0 if action == BLIND_NIL else action - BID_BASE
 
 
-def action_str(action: int) -> str:
-    """``AS``, ``3``, ``nil``, ``blind-nil``, ``look``: the record's spelling."""
+def _an_action(action: object) -> int:
+    """``action`` as an int (numpy integers too), or :class:`SpadesError` saying it is no
+    action: a bool, a float, text, ``None``."""
+    if type(action) is int:
+        return action
+    number = whole_number(action)
+    if number is None:
+        raise SpadesError(f"{action!r} is not an action: actions are whole numbers, cards 0 to 53"
+                          f" and bids {BID_BASE} to {LOOK}"[:200])
+    return number
+
+
+def action_str(action: object) -> str:
+    """``AS``, ``3``, ``nil``, ``blind-nil``, ``look``: the record's spelling. Anything that
+    is no action (a number out of range, a bool, text) is a :class:`SpadesError`."""
+    action = _an_action(action)
     if action == BLIND_NIL:
         return "blind-nil"
     if action == LOOK:
@@ -82,8 +96,10 @@ def action_str(action: int) -> str:
     raise SpadesError(f"{action!r} is not an action")
 
 
-def action_name(action: int) -> str:
-    """An action in words, for people: ``bids 3``, ``plays the queen of hearts``."""
+def action_name(action: object) -> str:
+    """An action in words, for people: ``bids 3``, ``plays the queen of hearts``; what is
+    no action is a :class:`SpadesError`, as for :func:`action_str`."""
+    action = _an_action(action)
     if action == BLIND_NIL:
         return "bids blind nil"
     if action == LOOK:
@@ -92,7 +108,7 @@ def action_name(action: int) -> str:
         return "bids nil"
     if BID_BASE < action <= BID_BASE + MAX_BID:
         return f"bids {action - BID_BASE}"
-    if isinstance(action, int) and 0 <= action < 54:
+    if 0 <= action < 54:
         return f"plays the {card_name(action)}"
     raise SpadesError(f"{action!r} is not an action")
 

@@ -56,6 +56,22 @@ def test_a_number_that_is_no_card_is_refused_by_name(card: int) -> None:
         action_str(card)
 
 
+@pytest.mark.parametrize("value", ["x", None, 3.5, True, False, [1]])
+def test_what_is_no_action_is_refused_by_name_in_either_build(value: object) -> None:
+    # Pure Python raised a bare TypeError comparing str and int for 'x'; the compiled build
+    # said "int object expected" and spelt True as the three of clubs.
+    for show in (action_str, action_name):
+        with pytest.raises(SpadesError, match=rf"^{re.escape(repr(value))} is not an action: "
+                                              r"actions are whole numbers"):
+            show(value)
+
+
+def test_an_action_of_another_integer_type_is_that_action() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert action_str(numpy.int64(BID_BASE + 3)) == "3"
+    assert action_name(numpy.int16(49)) == "plays the queen of spades"
+
+
 def test_bid_and_play_helpers_refuse_what_is_not_theirs() -> None:
     # bid_value(3) was -61 and bid_value(LOOK) 33; is_play(60) was True (no card is 60);
     # sorted_for_display(-1) listed all 54 cards.
