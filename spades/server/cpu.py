@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from spades import bots
+from spades.bots.external import ExternalBot
 from spades.engine import Observation
 
 _CACHE: dict[tuple[str, int], Any] = {}
@@ -23,8 +24,19 @@ _EXTERNAL: dict[str, str] = {}
 
 def register_external(name: str, spec: str) -> None:
     """Offer an external bot program (bot protocol) to table owners under ``name``."""
-    if not spec.startswith("cmd:") or not name or name in strengths():
-        raise ValueError(f"--bot {name}={spec}: use a new name and cmd:PROGRAM ARGS")
+    where = f"--bot {name}={spec}" if spec else f"--bot {name}"
+    if not name:
+        raise ValueError(f"{where}: give the strength a NAME before the =, as in "
+                         "--bot mybot=cmd:PROGRAM ARGS")
+    if name in strengths():
+        raise ValueError(f"{where}: {name} is already a CPU strength; choose another NAME")
+    if not spec.startswith("cmd:"):
+        raise ValueError(f"{where}: after the = give the program as cmd:PROGRAM ARGS"
+                         + (f", not {spec!r}" if spec else ""))
+    try:
+        ExternalBot(spec[4:])  # checks the words of the command; no program is started
+    except ValueError as exc:
+        raise ValueError(f"--bot {name}: {exc}") from None
     _EXTERNAL[name] = spec
 
 
