@@ -8,6 +8,7 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Mapping
@@ -97,7 +98,10 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
     """Worker initializer: exit as soon as the server that started this worker is gone
     (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
     workers, is left behind. ``niceness``: run at a lower priority (hints give way to the
-    server and the CPU players)."""
+    server and the CPU players). Ctrl-C is left to the server: the terminal sends SIGINT
+    to the whole foreground group, and a worker that took it printed a KeyboardInterrupt
+    traceback while the server was stopping it anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
