@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from spades.cli import main
 from spades.server.cpu import register_external, strengths
 from spades.server.limits import parse_limit
+from tests.server.helpers import ctrl_c, process_family, wait_until
 from tests.terminal.driver import run_cli
 
 
@@ -132,3 +134,24 @@ def test_the_top_level_help_starts_with_what_a_newcomer_runs(
               .splitlines() if line.startswith("    ") and not line.startswith("     ")]
     assert listed[:2] == ["play", "serve"], listed
     assert "To start: spades play" in " ".join(out.split())
+
+
+def test_ctrl_c_stops_an_arena_of_several_jobs_in_one_line(tmp_path: Path) -> None:
+    # Each of the --jobs workers took the terminal's SIGINT too, and the stop printed
+    # "Process ForkPoolWorker-1:" (the start of a traceback the pool's end cut short).
+    err = tmp_path / "err.txt"
+    with err.open("w") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "spades", "arena", "--a", "expert",
+                                 "--b", "random", "--deals", "200", "--jobs", "2"],
+                                stdout=subprocess.DEVNULL, stderr=sink)
+        try:
+            wait_until(lambda: "1/200 deals" in err.read_text(), "the first deal", seconds=120)
+            assert len(process_family(proc.pid)) > 2  # the arena and its two workers
+            ctrl_c(proc.pid)
+            assert proc.wait(60) == 130
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    text = err.read_text()
+    assert "Process" not in text and "Traceback" not in text, text[-2000:]

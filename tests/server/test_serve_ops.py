@@ -21,7 +21,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.server.helpers import wait_until
+from tests.server.helpers import ctrl_c, process_family, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port, new_table
 from tests.services import PostgresServer
 
@@ -347,18 +347,6 @@ def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again() -> None:
                   and m["event"].get("seat") == seat)
 
 
-def _family(pid: int) -> list[int]:
-    """``pid`` and every process under it (the CPU players' workers, their helpers)."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        with contextlib.suppress(OSError):
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-    return out
-
-
 def test_ctrl_c_stops_the_server_and_its_cpu_workers_without_a_traceback(tmp_path: Path) -> None:
     # Ctrl-C in the terminal signals the whole foreground group: the process pool's workers
     # (started by the first CPU turn) each printed a KeyboardInterrupt traceback.
@@ -370,11 +358,8 @@ def test_ctrl_c_stops_the_server_and_its_cpu_workers_without_a_traceback(tmp_pat
         ann.until(lambda m: m["type"] == "event" and " bids " in m["event"].get("text", ""))
         ann.close()
         assert server.proc is not None
-        family = _family(server.proc.pid)
-        assert len(family) > 1, family  # the workers are there
-        for pid in family:  # as the terminal does
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGINT)
+        assert len(process_family(server.proc.pid)) > 1  # the workers are there
+        ctrl_c(server.proc.pid)
         assert server.proc.wait(60) == 0, server.log()[-2000:]
         log = server.log()
         assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
