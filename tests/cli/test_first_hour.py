@@ -155,3 +155,20 @@ def test_ctrl_c_stops_an_arena_of_several_jobs_in_one_line(tmp_path: Path) -> No
                 proc.wait()
     text = err.read_text()
     assert "Process" not in text and "Traceback" not in text, text[-2000:]
+
+
+@pytest.mark.parametrize("command", ["show", "export"])
+def test_an_empty_game_id_is_said_to_be_empty(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # spades show '' (an unset shell variable) said "'' matches more than one game".
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps({"format": "spades-record/1", "rules": "cardems",
+                                  "hands": []}), encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    for _ in range(2):
+        assert main(["import", str(record), "--db", db]) == 0
+    capsys.readouterr()
+    assert main([command, "", "--db", db]) == 1
+    assert capsys.readouterr().err == (f"spades {command}: no game id given: type a game's "
+                                       "id, or its first letters (spades history lists "
+                                       "them), or last\n")
