@@ -316,6 +316,14 @@ def _whole_number(value: object) -> int | None:
         return None
 
 
+def _leave_ctrl_c() -> None:
+    """A worker's start: Ctrl-C, which the terminal sends to every process of the run, is
+    the arena's to handle (it ends the pool); a worker that took it began a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:
     return play_deal(*args)
 
@@ -347,7 +355,7 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
             return
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, _leave_ctrl_c) as pool:
             yield from pool.imap_unordered(_run_task, tasks)
 
     def count(outcome: DealOutcome) -> None:

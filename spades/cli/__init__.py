@@ -11,16 +11,25 @@ from collections.abc import Sequence
 
 import spades
 
+#: The modules whose commands the top-level help lists first, in this order.
+FIRST = ("play", "serve", "games")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spades",
         description="Spades: play against CPU players, replay and check match records, "
         "run the game server.",
+        epilog="To start: spades play (a match in this terminal) or spades serve (the game "
+        "in your browser, at http://127.0.0.1:8000/). spades COMMAND --help gives a "
+        "command's options.",
     )
     parser.add_argument("--version", action="version", version=f"spades {spades.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    # The commands a newcomer starts with come first in the list, then the rest by name.
+    for info in sorted(pkgutil.iter_modules(__path__),
+                       key=lambda m: (m.name not in FIRST, FIRST.index(m.name)
+                                      if m.name in FIRST else 0, m.name)):
         module = importlib.import_module(f"{__name__}.{info.name}")
         register = getattr(module, "register", None)
         if register is not None:

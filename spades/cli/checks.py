@@ -1,5 +1,5 @@
 """Argument types shared by the subcommands: numbers that must be finite and positive, and
-the check that a database path someone gave is in a folder that exists.
+the checks that a database path someone gave is a file in a folder that exists.
 
 A bad value is refused by argparse with the option's name and the reason (exit 2)."""
 
@@ -53,6 +53,8 @@ def missing_db_folder(db: str | None, command: str) -> str | None:
     SQLite file in a folder that does not exist is most likely a typo, so it is refused
     rather than the folder made. None when there is nothing to refuse (a URL, ``:memory:``,
     an existing folder, or the default path, whose folder is made when needed)."""
+    if refused := db_is_a_folder(db, command):
+        return refused
     given, source = (db, "--db") if db else (os.environ.get("SPADES_DB"), "$SPADES_DB")
     if not given or "://" in given or given == ":memory:":
         return None
@@ -61,3 +63,16 @@ def missing_db_folder(db: str | None, command: str) -> str | None:
         return None
     return (f"spades {command}: {source} {given}: the folder {folder} does not exist; "
             "make it first, or give a path in a folder that exists")
+
+
+def db_is_a_folder(db: str | None, command: str) -> str | None:
+    """Why a database path the user gave (``--db``, else ``$SPADES_DB``) that names a folder
+    cannot be used (SQLite's own words, "unable to open database file", do not say why), or
+    None."""
+    given, source = (db, "--db") if db else (os.environ.get("SPADES_DB"), "$SPADES_DB")
+    if not given or "://" in given or given == ":memory:":
+        return None
+    if not Path(given).expanduser().is_dir():
+        return None
+    return (f"spades {command}: {source} {given}: that is a folder, not a database file; "
+            f"give a file's path, such as {Path(given) / 'spades.sqlite3'}")

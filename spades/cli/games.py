@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from spades.cli.play import add_db_option, describe_game, is_local, open_store, seat_names
-from spades.cli.replay import read_records
+from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
 from spades.present.sheet import score_sheet, side_name
@@ -190,13 +190,8 @@ def run_import(args: argparse.Namespace) -> int:
                      "seat's name (north, east, south, west; southeast and so on at 3, 5 or "
                      "6 players) or a number from 0 to 5", 2)
     raw: str | bytes
-    try:
-        if args.file == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            raw = stdin.read() if stdin is not None else sys.stdin.read()
-        else:
-            with open(args.file, "rb") as f:  # a line that is not UTF-8 is that line's error
-                raw = f.read()
+    try:  # a line that is not UTF-8 is that line's error
+        raw = read_input(args.file, "import")
     except OSError as exc:  # exit status 2, as for spades replay and spades hint
         return _fail("import", f"cannot read {args.file}: {exc.strerror}", 2)
     records = read_records(raw)

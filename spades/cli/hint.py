@@ -11,7 +11,7 @@ from typing import Any
 from spades.bots.hints import HINT_WORLDS, hint
 from spades.cli.checks import positive_int
 from spades.cli.play import UsageError, parse_seat
-from spades.cli.replay import read_records
+from spades.cli.replay import read_input, read_records
 from spades.engine import (
     LOOK,
     PROFILES,
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
                 else parse_seat(args.seat, match.n, "--seat"))
     except OSError as exc:
         return _fail(f"cannot read {args.record}: {exc.strerror or exc}")
+    except RecordError as exc:  # which file, as spades import says it
+        return _fail(f"{args.record}: {exc}")
     except (SpadesError, UsageError) as exc:
         return _fail(str(exc))
     if match.current_player < 0:  # (with or without --seat)
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if obs.hand is not None:
         cards = " ".join(card_symbol(c) for c in sorted_for_display(obs.hand))
-        print(f"Seat {seat} holds {cards}")
+        print(f"{default_names(match.n, 0)[seat]} (seat {seat}) holds {cards}")
     # The reason names the action ("Bid 2: ...", "Play the nine of diamonds: ..."); the
     # record's spelling follows for scripts that read the text.
     print(f"Hint: {h.reason} [{h.action_str}]")
@@ -100,14 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _from_record(path: str) -> Match:
-    data: str | bytes
-    if path == "-":
-        stdin = getattr(sys.stdin, "buffer", None)
-        data = stdin.read() if stdin is not None else sys.stdin.read()
-    else:
-        with open(path, "rb") as f:  # the reader says where a file is not UTF-8
-            data = f.read()
-    records = read_records(data)
+    records = read_records(read_input(path, "hint"))
     last = records[-1]
     if isinstance(last, RecordError):
         raise last

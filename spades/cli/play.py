@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from spades.cli.checks import missing_db_folder, seconds_or_zero
+from spades.cli.checks import db_is_a_folder, missing_db_folder, seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
 from spades.store import GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
@@ -39,7 +39,9 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     is one in ``$SPADES_DB``; the default database's folder is made when needed."""
     where = args.db if args.db else default_path()
     local = "://" not in str(where) and str(where) != ":memory:"
-    if not read_only and (refused := missing_db_folder(args.db, args.command)):
+    refused = (db_is_a_folder(args.db, args.command) if read_only
+               else missing_db_folder(args.db, args.command))
+    if refused:
         print(refused, file=sys.stderr)
         raise SystemExit(2)
     if read_only and local and not Path(where).expanduser().exists():

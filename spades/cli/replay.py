@@ -33,6 +33,20 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def read_input(path: str, command: str) -> bytes | str:
+    """The bytes of file ``path``, or of standard input for ``-`` (OSError if it cannot be
+    read). Reading a terminal, it first says so on standard error, with how to end the input:
+    otherwise ``spades import -`` typed at a prompt seems to hang."""
+    if path != "-":
+        with open(path, "rb") as f:  # the reader says where a file is not UTF-8
+            return f.read()
+    if sys.stdin.isatty():
+        print(f"spades {command}: reading a record from standard input: paste it, then press "
+              "Enter and Ctrl-D (Ctrl-C stops)", file=sys.stderr)
+    stdin = getattr(sys.stdin, "buffer", None)
+    return stdin.read() if stdin is not None else sys.stdin.read()
+
+
 def read_records(data: str | bytes) -> list[Any]:
     """One JSON document (which may span lines), or JSON Lines (one record per line).
 
@@ -142,12 +156,7 @@ def run_events(records: list[Any]) -> int:
 def run(args: argparse.Namespace) -> int:
     data: str | bytes
     try:
-        if args.file == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            data = stdin.read() if stdin is not None else sys.stdin.read()
-        else:
-            with open(args.file, "rb") as f:
-                data = f.read()
+        data = read_input(args.file, "replay")
     except OSError as exc:
         print(f"spades replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2

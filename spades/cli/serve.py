@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from spades.cli.checks import missing_db_folder, positive_int, seconds_or_zero
+from spades.cli.checks import db_is_a_folder, missing_db_folder, positive_int, seconds_or_zero
 
 #: uvicorn's log levels (``--log-level``).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -353,6 +353,9 @@ def check_db(args: argparse.Namespace) -> int:
     from spades.store import Store, StoreError, default_path
 
     db = str(args.db or default_path())
+    if refused := db_is_a_folder(args.db, "serve"):
+        print(refused, file=sys.stderr)
+        return 2
     if "://" not in db and db != ":memory:" and not Path(db).expanduser().exists():
         # Opening it would make a new, empty database, and "0 tables" would hide the typo.
         print(f"spades serve: there is no database at {db}", file=sys.stderr)

@@ -8,12 +8,14 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from spades import bots
+from spades.bots.external import ExternalBot
 from spades.engine import Observation
 
 _CACHE: dict[tuple[str, int], Any] = {}
@@ -23,8 +25,19 @@ _EXTERNAL: dict[str, str] = {}
 
 def register_external(name: str, spec: str) -> None:
     """Offer an external bot program (bot protocol) to table owners under ``name``."""
-    if not spec.startswith("cmd:") or not name or name in strengths():
-        raise ValueError(f"--bot {name}={spec}: use a new name and cmd:PROGRAM ARGS")
+    where = f"--bot {name}={spec}" if spec else f"--bot {name}"
+    if not name:
+        raise ValueError(f"{where}: give the strength a NAME before the =, as in "
+                         "--bot mybot=cmd:PROGRAM ARGS")
+    if name in strengths():
+        raise ValueError(f"{where}: {name} is already a CPU strength; choose another NAME")
+    if not spec.startswith("cmd:"):
+        raise ValueError(f"{where}: after the = give the program as cmd:PROGRAM ARGS"
+                         + (f", not {spec!r}" if spec else ""))
+    try:
+        ExternalBot(spec[4:])  # checks the words of the command; no program is started
+    except ValueError as exc:
+        raise ValueError(f"--bot {name}: {exc}") from None
     _EXTERNAL[name] = spec
 
 
@@ -85,7 +98,10 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
     """Worker initializer: exit as soon as the server that started this worker is gone
     (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
     workers, is left behind. ``niceness``: run at a lower priority (hints give way to the
-    server and the CPU players)."""
+    server and the CPU players). Ctrl-C is left to the server: the terminal sends SIGINT
+    to the whole foreground group, and a worker that took it printed a KeyboardInterrupt
+    traceback while the server was stopping it anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)

@@ -461,7 +461,9 @@ def parse_limit(item: str) -> tuple[str, int | float]:
     name, sep, raw = item.partition("=")
     name = name.strip().replace("-", "_")
     if not sep or name not in LIMIT_FIELDS:
-        raise ValueError(f"--limit {item}: use NAME=VALUE with NAME one of "
+        why = ("no value (no =)" if not sep else
+               "no NAME before the =" if not name else f"no limit is named {name!r}")
+        raise ValueError(f"--limit {item}: {why}; use NAME=VALUE with NAME one of "
                          f"{', '.join(LIMIT_FIELDS)}")
     default = getattr(Settings(), name)
     try:

@@ -296,6 +296,9 @@ class Store:
 
     def find_game(self, prefix: str) -> GameRow:
         """A game by its id or a unique prefix of it (as people type them)."""
+        if not prefix.strip():  # '' is a prefix of every id: "'' matches more than one game"
+            raise StoreError("no game id given: type a game's id, or its first letters "
+                             "(spades history lists them), or last")
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
                                 .limit(2)).mappings().all()

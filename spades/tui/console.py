@@ -12,6 +12,7 @@ import os
 import select
 import sys
 import termios
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
@@ -217,8 +218,12 @@ class Console:
         symbols: bool = True,
         clock: Callable[[], float] = time.monotonic,
         echo_keys: bool | None = None,
+        columns: Callable[[], int | None] | None = None,
     ) -> None:
         self.out = out if out is not None else sys.stdout
+        #: The terminal's width now (None: not a terminal); the richer view wraps its lines
+        #: there, between words, rather than leave the terminal to cut words in two.
+        self.columns = columns if columns is not None else lambda: _columns(self.out)
         #: Under a deadline, read keys one by one and echo them here (default: when the
         #: output is a terminal, where the echo is seen).
         self.echo_keys = _is_tty(self.out) if echo_keys is None else echo_keys
@@ -230,8 +235,27 @@ class Console:
         self.dropped = ""
 
     def say(self, line: str = "") -> None:
-        """One line of output (one sentence or one block)."""
-        self.write(line + "\n")
+        """One line of output (one sentence or one block); in the richer view, wrapped
+        between words to the terminal's width."""
+        self.write((self.wrap(line) if self.rich else line) + "\n")
+
+    def wrap(self, text: str) -> str:
+        """``text`` with each line longer than the terminal broken between words (a line
+        that starts with spaces keeps them on its further lines); lines with colour codes,
+        whose width the codes hide, and words longer than a line stay whole."""
+        width = self.columns()
+        if not width or width < 20:
+            return text
+        lines = []
+        for line in text.split("\n"):
+            if len(line) <= width or "\x1b" in line:
+                lines.append(line)
+                continue
+            indent = line[:len(line) - len(line.lstrip(" "))]
+            lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
+                                       break_long_words=False, break_on_hyphens=False)
+                         or [line])
+        return "\n".join(lines)
 
     def write(self, text: str) -> None:
         """Text as the output's encoding can take it (see :func:`fit`), flushed."""
@@ -277,6 +301,14 @@ class Console:
                     self.write("\n")
                     on_warning(left)
                     self.write(prompt + (self.reader.partial if keyed else ""))
+
+
+def _columns(out: TextIO) -> int | None:
+    """The width of the terminal ``out`` writes to, or None when it is not one."""
+    try:
+        return os.get_terminal_size(out.fileno()).columns if out.isatty() else None
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _is_tty(out: TextIO) -> bool:

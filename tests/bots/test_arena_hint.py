@@ -308,10 +308,13 @@ def test_arena_teams_solo_makes_a_partnership_profile_solo_as_for_play(
 
 
 def test_hint_takes_back_the_cards_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    # "Seat 0 holds 2♥ 3♥ 4♥ Q♠ ..." then --hand with those very words: "'2♥' is not a card".
+    # "North (seat 0) holds 2♥ 3♥ 4♥ Q♠ ..." then --hand with those very words: "'2♥' is not
+    # a card".
     assert main(["hint", "--hand", "AS KS 7S 2S AH QH 5H 9D 4D KC 8C 6C 3C", "--worlds",
                  "6"]) == 0
-    held = capsys.readouterr().out.splitlines()[0].removeprefix("Seat 0 holds ")
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("North (seat 0) holds "), first
+    held = first.removeprefix("North (seat 0) holds ")
     assert "♥" in held
     assert main(["hint", "--hand", held, "--worlds", "6"]) == 0, capsys.readouterr().err
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,6 +43,26 @@ def wait_until(check: Callable[[], bool], what: str, seconds: float = 20,
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(every)
+
+
+def process_family(pid: int) -> list[int]:
+    """``pid`` and every process under it (a server's CPU workers, the arena's...)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def ctrl_c(pid: int) -> None:
+    """SIGINT to ``pid`` and every process under it, as Ctrl-C in a terminal sends it to the
+    whole foreground group."""
+    for p in process_family(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(p, signal.SIGINT)
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.server.helpers import wait_until
+from tests.server.helpers import ctrl_c, process_family, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port, new_table
 from tests.services import PostgresServer
 
@@ -345,3 +345,23 @@ def test_a_turn_timers_move_that_cannot_be_stored_is_tried_again() -> None:
         # The timer's bid for her is made, and the hand goes on.
         ann.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "timeout"
                   and m["event"].get("seat") == seat)
+
+
+def test_ctrl_c_stops_the_server_and_its_cpu_workers_without_a_traceback(tmp_path: Path) -> None:
+    # Ctrl-C in the terminal signals the whole foreground group: the process pool's workers
+    # (started by the first CPU turn) each printed a KeyboardInterrupt traceback.
+    server = Server(tmp_path / "s.db", free_port(), "--cpu-delay", "0").start()
+    try:
+        ann = NetPlayer(server, "Ann")
+        new_table(ann, {"first_dealer": 0})  # Ann sits first: the CPU after her bids first
+        assert ann.request({"type": "start"})["type"] == "ack"
+        ann.until(lambda m: m["type"] == "event" and " bids " in m["event"].get("text", ""))
+        ann.close()
+        assert server.proc is not None
+        assert len(process_family(server.proc.pid)) > 1  # the workers are there
+        ctrl_c(server.proc.pid)
+        assert server.proc.wait(60) == 0, server.log()[-2000:]
+        log = server.log()
+        assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
+    finally:
+        server.stop()

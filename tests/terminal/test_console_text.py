@@ -530,3 +530,28 @@ def test_the_rules_say_which_cards_leave_the_deck(rules_name: str, knobs: dict[s
     assert lines[1] == removed, lines[:3]
     plain = text.rules_lines(profile("cardems"), text.default_names(4, 2))
     assert not any("removed" in line or "added" in line for line in plain)
+
+
+def test_the_richer_view_wraps_long_lines_between_words() -> None:
+    # The terminal cut "Bidding is over with 13 of 13 tricks bid: your side ..." wherever
+    # its width ended, in the middle of words ("diamo" / "nds"), at 40 or 100 columns alike.
+    sentence = ("Bidding is over with 13 of 13 tricks bid: your side bids 6, East and West "
+                "bid 7; West leads.")
+    block = "Your hand (13 cards):\n  ♣   10:5♣  11:6♣  12:10♣  13:A♣  " + "x" * 50
+    r, _w = os.pipe()
+    out = io.StringIO()
+    console = Console(out, LineReader(r), rich=True, columns=lambda: 40)
+    console.say(sentence)
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines), lines
+    assert " ".join(lines) == sentence
+    out.seek(0)
+    out.truncate()
+    console.say(block)  # a word longer than the line stays whole; an indent is kept
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Your hand (13 cards):" and "  " + "x" * 50 in lines
+    assert all(line.startswith("  ") for line in lines[1:]), lines
+    # the line view (screen readers) keeps one sentence a line, whatever the width
+    plain = io.StringIO()
+    Console(plain, LineReader(r), columns=lambda: 40).say(sentence)
+    assert plain.getvalue() == sentence + "\n"
