@@ -955,9 +955,13 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             conn.send(_ack(ref, made.seq))
             conn.send(made.snapshot(conn))
             return
-        table = await _create(hub, conn, old.options, ref, invited, players)
-        old.rematched = table.id
-        old.tell_rematch(table.id, conn.name)
+        old.making_rematch = True  # (kept while its owner leaves it for the new table)
+        try:
+            table = await _create(hub, conn, old.options, ref, invited, players)
+            old.tell_rematch(table.id, conn.name)
+        finally:
+            old.making_rematch = False
+            old.maybe_forget()  # (kept while the rematch waits: see Table._maybe_forget)
         if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
             await table.start(conn)  # "Play against CPUs now" does (create with cpus)
     elif kind == "join":
@@ -969,11 +973,14 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
                              "connections together")
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
-        if conn.table is not None and conn.table is not table:
+        came = conn.table is not table
+        if conn.table is not None and came:
             await conn.table.detach(conn, leaving=False)
         await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back)
         conn.send(_ack(ref, table.seq))
         conn.send(table.snapshot(conn))
+        if came and conn.table is table and table.rematched is not None:
+            table.tell_rematch_to(conn)  # (a rematch made before they came back)
     elif kind == "leave":
         table = _table(conn)
         await table.detach(conn, leaving=True)

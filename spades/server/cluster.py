@@ -77,6 +77,12 @@ ANSWERED_CLIENTS = 4096
 #: How an acknowledgement or an error begins (frames.ack, frames.error).
 _ANSWERS = ('{"type":"ack"', '{"type":"error"')
 
+#: The refusal of a rematch of a finished table that no process runs and that cannot be
+#: brought back from the store (its row is gone, abandoned, set aside, or unreadable).
+CANNOT_REMATCH = ("the server that ran this table has stopped, and the finished match "
+                  "could not be brought back from the store: a rematch cannot be made from "
+                  "it; make a new table")
+
 #: The error for a move that was not made (its process stopped, or it was lost on the way).
 NOT_MADE = "your move was not made: {why}; play again"
 
@@ -167,6 +173,7 @@ class Cluster:
             self._ask_again()
             try:
                 await self.take_over()
+                await self.take_back()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -184,6 +191,52 @@ class Cluster:
                 continue
             if await self._take(gid) == self.node:
                 n += 1
+        return n
+
+    async def take_back(self) -> int:
+        """The tables that clients of this node were at, run by another node, which no
+        node runs any more (its lease ran out: that node stopped or died): each is claimed
+        and restored, finished ones too (:meth:`take_over` finds the unfinished ones in the
+        store, not these: a finished table is not brought back at a start), and its clients
+        are joined to it where it runs now (a fresh snapshot; their moves there that were
+        not answered are answered from the store, :meth:`settle_acts`; a rematch asked
+        there and not answered is asked again). Before, the clients of a finished table
+        whose process died waited for ever: for the answer to the match's last move, or to
+        a rematch. One that cannot be brought back is said to them. A table whose process
+        is alive (it let the table go as its last client left: this node has not heard so
+        yet) is not brought back. Returns how many were brought back (here or by another
+        node meanwhile)."""
+        sent: dict[str, set[str | None]] = {}  # table: the nodes its clients here know of
+        for conn in self.local.values():
+            if conn.table is None and conn.remote_table is not None:
+                sent.setdefault(conn.remote_table, set()).add(conn.remote_node)
+            for a in conn.acting:
+                if a.answer is None:
+                    sent.setdefault(a.table, set()).add(a.node)
+            if conn.rematching is not None:
+                sent.setdefault(conn.rematching[0], set()).add(conn.rematching[1] or None)
+        for tid in set(sent) & (set(self.hub.tables) | set(self._taking)):
+            del sent[tid]
+        if not sent:
+            return 0
+        n = 0
+        owners = await self.room.owners(sorted(sent))
+        for tid in (t for t, owner in owners.items() if owner is None):
+            if None not in sent[tid] and all([await self.room.alive(str(node))
+                                              for node in sent[tid]]):
+                continue  # it let the table go (nobody left at it): not stopped, nor dead
+            owner = await self._take(tid, finished=True)  # (it says so to every node)
+            if owner is not None:
+                n += 1
+                continue
+            for conn in self.local.values():  # nowhere: they are told (_rejoin)
+                if conn.table is None and conn.remote_table == tid:
+                    conn.remote_node = None
+                if conn.rematching is not None and conn.rematching[0] == tid:
+                    ref = echo_ref(conn.rematching[2].get("ref"))
+                    conn.rematching = None
+                    conn.send(_err("state", CANNOT_REMATCH, ref))
+            await self._rejoin(tid)
         return n
 
     async def abandon_stale(self, before: datetime) -> list[str]:
@@ -206,10 +259,11 @@ class Cluster:
                 await self.room.release(gid)
         return done
 
-    async def _take(self, table_id: str) -> str | None:
+    async def _take(self, table_id: str, finished: bool = False) -> str | None:
         """Claim a table nobody runs and restore it here; the node that runs it then (this
         one, another that was quicker, or None if it cannot be restored). One restore at a
-        time per table, however many ask."""
+        time per table, however many ask. ``finished``: a finished table is restored too
+        (for clients that were at it: :meth:`take_back`)."""
         waiting = self._taking.get(table_id)
         if waiting is not None:
             return await asyncio.shield(waiting)
@@ -219,7 +273,8 @@ class Cluster:
         try:
             if not await self.room.claim(table_id):
                 result = await self.room.owner(table_id)
-            elif (table_id in self.hub.tables or await self.hub.restore_table(table_id)) and (
+            elif (table_id in self.hub.tables
+                  or await self.hub.restore_table(table_id, finished)) and (
                     table := self.hub.tables.get(table_id)) is not None:
                 result = self.node
                 log.info("node %s runs table %s (fence %d)", self.node, table_id, table.fence)
@@ -255,8 +310,12 @@ class Cluster:
                     conn.remote_node = None
                     tables.add(conn.remote_table)
                 tables.update(a.table for a in conn.acting)
+            for conn in list(self.local.values()):
+                if conn.rematching is not None:  # (asked again of whoever runs it)
+                    conn.rematching = (conn.rematching[0], "", *conn.rematching[2:])
+                    tables.add(conn.rematching[0])
             for tid in tables:
-                owner = await self._owner_of(tid)
+                owner = await self._owner_of(tid, finished=True)
                 if owner is not None:
                     await self._new_owner(tid, owner)
                 else:
@@ -303,7 +362,7 @@ class Cluster:
         if not any(c.remote_table == table_id and c.remote_node is None
                    for c in self.local.values()):
             return
-        owner = await self._owner_of(table_id)
+        owner = await self._owner_of(table_id, finished=True)
         if owner is not None:
             await self._new_owner(table_id, owner)
             return
@@ -375,7 +434,8 @@ class Cluster:
                 tid = await self.room.invite(msg.invite.strip().upper().replace(" ", ""))
             if not tid or tid in self.hub.tables:
                 return False
-            owner = await self._owner_of(tid)
+            # (a finished table is brought back only for a client that was at it)
+            owner = await self._owner_of(tid, finished=conn.remote_table == tid)
             if owner is None or owner == self.node:
                 return False  # not a live table (find says so), or it is here now
             if conn.table is None and conn.remote_table == tid and conn.remote_node == owner:
@@ -393,20 +453,15 @@ class Cluster:
             return True
         if conn.table is None and conn.remote_table is not None:
             if conn.remote_node is None:  # between owners: the new one is not known yet
-                owner = await self._owner_of(conn.remote_table)
+                owner = await self._owner_of(conn.remote_table, finished=True)
                 if owner is None:
                     raise TableError("state", "the table is moving to another server: "
                                      "try again in a moment")
                 conn.remote_node = owner
                 if owner == self.node:
                     return False
-            if msg.type == "rematch" and await self.room.owner(conn.remote_table) is None:
-                # A finished table is never taken over: the process that ran it stopped
-                # (or died: once its lease ran out), and the match's table with it. Sent
-                # there, the rematch would never be answered.
-                raise TableError("state", "the server that ran this table has stopped, and "
-                                 "the finished match with it: a rematch cannot be made from "
-                                 "it; make a new table")
+            if msg.type == "rematch":
+                return await self._rematch(conn, conn.remote_table, data)
             number = None
             if msg.type == "act":  # answered by that process, or after a take-over here
                 if len(conn.acting) >= ACTING_KEPT:
@@ -421,6 +476,33 @@ class Cluster:
             return True
         return False
 
+    async def _rematch(self, conn: Conn, table_id: str, data: dict[str, Any]) -> bool:
+        """A rematch of the finished table ``table_id`` that another process ran. If no
+        process runs it any more (it stopped, or died and its lease ran out), it is brought
+        back from the store (:meth:`_take`; its clients everywhere join it there), and the
+        rematch is made from it as from the table that ran before: the same players,
+        places, owner, options and invitations. Before, it was refused (and, before that,
+        never answered). Sent to the process that runs it, the rematch is kept until
+        answered: if that process died with it, it goes to the one that takes the table
+        over (:meth:`_new_owner`). False: made here."""
+        if await self.room.owner(table_id) is None:
+            owner = await self._owner_of(table_id, finished=True)
+            if owner is None:
+                raise TableError("state", CANNOT_REMATCH)
+            await self._new_owner(table_id, owner)  # its clients here join it there
+            if owner == self.node:
+                if conn.table is None:
+                    raise TableError("state", "you are no longer at this table: join it "
+                                     "again to ask for a rematch")
+                return False
+        node = conn.remote_node
+        if conn.table is not None or node is None:
+            return False
+        number = next(self._numbers)
+        conn.rematching = (table_id, node, data, number)
+        self._forward(conn, node, data, number)
+        return True
+
     def leaving_remote(self, conn: Conn) -> None:
         """``conn`` is about to sit at a table of this node."""
         self._leave_remote(conn)
@@ -432,14 +514,15 @@ class Cluster:
         conn.remote_table = conn.remote_node = None
         conn.joining = None
 
-    async def _owner_of(self, table_id: str) -> str | None:
-        """The node that runs the table, claiming (and restoring) it if none does."""
+    async def _owner_of(self, table_id: str, finished: bool = False) -> str | None:
+        """The node that runs the table, claiming (and restoring) it if none does
+        (``finished``: a finished table too)."""
         if table_id in self._taking:
-            return await self._take(table_id)
+            return await self._take(table_id, finished)
         owner = await self.room.owner(table_id)
         if owner is not None:
             return owner
-        return await self._take(table_id)
+        return await self._take(table_id, finished)
 
     def _forward(self, conn: Conn, node: str, data: dict[str, Any],
                  number: int | None = None) -> None:
@@ -519,6 +602,8 @@ class Cluster:
                     conn.quiet.remove(number)
                     if text.startswith(_ANSWERS[0]):
                         return
+                elif conn.rematching is not None and conn.rematching[3] == number:
+                    conn.rematching = None  # the rematch is answered
                 else:
                     act = next((a for a in conn.acting if a.id == number), None)
                     if act is None or act.answer is not None:
@@ -643,6 +728,38 @@ class Cluster:
             if any(a.table == table_id and a.node != node and a.answer is None
                    for a in conn.acting):
                 await self.settle_acts(conn, table_id, node)
+            asked = conn.rematching
+            if asked is not None and asked[0] == table_id and asked[1] != node:
+                await self._rematch_again(conn, node)
+
+    async def _rematch_again(self, conn: Conn, node: str) -> None:
+        """A rematch of ``conn`` was forwarded to the process that ran the finished table
+        then, which has not answered it; now ``node`` runs the table (taken over: that
+        process died, and the rematch with it). The rematch goes to ``node`` (after the
+        join that brought the client back to the table there), with its ``ref``, so the
+        owner is answered (before: their page waited for ever)."""
+        assert conn.rematching is not None
+        table_id, _sent_to, data, _number = conn.rematching
+        if node != self.node:
+            number = next(self._numbers)  # (a new one: that process may have had the old)
+            conn.rematching = (table_id, node, data, number)
+            self._forward(conn, node, data, number)
+            return
+        conn.rematching = None
+        await self._here(conn, data)
+
+    async def _here(self, conn: Conn, data: dict[str, Any]) -> None:
+        """Dispatch ``conn``'s message ``data`` at this node, refusals answered."""
+        if self.dispatch is None:
+            return
+        try:
+            await self.dispatch(self.hub, conn, client_message.validate_python(data))
+        except (TableError, ValidationError) as exc:
+            ref = echo_ref(data.get("ref"))
+            if isinstance(exc, TableError):
+                conn.send(_err(exc.code, exc.message, ref))
+            else:
+                conn.send(_err("bad_message", str(exc).splitlines()[0], ref))
 
     async def settle_acts(self, conn: Conn, table_id: str, node: str) -> None:
         """``conn``'s acts at ``table_id`` that were forwarded to a process other than
@@ -767,16 +884,8 @@ class Cluster:
             self._forward(conn, node, data)
             return
         conn.joining = None
-        if self.dispatch is None or conn.table is not None:
-            return
-        try:
-            await self.dispatch(self.hub, conn, client_message.validate_python(data))
-        except (TableError, ValidationError) as exc:
-            ref = echo_ref(data.get("ref"))
-            if isinstance(exc, TableError):
-                conn.send(_err(exc.code, exc.message, ref))
-            else:
-                conn.send(_err("bad_message", str(exc).splitlines()[0], ref))
+        if conn.table is None:
+            await self._here(conn, data)
 
     def _lobby_row(self, table_id: str, row: Any) -> None:
         if isinstance(row, dict):
@@ -812,6 +921,7 @@ class RemoteConn:
         self.remote_node: str | None = None
         self.waits: tuple[str, str] | None = None  # (as a Conn has; a stand-in never waits)
         self.joining: tuple[str, str, dict[str, Any]] | None = None  # (never forwards)
+        self.rematching: tuple[str, str, dict[str, Any], int] | None = None  # (nor this)
         #: forwarded messages, each with the number its answer is marked with (or None);
         #: None: the client went away
         self.inbox: asyncio.Queue[tuple[Any, int | None] | None] = asyncio.Queue()

@@ -36,6 +36,7 @@ from spades.server.options import OVERRIDES, build_rules, invite_code, restartab
 from spades.server.protocol import RemovedInfo, TableOptions
 from spades.server.restore import (
     TABLE_STATUSES,
+    FinishedUnreadable,
     NotUnfinished,
     RestoreError,
     StoredTable,
@@ -155,6 +156,10 @@ class Conn:
         #: (table, process, message): a join forwarded to the process that ran the table
         #: then, not answered yet (if that process died, the one taking over answers it)
         self.joining: tuple[str, str, dict[str, Any]] | None = None
+        #: (table, process, message, number): a rematch forwarded to the process that ran
+        #: the finished table then, not answered yet (if that process died, it is sent to
+        #: the one that takes the table over)
+        self.rematching: tuple[str, str, dict[str, Any], int] | None = None
         #: acts forwarded to the process that runs the table, not answered yet (if that
         #: process dies, this one answers them once the table is taken over)
         self.acting: list[ForwardedAct] = []
@@ -600,16 +605,23 @@ class Hub:
             n += await self.restore_table(gid)
         return n
 
-    async def restore_table(self, gid: str) -> bool:
+    async def restore_table(self, gid: str, finished: bool = False) -> bool:
         """Bring back one unfinished table from the store; False (and set aside) if it
         cannot be. This process becomes the table's writer first (a new fencing number):
         an instance elsewhere can write nothing more, and what it wrote is loaded here.
         A table that ended since it was listed (finished by another process, abandoned by
         a janitor) is left as it is: False, and not set aside (it was: a race marked a
-        cleanly abandoned table ``broken``)."""
+        cleanly abandoned table ``broken``). ``finished``: a finished table is brought
+        back too, its match over (with several processes, one whose process stopped while
+        people were at it: they see its end, and its owner may ask for a rematch); one that
+        cannot be read is left as it is (False, logged), never set aside."""
         try:
             fence = await self.db(self.store.take_game, gid)
-            stored = await self.db(load_table, self.store, gid, self.settings.chat_history)
+            stored = await self.db(load_table, self.store, gid, self.settings.chat_history,
+                                   finished)
+        except FinishedUnreadable as exc:
+            log.warning("finished table %s cannot be brought back: %s", gid, exc)
+            return False
         except NotUnfinished:
             return False
         except RestoreError as exc:
@@ -692,14 +704,18 @@ class Hub:
             self.lost_table(table, "another process holds its lease")
             return False
         m = table.match
+        finished = table.status == "finished"
         async with table.lock:
-            if m is not None and m.is_over():
+            if finished:
+                pass  # (its result is stored: nothing more to play or write)
+            elif m is not None and m.is_over():
                 await table._finish()
             elif m is not None and m.phase == DEAL:
                 await table.deal_or_retry()
         for i, p in enumerate(table.places):  # nobody is connected yet: grace starts now
             if p.kind == "human" and not p.covered and i not in table.unseated:
-                table._start_grace(i)
+                if not finished:
+                    table._start_grace(i)
                 table.unseen_away.add(i)  # nobody saw them go: no "is back" for them
         return True
 

@@ -41,6 +41,9 @@ class Janitor:
         self.touched: dict[str, float] = {}  # table id -> last time its row was touched
         self.last_prune: float | None = None
         self.pruned: dict[str, int] = {}
+        #: finished tables nobody was at when last swept (restored for people who did not
+        #: come back): forgotten if still so at the next sweep
+        self.empty: set[str] = set()
 
     async def at_start(self) -> list[str]:
         """Mark abandoned the unfinished tables untouched for ``abandon_minutes``."""
@@ -82,7 +85,16 @@ class Janitor:
         now = self.clock()
         ended: list[str] = []
         touch: dict[str, int] = {}  # table id -> the fencing number of its instance here
+        empty: set[str] = set()
         for table in list(hub.tables.values()):
+            if table.status == "finished" and not table.members and not table.spectators:
+                # restored (a take-over) for people who did not come back to it: it leaves
+                # memory as it does when its last member leaves, a sweep later (they may be
+                # on their way)
+                if table.id in self.empty:
+                    hub.forget(table)
+                else:
+                    empty.add(table.id)
             if table.status not in ("waiting", "active"):
                 continue
             if table.any_human_connected():
@@ -96,6 +108,7 @@ class Janitor:
             if minutes > 0 and now - since >= minutes * 60 and await self.abandon(table,
                                                                                   minutes):
                 ended.append(table.id)
+        self.empty = empty
         for gone in set(self.seen) - set(hub.tables):
             self.seen.pop(gone, None)
             self.touched.pop(gone, None)

@@ -32,6 +32,12 @@ class NotUnfinished(RestoreError):
     game ``broken``)."""
 
 
+class FinishedUnreadable(NotUnfinished):
+    """A finished table asked back (:func:`load_table` with ``finished``) that cannot be
+    read: nothing is asked of it any more than before, and a finished game, whose record
+    and statistics stand, is never set aside for it."""
+
+
 @dataclass(slots=True)
 class StoredTable:
     """What a table is rebuilt from: all of it read and checked."""
@@ -68,14 +74,26 @@ def _place(i: int, d: Any) -> Place:
     return place
 
 
-def load_table(store: Store, game_id: str, chat_lines: int) -> StoredTable:
-    """Read one unfinished table and everything it needs (raises :class:`RestoreError`)."""
+def load_table(store: Store, game_id: str, chat_lines: int,
+               finished: bool = False) -> StoredTable:
+    """Read one unfinished table and everything it needs (raises :class:`RestoreError`).
+    ``finished``: a finished table too (with several processes, one whose process stopped
+    while people were still at it: :meth:`spades.server.cluster.Cluster._take`)."""
     try:
         row = store.game(game_id)
     except StoreError as exc:
         raise RestoreError(str(exc)) from None
+    if finished and row.status == "finished" and row.kind == "table":
+        try:
+            return _load(store, row, game_id, chat_lines)
+        except RestoreError as exc:
+            raise FinishedUnreadable(str(exc)) from None
     if row.status not in TABLE_STATUSES:
         raise NotUnfinished(f"status {row.status!r} is not an unfinished table's")
+    return _load(store, row, game_id, chat_lines)
+
+
+def _load(store: Store, row: GameRow, game_id: str, chat_lines: int) -> StoredTable:
     try:
         options: TableOptions | None = TableOptions.model_validate(row.options.get("table")
                                                                     or {})
@@ -93,9 +111,11 @@ def load_table(store: Store, game_id: str, chat_lines: int) -> StoredTable:
     places = [_place(i, d) for i, d in enumerate(row.seats)]
     match = None
     stored = 0
-    if row.status == "active":
+    if row.status in ("active", "finished"):
         if any(p.kind == "empty" for p in places):
-            raise RestoreError("seats: an active table with an empty seat")
+            raise RestoreError("seats: an active table with an empty seat"
+                               if row.status == "active" else
+                               "seats: a finished table with an empty seat")
         try:
             events = store.events(game_id)
             match = rebuild(row.rules, row.first_dealer or 0, events)

@@ -218,6 +218,14 @@ class Room:
         value = await self.redis.get(self._key("owner", table_id))
         return None if value is None else str(value)
 
+    async def owners(self, table_ids: list[str]) -> dict[str, str | None]:
+        """The node that holds each table's lease (None: no node), in one round trip."""
+        if not table_ids:
+            return {}
+        values = await self.redis.mget([self._key("owner", t) for t in table_ids])
+        return {t: None if v is None else str(v) for t, v in zip(table_ids, values,
+                                                                   strict=True)}
+
     async def release(self, table_id: str) -> None:
         self.owned.discard(table_id)
         await self.redis.eval(_RELEASE, 1, self._key("owner", table_id), self.node)

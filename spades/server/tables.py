@@ -12,6 +12,7 @@ import logging
 import random
 import secrets
 import time
+import weakref
 import zlib
 from collections import deque
 from collections.abc import Callable, Container, Coroutine, Mapping, Sequence
@@ -201,6 +202,10 @@ class Table:
         self.address = ""
         #: the id of the rematch this (finished) table's owner made, if any
         self.rematched: str | None = None
+        self.rematched_by = ""  # the name of the owner who made it
+        self.making_rematch = False  # (its owner left it for the rematch being made)
+        #: the connections that heard of that rematch: not told it again
+        self.rematch_told: weakref.WeakSet[Member] = weakref.WeakSet()
         #: seats whose player took the seat back from an idle cover and has not moved since
         #: (their next idle wait is shorter: :data:`IDLE_AGAIN`)
         self.back_from_idle: set[int] = set()
@@ -740,8 +745,20 @@ class Table:
             if not waiting:
                 del self.replaced[conn.user_id]
 
+    def maybe_forget(self) -> None:
+        """Leave memory if this table has ended and nobody is at it."""
+        self._maybe_forget()
+
     def _maybe_forget(self) -> None:
         if self.status in ("finished", "closed") and not self.members and not self.spectators:
+            if self.making_rematch:
+                return  # (its owner left it for the rematch being made: told of next)
+            made = self.hub.tables.get(self.rematched or "")
+            if self.status == "finished" and made is not None and made.status == "waiting":
+                # its rematch waits for its players: one who comes back here, or whose join
+                # is on its way (with several processes, after a take-over), hears of it
+                # (:meth:`tell_rematch_to`); the janitor forgets it a sweep later
+                return
             self.hub.forget(self)
 
     def _start_grace(self, seat: int) -> None:
@@ -888,8 +905,26 @@ class Table:
 
     def tell_rematch(self, new_id: str, owner: str) -> None:
         """Tell the members still at this (finished) table about the rematch."""
+        self.rematched = new_id
+        self.rematched_by = owner
+        self.rematch_told = weakref.WeakSet(c for c, _ in self.recipients())
         self.emit({"kind": "rematch", "rematch": new_id,
                    "text": f"{owner} started a rematch"})
+
+    def tell_rematch_to(self, conn: Member) -> None:
+        """``conn`` has just come to this finished table (a reload; with several processes,
+        a player joined to it again after the process that ran it stopped, whose join may
+        come after the owner's rematch): if the rematch its owner made here still waits for
+        its players, ``conn`` hears of it as the others did (once: not a connection that
+        heard of it already, nor the owner, who made it). The event goes to everyone (its
+        number is theirs too), its words to ``conn`` alone: the others heard them."""
+        made = self.hub.tables.get(self.rematched or "")
+        if (self.status != "finished" or made is None or made.status != "waiting"
+                or conn in self.rematch_told or conn.user_id == self.owner):
+            return
+        self.rematch_told.add(conn)
+        self.emit({"kind": "rematch", "rematch": made.id, "text": ""},
+                  told={conn: f"{self.rematched_by or 'the owner'} started a rematch"})
 
     def _require_waiting(self) -> None:
         if self.status != "waiting":

@@ -717,3 +717,75 @@ def test_at_most_acting_kept_moves_wait_for_their_answer(
     when b hears again, a says every one of the answers again (it keeps as many), each
     once, in the order of the moves."""
     _answers_lost_on_their_way_back(postgres, redis_server, "manylost", ACTING_KEPT, True)
+
+
+def test_the_last_move_of_a_match_is_answered_after_its_process_died(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Four players at b play at a table that a runs. The last card of the match goes to
+    a, which stores it (the match is over, its result stored) and answers, but the answer
+    never reaches b (b hears nothing for a while: its link to Redis cut), and a dies
+    (SIGKILL). A finished table was never taken over, so nothing answered the move: the
+    player waited for ever. Now once a's lease has run out, b brings the finished table
+    back from the store: the player gets the ack of the last card, and everyone at b a
+    fresh snapshot of the table, the match over."""
+    import redis
+
+    with card_room(2, postgres, redis_server, "lastmove", "--bots", "inline",
+                   "--cpu-delay", "0", users=True) as (a, b):
+        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+        host = NetPlayer(a, "Ann")
+        tid = new_table(host, {"one_hand": True, "profile": "cardems"})
+        players = [NetPlayer(b, "Ann", host.token)] + [NetPlayer(b, n)
+                                                        for n in ("Bob", "Cyd", "Dee")]
+        for p in players:  # all four at b (Ann's tab at a goes): every move is forwarded
+            assert p.request({"type": "join", "table_id": tid})["type"] == "ack"
+            p.until(lambda m: m["type"] == "table")
+        host.close()
+        assert players[0].request({"type": "start"})["type"] == "ack"
+
+        def last_card() -> bool:
+            catch_up_all(players)
+            return any(p.my_turn() and p.view is not None and len(p.view["hand"]) == 1
+                       and len(p.view.get("trick") or []) == 3 for p in players)
+
+        act_until(players, last_card)
+        last = next(p for p in players if p.my_turn())
+        assert last.view is not None
+        action = last.view["legal_actions"][0]
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        pubsub = shared.pubsub()
+        store = Store.open(a.db)
+        try:
+            node_a = shared.get(prefix + "owner:" + tid)
+            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
+                          if k != prefix + "alive:" + node_a)
+            _deafen(shared, b, prefix, node_b, [node_a])
+            pubsub.subscribe(prefix + "node:" + node_b)  # (the test hears it; b does not)
+            since = len(last.frames)
+            last.send({"type": "act", "action": action, "ref": "last"})
+            published(pubsub, lambda sent: sent.get("k") == "frame" and json.loads(
+                sent["t"]).get("ref") == "last", "the answer to the last card")  # (to nobody)
+            a.kill()
+            assert store.game(tid).status == "finished"  # stored, and answered, before
+            for p in players:
+                p.seq = None  # (the table comes back numbered on from its snapshot)
+            _hear(shared, b)
+            ans = last.until(lambda m: m["type"] in ("ack", "error")
+                             and m.get("ref") == "last")
+            assert ans["type"] == "ack", ans
+            # once (the ack without a ref before it, if any, is that of the join that b
+            # made for the player to the table brought back at b)
+            assert [a for a in _answers(last, since) if a[1] is not None] == [("ack", "last")]
+            for p in players:
+                while not any(m["type"] == "table" and m["table"]["status"] == "finished"
+                              for m in p.frames[since if p is last else 0:]):
+                    p.recv()
+                assert p.view is not None and p.view["phase"] == "over", p.view
+            mine = [e for e in store.events(tid) if e.kind == "act"
+                    and e.seat == (last.you or {}).get("seat")]
+            assert mine[-1].value is not None
+            assert "Traceback" not in b.log()
+        finally:
+            store.close()
+            pubsub.close()
+            shared.close()

@@ -297,3 +297,60 @@ def test_asking_again_goes_back_to_the_rematch_made(client: TestClient) -> None:
     news = [m for m in bob.frames if m["type"] == "event" and m["event"]["kind"] == "rematch"]
     assert [m["event"]["rematch"] for m in news] == [first]
     assert [t for t in hub_of(client).tables if t not in (tid, first)] == []
+
+
+def test_a_player_back_at_the_old_table_hears_of_the_rematch(client: TestClient) -> None:
+    """Bob reloads his page after Ann made the rematch (everyone else had left the old
+    table): his new connection comes back to the finished table and hears of the rematch,
+    which still waits for him (before: the table had left memory with its last member, and
+    Bob heard of nothing). With several processes this is what a join that comes after the
+    owner's rematch gets (tests/server/test_rematch_cluster.py). Eve, who heard of it, is
+    not told again."""
+    ann, bob, eve, tid = finished(client, OPTIONS)
+    new = rematch_made(ann)
+    assert rematch_news(bob)["event"]["rematch"] == new
+    assert rematch_news(eve)["event"]["rematch"] == new
+    token = bob.token
+    bob.close()
+    back = Player(client, "Bob", token)
+    assert back.request({"type": "join", "table_id": tid})["type"] == "ack"
+    news = rematch_news(back)
+    assert news["event"]["rematch"] == new and news["event"]["text"] == "Ann started a rematch"
+    again = rematch_news(eve)  # (the event is everyone's: its words are Bob's alone)
+    assert again["event"]["rematch"] == new and again["event"]["text"] == ""
+    assert back.request({"type": "join", "table_id": new})["type"] == "ack"
+    back.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    assert back.you is not None and back.you["role"] == "player"
+
+
+def test_a_finished_table_nobody_is_at_leaves_memory_at_the_second_sweep(
+        settings: Settings) -> None:
+    """The old table stays in memory while its rematch waits, even with nobody at it (a
+    player on their way hears of it), and so does a finished table brought back from the
+    store for its players (with several processes, a take-over): the janitor forgets
+    either once nobody has been at it for a whole sweep (before: one brought back that
+    nobody came back to stayed in memory for ever)."""
+    from tests.server.helpers import wait_until
+
+    quiet = dataclasses.replace(settings, sweep_seconds=3600, prune_minutes=0)
+    with in_process(quiet) as client:
+        janitor = client.app.state.janitor  # type: ignore[attr-defined]
+        hub = hub_of(client)
+        ann, bob, eve, tid = finished(client, OPTIONS)
+        rematch_made(ann)
+        bob.close()
+        eve.close()
+        wait_until(lambda: not hub.tables[tid].members and not hub.tables[tid].spectators,
+                   "Bob and Eve to leave the old table")
+        for _ in range(2):
+            assert tid in hub.tables  # its rematch waits
+            client.portal.call(janitor.sweep)  # type: ignore[union-attr]
+        assert tid not in hub.tables
+        assert client.portal.call(hub.restore_table, tid, True)  # type: ignore[union-attr]
+        old = hub.tables[tid]
+        assert old.status == "finished" and old.match is not None and old.match.is_over()
+        assert hub.store.game(tid).status == "finished"
+        client.portal.call(janitor.sweep)  # type: ignore[union-attr]
+        assert tid in hub.tables
+        client.portal.call(janitor.sweep)  # type: ignore[union-attr]
+        assert tid not in hub.tables

@@ -128,6 +128,7 @@ def test_a_rematch_table_taken_over_still_lets_the_old_players_in(room: list[Ser
     new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
     assert bob.until(is_rematch)["event"]["rematch"] == new["id"]
     a.kill()  # the process that runs the new table
+    bob.seq = None  # (the finished table, where Bob is, comes back elsewhere, numbered anew)
     zed = NetPlayer(c, "Zed")
     ans = zed.request({"type": "join", "table_id": new["id"]})
     assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
@@ -135,21 +136,88 @@ def test_a_rematch_table_taken_over_still_lets_the_old_players_in(room: list[Ser
     assert bob.you == {"role": "player", "seat": bob_was}
 
 
-def test_a_rematch_after_the_table_s_process_stopped_is_answered(room: list[Server]) -> None:
-    """The process that ran the finished table stops (a deploy) while Ann, at another
-    process, looks at the end of the match; her Rematch gets a clear error (before: it was
-    sent to the stopped process and never answered, and her page waited for ever)."""
-    a, _b, c = room
+def _finished_at_a(a: Server, ann_at: Server, bob_at: Server
+                   ) -> tuple[NetPlayer, NetPlayer, NetPlayer, str]:
+    """Ann's private table, run by ``a``, played out by Ann (at ``ann_at``: her tab at ``a``
+    goes) and Bob (at ``bob_at``), watched by Eve (at ``bob_at``). (ann, bob, eve, id)."""
     host = NetPlayer(a, "Ann")
     tid = new_table(host, OPTIONS)
-    ann = NetPlayer(c, "Ann", host.token)
+    assert host.table is not None
+    invite = host.table["invite"]
+    ann = NetPlayer(ann_at, "Ann", host.token)
     joined_as_player(ann, tid)
     host.close()
+    bob = NetPlayer(bob_at, "Bob")
+    assert bob.request({"type": "join", "table_id": tid, "invite": invite})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    eve = NetPlayer(bob_at, "Eve")
+    ans = eve.request({"type": "join", "table_id": tid, "role": "spectator",
+                       "invite": invite})
+    assert ans["type"] == "ack", ans
+    eve.until(lambda m: m["type"] == "table")
     assert ann.request({"type": "start"})["type"] == "ack"
-    act_until([ann], lambda: ann.view is not None and ann.view["phase"] == "over")
-    if not any(is_over(m) for m in ann.frames):
-        ann.until(is_over)
-    a.stop()  # its leases are released as it stops: nobody runs the finished table now
+    act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
+    for p in (ann, bob, eve):  # (told once the result is stored)
+        if not any(is_over(m) for m in p.frames):
+            p.until(is_over)
+    return ann, bob, eve, tid
+
+
+def _rematch_made_from_the_store(ann: NetPlayer, bob: NetPlayer, eve: NetPlayer, tid: str,
+                                 servers: list[Server]) -> None:
+    """Ann asks for the rematch of the finished table ``tid``, whose process is gone: it
+    is made as it would have been there (her place, Bob's kept, a new code that Eve never
+    gets), Bob hears of it and sits down at his old place without the code."""
+    assert ann.you is not None and bob.you is not None and ann.table is not None
+    ann_was, bob_was, invite = ann.you["seat"], bob.you["seat"], ann.table["invite"]
+    for p in (ann, bob, eve):
+        p.seq = None  # (the table comes back numbered on from its snapshot)
     ans = ann.request({"type": "rematch"})
-    assert ans["type"] == "error" and ans["code"] == "state", ans
-    assert "stopped" in ans["message"] and "new table" in ans["message"], ans
+    assert ans["type"] == "ack", ans
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    assert new["status"] == "waiting" and new["options"]["private"]
+    assert new["options"]["name"] == OPTIONS["name"]
+    assert new["invite"] and new["invite"] != invite
+    assert new["owner"] == ann.table["owner"]
+    assert ann.you == {"role": "player", "seat": ann_was}
+    assert new["seats"][bob_was]["kept_for"] == "Bob"  # until he is back
+    news = bob.until(is_rematch)
+    assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
+    assert news["event"]["text"] == "Ann started a rematch"
+    joined_as_player(bob, new["id"])
+    assert bob.you == {"role": "player", "seat": bob_was}
+    # the spectator may neither sit down nor watch without the code, from any process
+    for at in servers:
+        look = NetPlayer(at, "Eve", eve.token)
+        for role in ("player", "spectator"):
+            ans = look.request({"type": "join", "table_id": new["id"], "role": role})
+            assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+        assert new["invite"] not in json.dumps(look.frames)
+        look.close()
+    assert new["invite"] not in json.dumps(eve.frames)
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
+
+
+def test_a_rematch_after_the_table_s_process_stopped_is_made(room: list[Server]) -> None:
+    """The process that ran the finished table stops (a deploy) while Ann, at another
+    process, looks at the end of the match; her Rematch is made from the stored table, as
+    it would have been there (before: a clear error, and before that it was sent to the
+    stopped process and never answered, and her page waited for ever)."""
+    a, b, c = room
+    ann, bob, eve, tid = _finished_at_a(a, c, b)
+    a.stop()  # its leases are released as it stops: nobody runs the finished table now
+    _rematch_made_from_the_store(ann, bob, eve, tid, [b, c])
+
+
+def test_a_rematch_asked_as_the_table_s_process_dies_is_made(room: list[Server]) -> None:
+    """The process that ran the finished table dies (SIGKILL) and Ann, at another process,
+    asks for the rematch at once (the dead process's lease has not run out: her rematch
+    goes to it, and is lost with it). Once the lease runs out, the finished table is
+    brought back from the store and her rematch is made there (before: it was never
+    answered, or, asked after the lease ran out, refused); Bob, at a third process, hears
+    of it and sits down at his old place."""
+    a, b, c = room
+    ann, bob, eve, tid = _finished_at_a(a, c, b)
+    a.kill()
+    _rematch_made_from_the_store(ann, bob, eve, tid, [b, c])

@@ -735,8 +735,9 @@ export class TableView {
         }
         break;
       case "rematch":
-        // the owner made a new table for a rematch (the words were said as it came)
-        this.rematch = { id: ev.rematch, text: ev.text };
+        // the owner made a new table for a rematch (the words were said as it came; told
+        // again, for someone who came back to the table since, it has none for the others)
+        this.rematch = { id: ev.rematch, text: ev.text || (this.rematch && this.rematch.id === ev.rematch ? this.rematch.text : "") };
         break;
       case "match_over":
         this.msg.table.status = "finished";
