@@ -951,9 +951,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             if hub.cluster is not None:
                 hub.cluster.leaving_remote(conn)
             await old.detach(conn, leaving=False)
-            await made.join(conn, "player", made.invite)
-            conn.send(_ack(ref, made.seq))
-            conn.send(made.snapshot(conn))
+            await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
             return
         table = await _create(hub, conn, old.options, ref, invited, players)
         old.rematched = table.id
@@ -971,9 +969,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             hub.cluster.leaving_remote(conn)
         if conn.table is not None and conn.table is not table:
             await conn.table.detach(conn, leaving=False)
-        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back)
-        conn.send(_ack(ref, table.seq))
-        conn.send(table.snapshot(conn))
+        # answered there (ack, snapshot), before the event the join causes is told
+        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back,
+                         ref=ref)
     elif kind == "leave":
         table = _table(conn)
         await table.detach(conn, leaving=True)
