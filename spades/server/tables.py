@@ -632,7 +632,8 @@ class Table:
             if not free:
                 raise TableError("state", "the table is full: join as a spectator")
             was = self.invited.get(conn.user_id)
-            if was in free:  # a rematch: back at one's place in the match before
+            back = was is not None and was in free
+            if was is not None and was in free:  # a rematch: back at one's place then
                 free.remove(was)
                 free.insert(0, was)
             else:  # else a place not kept for another old player, if one is free
@@ -646,10 +647,12 @@ class Table:
             await self.save_meta()
             seat, name, players = free[0], conn.name, self.rules.players
             # the joiner's page says "You sit West at ..." (from the table's state): they
-            # are not told about themself in the third person as well
+            # are not told about themself in the third person as well; back at the place
+            # kept for them at a rematch, they are told so (the page cannot know it)
+            mine = self._back_at_place(seat) if back else None
             answer()
             self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
-                "" if n.me == seat else
+                (mine(n) if mine is not None else "") if n.me == seat else
                 f"{name} sits down at {place_name(players, seat, n.me)}")},
                 with_table=True)
         else:
@@ -659,6 +662,19 @@ class Table:
             conn.table = self
             self.hub.spectator_notices.changed(self)  # one small frame, not the table
         self.hub.lobby_changed(self)
+
+    def _back_at_place(self, seat: int) -> Callable[[Narrator], str]:
+        """The words for a player of the match before who sits down at the place kept for
+        them at its rematch: "you are back at your place of the match before, across from
+        your partner Olga" (the partner named when a person sits there already)."""
+        mates = [s for s in self.rules.sides[self.rules.side_of[seat]] if s != seat]
+        partner = mates[0] if len(mates) == 1 and self.places[mates[0]].kind == "human" \
+            else None
+
+        def words(n: Narrator) -> str:
+            across = f", across from {n.seat(partner)}" if partner is not None else ""
+            return f"you are back at your place of the match before{across}"
+        return words
 
     def _still_idle(self, seat: int, before: Callable[[], None]) -> None:
         """The player a CPU covers for being idle is connected again (a reconnect, a
