@@ -1408,9 +1408,10 @@ export class TableView {
   renderWaiting() {
     const t = this.msg.table;
     const list = this.el.querySelector("#seat-list");
-    // the seat's button that has the focus: redrawn, the focus stays at that seat
+    // the seat's button (or its row: where sitting down put you) that has the focus: redrawn,
+    // the focus stays at that seat
     const was = list.contains(document.activeElement) ? document.activeElement.dataset : null;
-    const keep = was && was.act ? { act: was.act, seat: was.seat } : null;
+    const keep = was && (was.act || was.seat !== undefined) ? { act: was.act || null, seat: was.seat } : null;
     clear(list);
     const amOwner = this.amOwner();
     const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
@@ -1448,7 +1449,8 @@ export class TableView {
       // page's heading only when the list has none
       const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
       const undo = { add: "remove", remove: "add", kick: "add", free: "add" }[keep.act];
-      const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
+      const target = (!keep.act && row)
+        || list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
         || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
       if (target) target.focus();
