@@ -17,9 +17,28 @@ def seat_name(rules: Rules, seat: int, names: list[str] | None = None) -> str:
     return f"Seat {seat}"
 
 
+def and_list(words: list[str]) -> str:
+    """``North and South``; ``A, B and C``: in words, as a screen reader says them (not
+    "North & South", read "North ampersand South" or not at all)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def side_name(rules: Rules, side: int, names: list[str] | None = None) -> str:
-    seats = rules.sides[side]
-    return " & ".join(seat_name(rules, s, names) for s in seats)
+    """A side's seats by name: ``North and South``."""
+    return and_list([seat_name(rules, s, names) for s in rules.sides[side]])
+
+
+#: The mark the server gives a continued record's CPUs ("Nora (CPU)"), kept in its record.
+CPU_MARK = "(CPU)"
+
+
+def unmarked(name: str) -> str:
+    """``name`` without its CPU mark: ``Nora (CPU)`` → ``Nora`` (said once is enough)."""
+    if name.endswith(CPU_MARK) and name[:-len(CPU_MARK)].strip():
+        return name[:-len(CPU_MARK)].rstrip()
+    return name
 
 
 def bag_warning(rules: Rules, bags: int) -> str:
@@ -57,17 +76,34 @@ def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
 
 
 def score_sheet(match: Match, names: list[str] | None = None) -> str:
-    """A plain-text score sheet, one line per hand and side, then the totals."""
+    """A plain-text score sheet, one line per hand and side, then the totals. Its words are
+    read aloud as they are written: "Score sheet: cardems, ..." (not an em dash), "North and
+    South" (not "&"); a continued record's CPU is "Nora (CPU)" where its side is first
+    named, then "Nora" (not in every hand)."""
     rules = match.rules
-    lines = [f"Score sheet — {rules.name}, {rules.players} players, "
+    lines = [f"Score sheet: {rules.name}, {rules.players} players, "
              + ("one-hand match" if rules.one_hand else f"target {rules.target}")]
+    said: set[int] = set()  # the seats named already: their CPU mark said
+
+    def name(seat: int) -> str:
+        full = seat_name(rules, seat, names)
+        if seat in said:
+            return unmarked(full)
+        said.add(seat)
+        return full
+
+    def side(k: int) -> str:
+        return and_list([name(s) for s in rules.sides[k]])
+
     if not match.results:
         lines.append("No hand has been scored yet.")
     for r in match.results:
-        lines.append(f"Hand {r.number} (dealer {seat_name(rules, r.dealer, names)}):")
+        dealer = unmarked(seat_name(rules, r.dealer, names))  # (its mark with its side's)
+        lines.append(f"Hand {r.number} (dealer {dealer}):")
         for k, seats in enumerate(rules.sides):
+            who = side(k)
             bids = ", ".join(  # (a side of one seat is named once: "Ann: bid 4 took 4")
-                (f"{seat_name(rules, s, names)} " if len(seats) > 1 else "") + "bid "
+                (f"{name(s)} " if len(seats) > 1 else "") + "bid "
                 + bid_words(r.bids[s], r.blind[s])
                 + f" took {r.tricks[s]}"
                 for s in seats
@@ -79,11 +115,11 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
             plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
             detail = "" if plain else f" ({', '.join(parts)})"
             lines.append(
-                f"  {side_name(rules, k, names)}: {bids}; points {r.points[k]:+d}{detail}, "
+                f"  {who}: {bids}; points {r.points[k]:+d}{detail}, "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
             )
     lines.append("Totals: " + "; ".join(
-        f"{side_name(rules, k, names)} {match.scores[k]} ({match.bags[k]} "
+        f"{side(k)} {match.scores[k]} ({match.bags[k]} "
         + ("bag" if match.bags[k] == 1 else "bags")
         + (f", {w}" if (w := bag_warning(rules, match.bags[k])) else "") + ")"
         for k in range(len(rules.sides))
@@ -92,7 +128,7 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
         if match.winner is None:
             lines.append("The match is a draw.")
         else:
-            lines.append(f"Winner: {side_name(rules, match.winner, names)}.")
+            lines.append(f"Winner: {side(match.winner)}.")
     else:
         lines.append("The match is not finished.")
     return "\n".join(lines)

@@ -951,9 +951,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             if hub.cluster is not None:
                 hub.cluster.leaving_remote(conn)
             await old.detach(conn, leaving=False)
-            await made.join(conn, "player", made.invite)
-            conn.send(_ack(ref, made.seq))
-            conn.send(made.snapshot(conn))
+            await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
             return
         old.making_rematch = True  # (kept while its owner leaves it for the new table)
         try:
@@ -976,9 +974,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         came = conn.table is not table
         if conn.table is not None and came:
             await conn.table.detach(conn, leaving=False)
-        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back)
-        conn.send(_ack(ref, table.seq))
-        conn.send(table.snapshot(conn))
+        # answered there (ack, snapshot), before the event the join causes is told
+        await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back,
+                         ref=ref)
         if came and conn.table is table and table.rematched is not None:
             table.tell_rematch_to(conn)  # (a rematch made before they came back)
     elif kind == "leave":

@@ -555,108 +555,151 @@ class Table:
         return {c.user_id: c.name for c in self.spectators}
 
     async def join(self, conn: Member, role: str, invite: str | None, *,
-                   if_free: bool = False, back: bool = False) -> None:
+                   if_free: bool = False, back: bool = False, ref: frames.Ref = None
+                   ) -> None:
         """``if_free``: a replaced tab back after its own reconnect takes the seat only if no
         other open connection of the user holds it; else it waits (error ``replaced``) to be
         handed the seat when that one closes. ``back``: a seat a CPU covers because its
-        player was idle comes back to them (else the CPU plays on: :meth:`_still_idle`)."""
-        async with self.lock:
-            self.check_join(conn, role, invite)
-            seat = self.place_of(conn.user_id)
-            if seat is not None:  # back to one's own seat
-                old = self.members.get(conn.user_id)
-                waiting = self.replaced.get(conn.user_id, [])
-                if (if_free and old is not None and old is not conn
-                        and not getattr(old, "closed", False)):
-                    if conn not in waiting:
-                        waiting.append(conn)
-                        self.replaced[conn.user_id] = waiting[-8:]
-                    _waits(conn, self.id)
-                    raise TableError("replaced", REPLACED)
-                if conn in waiting:
-                    waiting.remove(conn)
-                if old is not None and old is not conn:
-                    old.send(frames.error("replaced", REPLACED))
-                    old.table = None
-                    waiting.append(old)
-                    _waits(old, self.id)
-                if waiting:
-                    self.replaced[conn.user_id] = waiting[-8:]
-                else:
-                    self.replaced.pop(conn.user_id, None)
-                self.spectators.discard(conn)
-                self.members[conn.user_id] = conn
-                conn.table = self
-                if old is not None and old is not conn:  # another tab: nobody left
-                    pass
-                elif old is conn and not (back and self.places[seat].idle) \
-                        and seat not in self.unseated:
-                    # joined again on the connection that is here: nothing changed, nobody
-                    # is told (before: "Ann is back" to everyone, at the join rate)
-                    return
-                elif seat in self.unseated:
-                    self.unseated.discard(seat)
-                    await self.save_meta()  # a restart from now on: they are back, not new
-                    self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
-                        f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
-                        "continued match: it carries on from the record")}, with_table=True)
-                    self.schedule()
-                elif self.places[seat].idle and not back:
-                    self._still_idle(seat)
-                else:
-                    await self._returned(seat)
-                self.hub.lobby_changed(self)  # connected again: no longer paused
-                return
-            if role == "player":
-                if self.status != "waiting":
-                    raise TableError("state", "the match has started: join as a spectator")
-                free = join_order([i for i, p in enumerate(self.places) if p.kind == "empty"],
-                                  self.rules)
-                if not free:
-                    raise TableError("state", "the table is full: join as a spectator")
-                was = self.invited.get(conn.user_id)
-                if was in free:  # a rematch: back at one's place in the match before
-                    free.remove(was)
-                    free.insert(0, was)
-                else:  # else a place not kept for another old player, if one is free
-                    kept = self.kept()
-                    free.sort(key=lambda i: i in kept)
-                self.places[free[0]] = Place("human", conn.user_id, conn.name,
-                                             guest=conn.guest)
-                self.members[conn.user_id] = conn
-                self.spectators.discard(conn)
-                conn.table = self
-                await self.save_meta()
-                seat, name, players = free[0], conn.name, self.rules.players
-                # the joiner's page says "You sit West at ..." (from the table's state): they
-                # are not told about themself in the third person as well
-                self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
-                    "" if n.me == seat else
-                    f"{name} sits down at {place_name(players, seat, n.me)}")},
-                    with_table=True)
-            else:
-                if not self.options.spectators:
-                    raise TableError("not_allowed", "this table does not allow spectators")
-                self.spectators.add(conn)
-                conn.table = self
-                self.hub.spectator_notices.changed(self)  # one small frame, not the table
-            self.hub.lobby_changed(self)
+        player was idle comes back to them (else the CPU plays on: :meth:`_still_idle`).
 
-    def _still_idle(self, seat: int) -> None:
+        A join made is answered here: ``ack`` (with ``ref``) and the joiner's ``table``
+        snapshot, before the event the join causes (``joined``, ``returned``, ...) is told
+        to anyone, so the joiner never hears the table's words about its arrival before the
+        answer to its join (before, the event came first). A refusal raises, unanswered."""
+        answered = False
+
+        def answer() -> None:
+            nonlocal answered
+            if not answered:
+                answered = True
+                conn.send(frames.ack(ref, self.seq))
+                conn.send(self.snapshot(conn))
+
+        async with self.lock:
+            await self._join(conn, role, invite, if_free, back, answer)
+            answer()
+
+    async def _join(self, conn: Member, role: str, invite: str | None, if_free: bool,
+                    back: bool, answer: Callable[[], None]) -> None:
+        """:meth:`join`, under the table's lock; ``answer()`` before any event is emitted."""
+        self.check_join(conn, role, invite)
+        seat = self.place_of(conn.user_id)
+        if seat is not None:  # back to one's own seat
+            old = self.members.get(conn.user_id)
+            waiting = self.replaced.get(conn.user_id, [])
+            if (if_free and old is not None and old is not conn
+                    and not getattr(old, "closed", False)):
+                if conn not in waiting:
+                    waiting.append(conn)
+                    self.replaced[conn.user_id] = waiting[-8:]
+                _waits(conn, self.id)
+                raise TableError("replaced", REPLACED)
+            if conn in waiting:
+                waiting.remove(conn)
+            if old is not None and old is not conn:
+                old.send(frames.error("replaced", REPLACED))
+                old.table = None
+                waiting.append(old)
+                _waits(old, self.id)
+            if waiting:
+                self.replaced[conn.user_id] = waiting[-8:]
+            else:
+                self.replaced.pop(conn.user_id, None)
+            self.spectators.discard(conn)
+            self.members[conn.user_id] = conn
+            conn.table = self
+            if old is not None and old is not conn:  # another tab: nobody left
+                pass
+            elif old is conn and not (back and self.places[seat].idle) \
+                    and seat not in self.unseated:
+                # joined again on the connection that is here: nothing changed, nobody
+                # is told (before: "Ann is back" to everyone, at the join rate)
+                return
+            elif seat in self.unseated:
+                self.unseated.discard(seat)
+                await self.save_meta()  # a restart from now on: they are back, not new
+                answer()
+                self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
+                    f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
+                    "continued match: it carries on from the record")}, with_table=True)
+                self.schedule()
+            elif self.places[seat].idle and not back:
+                self._still_idle(seat, answer)
+            else:
+                await self._returned(seat, answer)
+            self.hub.lobby_changed(self)  # connected again: no longer paused
+            return
+        if role == "player":
+            if self.status != "waiting":
+                raise TableError("state", "the match has started: join as a spectator")
+            free = join_order([i for i, p in enumerate(self.places) if p.kind == "empty"],
+                              self.rules)
+            if not free:
+                raise TableError("state", "the table is full: join as a spectator")
+            was = self.invited.get(conn.user_id)
+            back = was is not None and was in free
+            if was is not None and was in free:  # a rematch: back at one's place then
+                free.remove(was)
+                free.insert(0, was)
+            else:  # else a place not kept for another old player, if one is free
+                kept = self.kept()
+                free.sort(key=lambda i: i in kept)
+            self.places[free[0]] = Place("human", conn.user_id, conn.name,
+                                         guest=conn.guest)
+            self.members[conn.user_id] = conn
+            self.spectators.discard(conn)
+            conn.table = self
+            await self.save_meta()
+            seat, name, players = free[0], conn.name, self.rules.players
+            # the joiner's page says "You sit West at ..." (from the table's state): they
+            # are not told about themself in the third person as well; back at the place
+            # kept for them at a rematch, they are told so (the page cannot know it)
+            mine = self._back_at_place(seat) if back else None
+            answer()
+            self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
+                (mine(n) if mine is not None else "") if n.me == seat else
+                f"{name} sits down at {place_name(players, seat, n.me)}")},
+                with_table=True)
+        else:
+            if not self.options.spectators:
+                raise TableError("not_allowed", "this table does not allow spectators")
+            self.spectators.add(conn)
+            conn.table = self
+            self.hub.spectator_notices.changed(self)  # one small frame, not the table
+        self.hub.lobby_changed(self)
+
+    def _back_at_place(self, seat: int) -> Callable[[Narrator], str]:
+        """The words for a player of the match before who sits down at the place kept for
+        them at its rematch: "you are back at your place of the match before, across from
+        your partner Olga" (the partner named when a person sits there already)."""
+        mates = [s for s in self.rules.sides[self.rules.side_of[seat]] if s != seat]
+        partner = mates[0] if len(mates) == 1 and self.places[mates[0]].kind == "human" \
+            else None
+
+        def words(n: Narrator) -> str:
+            across = f", across from {n.seat(partner)}" if partner is not None else ""
+            return f"you are back at your place of the match before{across}"
+        return words
+
+    def _still_idle(self, seat: int, before: Callable[[], None]) -> None:
         """The player a CPU covers for being idle is connected again (a reconnect, a
         reload), without asking for the seat back: the CPU plays on, and everyone hears
         it. Before, any reconnect took the seat back, and on a flaky connection the table
-        heard "Ann is back" and "Ann has not played for 5 minutes" over and over."""
+        heard "Ann is back" and "Ann has not played for 5 minutes" over and over.
+        ``before()``: called just before the event is told (the join's answer)."""
         handle = self._grace.pop(seat, None)
         if handle is not None:
             handle.cancel()
         self.unseen_away.discard(seat)
+        before()
         self.emit({"kind": "covered", "seat": seat, "text": lambda n: (
             "you are connected again; a CPU still plays for you (Take my seat back gives it "
             "back to you)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
             "still plays for them")}, with_table=True)
 
-    async def _returned(self, seat: int) -> None:
+    async def _returned(self, seat: int, before: Callable[[], None]) -> None:
+        """The player is back at their seat (from a lost connection, or from idle); told to
+        everyone, ``before()`` called just before (the join's answer)."""
         place = self.places[seat]
         handle = self._grace.pop(seat, None)
         if handle is not None:
@@ -667,6 +710,7 @@ class Table:
         place.covered = place.idle = False
         if was_covered:
             await self.save_meta()
+        before()
         if seat in self.unseen_away and not was_covered:  # nobody heard them go
             self.unseen_away.discard(seat)
             self.emit({"kind": "returned", "seat": seat, "text": ""}, with_table=True)

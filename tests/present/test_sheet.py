@@ -45,11 +45,11 @@ def test_points_made_of_more_than_the_contract_say_their_parts() -> None:
 
     path = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
     sheet = score_sheet(replay(json.loads(path.read_text(encoding="utf-8"))))
-    assert ("  North & South: North bid 3 took 6, South bid 3 took 3; points -37 (contract +60, "
+    assert ("  North and South: North bid 3 took 6, South bid 3 took 3; points -37 (contract +60, "
             "overtricks +3, bag penalty -100), total 261, bags 1") in sheet, sheet
     assert "points +132 (contract +30, overtricks +2, Nil +100), total 386" in sheet, sheet
     # a hand of contracts and overtricks alone reads as before
-    assert ("  North & South: North bid 4 took 5, South bid 4 took 4; points +81, total 81, "
+    assert ("  North and South: North bid 4 took 5, South bid 4 took 4; points +81, total 81, "
             "bags 1") in sheet, sheet
     lines = re.findall(r"points ([+-]\d+) \(([^)]*)\)", sheet)
     assert len(lines) == 4

@@ -48,6 +48,7 @@ def test_an_owner_cannot_flood_the_table_with_changes(make: Callable[..., TestCl
     tid = ann.table["id"] if ann.table else ""
     bob = Player(client, "Bob")
     assert bob.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+    sync(bob)  # (his snapshot and his own joined event follow the ack)
     sync(ann)
     seat = free_seat(ann)
     before = len(bob.frames)
@@ -143,6 +144,7 @@ def test_the_people_a_table_keeps_removed_are_capped(make: Callable[..., TestCli
     guests = [Player(client, f"G{i}") for i in range(3)]
     for g in guests:
         assert g.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+        g.until(lambda m: m["type"] == "table")  # (the snapshot follows the ack)
     sync(ann)
     seats = [g.seat for g in guests]
     answers = [ann.request({"type": "remove", "seat": s}) for s in seats]
@@ -175,6 +177,7 @@ def test_a_continued_records_names_lose_stacked_marks(make: Callable[..., TestCl
     tid = r.json()["table_id"]
     me = Player(client, "Uploader", token)
     assert me.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+    me.until(lambda m: m["type"] == "table")  # (the snapshot follows the ack)
     assert me.table is not None
     names = [s["name"] for s in me.table["seats"]]
     assert names[2] == "Nora (CPU)", names
@@ -197,6 +200,7 @@ def test_removed_players_watch_only_within_the_spectator_caps(
     guests = [Player(client, f"G{i}") for i in range(2)]
     for g in guests:
         assert g.request({"type": "join", "table_id": tid, "role": "player"})["type"] == "ack"
+        g.until(lambda m: m["type"] == "table")  # (the snapshot follows the ack)
     sync(ann)
     for g in guests:
         assert ann.request({"type": "remove", "seat": g.seat})["type"] == "ack"

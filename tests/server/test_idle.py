@@ -191,8 +191,7 @@ def test_a_reconnect_leaves_the_cpu_playing_for_an_idle_player(settings: Setting
             for who in ("", "your partner "))
         assert again["table"]["seats"][seat]["covered"]
         assert again["table"]["seats"][seat]["connected"]
-        told = seen(bob, event("covered", seat))  # (before the join's ack)
-        assert told is not None
+        told = bob.until(event("covered", seat))  # (after the join's ack and snapshot)
         assert told["event"]["text"] == ("you are connected again; a CPU still plays for "
                                          "you (Take my seat back gives it back to you)")
         # the CPU plays Bob's turns on, and nobody hears that he is back

@@ -354,3 +354,30 @@ def test_a_finished_table_nobody_is_at_leaves_memory_at_the_second_sweep(
         assert tid in hub.tables
         client.portal.call(janitor.sweep)  # type: ignore[union-attr]
         assert tid not in hub.tables
+
+
+def test_an_old_player_back_at_the_kept_place_is_told_so(client: TestClient) -> None:
+    """Bob, back at the rematch, took the place kept for him and heard nothing of it (his own
+    `joined` event had no words, and his page could not tell a kept place from another):
+    he is told he is back at his place of the match before, across from his partner when
+    one sits there. A newcomer, at a place kept for nobody, is not; the others hear "Bob
+    sits down at ..." as before."""
+    ann, bob, cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    zed = Player(client, "Zed")
+
+    def own_words(p: Player) -> str:
+        sat_down(p, new)
+        mine = p.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "joined"
+                       and m["event"]["seat"] == p.seat)
+        text: str = mine["event"]["text"]
+        return text
+
+    assert own_words(zed) == ""  # (the open place: Cal's partner's, a CPU's before)
+    assert own_words(bob) == ("you are back at your place of the match before, across from "
+                              "your partner Ann")
+    said = ann.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "joined"
+                     and m["event"]["seat"] == was["Bob"])
+    assert said["event"]["text"].startswith("Bob sits down at"), said
+    assert own_words(cal) == ("you are back at your place of the match before, across from "
+                              "your partner Zed")

@@ -531,7 +531,10 @@ def test_sheet_and_records_upload(client: TestClient) -> None:
     assert ann.request({"type": "join", "table_id": new})["type"] == "ack"
     ann.until(lambda m: m["type"] == "table")
     assert ann.seat == 1 and ann.view is not None and len(ann.view["plays"]) == 9
-    # the first time there: sitting down, not coming back ("you are back", before)
+    # the first time there: sitting down, not coming back ("you are back", before); the
+    # event comes after the join's answer
+    ann.send({"type": "ping", "ref": "after"})  # what the join caused comes before the pong
+    ann.until(lambda m: m["type"] == "pong" and m.get("ref") == "after")
     [sat] = [m["event"] for m in ann.frames[before:] if m["type"] == "event"
              and m["event"]["kind"] in ("joined", "returned")]
     assert (sat["kind"], sat["text"]) == (

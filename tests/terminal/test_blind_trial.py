@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -21,3 +22,39 @@ def test_dates_read_aloud_without_a_leading_zero(tmp_path: Path) -> None:
     assert re.search(rf"^  [0-9a-f]{{8}}, {when}, ", listing, re.M), listing
     shown = run_cli("show", "last", "--db", db).stdout
     assert re.search(rf"^Game [0-9a-f]{{8}}, started {when}; ", shown), shown
+
+
+def test_the_score_sheet_and_the_history_say_and_not_ampersand_nor_a_dash(
+        tmp_path: Path) -> None:
+    """The sheet's title was "Score sheet — cardems, ..." and its sides "Nora & Sofia": a
+    screen reader leaves the dash unsaid (or says "em dash") and reads "&" as "ampersand"
+    or not at all. Words: "Score sheet: cardems, ...", "Nora and Sofia"; the history's
+    scores too."""
+    db = str(tmp_path / "g.db")
+    assert run_cli("import", str(EXAMPLE), "--db", db).returncode == 0
+    for out in (run_cli("show", "last", "--db", db).stdout,
+                run_cli("replay", str(EXAMPLE)).stdout):
+        assert "Score sheet: cardems, 4 players, target 500" in out, out
+        assert "  Nora and Sofia: Nora bid 4 took 5, Sofia bid 4 took 4;" in out, out
+        assert "Totals: Nora and Sofia 539" in out, out
+        assert "—" not in out and "&" not in out, out
+    listing = run_cli("history", "--db", db).stdout
+    assert "won: Nora and Sofia 539 to Emil and Walt 526 (imported)" in listing, listing
+    assert "&" not in listing, listing
+
+
+def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_sheet(
+        tmp_path: Path) -> None:
+    """A record of a match continued on the server names its CPUs "Nora (CPU)": the sheet
+    said "Nora (CPU)" in every hand, twice a line. Once now, where its side is first named
+    ("Nora (CPU) and Sofia: Nora bid 4 took 5, ..."), then "Nora"."""
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    record["names"] = ["Nora (CPU)", "Emil (CPU)", "Sofia", "Walt (CPU)"]
+    path = tmp_path / "continued.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = run_cli("replay", str(path)).stdout
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert out.count(f"{cpu} (CPU)") == 1, out
+    assert "  Nora (CPU) and Sofia: Nora bid 4 took 5, Sofia bid 4 took 4;" in out, out
+    assert "  Emil (CPU) and Walt (CPU): Emil bid 2 took 2, Walt bid 1 took 2;" in out, out
+    assert "Hand 2 (dealer Emil):\n  Nora and Sofia: Nora bid 3 took 3" in out, out

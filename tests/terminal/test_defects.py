@@ -54,7 +54,7 @@ def test_rich_view_on_an_ascii_terminal(tmp_path: Path) -> None:
     child.sendline("3")
     child.expect(r"South, your card: ")
     assert "North ." in child.before  # the empty places of the trick
-    for command, reply in [("p", r"Score sheet - cardems"), ("r", r"Rules: cardems")]:
+    for command, reply in [("p", r"Score sheet: cardems"), ("r", r"Rules: cardems")]:
         child.sendline(command)
         child.expect(reply)
         child.expect(r"South, your card: ")
@@ -68,8 +68,8 @@ def test_rich_view_on_an_ascii_terminal(tmp_path: Path) -> None:
 def test_seats_at_six_players_are_named_by_where_they_sit(tmp_path: Path) -> None:
     child = spawn(tmp_path / "s.sqlite3", "--plain", "--rules", "race400", "--players", "6",
                   "--teams", "2+2+2", "--seed", "3", "--cpu", "random")
-    child.expect(r"Spades, race400 rules: North & South against Northeast & Southwest "
-                 r"against Southeast & Northwest, to 400 points\.")
+    child.expect(r"Spades, race400 rules: North and South against Northeast and Southwest "
+                 r"against Southeast and Northwest, to 400 points\.")
     child.expect(r"You are North; your partner is South\.")
     child.expect(BID_PROMPT)
     assert "Seat " not in child.before
@@ -119,7 +119,7 @@ def test_timer_keeps_typed_text_apart_and_shows_it_at_the_warning(tmp_path: Path
     child.send("p")
     child.expect(r"3 seconds left\.\r?\nYour card: p", timeout=8)
     child.sendline("")  # what the screen shows is what is entered: the score sheet
-    child.expect(r"Totals: North & South 0 \(1 bag\); East & West 0 \(0 bags\)")
+    child.expect(r"Totals: North and South 0 \(1 bag\); East and West 0 \(0 bags\)")
     child.expect(CARD_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -145,7 +145,7 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     assert lines[1] == "Hand 1 in detail:"  # the details follow the hand's score
     assert ("Your Nil is broken." in seen) != ("Your Nil is made." in seen)  # told once
     assert any(line.startswith("South's Nil ") for line in lines)
-    for who in ("North & South", "East & West"):
+    for who in ("North and South", "East and West"):
         assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
     assert any("contract made" in line or "contract set" in line for line in lines)
     child.sendline("")
@@ -180,8 +180,8 @@ def test_every_command_writes_ascii_stand_ins_on_an_ascii_terminal(tmp_path: Pat
     e = env()
     e["PYTHONIOENCODING"] = "ascii"
     for args, expected in [(["hint", str(record)], "holds 5H 10H"),
-                           (["show", "last", "--db", str(db)], "Score sheet - cardems"),
-                           (["replay", str(example)], "Score sheet - cardems")]:
+                           (["show", "last", "--db", str(db)], "Score sheet: cardems"),
+                           (["replay", str(example)], "Score sheet: cardems")]:
         done = subprocess.run([sys.executable, "-m", "spades", *args], capture_output=True,
                               env=e, timeout=60, check=False)
         assert done.returncode == 0, done.stderr

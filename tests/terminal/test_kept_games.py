@@ -260,8 +260,8 @@ def test_the_resume_list_marks_imported_games_as_history_does(tmp_path: Path) ->
     assert out.returncode == 0
     resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n")
     line = next(x for x in resume.stdout.splitlines() if x.startswith("  1. "))
-    assert line.endswith(", cardems, hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)"), line
-    assert "hand 1: Nora & Sofia 0 to Emil & Walt 0 (imported)" in run_cli(
+    assert line.endswith(", cardems, hand 1: Nora and Sofia 0 to Emil and Walt 0 (imported)"), line
+    assert "hand 1: Nora and Sofia 0 to Emil and Walt 0 (imported)" in run_cli(
         "history", "--db", str(db)).stdout
 
 

@@ -19,10 +19,11 @@ from tests.web.helpers import (
     join_by_invite,
     settle,
     start_quick_match,
+    tab_to,
     take_hinted_turn,
 )
 from tests.web.test_idle import IDLE, idle_match, serving_with_idle
-from tests.web.test_rematch import play_both_to_end
+from tests.web.test_rematch import play_both_to_end, rematch_room
 
 # the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
 # the visually hidden words in
@@ -84,10 +85,44 @@ def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str, tmp_path
     page.keyboard.press("j")
     page.keyboard.press("o")
     said = heard.wait_for("Score sheet.")["text"]
-    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora (CPU) bid 4 and took "
+    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora bid 4 and took "
             "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "
-            "(CPU) bid 2 and took 2, Walt (CPU) bid 1 and took 2.") in said, said
+            "bid 2 and took 2, Walt bid 1 and took 2.") in said, said
     assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said
+    assert not page.errors, page.errors
+
+
+def test_a_cpu_is_said_to_be_one_once_in_the_score_sheet(new_page: Any, server: str,
+                                                         tmp_path: Path, artifacts: Path) -> None:
+    """A continued record's CPUs are "Nora (CPU)": the sheet said "Nora (CPU) bid 4, took 5"
+    in every row, and O "Nora (CPU) and you ...: Nora (CPU) bid 4 and took 5" in every hand,
+    twice. Now the sheet's head says it ("Nora (CPU) and you"), its rows "Nora"; O says it at
+    the first hand, as the head does, then "Nora"."""
+    page = new_page()
+    _continue_example(page, server, tmp_path, "Blindcpu")
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open] #sheet-body .sheet-table")
+    head = [th.evaluate(SPOKEN) for th in page.locator("#sheet-body thead th").all()]
+    assert head == ["Hand", "Nora (CPU) and you", "Emil (CPU) and Walt (CPU)"], head
+    rows = page.locator("#sheet-body tbody")
+    spoken, shown = rows.evaluate(SPOKEN), rows.inner_text()
+    for text in (spoken, shown):  # what is read and what is seen, the same names
+        assert "(CPU)" not in text, text
+    assert "Nora bid 4, took 5; You bid 4, took 4: +81" in spoken, spoken
+    settle(page)
+    page.locator("#sheet-dialog").screenshot(path=str(artifacts / "blind-trial-sheet-cpu.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog", state="hidden")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    said = heard.wait_for("Score sheet.")["text"]
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert said.count(f"{cpu} (CPU)") == 1, said
+    assert said.startswith("Score sheet. Hand 1: Nora (CPU) and you plus 81"), said
+    assert "Hand 2: Nora and you plus 42" in said, said
     assert not page.errors, page.errors
 
 
@@ -202,4 +237,36 @@ def test_back_from_idle_behind_the_summary_says_where_the_game_stands(
         said = heard.wait_for("while you were away", timeout=15)["text"]
         assert said.startswith("Hand 1 ended while you were away"), said
         assert "Scores" in said, said
+        # the join is answered with the table first, then its `returned` event ("you are
+        # back"): once that has come too, "You are back" was said once, before where the
+        # game stands (not after it, nor twice)
+        page.wait_for_function("spadesApp.table.backSaidAt !== null"
+                               " && spadesApp.table.seq > spadesApp.table.backSaidAt")
+        backs = [e["text"] for e in heard.all() if e["text"].startswith("You are back")]
+        assert backs == ["You are back."], backs
     assert not page.errors, page.errors
+
+
+def test_the_friend_back_at_the_rematch_hears_he_is_back_at_his_place(
+        new_page: Any, server: str) -> None:
+    """Fred pressed Join the rematch and heard "You sit South at Club evening. The match has
+    not started yet.": nothing said that this was his place of the match before, kept for
+    him (his partner the same). Now he is told, after where he sits."""
+    olga, fred, fred_seat = rematch_room(new_page, server, "Olgaback", "Fredback")
+    new = olga.evaluate("spadesApp.table.id")
+    heard = Speech(fred)
+    heard.wait_for("Olgaback started a rematch")
+    fred.wait_for_selector("#match-over[open] #rematch-join")
+    tab_to(fred, "rematch-join", 12)
+    fred.keyboard.press("Enter")
+    fred.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
+                           " && spadesApp.table.isPlayer", arg=new, timeout=15000)
+    assert fred.evaluate("spadesApp.table.mySeat") == fred_seat
+    sat = heard.wait_for("You sit South at Club evening")
+    back = heard.wait_for("back at your place")  # (after where he sits)
+    assert back["text"] == ("You are back at your place of the match before, across from "
+                            "your partner Olgaback."), back
+    assert sat["text"].startswith("You sit South at Club evening."), sat
+    # the owner hears him sit down, as before
+    Speech(olga).wait_for("Fredback sits down at North")
+    assert not olga.errors and not fred.errors, (olga.errors, fred.errors)

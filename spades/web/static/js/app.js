@@ -6,7 +6,7 @@ import { clear, h, listJoin, plural } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
-import { PLACES, sheetContent, sheetDialog, TableView } from "./table.js";
+import { PLACES, sheetContent, sheetDialog, TableView, unmarked } from "./table.js";
 import { Voice } from "./voice.js";
 
 /** How often a visitor's lobby (no socket yet) asks for the tables again. */
@@ -46,7 +46,11 @@ function firstBadOffset(text) {
 export function historyNamer(it) {
   const sides = it.sides && it.sides.length ? it.sides : null;
   const mine = (s) => !it.uploaded && s === it.seat;
-  const seatName = (s) => (mine(s) ? "You" : it.names[s] || `Seat ${s + 1}`);
+  // (`mark: false`: a continued record's CPU without the "(CPU)" said in the sheet's head)
+  const seatName = (s, { mark = true } = {}) => {
+    const name = mine(s) ? "You" : it.names[s] || `Seat ${s + 1}`;
+    return mark ? name : unmarked(name);
+  };
   const sideName = (k) => {
     const seats = sides ? sides[k] || [] : [];
     if (seats.length === 1) return seatName(seats[0]);

@@ -126,9 +126,15 @@ export function sheetDialog() {
       h("button", { type: "submit", class: "primary" }, "Close")));
 }
 
+/** A name without the "(CPU)" the server adds to a continued record's CPUs ("Nora (CPU)" →
+ * "Nora"): the score sheet says it once, in its head (and O in its first hand), not in every
+ * row. */
+export function unmarked(name) { return String(name).replace(/\s*\(CPU\)$/, ""); }
+
 /** A sheet (the `sheet` frame, or `GET /api/tables/{id}/sheet`) as the dialog's content:
- * `namer` names seats and sides as the reader saw them (`seatName(seat)`, `sideTitle(side)`,
- * `bidText(bid)`, `overText(winner)`: a TableView, or the history's `historyNamer`). */
+ * `namer` names seats and sides as the reader saw them (`seatName(seat, {mark})`, `sideTitle(side)`,
+ * `bidText(bid)`, `overText(winner)`: a TableView, or the history's `historyNamer`). A CPU
+ * is said to be one in the head only ("Nora (CPU) and you"), its rows name it "Nora". */
 export function sheetContent(d, namer) {
   if (!d.hands.length) return [h("p", {}, "No hand has been scored yet.")];
   const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
@@ -139,7 +145,7 @@ export function sheetContent(d, namer) {
   for (const row of d.hands) {
     const tr = h("tr", {}, h("th", { scope: "row" }, `${row.number}`));
     d.sides.forEach((seats, k) => {
-      const bids = seats.map((s) => `${namer.seatName(s)} bid ${namer.bidText(row.bids[s])}, took ${row.tricks[s]}`).join("; ");
+      const bids = seats.map((s) => `${namer.seatName(s, { mark: false })} bid ${namer.bidText(row.bids[s])}, took ${row.tricks[s]}`).join("; ");
       const pts = row.points[k];
       const parts = pointsParts(row, k);
       // one line each on the screen; read in a row, the words between them make a sentence
@@ -188,6 +194,7 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
+    this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
   }
 
   /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
@@ -367,14 +374,16 @@ export class TableView {
   get teamGame() { return this.sides.some((s) => s.length > 1); }
 
   /** A seat's name: "You" (or "you" mid-sentence with `lower`), a player's name, and for a
-   * CPU the place where it sits ("North" for your partner across the table). */
-  seatName(seat, { you = true, lower = false } = {}) {
+   * CPU the place where it sits ("North" for your partner across the table). `mark: false`:
+   * a continued record's CPU without its "(CPU)" ("Nora"), where it was said once already
+   * (the score sheet's head, its first hand). */
+  seatName(seat, { you = true, lower = false, mark = true } = {}) {
     if (seat === null || seat === undefined || seat < 0) return "nobody";
     if (you && seat === this.mySeat && this.isPlayer) return lower ? "you" : "You";
     const info = this.msg && this.msg.table.seats[seat];
     if (info && info.kind === "cpu" && (!info.name || /^CPU\b/.test(info.name))) return this.compass(seat);
     const name = info && info.name ? info.name : this.compass(seat);
-    return name;
+    return mark || !info || info.kind !== "cpu" ? name : unmarked(name);
   }
   /** Where a seat sits as you see the table: you at the bottom (South), the others clockwise.
    * A spectator sees the table from seat 0's side. */
@@ -392,12 +401,13 @@ export class TableView {
   }
   /** Every seat's name as the page draws it (not "You"). */
   playerNames() { return Array.from({ length: this.players }, (_, s) => this.seatName(s, { you: false })); }
-  /** A side's name opening a line: "You and Kim", "kim and Lee" (names as written). */
-  sideTitle(side) { const t = this.sideName(side); return /^you\b/.test(t) ? cap(t) : t; }
-  sideName(side) {
+  /** A side's name opening a line: "You and Kim", "kim and Lee" (names as written); `mark`:
+   * as seatName's. */
+  sideTitle(side, { mark = true } = {}) { const t = this.sideName(side, { mark }); return /^you\b/.test(t) ? cap(t) : t; }
+  sideName(side, { mark = true } = {}) {
     const seats = this.sides[side] || [];
-    if (seats.length === 1) return this.seatName(seats[0]) === "You" ? "You" : this.seatName(seats[0]);
-    const names = seats.map((s) => (s === this.mySeat && this.isPlayer ? "you" : this.seatName(s, { you: false })));
+    if (seats.length === 1) return this.seatName(seats[0], { mark });
+    const names = seats.map((s) => (s === this.mySeat && this.isPlayer ? "you" : this.seatName(s, { you: false, mark })));
     return listJoin(names);
   }
   verb(seat, third, second) { return seat === this.mySeat && this.isPlayer ? second : third; }
@@ -490,14 +500,21 @@ export class TableView {
       if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
       this.say(this.summary());
     }
+    // (the server answers a join with this snapshot first, then the table's `returned` event:
+    // its "You are back" is not said again when the page has just said so here)
+    this.backSaidAt = null;
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
+      this.backSaidAt = msg.seq;
     }
-    // back from idle (Take my seat back) while the `returned` event still waited in the queue
-    // (behind the hand's summary): the snapshot dropped it, so where the game stands is said here
+    // back from idle (Take my seat back): the snapshot answering the join comes before the
+    // `returned` event (and a snapshot drops what waited in the queue, behind the hand's
+    // summary), so "You are back." and where the game stands are said here
     if (!first && this.idleBefore && this.isPlayer && !(msg.table.seats[this.mySeat] || {}).covered) {
       const idle = this.idleBefore;
       this.idleBefore = null;
+      if (this.backSaidAt === null) this.say("You are back.", { event: true });
+      this.backSaidAt = msg.seq;
       if (this.status === "active") this.say(this.catchUpText(idle));
     }
     this.checkTurn();
@@ -564,6 +581,8 @@ export class TableView {
         { stale: () => this.arrivedSeq !== at });
       return;
     }
+    // your own "You are back" right after the snapshot that said so already (onTable)
+    if (ev.kind === "returned" && ev.seat === this.mySeat && this.isPlayer && this.backSaidAt === msg.seq - 1) return;
     // (a frame that seats someone carries the table that names them: this.msg is older)
     const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
     if (ev.text) this.say(sentence(ev.text, this.playerNames().concat(seated)), { event: true });
@@ -1390,9 +1409,10 @@ export class TableView {
   renderWaiting() {
     const t = this.msg.table;
     const list = this.el.querySelector("#seat-list");
-    // the seat's button that has the focus: redrawn, the focus stays at that seat
+    // the seat's button (or its row: where sitting down put you) that has the focus: redrawn,
+    // the focus stays at that seat
     const was = list.contains(document.activeElement) ? document.activeElement.dataset : null;
-    const keep = was && was.act ? { act: was.act, seat: was.seat } : null;
+    const keep = was && (was.act || was.seat !== undefined) ? { act: was.act || null, seat: was.seat } : null;
     clear(list);
     const amOwner = this.amOwner();
     const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
@@ -1430,7 +1450,8 @@ export class TableView {
       // page's heading only when the list has none
       const row = list.querySelector(`li[data-seat="${keep.seat}"]`);
       const undo = { add: "remove", remove: "add", kick: "add", free: "add" }[keep.act];
-      const target = list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
+      const target = (!keep.act && row)
+        || list.querySelector(`button[data-act="${keep.act}"][data-seat="${keep.seat}"]`)
         || (undo && list.querySelector(`button[data-act="${undo}"][data-seat="${keep.seat}"]`))
         || (row && (row.querySelector("button") || row)) || list.querySelector("button") || this.el.querySelector("h1");
       if (target) target.focus();
@@ -2487,12 +2508,13 @@ export class TableView {
     const d = this.sheetData;
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
     const said = (p) => `${p >= 0 ? "plus" : "minus"} ${Math.abs(p)}`;
-    const rows = d.hands.map((row) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
+    const rows = d.hands.map((row, i) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
       const parts = pointsParts(row, k);
       const detail = parts ? ` (${parts.map(([label, p]) => `${label} ${said(p)}`).join(", ")})` : "";
-      // who bid what and took what, as the sheet on the screen shows it
-      const bids = seats.map((s) => `${this.seatName(s, { lower: true })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
-      return `${this.sideTitle(k)} ${said(row.points[k])}${detail}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
+      // who bid what and took what, as the sheet on the screen shows it; a CPU said to be
+      // one once, at the first hand's sides (as in the sheet's head), not in every hand
+      const bids = seats.map((s) => `${this.seatName(s, { lower: true, mark: false })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
+      return `${this.sideTitle(k, { mark: i === 0 })} ${said(row.points[k])}${detail}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
     }).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }
