@@ -176,3 +176,31 @@ def test_a_proxy_that_drops_the_upgrade_headers_is_told_to_the_operator(tmp_path
         assert "proxy_set_header Upgrade" in lines[0], lines[0]
     finally:
         server.stop()
+
+
+def test_each_process_says_how_many_processes_share_its_room(postgres: PostgresServer,
+                                                              redis_server: RedisServer) -> None:
+    """An operator could not tell from a deployment whether its processes share one Redis
+    (one given another --redis or --redis-prefix runs a room of its own, and nothing said
+    so): ``/api/health`` said only ``"redis": true``. It now says how many processes are in
+    the room (the same from each) and this one's id; a stopped process leaves the count."""
+    def health(server: Server) -> dict[str, Any]:
+        answer: dict[str, Any] = httpx.get(server.url + "/api/health", timeout=30).json()
+        return answer
+
+    with card_room(2, postgres, redis_server, "share", "--bots", "inline") as servers:
+        wait_until(lambda: all(health(s).get("processes") == 2 for s in servers),
+                   "both processes counting two", seconds=30)
+        nodes = {health(s)["node"] for s in servers}
+        assert len(nodes) == 2, nodes
+        alone = Server(postgres.create_database("alone"), free_port(), "--bots", "inline",
+                       "--redis", redis_server.url, "--redis-prefix",
+                       f"other{free_port()}:").start()
+        try:  # another prefix: a room of its own, which its count shows
+            assert health(alone)["processes"] == 1
+            assert health(servers[0])["processes"] == 2
+        finally:
+            alone.stop()
+        servers[1].stop()
+        wait_until(lambda: health(servers[0])["processes"] == 1, "the count after a stop",
+                   seconds=30)
