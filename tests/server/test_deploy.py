@@ -36,13 +36,15 @@ class Front:
 
 def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: Path,
                   key: Path) -> str:
-    """The deploy file with the test's ports and certificate: nothing else is changed."""
+    """The deploy file with the test's ports and certificate (on 127.0.0.1 only): nothing
+    else is changed."""
     text = SITE.read_text()
     lines = "".join(f"server 127.0.0.1:{p};\n    " for p in upstreams)
     text, n = re.subn(r"(server 127\.0\.0\.1:\d+;\n\s*)+", lambda _m: lines, text, count=1)
     assert n == 1
     text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
     text = text.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+    text = re.sub(r"\n\s*listen \[::\]:\d+[^;]*;", "", text)  # loopback only
     text = text.replace("spades.example.org;", "localhost;")
     text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
     text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
