@@ -4,7 +4,9 @@ believed only from trusted proxies; cross-site pages refused the WebSocket."""
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 import ssl
 import subprocess
 from collections.abc import Callable, Iterator
@@ -206,3 +208,60 @@ def test_each_process_says_how_many_processes_share_its_room(postgres: PostgresS
         servers[1].stop()
         wait_until(lambda: health(servers[0])["processes"] == 1, "the count after a stop",
                    seconds=30)
+
+
+def test_open_websockets_are_capped_per_client_behind_nginx(tmp_path: Path) -> None:
+    """``conns_per_address`` caps the open connections of one client address, but behind
+    nginx every connection comes from nginx, a trusted proxy, which that cap leaves alone:
+    one client could open any number of WebSockets through the site. Now the server counts
+    the open WebSockets of each client's own address (the one nginx passes on)."""
+    cert, key = certificate(tmp_path)
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "inline",
+                    "--conns-per-address", "3").start()
+    opened: list[Any] = []
+    try:
+        nginx = start_nginx(lambda port: site_for_test([server.port], port, free_port(), cert,
+                                                       key))
+        try:
+            front = Front(nginx, ssl.create_default_context(cafile=str(cert)))
+
+            def socket_from(source: str) -> Any:
+                """A WebSocket of a client at ``source`` through nginx, signed in."""
+                web = httpx.Client(verify=front.ssl, timeout=30, transport=httpx.HTTPTransport(
+                    local_address=source, verify=front.ssl))
+                with web:
+                    token = web.post(front.url + "/api/guest", json={"name": "Capped"}
+                                     ).json()["token"]
+                sock = socket.create_connection(("localhost", nginx.port), timeout=30,
+                                                source_address=(source, 0))
+                ws = connect(front.ws_url, sock=sock, ssl=front.ssl,  # type: ignore[arg-type]
+                             server_hostname="localhost", origin=front.url,
+                             open_timeout=60).__enter__()  # (as NetPlayer: no bare connect)
+                opened.append(ws)
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+                return ws
+
+            for _ in range(3):
+                socket_from("127.0.0.5")
+            with pytest.raises(InvalidStatus) as info:
+                socket_from("127.0.0.5")
+            assert info.value.response.status_code == 429
+            assert b"too many open connections from your address" in info.value.response.body
+            socket_from("127.0.0.6")  # another client is not affected
+            opened.pop(0).close()  # one closed: room for one more
+            wait_until(lambda: _opens("127.0.0.5", socket_from), "room for a socket again")
+        finally:
+            for ws in opened:
+                ws.close()
+            nginx.stop()
+    finally:
+        server.stop()
+
+
+def _opens(source: str, socket_from: Callable[[str], Any]) -> bool:
+    try:
+        socket_from(source)
+    except InvalidStatus:
+        return False
+    return True
