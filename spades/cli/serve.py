@@ -140,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(db=str(args.db or default_path()), host=args.host, port=args.port,
                         allow_origins=list(args.allow_origin), cpu_delay=args.cpu_delay,
                         bot_executor=args.bots, bot_workers=args.bot_workers,
-                        redis=args.redis, redis_prefix=args.redis_prefix)
+                        redis=args.redis, redis_prefix=args.redis_prefix,
+                        forwarded_allow_ips=args.forwarded_allow_ips)
     try:
         for name, value in limits_of(args):
             setattr(settings, name, value)

@@ -595,7 +595,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/health", tags=["tables"])
     async def health(hub: HubDep, response: Response) -> dict[str, Any]:
         """For monitoring: 200 ``ok`` when the process answers and its database does (a
-        ``SELECT 1`` on the database thread, within 5 s); else 503, ``ok`` false and why."""
+        ``SELECT 1`` on the database thread, within 5 s); else 503, ``ok`` false and why.
+        With ``--redis``: whether Redis answers, how many processes share the room, and
+        this process's id in it."""
         why = None
         try:
             await asyncio.wait_for(hub.db(hub.store.ping), HEALTH_DB_SECONDS)
@@ -605,8 +607,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             why = "the database is not answering"
             log.error("health: %s: %s", why, exc)
         linked: dict[str, Any] = {}
-        if hub.cluster is not None:  # several processes: whether Redis answers
-            linked["redis"] = hub.cluster.room.link_ok
+        if hub.cluster is not None:  # several processes: whether Redis answers, and who
+            room = hub.cluster.room    # shares it (the same count from every process)
+            linked.update(redis=room.link_ok, processes=room.processes, node=room.node)
         if why is not None:
             response.status_code = 503
             response.headers["Retry-After"] = "5"

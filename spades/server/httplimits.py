@@ -4,10 +4,16 @@ rate per client address. Validation errors are answered without echoing the inpu
 With several processes (``--redis``) the request rate is counted in Redis for all of them
 (:class:`spades.server.room.SharedRate`): a client sending to N processes behind a proxy
 gets the rate once, not N times. If Redis cannot be reached the requests are let through
-(fail open): each process counts on its own, as without Redis, and says so in its log."""
+(fail open): each process counts on its own, as without Redis, and says so in its log.
+
+The open WebSockets of one client address are capped here too (``conns_per_address``):
+behind a trusted reverse proxy every connection comes from the proxy, which the
+connection-level cap (:mod:`spades.server.netlimits`) leaves alone, so that cap alone let
+one client open any number of WebSockets through nginx."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -19,6 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spades.server.limits import Buckets, retry_after
+from spades.server.netlimits import trusted_networks
 from spades.server.settings import Settings
 
 if TYPE_CHECKING:  # the redis package (the cluster extra) only with --redis
@@ -79,6 +86,21 @@ class LimitsMiddleware:
         self.buckets = Buckets(settings.http_rate, settings.http_burst)
         self.shared = shared
         self._shared_off_until = 0.0
+        #: open WebSockets per client address (the proxy's client's, behind one)
+        self.sockets: dict[str, int] = {}
+        self._trusted = trusted_networks(settings.forwarded_allow_ips)
+
+    def _capped(self, address: str) -> bool:
+        """Whether ``address`` may open no more WebSockets: it has ``conns_per_address``
+        open (a trusted proxy's own address, which carries many clients, never has)."""
+        cap = self.settings.conns_per_address
+        if cap <= 0 or self.sockets.get(address, 0) < cap:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return True
+        return not any(ip in n for n in self._trusted)
 
     async def _wait(self, address: str) -> float:
         """Count a request of ``address``: 0.0, or the seconds it must wait. In Redis for
@@ -114,7 +136,24 @@ class LimitsMiddleware:
                     await send({"type": "websocket.close", "code": 1013})
                 return
         if kind == "websocket":
-            await self.app(scope, receive, send)
+            address = _address(scope)
+            if self._capped(address):
+                why = (f"too many open connections from your address: at most "
+                       f"{self.settings.conns_per_address}")
+                if "websocket.http.response" in scope.get("extensions", {}):
+                    await _answer(_ws_sender(send), 429, why)
+                else:
+                    await send({"type": "websocket.close", "code": 1013})
+                return
+            self.sockets[address] = self.sockets.get(address, 0) + 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                left = self.sockets[address] - 1
+                if left:
+                    self.sockets[address] = left
+                else:
+                    del self.sockets[address]
             return
         limit = body_limit(self.settings, path)
         if limit <= 0:

@@ -12,7 +12,9 @@ nodes share
   connection per node keep that order);
 * **the lobby**: the summaries of listed tables in the hash ``lobby``, and which table an
   invite code opens in ``invites``;
-* **liveness**: ``alive:ID`` exists while a node runs;
+* **liveness**: ``alive:ID`` exists while a node runs, and the sorted set ``nodes`` holds
+  every live node's id (scored by when it lapses, on Redis's clock), so that each node
+  knows how many processes share the room (``/api/health`` says it);
 * **the sign-in throttle** (:class:`SharedLogins`): the failed sign-ins of every node, so
   that N nodes do not give N times the guesses;
 * **the request rate per address** (:class:`SharedRate`): the HTTP requests and WebSocket
@@ -106,6 +108,19 @@ return 0
 """
 
 
+#: Keeps this node in the room's set of live nodes (``ARGV[1]``, lapsing ``ARGV[2]`` ms from
+#: now on Redis's clock; '' only counts), drops those that lapsed, and counts the rest.
+_NODES = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if ARGV[1] ~= '' then
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+end
+return redis.call('ZCARD', KEYS[1])
+"""
+
+
 class Room:
     """One node's link to the card room's Redis."""
 
@@ -123,6 +138,10 @@ class Room:
         self.on_relinked: Callable[[], Awaitable[None]] | None = None
         #: whether Redis answered this node's last request (``/api/health`` says it)
         self.link_ok = True
+        #: live processes in the room, this one included, as of the last round (every
+        #: third of a lease): ``/api/health`` says it, so that an operator sees that all
+        #: the processes share one Redis and prefix
+        self.processes = 1
         self._down_since = 0.0
         self._redis: aioredis.Redis | None = None
         self._out: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
@@ -187,6 +206,8 @@ class Room:
                 await self.release(tid)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("alive", self.node))
+        with contextlib.suppress(Exception):
+            await self.redis.zrem(self._key("nodes"), self.node)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -197,6 +218,8 @@ class Room:
 
     async def _alive(self) -> None:
         await self.redis.set(self._key("alive", self.node), "1", px=self.lease_ms)
+        self.processes = int(await self.redis.eval(_NODES, 1, self._key("nodes"), self.node,
+                                                   str(self.lease_ms)))
 
     async def alive(self, node: str) -> bool:
         return bool(await self.redis.exists(self._key("alive", node)))
@@ -242,11 +265,13 @@ class Room:
                 tids = list(self.owned)
                 pipe = self.redis.pipeline(transaction=False)
                 pipe.set(self._key("alive", self.node), "1", px=self.lease_ms)
+                pipe.eval(_NODES, 1, self._key("nodes"), self.node, str(self.lease_ms))
                 for tid in tids:
                     pipe.eval(_RENEW, 1, self._key("owner", tid), self.node, str(self.lease_ms))
                 got = await pipe.execute()
                 self.answered()
-                for tid, kept in zip(tids, got[1:], strict=True):
+                self.processes = int(got[1])
+                for tid, kept in zip(tids, got[2:], strict=True):
                     if not kept and tid in self.owned:
                         self.owned.discard(tid)
                         log.error("lost the lease of table %s", tid)

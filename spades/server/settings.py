@@ -16,6 +16,9 @@ class Settings:
     redis_prefix: str = "spades:"
     host: str = "127.0.0.1"
     port: int = 8000
+    #: ``--forwarded-allow-ips``: the trusted reverse proxies, whose clients' own addresses
+    #: (``X-Forwarded-For``) the limits count; the proxies themselves are not capped.
+    forwarded_allow_ips: str = "127.0.0.1"
     #: Extra origins allowed to open the WebSocket (the server's own origin always is).
     allow_origins: list[str] = field(default_factory=list)
     #: Seconds a CPU waits before acting (so people can follow the play).

@@ -230,7 +230,9 @@ def check_version(conn: Connection) -> int:
         raise SchemaTooOld(
             f"the database has schema version {current}, older than this program's "
             f"({len(MIGRATIONS)}); a start of spades serve upgrades it (back it up first: "
-            "docs/deploy.md, Upgrading)" if current else "it holds no spades tables yet")
+            "docs/deploy.md, Upgrading)" if current
+            else "it holds no spades tables yet (a new database: the first start of spades "
+                 "serve creates them; the connection works)")
     return current
 
 

@@ -4,7 +4,9 @@ believed only from trusted proxies; cross-site pages refused the WebSocket."""
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 import ssl
 import subprocess
 from collections.abc import Callable, Iterator
@@ -36,13 +38,15 @@ class Front:
 
 def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: Path,
                   key: Path) -> str:
-    """The deploy file with the test's ports and certificate: nothing else is changed."""
+    """The deploy file with the test's ports and certificate (on 127.0.0.1 only): nothing
+    else is changed."""
     text = SITE.read_text()
     lines = "".join(f"server 127.0.0.1:{p};\n    " for p in upstreams)
     text, n = re.subn(r"(server 127\.0\.0\.1:\d+;\n\s*)+", lambda _m: lines, text, count=1)
     assert n == 1
     text = text.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
     text = text.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+    text = re.sub(r"\n\s*listen \[::\]:\d+[^;]*;", "", text)  # loopback only
     text = text.replace("spades.example.org;", "localhost;")
     text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
     text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
@@ -176,3 +180,88 @@ def test_a_proxy_that_drops_the_upgrade_headers_is_told_to_the_operator(tmp_path
         assert "proxy_set_header Upgrade" in lines[0], lines[0]
     finally:
         server.stop()
+
+
+def test_each_process_says_how_many_processes_share_its_room(postgres: PostgresServer,
+                                                              redis_server: RedisServer) -> None:
+    """An operator could not tell from a deployment whether its processes share one Redis
+    (one given another --redis or --redis-prefix runs a room of its own, and nothing said
+    so): ``/api/health`` said only ``"redis": true``. It now says how many processes are in
+    the room (the same from each) and this one's id; a stopped process leaves the count."""
+    def health(server: Server) -> dict[str, Any]:
+        answer: dict[str, Any] = httpx.get(server.url + "/api/health", timeout=30).json()
+        return answer
+
+    with card_room(2, postgres, redis_server, "share", "--bots", "inline") as servers:
+        wait_until(lambda: all(health(s).get("processes") == 2 for s in servers),
+                   "both processes counting two", seconds=30)
+        nodes = {health(s)["node"] for s in servers}
+        assert len(nodes) == 2, nodes
+        alone = Server(postgres.create_database("alone"), free_port(), "--bots", "inline",
+                       "--redis", redis_server.url, "--redis-prefix",
+                       f"other{free_port()}:").start()
+        try:  # another prefix: a room of its own, which its count shows
+            assert health(alone)["processes"] == 1
+            assert health(servers[0])["processes"] == 2
+        finally:
+            alone.stop()
+        servers[1].stop()
+        wait_until(lambda: health(servers[0])["processes"] == 1, "the count after a stop",
+                   seconds=30)
+
+
+def test_open_websockets_are_capped_per_client_behind_nginx(tmp_path: Path) -> None:
+    """``conns_per_address`` caps the open connections of one client address, but behind
+    nginx every connection comes from nginx, a trusted proxy, which that cap leaves alone:
+    one client could open any number of WebSockets through the site. Now the server counts
+    the open WebSockets of each client's own address (the one nginx passes on)."""
+    cert, key = certificate(tmp_path)
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "inline",
+                    "--conns-per-address", "3").start()
+    opened: list[Any] = []
+    try:
+        nginx = start_nginx(lambda port: site_for_test([server.port], port, free_port(), cert,
+                                                       key))
+        try:
+            front = Front(nginx, ssl.create_default_context(cafile=str(cert)))
+
+            def socket_from(source: str) -> Any:
+                """A WebSocket of a client at ``source`` through nginx, signed in."""
+                web = httpx.Client(verify=front.ssl, timeout=30, transport=httpx.HTTPTransport(
+                    local_address=source, verify=front.ssl))
+                with web:
+                    token = web.post(front.url + "/api/guest", json={"name": "Capped"}
+                                     ).json()["token"]
+                sock = socket.create_connection(("localhost", nginx.port), timeout=30,
+                                                source_address=(source, 0))
+                ws = connect(front.ws_url, sock=sock, ssl=front.ssl,  # type: ignore[arg-type]
+                             server_hostname="localhost", origin=front.url,
+                             open_timeout=60).__enter__()  # (as NetPlayer: no bare connect)
+                opened.append(ws)
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+                return ws
+
+            for _ in range(3):
+                socket_from("127.0.0.5")
+            with pytest.raises(InvalidStatus) as info:
+                socket_from("127.0.0.5")
+            assert info.value.response.status_code == 429
+            assert b"too many open connections from your address" in info.value.response.body
+            socket_from("127.0.0.6")  # another client is not affected
+            opened.pop(0).close()  # one closed: room for one more
+            wait_until(lambda: _opens("127.0.0.5", socket_from), "room for a socket again")
+        finally:
+            for ws in opened:
+                ws.close()
+            nginx.stop()
+    finally:
+        server.stop()
+
+
+def _opens(source: str, socket_from: Callable[[str], Any]) -> bool:
+    try:
+        socket_from(source)
+    except InvalidStatus:
+        return False
+    return True

@@ -87,6 +87,17 @@ def test_check_db_says_why_it_cannot_look_and_makes_no_database(tmp_path: Path) 
     assert not missing.exists()
 
 
+def test_check_db_on_a_new_empty_database_says_that_a_start_fills_it(
+        postgres: PostgresServer) -> None:
+    """docs/deploy.md has the operator try the new PostgreSQL database with --check-db
+    before the first start; it answered only "cannot open the database URL: it holds no
+    spades tables yet", as if something were wrong. It still stops with status 2 (nothing to
+    look at), and now says that the connection works and a start creates the tables."""
+    done = serve("--check-db", "--db", postgres.create_database("fresh"))
+    one_line_refusal(done, "holds no spades tables yet", "the first start of spades serve "
+                     "creates them", "the connection works")
+
+
 def test_check_db_leaves_an_older_database_as_it_is(tmp_path: Path) -> None:
     """--check-db on a database of an older release upgraded its schema as it looked, before
     the operator had backed it up: a look now writes nothing and says what a start would do."""
