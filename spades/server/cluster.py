@@ -454,13 +454,19 @@ class Cluster:
             return True
         if conn.table is None and conn.remote_table is not None:
             if conn.remote_node is None:  # between owners: the new one is not known yet
-                owner = await self._owner_of(conn.remote_table, finished=True)
+                tid = conn.remote_table
+                owner = await self._owner_of(tid, finished=True)
                 if owner is None:
                     raise TableError("state", "the table is moving to another server: "
                                      "try again in a moment")
-                conn.remote_node = owner
-                if owner == self.node:
-                    return False
+                if conn.table is None and conn.remote_table == tid and conn.remote_node is None:
+                    # not joined to it there yet (the new owner has not said so): joined
+                    # first, then the message. Before, it went there alone and was refused
+                    # (you are not at a table), and the join never followed.
+                    await self._new_owner(tid, owner)
+                if conn.table is not None or conn.remote_table is None or (
+                        conn.remote_node is None or conn.remote_node == self.node):
+                    return False  # joined here (or it could not be): answered here
             if msg.type == "rematch":
                 return await self._rematch(conn, conn.remote_table, data)
             number = None
@@ -1056,7 +1062,15 @@ class RemoteConn:
                 _ANSWERING.reset(token)
 
     async def _dispatch(self, data: Any, ref: Any) -> None:
-        """One forwarded message, through the ordinary ``dispatch``; refusals answered."""
+        """One forwarded message, through the ordinary ``dispatch``; refusals answered. A
+        join of a table this process is restoring waits for it (its process found this one
+        holding the table's lease before this one said it runs it: before, the join was
+        refused, no such table, and the client never joined it)."""
+        tid = data.get("table_id") if isinstance(data, dict) else None
+        taking = self.cluster._taking.get(tid) if isinstance(tid, str) else None
+        if taking is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(taking)
         try:
             msg = client_message.validate_python(data)
             assert self.cluster.dispatch is not None
