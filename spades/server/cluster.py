@@ -15,8 +15,10 @@ client may be connected to any node:
   is lost); a move that never got there is answered from the store;
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
-  still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
-  turn timers and CPU players resume there;
+  still connected elsewhere are joined to the new owner, which sends them a fresh snapshot
+  (no ``ack``: they did not ask), each as what they were there (a spectator as a spectator,
+  let in without a private table's code by a right only the processes carry:
+  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there;
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
