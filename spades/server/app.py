@@ -72,7 +72,7 @@ from spades.server.protocol import (
 )
 from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
-from spades.server.tables import Table, TableError
+from spades.server.tables import Table, TableError, rejoin_of
 from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
 from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
 
@@ -968,7 +968,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "join":
         table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
-        if not hub.join_buckets.take(conn.user_id):
+        rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
+        if rejoin is None and not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")

@@ -15,8 +15,10 @@ client may be connected to any node:
   is lost); a move that never got there is answered from the store;
 * when a node dies its leases expire, another node claims the tables and restores them from
   the database (:meth:`Cluster.take_over`), then says so to every node, and the clients
-  still connected elsewhere are joined to the new owner, which sends them a fresh snapshot;
-  turn timers and CPU players resume there;
+  still connected elsewhere are joined to the new owner, which sends them a fresh snapshot
+  (no ``ack``: they did not ask), each as what they were there (a spectator as a spectator,
+  let in without a private table's code by a right only the processes carry:
+  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there;
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
@@ -47,7 +49,7 @@ from spades.server import frames
 from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins
-from spades.server.tables import Table, TableError
+from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
 from spades.store import StoreError, upkeep
 
@@ -345,6 +347,7 @@ class Cluster:
             elif conn.table is table:
                 conn.table = None
                 conn.remote_table, conn.remote_node = table.id, None
+                conn.remote_watching = table.place_of(conn.user_id) is None
         self.hub.spawn(self._moved(table.id, remote))
 
     async def _moved(self, table_id: str, remote: list[RemoteConn]) -> None:
@@ -453,13 +456,19 @@ class Cluster:
             return True
         if conn.table is None and conn.remote_table is not None:
             if conn.remote_node is None:  # between owners: the new one is not known yet
-                owner = await self._owner_of(conn.remote_table, finished=True)
+                tid = conn.remote_table
+                owner = await self._owner_of(tid, finished=True)
                 if owner is None:
                     raise TableError("state", "the table is moving to another server: "
                                      "try again in a moment")
-                conn.remote_node = owner
-                if owner == self.node:
-                    return False
+                if conn.table is None and conn.remote_table == tid and conn.remote_node is None:
+                    # not joined to it there yet (the new owner has not said so): joined
+                    # first, then the message. Before, it went there alone and was refused
+                    # (you are not at a table), and the join never followed.
+                    await self._new_owner(tid, owner)
+                if conn.table is not None or conn.remote_table is None or (
+                        conn.remote_node is None or conn.remote_node == self.node):
+                    return False  # joined here (or it could not be): answered here
             if msg.type == "rematch":
                 return await self._rematch(conn, conn.remote_table, data)
             number = None
@@ -512,6 +521,7 @@ class Cluster:
             self.room.send(conn.remote_node, {"k": "gone", "from": self.node, "c": conn.cid})
         self._stop_waiting(conn)
         conn.remote_table = conn.remote_node = None
+        conn.remote_watching = False
         conn.joining = None
 
     async def _owner_of(self, table_id: str, finished: bool = False) -> str | None:
@@ -525,14 +535,22 @@ class Cluster:
         return await self._take(table_id, finished)
 
     def _forward(self, conn: Conn, node: str, data: dict[str, Any],
-                 number: int | None = None) -> None:
+                 number: int | None = None, rejoin: str | None = None) -> None:
         """Send ``conn``'s message ``data`` to ``node``; with ``number``, its answer comes
-        back marked with it (``a``), and ``node`` keeps it to say again if asked."""
+        back marked with it (``a``), and ``node`` keeps it to say again if asked.
+        ``rejoin``: ``data`` is a join this process makes on its own for the client, whose
+        table moved, as a ``"player"`` or a ``"spectator"`` (let in without the code:
+        :class:`spades.server.tables.Rejoin`). It travels beside the client's message
+        (``r``), never in it: a client's messages are forwarded as they came, so a client
+        cannot claim it (and a field in its message that the protocol does not know is
+        refused)."""
         out: dict[str, Any] = {"k": "msg", "from": self.node, "c": conn.cid,
                                "u": [conn.user_id, conn.name, conn.guest, conn.address],
                                "m": data}
         if number is not None:
             out["a"] = number
+        if rejoin is not None:
+            out["r"] = rejoin
         self.room.send(node, out)
 
     def _ask_again(self, everything: bool = False) -> None:
@@ -626,7 +644,9 @@ class Cluster:
                 if number in said.said or number in said.open:
                     return  # (a copy: answered, or being answered)
                 said.open.add(number)
-            self._stand_in(d).inbox.put_nowait((d.get("m"), number))
+            rejoin = d.get("r")  # (set by a process only: never part of the client's "m")
+            self._stand_in(d).inbox.put_nowait(
+                (d.get("m"), number, rejoin if rejoin in ("player", "spectator") else None))
         elif kind == "ask":  # a client's node did not hear some answers: say them again
             sender, cid = str(d.get("from")), str(d.get("c"))
             said = self._said_to((sender, cid), make=False)
@@ -658,6 +678,7 @@ class Cluster:
                 tid = d.get("table")
                 conn.remote_table = tid if isinstance(tid, str) else None
                 conn.remote_node = str(d["from"]) if conn.remote_table else None
+                conn.remote_watching = bool(conn.remote_table and d.get("w"))
                 if conn.remote_table:
                     conn.waits = None  # (handed its seat back, or at another table)
         elif kind == "waits":  # replaced there by another tab: waits to be handed the seat
@@ -853,22 +874,40 @@ class Cluster:
                 again = {"type": "join", "table_id": table_id, "if_free": True}
                 if node != self.node:
                     conn.waits = (table_id, node)
-                    self._forward(conn, node, again)
-                elif self.dispatch is not None:
+                    self._forward(conn, node, again, self._quiet(conn), "player")
+                else:
                     conn.waits = None
-                    with contextlib.suppress(TableError):
-                        await self.dispatch(self.hub, conn, client_message.validate_python(again))
+                    with contextlib.suppress(TableError):  # (replaced: it waits there again)
+                        await self._rejoin_here(conn, again, watching=False)
                 continue
             if conn.remote_table == table_id and conn.remote_node != node and node != self.node:
                 conn.remote_node = node
-                self._forward(conn, node, {"type": "join", "table_id": table_id},
-                              self._quiet(conn))
+                role = "spectator" if conn.remote_watching else "player"
+                self._forward(conn, node, {"type": "join", "table_id": table_id, "role": role},
+                              self._quiet(conn), role)
             elif conn.remote_table == table_id and node == self.node and conn.table is None:
+                watching = conn.remote_watching
                 conn.remote_table = conn.remote_node = None
-                if self.dispatch is not None:
-                    with contextlib.suppress(TableError):
-                        await self.dispatch(self.hub, conn, client_message.validate_python(
-                            {"type": "join", "table_id": table_id}))
+                conn.remote_watching = False
+                try:
+                    await self._rejoin_here(conn, {"type": "join", "table_id": table_id,
+                                                   "role": "spectator" if watching
+                                                   else "player"}, watching)
+                except TableError as exc:  # (told as when it runs elsewhere: no ref)
+                    conn.send(_err(exc.code, exc.message))
+
+    async def _rejoin_here(self, conn: Conn, data: dict[str, Any], watching: bool) -> None:
+        """Join ``conn`` again to its table, which moved here: as a spectator let in without
+        the code if it ``watching`` (:class:`spades.server.tables.Rejoin`), and with no
+        ``ack`` (it did not ask: it gets the snapshot), as when the table runs at another
+        process (where the ack, the answer to the forwarded join, is not shown to it)."""
+        if self.dispatch is None:
+            return
+        token = REJOIN.set(Rejoin(conn, str(data["table_id"]), watching, quiet=True))
+        try:
+            await self.dispatch(self.hub, conn, client_message.validate_python(data))
+        finally:
+            REJOIN.reset(token)
 
     async def _join_again(self, conn: Conn, node: str) -> None:
         """A join of ``conn`` was forwarded to the process that ran the table then, which
@@ -922,11 +961,14 @@ class RemoteConn:
         self.waits: tuple[str, str] | None = None  # (as a Conn has; a stand-in never waits)
         self.joining: tuple[str, str, dict[str, Any]] | None = None  # (never forwards)
         self.rematching: tuple[str, str, dict[str, Any], int] | None = None  # (nor this)
-        #: forwarded messages, each with the number its answer is marked with (or None);
-        #: None: the client went away
-        self.inbox: asyncio.Queue[tuple[Any, int | None] | None] = asyncio.Queue()
+        #: forwarded messages, each with the number its answer is marked with (or None)
+        #: and, for a join its process made on its own after the table moved, the role
+        #: it joins again as (``Cluster._forward``); None: the client went away
+        self.inbox: asyncio.Queue[tuple[Any, int | None, str | None] | None] = (
+            asyncio.Queue())
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None
+        self._watching = False  # as its process was last told ("at")
         from spades.server.limits import TokenBucket  # the same lobby rate as a local one
 
         s = cluster.hub.settings
@@ -940,11 +982,22 @@ class RemoteConn:
     def table(self, table: Table | None) -> None:
         if table is not self._table:
             self._table = table
-            self.cluster.room.send(self.node, {"k": "at", "from": self.cluster.node,
-                                               "c": self.cid,
-                                               "table": None if table is None else table.id})
+            self._tell_at()
+
+    def _tell_at(self) -> None:
+        """Tell the client's process the table it is at here, and whether it watches it
+        (``w``: it holds no seat), for the join it makes if the table moves."""
+        table = self._table
+        self._watching = table is not None and table.place_of(self.user_id) is None
+        self.cluster.room.send(self.node, {"k": "at", "from": self.cluster.node,
+                                           "c": self.cid,
+                                           "table": None if table is None else table.id,
+                                           "w": self._watching})
 
     def send(self, text: str) -> None:
+        table = self._table
+        if table is not None and (table.place_of(self.user_id) is None) != self._watching:
+            self._tell_at()  # (sat down, or removed from its seat: before what it is told)
         number = None
         answering = _ANSWERING.get()
         if (answering is not None and answering.conn is self and not answering.done
@@ -990,13 +1043,20 @@ class RemoteConn:
                 if table is not None:
                     await table.detach(self, leaving=False)
                 return
-            data, number = item
+            data, number, rejoin = item
             ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
             answering = None if number is None else _Answering(self, number)
             token = _ANSWERING.set(answering)
+            tid = data.get("table_id") if isinstance(data, dict) else None
+            # a join made by the client's process (not the client): quiet=False, its ack
+            # is the answer that process waits for (and does not show the client)
+            again = REJOIN.set(Rejoin(self, tid, rejoin == "spectator", quiet=False)) if (
+                rejoin is not None and isinstance(tid, str)) else None
             try:
                 await self._dispatch(data, ref)
             finally:
+                if again is not None:
+                    REJOIN.reset(again)
                 if answering is not None:
                     if not answering.done:  # (every path answers; its node waits for one)
                         self.send(_err("server", "the server could not do that", ref))
@@ -1004,7 +1064,15 @@ class RemoteConn:
                 _ANSWERING.reset(token)
 
     async def _dispatch(self, data: Any, ref: Any) -> None:
-        """One forwarded message, through the ordinary ``dispatch``; refusals answered."""
+        """One forwarded message, through the ordinary ``dispatch``; refusals answered. A
+        join of a table this process is restoring waits for it (its process found this one
+        holding the table's lease before this one said it runs it: before, the join was
+        refused, no such table, and the client never joined it)."""
+        tid = data.get("table_id") if isinstance(data, dict) else None
+        taking = self.cluster._taking.get(tid) if isinstance(tid, str) else None
+        if taking is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(taking)
         try:
             msg = client_message.validate_python(data)
             assert self.cluster.dispatch is not None

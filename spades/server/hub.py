@@ -150,6 +150,9 @@ class Conn:
         self.cid = secrets.token_hex(8)
         self.remote_table: str | None = None
         self.remote_node: str | None = None
+        #: it watches ``remote_table`` (holds no seat there): when the table moves it is
+        #: joined again as a spectator, let in without the code (it was let in before)
+        self.remote_watching = False
         #: (table, process) where another tab of this user holds the seat this one waits
         #: to be handed back (it was replaced there)
         self.waits: tuple[str, str] | None = None

@@ -8,6 +8,7 @@ acknowledged or broadcast. Each member gets only its own seat's view.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import secrets
@@ -16,6 +17,7 @@ import weakref
 import zlib
 from collections import deque
 from collections.abc import Callable, Container, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from spades.engine import (
@@ -75,6 +77,35 @@ FREED = -1
 
 #: Why a player the owner removed before the start may not sit at that table again.
 REMOVED = "the owner removed you from this table: you cannot sit at it again"
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    """A join that a process makes on its own for a client that was at ``table_id`` when
+    the table moved (taken over: :mod:`spades.server.cluster`), never one a client asks
+    for: set only by the processes, around the dispatch of that join (:data:`REJOIN`).
+    ``watching``: they watched it (let in then, with the code if it is private): they are
+    let in again as a spectator without the code, which they are never given; the caps on
+    spectators still apply. ``quiet``: no ``ack`` (the client did not ask; it gets the
+    snapshot). It is not counted against the user's join rate either."""
+
+    conn: object
+    table_id: str
+    watching: bool
+    quiet: bool
+
+
+#: The process-made join being dispatched, if any (never set from a client's message).
+REJOIN: contextvars.ContextVar[Rejoin | None] = contextvars.ContextVar(
+    "spades_rejoin", default=None)
+
+
+def rejoin_of(conn: object, table_id: str) -> Rejoin | None:
+    """The process-made join of ``conn`` at ``table_id`` being dispatched, if it is one."""
+    rejoin = REJOIN.get()
+    if rejoin is None or rejoin.conn is not conn or rejoin.table_id != table_id:
+        return None
+    return rejoin
 
 
 def _waits(conn: Member, table_id: str) -> None:
@@ -504,6 +535,9 @@ class Table:
     # Membership ------------------------------------------------------------------------
 
     def check_private(self, conn: Member, invite: str | None) -> None:
+        rejoin = rejoin_of(conn, self.id)
+        if rejoin is not None and rejoin.watching:
+            return  # watched it when it moved: let in again without the code
         if (self.options.private and self.place_of(conn.user_id) is None
                 and conn.user_id not in self.invited
                 and not (invite and secrets.compare_digest(invite_code(invite),
@@ -565,14 +599,18 @@ class Table:
         A join made is answered here: ``ack`` (with ``ref``) and the joiner's ``table``
         snapshot, before the event the join causes (``joined``, ``returned``, ...) is told
         to anyone, so the joiner never hears the table's words about its arrival before the
-        answer to its join (before, the event came first). A refusal raises, unanswered."""
+        answer to its join (before, the event came first). A refusal raises, unanswered.
+        A join a process made for its client when the table moved (:class:`Rejoin`,
+        ``quiet``) gets the snapshot only: the client did not ask for it."""
         answered = False
+        rejoin = rejoin_of(conn, self.id)
 
         def answer() -> None:
             nonlocal answered
             if not answered:
                 answered = True
-                conn.send(frames.ack(ref, self.seq))
+                if rejoin is None or not rejoin.quiet:
+                    conn.send(frames.ack(ref, self.seq))
                 conn.send(self.snapshot(conn))
 
         async with self.lock:

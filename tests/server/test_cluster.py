@@ -187,6 +187,89 @@ def test_a_close_passed_between_processes_keeps_its_reason() -> None:
     assert closed[-1] == (1008, ""), closed
 
 
+class _Room:
+    """The part of :class:`spades.server.room.Room` that a :class:`Cluster` uses to forward:
+    what it publishes is kept; ``owners``: who holds each table's lease."""
+
+    def __init__(self, node: str, owners: dict[str, str] | None = None) -> None:
+        self.node = node
+        self.owners = owners or {}
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def send(self, node: str, d: dict[str, Any]) -> None:
+        self.sent.append((node, d))
+
+    async def owner(self, table_id: str) -> str | None:
+        return self.owners.get(table_id)
+
+
+def test_a_message_between_owners_is_sent_after_the_join_that_brings_the_client_back(
+        ) -> None:
+    """Bob's (at b) table moved: b knows it runs elsewhere now (c holds its lease) but has
+    not joined Bob to it there yet (c has not said it runs it). Bob's rematch, sent in that
+    gap, goes to c after a join made for him (a spectator's, for a spectator), never alone
+    (before: it went alone, was refused, "you are not at a table", and the join never
+    followed: b took c for the process Bob was at)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from spades.server.cluster import Cluster
+    from spades.server.protocol import client_message
+
+    hub = SimpleNamespace(settings=Settings(), tables={})
+    for watching, role in ((False, "player"), (True, "spectator")):
+        room = _Room("B", {"T": "C"})
+        cluster = Cluster(hub, room)  # type: ignore[arg-type]
+        bob = SimpleNamespace(cid="c1", user_id=7, name="Bob", guest=True, address="",
+                              table=None, remote_table="T", remote_node=None,
+                              remote_watching=watching, waits=None, joining=None,
+                              rematching=None, acting=[], quiet=[], told=None)
+        cluster.local["c1"] = bob  # type: ignore[assignment]
+        data = {"type": "rematch", "ref": "r1"}
+        forwarded = asyncio.run(cluster.route(
+            bob, client_message.validate_python(data), data))  # type: ignore[arg-type]
+        assert forwarded
+        sent = [(node, d["m"], d.get("r")) for node, d in room.sent if d["k"] == "msg"]
+        assert sent == [("C", {"type": "join", "table_id": "T", "role": role}, role),
+                        ("C", data, None)], sent
+        assert bob.remote_node == "C"
+
+
+def test_a_join_of_a_table_being_restored_waits_for_it() -> None:
+    """A join forwarded to c while c is restoring the table (c holds its lease but has not
+    said it runs it: the client's process found it so) is dispatched once the table is
+    there (before: at once, and refused, no such table)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from spades.server.cluster import Cluster, RemoteConn
+
+    async def run() -> None:
+        dispatched: list[tuple[Any, bool]] = []
+        hub = SimpleNamespace(settings=Settings(), tables={})
+        cluster = Cluster(hub, _Room("C"))  # type: ignore[arg-type]
+
+        async def dispatch(_hub: Any, conn: Any, msg: Any) -> None:
+            dispatched.append((msg.table_id, "T" in hub.tables))
+
+        cluster.dispatch = dispatch
+        restored: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        cluster._taking["T"] = restored
+        stand_in = RemoteConn(cluster, "B", "c1", 7, "Bob", True)
+        stand_in.inbox.put_nowait(({"type": "join", "table_id": "T"}, None, "player"))
+        stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())
+        for _ in range(20):  # (the stand-in has every chance to dispatch it)
+            await asyncio.sleep(0)
+        assert dispatched == []
+        hub.tables["T"] = object()
+        restored.set_result("C")
+        stand_in.inbox.put_nowait(None)
+        await stand_in.task
+        assert dispatched == [("T", True)]
+
+    asyncio.run(run())
+
+
 def test_a_sign_out_closes_the_session_s_sockets_on_every_process(
         postgres: PostgresServer, redis_server: RedisServer) -> None:
     """Signing out at one process closes the sockets of that session held by another

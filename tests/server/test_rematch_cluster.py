@@ -221,3 +221,57 @@ def test_a_rematch_asked_as_the_table_s_process_dies_is_made(room: list[Server])
     ann, bob, eve, tid = _finished_at_a(a, c, b)
     a.kill()
     _rematch_made_from_the_store(ann, bob, eve, tid, [b, c])
+
+
+def test_spectators_watch_on_after_a_take_over_and_hear_of_the_rematch(
+        room: list[Server]) -> None:
+    """The process that ran a finished private table dies (SIGKILL) while Eve (at b) and
+    Zoe (at c) watch it, let in with its code. Whichever of b and c takes it over, one of
+    them has it on her own process and the other not: both are joined to it again as
+    spectators, without the code (before: the join made for them was a player's, without
+    the code, and was refused, so they silently stopped getting the game and never heard
+    of the rematch). Nobody gets an ``ack`` they did not ask for (before: the clients of
+    the process that restored the table got one, with no ``ref``), and the code is not
+    given to the spectators. A client cannot claim that right itself."""
+    a, b, c = room
+    ann, bob, eve, tid = _finished_at_a(a, c, b)
+    assert ann.table is not None
+    invite = ann.table["invite"]
+    zoe = NetPlayer(c, "Zoe")
+    ans = zoe.request({"type": "join", "table_id": tid, "role": "spectator",
+                       "invite": invite})
+    assert ans["type"] == "ack", ans
+    zoe.until(lambda m: m["type"] == "table")
+    everyone = [ann, bob, eve, zoe]
+    seen = {p.name: len(p.frames) for p in everyone}
+    a.kill()
+    for p in everyone:  # a fresh snapshot of the table, from where it runs now
+        p.seq = None
+        p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    assert ann.you is not None and ann.you["role"] == "player"
+    assert bob.you is not None and bob.you["role"] == "player"
+    for p in (eve, zoe):
+        assert p.you == {"role": "spectator", "seat": None}, (p.name, p.you)
+        assert invite not in json.dumps(p.frames[seen[p.name]:]), p.name
+    for p in everyone:
+        stray = [m for m in p.frames[seen[p.name]:] if m["type"] in ("ack", "error")]
+        assert not stray, (p.name, stray)
+    # the right to watch without the code is the processes' to carry, not a client's
+    for at in (b, c):
+        mal = NetPlayer(at, "Mal")
+        for extra in ({"w": True}, {"watching": True}, {"admitted": True}):
+            ans = mal.request({"type": "join", "table_id": tid, "role": "spectator",
+                               **extra})
+            assert ans["type"] == "error", ans
+        ans = mal.request({"type": "join", "table_id": tid, "role": "spectator"})
+        assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+        assert not any(m["type"] == "table" for m in mal.frames), mal.frames
+        mal.close()
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "ack", ans
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    for p in (bob, eve, zoe):
+        news = p.until(is_rematch)
+        assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
+    for p in (eve, zoe):
+        assert new["invite"] not in json.dumps(p.frames), p.name
