@@ -663,6 +663,14 @@ class _Split:
     count: int
 
 
+def _two_nodes(shared: Any, prefix: str, tid: str) -> tuple[str, str]:
+    """In a room of two processes: the id of the one that runs ``tid``, then the other's."""
+    node_a: str = shared.get(prefix + "owner:" + tid)
+    node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
+                  if k != prefix + "alive:" + node_a)
+    return node_a, node_b
+
+
 @contextmanager
 def _split_room(postgres: PostgresServer, redis_server: RedisServer, name: str
                 ) -> Iterator[_Split]:
@@ -678,9 +686,7 @@ def _split_room(postgres: PostgresServer, redis_server: RedisServer, name: str
         pubsub = shared.pubsub()
         store = Store.open(a.db)
         try:
-            node_a = shared.get(prefix + "owner:" + tid)
-            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
-                          if k != prefix + "alive:" + node_a)
+            node_a, node_b = _two_nodes(shared, prefix, tid)
             yield _Split(a, b, bob, tid, prefix, node_a, node_b, shared, pubsub, store,
                          len(store.events(tid)))
         finally:
@@ -839,9 +845,7 @@ def test_the_last_move_of_a_match_is_answered_after_its_process_died(
         pubsub = shared.pubsub()
         store = Store.open(a.db)
         try:
-            node_a = shared.get(prefix + "owner:" + tid)
-            node_b = next(k[len(prefix + "alive:"):] for k in shared.keys(prefix + "alive:*")
-                          if k != prefix + "alive:" + node_a)
+            node_a, node_b = _two_nodes(shared, prefix, tid)
             _deafen(shared, b, prefix, node_b, [node_a])
             pubsub.subscribe(prefix + "node:" + node_b)  # (the test hears it; b does not)
             since = len(last.frames)

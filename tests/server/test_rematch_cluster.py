@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -44,32 +45,10 @@ def joined_as_player(p: NetPlayer, tid: str) -> None:
 
 
 def test_a_rematch_across_processes(room: list[Server]) -> None:
-    a, b, c = room  # the table runs on a
-    host = NetPlayer(a, "Ann")
-    tid = new_table(host, OPTIONS)
-    assert host.table is not None
-    invite = host.table["invite"]
-    # Ann carries on from c (a newer tab there; the one at a goes), Bob sits down from b,
-    # Eve watches from b.
-    ann = NetPlayer(c, "Ann", host.token)
-    joined_as_player(ann, tid)
-    host.close()
-    bob = NetPlayer(b, "Bob")
-    assert bob.request({"type": "join", "table_id": tid, "invite": invite})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table")
-    eve = NetPlayer(b, "Eve")
-    ans = eve.request({"type": "join", "table_id": tid, "role": "spectator",
-                       "invite": invite})
-    assert ans["type"] == "ack", ans
-    eve.until(lambda m: m["type"] == "table")
-    assert ann.you is not None and bob.you is not None
-    ann_was, bob_was = ann.you["seat"], bob.you["seat"]
-    assert ann.request({"type": "start"})["type"] == "ack"
-    players = [ann, bob]
-    act_until(players, lambda: ann.view is not None and ann.view["phase"] == "over")
-    for p in (ann, bob, eve):  # (told once the result is stored)
-        if not any(is_over(m) for m in p.frames):
-            p.until(is_over)
+    a, b, c = room  # the table runs on a; Ann carries on from c, Bob plays and Eve watches from b
+    ann, bob, eve, tid = _finished_at_a(a, c, b)
+    assert ann.you is not None and bob.you is not None and ann.table is not None
+    ann_was, bob_was, invite = ann.you["seat"], bob.you["seat"], ann.table["invite"]
     # Ann asks for the rematch at c: a makes the new table, and Ann sits there, at her place
     ans = ann.request({"type": "rematch"})
     assert ans["type"] == "ack", ans
@@ -91,15 +70,7 @@ def test_a_rematch_across_processes(room: list[Server]) -> None:
     tab = NetPlayer(c, "Bob", bob.token)
     joined_as_player(tab, new["id"])
     assert tab.you == {"role": "player", "seat": bob_was}
-    # the spectator may neither sit down nor watch without the code, from any process
-    for at in (b, a, c):
-        look = NetPlayer(at, "Eve", eve.token)
-        for role in ("player", "spectator"):
-            ans = look.request({"type": "join", "table_id": new["id"], "role": role})
-            assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
-        assert new["invite"] not in json.dumps(look.frames)
-        look.close()
-    assert new["invite"] not in json.dumps(eve.frames)
+    _code_kept_from(eve, new, [b, a, c])
     # the new match is played in its turn, Ann from c and Bob from c
     assert ann.request({"type": "start"})["type"] == "ack"
     act_until([ann, tab], lambda: ann.view is not None and ann.view["phase"] == "over")
@@ -134,6 +105,19 @@ def test_a_rematch_table_taken_over_still_lets_the_old_players_in(room: list[Ser
     assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
     joined_as_player(bob, new["id"])
     assert bob.you == {"role": "player", "seat": bob_was}
+
+
+def _code_kept_from(eve: NetPlayer, new: dict[str, Any], servers: list[Server]) -> None:
+    """Eve, who watched the old private table, may neither sit down at its rematch ``new``
+    nor watch it without the code, from any of ``servers``, and never gets the code."""
+    for at in servers:
+        look = NetPlayer(at, "Eve", eve.token)
+        for role in ("player", "spectator"):
+            ans = look.request({"type": "join", "table_id": new["id"], "role": role})
+            assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
+        assert new["invite"] not in json.dumps(look.frames)
+        look.close()
+    assert new["invite"] not in json.dumps(eve.frames)
 
 
 def _finished_at_a(a: Server, ann_at: Server, bob_at: Server
@@ -186,15 +170,7 @@ def _rematch_made_from_the_store(ann: NetPlayer, bob: NetPlayer, eve: NetPlayer,
     assert news["event"]["text"] == "Ann started a rematch"
     joined_as_player(bob, new["id"])
     assert bob.you == {"role": "player", "seat": bob_was}
-    # the spectator may neither sit down nor watch without the code, from any process
-    for at in servers:
-        look = NetPlayer(at, "Eve", eve.token)
-        for role in ("player", "spectator"):
-            ans = look.request({"type": "join", "table_id": new["id"], "role": role})
-            assert ans["type"] == "error" and ans["code"] == "not_allowed", ans
-        assert new["invite"] not in json.dumps(look.frames)
-        look.close()
-    assert new["invite"] not in json.dumps(eve.frames)
+    _code_kept_from(eve, new, servers)
     assert ann.request({"type": "start"})["type"] == "ack"
     act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
 

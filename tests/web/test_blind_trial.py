@@ -76,20 +76,27 @@ def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str, tmp_path
     assert "(contract +60, overtricks +3, bag penalty −100), total" in spoken, spoken
     # on the screen: unchanged lines ("= 261" under the points)
     assert re.search(r"\n= -?\d+\n", cells.first.inner_text()), cells.first.inner_text()
+    said = _shot_then_o(page, artifacts / "blind-trial-sheet.png")
+    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora bid 4 and took "
+            "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "
+            "bid 2 and took 2, Walt bid 1 and took 2.") in said, said
+    assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said
+    assert not page.errors, page.errors
+
+
+def _shot_then_o(page: Any, shot: Path) -> str:
+    """A picture of the open score sheet into ``shot``; then, the sheet closed, what O says
+    (after J, which goes to the table)."""
     settle(page)
-    page.locator("#sheet-dialog").screenshot(path=str(artifacts / "blind-trial-sheet.png"))
+    page.locator("#sheet-dialog").screenshot(path=str(shot))
     page.keyboard.press("Escape")
     page.wait_for_selector("#sheet-dialog", state="hidden")
     heard = Speech(page)
     heard.new()
     page.keyboard.press("j")
     page.keyboard.press("o")
-    said = heard.wait_for("Score sheet.")["text"]
-    assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora bid 4 and took "
-            "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "
-            "bid 2 and took 2, Walt bid 1 and took 2.") in said, said
-    assert "minus 37 (contract plus 60, overtricks plus 3, bag penalty minus 100)" in said
-    assert not page.errors, page.errors
+    text: str = heard.wait_for("Score sheet.")["text"]
+    return text
 
 
 def test_a_cpu_is_said_to_be_one_once_in_the_score_sheet(new_page: Any, server: str,
@@ -110,15 +117,7 @@ def test_a_cpu_is_said_to_be_one_once_in_the_score_sheet(new_page: Any, server: 
     for text in (spoken, shown):  # what is read and what is seen, the same names
         assert "(CPU)" not in text, text
     assert "Nora bid 4, took 5; You bid 4, took 4: +81" in spoken, spoken
-    settle(page)
-    page.locator("#sheet-dialog").screenshot(path=str(artifacts / "blind-trial-sheet-cpu.png"))
-    page.keyboard.press("Escape")
-    page.wait_for_selector("#sheet-dialog", state="hidden")
-    heard = Speech(page)
-    heard.new()
-    page.keyboard.press("j")
-    page.keyboard.press("o")
-    said = heard.wait_for("Score sheet.")["text"]
+    said = _shot_then_o(page, artifacts / "blind-trial-sheet-cpu.png")
     for cpu in ("Nora", "Emil", "Walt"):
         assert said.count(f"{cpu} (CPU)") == 1, said
     assert said.startswith("Score sheet. Hand 1: Nora (CPU) and you plus 81"), said
