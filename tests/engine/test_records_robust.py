@@ -208,7 +208,8 @@ def test_hint_and_import_say_where_a_file_is_not_utf8(tmp_path: Path) -> None:
     hint = subprocess.run([sys.executable, "-m", "spades", "hint", str(path)],
                           capture_output=True, text=True, env=env, timeout=120)
     assert "Traceback" not in hint.stderr
-    assert hint.stderr.startswith("spades hint: line 2: not UTF-8 text"), hint.stderr
+    # (the file named, as import names it: tests/cli/test_first_hour.py)
+    assert hint.stderr.startswith(f"spades hint: {path}: line 2: not UTF-8 text"), hint.stderr
     imported = subprocess.run([sys.executable, "-m", "spades", "import", str(path)],
                               capture_output=True, text=True, env=env, timeout=120)
     assert "Traceback" not in imported.stderr
