@@ -129,6 +129,24 @@ def attach(hub: Hub) -> Cluster:
     return cluster
 
 
+async def _answered(cluster: Cluster, conn: Conn, data: Any, ref: Any) -> None:
+    """``conn``'s message ``data`` through the ordinary ``dispatch`` at this node, any
+    refusal answered to ``conn`` with ``ref`` (a failure logged and answered ``server``)."""
+    if cluster.dispatch is None:
+        return
+    try:
+        await cluster.dispatch(cluster.hub, conn, client_message.validate_python(data))
+    except ValidationError as exc:
+        conn.send(_err("bad_message", str(exc).splitlines()[0], ref))
+    except TableError as exc:
+        conn.send(_err(exc.code, exc.message, ref))
+    except TextError as exc:
+        conn.send(_err("bad_message", str(exc), ref))
+    except Exception:
+        log.exception("a forwarded message failed")
+        conn.send(_err("server", "the server could not do that", ref))
+
+
 class Cluster:
     """This node's part of the room: forwarding, stand-ins, take-over and the lobby mirror."""
 
@@ -771,16 +789,7 @@ class Cluster:
 
     async def _here(self, conn: Conn, data: dict[str, Any]) -> None:
         """Dispatch ``conn``'s message ``data`` at this node, refusals answered."""
-        if self.dispatch is None:
-            return
-        try:
-            await self.dispatch(self.hub, conn, client_message.validate_python(data))
-        except (TableError, ValidationError) as exc:
-            ref = echo_ref(data.get("ref"))
-            if isinstance(exc, TableError):
-                conn.send(_err(exc.code, exc.message, ref))
-            else:
-                conn.send(_err("bad_message", str(exc).splitlines()[0], ref))
+        await _answered(self, conn, data, echo_ref(data.get("ref")))
 
     async def settle_acts(self, conn: Conn, table_id: str, node: str) -> None:
         """``conn``'s acts at ``table_id`` that were forwarded to a process other than
@@ -1073,16 +1082,4 @@ class RemoteConn:
         if taking is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(taking)
-        try:
-            msg = client_message.validate_python(data)
-            assert self.cluster.dispatch is not None
-            await self.cluster.dispatch(self.cluster.hub, self, msg)  # type: ignore[arg-type]
-        except ValidationError as exc:
-            self.send(_err("bad_message", str(exc).splitlines()[0], ref))
-        except TableError as exc:
-            self.send(_err(exc.code, exc.message, ref))
-        except TextError as exc:
-            self.send(_err("bad_message", str(exc), ref))
-        except Exception:
-            log.exception("a forwarded message failed")
-            self.send(_err("server", "the server could not do that", ref))
+        await _answered(self.cluster, self, data, ref)  # type: ignore[arg-type]
