@@ -15,7 +15,7 @@ from spades.cli.play import add_db_option, describe_game, is_local, open_store, 
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
-from spades.present.sheet import score_sheet, side_name
+from spades.present.sheet import score_sheet, side_name, unmarked
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
@@ -347,7 +347,7 @@ def run_show(args: argparse.Namespace) -> int:
           f"Result: {outcome(game, match)}.")
     print(score_sheet(match, names))
     if match.phase in ("bid", "play"):
-        for line in text.status_lines(match, names)[:-1]:
+        for line in text.status_lines(match, [unmarked(n) for n in names])[:-1]:  # (marked above)
             print(line)
     return 0
 

@@ -519,12 +519,15 @@ def cpu_sentence(levels: list[str | None], names: list[str], me: int) -> str:
 
 
 def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
-    from spades.present.sheet import side_name
+    """Who plays where and at what level, and on a resume the scores; a continued record's
+    CPU is "Nora (CPU)" where first named, then "Nora", as in the play that follows."""
+    from spades.present.sheet import and_list, marked_once
     from spades.tui import text
 
     m = session.match
     rules = m.rules
-    names = session.names
+    name = marked_once(rules, session.names)
+    plain = session.plain
     me = session.human
     say = session.say
     if resumed:
@@ -535,22 +538,26 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
             where = f"in hand {m.hand_number}"
         say(f"Resuming game {game.id[:8]}, {rules.name} rules: {where}.")
     goal = "a one-hand match" if rules.one_hand else f"to {rules.target} points"
-    sides = " against ".join(side_name(rules, k, names) for k in range(len(rules.sides)))
     if rules.teams is None:
         say(f"Spades, {rules.name} rules, {rules.players} players each on their own, {goal}.")
     else:
+        sides = " against ".join(and_list([name(s) for s in seats]) for seats in rules.sides)
         say(f"Spades, {rules.name} rules: {sides}, {goal}.")
     mates = [s for s in rules.sides[rules.side_of[me]] if s != me]
     partner = ""
     if mates:
         partner = f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
-            names[s] for s in mates)
-    say(f"You are {names[me]}{partner}. {cpu_sentence(session.levels, names, me)}")
+            name(s) for s in mates)
+    you = name(me)
+    several = len({lv for s, lv in enumerate(session.levels) if lv and s != me}) > 1
+    levels = cpu_sentence(session.levels, [name(s) if several else plain[s]
+                                           for s in range(rules.players)], me)
+    say(f"You are {you}{partner}. {levels}")
     if rules.turn_timer:
         say(f"Turn timer: {rules.turn_timer} seconds a turn.")
     if not resumed:
         say(f"Game {game.id[:8]} is saved as you play. Type ? for the commands.")
     else:
-        say(text.scores_sentence(m, names))
+        say(text.scores_sentence(m, session.names, name))  # (marks not said above: solo)
         if m.phase in ("bid", "play") and m.current_player != me:
-            say(text.trick_sentence(m.observation(me), names))
+            say(text.trick_sentence(m.observation(me), plain))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spades.engine import HandResult, Match
 from spades.engine.rules import Rules
 
@@ -38,6 +40,22 @@ def unmarked(name: str) -> str:
     """``name`` without its CPU mark: ``Nora (CPU)`` → ``Nora`` (said once is enough)."""
     if name.endswith(CPU_MARK) and name[:-len(CPU_MARK)].strip():
         return name[:-len(CPU_MARK)].rstrip()
+    return name
+
+
+def marked_once(rules: Rules, names: list[str] | None = None) -> Callable[[int], str]:
+    """Seat names for one block of text (a score sheet, a hand's summary, a status): a
+    continued record's CPU is "Nora (CPU)" the first time the block names it, then "Nora"
+    (the mark said once is enough; not in every line)."""
+    said: set[int] = set()
+
+    def name(seat: int) -> str:
+        full = seat_name(rules, seat, names)
+        if seat in said:
+            return unmarked(full)
+        said.add(seat)
+        return full
+
     return name
 
 
@@ -83,14 +101,7 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     rules = match.rules
     lines = [f"Score sheet: {rules.name}, {rules.players} players, "
              + ("one-hand match" if rules.one_hand else f"target {rules.target}")]
-    said: set[int] = set()  # the seats named already: their CPU mark said
-
-    def name(seat: int) -> str:
-        full = seat_name(rules, seat, names)
-        if seat in said:
-            return unmarked(full)
-        said.add(seat)
-        return full
+    name = marked_once(rules, names)  # a CPU's mark where it is first named
 
     def side(k: int) -> str:
         return and_list([name(s) for s in rules.sides[k]])

@@ -51,6 +51,7 @@ from spades.engine import (
 )
 from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
+from spades.present.sheet import unmarked
 from spades.session import Move, Session
 from spades.store import ConflictError, Store
 from spades.tui import cpu, text
@@ -111,6 +112,10 @@ class TerminalGame:
     session: Session = field(init=False)
     #: The events in words, for the human's seat.
     narrator: Narrator = field(init=False)
+    #: The names without a continued record's CPU mark ("Nora", not "Nora (CPU)"), for the
+    #: sentences of the play (the game's opening says the marks; a block such as the hand's
+    #: details, the status or the score sheet says each once, where it first names the seat).
+    plain: list[str] = field(init=False)
     #: Whether this session has told who won the match (its event).
     told_over: bool = field(init=False, default=False)
 
@@ -118,7 +123,8 @@ class TerminalGame:
         if seq < 0:
             seq = max((e.seq for e in self.store.events(self.game_id)), default=0)
         self.session = Session(self.match, seq)
-        self.narrator = Narrator(self.match.rules, names=tuple(self.names), me=self.human)
+        self.plain = [unmarked(name) for name in self.names]
+        self.narrator = Narrator(self.match.rules, names=tuple(self.plain), me=self.human)
         fallbacks: dict[tuple[str, str], list[str]] = {}
         for seat, level in enumerate(self.levels):
             if level is None or seat == self.human:
@@ -126,7 +132,7 @@ class TerminalGame:
             bot, used = cpu.make_cpu(level, self.seed * 10 + seat)
             self.bots[seat] = bot
             if used != level:
-                fallbacks.setdefault((level, used), []).append(self.names[seat])
+                fallbacks.setdefault((level, used), []).append(self.plain[seat])
         for (wanted, used), who in fallbacks.items():
             self.notes.append(cpu.fallback_note(wanted, used, who))
 
@@ -242,7 +248,7 @@ class TerminalGame:
             action = bot.act(obs) if bot is not None else -1
         except ExternalBotError as exc:  # a program that died or stopped answering
             action = -1
-            self.say(f"{self.names[seat]}'s program failed ({exc}); "
+            self.say(f"{self.plain[seat]}'s program failed ({exc}); "
                      f"a CPU player ({cpu.DEFAULT_LEVEL}) takes the seat.")
         if not self.match.is_legal(action):  # a misbehaving bot must not stop the game
             replacement, _ = cpu.make_cpu(cpu.DEFAULT_LEVEL, self.seed * 10 + seat)
@@ -259,7 +265,7 @@ class TerminalGame:
         for line in score_sheet(m, self.names).splitlines():
             self.say(line)
         if not self.told_over:  # resumed after the last card: the result is told here
-            self.say(text.match_over_sentence(m, self.names))
+            self.say(text.match_over_sentence(m, self.plain))
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
 
@@ -279,7 +285,7 @@ class TerminalGame:
         bidding = obs.phase is BID
         prompt = "Your bid: " if bidding else "Your card: "
         if self.console.rich:
-            prompt = self.console.style(f"{self.names[self.human]}, {prompt.lower()}", BOLD)
+            prompt = self.console.style(f"{self.plain[self.human]}, {prompt.lower()}", BOLD)
         warnings = tuple(w for w in (30, 10, 3) if timer and w < timer)
         while True:
             line = self.console.ask(prompt, deadline=deadline, warnings=warnings,
@@ -323,7 +329,7 @@ class TerminalGame:
     def show_turn(self, obs: Observation) -> None:
         con = self.console
         if obs.phase is BID:
-            done = text.bids_so_far(obs, self.names)
+            done = text.bids_so_far(obs, self.plain)
             self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
                                               else "You bid first."))
             if obs.hand is None:
@@ -338,12 +344,12 @@ class TerminalGame:
             self.say(text.bid_instructions([bid_value(a) for a in legal]))
             return
         if con.rich and obs.trick:
-            for row in text.trick_table(obs, self.names, symbols=con.symbols):
+            for row in text.trick_table(obs, self.plain, symbols=con.symbols):
                 self.say(row)
             self.say("Spades are broken." if obs.spades_broken else "Spades are not broken.")
         else:
             if obs.trick:
-                self.say("Your turn. " + text.trick_sentence(obs, self.names))
+                self.say("Your turn. " + text.trick_sentence(obs, self.plain))
             else:
                 self.say("Your turn to lead. " + ("Spades are broken." if obs.spades_broken
                                                  else "Spades are not broken yet."))
@@ -491,7 +497,7 @@ class TerminalGame:
             else:
                 self.say(text.numbered_cards(self.dealt(), obs.hand))
         elif name == "trick":
-            self.say(text.trick_sentence(obs, self.names))
+            self.say(text.trick_sentence(obs, self.plain))
         elif name == "status":
             for line in text.status_lines(m, self.names, me=self.human):
                 self.say(line)
@@ -516,7 +522,7 @@ class TerminalGame:
         if not obs.legal_actions:
             self.say("There is nothing to decide right now.")
             return
-        action, reason = cpu.hint(obs, self.names)
+        action, reason = cpu.hint(obs, self.plain)
         reason = reason.strip()
         if not reason:
             if action == LOOK:

@@ -6,6 +6,7 @@ view only adds colour and a laid-out trick on top of the same sentences.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from spades.bots.hints import compass_names
@@ -28,7 +29,7 @@ from spades.engine.cards import (
 )
 from spades.present.narrate import bid_words
 from spades.present.rules import deck_sentence
-from spades.present.sheet import bag_warning, side_name
+from spades.present.sheet import and_list, bag_warning, marked_once, side_name
 
 COMPASS = ("North", "East", "South", "West")
 RED_SUITS = (1, 2)  # diamonds, hearts
@@ -247,13 +248,15 @@ def _visible(text: str) -> int:
 def status_lines(match: Match, names: list[str], me: int | None = None) -> list[str]:
     """Round status: each player's bid and tricks so far, each side's contract and score.
     Between hands, the hand just played (with its own dealer) and who deals the next.
-    Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it."""
+    Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it; a continued
+    record's CPU is "Nora (CPU)" where first named, then "Nora"."""
     rules = match.rules
+    name = marked_once(rules, names)
 
     def called(seat: int) -> str:
-        return "you" if seat == me else names[seat]
+        return "you" if seat == me else name(seat)
 
-    deals = "and you deal" if match.dealer == me else f"{names[match.dealer]} to deal"
+    deals = "and you deal" if match.dealer == me else f"{name(match.dealer)} to deal"
     if match.phase == "deal" and match.results:  # the dealer has already moved on
         last = match.results[-1]
         lines = [f"Hand {last.number}, {called(last.dealer)} dealt, is over; hand "
@@ -265,27 +268,30 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
     parts: list[str] = []
     for s in range(rules.players):
         b = match.bids[s]
-        who = names[s] if s != me else "you" if parts else "You"
+        who = name(s) if s != me else "you" if parts else "You"
         bid = (("have" if s == me else "has") + " not bid yet" if b < 0
                else f"bid {bid_words(b, match.blind[s])}")
         parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
     lines.append("; ".join(parts) + ".")
-    for k, seats in enumerate(rules.sides):
+    for seats in rules.sides:
         if len(seats) > 1:
             contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
             taken = sum(match.tricks[s] for s in seats)
-            lines.append(f"{side_name(rules, k, names)}: contract {contract}, "
+            lines.append(f"{and_list([name(s) for s in seats])}: contract {contract}, "
                          f"{plural(taken, 'trick')} taken.")
-    lines.append(scores_sentence(match, names))
+    lines.append(scores_sentence(match, names, name))
     return lines
 
 
-def scores_sentence(match: Match, names: list[str]) -> str:
+def scores_sentence(match: Match, names: list[str],
+                    name: Callable[[int], str] | None = None) -> str:
+    """Each side's score and bags; ``name`` names the seats (default: a CPU's mark once)."""
     rules = match.rules
+    name = name or marked_once(rules, names)
     parts = []
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, match.bags[k])
-        parts.append(f"{side_name(rules, k, names)}: {match.scores[k]} points, "
+        parts.append(f"{and_list([name(s) for s in rules.sides[k]])}: {match.scores[k]} points, "
                      f"{plural(match.bags[k], 'bag')}" + (f" ({warn})" if warn else ""))
     return "Scores: " + "; ".join(parts) + "."
 
@@ -293,11 +299,13 @@ def scores_sentence(match: Match, names: list[str]) -> str:
 def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
     """The hand summary, one sentence per line: for each side its contract (made or set),
     overtricks, nil results, bonus, timer penalty bags, bag penalty, then its points for the
-    hand, new score and bags; then the warnings within three bags of a penalty."""
+    hand, new score and bags; then the warnings within three bags of a penalty. A continued
+    record's CPU is "Nora (CPU)" where first named, then "Nora"."""
+    name = marked_once(rules, names)
     lines = [f"Hand {result.number} is over."]
     for k, seats in enumerate(rules.sides):
         side = result.sides[k]
-        who = side_name(rules, k, names)
+        who = and_list([name(s) for s in seats])
         if side.contract > 0:
             took = f"{who} bid {side.contract} and took {side.contract_tricks}"
             if side.made:
@@ -315,12 +323,12 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
             worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
             taken = result.tricks[s]
             if taken == 0:
-                lines.append(f"{names[s]}'s {kind} made: {worth:+d}.")
+                lines.append(f"{name(s)}'s {kind} made: {worth:+d}.")
             elif rules.failed_nil_tricks_count:
-                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}; the tricks count toward the contract.")
             else:
-                lines.append(f"{names[s]}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
                              "the tricks.")
         if side.bonus_points:
@@ -332,23 +340,28 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
         if side.penalties:
             count = side.penalties * rules.bag_limit
             lines.append(f"Bag penalty: {count} bags cost {-side.penalties * rules.bag_penalty:+d}.")
-        lines.append(f"{who}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
+        again = and_list([name(s) for s in seats])  # (its CPUs' marks said above)
+        lines.append(f"{again}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
                      f"{plural(result.bags[k], 'bag')}.")
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, result.bags[k])
         if warn:
-            lines.append(f"Warning: {side_name(rules, k, names)} "
+            lines.append(f"Warning: {and_list([name(s) for s in rules.sides[k]])} "
                          f"{'are' if len(rules.sides[k]) > 1 else 'is'} {warn}.")
     return lines
 
 
 def match_over_sentence(match: Match, names: list[str]) -> str:
     rules = match.rules
-    scores = ", ".join(f"{side_name(rules, k, names)} {match.scores[k]}"
-                       for k in range(len(rules.sides)))
+    name = marked_once(rules, names)
+
+    def side(k: int) -> str:
+        return and_list([name(s) for s in rules.sides[k]])
+
+    who = side(match.winner) if match.winner is not None else ""
+    scores = ", ".join(f"{side(k)} {match.scores[k]}" for k in range(len(rules.sides)))
     if match.winner is None:
         return f"The match is a draw: {scores}."
-    who = side_name(rules, match.winner, names)
     verb = "win" if len(rules.sides[match.winner]) > 1 else "wins"
     return f"{who} {verb} the match: {scores}."
 

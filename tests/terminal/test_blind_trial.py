@@ -58,3 +58,43 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_sheet(
     assert "  Nora (CPU) and Sofia: Nora bid 4 took 5, Sofia bid 4 took 4;" in out, out
     assert "  Emil (CPU) and Walt (CPU): Emil bid 2 took 2, Walt bid 1 took 2;" in out, out
     assert "Hand 2 (dealer Emil):\n  Nora and Sofia: Nora bid 3 took 3" in out, out
+
+
+def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
+        tmp_path: Path) -> None:
+    """Resuming a continued record at the terminal said "Nora (CPU)" in every event, in
+    the hand's details twice a line ("Nora (CPU) and Sofia bid 4 ...", "Nora (CPU) and
+    Sofia: +42 this hand") and in the status. The opening says the marks once; the play
+    says "Nora"; a block (the details, the status, the sheet) marks each CPU where it
+    first names it."""
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    record["names"] = ["Nora (CPU)", "Emil (CPU)", "Sofia", "Walt (CPU)"]
+    record["human"] = 2
+    record["hands"] = record["hands"][:2]
+    record["hands"][1]["plays"] = record["hands"][1]["plays"][:44]  # Sofia leads trick 12
+    path = tmp_path / "continued.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    db = str(tmp_path / "g.db")
+    assert run_cli("import", str(path), "--db", db).returncode == 0
+    # Sofia holds the ten and the jack of spades, cards 6 and 7 of her hand
+    out = run_cli("play", "--resume", "last", "--db", db, "--plain",
+                  input="6\n7\ns\nq\n").stdout
+    opening, _, rest = out.partition("Your card: ")
+    assert ("Spades, cardems rules: Nora (CPU) and Sofia against Emil (CPU) and Walt (CPU), "
+            "to 500 points.\nYou are Sofia; your partner is Nora. CPU level: intermediate.\n"
+            "Scores: Nora and Sofia: 81 points, 1 bag; Emil and Walt: 31 points, 1 bag.\n"
+            in opening), opening
+    play, _, details = rest.partition("Hand 2 in detail:\n")
+    assert "Your partner Nora plays the eight of spades." in play, play
+    assert details, out
+    assert "(CPU)" not in play, play
+    details, _, status = details.partition("Press Enter for the next hand")
+    assert details.startswith("Nora (CPU) and Sofia bid 4 and took 6: contract made, +40.\n"
+                              ), details
+    assert "\nNora and Sofia: +42 this hand, 123 in all, 3 bags.\n" in details, details
+    assert "\nEmil (CPU) and Walt (CPU) bid 6 and took 7: " in details, details
+    assert "\nEmil and Walt: +61 this hand, 92 in all, 2 bags." in details, details
+    for block in (details, status):
+        for cpu in ("Nora", "Emil", "Walt"):
+            assert block.count(f"{cpu} (CPU)") == 1, block
+    assert "Scores: Nora and Sofia: 123 points, 3 bags; Emil and Walt: 92 points" in status
