@@ -1,6 +1,7 @@
 """Terminal input and output for ``spades play``.
 
-Output is one line per event (a screen reader reads them in order). Input is read line by
+Output is one line per event (a screen reader reads them in order), broken between words
+where it is longer than the terminal is wide. Input is read line by
 line from a file descriptor with :func:`select.select`, so a prompt can have a deadline
 (the turn timer) without blocking forever, and scripted input through a pipe works too.
 """
@@ -221,8 +222,9 @@ class Console:
         columns: Callable[[], int | None] | None = None,
     ) -> None:
         self.out = out if out is not None else sys.stdout
-        #: The terminal's width now (None: not a terminal); the richer view wraps its lines
-        #: there, between words, rather than leave the terminal to cut words in two.
+        #: The terminal's width now (None: not a terminal); both views wrap their lines
+        #: there, between words, rather than leave the terminal to cut words in two (not
+        #: a terminal: piped output, a log a screen reader reads, keeps its lines whole).
         self.columns = columns if columns is not None else lambda: _columns(self.out)
         #: Under a deadline, read keys one by one and echo them here (default: when the
         #: output is a terminal, where the echo is seen).
@@ -235,9 +237,15 @@ class Console:
         self.dropped = ""
 
     def say(self, line: str = "") -> None:
-        """One line of output (one sentence or one block); in the richer view, wrapped
-        between words to the terminal's width."""
-        self.write((self.wrap(line) if self.rich else line) + "\n")
+        """One line of output (one sentence or one block), wrapped between words to the
+        terminal's width (whole when the output is not a terminal)."""
+        self.write(self.wrap(line) + "\n")
+
+    def wrap_prompt(self, prompt: str) -> str:
+        """A prompt wrapped as :meth:`wrap` does, keeping the space after it where the
+        answer is typed."""
+        body = prompt.rstrip(" ")
+        return self.wrap(body) + prompt[len(body):]
 
     def wrap(self, text: str) -> str:
         """``text`` with each line longer than the terminal broken between words (a line
@@ -280,6 +288,7 @@ class Console:
         what has been typed so far; ``None`` once the deadline passes, when what was typed
         is dropped (kept in :attr:`dropped`) rather than joined to the next answer."""
         self.dropped = ""
+        prompt = self.wrap_prompt(prompt)
         self.write(prompt)
         if deadline is None:
             return self.reader.read_line(None)

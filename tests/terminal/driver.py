@@ -27,10 +27,14 @@ def env() -> dict[str, str]:
     return e
 
 
-def spawn(db: Path, *args: str, timeout: float = 30) -> pexpect.spawn:
+def spawn(db: Path, *args: str, timeout: float = 30,
+          dimensions: tuple[int, int] = (50, 1000)) -> pexpect.spawn:
+    """``spades play`` in a pseudo-terminal of ``dimensions`` (rows, columns): by default
+    wide enough that no line is broken (the game breaks lines at the terminal's width), so
+    a sentence is matched on one line."""
     child = pexpect.spawn(sys.executable, ["-m", "spades", "play", "--db", str(db), *args],
                           env=env(), encoding="utf-8", timeout=timeout,
-                          dimensions=(50, 200))
+                          dimensions=dimensions)
     return child
 
 

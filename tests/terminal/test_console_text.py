@@ -551,7 +551,26 @@ def test_the_richer_view_wraps_long_lines_between_words() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == "Your hand (13 cards):" and "  " + "x" * 50 in lines
     assert all(line.startswith("  ") for line in lines[1:]), lines
-    # the line view (screen readers) keeps one sentence a line, whatever the width
+
+
+def test_the_line_view_wraps_long_lines_between_words_at_a_terminal() -> None:
+    # `spades play --plain` left long lines to the terminal, which cut them mid-word at its
+    # width ("... your side bids 6, East and W" / "est bid 7"); they break between words,
+    # prompts too (keeping the space where the answer is typed)
+    sentence = ("Bidding is over with 13 of 13 tricks bid: your side bids 6, East and West "
+                "bid 7; West leads.")
+    r, _w = os.pipe()
     plain = io.StringIO()
-    Console(plain, LineReader(r), columns=lambda: 40).say(sentence)
-    assert plain.getvalue() == sentence + "\n"
+    console = Console(plain, LineReader(r), columns=lambda: 40)
+    console.say(sentence)
+    lines = plain.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines), lines
+    assert " ".join(lines) == sentence
+    prompt = "Press Enter for the next hand (or type a command): "
+    assert console.wrap_prompt(prompt) == (
+        "Press Enter for the next hand (or type a\ncommand): ")
+    # not a terminal (piped output, a log a screen reader reads): one whole line
+    piped = io.StringIO()
+    Console(piped, LineReader(r), columns=lambda: None).say(sentence)
+    assert piped.getvalue() == sentence + "\n"
+    assert Console(piped, LineReader(r), columns=lambda: None).wrap_prompt(prompt) == prompt

@@ -283,3 +283,30 @@ def test_rich_view_when_the_terminal_supports_it(tmp_path: Path) -> None:
     assert re.search(r"North .*\r\n.*West .*East .*\r\n +South \x1b\[1m\?", child.before)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_the_line_view_breaks_long_lines_between_words_at_a_narrow_terminal(
+        tmp_path: Path) -> None:
+    """At 40 columns `spades play --plain` wrote its long lines whole, and the terminal cut
+    them wherever its width ended, in the middle of words. They are broken between words,
+    no line longer than the terminal; piped, every sentence stays on one line."""
+    child = spawn(tmp_path / "w.sqlite3", "--plain", "--seed", "3", "--opener", "east",
+                  "--cpu", "random", dimensions=(20, 40))
+    child.expect(r"Your\s+bid: ")
+    said = child.before + child.after
+    lines = said.replace("\r\n", "\n").split("\n")
+    assert all(len(line) <= 40 for line in lines), [x for x in lines if len(x) > 40]
+    words = " ".join(said.split())  # the lines joined again: every sentence whole
+    assert "Your cards are numbered for this hand, and keep their numbers until it is over:" \
+        in words, words
+    assert re.search(r"Your hand, 13 cards: hearts: [a-z, ;:]+\.", words), words
+    child.sendline("?")
+    child.expect(r"Your\s+bid: ")
+    lines = child.before.replace("\r\n", "\n").split("\n")
+    assert all(len(line) <= 40 for line in lines), [x for x in lines if len(x) > 40]
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    piped = run_cli("play", "--db", str(tmp_path / "p.sqlite3"), "--plain", "--seed", "3",
+                    "--opener", "east", "--cpu", "random", input="q\n").stdout
+    assert re.search(r"^Your cards are numbered for this hand, and keep their numbers until "
+                     r"it is over: hearts 1 to \d+, .*\.$", piped, re.M), piped
