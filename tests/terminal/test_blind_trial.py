@@ -98,3 +98,21 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
         for cpu in ("Nora", "Emil", "Walt"):
             assert block.count(f"{cpu} (CPU)") == 1, block
     assert "Scores: Nora and Sofia: 123 points, 3 bags; Emil and Walt: 92 points" in status
+
+
+def test_a_game_resumed_after_the_bidding_says_the_bids(tmp_path: Path) -> None:
+    """Resumed in the middle of a hand, the game told the scores and the open trick but
+    not the bids (a blind player had to think of `s` to learn their partner's Nil or the
+    contract they play for). It says each player's bid and tricks so far."""
+    db = str(tmp_path / "r.db")
+    first = run_cli("play", "--db", db, "--plain", "--seed", "3", "--opener", "east",
+                    "--cpu", "random", input="3\n1\nq\n").stdout
+    assert "You play the five of hearts." in first, first
+    again = run_cli("play", "--resume", "last", "--db", db, "--plain", input="q\n").stdout
+    lines = again.splitlines()
+    at = lines.index("Scores: North and South: 0 points, 0 bags; East and West: 0 points, "
+                     "0 bags.")
+    assert re.fullmatch(r"This hand so far: North bid (Nil|\d+), \d tricks?; East bid (Nil|\d+), "
+                        r"\d tricks?; you bid 3, 0 tricks; West bid (Nil|\d+), \d tricks?\.",
+                        lines[at + 1]), lines
+    assert lines[at + 2].startswith("Your turn. This trick: "), lines
