@@ -394,7 +394,8 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
         lines.append(f"Nil: +{rules.nil_points} if you take no trick, -{rules.nil_points} "
                      f"otherwise; a failed Nil's tricks {counts}.")
     if rules.blind_nil:
-        lines.append(f"Blind Nil: ±{rules.blind_nil_points}, only as the first bid of a hand, "
+        lines.append(f"Blind Nil: +{rules.blind_nil_points} if you take no trick, "
+                     f"-{rules.blind_nil_points} otherwise; only as the first bid of a hand, "
                      "before looking at the cards.")
     else:
         lines.append("Blind Nil is not allowed.")
@@ -404,7 +405,7 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
                     else "only by a spade played on a trick led in another suit."))
     lines.append("A made contract scores 10 per trick bid and 1 point and 1 bag per extra "
                  "trick; a set contract loses 10 per trick bid"
-                 + (" (a contract of exactly 10 scores ±200)." if rules.ten_for_200 else "."))
+                 + (" (a contract of exactly 10 scores +200 made, -200 set)." if rules.ten_for_200 else "."))
     if rules.small_contract_bonus:
         lines.append(f"A contract of 1 or 2 made exactly earns +{rules.small_contract_bonus}.")
     if rules.hard_contract_from is not None:

@@ -84,7 +84,13 @@ def test_hand_is_read_in_words_in_seed_002_order() -> None:
 def test_rules_and_help_texts() -> None:
     rules = profile("cards4net")
     lines = " ".join(text.rules_lines(rules, text.default_names(4, 2)))
-    assert "Blind Nil: ±200" in lines and "counter drops to 0" in lines
+    # in words, as Nil's line says it (a screen reader says "±" as "plus-minus" or not at all)
+    assert ("Blind Nil: +200 if you take no trick, -200 otherwise; only as the first bid of "
+            "a hand, before looking at the cards." in lines), lines
+    assert "counter drops to 0" in lines and "±" not in lines
+    ten = " ".join(text.rules_lines(profile("cardems", ten_for_200=True),
+                                    text.default_names(4, 2)))
+    assert "(a contract of exactly 10 scores +200 made, -200 set)." in ten and "±" not in ten
     assert "only by a spade played on a trick led in another suit" in lines
     assert any("q  quit" in line for line in text.help_lines())
     assert any("CPUs adapt" in line and "never see hidden cards" in line
