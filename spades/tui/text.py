@@ -214,7 +214,8 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
     if obs.phase != "play":
         return "No trick is being played: the match is over."
     if not obs.trick:
-        return f"No card has been played to this trick yet; {names[obs.leader]} leads. {broken}"
+        leads = "you lead" if obs.leader == obs.seat else f"{names[obs.leader]} leads"
+        return f"No card has been played to this trick yet; {leads}. {broken}"
     played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"
                        for s, c in obs.trick)
     return f"This trick: {played}. {broken}"

@@ -116,3 +116,21 @@ def test_a_game_resumed_after_the_bidding_says_the_bids(tmp_path: Path) -> None:
                         r"\d tricks?; you bid 3, 0 tricks; West bid (Nil|\d+), \d tricks?\.",
                         lines[at + 1]), lines
     assert lines[at + 2].startswith("Your turn. This trick: "), lines
+
+
+def test_the_trick_command_tells_your_own_lead_as_yours() -> None:
+    """`t` at your own lead said "No card has been played to this trick yet; South leads."
+    where everything else says "you" ("Your turn to lead.", the status)."""
+    import random
+
+    from spades.engine import Match, profile
+    from spades.tui import text
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), rng=random.Random(5), dealer=1)  # South leads
+    while match.phase == "bid":
+        match.apply(match.legal_actions()[0])
+    assert text.trick_sentence(match.observation(2), names) == (
+        "No card has been played to this trick yet; you lead. Spades are not broken yet.")
+    assert text.trick_sentence(match.observation(0), names).startswith(
+        "No card has been played to this trick yet; South leads.")
