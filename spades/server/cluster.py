@@ -530,6 +530,45 @@ class Cluster:
         self._forward(conn, node, data, number)
         return True
 
+    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any) -> bool:
+        """The owner asks again for the rematch of the finished table ``old``, brought back
+        here from the store after the process that ran it stopped, which had made that
+        rematch (:meth:`Table.keep_rematch`; it runs at another process now, or none yet).
+        If it is still waiting or under way, ``conn`` leaves ``old`` and joins it, wherever
+        it runs, as the answer to the rematch (with its ``ref``: an ``ack`` and the new
+        table's snapshot, or a refusal), as the process that made it would have answered
+        (before: a second rematch was made). True: so answered; False: it ended (or is
+        gone), a new one is made."""
+        made = old.rematched
+        if made is None:
+            return False
+        try:
+            row = await self.hub.db(self.hub.store.game, made)
+        except StoreError:
+            return False
+        if row.status not in ("waiting", "active"):
+            return False
+        await old.detach(conn, leaving=False)
+        join: dict[str, Any] = {"type": "join", "table_id": made}
+        if ref is not None:
+            join["ref"] = ref
+        if isinstance(conn, RemoteConn):  # its own process sends the join, as the client's
+            conn.lead(join)
+        else:
+            await self.as_client(conn, join)
+        return True
+
+    async def as_client(self, conn: Conn, data: dict[str, Any]) -> None:
+        """``data`` as if ``conn``'s client had sent it: forwarded to the process that runs
+        its table, or dispatched here; refusals answered (with its ``ref``)."""
+        try:
+            if await self.route(conn, client_message.validate_python(data), data):
+                return
+        except TableError as exc:
+            conn.send(_err(exc.code, exc.message, echo_ref(data.get("ref"))))
+            return
+        await self._here(conn, data)
+
     def leaving_remote(self, conn: Conn) -> None:
         """``conn`` is about to sit at a table of this node."""
         self._leave_remote(conn)
@@ -699,6 +738,15 @@ class Cluster:
                 conn.remote_watching = bool(conn.remote_table and d.get("w"))
                 if conn.remote_table:
                     conn.waits = None  # (handed its seat back, or at another table)
+        elif kind == "lead":  # a rematch forwarded from here is answered by a join to make
+            conn = self.local.get(str(d.get("c")))
+            data = d.get("m")
+            asked = None if conn is None else conn.rematching
+            if (conn is not None and asked is not None and isinstance(data, dict)
+                    and data.get("type") == "join" and asked[1] == d.get("from")
+                    and asked[3] == d.get("a")):
+                conn.rematching = None
+                await self.as_client(conn, data)
         elif kind == "waits":  # replaced there by another tab: waits to be handed the seat
             conn = self.local.get(str(d.get("c")))
             tid = d.get("table")
@@ -1035,6 +1083,21 @@ class RemoteConn:
 
     def drop(self, reason: str) -> None:
         self.close(1008, reason)
+
+    def lead(self, data: dict[str, Any]) -> None:
+        """Answer the forwarded message being dispatched (a rematch) by having the client's
+        process send ``data``, a join, as the client's own (to wherever that table runs:
+        :meth:`Cluster.lead_to_rematch`); that join's answer is the rematch's."""
+        number = None
+        answering = _ANSWERING.get()
+        if answering is not None and answering.conn is self and not answering.done:
+            answering.done = True
+            number = answering.number
+            said = self.cluster._said_to((self.node, self.cid), make=False)
+            if said is not None:
+                said.open.discard(number)
+        self.cluster.room.send(self.node, {"k": "lead", "from": self.cluster.node,
+                                           "c": self.cid, "m": data, "a": number})
 
     def waits_for(self, table_id: str) -> None:
         """Replaced at ``table_id`` by another tab: its process keeps it in mind
