@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import contextvars
 import itertools
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -87,6 +88,13 @@ CANNOT_REMATCH = ("the server that ran this table has stopped, and the finished 
 
 #: The error for a move that was not made (its process stopped, or it was lost on the way).
 NOT_MADE = "your move was not made: {why}; play again"
+
+#: The error for a client whose table moved (taken over: the process that ran it stopped)
+#: and who was not let in again where it runs now (a cap on spectators, say): it is no
+#: longer at the table, its process forgets it there (:meth:`Cluster.rejoin_refused`).
+REJOIN_REFUSED = ("you are no longer at this table: the server that ran it stopped, and the "
+                  "one that runs it now did not let you back in ({why}); join it again, or "
+                  "choose another table")
 
 
 @dataclass(slots=True)
@@ -677,6 +685,11 @@ class Cluster:
                     conn.quiet.remove(number)
                     if text.startswith(_ANSWERS[0]):
                         return
+                    if (text.startswith(_ANSWERS[1]) and conn.table is None
+                            and conn.remote_table is not None
+                            and conn.remote_node == d.get("from")):
+                        self.rejoin_refused(conn, text)  # (its table moved: not let back in)
+                        return
                 elif conn.rematching is not None and conn.rematching[3] == number:
                     conn.rematching = None  # the rematch is answered
                 else:
@@ -951,7 +964,7 @@ class Cluster:
                                                    "role": "spectator" if watching
                                                    else "player"}, watching)
                 except TableError as exc:  # (told as when it runs elsewhere: no ref)
-                    conn.send(_err(exc.code, exc.message))
+                    self.rejoin_refused(conn, _err(exc.code, exc.message), table_id)
 
     async def _rejoin_here(self, conn: Conn, data: dict[str, Any], watching: bool) -> None:
         """Join ``conn`` again to its table, which moved here: as a spectator let in without
@@ -965,6 +978,30 @@ class Cluster:
             await self.dispatch(self.hub, conn, client_message.validate_python(data))
         finally:
             REJOIN.reset(token)
+
+    def rejoin_refused(self, conn: Conn, refusal: str, table_id: str | None = None) -> None:
+        """The join this process made for ``conn`` when its table moved was refused where
+        the table runs now (``refusal``: the error frame; a spectator over a cap, say):
+        ``conn`` is no longer at the table. This process forgets it there (before, it kept
+        it as at the table, so its next messages went to the new process, which refused
+        them, "you are not at a table"), and the client is told so, with the reason (no
+        ``ref``: it did not ask). ``table_id``: the table (default: the one it was at
+        elsewhere)."""
+        try:
+            told = json.loads(refusal)
+            code, why = str(told["code"]), str(told["message"])
+        except (ValueError, TypeError, KeyError):
+            code, why = "state", "refused"
+        if table_id is None or conn.remote_table == table_id:
+            table_id = conn.remote_table
+            if conn.remote_node is not None and conn.remote_node != self.node:
+                self.room.send(conn.remote_node, {"k": "gone", "from": self.node,
+                                                  "c": conn.cid})
+            conn.remote_table = conn.remote_node = None
+            conn.remote_watching = False
+        log.info("client %s is not let back in to table %s, which moved: %s", conn.cid,
+                 table_id, why)
+        conn.send(_err(code, REJOIN_REFUSED.format(why=why)))
 
     async def _join_again(self, conn: Conn, node: str) -> None:
         """A join of ``conn`` was forwarded to the process that ran the table then, which
