@@ -18,7 +18,11 @@ client may be connected to any node:
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot
   (no ``ack``: they did not ask), each as what they were there (a spectator as a spectator,
   let in without a private table's code by a right only the processes carry:
-  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there;
+  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there; one
+  not let in again there (a spectator past a cap) is told so, and its process forgets the
+  table for it (:meth:`Cluster.rejoin_refused`); the rematch made of a finished table is
+  stored with it, so the process that brings it back leads a rematch asked again to that
+  one (:meth:`Cluster.lead_to_rematch`);
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
