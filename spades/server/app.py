@@ -901,10 +901,13 @@ def _table(conn: Conn) -> Table:
 
 async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
                   invited: dict[int, int] | None = None,
-                  names: dict[int, str] | None = None) -> Table:
+                  names: dict[int, str] | None = None,
+                  rematch_of: Table | None = None) -> Table:
     """A new table with ``conn`` as its owner (``create``, and ``rematch`` with the old
     table's players ``invited``), under the limits on tables per user and address and the
-    create rates; ``conn`` leaves its table (a table not started yet: its place too)."""
+    create rates; ``conn`` leaves its table (a table not started yet: its place too).
+    ``rematch_of``: the finished table it is the rematch of; with several processes, the
+    rematch is stored with it before the ``ack`` (:meth:`Table.keep_rematch`)."""
     hub.check_options(options)  # refuse before anything changes
     check_tables(hub, conn.user_id, leaving=conn.table)
     check_address(hub, conn.address, leaving=conn.table)
@@ -914,6 +917,8 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     if conn.table is not None:
         await conn.table.detach(conn, leaving=conn.table.status == "waiting")
     table = await hub.create_table(conn, options, invited, names)
+    if rematch_of is not None and hub.cluster is not None:
+        await rematch_of.keep_rematch(table.id, conn.name)
     table.members[conn.user_id] = conn
     conn.table = table
     conn.send(_ack(ref, table.seq))
@@ -956,9 +961,12 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await old.detach(conn, leaving=False)
             await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
             return
+        if (made is None and old.rematched is not None and hub.cluster is not None
+                and await hub.cluster.lead_to_rematch(conn, old, ref)):
+            return  # made before this process brought the table back: joined there
         old.making_rematch = True  # (kept while its owner leaves it for the new table)
         try:
-            table = await _create(hub, conn, old.options, ref, invited, players)
+            table = await _create(hub, conn, old.options, ref, invited, players, old)
             old.tell_rematch(table.id, conn.name)
         finally:
             old.making_rematch = False

@@ -18,7 +18,11 @@ client may be connected to any node:
   still connected elsewhere are joined to the new owner, which sends them a fresh snapshot
   (no ``ack``: they did not ask), each as what they were there (a spectator as a spectator,
   let in without a private table's code by a right only the processes carry:
-  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there;
+  :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there; one
+  not let in again there (a spectator past a cap) is told so, and its process forgets the
+  table for it (:meth:`Cluster.rejoin_refused`); the rematch made of a finished table is
+  stored with it, so the process that brings it back leads a rematch asked again to that
+  one (:meth:`Cluster.lead_to_rematch`);
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
@@ -35,6 +39,7 @@ import asyncio
 import contextlib
 import contextvars
 import itertools
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -87,6 +92,13 @@ CANNOT_REMATCH = ("the server that ran this table has stopped, and the finished 
 
 #: The error for a move that was not made (its process stopped, or it was lost on the way).
 NOT_MADE = "your move was not made: {why}; play again"
+
+#: The error for a client whose table moved (taken over: the process that ran it stopped)
+#: and who was not let in again where it runs now (a cap on spectators, say): it is no
+#: longer at the table, its process forgets it there (:meth:`Cluster.rejoin_refused`).
+REJOIN_REFUSED = ("you are no longer at this table: the server that ran it stopped, and the "
+                  "one that runs it now did not let you back in ({why}); join it again, or "
+                  "choose another table")
 
 
 @dataclass(slots=True)
@@ -530,6 +542,45 @@ class Cluster:
         self._forward(conn, node, data, number)
         return True
 
+    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any) -> bool:
+        """The owner asks again for the rematch of the finished table ``old``, brought back
+        here from the store after the process that ran it stopped, which had made that
+        rematch (:meth:`Table.keep_rematch`; it runs at another process now, or none yet).
+        If it is still waiting or under way, ``conn`` leaves ``old`` and joins it, wherever
+        it runs, as the answer to the rematch (with its ``ref``: an ``ack`` and the new
+        table's snapshot, or a refusal), as the process that made it would have answered
+        (before: a second rematch was made). True: so answered; False: it ended (or is
+        gone), a new one is made."""
+        made = old.rematched
+        if made is None:
+            return False
+        try:
+            row = await self.hub.db(self.hub.store.game, made)
+        except StoreError:
+            return False
+        if row.status not in ("waiting", "active"):
+            return False
+        await old.detach(conn, leaving=False)
+        join: dict[str, Any] = {"type": "join", "table_id": made}
+        if ref is not None:
+            join["ref"] = ref
+        if isinstance(conn, RemoteConn):  # its own process sends the join, as the client's
+            conn.lead(join)
+        else:
+            await self.as_client(conn, join)
+        return True
+
+    async def as_client(self, conn: Conn, data: dict[str, Any]) -> None:
+        """``data`` as if ``conn``'s client had sent it: forwarded to the process that runs
+        its table, or dispatched here; refusals answered (with its ``ref``)."""
+        try:
+            if await self.route(conn, client_message.validate_python(data), data):
+                return
+        except TableError as exc:
+            conn.send(_err(exc.code, exc.message, echo_ref(data.get("ref"))))
+            return
+        await self._here(conn, data)
+
     def leaving_remote(self, conn: Conn) -> None:
         """``conn`` is about to sit at a table of this node."""
         self._leave_remote(conn)
@@ -638,6 +689,11 @@ class Cluster:
                     conn.quiet.remove(number)
                     if text.startswith(_ANSWERS[0]):
                         return
+                    if (text.startswith(_ANSWERS[1]) and conn.table is None
+                            and conn.remote_table is not None
+                            and conn.remote_node == d.get("from")):
+                        self.rejoin_refused(conn, text)  # (its table moved: not let back in)
+                        return
                 elif conn.rematching is not None and conn.rematching[3] == number:
                     conn.rematching = None  # the rematch is answered
                 else:
@@ -699,6 +755,15 @@ class Cluster:
                 conn.remote_watching = bool(conn.remote_table and d.get("w"))
                 if conn.remote_table:
                     conn.waits = None  # (handed its seat back, or at another table)
+        elif kind == "lead":  # a rematch forwarded from here is answered by a join to make
+            conn = self.local.get(str(d.get("c")))
+            data = d.get("m")
+            asked = None if conn is None else conn.rematching
+            if (conn is not None and asked is not None and isinstance(data, dict)
+                    and data.get("type") == "join" and asked[1] == d.get("from")
+                    and asked[3] == d.get("a")):
+                conn.rematching = None
+                await self.as_client(conn, data)
         elif kind == "waits":  # replaced there by another tab: waits to be handed the seat
             conn = self.local.get(str(d.get("c")))
             tid = d.get("table")
@@ -903,7 +968,7 @@ class Cluster:
                                                    "role": "spectator" if watching
                                                    else "player"}, watching)
                 except TableError as exc:  # (told as when it runs elsewhere: no ref)
-                    conn.send(_err(exc.code, exc.message))
+                    self.rejoin_refused(conn, _err(exc.code, exc.message), table_id)
 
     async def _rejoin_here(self, conn: Conn, data: dict[str, Any], watching: bool) -> None:
         """Join ``conn`` again to its table, which moved here: as a spectator let in without
@@ -917,6 +982,30 @@ class Cluster:
             await self.dispatch(self.hub, conn, client_message.validate_python(data))
         finally:
             REJOIN.reset(token)
+
+    def rejoin_refused(self, conn: Conn, refusal: str, table_id: str | None = None) -> None:
+        """The join this process made for ``conn`` when its table moved was refused where
+        the table runs now (``refusal``: the error frame; a spectator over a cap, say):
+        ``conn`` is no longer at the table. This process forgets it there (before, it kept
+        it as at the table, so its next messages went to the new process, which refused
+        them, "you are not at a table"), and the client is told so, with the reason (no
+        ``ref``: it did not ask). ``table_id``: the table (default: the one it was at
+        elsewhere)."""
+        try:
+            told = json.loads(refusal)
+            code, why = str(told["code"]), str(told["message"])
+        except (ValueError, TypeError, KeyError):
+            code, why = "state", "refused"
+        if table_id is None or conn.remote_table == table_id:
+            table_id = conn.remote_table
+            if conn.remote_node is not None and conn.remote_node != self.node:
+                self.room.send(conn.remote_node, {"k": "gone", "from": self.node,
+                                                  "c": conn.cid})
+            conn.remote_table = conn.remote_node = None
+            conn.remote_watching = False
+        log.info("client %s is not let back in to table %s, which moved: %s", conn.cid,
+                 table_id, why)
+        conn.send(_err(code, REJOIN_REFUSED.format(why=why)))
 
     async def _join_again(self, conn: Conn, node: str) -> None:
         """A join of ``conn`` was forwarded to the process that ran the table then, which
@@ -1035,6 +1124,21 @@ class RemoteConn:
 
     def drop(self, reason: str) -> None:
         self.close(1008, reason)
+
+    def lead(self, data: dict[str, Any]) -> None:
+        """Answer the forwarded message being dispatched (a rematch) by having the client's
+        process send ``data``, a join, as the client's own (to wherever that table runs:
+        :meth:`Cluster.lead_to_rematch`); that join's answer is the rematch's."""
+        number = None
+        answering = _ANSWERING.get()
+        if answering is not None and answering.conn is self and not answering.done:
+            answering.done = True
+            number = answering.number
+            said = self.cluster._said_to((self.node, self.cid), make=False)
+            if said is not None:
+                said.open.discard(number)
+        self.cluster.room.send(self.node, {"k": "lead", "from": self.cluster.node,
+                                           "c": self.cid, "m": data, "a": number})
 
     def waits_for(self, table_id: str) -> None:
         """Replaced at ``table_id`` by another tab: its process keeps it in mind

@@ -89,6 +89,7 @@ class Peers(Protocol):
     def unregister(self, conn: Conn) -> None: ...
     async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
     def leaving_remote(self, conn: Conn) -> None: ...
+    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any) -> bool: ...
 
 
 def token_hash(token: str) -> str:
@@ -691,6 +692,11 @@ class Hub:
             table.invited_names = {u: n for u, n in (p for p in names if isinstance(p, list)
                                                      and len(p) == 2)
                                    if type(u) is int and isinstance(n, str)}
+        rematched = meta.get("rematched")
+        if isinstance(rematched, str) and rematched:  # the rematch made of it (keep_rematch)
+            table.rematched = rematched
+            by = meta.get("rematched_by")
+            table.rematched_by = by if isinstance(by, str) else ""
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
         table.chat.extend(stored.chat)

@@ -512,6 +512,9 @@ class Table:
             meta["unseated"] = sorted(self.unseated)
         if self.invited_names:
             meta["invited_names"] = sorted(self.invited_names.items())
+        if self.rematched is not None:  # (kept with several processes: keep_rematch)
+            meta["rematched"] = self.rematched
+            meta["rematched_by"] = self.rematched_by
         return meta
 
     async def save_meta(self) -> None:
@@ -984,6 +987,23 @@ class Table:
             raise TableError("state", f"place {seat} is kept for "
                              f"{self.kept_name(kept[seat])}, who sat there in the match "
                              "before, until they are back or the match starts")
+
+    async def keep_rematch(self, new_id: str, owner: str) -> None:
+        """With several processes: the rematch ``new_id`` that ``owner`` made of this
+        (finished) table is stored with it, before the owner's ``ack``, so the process that
+        brings this table back after this one dies knows it (:meth:`Hub._restore_one`), and
+        the rematch asked again there leads to that table rather than making a second one
+        (:meth:`spades.server.cluster.Cluster.lead_to_rematch`). If it cannot be stored
+        (this instance was taken over meanwhile, or the database failed), the rematch is
+        made all the same, and only this process knows it (as before)."""
+        self.rematched = new_id
+        self.rematched_by = owner
+        try:
+            await self.hub.table_write(self, self.hub.store.update_game, self.id,
+                                       options=self.meta())
+        except Exception as exc:
+            log.warning("the rematch %s of table %s could not be stored: %s", new_id,
+                        self.id, exc)
 
     def tell_rematch(self, new_id: str, owner: str) -> None:
         """Tell the members still at this (finished) table about the rematch."""

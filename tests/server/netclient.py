@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,12 +192,14 @@ def new_table(owner: NetPlayer, options: Msg) -> str:
 
 @contextlib.contextmanager
 def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: str,
-         *extra: str, users: bool = False) -> Iterator[list[Server]]:
+         *extra: str, users: bool = False, each: Sequence[Sequence[str]] = ()
+         ) -> Iterator[list[Server]]:
     """One card room: ``count`` server processes (with options ``extra``) sharing a new
     PostgreSQL database ``name`` and a fresh key space of the shared Redis; stopped when
     the block ends. ``users``: each process signs in to Redis as a user of its own (allowed
     everything), ``NAMEPORT-0``, ``NAMEPORT-1``... (the prefix without its colon, then the
-    process's number), whose rights a test can take away."""
+    process's number), whose rights a test can take away. ``each``: options of each process
+    of its own, after ``extra`` (the first's first, ...)."""
     db = postgres.create_database(name)
     prefix = f"{name}{free_port()}:"
     started: list[Server] = []
@@ -211,7 +213,8 @@ def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: st
                     s.sendall(f"ACL SETUSER {user} on >pw ~* &* +@all\r\n".encode())
                     assert s.recv(16).startswith(b"+OK")
                 url = f"redis://{user}:pw@127.0.0.1:{redis.port}/0"
-            started.append(Server(db, free_port(), *extra, "--redis", url,
+            own = each[i] if i < len(each) else ()
+            started.append(Server(db, free_port(), *extra, *own, "--redis", url,
                                   "--redis-prefix", prefix).start())
         yield started
     finally:

@@ -19,7 +19,7 @@ from spades.server import views
 from spades.server.cluster import ACTING_KEPT
 from spades.server.settings import Settings
 from spades.store import Store
-from tests.server.helpers import hub_of, in_process
+from tests.server.helpers import hub_of, in_process, wait_until
 from tests.server.netclient import (
     NetPlayer,
     Server,
@@ -874,5 +874,87 @@ def test_the_last_move_of_a_match_is_answered_after_its_process_died(
             assert "Traceback" not in b.log()
         finally:
             store.close()
+            pubsub.close()
+            shared.close()
+
+
+def test_spectators_rejoined_after_a_take_over_count_against_the_cap(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Four people watch a table run by a (no cap on spectators there), two from b and two
+    from c, where a table takes one spectator. a dies (SIGKILL): whichever of b and c takes
+    the table over lets one of them back in, and no more: the others are refused there and
+    told clearly that they are no longer at the table, and why. The one let back in counts:
+    a newcomer may not watch, from either process. A refused client's process forgets the
+    table (before: it kept it as that client's table, so everything the client sent went
+    on to the table's process, which answered "you are not at a table", and the client was
+    told only the bare refusal): its messages are answered where it is connected."""
+    import redis
+
+    cap = ("--limit", "spectators_per_table=1")
+    with card_room(3, postgres, redis_server, "spectcap", "--bots", "inline",
+                   "--cpu-delay", "0", each=[(), cap, cap]) as (a, b, c):
+        prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+        ann = NetPlayer(a, "Ann")
+        tid = new_table(ann, {"one_hand": True, "profile": "cardems", "spectators": True})
+        watchers = [NetPlayer(at, name) for at, name in
+                    ((b, "Eve"), (b, "Xia"), (c, "Zoe"), (c, "Yan"))]
+        where = dict(zip(watchers, (b, b, c, c), strict=True))
+        for p in watchers:
+            ans = p.request({"type": "join", "table_id": tid, "role": "spectator"})
+            assert ans["type"] == "ack", ans
+            p.until(lambda m: m["type"] == "table")
+        a.kill()
+        back: list[NetPlayer] = []
+        refused: list[NetPlayer] = []
+        for p in watchers:  # a fresh snapshot, or a refusal nobody asked for (no ref)
+            p.seq = None
+            got = p.until(lambda m: (m["type"] == "table" and m["table"]["id"] == tid)
+                          or (m["type"] == "error" and m.get("ref") is None))
+            if got["type"] == "table":
+                assert p.you == {"role": "spectator", "seat": None}, p.you
+                back.append(p)
+                continue
+            assert got["code"] == "limit", got
+            assert got["message"].startswith("you are no longer at this table"), got
+            assert "no room for more" in got["message"], got
+            refused.append(p)
+        assert len(back) == 1 and len(refused) == 3, ([p.name for p in back],
+                                                      [p.name for p in refused])
+        for at in (b, c):  # the one let back in counts against the cap
+            new = NetPlayer(at, f"Max{at.port}")
+            ans = new.request({"type": "join", "table_id": tid, "role": "spectator"})
+            assert ans["type"] == "error" and ans["code"] == "limit", ans
+            new.close()
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        pubsub = shared.pubsub()
+        try:
+            owner = shared.get(prefix + "owner:" + tid)
+            assert isinstance(owner, str)
+            runs = b if httpx.get(b.url + "/api/health", timeout=10).json()["node"] == owner \
+                else c
+            # at least one refused at the process that does not run the table (it has two)
+            far = next(p for p in refused if where[p] is not runs)
+            pubsub.subscribe(prefix + "node:" + owner)
+            ans = far.request({"type": "leave"})  # answered where it is connected
+            assert ans["type"] == "error" and ans["code"] == "state", ans
+            assert "not at a table" in ans["message"], ans
+            left = far.n
+            # a join of the table goes to its process (after the leave, had that gone too)
+            ans = far.request({"type": "join", "table_id": tid, "role": "spectator"})
+            assert ans["type"] == "error" and ans["code"] == "limit", ans
+            sent: list[Any] = []  # the refs of the messages forwarded to it
+
+            def forwarded_join(m: dict[str, Any]) -> bool:
+                if m.get("k") == "msg":
+                    sent.append(m["m"].get("ref"))
+                return f"q{far.n}" in sent
+
+            published(pubsub, forwarded_join, "the join")
+            assert f"q{left}" not in sent, sent
+            back[0].close()  # room for one again: a refused one may come back
+            wait_until(lambda: far.request({"type": "join", "table_id": tid,
+                                            "role": "spectator"})["type"] == "ack",
+                       "a place to watch", seconds=30, every=0.2)
+        finally:
             pubsub.close()
             shared.close()

@@ -251,3 +251,37 @@ def test_spectators_watch_on_after_a_take_over_and_hear_of_the_rematch(
         assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
     for p in (eve, zoe):
         assert new["invite"] not in json.dumps(p.frames), p.name
+
+
+def test_a_rematch_asked_again_after_a_take_over_leads_to_the_one_made(
+        room: list[Server]) -> None:
+    """Ann makes the rematch at a (which runs both tables), goes back to the finished
+    table and a dies (SIGKILL): both tables come back elsewhere. Her rematch asked again
+    there takes her to the rematch made before, as a would have (an ``ack`` and its
+    snapshot), wherever it runs now: the process that brought the old table back reads
+    the rematch made from the store (before: it knew nothing of it, and made a second new
+    table, which Bob heard of as another rematch)."""
+    a, b, c = room
+    ann, bob, _eve, tid = _finished_at_a(a, c, b)
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "ack", ans
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    assert bob.until(is_rematch)["event"]["rematch"] == new["id"]
+    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    a.kill()
+    for p in (ann, bob):  # joined to the finished table where it runs now
+        p.seq = None
+        p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    ans = ann.request({"type": "rematch"})
+    assert ans["type"] == "ack", ans
+    again = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    assert again["id"] == new["id"], "a second rematch was made"
+    assert ann.you is not None and ann.you["role"] == "player"
+    bob.send({"type": "ping", "ref": "p"})  # (everything sent to him before is in)
+    bob.until(lambda m: m["type"] == "pong" and m.get("ref") == "p")
+    news = [m["event"]["rematch"] for m in bob.frames if is_rematch(m)]
+    assert set(news) == {new["id"]}, news  # (told again at his rejoin: the same one)
+    joined_as_player(bob, new["id"])  # the one rematch: Ann and Bob play it
+    assert ann.request({"type": "start"})["type"] == "ack"
+    act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
