@@ -32,6 +32,7 @@ from spades.learn.encoding import (
     action_mask,
     as_action,
     bounds,
+    check_fits,
     encode,
     to_engine,
 )
@@ -42,7 +43,9 @@ REWARD_MODES: tuple[RewardMode, ...] = ("hand", "match")
 
 def make_rules(rules: str | Rules = "cardems", players: int | None = None,
                one_hand: bool | None = None, **knobs: Any) -> Rules:
-    """Rules from a profile name (or a :class:`Rules`) and knob overrides."""
+    """Rules from a profile name (or a :class:`Rules`) and knob overrides, refused (a
+    ``ValueError`` naming the knob) when they do not fit the action space
+    (:func:`~spades.learn.encoding.check_fits`)."""
     if isinstance(rules, Rules):
         changes = dict(knobs)
         if players is not None and players != rules.players:
@@ -50,12 +53,15 @@ def make_rules(rules: str | Rules = "cardems", players: int | None = None,
                              "of a Rules object")
         if one_hand is not None:
             changes["one_hand"] = one_hand
-        return rules.replace(**changes) if changes else rules
-    if players is not None:
-        knobs["players"] = players
-    if one_hand is not None:
-        knobs["one_hand"] = one_hand
-    return profile(rules, **knobs)
+        made = rules.replace(**changes) if changes else rules
+    else:
+        if players is not None:
+            knobs["players"] = players
+        if one_hand is not None:
+            knobs["one_hand"] = one_hand
+        made = profile(rules, **knobs)
+    check_fits(made)
+    return made
 
 
 def check_env_options(reward: str, max_hands: int | None, render_mode: str | None,

@@ -43,6 +43,7 @@ from spades.learn.aec import render_text
 from spades.learn.encoding import (
     NUM_ACTIONS,
     NUM_CARDS,
+    check_fits,
     encode,
     from_engine,
     legal_actions,
@@ -104,6 +105,7 @@ def rules_for(name: str, params: dict[str, Any]) -> tuple[Rules, int, int]:
         knobs["teams"] = _parse_teams(str(merged["teams"]))
     try:
         rules = profile(name, **knobs)
+        check_fits(rules)
     except ValueError as exc:
         raise pyspiel.SpielError(str(exc)) from None
     dealer = int(merged["dealer"])

@@ -58,6 +58,10 @@ def test_bad_parameters_are_refused_by_name() -> None:
         pyspiel.load_game("python_spades_race400", {"teams": "north-south"})
     with pytest.raises(pyspiel.SpielError, match="dealer: must be a seat"):
         pyspiel.load_game("python_spades_cardems", {"dealer": 7})
+    # 18 cards each (3 players, jokers) do not fit the bids 0 to 17 of the action space: the
+    # game loaded, then its first decision failed with "engine action 82 has no place".
+    with pytest.raises(pyspiel.SpielError, match=r"^jokers: 3 players with jokers hold 18"):
+        pyspiel.load_game("python_spades_race400", {"players": 3, "jokers": True})
 
 
 def test_an_illegal_chance_or_player_action_is_refused_at_once_and_changes_nothing() -> None:

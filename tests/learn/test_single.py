@@ -137,6 +137,9 @@ def test_bad_arguments_are_refused_by_name() -> None:
             with pytest.raises(ValueError, match=rf"^{name}: must be a finite number, "
                                rf"not {re.escape(repr(value))}$"):
                 single_agent_env("cardems", **{name: value})
+    # 18 cards each do not fit the action space's bids 0 to 17 (reset failed at the mask).
+    with pytest.raises(ValueError, match=r"^jokers: 3 players with jokers hold 18 cards"):
+        single_agent_env("race400", players=3, jokers=True)
 
 
 @pytest.mark.parametrize(("knobs", "message"), [
