@@ -155,6 +155,16 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
      TypeError, r"^summary takes a Match \(replay\(record\) gives one\), not a dict$"),
     ("to_record of a name", lambda: __import__("spades.engine").engine.to_record("cardems"),
      TypeError, r"^to_record takes a Match, not 'cardems'$"),
+    # (suggested_bid of a list of cards or of a hidden hand was "unsupported operand type(s)
+    # for &: 'list' and 'int'"; of a profile name, "'str' object has no attribute ...")
+    ("suggested_bid of cards", lambda: __import__("spades.engine").engine.suggested_bid(
+        [51, 50], profile("cardems")), TypeError,
+     r"^hand must be a card mask \(a whole number: mask_of\(cards\)\), not \[51, 50\]$"),
+    ("suggested_bid of an unseen hand", lambda: __import__("spades.engine").engine
+     .suggested_bid(None, profile("cardems")), TypeError, r"^hand must be a card mask .*None$"),
+    ("suggested_bid of a profile name", lambda: __import__("spades.engine").engine
+     .suggested_bid(1 << 51, "cardems"), TypeError,
+     r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
 ]
 
 
@@ -165,6 +175,14 @@ def test_wrong_types_are_refused_in_words_in_either_build(what: str, call: Any,
                                                           message: str) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+def test_suggested_bid_takes_a_mask_of_any_integer_type() -> None:
+    np = pytest.importorskip("numpy")
+    from spades.engine import mask_of, parse_card, suggested_bid
+    hand = mask_of(parse_card(c) for c in ("AS", "KS", "QS", "AH", "AD", "AC"))
+    assert suggested_bid(np.int64(hand), profile("cardems")) == suggested_bid(
+        hand, profile("cardems")) == 6
 
 
 def test_a_text_seed_deals_in_either_build() -> None:
