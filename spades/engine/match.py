@@ -655,7 +655,10 @@ def observe(match: Match, seat: object) -> Observation:
         if seat is None:
             raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {given!r}")
     if not 0 <= seat < match.n:
-        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
+        why = (" (CHANCE: no seat is to act until the hand is dealt, match.deal(...))"
+               if seat == CHANCE else " (TERMINAL: the match is over)" if seat == TERMINAL
+               else "")
+        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}{why}")
     log = match.log[-1] if match.log else None
     plays: list[tuple[int, int]] = []
     trick: tuple[tuple[int, int], ...] = ()

@@ -39,6 +39,22 @@ def test_an_observation_seat_must_be_a_whole_number(seat: Any) -> None:
     assert match.observation(2).seat == 2
 
 
+def test_the_observation_of_chance_or_terminal_says_no_seat_is_to_act() -> None:
+    # The README's loop (seat = match.current_player; match.observation(seat)) on a match
+    # dealt by hand, or run past its end, asked for seat -1 or -2 and was told only
+    # "seat must be 0 to 3, not -1".
+    match = Match(profile("cardems", one_hand=True), dealer=0)
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 3, not -1 \(CHANCE: no seat is to "
+                       r"act until the hand is dealt, match\.deal\(\.\.\.\)\)$"):
+        match.observation(match.current_player)
+    played = Match(profile("cardems", one_hand=True), rng=random.Random(1))
+    while not played.is_over():
+        played.apply(played.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 3, not -2 \(TERMINAL: the match "
+                       r"is over\)$"):
+        played.observation(played.current_player)
+
+
 def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
     # rules.replace(foo=1) was TypeError: Rules.__init__() got an unexpected keyword argument.
     rules = profile("cardems")
