@@ -306,6 +306,13 @@ def profile(name: str, /, **overrides: Any) -> Rules:
     >>> profile("race400", players=3).hand_size
     17
     """
+    if isinstance(name, Rules):
+        raise RulesError(f"profile takes a profile's name, and these are already Rules "
+                         f"({name.name}): rules.replace(**knobs) changes them")
+    if not isinstance(name, str):  # (a record's preset is text by then: Python's words)
+        given = repr(name) if name is None or isinstance(name, bool) else shown(name)
+        raise RulesError(f"a rules profile is named by text, one of {', '.join(PROFILES)}; "
+                         f"not {given}")
     if name not in PROFILES:
         raise RulesError(f"unknown rules profile {shown(name)}; choose one of {', '.join(PROFILES)}")
     counts, values = PROFILES[name]

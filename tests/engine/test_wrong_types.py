@@ -55,6 +55,24 @@ def test_the_observation_of_chance_or_terminal_says_no_seat_is_to_act() -> None:
         played.observation(played.current_player)
 
 
+@pytest.mark.parametrize(("name", "shown"), [
+    (["cardems"], r"\['cardems'\]"), ({"preset": "cardems"}, r"\{'preset': 'cardems'\}"),
+    (None, "None"), (5, "5")])
+def test_profile_of_a_name_that_is_no_text_says_a_name_is_text(name: Any, shown: str) -> None:
+    # profile(["cardems"]) and profile({"preset": ...}) were TypeError: unhashable type;
+    # profile(None) said "unknown rules profile null".
+    with pytest.raises(RulesError, match=rf"^a rules profile is named by text, one of cardems, "
+                       rf"cardgames-club, race400, game93, cards4net; not {shown}$"):
+        profile(name)
+
+
+def test_profile_of_rules_says_how_to_change_them() -> None:
+    # It said "unknown rules profile a Rules".
+    with pytest.raises(RulesError, match=r"^profile takes a profile's name, and these are "
+                       r"already Rules \(cardems\): rules\.replace\(\*\*knobs\) changes them$"):
+        profile(profile("cardems"))  # type: ignore[arg-type]
+
+
 def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
     # rules.replace(foo=1) was TypeError: Rules.__init__() got an unexpected keyword argument.
     rules = profile("cardems")
