@@ -135,6 +135,9 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
 
     ``obs`` must be of a hand under way (bidding or play: else :class:`SpadesError`, as
     there is nothing to sample), ``rng`` a ``random.Random`` and ``count`` 0 or more."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"sample_deals takes an Observation (match.observation(seat)), "
+                        f"not a {type(obs).__name__}")
     if obs.phase != BID and obs.phase != PLAY:
         raise SpadesError(f"sample_deals needs a hand under way (bidding or play), "
                           f"not phase {str(obs.phase)!r}")

@@ -61,3 +61,15 @@ def test_bad_arguments_are_refused_by_name(args: tuple[Any, Any], error: type[Ex
     match = Match.new(profile("cardems"), seed=3)
     with pytest.raises(error, match=message):
         sample_deals(match.observation(match.current_player), *args)
+
+
+def test_a_match_given_for_its_observation_is_refused_with_the_way_to_get_one() -> None:
+    # sample_deals(match, ...) and HandState.from_obs(match, hands) were AttributeError:
+    # 'Match' object has no attribute 'seat' ('hand'). (Compiled, mypyc refuses it first.)
+    from spades.engine import HandState
+    match = Match.new(profile("cardems"), seed=3)
+    words = r"takes an Observation \(match\.observation\(seat\)\), not a Match$|Observation object"
+    with pytest.raises(TypeError, match=rf"^sample_deals {words}"):
+        sample_deals(match, random.Random(1), 2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=rf"^HandState\.from_obs {words}"):
+        HandState.from_obs(match, list(match.hands))  # type: ignore[arg-type]
