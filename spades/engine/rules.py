@@ -101,6 +101,10 @@ class Rules:
     timeout_penalty_bags: int = 1
 
     def __post_init__(self) -> None:
+        if self.teams is not None and not (
+                isinstance(self.teams, tuple) and all(isinstance(t, tuple) for t in self.teams)):
+            # Lists of seats, as profile() and records take them: frozen, so set it here.
+            object.__setattr__(self, "teams", _teams_tuple(self.teams))
         _validate(self)
 
     # Derived values -------------------------------------------------------------------
@@ -132,10 +136,13 @@ class Rules:
         return tuple(out)
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed (validated again)."""
+        """A copy with some knobs changed (validated again). As with :func:`profile`,
+        choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too."""
         for key in changes:
             if key not in _KNOBS:
                 raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+        if changes.get("bidding") == "mirror" and "blind_nil" not in changes:
+            changes["blind_nil"] = False  # choosing Mirror turns blind nil off, as in profile()
         return dataclasses.replace(self, **changes)
 
     # JSON -----------------------------------------------------------------------------

@@ -73,6 +73,30 @@ def test_profile_of_rules_says_how_to_change_them() -> None:
         profile(profile("cardems"))  # type: ignore[arg-type]
 
 
+def test_rules_replace_and_rules_take_teams_as_lists_as_profile_does() -> None:
+    # profile("race400", teams=[[0, 2], [1, 3]]) was read, but the same lists given to
+    # rules.replace(...) or Rules(...) (and so to env(rules_object, teams=...)) were refused
+    # with "teams: there must be at least two sides".
+    teams = [[0, 2], [1, 3]]
+    made = profile("race400", teams=teams)
+    assert profile("race400").replace(teams=teams) == made
+    assert made.replace(teams=None).replace(teams=teams) == made
+    assert Rules(players=4, teams=teams).teams == ((0, 2), (1, 3))
+    assert hash(profile("race400").replace(teams=teams)) == hash(made)
+    with pytest.raises(RulesError, match=r"^teams: side 0: a seat must be a whole number"):
+        Rules(players=4, teams=[["0", 2], [1, 3]])
+
+
+def test_rules_replace_with_mirror_turns_blind_nil_off_as_profile_does() -> None:
+    # profiles.md: choosing Mirror over a profile with blind nil turns blind nil off, "only
+    # asking for both is refused"; profile("cards4net").replace(bidding="mirror") was refused
+    # with "blind_nil: mirror bidding has no blind nil".
+    assert profile("cards4net").replace(bidding="mirror") == profile("cards4net",
+                                                                     bidding="mirror")
+    with pytest.raises(RulesError, match=r"^blind_nil: mirror bidding has no blind nil$"):
+        profile("cards4net").replace(bidding="mirror", blind_nil=True)
+
+
 def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
     # rules.replace(foo=1) was TypeError: Rules.__init__() got an unexpected keyword argument.
     rules = profile("cardems")
