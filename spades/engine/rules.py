@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from spades.engine.actions import whole_number
 from spades.engine.cards import deck_mask
 from spades.engine.errors import RulesError, check_flag
 
@@ -101,6 +102,12 @@ class Rules:
     timeout_penalty_bags: int = 1
 
     def __post_init__(self) -> None:
+        for knob in _WHOLE_KNOBS:  # a whole number of another integer type (numpy's): that int
+            value = getattr(self, knob)
+            if type(value) is not int and value is not None:
+                number = whole_number(value)
+                if number is not None:
+                    object.__setattr__(self, knob, number)
         if self.teams is not None and not (
                 isinstance(self.teams, tuple) and all(isinstance(t, tuple) for t in self.teams)):
             # Lists of seats, as profile() and records take them: frozen, so set it here.
@@ -304,6 +311,10 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+#: The knobs that are whole numbers (or ``None``).
+_WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_penalty",
+                "small_contract_bonus", "hard_contract_from", "target", "turn_timer",
+                "timeout_penalty_bags")
 
 
 def profile(name: str, /, **overrides: Any) -> Rules:
