@@ -193,8 +193,11 @@ def parse_budget(text: str, unit: str) -> dict[str, Any]:
             raise ValueError
         return {unit: count}
     except ValueError:
+        advice = ("" if ":" not in text
+                  else "; write :noadapt last, like expert:40:noadapt" if "noadapt" in text
+                  else "; a spec is LEVEL:BUDGET, then :noadapt for expert and hard")
         raise ValueError(f"bad budget {text!r}: a whole number of {unit}, or seconds like "
-                         "0.5s, or CPU seconds like 0.5cpu (more than 0, finite)") from None
+                         f"0.5s, or CPU seconds like 0.5cpu (more than 0, finite){advice}") from None
 
 
 __all__ = ["DEFAULT_STRENGTH", "HUMAN_MODELS", "LEVELS", "NOADAPT", "STRENGTHS", "BeginnerBot", "Bot", "Hint",

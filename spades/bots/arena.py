@@ -27,6 +27,7 @@ from typing import Any
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import Match, Rules, profile
+from spades.engine.actions import whole_number
 from spades.engine.errors import check_flag
 
 #: Hands after which a match in --matches mode is stopped as unfinished.
@@ -112,8 +113,9 @@ class ArenaConfig:
     def __post_init__(self) -> None:
         """Refuse at once, by name, what ``spades arena`` refuses: rules that are not a
         :class:`Rules`, a spec that is not text or a mixed spec on sides not of two seats,
-        fewer than one deal, a flag (``matches``, ``save_records``) that is not ``True`` or
-        ``False``."""
+        fewer than one deal, a seed that is not a whole number (one of another integer type,
+        numpy's, is kept as that int), a flag (``matches``, ``save_records``) that is not
+        ``True`` or ``False``."""
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, like profile('cardems'), "
                             f"not {self.rules!r}"[:200])
@@ -127,6 +129,10 @@ class ArenaConfig:
                 raise ValueError(f"{name}: {exc}") from None
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"deals must be a whole number 1 or more, not {self.deals!r}"[:200])
+        seed = whole_number(self.seed)
+        if seed is None:
+            raise TypeError(f"seed must be a whole number, not {self.seed!r}"[:200])
+        object.__setattr__(self, "seed", seed)  # (frozen) an int, as the summary writes it
         check_flag("matches", self.matches)
         check_flag("save_records", self.save_records)
 
@@ -337,7 +343,10 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
     ``done`` holds deals already finished (by index, from a results file): those of them
     in ``range(cfg.deals)`` are not played again but counted in the summary (and in
     ``progress``) as if they had been; ``on_outcome`` is only called for deals played
-    now. The summary is over the deals in index order, whatever order they finish in."""
+    now. The summary is over the deals in index order, whatever order they finish in.
+    ``jobs`` that is not a whole number 1 or more is a ``ValueError``, as ``--jobs`` is."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}"[:200])
     earlier = {i: o for i, o in (done or {}).items() if 0 <= i < cfg.deals}
     tasks = [(cfg, i) for i in range(cfg.deals) if i not in earlier]
     arrived: list[float] = []

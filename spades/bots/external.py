@@ -80,6 +80,9 @@ class ExternalBot:
 
     def __init__(self, command: str, *, timeout: float = 10.0, start_timeout: float = 10.0,
                  retries: int = 2) -> None:
+        if not isinstance(command, str):  # (shlex.split(None) would read standard input)
+            raise TypeError(f"command: must be text like 'python3 my_bot.py', "
+                            f"not {command!r}"[:200])
         self.command = command
         try:
             self.argv = shlex.split(command)

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from spades.bots.policy import estimate_tricks, nil_risk, play_card
-from spades.engine import IllegalAction, Observation, unseen_cards
+from spades.engine import IllegalAction, Observation, SpadesError, unseen_cards
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
-from spades.engine.handstate import PLAY, HandState, public_voids
+from spades.engine.handstate import BID, PLAY, HandState, public_voids
 
 if TYPE_CHECKING:
     from spades.bots.adapt import SeatModel
@@ -131,7 +131,20 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
                  play_weight: float = 1.0) -> list[list[int]]:
     """``count`` guesses of every seat's cards (the observer's own hand as it is). With
     ``models`` (:mod:`spades.bots.adapt`) each seat's bid is read with its habits: a seat
-    that overbids by a trick is taken to hold a trick less than its bid says."""
+    that overbids by a trick is taken to hold a trick less than its bid says.
+
+    ``obs`` must be of a hand under way (bidding or play: else :class:`SpadesError`, as
+    there is nothing to sample), ``rng`` a ``random.Random`` and ``count`` 0 or more."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"sample_deals takes an Observation (match.observation(seat)), "
+                        f"not a {type(obs).__name__}")
+    if obs.phase != BID and obs.phase != PLAY:
+        raise SpadesError(f"sample_deals needs a hand under way (bidding or play), "
+                          f"not phase {str(obs.phase)!r}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
+    if count < 0:
+        raise ValueError(f"count must be a whole number 0 or more, not {count!r}")
     rules = obs.rules
     n = rules.players
     me = obs.seat

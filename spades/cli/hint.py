@@ -92,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"seat": seat, **h.to_json()}))
         return 0
-    if obs.hand is not None:
+    who = f"{default_names(match.n, 0)[seat]} (seat {seat})"
+    if obs.hand is None:  # the cards are unseen until it looks or bids blind nil
+        print(f"{who} has not looked at its cards (it may bid blind nil)")
+    else:
         cards = " ".join(card_symbol(c) for c in sorted_for_display(obs.hand))
-        print(f"{default_names(match.n, 0)[seat]} (seat {seat}) holds {cards}")
+        print(f"{who} holds {cards}")
     # The reason names the action ("Bid 2: ...", "Play the nine of diamonds: ..."); the
     # record's spelling follows for scripts that read the text.
     print(f"Hint: {h.reason} [{h.action_str}]")

@@ -185,6 +185,9 @@ class HandState:
     def from_obs(cls, obs: Observation, hands: Sequence[int]) -> HandState:
         """The observed hand with ``hands`` as every seat's cards (the observer's own hand
         among them; the others are guesses)."""
+        if not isinstance(obs, Observation):
+            raise TypeError(f"HandState.from_obs takes an Observation "
+                            f"(match.observation(seat)), not a {type(obs).__name__}")
         s = cls.__new__(cls)
         rules = obs.rules
         s.rules = rules

@@ -497,7 +497,7 @@ class Match(HandState):
         if not self.looked[self.turn]:
             return LOOK
         bids = self.legal_bids()
-        want = max(1, suggested_bid(self.hands[self.turn], self.rules))
+        want = max(1, _suggested_bid(self.hands[self.turn], self.rules))
         return min(bids, key=lambda a: (abs(a - BID_BASE - want), a == NIL))
 
     def _set_looked(self, looked: bool) -> None:
@@ -655,7 +655,10 @@ def observe(match: Match, seat: object) -> Observation:
         if seat is None:
             raise TypeError(f"seat must be a whole number 0 to {match.n - 1}, not {given!r}")
     if not 0 <= seat < match.n:
-        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}")
+        why = (" (CHANCE: no seat is to act until the hand is dealt, match.deal(...))"
+               if seat == CHANCE else " (TERMINAL: the match is over)" if seat == TERMINAL
+               else "")
+        raise ValueError(f"seat must be 0 to {match.n - 1}, not {seat}{why}")
     log = match.log[-1] if match.log else None
     plays: list[tuple[int, int]] = []
     trick: tuple[tuple[int, int], ...] = ()
@@ -702,9 +705,22 @@ def observe(match: Match, seat: object) -> Observation:
     )
 
 
-def suggested_bid(hand: int, rules: Rules) -> int:
+def suggested_bid(hand: object, rules: object) -> int:
     """A plain count of likely tricks (seed 001's rules of thumb): aces, kings with a
-    guard, queens with two or three others, spades above the ten and long spades."""
+    guard, queens with two or three others, spades above the ten and long spades. ``hand``
+    is a card mask (``mask_of(cards)``; any integer type), ``rules`` a :class:`Rules`; else a
+    ``TypeError`` naming the argument."""
+    mask = whole_number(hand)
+    if mask is None:
+        raise TypeError(f"hand must be a card mask (a whole number: mask_of(cards)), "
+                        f"not {hand!r}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}")
+    return _suggested_bid(mask, rules)
+
+
+def _suggested_bid(hand: int, rules: Rules) -> int:
+    """:func:`suggested_bid` of arguments known to be right."""
     tricks = 0.0
     for suit in range(4):
         cards = hand & SUIT_MASKS[suit]

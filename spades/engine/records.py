@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from difflib import get_close_matches
+from os import PathLike
 from typing import Any
 
 from spades.engine.actions import BLIND_NIL, LOOK, parse_bid
@@ -36,7 +37,8 @@ def record_rules(record: Any) -> Rules:
     """The rules a record is played under (its ``rules``, ``teams`` and the number of hands
     in its first deal), its format checked. Raises :class:`RecordError`."""
     if not isinstance(record, Mapping):
-        raise RecordError(f"record: must be a JSON object, not {shown(record)}")
+        raise RecordError(f"record: must be a JSON object, not {shown(record)}"
+                          f"{_unparsed(record)}")
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"record: format must be {FORMAT!r}, not {shown(fmt)}")
@@ -53,6 +55,16 @@ def record_rules(record: Any) -> Rules:
             # The rules are fine; the first deal has the wrong number of hands.
             raise RecordError(f"hand 1: deal: {players} hands do not fit the rules: {exc}") from None
         raise RecordError(f"rules: {exc}") from None
+
+
+def _unparsed(record: object) -> str:
+    """Advice for a record given as a file or as the text of one (a file name, JSON text,
+    bytes, a path, an open file), which no JSON value in a record file is; else ""."""
+    text = record.strip() if isinstance(record, str) else ""
+    if (text.startswith("{") or text.endswith((".json", ".jsonl"))
+            or isinstance(record, (bytes, bytearray, PathLike)) or hasattr(record, "read")):
+        return " (replay takes the record parsed: json.load(file) or json.loads(text))"
+    return ""
 
 
 def replay(record: Any, *, events: bool = False, into: list[Event] | None = None) -> Match:

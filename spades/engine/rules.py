@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from spades.engine.actions import whole_number
 from spades.engine.cards import deck_mask
 from spades.engine.errors import RulesError, check_flag
 
@@ -101,6 +102,16 @@ class Rules:
     timeout_penalty_bags: int = 1
 
     def __post_init__(self) -> None:
+        for knob in _WHOLE_KNOBS:  # a whole number of another integer type (numpy's): that int
+            value = getattr(self, knob)
+            if type(value) is not int and value is not None:
+                number = whole_number(value)
+                if number is not None:
+                    object.__setattr__(self, knob, number)
+        if self.teams is not None and not (
+                isinstance(self.teams, tuple) and all(isinstance(t, tuple) for t in self.teams)):
+            # Lists of seats, as profile() and records take them: frozen, so set it here.
+            object.__setattr__(self, "teams", _teams_tuple(self.teams))
         _validate(self)
 
     # Derived values -------------------------------------------------------------------
@@ -132,10 +143,13 @@ class Rules:
         return tuple(out)
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some knobs changed (validated again)."""
+        """A copy with some knobs changed (validated again). As with :func:`profile`,
+        choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too."""
         for key in changes:
             if key not in _KNOBS:
                 raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+        if changes.get("bidding") == "mirror" and "blind_nil" not in changes:
+            changes["blind_nil"] = False  # choosing Mirror turns blind nil off, as in profile()
         return dataclasses.replace(self, **changes)
 
     # JSON -----------------------------------------------------------------------------
@@ -297,6 +311,10 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+#: The knobs that are whole numbers (or ``None``).
+_WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_penalty",
+                "small_contract_bonus", "hard_contract_from", "target", "turn_timer",
+                "timeout_penalty_bags")
 
 
 def profile(name: str, /, **overrides: Any) -> Rules:
@@ -306,6 +324,13 @@ def profile(name: str, /, **overrides: Any) -> Rules:
     >>> profile("race400", players=3).hand_size
     17
     """
+    if isinstance(name, Rules):
+        raise RulesError(f"profile takes a profile's name, and these are already Rules "
+                         f"({name.name}): rules.replace(**knobs) changes them")
+    if not isinstance(name, str):  # (a record's preset is text by then: Python's words)
+        given = repr(name) if name is None or isinstance(name, bool) else shown(name)
+        raise RulesError(f"a rules profile is named by text, one of {', '.join(PROFILES)}; "
+                         f"not {given}")
     if name not in PROFILES:
         raise RulesError(f"unknown rules profile {shown(name)}; choose one of {', '.join(PROFILES)}")
     counts, values = PROFILES[name]

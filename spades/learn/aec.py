@@ -23,6 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from spades.engine import IllegalAction, Match, Rules, action_name, profile
+from spades.engine.actions import whole_number
 from spades.engine.cards import card_str, sorted_for_display
 from spades.engine.match import BID, PLAY
 from spades.learn.encoding import (
@@ -32,6 +33,7 @@ from spades.learn.encoding import (
     action_mask,
     as_action,
     bounds,
+    check_fits,
     encode,
     to_engine,
 )
@@ -42,7 +44,9 @@ REWARD_MODES: tuple[RewardMode, ...] = ("hand", "match")
 
 def make_rules(rules: str | Rules = "cardems", players: int | None = None,
                one_hand: bool | None = None, **knobs: Any) -> Rules:
-    """Rules from a profile name (or a :class:`Rules`) and knob overrides."""
+    """Rules from a profile name (or a :class:`Rules`) and knob overrides, refused (a
+    ``ValueError`` naming the knob) when they do not fit the action space
+    (:func:`~spades.learn.encoding.check_fits`)."""
     if isinstance(rules, Rules):
         changes = dict(knobs)
         if players is not None and players != rules.players:
@@ -50,24 +54,30 @@ def make_rules(rules: str | Rules = "cardems", players: int | None = None,
                              "of a Rules object")
         if one_hand is not None:
             changes["one_hand"] = one_hand
-        return rules.replace(**changes) if changes else rules
-    if players is not None:
-        knobs["players"] = players
-    if one_hand is not None:
-        knobs["one_hand"] = one_hand
-    return profile(rules, **knobs)
+        made = rules.replace(**changes) if changes else rules
+    else:
+        if players is not None:
+            knobs["players"] = players
+        if one_hand is not None:
+            knobs["one_hand"] = one_hand
+        made = profile(rules, **knobs)
+    check_fits(made)
+    return made
 
 
 def check_env_options(reward: str, max_hands: int | None, render_mode: str | None,
-                      render_modes: list[str]) -> None:
+                      render_modes: list[str]) -> int | None:
     """Refuse (ValueError, naming the option) a reward mode, a hand limit or a render mode
-    that an environment does not have."""
+    that an environment does not have; the hand limit as an int (a numpy integer is taken
+    as that int, a bool is none)."""
     if reward not in REWARD_MODES:
         raise ValueError(f"reward: must be 'hand' or 'match', not {reward!r}")
-    if max_hands is not None and (not isinstance(max_hands, int) or max_hands < 1):
+    limit = None if max_hands is None else whole_number(max_hands)
+    if max_hands is not None and (limit is None or limit < 1):
         raise ValueError(f"max_hands: must be a whole number 1 or more, not {max_hands!r}")
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode: must be 'ansi', 'human' or None, not {render_mode!r}")
+    return limit
 
 
 def check_number(name: str, value: object) -> float:
@@ -99,7 +109,8 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
                  render_mode: str | None = None, **knobs: Any) -> None:
         super().__init__()
         self.rules = make_rules(rules, players, one_hand, **knobs)
-        check_env_options(reward, max_hands, render_mode, self.metadata["render_modes"])
+        max_hands = check_env_options(reward, max_hands, render_mode,
+                                      self.metadata["render_modes"])
         self.reward_mode = reward
         self.reward_scale = check_number("reward_scale", reward_scale)
         self.max_hands = max_hands

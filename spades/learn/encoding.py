@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from spades.engine import Match, Observation
+from spades.engine import Match, Observation, Rules, RulesError
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
 from spades.engine.cards import SUIT_OF
 from spades.engine.match import BID, OVER, PLAY
@@ -43,6 +43,17 @@ FLAGS = 6
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
+
+
+def check_fits(rules: Rules) -> None:
+    """Refuse rules whose hands hold more cards than the action space bids (``MAX_BID``):
+    only three players with jokers (18 cards each). A :class:`RulesError` (a ``ValueError``)
+    naming the knob, when an environment or game is built."""
+    if rules.hand_size > MAX_BID:
+        raise RulesError(
+            f"jokers: {rules.players} players with jokers hold {rules.hand_size} cards each, "
+            f"and spades.learn's fixed action space bids 0 to {MAX_BID} only: play "
+            f"{rules.players} players without jokers, or 4 to 6 players with them")
 
 
 def as_action(action: object) -> int:

@@ -12,7 +12,8 @@ OpenSpiel's algorithms play the exact rules::
 Parameters: ``players``, ``one_hand`` (default true: a game is one hand; false: a whole
 match, cut after ``max_hands`` hands, default 100, to keep the game finite), ``dealer``
 (the first dealer; default the last seat, so seat 0 bids and leads first as in OpenSpiel's
-own ``spades``), ``teams`` (``"0,2;1,3"``, ``"solo"``, or empty for the profile's), and every
+own ``spades``), ``teams`` (``"0,2;1,3"`` or ``"0+2;1+3"``, which the game keeps so that its
+string loads again; ``"solo"``; or empty for the profile's), and every
 other knob of :class:`~spades.engine.Rules` that is a number, a flag or a word.
 
 Dealing is chance: chance action ``c`` gives card ``c`` to the next seat, one card at a time
@@ -43,6 +44,7 @@ from spades.learn.aec import render_text
 from spades.learn.encoding import (
     NUM_ACTIONS,
     NUM_CARDS,
+    check_fits,
     encode,
     from_engine,
     legal_actions,
@@ -81,14 +83,32 @@ def _parameters(name: str) -> dict[str, Any]:
 
 
 def _parse_teams(text: str) -> Any:
+    """Sides split by ``;``, their seats by ``,`` or ``+`` (``"0,2;1,3"``, ``"0+2;1+3"``)."""
     text = text.strip()
     if text == "solo":
         return None
     try:
-        return [[int(s) for s in side.split(",")] for side in text.split(";")]
+        return [[int(s) for s in side.replace("+", ",").split(",")] for side in text.split(";")]
     except ValueError:
         raise pyspiel.SpielError(
-            f"teams: write sides of seats like '0,2;1,3' or 'solo', not {text!r}") from None
+            f"teams: write sides of seats like '0,2;1,3' (or '0+2;1+3') or 'solo', "
+            f"not {text!r}") from None
+
+
+def _teams_param(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with ``teams`` written ``0+2;1+3``: with commas inside it a parameter
+    breaks OpenSpiel's game string (``str(game)``, which pickling and
+    ``serialize_game_and_state`` load again), so the game keeps this spelling."""
+    teams = params.get("teams")
+    if not isinstance(teams, str) or teams.strip() in ("", "solo"):
+        return params
+    sides = _parse_teams(teams)
+    return {**params, "teams": ";".join("+".join(str(s) for s in side) for side in sides)}
+
+
+def _load_game(name: str, params: dict[str, Any]) -> SpadesGame:
+    """The game ``name`` with ``params`` (how a pickled game is loaded again)."""
+    return pyspiel.load_game(name, params)  # type: ignore[no-any-return]
 
 
 def rules_for(name: str, params: dict[str, Any]) -> tuple[Rules, int, int]:
@@ -104,6 +124,7 @@ def rules_for(name: str, params: dict[str, Any]) -> tuple[Rules, int, int]:
         knobs["teams"] = _parse_teams(str(merged["teams"]))
     try:
         rules = profile(name, **knobs)
+        check_fits(rules)
     except ValueError as exc:
         raise pyspiel.SpielError(str(exc)) from None
     dealer = int(merged["dealer"])
@@ -179,7 +200,12 @@ class SpadesGame(pyspiel.Game):  # type: ignore[misc]
             max_utility=float(bound),
             max_game_length=per_hand * self.max_hands,
         )
-        super().__init__(_game_type(name), info, params or {})
+        super().__init__(_game_type(name), info, _teams_param(dict(params or {})))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The game is its name and parameters: loaded again, it is built (and its rules
+        # checked) as when it was first loaded, for pickle and copy alike.
+        return _load_game, (self.get_type().short_name, self.get_parameters())
 
     def new_initial_state(self) -> SpadesState:
         return SpadesState(self)

@@ -25,6 +25,7 @@ from gymnasium import spaces
 from spades.bots import make_bot
 from spades.bots.base import Bot
 from spades.engine import IllegalAction, Match, Rules
+from spades.engine.actions import whole_number
 from spades.learn.aec import (
     RewardMode,
     check_env_options,
@@ -70,11 +71,14 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
                  **knobs: Any) -> None:
         self.rules = make_rules(rules, players, one_hand, **knobs)
         n = self.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < n:
+        number = whole_number(seat)  # a numpy integer is that int; a bool is none
+        if number is None or not 0 <= number < n:
             raise ValueError(f"seat: must be 0 to {n - 1}, not {seat!r}")
+        seat = number
         if illegal_action not in ("end", "raise"):
             raise ValueError(f"illegal_action: must be 'end' or 'raise', not {illegal_action!r}")
-        check_env_options(reward, max_hands, render_mode, self.metadata["render_modes"])
+        max_hands = check_env_options(reward, max_hands, render_mode,
+                                      self.metadata["render_modes"])
         self.seat = seat
         self.side = self.rules.side_of[seat]
         mates = set(self.rules.sides[self.side])

@@ -81,6 +81,9 @@ class Narrator:
     me: int | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a Rules, like profile('cardems'), "
+                            f"not {self.rules!r}"[:200])
         n = self.rules.players
         if not self.names:
             object.__setattr__(self, "names", seat_names(self.rules))

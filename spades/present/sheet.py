@@ -98,6 +98,9 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     read aloud as they are written: "Score sheet: cardems, ..." (not an em dash), "North and
     South" (not "&"); a continued record's CPU is "Nora (CPU)" where its side is first
     named, then "Nora" (not in every hand)."""
+    if not isinstance(match, Match):
+        raise TypeError(f"score_sheet takes a Match (replay(record) gives one), "
+                        f"not a {type(match).__name__}")
     rules = match.rules
     lines = [f"Score sheet: {rules.name}, {rules.players} players, "
              + ("one-hand match" if rules.one_hand else f"target {rules.target}")]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spades.bots.arena import ArenaConfig
+from spades.bots.arena import ArenaConfig, run_arena
 from spades.engine import profile
 
 
@@ -62,3 +62,27 @@ def test_the_flags_must_be_true_or_false(name: str, value: object) -> None:
                                         rf"{re.escape(repr(value))}$"):
         config(**{name: value})
     assert getattr(config(**{name: True}), name) is True
+
+
+@pytest.mark.parametrize("seed", ["x", None, 1.5, True, [1]])
+def test_a_seed_that_is_no_whole_number_is_refused_by_name(seed: object) -> None:
+    # seed="x" was TypeError: can only concatenate str (not "int") to str, at the first deal;
+    # None failed the same way; 1.5 and True were played as seeds.
+    with pytest.raises(TypeError, match=rf"^seed must be a whole number, not "
+                                        rf"{re.escape(repr(seed))}$"):
+        config(seed=seed)
+
+
+def test_a_seed_of_any_integer_type_is_that_int() -> None:
+    np = pytest.importorskip("numpy")
+    cfg = config(seed=np.int64(-7))
+    assert cfg.seed == -7 and type(cfg.seed) is int  # (the --json summary writes it)
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2", True, None])
+def test_run_arena_refuses_jobs_that_are_not_a_whole_number_1_or_more(jobs: object) -> None:
+    # --jobs refuses them; from Python "2" was TypeError: '<=' not supported between
+    # instances of 'str' and 'int', and 0 or -1 played on as if 1.
+    with pytest.raises(ValueError, match=rf"^jobs must be a whole number 1 or more, "
+                                         rf"not {re.escape(repr(jobs))}$"):
+        run_arena(config(), jobs=jobs)  # type: ignore[arg-type]

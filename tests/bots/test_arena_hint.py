@@ -319,6 +319,19 @@ def test_hint_takes_back_the_cards_it_prints(capsys: pytest.CaptureFixture[str])
     assert main(["hint", "--hand", held, "--worlds", "6"]) == 0, capsys.readouterr().err
 
 
+def test_hint_for_a_seat_that_has_not_looked_says_so_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # bots.md: "It prints the seat's cards, then the hint"; a seat that may still bid blind
+    # nil has not seen them, and the hint was printed alone, naming no seat.
+    match = Match.new(profile("cards4net"), seed=5)
+    path = tmp_path / "blind.json"
+    path.write_text(json.dumps(match.to_record()), encoding="utf-8")
+    assert main(["hint", str(path), "--worlds", "6"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first == "West (seat 3) has not looked at its cards (it may bid blind nil)"
+    assert second.startswith("Hint: ") and second.endswith(("[look]", "[blind-nil]"))
+
+
 def test_arena_records_name_their_players_where_replay_reads_names(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # --save wrote the players only as "players", a field records.md does not know, so

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -155,3 +156,12 @@ def test_an_external_bot_is_a_context_manager_that_closes_its_program() -> None:
         assert proc is not None and proc.poll() is None
     assert bot.proc is None and proc.poll() is not None
     assert action >= NIL
+
+
+@pytest.mark.parametrize("command", [["python3", "my_bot.py"], None, 3])
+def test_a_command_that_is_no_text_is_refused_by_name(command: object) -> None:
+    # ExternalBot(["python3", "my_bot.py"]) was AttributeError: 'list' object has no
+    # attribute 'read' (shlex.split of a list); shlex.split(None) reads standard input.
+    with pytest.raises(TypeError, match=r"^command: must be text like 'python3 my_bot\.py', "
+                                        rf"not {re.escape(repr(command))}$"):
+        ExternalBot(command)  # type: ignore[arg-type]

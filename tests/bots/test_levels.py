@@ -84,6 +84,19 @@ def test_a_strength_with_a_budget_is_refused_saying_what_to_write(spec: str,
         make_bot(spec, 1)
     assert str(caught.value) == message
 
+@pytest.mark.parametrize(("spec", "advice"), [
+    ("expert:noadapt:40", "; write :noadapt last, like expert:40:noadapt"),
+    ("expert:40:foo", "; a spec is LEVEL:BUDGET, then :noadapt for expert and hard"),
+    ("ismcts:5:3", "; a spec is LEVEL:BUDGET, then :noadapt for expert and hard"),
+])
+def test_a_budget_with_more_after_it_says_how_a_spec_is_written(spec: str, advice: str) -> None:
+    # expert:noadapt:40 said only "bad budget 'noadapt:40': a whole number of worlds, ...".
+    with pytest.raises(ValueError, match=r"^bad budget '.+': a whole number of \w+, or seconds "
+                       r"like 0\.5s, or CPU seconds like 0\.5cpu \(more than 0, finite\)"
+                       + re.escape(advice) + "$"):
+        make_bot(spec, 1)
+
+
 
 @pytest.mark.parametrize("spec", [5, None, b"expert", ["expert"]])
 def test_a_spec_that_is_not_text_is_refused_by_name(spec: Any) -> None:

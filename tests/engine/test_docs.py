@@ -87,3 +87,24 @@ def test_records_doc_errors_are_what_replay_says() -> None:
         with pytest.raises(RecordError) as caught:
             replay(make())
         assert str(caught.value).startswith(error.removesuffix("..."))
+
+
+#: Every ```python block of the documentation, by file, and the test that runs it as written:
+#: a new example (or a new document with one) must be added here and to a test that runs it.
+RUN_BY_TESTS = {
+    "README.md": (1, "tests/bots/test_docs_bots.py (the library example)"),
+    "docs/bot-protocol.md": (1, "tests/bots/test_docs_bots.py (Using it from Python)"),
+    "docs/bots.md": (3, "tests/bots/test_docs_bots.py"),
+    "docs/engine.md": (7, "tests/engine/test_docs.py"),
+    "docs/learn.md": (3, "tests/learn/test_docs_learn.py"),
+}
+
+
+def test_every_python_example_of_the_docs_is_run_by_a_test() -> None:
+    root = DOCS.parent
+    found = {}
+    for path in [root / "README.md", *DOCS.glob("*.md"), *(root / "examples").rglob("*.md")]:
+        count = len(re.findall(r"^```python\n", path.read_text(encoding="utf-8"), flags=re.M))
+        if count:
+            found[path.relative_to(root).as_posix()] = count
+    assert found == {name: count for name, (count, _) in RUN_BY_TESTS.items()}

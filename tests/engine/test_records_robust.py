@@ -4,6 +4,7 @@ traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -304,3 +305,17 @@ def test_a_look_not_yet_followed_by_a_bid_is_kept_by_the_record() -> None:
         broken["hands"][-1]["looked"] = bad
         with pytest.raises(RecordError, match=f"^hand 1: {why}"):
             replay(broken)
+
+
+@pytest.mark.parametrize("value", [
+    "game.json", '{"rules": "cardems", "hands": []}', b'{"rules": "cardems", "hands": []}',
+    Path("game.json"), io.StringIO('{"rules": "cardems", "hands": []}')],
+    ids=["file name", "JSON text", "bytes", "Path", "open file"])
+def test_replay_of_a_file_or_unparsed_text_says_to_parse_it_first(value: object) -> None:
+    # A newcomer's first try, replay("game.json") or replay(path.read_text()), said only
+    # "record: must be a JSON object, not 'game.json'" (or "not a PosixPath").
+    with pytest.raises(RecordError, match=r"^record: must be a JSON object, not .+ \(replay "
+                       r"takes the record parsed: json\.load\(file\) or json\.loads\(text\)\)$"):
+        replay(value)
+    with pytest.raises(RecordError, match=r"^record: must be a JSON object, not 'cardems'$"):
+        replay("cardems")  # a JSON value in a record file: no such advice

@@ -39,6 +39,64 @@ def test_an_observation_seat_must_be_a_whole_number(seat: Any) -> None:
     assert match.observation(2).seat == 2
 
 
+def test_the_observation_of_chance_or_terminal_says_no_seat_is_to_act() -> None:
+    # The README's loop (seat = match.current_player; match.observation(seat)) on a match
+    # dealt by hand, or run past its end, asked for seat -1 or -2 and was told only
+    # "seat must be 0 to 3, not -1".
+    match = Match(profile("cardems", one_hand=True), dealer=0)
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 3, not -1 \(CHANCE: no seat is to "
+                       r"act until the hand is dealt, match\.deal\(\.\.\.\)\)$"):
+        match.observation(match.current_player)
+    played = Match(profile("cardems", one_hand=True), rng=random.Random(1))
+    while not played.is_over():
+        played.apply(played.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 3, not -2 \(TERMINAL: the match "
+                       r"is over\)$"):
+        played.observation(played.current_player)
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    (["cardems"], r"\['cardems'\]"), ({"preset": "cardems"}, r"\{'preset': 'cardems'\}"),
+    (None, "None"), (5, "5")])
+def test_profile_of_a_name_that_is_no_text_says_a_name_is_text(name: Any, shown: str) -> None:
+    # profile(["cardems"]) and profile({"preset": ...}) were TypeError: unhashable type;
+    # profile(None) said "unknown rules profile null".
+    with pytest.raises(RulesError, match=rf"^a rules profile is named by text, one of cardems, "
+                       rf"cardgames-club, race400, game93, cards4net; not {shown}$"):
+        profile(name)
+
+
+def test_profile_of_rules_says_how_to_change_them() -> None:
+    # It said "unknown rules profile a Rules".
+    with pytest.raises(RulesError, match=r"^profile takes a profile's name, and these are "
+                       r"already Rules \(cardems\): rules\.replace\(\*\*knobs\) changes them$"):
+        profile(profile("cardems"))  # type: ignore[arg-type]
+
+
+def test_rules_replace_and_rules_take_teams_as_lists_as_profile_does() -> None:
+    # profile("race400", teams=[[0, 2], [1, 3]]) was read, but the same lists given to
+    # rules.replace(...) or Rules(...) (and so to env(rules_object, teams=...)) were refused
+    # with "teams: there must be at least two sides".
+    teams = [[0, 2], [1, 3]]
+    made = profile("race400", teams=teams)
+    assert profile("race400").replace(teams=teams) == made
+    assert made.replace(teams=None).replace(teams=teams) == made
+    assert Rules(players=4, teams=teams).teams == ((0, 2), (1, 3))
+    assert hash(profile("race400").replace(teams=teams)) == hash(made)
+    with pytest.raises(RulesError, match=r"^teams: side 0: a seat must be a whole number"):
+        Rules(players=4, teams=[["0", 2], [1, 3]])
+
+
+def test_rules_replace_with_mirror_turns_blind_nil_off_as_profile_does() -> None:
+    # profiles.md: choosing Mirror over a profile with blind nil turns blind nil off, "only
+    # asking for both is refused"; profile("cards4net").replace(bidding="mirror") was refused
+    # with "blind_nil: mirror bidding has no blind nil".
+    assert profile("cards4net").replace(bidding="mirror") == profile("cards4net",
+                                                                     bidding="mirror")
+    with pytest.raises(RulesError, match=r"^blind_nil: mirror bidding has no blind nil$"):
+        profile("cards4net").replace(bidding="mirror", blind_nil=True)
+
+
 def test_rules_replace_refuses_an_unknown_knob_as_profile_does() -> None:
     # rules.replace(foo=1) was TypeError: Rules.__init__() got an unexpected keyword argument.
     rules = profile("cardems")
@@ -155,6 +213,16 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
      TypeError, r"^summary takes a Match \(replay\(record\) gives one\), not a dict$"),
     ("to_record of a name", lambda: __import__("spades.engine").engine.to_record("cardems"),
      TypeError, r"^to_record takes a Match, not 'cardems'$"),
+    # (suggested_bid of a list of cards or of a hidden hand was "unsupported operand type(s)
+    # for &: 'list' and 'int'"; of a profile name, "'str' object has no attribute ...")
+    ("suggested_bid of cards", lambda: __import__("spades.engine").engine.suggested_bid(
+        [51, 50], profile("cardems")), TypeError,
+     r"^hand must be a card mask \(a whole number: mask_of\(cards\)\), not \[51, 50\]$"),
+    ("suggested_bid of an unseen hand", lambda: __import__("spades.engine").engine
+     .suggested_bid(None, profile("cardems")), TypeError, r"^hand must be a card mask .*None$"),
+    ("suggested_bid of a profile name", lambda: __import__("spades.engine").engine
+     .suggested_bid(1 << 51, "cardems"), TypeError,
+     r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
 ]
 
 
@@ -165,6 +233,14 @@ def test_wrong_types_are_refused_in_words_in_either_build(what: str, call: Any,
                                                           message: str) -> None:
     with pytest.raises(error, match=message):
         call()
+
+
+def test_suggested_bid_takes_a_mask_of_any_integer_type() -> None:
+    np = pytest.importorskip("numpy")
+    from spades.engine import mask_of, parse_card, suggested_bid
+    hand = mask_of(parse_card(c) for c in ("AS", "KS", "QS", "AH", "AD", "AC"))
+    assert suggested_bid(np.int64(hand), profile("cardems")) == suggested_bid(
+        hand, profile("cardems")) == 6
 
 
 def test_a_text_seed_deals_in_either_build() -> None:

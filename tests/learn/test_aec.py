@@ -198,6 +198,18 @@ def test_bad_options_are_refused_by_name() -> None:
     assert env("cardems", reward_scale=2).reward_scale == 2.0
 
 
+def test_rules_with_more_cards_than_the_action_space_bids_are_refused_when_built() -> None:
+    # race400 at 3 players with jokers deals 18 cards each; the fixed action space bids 0 to
+    # 17, so the first observation failed: "engine action 82 has no place in the fixed
+    # action space".
+    with pytest.raises(ValueError, match=r"^jokers: 3 players with jokers hold 18 cards each"):
+        env("race400", players=3, jokers=True)
+    with pytest.raises(ValueError, match=r"^jokers: "):
+        env(profile("race400", players=3, jokers=True))
+    env("race400", players=3).reset(seed=1)            # 17 cards each: bids 0 to 17 fit
+    env("race400", players=6, jokers=True).reset(seed=1)
+
+
 def test_step_before_reset_says_to_call_reset() -> None:
     e = env("cardems")
     with pytest.raises(IllegalAction, match=r"^call reset\(\) before step\(\)$"):

@@ -58,6 +58,10 @@ def test_bad_parameters_are_refused_by_name() -> None:
         pyspiel.load_game("python_spades_race400", {"teams": "north-south"})
     with pytest.raises(pyspiel.SpielError, match="dealer: must be a seat"):
         pyspiel.load_game("python_spades_cardems", {"dealer": 7})
+    # 18 cards each (3 players, jokers) do not fit the bids 0 to 17 of the action space: the
+    # game loaded, then its first decision failed with "engine action 82 has no place".
+    with pytest.raises(pyspiel.SpielError, match=r"^jokers: 3 players with jokers hold 18"):
+        pyspiel.load_game("python_spades_race400", {"players": 3, "jokers": True})
 
 
 def test_an_illegal_chance_or_player_action_is_refused_at_once_and_changes_nothing() -> None:
@@ -179,3 +183,40 @@ def test_the_information_state_hides_other_hands_and_an_unseen_own_hand() -> Non
     assert sum(state.observation_tensor(first)[:54]) == 13
     assert state.information_state_string(first) != state.information_state_string(
         (first + 1) % 4)
+
+
+def _midway(game: Any, steps: int = 70) -> Any:
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(steps):
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("game93", {"target": 200}),
+    ("race400", {"players": 4, "teams": "0,2;1,3"}),
+    ("race400", {"players": 6, "teams": "0,3;1,4;2,5"}),
+    ("race400", {"players": 4, "teams": "0+2;1+3"}),
+])
+def test_a_game_and_its_states_copy_pickle_and_load_from_their_string(
+        name: str, params: dict[str, Any]) -> None:
+    # pickle.dumps(game) was PicklingError (no SpadesGame_race400 in the module) and
+    # copy.deepcopy(game) a game without its rules; str(game) of a game with teams
+    # ("teams=0,2;1,3", commas inside a parameter) could not be loaded back, so neither
+    # could a pickled state of it, nor pyspiel.serialize_game_and_state.
+    import copy
+    import pickle
+    game = pyspiel.load_game(GAME_NAMES[name], params)
+    for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game),
+                  pyspiel.load_game(str(game))):
+        assert again.rules == game.rules and str(again) == str(game)
+    state = _midway(game)
+    back = pickle.loads(pickle.dumps(state))
+    assert back.history() == state.history() and str(back) == str(state)
+    _, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert loaded.history() == state.history()
+    assert loaded.legal_actions() == state.legal_actions()

@@ -137,6 +137,15 @@ def test_bad_arguments_are_refused_by_name() -> None:
             with pytest.raises(ValueError, match=rf"^{name}: must be a finite number, "
                                rf"not {re.escape(repr(value))}$"):
                 single_agent_env("cardems", **{name: value})
+    # A bool was taken as a seat or a hand count (seat=True played seat 1).
+    with pytest.raises(ValueError, match=r"^seat: must be 0 to 3, not True$"):
+        single_agent_env("cardems", seat=True)
+    with pytest.raises(ValueError, match=r"^max_hands: must be a whole number 1 or more, "
+                                         r"not True$"):
+        single_agent_env("cardems", max_hands=True)
+    # 18 cards each do not fit the action space's bids 0 to 17 (reset failed at the mask).
+    with pytest.raises(ValueError, match=r"^jokers: 3 players with jokers hold 18 cards"):
+        single_agent_env("race400", players=3, jokers=True)
 
 
 @pytest.mark.parametrize(("knobs", "message"), [
@@ -242,3 +251,13 @@ def test_a_bot_that_fails_is_named_by_seat_and_spec_not_blamed_on_the_learner(
     with pytest.raises(IllegalAction, match=r"^the episode stopped: seat .* call reset\(\)$"):
         e.step(54)
     assert not isinstance(BotError("x"), IllegalAction)
+
+
+def test_a_seat_and_a_hand_count_of_any_integer_type_are_that_int() -> None:
+    # seat=np.int64(1) was refused: "seat: must be 0 to 3, not np.int64(1)"; so was
+    # max_hands=np.int64(3), and players=np.int64(5) by the rules.
+    e = single_agent_env("race400", players=np.int64(5), seat=np.int64(1),
+                         one_hand=False, max_hands=np.int64(3))
+    assert (e.seat, e.max_hands, e.rules.players) == (1, 3, 5)
+    assert type(e.seat) is int and type(e.max_hands) is int and type(e.rules.players) is int
+    e.reset(seed=1)

@@ -85,6 +85,10 @@ def test_the_apps_names_are_used_and_checked() -> None:
         Narrator(CARDEMS, names=("a", "b", "c"))
     with pytest.raises(ValueError, match="me: a seat from 0 to 3"):
         Narrator(CARDEMS, me=4)
+    # Narrator("cardems") was AttributeError: 'str' object has no attribute 'players'.
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$"):
+        Narrator("cardems")  # type: ignore[arg-type]
     assert seat_names(profile("race400", players=5)) == tuple(f"Seat {s}" for s in range(5))
     assert seat_names(CARDEMS, ["Ann", None, "", "Di"]) == ("Ann", "East", "South", "Di")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from spades.engine import Match, profile
 from spades.present.sheet import score_sheet
 
@@ -55,3 +57,10 @@ def test_points_made_of_more_than_the_contract_say_their_parts() -> None:
     assert len(lines) == 4
     for points, parts in lines:
         assert sum(int(p.rsplit(" ", 1)[1]) for p in parts.split(", ")) == int(points)
+
+
+def test_a_sheet_of_a_record_says_to_replay_it_first() -> None:
+    # score_sheet(record) was AttributeError: 'dict' object has no attribute 'rules'.
+    with pytest.raises(TypeError, match=r"^score_sheet takes a Match \(replay\(record\) gives "
+                                        r"one\), not a dict$"):
+        score_sheet({"rules": "cardems", "hands": []})  # type: ignore[arg-type]

@@ -1,0 +1,75 @@
+"""``sample_deals`` (engine.md, "Searching") given what it cannot sample from: an error that
+says so, never a loop without end."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from spades.bots.infer import sample_deals
+from spades.engine import Match, SpadesError, profile
+
+
+class _Bounded(random.Random):
+    """A generator that stops a sampler which would never end (it shuffles once a try)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def shuffle(self, x: Any) -> None:
+        self.calls += 1
+        if self.calls > 20_000:
+            raise RuntimeError("sample_deals is still trying after 20,000 shuffles")
+        super().shuffle(x)
+
+
+def _over() -> Match:
+    match = Match(profile("cardems", one_hand=True), rng=random.Random(1))
+    while not match.is_over():
+        match.apply(match.legal_actions()[0])
+    return match
+
+
+@pytest.mark.parametrize(("make", "phase"), [
+    (lambda: Match(profile("cardems"), dealer=0), "deal"), (_over, "over")])
+def test_an_observation_with_no_hand_under_way_is_refused(make: Any, phase: str) -> None:
+    # It looped for ever: no seat had room for any unseen card.
+    with pytest.raises(SpadesError, match=rf"^sample_deals needs a hand under way \(bidding "
+                                          rf"or play\), not phase '{phase}'$"):
+        sample_deals(make().observation(0), _Bounded(1), 2)
+
+
+def test_a_hand_under_way_is_sampled() -> None:
+    match = Match.new(profile("cardems"), seed=3)
+    obs = match.observation(match.current_player)
+    deals = sample_deals(obs, _Bounded(1), 3)
+    assert len(deals) == 3 and all(d[obs.seat] == obs.hand for d in deals)
+
+
+@pytest.mark.parametrize(("args", "error", "message"), [
+    ((random.Random(1), -1), ValueError, r"^count must be a whole number 0 or more, not -1$"),
+    ((7, 2), TypeError, r"^rng must be a random\.Random, like random\.Random\(7\), not 7$|"
+                        r"Random object expected"),
+])
+def test_bad_arguments_are_refused_by_name(args: tuple[Any, Any], error: type[Exception],
+                                           message: str) -> None:
+    # count=-1 gave [] as if asked for none; rng=7 was AttributeError: 'int' object has no
+    # attribute 'shuffle'.
+    match = Match.new(profile("cardems"), seed=3)
+    with pytest.raises(error, match=message):
+        sample_deals(match.observation(match.current_player), *args)
+
+
+def test_a_match_given_for_its_observation_is_refused_with_the_way_to_get_one() -> None:
+    # sample_deals(match, ...) and HandState.from_obs(match, hands) were AttributeError:
+    # 'Match' object has no attribute 'seat' ('hand'). (Compiled, mypyc refuses it first.)
+    from spades.engine import HandState
+    match = Match.new(profile("cardems"), seed=3)
+    words = r"takes an Observation \(match\.observation\(seat\)\), not a Match$|Observation object"
+    with pytest.raises(TypeError, match=rf"^sample_deals {words}"):
+        sample_deals(match, random.Random(1), 2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=rf"^HandState\.from_obs {words}"):
+        HandState.from_obs(match, list(match.hands))  # type: ignore[arg-type]
