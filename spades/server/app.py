@@ -1001,6 +1001,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "chat":
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
+        if conn.chat_key is not None:  # (forwarded: its process may look for it)
+            line["key"] = conn.chat_key
         s = hub.settings
         wait = hub.chat_address_buckets.wait(conn.address) if conn.address else 0.0
         if wait > 0:  # each line is a row kept while its table lives
