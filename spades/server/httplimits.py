@@ -24,7 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spades.server.limits import Buckets, retry_after
+from spades.server.limits import Buckets, address_key, retry_after
 from spades.server.netlimits import trusted_networks
 from spades.server.settings import Settings
 
@@ -91,10 +91,11 @@ class LimitsMiddleware:
         self._trusted = trusted_networks(settings.forwarded_allow_ips)
 
     def _capped(self, address: str) -> bool:
-        """Whether ``address`` may open no more WebSockets: it has ``conns_per_address``
-        open (a trusted proxy's own address, which carries many clients, never has)."""
+        """Whether ``address`` may open no more WebSockets: it (an IPv6 one: its /64,
+        :func:`address_key`) has ``conns_per_address`` open (a trusted proxy's own
+        address, which carries many clients, never has)."""
         cap = self.settings.conns_per_address
-        if cap <= 0 or self.sockets.get(address, 0) < cap:
+        if cap <= 0 or self.sockets.get(address_key(address), 0) < cap:
             return False
         try:
             ip = ipaddress.ip_address(address)
@@ -123,7 +124,7 @@ class LimitsMiddleware:
             return
         path: str = scope.get("path", "")
         if path.startswith("/api/") or path == "/ws":
-            waited = await self._wait(_address(scope))
+            waited = await self._wait(address_key(_address(scope)))
             if waited > 0:
                 wait = retry_after(waited)
                 why = (f"too many requests from your address: at most "
@@ -145,6 +146,7 @@ class LimitsMiddleware:
                 else:
                     await send({"type": "websocket.close", "code": 1013})
                 return
+            address = address_key(address)
             self.sockets[address] = self.sockets.get(address, 0) + 1
             try:
                 await self.app(scope, receive, send)

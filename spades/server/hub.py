@@ -30,6 +30,7 @@ from spades.server.limits import (
     SendBudget,
     SpectatorNotices,
     TokenBucket,
+    address_key,
 )
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
@@ -145,9 +146,10 @@ class Conn:
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
-        #: the client's address (behind a trusted proxy: from X-Forwarded-For)
+        #: the client's address (behind a trusted proxy: from X-Forwarded-For) as the caps
+        #: and rates per address count it: an IPv6 one is its /64 (limits.address_key)
         client = getattr(ws, "client", None)
-        self.address = client.host if client is not None else ""
+        self.address = address_key(client.host) if client is not None else ""
         self.expiry: asyncio.TimerHandle | None = None
         # With several server processes (spades.server.cluster): this client's id, and the
         # table it is at when another process runs that table.
