@@ -172,8 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
-            if shared_rate is not None:
-                await shared_rate.close()
+            for shared in shared_counts:
+                await shared.close()
 
     guard = LoginGuard(pair_limit=settings.login_failures,
                        account_limit=settings.login_account_failures,
@@ -183,7 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
-    shared_rate = httplimits.install(app, settings)
+    shared_counts = httplimits.install(app, settings)
     app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
 
     @app.exception_handler(SQLAlchemyError)
