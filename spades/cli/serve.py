@@ -69,7 +69,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lim.add_argument("--http-rate", type=float, metavar="R",
                      help="HTTP requests a second per client address, bursts of 60 (10)")
     lim.add_argument("--conns-per-address", type=int, metavar="N",
-                     help="open connections per client address (64)")
+                     help="open connections per client address, an IPv6 client's whole "
+                     "/64 together; with --redis, WebSockets counted for all the "
+                     "processes (64)")
     lim.add_argument("--spectators-per-table", type=int, metavar="N",
                      help="spectators per table (50)")
     lim.add_argument("--hint-workers", type=int, metavar="N",

@@ -44,6 +44,7 @@ from spades.server.janitor import Janitor
 from spades.server.limits import (
     REPLAY_COST_HANDS,
     Buckets,
+    address_key,
     check_address,
     check_tables,
     check_upload,
@@ -171,8 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
-            if shared_rate is not None:
-                await shared_rate.close()
+            for shared in shared_counts:
+                await shared.close()
 
     guard = LoginGuard(pair_limit=settings.login_failures,
                        account_limit=settings.login_account_failures,
@@ -182,7 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Spades server", version="1", lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
-    shared_rate = httplimits.install(app, settings)
+    shared_counts = httplimits.install(app, settings)
     app.add_middleware(SecurityHeaders)  # outermost: refusals carry the headers too
 
     @app.exception_handler(SQLAlchemyError)
@@ -214,7 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def signup(request: Request) -> None:
         """Refuse a new guest or account past ``signup_rate`` for the client's address."""
-        address = request.client.host if request.client else "?"
+        address = address_key(request.client.host) if request.client else "?"
         wait = signups.wait(address)
         if wait > 0:
             raise HTTPException(429, f"too many new guests and accounts from your address: "
@@ -268,7 +269,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
-        address = request.client.host if request.client else "?"
+        address = address_key(request.client.host) if request.client else "?"
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
             if shared is not None:
@@ -390,7 +391,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_sheet(table_id: str, hub: HubDep, request: Request,
                           authorization: Annotated[str | None, Header()] = None
                           ) -> Any:
-        address = request.client.host if request.client else ""
+        address = address_key(request.client.host) if request.client else ""
         try:
             if table_id not in hub.tables:
                 done = await finished_sheet(hub, table_id, authorization, address)
@@ -523,7 +524,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return JSONResponse(record_of(game, live.match))
             if live is not None or hub.cluster is None or game.status != "active":
                 raise unfinished
-        address = request.client.host if request.client else ""
+        address = address_key(request.client.host) if request.client else ""
         before_replay(address)
         try:
             game, match = await hub.db(hub.store.load_match, game_id)
@@ -553,7 +554,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
             raise HTTPException(422, _why(exc)) from None
-        address = request.client.host if request.client else ""
+        address = address_key(request.client.host) if request.client else ""
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
@@ -1009,6 +1010,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind == "chat":
         table = _table(conn)
         line = table.chat_line(conn, clean_chat(msg.text))
+        if conn.chat_key is not None:  # (forwarded: its process may look for it)
+            line["key"] = conn.chat_key
         s = hub.settings
         wait = hub.chat_address_buckets.wait(conn.address) if conn.address else 0.0
         if wait > 0:  # each line is a row kept while its table lives

@@ -100,6 +100,24 @@ REJOIN_REFUSED = ("you are no longer at this table: the server that ran it stopp
                   "one that runs it now did not let you back in ({why}); join it again, or "
                   "choose another table")
 
+#: Messages about a table that change nothing there: their answer is the first frame the
+#: stand-in is sent (a snapshot, a sheet, a hint, or an error), and one that the process
+#: running the table never answered is sent again to whichever runs it now.
+ASKING = frozenset({"resync", "sheet", "hint"})
+
+#: Chat lines of a table read back from the store to tell whether a forwarded one whose
+#: process never answered was stored (it looks for the line's ``key``).
+CHAT_LOOKED = 500
+
+#: The error for a message about a table (not a move, a chat line, nor one of ``ASKING``)
+#: that the process running the table never answered: it cannot be told from the store
+#: whether it was done, nor is it safe to do twice.
+NOT_DONE = ("your {kind} was not answered: {why}; it may or may not have been done: look "
+            "at the table, and send it again if it still needs doing")
+
+#: The error for a chat line that was not said and cannot be sent again.
+NOT_SAID = "your chat line was not said: {why}; send it again"
+
 
 @dataclass(slots=True)
 class _Said:
@@ -118,6 +136,7 @@ class _Answering:
     conn: RemoteConn
     number: int
     done: bool = False
+    any_frame: bool = False  # (one of ASKING: its answer is not an ack)
 
 
 _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
@@ -501,17 +520,23 @@ class Cluster:
                     return False  # joined here (or it could not be): answered here
             if msg.type == "rematch":
                 return await self._rematch(conn, conn.remote_table, data)
-            number = None
-            if msg.type == "act":  # answered by that process, or after a take-over here
-                if len(conn.acting) >= ACTING_KEPT:
+            # Kept until answered, by that process or, if it dies first, after the table
+            # is taken over (settle_acts). Before, only acts were: a chat line (or any
+            # other message) sent to a process that had just died was lost silently.
+            if len(conn.acting) >= ACTING_KEPT:
+                if msg.type == "act":
                     raise TableError("limit", f"{len(conn.acting)} of your moves are still "
                                      "waiting for their answer: wait for them, then play")
-                told = conn.told if conn.told is not None and (
-                    conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)
-                number = next(self._numbers)
-                conn.acting.append(ForwardedAct(number, conn.remote_table, conn.remote_node,
-                                                data, told[1], told[2]))
-            self._forward(conn, conn.remote_node, data, number)
+                raise TableError("limit", f"{len(conn.acting)} of your messages are still "
+                                 "waiting for their answer: wait for them, then send this "
+                                 "again")
+            told = conn.told if conn.told is not None and (
+                conn.told[0] == conn.remote_table) else (conn.remote_table, 0, 0)
+            number = next(self._numbers)
+            conn.acting.append(ForwardedAct(number, conn.remote_table, conn.remote_node,
+                                            data, told[1], told[2], first=number))
+            self._forward(conn, conn.remote_node, data, number,
+                          key=number if msg.type == "chat" else None)
             return True
         return False
 
@@ -604,7 +629,8 @@ class Cluster:
         return await self._take(table_id, finished)
 
     def _forward(self, conn: Conn, node: str, data: dict[str, Any],
-                 number: int | None = None, rejoin: str | None = None) -> None:
+                 number: int | None = None, rejoin: str | None = None,
+                 key: int | None = None) -> None:
         """Send ``conn``'s message ``data`` to ``node``; with ``number``, its answer comes
         back marked with it (``a``), and ``node`` keeps it to say again if asked.
         ``rejoin``: ``data`` is a join this process makes on its own for the client, whose
@@ -612,7 +638,8 @@ class Cluster:
         :class:`spades.server.tables.Rejoin`). It travels beside the client's message
         (``r``), never in it: a client's messages are forwarded as they came, so a client
         cannot claim it (and a field in its message that the protocol does not know is
-        refused)."""
+        refused). ``key``: a chat line's number when first sent (``o``), which the line is
+        stored with, to tell whether it was if no answer comes."""
         out: dict[str, Any] = {"k": "msg", "from": self.node, "c": conn.cid,
                                "u": [conn.user_id, conn.name, conn.guest, conn.address],
                                "m": data}
@@ -620,6 +647,8 @@ class Cluster:
             out["a"] = number
         if rejoin is not None:
             out["r"] = rejoin
+        if key is not None:
+            out["o"] = key
         self.room.send(node, out)
 
     def _ask_again(self, everything: bool = False) -> None:
@@ -719,7 +748,11 @@ class Cluster:
                     return  # (a copy: answered, or being answered)
                 said.open.add(number)
             rejoin = d.get("r")  # (set by a process only: never part of the client's "m")
-            self._stand_in(d).inbox.put_nowait(
+            to = self._stand_in(d)
+            key = d.get("o")  # (a chat line's: it is stored with it)
+            if type(key) is int and number is not None:
+                to.chat_keys[number] = f"{d.get('from')}:{d.get('c')}:{key}"
+            to.inbox.put_nowait(
                 (d.get("m"), number, rejoin if rejoin in ("player", "spectator") else None))
         elif kind == "ask":  # a client's node did not hear some answers: say them again
             sender, cid = str(d.get("from")), str(d.get("c"))
@@ -745,7 +778,7 @@ class Cluster:
                         and a.answer is None]
                 for where in dict.fromkeys(a.table for a in acts):
                     await self._settle(conn, where, [a for a in acts if a.table == where],
-                                       fenced=False)
+                                       fenced=False, node=str(d.get("from")))
         elif kind == "at":
             conn = self.local.get(str(d.get("c")))
             if conn is not None:
@@ -866,15 +899,21 @@ class Cluster:
         error saying that the move was not made and to play again. Both with the act's
         ``ref``. Before: the client waited for an answer for ever."""
         await self._settle(conn, table_id, [a for a in conn.acting
-                                            if a.table == table_id and a.node != node])
+                                            if a.table == table_id and a.node != node],
+                           node=node)
 
     async def _settle(self, conn: Conn, table_id: str, mine: list[ForwardedAct],
-                      fenced: bool = True) -> None:
-        """Answer ``conn``'s acts ``mine`` at ``table_id`` from the store (an ack if it has
-        the move, else an error saying to play again): those whose instance is fenced off
-        (``fenced``), or all of them (the process they were sent to never got them, or
-        answered them so long ago that it forgot the answer: either way it stores none of
-        them any more)."""
+                      fenced: bool = True, node: str = "") -> None:
+        """Answer ``conn``'s messages ``mine`` at ``table_id`` that their process never
+        answered: those whose instance is fenced off (``fenced``), or all of them (the
+        process they were sent to never got them, or answered them so long ago that it
+        forgot the answer: either way it stores none of them any more). An act: from the
+        store (an ack if it has the move, else an error saying to play again). A chat
+        line: an ack if the store has it (by its ``key``), else it is sent again to
+        ``node``, the process that runs the table now (``""``: none; then an error saying
+        to send it again). One of ``ASKING``: sent again to ``node``. Any other (a seat,
+        an option, a leave...): an error saying that it may or may not have been done, to
+        look and send it again (it cannot be told from the store, nor done twice)."""
         mine = [a for a in mine if a.answer is None and not a.settling]  # (answered once)
         if not mine:
             return
@@ -884,28 +923,50 @@ class Cluster:
         try:
             fence = await hub.db(hub.store.fence, table_id)
             ready = [a for a in mine if fence > a.fence or not fenced]
+            moves = [a for a in ready if a.data.get("type") == "act"]
             rows = []
+            lines: list[dict[str, Any]] = []
             seat = None
-            if ready:
+            if moves:
                 game = await hub.db(hub.store.game, table_id)
                 seat = next((i for i, p in enumerate(game.seats)
                              if isinstance(p, dict) and p.get("user_id") == conn.user_id),
                             None)
                 if seat is not None:
                     rows = await hub.db(hub.store.events, table_id,
-                                        min(a.stored for a in ready))
+                                        min(a.stored for a in moves))
+            if any(a.data.get("type") == "chat" for a in ready):
+                lines = await hub.db(hub.store.chat, table_id, CHAT_LOOKED)
         except StoreError:  # no such game any more: nothing was made
-            fence, ready, rows, seat = 0, mine, [], None
+            fence, ready, rows, seat, lines, node = 0, mine, [], None, [], ""
         except Exception as exc:  # (asked again, or the next take-over announcement)
-            log.warning("could not read what became of %d forwarded moves at table %s: %s",
-                        len(mine), table_id, exc)
+            log.warning("could not read what became of %d forwarded messages at table %s: "
+                        "%s", len(mine), table_id, exc)
             ready = []
         finally:
             for a in mine:
                 a.settling = False
+        keys = {line.get("key") for line in lines if isinstance(line, dict)}
         after = 0
+        why = ("the server that ran the table stopped before storing it" if fenced
+               else "it was lost on its way to the server that runs the table")
         for a in ready:
+            kind = a.data.get("type")
             ref = echo_ref(a.data.get("ref"))
+            if kind != "act":
+                if kind == "chat" and f"{self.node}:{conn.cid}:{a.first}" in keys:
+                    self._answer(conn, a, frames.ack(ref))
+                elif (kind == "chat" or kind in ASKING) and node:
+                    await self._send_again(conn, a, node, fence)
+                elif kind == "chat":
+                    self._answer(conn, a, _err("state", NOT_SAID.format(
+                        why="the server that ran the table stopped, and the table could "
+                            "not be brought back"), ref))
+                else:
+                    self._answer(conn, a, _err("state", NOT_DONE.format(
+                        kind=kind, why="the server that ran the table stopped" if fenced
+                        else "it, or its answer, was lost on the way"), ref))
+                continue
             try:
                 action = parse_action(str(a.data.get("action")))
             except SpadesError:
@@ -917,9 +978,22 @@ class Cluster:
                 after = found.seq
                 self._answer(conn, a, frames.ack(ref))
             else:
-                why = ("the server that ran the table stopped before storing it" if fenced
-                       else "it was lost on its way to the server that runs the table")
                 self._answer(conn, a, _err("state", NOT_MADE.format(why=why), ref))
+
+    async def _send_again(self, conn: Conn, a: ForwardedAct, node: str, fence: int) -> None:
+        """Send ``conn``'s message ``a`` (a chat line not stored, or one of ``ASKING``),
+        which its process never answered, to ``node``, which runs its table now (after
+        the join that brought the client back there), under a new number (``node`` may
+        have had the old one); if that is this process, it is dispatched here."""
+        if node != self.node:
+            a.id, a.node, a.fence, a.rounds = next(self._numbers), node, fence, 0
+            self._forward(conn, node, a.data, a.id,
+                          key=a.first if a.data.get("type") == "chat" else None)
+            return
+        with contextlib.suppress(ValueError):
+            conn.acting.remove(a)
+        await self._here(conn, a.data)
+        self._flush(conn)
 
     @staticmethod
     def _answer(conn: Conn, act: ForwardedAct, text: str) -> None:
@@ -930,6 +1004,11 @@ class Cluster:
         if act.answer is not None:
             return
         act.answer = text
+        Cluster._flush(conn)
+
+    @staticmethod
+    def _flush(conn: Conn) -> None:
+        """Send ``conn`` the answers that no earlier message at their table waits for."""
         waiting: set[str] = set()  # tables where an earlier move waits for its answer
         for a in list(conn.acting):
             if a.answer is None:
@@ -1064,6 +1143,9 @@ class RemoteConn:
         #: it joins again as (``Cluster._forward``); None: the client went away
         self.inbox: asyncio.Queue[tuple[Any, int | None, str | None] | None] = (
             asyncio.Queue())
+        #: the keys the chat lines waiting in ``inbox`` are stored with, by their number
+        self.chat_keys: dict[int, str] = {}
+        self.chat_key: str | None = None  # (that of the chat line being dispatched)
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None
         self._watching = False  # as its process was last told ("at")
@@ -1099,7 +1181,8 @@ class RemoteConn:
         number = None
         answering = _ANSWERING.get()
         if (answering is not None and answering.conn is self and not answering.done
-                and text.startswith(_ANSWERS)):  # the answer to the message dispatched
+                and (answering.any_frame or text.startswith(_ANSWERS))):  # the answer to
+            # the message dispatched
             answering.done = True
             number = answering.number
             self.cluster.answered(self.node, self.cid, number, text)
@@ -1157,8 +1240,10 @@ class RemoteConn:
                     await table.detach(self, leaving=False)
                 return
             data, number, rejoin = item
+            self.chat_key = None if number is None else self.chat_keys.pop(number, None)
             ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
-            answering = None if number is None else _Answering(self, number)
+            answering = None if number is None else _Answering(
+                self, number, any_frame=isinstance(data, dict) and data.get("type") in ASKING)
             token = _ANSWERING.set(answering)
             tid = data.get("table_id") if isinstance(data, dict) else None
             # a join made by the client's process (not the client): quiet=False, its ack
@@ -1175,6 +1260,7 @@ class RemoteConn:
                         self.send(_err("server", "the server could not do that", ref))
                     answering.done = True  # (tasks started meanwhile answer nothing)
                 _ANSWERING.reset(token)
+                self.chat_key = None
 
     async def _dispatch(self, data: Any, ref: Any) -> None:
         """One forwarded message, through the ordinary ``dispatch``; refusals answered. A

@@ -9,7 +9,9 @@ gets the rate once, not N times. If Redis cannot be reached the requests are let
 The open WebSockets of one client address are capped here too (``conns_per_address``):
 behind a trusted reverse proxy every connection comes from the proxy, which the
 connection-level cap (:mod:`spades.server.netlimits`) leaves alone, so that cap alone let
-one client open any number of WebSockets through nginx."""
+one client open any number of WebSockets through nginx. With several processes they are
+counted in Redis for all of them (:class:`spades.server.room.SharedConns`): a client that
+nginx spreads over N processes gets the cap once, not N times (fail open likewise)."""
 
 from __future__ import annotations
 
@@ -24,12 +26,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spades.server.limits import Buckets, retry_after
+from spades.server.limits import Buckets, address_key, retry_after
 from spades.server.netlimits import trusted_networks
 from spades.server.settings import Settings
 
 if TYPE_CHECKING:  # the redis package (the cluster extra) only with --redis
-    from spades.server.room import SharedRate
+    from spades.server.room import SharedConns, SharedRate
 
 log = logging.getLogger("spades.server")
 #: Seconds the shared count is not tried again after Redis failed (the process's own
@@ -80,27 +82,34 @@ class LimitsMiddleware:
     in chunks (it is counted as it arrives and never kept)."""
 
     def __init__(self, app: ASGIApp, settings: Settings,
-                 shared: SharedRate | None = None) -> None:
+                 shared: SharedRate | None = None, conns: SharedConns | None = None) -> None:
         self.app = app
         self.settings = settings
         self.buckets = Buckets(settings.http_rate, settings.http_burst)
         self.shared = shared
+        #: the open WebSockets per address of every process (``--redis``), or None
+        self.conns = conns
         self._shared_off_until = 0.0
         #: open WebSockets per client address (the proxy's client's, behind one)
         self.sockets: dict[str, int] = {}
         self._trusted = trusted_networks(settings.forwarded_allow_ips)
 
     def _capped(self, address: str) -> bool:
-        """Whether ``address`` may open no more WebSockets: it has ``conns_per_address``
-        open (a trusted proxy's own address, which carries many clients, never has)."""
+        """Whether ``address`` may open no more WebSockets: it (an IPv6 one: its /64,
+        :func:`address_key`) has ``conns_per_address`` open (a trusted proxy's own
+        address, which carries many clients, never has)."""
         cap = self.settings.conns_per_address
-        if cap <= 0 or self.sockets.get(address, 0) < cap:
+        if cap <= 0 or self.sockets.get(address_key(address), 0) < cap:
             return False
+        return not self._exempt(address)
+
+    def _exempt(self, address: str) -> bool:
+        """A trusted proxy's own address: not capped."""
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:
-            return True
-        return not any(ip in n for n in self._trusted)
+            return False
+        return any(ip in n for n in self._trusted)
 
     async def _wait(self, address: str) -> float:
         """Count a request of ``address``: 0.0, or the seconds it must wait. In Redis for
@@ -123,7 +132,7 @@ class LimitsMiddleware:
             return
         path: str = scope.get("path", "")
         if path.startswith("/api/") or path == "/ws":
-            waited = await self._wait(_address(scope))
+            waited = await self._wait(address_key(_address(scope)))
             if waited > 0:
                 wait = retry_after(waited)
                 why = (f"too many requests from your address: at most "
@@ -137,7 +146,10 @@ class LimitsMiddleware:
                 return
         if kind == "websocket":
             address = _address(scope)
-            if self._capped(address):
+            cap = self.settings.conns_per_address
+            shared = self.conns if cap > 0 and not self._exempt(address) else None
+            if self._capped(address) or (
+                    shared is not None and not await shared.open(address_key(address), cap)):
                 why = (f"too many open connections from your address: at most "
                        f"{self.settings.conns_per_address}")
                 if "websocket.http.response" in scope.get("extensions", {}):
@@ -145,6 +157,7 @@ class LimitsMiddleware:
                 else:
                     await send({"type": "websocket.close", "code": 1013})
                 return
+            address = address_key(address)
             self.sockets[address] = self.sockets.get(address, 0) + 1
             try:
                 await self.app(scope, receive, send)
@@ -154,6 +167,8 @@ class LimitsMiddleware:
                     self.sockets[address] = left
                 else:
                     del self.sockets[address]
+                if shared is not None:
+                    await shared.closed(address)
             return
         limit = body_limit(self.settings, path)
         if limit <= 0:
@@ -236,15 +251,21 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": out}, status_code=422)
 
 
-def install(app: FastAPI, settings: Settings) -> SharedRate | None:
-    """Add the HTTP limits to ``app``; with ``settings.redis``, the request rate's shared
-    count (to be closed when the app stops)."""
+def install(app: FastAPI, settings: Settings) -> list[SharedRate | SharedConns]:
+    """Add the HTTP limits to ``app``; with ``settings.redis``, the request rate's and the
+    open WebSockets' shared counts (to be closed when the app stops)."""
     shared: SharedRate | None = None
+    conns: SharedConns | None = None
     if settings.redis and settings.http_rate > 0:
         from spades.server.room import SharedRate
 
         shared = SharedRate(settings.redis, rate=settings.http_rate,
                             burst=settings.http_burst, prefix=settings.redis_prefix)
-    app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
+    if settings.redis and settings.conns_per_address > 0:
+        from spades.server.room import SharedConns
+
+        conns = SharedConns(settings.redis, prefix=settings.redis_prefix,
+                            lease_ms=int(settings.lease_seconds * 1000))
+    app.add_middleware(LimitsMiddleware, settings=settings, shared=shared, conns=conns)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    return shared
+    return [x for x in (shared, conns) if x is not None]

@@ -30,6 +30,7 @@ from spades.server.limits import (
     SendBudget,
     SpectatorNotices,
     TokenBucket,
+    address_key,
 )
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
@@ -98,11 +99,13 @@ def token_hash(token: str) -> str:
 
 @dataclass(slots=True)
 class ForwardedAct:
-    """An ``act`` forwarded to the process that runs its table (``--redis``), until it is
-    answered. Its answer comes back marked with ``id`` (never matched by the client's
-    optional ``ref``); if it is lost on the way (the link to Redis dropped), this process
-    asks for it again; if that process dies first, or never got the act, what became of it
-    is read from the store (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
+    """An ``act`` (or another message about the table: ``chat``, ``sheet``, ``seat``...)
+    forwarded to the process that runs its table (``--redis``), until it is answered. Its
+    answer comes back marked with ``id`` (never matched by the client's optional ``ref``);
+    if it is lost on the way (the link to Redis dropped), this process asks for it again;
+    if that process dies first, or never got the message, what became of it is read from
+    the store, or it is sent again, or the client is told to send it again
+    (:meth:`spades.server.cluster.Cluster.settle_acts`)."""
 
     id: int  # this process's own number for it, unique among its forwarded messages
     table: str
@@ -115,6 +118,8 @@ class ForwardedAct:
     rounds: int = 0  # rounds of the watch loop it has waited for its answer
     answer: str | None = None  # its answer, waiting for those of earlier moves there
     settling: bool = False  # its answer is being read from the store
+    first: int = 0  # a chat line's number when first sent (sent again: a new ``id``),
+    # kept with the line in the store (``key``) to tell whether it was stored
 
 
 class Conn:
@@ -142,9 +147,10 @@ class Conn:
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
-        #: the client's address (behind a trusted proxy: from X-Forwarded-For)
+        #: the client's address (behind a trusted proxy: from X-Forwarded-For) as the caps
+        #: and rates per address count it: an IPv6 one is its /64 (limits.address_key)
         client = getattr(ws, "client", None)
-        self.address = client.host if client is not None else ""
+        self.address = address_key(client.host) if client is not None else ""
         self.expiry: asyncio.TimerHandle | None = None
         # With several server processes (spades.server.cluster): this client's id, and the
         # table it is at when another process runs that table.
@@ -174,6 +180,10 @@ class Conn:
         #: (table, its moves in the store, the fencing number of its instance) as that
         #: process last said with a frame for this client
         self.told: tuple[str, int, int] | None = None
+        #: the key a chat line being dispatched is stored with, set for a stand-in of a
+        #: client of another process (:class:`spades.server.cluster.RemoteConn`): that
+        #: process reads it back from the store if this one dies before answering
+        self.chat_key: str | None = None
 
     def send(self, text: str) -> None:
         if self.closed:

@@ -3,6 +3,7 @@
 - at most ``conns_per_address`` open connections per client address (more are closed at
   once, before anything is read), so one address cannot take every file descriptor; a
   trusted reverse proxy (``--forwarded-allow-ips``) carries many clients and is not capped;
+  an IPv6 client is counted by its /64 (:func:`spades.server.limits.address_key`);
 - a request's line and headers must arrive within ``header_timeout`` seconds (408) and
   fit in ``max_header_bytes`` (431), and its body within ``body_timeout`` seconds after
   the headers (408), so silent or dripping connections are let go;
@@ -21,6 +22,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from spades.server.limits import address_key
 from spades.server.settings import Settings
 
 _OPEN: dict[str, set[asyncio.BaseTransport]] = {}
@@ -55,20 +57,22 @@ def _trusted(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Net
 
 def admit(transport: asyncio.BaseTransport, cap: int,
           exempt: list[ipaddress.IPv4Network | ipaddress.IPv6Network] | None = None) -> bool:
-    """Count ``transport`` against its address; False when the address has ``cap`` open.
-    Addresses in ``exempt`` (trusted reverse proxies, which carry many clients) have no cap."""
+    """Count ``transport`` against its address (an IPv6 one: its /64, :func:`address_key`);
+    False when the address has ``cap`` open. Addresses in ``exempt`` (trusted reverse
+    proxies, which carry many clients) have no cap."""
     peer = _peer(transport)
     if peer is None:
         return True
     host = peer[0]
     if exempt and _trusted(host, exempt):
         cap = 0
-    live = {t for t in _OPEN.get(host, ()) if not t.is_closing()}
+    key = address_key(host)
+    live = {t for t in _OPEN.get(key, ()) if not t.is_closing()}
     if cap > 0 and len(live) >= cap:
-        _OPEN[host] = live
+        _OPEN[key] = live
         return False
     live.add(transport)
-    _OPEN[host] = live
+    _OPEN[key] = live
     if len(_OPEN) > 10_000:  # forget addresses with nothing open
         for key in [k for k, v in _OPEN.items() if not any(not t.is_closing() for t in v)]:
             del _OPEN[key]
@@ -76,7 +80,8 @@ def admit(transport: asyncio.BaseTransport, cap: int,
 
 
 def open_count(host: str) -> int:
-    return sum(1 for t in _OPEN.get(host, ()) if not t.is_closing())
+    """The open connections counted against ``host`` (an IPv6 one: all of its /64)."""
+    return sum(1 for t in _OPEN.get(address_key(host), ()) if not t.is_closing())
 
 
 def abort(client: Any) -> bool:
@@ -84,9 +89,9 @@ def abort(client: Any) -> bool:
     buffered for it. False if it is not known here (e.g. an in-process test client)."""
     if not isinstance(client, (tuple, list)) or len(client) < 2:
         return False
-    for t in list(_OPEN.get(str(client[0]), ())):
+    for t in list(_OPEN.get(address_key(str(client[0])), ())):
         peer = _peer(t)
-        if peer is not None and peer[1] == client[1]:
+        if peer is not None and peer == (str(client[0]), client[1]):
             t.abort()  # type: ignore[attr-defined]
             return True
     return False

@@ -19,7 +19,9 @@ nodes share
   that N nodes do not give N times the guesses;
 * **the request rate per address** (:class:`SharedRate`): the HTTP requests and WebSocket
   handshakes of one client address at every node, so that N nodes do not give N times the
-  rate.
+  rate;
+* **the open WebSockets per address** (:class:`SharedConns`): each node's counts under a
+  lease it renews, added up, so that N nodes do not give N times ``conns_per_address``.
 
 The database stays the single source of truth for games, and it enforces the one writer:
 a node that takes a table over raises the game's fencing number (``Store.take_game``)
@@ -462,5 +464,175 @@ class SharedRate:
     async def close(self) -> None:
         redis, self._redis = self._redis, None
         if redis is not None:
+            with contextlib.suppress(Exception):
+                await redis.aclose()
+
+
+_CONNS_OPEN = """
+local total = 0
+for _, node in ipairs(redis.call('smembers', KEYS[1])) do
+    local n = redis.call('hget', ARGV[1] .. node, ARGV[3])
+    if n then
+        total = total + tonumber(n)
+    elseif redis.call('exists', ARGV[1] .. node) == 0 then
+        redis.call('srem', KEYS[1], node)
+    end
+end
+if total >= tonumber(ARGV[4]) then
+    return total
+end
+local mine = ARGV[1] .. ARGV[2]
+redis.call('hincrby', mine, ARGV[3], 1)
+redis.call('pexpire', mine, ARGV[5])
+redis.call('sadd', KEYS[1], ARGV[2])
+return -1
+"""
+_CONNS_CLOSE = """
+if redis.call('hincrby', KEYS[1], ARGV[1], -1) <= 0 then
+    redis.call('hdel', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
+
+class SharedConns:
+    """The open connections (WebSockets) of each client address at every process of the
+    room, capped together: N processes do not give N times ``conns_per_address``.
+
+    Each process keeps its own counts in the hash ``conns:ID`` (address: open here) under
+    a lease (``lease_ms``), which it renews every third of it, writing the hash again from
+    its own counts (so a count lost or doubled on the way, or Redis restarted, is right
+    again within a round); the set ``conns`` names the processes that count. Opening one
+    is one script (:data:`_CONNS_OPEN`): the counts of the address at every process whose
+    hash still exists are added up (a process killed with -9 stops renewing its hash,
+    which expires: its counts do not stick; its name is then dropped from the set), and
+    this process's is raised if the total is under the cap. Its own connection to Redis,
+    opened at the first use. If Redis cannot be reached, connections are let through (fail
+    open: the process's own cap still holds), said once in the log until it answers
+    again; it is not asked again for ``retry`` seconds meanwhile (a connection is not held
+    up by a Redis that does not answer), then the next renewal writes every count again."""
+
+    def __init__(self, url: str, *, prefix: str = "spades:", lease_ms: int = 3000,
+                 timeout: float = 1.0, node: str | None = None, retry: float = 5.0) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.node = node or secrets.token_hex(8)
+        self.lease_ms = max(300, lease_ms)
+        self.timeout = timeout
+        #: this process's open connections counted here, by address (the truth it writes)
+        self.counts: dict[str, int] = {}
+        self._redis: aioredis.Redis | None = None
+        self._open: Any = None
+        self._close: Any = None
+        self._lock = asyncio.Lock()  # one change at a time: the rewrite never races one
+        self._renew: asyncio.Task[None] | None = None
+        self._ok = True
+        self.retry = retry
+        self._off_until = 0.0  # (Redis failed: not asked until then)
+
+    @property
+    def _set(self) -> str:
+        return self.prefix + "conns"
+
+    @property
+    def _mine(self) -> str:
+        return self.prefix + "conns:" + self.node
+
+    def _link(self) -> aioredis.Redis:
+        if self._redis is None:
+            self._redis = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_timeout=self.timeout,
+                socket_connect_timeout=self.timeout)
+            self._open = self._redis.register_script(_CONNS_OPEN)
+            self._close = self._redis.register_script(_CONNS_CLOSE)
+        if self._renew is None:
+            self._renew = asyncio.get_running_loop().create_task(self._renew_loop())
+        return self._redis
+
+    def _off(self) -> bool:
+        return time.monotonic() < self._off_until
+
+    def _failed(self, exc: BaseException) -> None:
+        self._off_until = time.monotonic() + self.retry
+        if self._ok:
+            self._ok = False
+            log.warning("the open connections per address cannot be counted in Redis "
+                        "(%s: %s): each process caps its own until it answers again",
+                        type(exc).__name__, exc)
+
+    def _answered(self) -> None:
+        if not self._ok:
+            self._ok = True
+            log.warning("the open connections per address are counted in Redis again")
+
+    async def open(self, address: str, cap: int) -> bool:
+        """Count a connection of ``address`` opening here: False (not counted) if the
+        address has ``cap`` open at all the processes together."""
+        async with self._lock:
+            self._link()
+            if not self._off():  # (else fail open: this process's own cap holds meanwhile)
+                try:
+                    got = await self._open(keys=[self._set], args=[
+                        self.prefix + "conns:", self.node, address, str(cap),
+                        str(self.lease_ms)])
+                except Exception as exc:
+                    self._failed(exc)
+                else:
+                    self._answered()
+                    if int(got) >= 0:
+                        return False
+            self.counts[address] = self.counts.get(address, 0) + 1
+            return True
+
+    async def closed(self, address: str) -> None:
+        """A connection of ``address`` counted by :meth:`open` closed."""
+        async with self._lock:
+            left = self.counts.get(address, 0) - 1
+            if left > 0:
+                self.counts[address] = left
+            else:
+                self.counts.pop(address, None)
+            try:
+                self._link()
+                if not self._off():
+                    await self._close(keys=[self._mine], args=[address])
+            except Exception as exc:  # (the next renewal writes the right count)
+                self._failed(exc)
+
+    async def renew(self) -> None:
+        """Write this process's counts again, under a new lease."""
+        async with self._lock:
+            if self._off():
+                return
+            try:
+                async with self._link().pipeline(transaction=True) as pipe:
+                    pipe.delete(self._mine)
+                    if self.counts:
+                        pipe.hset(self._mine, mapping=cast(Any, dict(self.counts)))
+                        pipe.pexpire(self._mine, self.lease_ms)
+                        pipe.sadd(self._set, self.node)
+                    await pipe.execute()
+            except Exception as exc:
+                self._failed(exc)
+            else:
+                self._answered()
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ms / 3000)
+            await self.renew()
+
+    async def close(self) -> None:
+        """Stop counting: this process's counts are taken back at once."""
+        task, self._renew = self._renew, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        redis, self._redis = self._redis, None
+        if redis is not None:
+            with contextlib.suppress(Exception):
+                await redis.delete(self._mine)
+                await redis.srem(self._set, self.node)
             with contextlib.suppress(Exception):
                 await redis.aclose()

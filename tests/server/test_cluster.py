@@ -958,3 +958,88 @@ def test_spectators_rejoined_after_a_take_over_count_against_the_cap(
         finally:
             pubsub.close()
             shared.close()
+
+def test_messages_sent_to_a_dead_process_are_answered_by_the_one_that_takes_over(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """Bob, connected to b, sends a chat line, asks for the score sheet and leaves the
+    table that a runs, while a is dead (SIGKILL) and its lease has not run out: only acts,
+    joins and rematches were kept, so the three went to a and were lost, and Bob waited
+    for ever. Now each is kept until answered: once the table is taken over, the chat line
+    (not in the store: a never stored it) and the sheet request go to the new process,
+    which says the line to everyone and answers both; the leave, which cannot be known to
+    be safe to do again, is answered with an error saying to send it again. The dead
+    process's lease is held in Redis by the test, so that they surely go to it."""
+    import redis
+
+    a, b, _c = room
+    prefix = a.extra[a.extra.index("--redis-prefix") + 1]
+    _ann, bob, tid = _bob_to_play(a, b)
+    assert bob.you is not None
+    seat = bob.you["seat"]
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    pubsub = shared.pubsub()
+    store = Store.open(a.db)
+    try:
+        lease = prefix + "owner:" + tid
+        dead = shared.get(lease)
+        assert isinstance(dead, str)
+        a.kill()
+        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+        pubsub.subscribe(prefix + "node:" + dead)
+        since = len(bob.frames)
+        bob.send({"type": "chat", "text": "anyone there?", "ref": "chat"})
+        forwarded(pubsub, "chat")
+        bob.send({"type": "sheet", "ref": "sheet"})
+        forwarded(pubsub, "sheet")
+        bob.send({"type": "leave", "ref": "leave"})
+        forwarded(pubsub, "leave")
+        shared.delete(lease)  # the lease runs out: a live process takes the table over
+        bob.seq = None  # (the new process numbers on from its snapshot)
+        refs = ("chat", "sheet", "leave")
+        bob.until(lambda m: {r for r in refs if any(f.get("ref") == r for f in
+                                                    bob.frames[since:])} == set(refs))
+        got = {f["ref"]: f for f in bob.frames[since:] if f.get("ref") in refs}
+        assert got["chat"]["type"] == "ack", got
+        assert got["sheet"]["type"] == "sheet", got
+        assert got["leave"]["type"] == "error" and got["leave"]["code"] == "state", got
+        assert "send it again" in got["leave"]["message"], got
+        # answered in the order they were sent
+        assert [f["ref"] for f in bob.frames[since:] if f.get("ref") in refs] == list(refs)
+        said = [m for m in bob.frames[since:] if m["type"] == "chat"]
+        assert [m["line"]["text"] for m in said] == ["anyone there?"], said
+        assert [line["text"] for line in store.chat(tid, 50)] == ["anyone there?"]
+        assert bob.you == {"role": "player", "seat": seat}, bob.you  # (it did not leave)
+    finally:
+        store.close()
+        pubsub.close()
+        shared.close()
+
+
+def test_a_chat_line_stored_by_a_process_that_died_before_answering_is_not_said_twice(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Bob, connected to b, chats at a table that a runs; a stores the line and answers,
+    but the answer never reaches b (b hears nothing for a while), and a dies (SIGKILL).
+    Once the table is taken over, b finds the line in the store by the key it was stored
+    with: Bob gets the ack of his line, and the line is not sent again (it is in the store
+    once)."""
+    with _split_room(postgres, redis_server, "chatkept") as r:
+        a, b, bob, store = r.a, r.b, r.bob, r.store
+        _deafen(r.shared, b, r.prefix, r.node_b, [r.node_a])
+        r.pubsub.subscribe(r.prefix + "node:" + r.node_b)  # (the test hears it; b does not)
+        since = len(bob.frames)
+        bob.send({"type": "chat", "text": "said once", "ref": "kept"})
+        published(r.pubsub, lambda sent: sent.get("k") == "frame" and json.loads(
+            sent["t"]).get("ref") == "kept", "the answer to the chat line")  # (to nobody)
+        a.kill()
+        assert [line["text"] for line in store.chat(r.tid, 50)] == ["said once"]
+        bob.seq = None  # (the table comes back numbered on from its snapshot)
+        _hear(r.shared, b)
+        ans = bob.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "kept")
+        assert ans["type"] == "ack", ans
+        while not any(m["type"] == "table" for m in bob.frames[since:]):
+            bob.recv()  # the snapshot of the table taken over (the line in its chat)
+        snap = next(m for m in bob.frames[since:] if m["type"] == "table")
+        assert [c["text"] for c in snap["chat"]] == ["said once"], snap["chat"]
+        assert [line["text"] for line in store.chat(r.tid, 50)] == ["said once"]
+        assert [x for x in _answers(bob, since) if x[1] is not None] == [("ack", "kept")]
+        assert "Traceback" not in b.log()

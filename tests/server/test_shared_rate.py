@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import httpx
 import pytest
@@ -85,3 +86,109 @@ def test_redis_unreachable_fails_open_to_the_process_own_count(
         codes = asyncio.run(go())
     assert codes == [200, 200, 200, 429, 429]  # as without Redis: this process's count
     assert any("cannot be counted in Redis" in r.getMessage() for r in caplog.records)
+
+
+def test_open_websockets_are_capped_per_address_across_processes(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """``conns_per_address`` was counted by each process: a client that nginx spreads over
+    N processes held N times the cap. Now the open WebSockets of an address are counted in
+    Redis for the whole room: two open, one at each process, is the cap of two, and a third
+    is refused at either (429); one closed at one process makes room at the other. A
+    process killed with -9 while it holds some does not keep them: once its lease runs
+    out, the address may open them again elsewhere."""
+    import json
+
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    from tests.server.helpers import wait_until
+    from tests.server.netclient import card_room
+
+    opened: list[Any] = []
+    tokens: dict[str, str] = {}
+
+    def socket_to(server: Server, address: str = "203.0.113.77") -> Any:
+        headers = {"X-Forwarded-For": address}  # (the client's address, as a proxy says)
+        if address not in tokens:
+            tokens[address] = httpx.post(server.url + "/api/guest", json={"name": "Many"},
+                                         headers=headers, timeout=30).json()["token"]
+        ws = connect(server.ws_url, additional_headers=headers, open_timeout=30).__enter__()
+        opened.append(ws)
+        ws.send(json.dumps({"type": "hello", "token": tokens[address]}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+        return ws
+
+    def opens(server: Server) -> bool:
+        try:
+            socket_to(server)
+        except InvalidStatus as exc:
+            assert exc.response.status_code == 429, exc
+            assert b"too many open connections" in exc.response.body, exc.response.body
+            return False
+        return True
+
+    with card_room(2, postgres, redis_server, "conns", "--bots", "inline",
+                   "--conns-per-address", "2", "--http-rate", "0") as (a, b):
+        try:
+            socket_to(a)
+            at_b = socket_to(b)
+            assert not opens(a)
+            assert not opens(b)
+            socket_to(b, "203.0.113.78")  # another address: its own count
+            at_b.close()
+            wait_until(lambda: opens(a), "room for a socket again, at a", seconds=30)
+            assert not opens(b)  # (a holds the address's two)
+            a.kill()
+            wait_until(lambda: opens(b), "a's sockets let go after its death", seconds=30)
+            assert opens(b)
+            assert not opens(b)
+        finally:
+            for ws in opened:
+                ws.close()
+
+
+def test_redis_unreachable_fails_open_to_the_process_own_cap_of_websockets(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """With Redis not answering, WebSockets are let through up to this process's own
+    ``conns_per_address`` (as without Redis), and the log says so once."""
+    from spades.server.room import SharedConns
+
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings = Settings(redis=closed, conns_per_address=2, http_rate=0)
+    release = asyncio.Event()
+
+    async def held(scope: Scope, receive: Receive, send: Send) -> None:
+        await release.wait()
+
+    conns = SharedConns(closed, timeout=0.5)
+    app = LimitsMiddleware(held, settings, conns=conns)
+
+    async def socket() -> list[Any]:
+        sent: list[Any] = []
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        async def receive() -> Any:
+            return {"type": "websocket.connect"}
+
+        await app({"type": "websocket", "path": "/ws", "client": ("198.51.100.2", 1),
+                   "headers": []}, receive, send)
+        return sent
+
+    async def go() -> None:
+        try:
+            tasks = [asyncio.create_task(socket()) for _ in range(2)]
+            while app.sockets.get("198.51.100.2") != 2:
+                await asyncio.sleep(0.01)
+            assert await socket() == [{"type": "websocket.close", "code": 1013}]
+            release.set()
+            assert await asyncio.gather(*tasks) == [[], []]
+            assert conns.counts == {}
+        finally:
+            await conns.close()
+
+    with caplog.at_level(logging.WARNING, logger="spades.server"):
+        asyncio.run(asyncio.wait_for(go(), 60))
+    said = [r for r in caplog.records if "cannot be counted in Redis" in r.getMessage()]
+    assert len(said) == 1, said
