@@ -194,6 +194,7 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
+    this.roundMarked = false; // R has said which players are CPUs ("Nora (CPU)") once
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
   }
 
@@ -1010,13 +1011,17 @@ export class TableView {
     return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
   }
 
-  /** Seed 002's round status: bids and tricks of everyone. */
+  /** Seed 002's round status: bids and tricks of everyone. A continued record's CPU is said
+   * to be one ("Nora (CPU)") the first time R answers at this table, "Nora" after (as the
+   * score sheet says it once, in its head). */
   roundText() {
     const v = this.view;
     if (!v) return "No hand in play.";
+    const mark = !this.roundMarked;
+    this.roundMarked = true;
     const rows = v.bids.map((b, s) => {
       const bid = this.bidText(b);
-      return `${this.seatName(s)}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
+      return `${this.seatName(s, { mark })}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
     });
     const played = v.plays ? Math.floor(v.plays.length / this.players) : 0;
     const where = v.phase === "play" ? `, trick ${played + 1}` : v.phase === "bid" ? ", bidding" : ", finished";

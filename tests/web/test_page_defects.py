@@ -1,0 +1,61 @@
+"""Defects of the table page found by looking and listening: R saying "(CPU)" at every press,
+Nil tinted as chosen before any choice, "You are back." said after the summary on a reload,
+and what the second tab of the same player shows after a take-over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.helpers import Speech, create_cpu_table
+from tests.web.test_blind_trial import _continue_example
+
+
+def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) -> None:
+    """A continued record's CPUs are "Nora (CPU)": R said "Nora (CPU): ..., Emil (CPU): ...,
+    Walt (CPU): ..." at every press. As in the score sheet (its head) and O (its first hand),
+    the mark is said once, at the first R, then the plain name."""
+    page = new_page()
+    _continue_example(page, server, tmp_path, "Roundcpu")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("r")
+    first = heard.wait_for("Hand 8,")["text"]
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert first.count(f"{cpu} (CPU):") == 1, first
+    page.keyboard.press("r")
+    again = heard.wait_for("Hand 8,")["text"]
+    assert "(CPU)" not in again, again
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert f"{cpu}: " in again, again
+    assert not page.errors, page.errors
+
+
+# each bid button's look: background, border and the "✓" put before a chosen one
+LOOKS = """[...document.querySelectorAll('#bid-panel .bid-choice')].map((c) => {
+  const l = c.querySelector('label'), s = getComputedStyle(l);
+  return {value: c.querySelector('input').value, checked: c.querySelector('input').checked,
+          background: s.backgroundColor, border: s.borderColor,
+          mark: getComputedStyle(l, '::before').content};
+})"""
+
+
+def test_no_bid_looks_chosen_before_a_choice(new_page: Any, server: str) -> None:
+    """The bid panel tinted Nil gold, the colour of the chosen bid, before anything was
+    chosen: every bid looks the same until one is chosen, then only that one is gold."""
+    page = new_page()
+    create_cpu_table(page, server, "Untinted", profile="game93")
+    page.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    looks = page.evaluate(LOOKS)
+    assert looks[0]["value"] == "nil", looks
+    assert not any(x["checked"] for x in looks), looks
+    assert len({(x["background"], x["border"], x["mark"]) for x in looks}) == 1, looks
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")  # 1
+    looks = page.evaluate(LOOKS)
+    chosen = [x for x in looks if x["checked"]]
+    assert [x["value"] for x in chosen] == ["1"], looks
+    others = {x["background"] for x in looks if not x["checked"]}
+    assert len(others) == 1 and chosen[0]["background"] not in others, looks
+    assert not page.errors, page.errors
