@@ -134,6 +134,13 @@ class Member(Protocol):
     def send(self, text: str) -> None: ...
 
 
+class Answer(Protocol):
+    """A join's answer (its ack and snapshot), sent once, before the event the join causes;
+    ``back``: the join brings its player back to their seat, and the table hears it."""
+
+    def __call__(self, back: bool = False) -> None: ...
+
+
 class SpectatorNotices(Protocol):
     def changed(self, table: Table) -> None: ...
 
@@ -401,13 +408,14 @@ class Table:
     def score(self) -> ScoreInfo | None:
         return ScoreInfo(**views.score_info(self.match)) if self.match is not None else None
 
-    def snapshot(self, conn: Member, ref: frames.Ref = None) -> str:
-        """The ``table`` frame for ``conn`` (``ref``: of the resync it answers)."""
+    def snapshot(self, conn: Member, ref: frames.Ref = None, *, back: bool = False) -> str:
+        """The ``table`` frame for ``conn`` (``ref``: of the resync it answers; ``back``: the
+        join it answers brings ``conn`` back to its seat, which the next event tells)."""
         seat = self.seat_of_conn(conn)
         state = self.state(seat is not None, self.is_owner(conn, seat))
         return frames.table(self.seq, state, self.you(conn),
                             self.view_for(seat), self.turn_info(), self.score(),
-                            [ChatLine(**line) for line in self.chat], ref)
+                            [ChatLine(**line) for line in self.chat], ref, back=back)
 
     def recipients(self) -> list[tuple[Member, int | None]]:
         out: list[tuple[Member, int | None]] = []
@@ -605,20 +613,20 @@ class Table:
         answered = False
         rejoin = rejoin_of(conn, self.id)
 
-        def answer() -> None:
+        def answer(back: bool = False) -> None:
             nonlocal answered
             if not answered:
                 answered = True
                 if rejoin is None or not rejoin.quiet:
                     conn.send(frames.ack(ref, self.seq))
-                conn.send(self.snapshot(conn))
+                conn.send(self.snapshot(conn, back=back))
 
         async with self.lock:
             await self._join(conn, role, invite, if_free, back, answer)
             answer()
 
     async def _join(self, conn: Member, role: str, invite: str | None, if_free: bool,
-                    back: bool, answer: Callable[[], None]) -> None:
+                    back: bool, answer: Answer) -> None:
         """:meth:`join`, under the table's lock; ``answer()`` before any event is emitted."""
         self.check_join(conn, role, invite)
         seat = self.place_of(conn.user_id)
@@ -735,7 +743,7 @@ class Table:
             "back to you)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
             "still plays for them")}, with_table=True)
 
-    async def _returned(self, seat: int, before: Callable[[], None]) -> None:
+    async def _returned(self, seat: int, before: Answer) -> None:
         """The player is back at their seat (from a lost connection, or from idle); told to
         everyone, ``before()`` called just before (the join's answer)."""
         place = self.places[seat]
@@ -748,8 +756,9 @@ class Table:
         place.covered = place.idle = False
         if was_covered:
             await self.save_meta()
-        before()
-        if seat in self.unseen_away and not was_covered:  # nobody heard them go
+        unheard = seat in self.unseen_away and not was_covered  # nobody heard them go
+        before(back=not unheard)  # (the page says "you are back" first, then the table)
+        if unheard:
             self.unseen_away.discard(seat)
             self.emit({"kind": "returned", "seat": seat, "text": ""}, with_table=True)
         else:

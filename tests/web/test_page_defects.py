@@ -7,7 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import Speech, create_cpu_table
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    create_cpu_table,
+    wait_my_turn_or_over,
+)
 from tests.web.test_blind_trial import _continue_example
 
 
@@ -58,4 +63,40 @@ def test_no_bid_looks_chosen_before_a_choice(new_page: Any, server: str) -> None
     assert [x["value"] for x in chosen] == ["1"], looks
     others = {x["background"] for x in looks if not x["checked"]}
     assert len(others) == 1 and chosen[0]["background"] not in others, looks
+    assert not page.errors, page.errors
+
+
+def test_you_are_back_comes_first_after_a_reload(new_page: Any, server: str) -> None:
+    """Reloaded mid-game, the page said where the game stands ("You sit South at … Your turn
+    …") and only then "You are back." (the server's `returned` event, which follows the join's
+    snapshot). Now "You are back." comes first, as "Back at the table." does on a rejoin
+    without reload, and once. (The page is left, and a spectator hears that it went, before
+    it is opened again: a reload whose new socket came before the old one closed is no return
+    at all, and nothing is said of it.)"""
+    page = new_page()
+    create_cpu_table(page, server, "Reloadback")  # (public: it may be watched)
+    assert wait_my_turn_or_over(page) == "bid"
+    bid_with_keyboard(page)
+    table = page.evaluate("spadesApp.table.id")
+    url = page.url
+    watcher = new_page()
+    watcher.goto(f"{server}#/watch/{table}")
+    watcher.fill("#table-name", "Reloadwatcher")
+    watcher.keyboard.press("Enter")
+    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    watching = Speech(watcher)
+    page.goto(server + "api/health")  # (the page goes: its socket closes)
+    watching.wait_for("Reloadback lost the connection")
+    page.goto(url)
+    page.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    heard = Speech(page)
+    heard.wait_for("You are back")
+    # a chat line sent now comes after every event of the join: wait for it, then look
+    page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
+    heard.wait_for("says: ping")
+    said = [e["text"] for e in heard.all()]
+    backs = [i for i, text in enumerate(said) if "are back" in text]
+    sits = [i for i, text in enumerate(said) if text.startswith("You sit South")]
+    assert len(backs) == 1 and len(sits) == 1, said
+    assert said[backs[0]] == "You are back." and backs[0] < sits[0], said
     assert not page.errors, page.errors

@@ -496,14 +496,20 @@ export class TableView {
     if (first) this.spectatorsSaid = msg.table.spectating || 0;
     this.loadDraft();
     this.render();
-    if (first) {
-      const a = document.activeElement;
-      if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
-      this.say(this.summary());
-    }
     // (the server answers a join with this snapshot first, then the table's `returned` event:
     // its "You are back" is not said again when the page has just said so here)
     this.backSaidAt = null;
+    if (first) {
+      const a = document.activeElement;
+      if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
+      // back at your seat on a page opened anew (a reload): that first, then where the game
+      // stands, as a rejoin without reload says it ("Back at the table. …")
+      if (msg.back && this.isPlayer) {
+        this.say("You are back.", { event: true });
+        this.backSaidAt = msg.seq;
+      }
+      this.say(this.summary());
+    }
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
       this.backSaidAt = msg.seq;
