@@ -228,6 +228,12 @@ class Table:
         #: a user's older connections to their seat that a newer one (another tab) replaced,
         #: oldest first: when the newer one goes, the latest still open holds the seat again
         self.replaced: dict[int, list[Member]] = {}
+        #: a seat handed back to such an older connection, whose snapshot waits
+        #: ``handover_ms`` (it hears nothing meanwhile): the tab that went may be reloading,
+        #: and takes the seat again when it joins, the older tab none the wiser (before, the
+        #: older tab showed the table for a moment, said "You play in this tab again" and was
+        #: replaced again)
+        self._handover: dict[int, tuple[Member, asyncio.TimerHandle]] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -420,7 +426,8 @@ class Table:
     def recipients(self) -> list[tuple[Member, int | None]]:
         out: list[tuple[Member, int | None]] = []
         for uid, conn in self.members.items():
-            out.append((conn, self.place_of(uid)))
+            if uid not in self._handover:  # (it is told where the game stands when handed it)
+                out.append((conn, self.place_of(uid)))
         out.extend((c, None) for c in self.spectators)
         return out
 
@@ -640,6 +647,7 @@ class Table:
                     self.replaced[conn.user_id] = waiting[-8:]
                 _waits(conn, self.id)
                 raise TableError("replaced", REPLACED)
+            self._cancel_handover(conn.user_id)  # (back before the older tab was handed it)
             if conn in waiting:
                 waiting.remove(conn)
             if old is not None and old is not conn:
@@ -783,6 +791,7 @@ class Table:
                 self._forget_replaced(conn)
                 return
             del self.members[conn.user_id]
+            self._cancel_handover(conn.user_id)
             seat = self.place_of(conn.user_id)
             if seat is None:
                 return
@@ -790,7 +799,7 @@ class Table:
             if older is not None:  # another tab of theirs is still open: it plays on
                 self.members[conn.user_id] = older
                 older.table = self
-                older.send(self.snapshot(older))
+                self._hand_over(conn.user_id, older)
                 return
             self.replaced.pop(conn.user_id, None)
             self.unseen_away.discard(seat)
@@ -828,6 +837,32 @@ class Table:
                     self.replaced[user_id] = waiting
                 return c
         return None
+
+    def _hand_over(self, user_id: int, conn: Member) -> None:
+        """The seat of ``user_id`` is ``conn``'s again (an older tab, which another one had
+        replaced): its snapshot goes after ``handover_ms``, unless the tab that went joins
+        again first (a reload), which replaces ``conn`` again without its hearing of it."""
+        delay = self.hub.settings.handover_ms / 1000
+        if delay <= 0:
+            conn.send(self.snapshot(conn))
+            return
+        handle = asyncio.get_running_loop().call_later(
+            delay, lambda: self._spawn(self._handed_over(user_id, conn)))
+        self._handover[user_id] = (conn, handle)
+
+    async def _handed_over(self, user_id: int, conn: Member) -> None:
+        async with self.lock:
+            held = self._handover.get(user_id)
+            if held is None or held[0] is not conn:
+                return
+            del self._handover[user_id]
+            if self.members.get(user_id) is conn and self.status != "closed":
+                conn.send(self.snapshot(conn))
+
+    def _cancel_handover(self, user_id: int) -> None:
+        held = self._handover.pop(user_id, None)
+        if held is not None:
+            held[1].cancel()
 
     def _forget_replaced(self, conn: Member) -> None:
         waiting = self.replaced.get(conn.user_id)
@@ -1473,3 +1508,6 @@ class Table:
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()
+        for _, handle in self._handover.values():
+            handle.cancel()
+        self._handover.clear()

@@ -4,16 +4,23 @@ and what the second tab of the same player shows after a take-over."""
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.web.conftest import _free_port, start_serve
 from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
     create_cpu_table,
+    settle,
     wait_my_turn_or_over,
 )
 from tests.web.test_blind_trial import _continue_example
+from tests.web.test_conn_states import BOX_SHOWN
 
 
 def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) -> None:
@@ -100,3 +107,65 @@ def test_you_are_back_comes_first_after_a_reload(new_page: Any, server: str) -> 
     assert len(backs) == 1 and len(sits) == 1, said
     assert said[backs[0]] == "You are back." and backs[0] < sits[0], said
     assert not page.errors, page.errors
+
+
+@pytest.fixture
+def slow_handover(server: str, tmp_path: Path) -> Iterator[str]:
+    """A server of its own whose seat goes back to an older tab a minute after the tab that
+    held it closed (``handover_ms``): longer than any reload here takes."""
+    port = _free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
+                           ("--limit", "handover_ms=60000"))
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# what the older tab shows and says: the box's removals (the flicker) counted as they happen
+WATCH_BOX = """() => { window.__boxGone = 0; window.__replacedErrors = 0;
+  new MutationObserver((records) => { for (const r of records) for (const n of r.removedNodes)
+    if (n.id === 'replaced-box') window.__boxGone++; })
+    .observe(document.querySelector('main'), {childList: true, subtree: true});
+  spadesApp.conn.on('error', (m) => { if (m.code === 'replaced') window.__replacedErrors++; }); }"""
+
+
+def test_a_reload_of_the_other_tab_does_not_flicker_this_one(new_page: Any, slow_handover: str,
+                                                            artifacts: Path) -> None:
+    """Two tabs at one seat: the newer one plays, the older shows "This table is open in
+    another tab". A reload of the newer one closed its socket, and the server handed the seat
+    at once to the older tab, which drew the table and said "You play in this tab again …",
+    until the reloaded tab joined a moment later and it was replaced again: the box went and
+    came back (a flicker), and a screen reader heard both. Now the older tab is handed the
+    seat only ``handover_ms`` after the close (a minute on this server): the reloaded tab
+    takes it back first, and the older one shows and says nothing new."""
+    server = slow_handover
+    older = new_page(viewport={"width": 1280, "height": 800})
+    create_cpu_table(older, server, "Twotabs", profile="game93")
+    tid = older.evaluate("spadesApp.table.id")
+    newer = older.context.new_page()
+    newer.goto(f"{server}#/table/{tid}")
+    newer.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.isPlayer")
+    older.wait_for_function(BOX_SHOWN)
+    older.evaluate(WATCH_BOX)
+    heard = Speech(older)
+    heard.seen = len(heard.all())
+    # the newer tab reloads (its page goes, so its socket closes, then it comes back)
+    newer.goto(server + "api/health")
+    newer.goto(f"{server}#/table/{tid}")
+    newer.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.isPlayer")
+    # a request of the older tab answered after the newer one's join: what that join sent
+    # the older one came before its answer
+    older.evaluate("spadesApp.conn.request({type: 'ping'})")
+    settle(older)
+    older.screenshot(path=str(artifacts / "two-tabs-after-reload.png"))
+    assert older.evaluate("window.__boxGone") == 0, "the older tab showed the table for a moment"
+    assert older.is_visible("#replaced-box")
+    assert older.evaluate("spadesApp.table.replaced")
+    assert heard.new() == [], "the older tab said something of the reload"
+    assert not older.errors, older.errors
