@@ -17,10 +17,13 @@ from tests.web.helpers import (
     bid_with_keyboard,
     create_cpu_table,
     settle,
+    start_quick_match,
+    take_hinted_turn,
     wait_my_turn_or_over,
 )
 from tests.web.test_blind_trial import _continue_example
 from tests.web.test_conn_states import BOX_SHOWN
+from tests.web.test_summary_timer import KEEP, MY_TURN_OR_SUMMARY
 
 
 def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) -> None:
@@ -169,3 +172,24 @@ def test_a_reload_of_the_other_tab_does_not_flicker_this_one(new_page: Any, slow
     assert older.evaluate("spadesApp.table.replaced")
     assert heard.new() == [], "the older tab said something of the reload"
     assert not older.errors, older.errors
+
+
+def test_no_cpu_plays_for_you_once_the_match_is_over(new_page: Any) -> None:
+    """Seen on a phone at the end of a one-hand match: while the last hand's summary was up
+    (the status line saying "The match is over."), the side panel still said under Leave the
+    table "A CPU plays for you until you come back": there is nothing left to play."""
+    page = new_page(viewport={"width": 390, "height": 844}, settings=KEEP)
+    start_quick_match(page, "Overnote", one_hand=True)
+    assert page.text_content("#leave-note").startswith("A CPU plays for you")
+    for _ in range(20):  # our bid and 13 cards at most
+        page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    else:
+        raise AssertionError("the hand did not end")
+    page.wait_for_selector("#summary-next")
+    assert page.text_content("#summary-next") == "See the result"
+    assert "The match is over." in page.text_content(".status-line")
+    assert page.text_content("#leave-note") == "", page.text_content("#leave-note")
+    assert not page.errors, page.errors

@@ -1778,7 +1778,8 @@ export class TableView {
   /** The Leave button: what leaving does now. */
   renderLeave() {
     const btn = this.el.querySelector("#leave-btn");
-    const playing = this.isPlayer && this.status === "active";
+    // (the last hand's summary up: the match is over, its end waits behind the summary)
+    const playing = this.isPlayer && this.status === "active" && !(this.view && this.view.phase === "over");
     const text = this.isPlayer ? "Leave the table" : "Stop watching";
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing
