@@ -176,10 +176,11 @@ def lobby_remove(table_id: str) -> str:
 
 def table(seq: int, state: TableState, you: YouInfo, view: dict[str, Any] | None,
           turn: TurnInfo | None, score: ScoreInfo | None, chat: Sequence[ChatLine],
-          ref: Ref = None) -> str:
-    """The ``table`` snapshot for one client (``ref``: of the resync it answers)."""
+          ref: Ref = None, *, back: bool = False) -> str:
+    """The ``table`` snapshot for one client (``ref``: of the resync it answers; ``back``:
+    the join it answers brings the client back to its seat)."""
     return _dump_answer(TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
-                                 score=score, chat=list(chat)), ref)
+                                 score=score, chat=list(chat), back=back), ref)
 
 
 def _json(value: Any) -> str:

@@ -434,7 +434,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
     "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
-    "replay_burst",
+    "replay_burst", "handover_ms",
 )
 
 
@@ -462,6 +462,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
 SERVER_LIMITS: tuple[str, ...] = (
     "send_total_bytes", "send_close_timeout", "lobby_cache_ms", "lobby_notice_ms", "keep_alive",
     "hint_workers", "spectator_notice_ms", "sweep_seconds", "prune_minutes", "guest_days", "chat_days",
+    "handover_ms",
 )
 
 
@@ -517,7 +518,7 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "hint_queue", "conns_per_address", "header_timeout", "body_timeout", "max_header_bytes",
     "abandon_minutes", "upload_idle_minutes", "prune_minutes", "max_body", "login_failures",
     "login_account_failures", "login_address_failures", "chat_history", "lobby_cache_ms",
-    "lobby_notice_ms", "spectator_notice_ms", "send_close_timeout", "guest_days", "chat_days",
+    "lobby_notice_ms", "spectator_notice_ms", "handover_ms", "send_close_timeout", "guest_days", "chat_days",
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",

@@ -637,6 +637,10 @@ class TableOut(BaseModel):
     turn: TurnInfo | None
     score: ScoreInfo | None
     chat: list[ChatLine]
+    back: bool = Field(default=False, description="the join this answers brings you back to "
+                       "your seat, and the `returned` event that follows tells the table so "
+                       "(\"you are back\"): a page opened anew (a reload) says it before where "
+                       "the game stands")
 
 
 class EventOut(BaseModel):

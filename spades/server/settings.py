@@ -149,6 +149,10 @@ class Settings:
     spectators_per_address: int = 5
     #: Spectator joins and departures are announced (one small frame) at most this often.
     spectator_notice_ms: int = 500
+    #: When the tab that holds a seat closes while an older tab of the same person, which it
+    #: replaced, is open, the seat is that tab's again after this long (ms): a reload of the
+    #: closed tab joins meanwhile and keeps the seat, and the older tab shows nothing of it.
+    handover_ms: int = 2000
     #: How often the janitor looks for abandoned tables (s), and prunes the database (min).
     sweep_seconds: float = 30.0
     prune_minutes: float = 60.0

@@ -134,6 +134,13 @@ class Member(Protocol):
     def send(self, text: str) -> None: ...
 
 
+class Answer(Protocol):
+    """A join's answer (its ack and snapshot), sent once, before the event the join causes;
+    ``back``: the join brings its player back to their seat, and the table hears it."""
+
+    def __call__(self, back: bool = False) -> None: ...
+
+
 class SpectatorNotices(Protocol):
     def changed(self, table: Table) -> None: ...
 
@@ -221,6 +228,12 @@ class Table:
         #: a user's older connections to their seat that a newer one (another tab) replaced,
         #: oldest first: when the newer one goes, the latest still open holds the seat again
         self.replaced: dict[int, list[Member]] = {}
+        #: a seat handed back to such an older connection, whose snapshot waits
+        #: ``handover_ms`` (it hears nothing meanwhile): the tab that went may be reloading,
+        #: and takes the seat again when it joins, the older tab none the wiser (before, the
+        #: older tab showed the table for a moment, said "You play in this tab again" and was
+        #: replaced again)
+        self._handover: dict[int, tuple[Member, asyncio.TimerHandle]] = {}
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -401,18 +414,20 @@ class Table:
     def score(self) -> ScoreInfo | None:
         return ScoreInfo(**views.score_info(self.match)) if self.match is not None else None
 
-    def snapshot(self, conn: Member, ref: frames.Ref = None) -> str:
-        """The ``table`` frame for ``conn`` (``ref``: of the resync it answers)."""
+    def snapshot(self, conn: Member, ref: frames.Ref = None, *, back: bool = False) -> str:
+        """The ``table`` frame for ``conn`` (``ref``: of the resync it answers; ``back``: the
+        join it answers brings ``conn`` back to its seat, which the next event tells)."""
         seat = self.seat_of_conn(conn)
         state = self.state(seat is not None, self.is_owner(conn, seat))
         return frames.table(self.seq, state, self.you(conn),
                             self.view_for(seat), self.turn_info(), self.score(),
-                            [ChatLine(**line) for line in self.chat], ref)
+                            [ChatLine(**line) for line in self.chat], ref, back=back)
 
     def recipients(self) -> list[tuple[Member, int | None]]:
         out: list[tuple[Member, int | None]] = []
         for uid, conn in self.members.items():
-            out.append((conn, self.place_of(uid)))
+            if uid not in self._handover:  # (it is told where the game stands when handed it)
+                out.append((conn, self.place_of(uid)))
         out.extend((c, None) for c in self.spectators)
         return out
 
@@ -608,20 +623,20 @@ class Table:
         answered = False
         rejoin = rejoin_of(conn, self.id)
 
-        def answer() -> None:
+        def answer(back: bool = False) -> None:
             nonlocal answered
             if not answered:
                 answered = True
                 if rejoin is None or not rejoin.quiet:
                     conn.send(frames.ack(ref, self.seq))
-                conn.send(self.snapshot(conn))
+                conn.send(self.snapshot(conn, back=back))
 
         async with self.lock:
             await self._join(conn, role, invite, if_free, back, answer)
             answer()
 
     async def _join(self, conn: Member, role: str, invite: str | None, if_free: bool,
-                    back: bool, answer: Callable[[], None]) -> None:
+                    back: bool, answer: Answer) -> None:
         """:meth:`join`, under the table's lock; ``answer()`` before any event is emitted."""
         self.check_join(conn, role, invite)
         seat = self.place_of(conn.user_id)
@@ -635,6 +650,7 @@ class Table:
                     self.replaced[conn.user_id] = waiting[-8:]
                 _waits(conn, self.id)
                 raise TableError("replaced", REPLACED)
+            self._cancel_handover(conn.user_id)  # (back before the older tab was handed it)
             if conn in waiting:
                 waiting.remove(conn)
             if old is not None and old is not conn:
@@ -738,7 +754,7 @@ class Table:
             "back to you)" if n.me == seat else f"{n.seat(seat)} is connected again; a CPU "
             "still plays for them")}, with_table=True)
 
-    async def _returned(self, seat: int, before: Callable[[], None]) -> None:
+    async def _returned(self, seat: int, before: Answer) -> None:
         """The player is back at their seat (from a lost connection, or from idle); told to
         everyone, ``before()`` called just before (the join's answer)."""
         place = self.places[seat]
@@ -751,8 +767,9 @@ class Table:
         place.covered = place.idle = False
         if was_covered:
             await self.save_meta()
-        before()
-        if seat in self.unseen_away and not was_covered:  # nobody heard them go
+        unheard = seat in self.unseen_away and not was_covered  # nobody heard them go
+        before(back=not unheard)  # (the page says "you are back" first, then the table)
+        if unheard:
             self.unseen_away.discard(seat)
             self.emit({"kind": "returned", "seat": seat, "text": ""}, with_table=True)
         else:
@@ -777,6 +794,7 @@ class Table:
                 self._forget_replaced(conn)
                 return
             del self.members[conn.user_id]
+            self._cancel_handover(conn.user_id)
             seat = self.place_of(conn.user_id)
             if seat is None:
                 return
@@ -784,7 +802,7 @@ class Table:
             if older is not None:  # another tab of theirs is still open: it plays on
                 self.members[conn.user_id] = older
                 older.table = self
-                older.send(self.snapshot(older))
+                self._hand_over(conn.user_id, older)
                 return
             self.replaced.pop(conn.user_id, None)
             self.unseen_away.discard(seat)
@@ -822,6 +840,32 @@ class Table:
                     self.replaced[user_id] = waiting
                 return c
         return None
+
+    def _hand_over(self, user_id: int, conn: Member) -> None:
+        """The seat of ``user_id`` is ``conn``'s again (an older tab, which another one had
+        replaced): its snapshot goes after ``handover_ms``, unless the tab that went joins
+        again first (a reload), which replaces ``conn`` again without its hearing of it."""
+        delay = self.hub.settings.handover_ms / 1000
+        if delay <= 0:
+            conn.send(self.snapshot(conn))
+            return
+        handle = asyncio.get_running_loop().call_later(
+            delay, lambda: self._spawn(self._handed_over(user_id, conn)))
+        self._handover[user_id] = (conn, handle)
+
+    async def _handed_over(self, user_id: int, conn: Member) -> None:
+        async with self.lock:
+            held = self._handover.get(user_id)
+            if held is None or held[0] is not conn:
+                return
+            del self._handover[user_id]
+            if self.members.get(user_id) is conn and self.status != "closed":
+                conn.send(self.snapshot(conn))
+
+    def _cancel_handover(self, user_id: int) -> None:
+        held = self._handover.pop(user_id, None)
+        if held is not None:
+            held[1].cancel()
 
     def _forget_replaced(self, conn: Member) -> None:
         waiting = self.replaced.get(conn.user_id)
@@ -1484,3 +1528,6 @@ class Table:
         for h in self._grace.values():
             h.cancel()
         self._grace.clear()
+        for _, handle in self._handover.values():
+            handle.cancel()
+        self._handover.clear()

@@ -194,6 +194,7 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
+    this.roundMarked = false; // R has said which players are CPUs ("Nora (CPU)") once
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
   }
 
@@ -495,14 +496,20 @@ export class TableView {
     if (first) this.spectatorsSaid = msg.table.spectating || 0;
     this.loadDraft();
     this.render();
-    if (first) {
-      const a = document.activeElement;
-      if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
-      this.say(this.summary());
-    }
     // (the server answers a join with this snapshot first, then the table's `returned` event:
     // its "You are back" is not said again when the page has just said so here)
     this.backSaidAt = null;
+    if (first) {
+      const a = document.activeElement;
+      if (!a || a === document.body || a === this.app.main || !document.contains(a)) this.focusHand();
+      // back at your seat on a page opened anew (a reload): that first, then where the game
+      // stands, as a rejoin without reload says it ("Back at the table. …")
+      if (msg.back && this.isPlayer) {
+        this.say("You are back.", { event: true });
+        this.backSaidAt = msg.seq;
+      }
+      this.say(this.summary());
+    }
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
       this.backSaidAt = msg.seq;
@@ -1010,13 +1017,17 @@ export class TableView {
     return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
   }
 
-  /** Seed 002's round status: bids and tricks of everyone. */
+  /** Seed 002's round status: bids and tricks of everyone. A continued record's CPU is said
+   * to be one ("Nora (CPU)") the first time R answers at this table, "Nora" after (as the
+   * score sheet says it once, in its head). */
   roundText() {
     const v = this.view;
     if (!v) return "No hand in play.";
+    const mark = !this.roundMarked;
+    this.roundMarked = true;
     const rows = v.bids.map((b, s) => {
       const bid = this.bidText(b);
-      return `${this.seatName(s)}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
+      return `${this.seatName(s, { mark })}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
     });
     const played = v.plays ? Math.floor(v.plays.length / this.players) : 0;
     const where = v.phase === "play" ? `, trick ${played + 1}` : v.phase === "bid" ? ", bidding" : ", finished";
@@ -1767,7 +1778,8 @@ export class TableView {
   /** The Leave button: what leaving does now. */
   renderLeave() {
     const btn = this.el.querySelector("#leave-btn");
-    const playing = this.isPlayer && this.status === "active";
+    // (the last hand's summary up: the match is over, its end waits behind the summary)
+    const playing = this.isPlayer && this.status === "active" && !(this.view && this.view.phase === "over");
     const text = this.isPlayer ? "Leave the table" : "Stop watching";
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing

@@ -1,0 +1,195 @@
+"""Defects of the table page found by looking and listening: R saying "(CPU)" at every press,
+Nil tinted as chosen before any choice, "You are back." said after the summary on a reload,
+and what the second tab of the same player shows after a take-over."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import _free_port, start_serve
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    create_cpu_table,
+    settle,
+    start_quick_match,
+    take_hinted_turn,
+    wait_my_turn_or_over,
+)
+from tests.web.test_blind_trial import _continue_example
+from tests.web.test_conn_states import BOX_SHOWN
+from tests.web.test_summary_timer import KEEP, MY_TURN_OR_SUMMARY
+
+
+def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) -> None:
+    """A continued record's CPUs are "Nora (CPU)": R said "Nora (CPU): ..., Emil (CPU): ...,
+    Walt (CPU): ..." at every press. As in the score sheet (its head) and O (its first hand),
+    the mark is said once, at the first R, then the plain name."""
+    page = new_page()
+    _continue_example(page, server, tmp_path, "Roundcpu")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("r")
+    first = heard.wait_for("Hand 8,")["text"]
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert first.count(f"{cpu} (CPU):") == 1, first
+    page.keyboard.press("r")
+    again = heard.wait_for("Hand 8,")["text"]
+    assert "(CPU)" not in again, again
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert f"{cpu}: " in again, again
+    assert not page.errors, page.errors
+
+
+# each bid button's look: background, border and the "✓" put before a chosen one
+LOOKS = """[...document.querySelectorAll('#bid-panel .bid-choice')].map((c) => {
+  const l = c.querySelector('label'), s = getComputedStyle(l);
+  return {value: c.querySelector('input').value, checked: c.querySelector('input').checked,
+          background: s.backgroundColor, border: s.borderColor,
+          mark: getComputedStyle(l, '::before').content};
+})"""
+
+
+def test_no_bid_looks_chosen_before_a_choice(new_page: Any, server: str) -> None:
+    """The bid panel tinted Nil gold, the colour of the chosen bid, before anything was
+    chosen: every bid looks the same until one is chosen, then only that one is gold."""
+    page = new_page()
+    create_cpu_table(page, server, "Untinted", profile="game93")
+    page.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    looks = page.evaluate(LOOKS)
+    assert looks[0]["value"] == "nil", looks
+    assert not any(x["checked"] for x in looks), looks
+    assert len({(x["background"], x["border"], x["mark"]) for x in looks}) == 1, looks
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")  # 1
+    looks = page.evaluate(LOOKS)
+    chosen = [x for x in looks if x["checked"]]
+    assert [x["value"] for x in chosen] == ["1"], looks
+    others = {x["background"] for x in looks if not x["checked"]}
+    assert len(others) == 1 and chosen[0]["background"] not in others, looks
+    assert not page.errors, page.errors
+
+
+def test_you_are_back_comes_first_after_a_reload(new_page: Any, server: str) -> None:
+    """Reloaded mid-game, the page said where the game stands ("You sit South at … Your turn
+    …") and only then "You are back." (the server's `returned` event, which follows the join's
+    snapshot). Now "You are back." comes first, as "Back at the table." does on a rejoin
+    without reload, and once. (The page is left, and a spectator hears that it went, before
+    it is opened again: a reload whose new socket came before the old one closed is no return
+    at all, and nothing is said of it.)"""
+    page = new_page()
+    create_cpu_table(page, server, "Reloadback")  # (public: it may be watched)
+    assert wait_my_turn_or_over(page) == "bid"
+    bid_with_keyboard(page)
+    table = page.evaluate("spadesApp.table.id")
+    url = page.url
+    watcher = new_page()
+    watcher.goto(f"{server}#/watch/{table}")
+    watcher.fill("#table-name", "Reloadwatcher")
+    watcher.keyboard.press("Enter")
+    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    watching = Speech(watcher)
+    page.goto(server + "api/health")  # (the page goes: its socket closes)
+    watching.wait_for("Reloadback lost the connection")
+    page.goto(url)
+    page.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    heard = Speech(page)
+    heard.wait_for("You are back")
+    # a chat line sent now comes after every event of the join: wait for it, then look
+    page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
+    heard.wait_for("says: ping")
+    said = [e["text"] for e in heard.all()]
+    backs = [i for i, text in enumerate(said) if "are back" in text]
+    sits = [i for i, text in enumerate(said) if text.startswith("You sit South")]
+    assert len(backs) == 1 and len(sits) == 1, said
+    assert said[backs[0]] == "You are back." and backs[0] < sits[0], said
+    assert not page.errors, page.errors
+
+
+@pytest.fixture
+def slow_handover(server: str, tmp_path: Path) -> Iterator[str]:
+    """A server of its own whose seat goes back to an older tab a minute after the tab that
+    held it closed (``handover_ms``): longer than any reload here takes."""
+    port = _free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
+                           ("--limit", "handover_ms=60000"))
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# what the older tab shows and says: the box's removals (the flicker) counted as they happen
+WATCH_BOX = """() => { window.__boxGone = 0; window.__replacedErrors = 0;
+  new MutationObserver((records) => { for (const r of records) for (const n of r.removedNodes)
+    if (n.id === 'replaced-box') window.__boxGone++; })
+    .observe(document.querySelector('main'), {childList: true, subtree: true});
+  spadesApp.conn.on('error', (m) => { if (m.code === 'replaced') window.__replacedErrors++; }); }"""
+
+
+def test_a_reload_of_the_other_tab_does_not_flicker_this_one(new_page: Any, slow_handover: str,
+                                                            artifacts: Path) -> None:
+    """Two tabs at one seat: the newer one plays, the older shows "This table is open in
+    another tab". A reload of the newer one closed its socket, and the server handed the seat
+    at once to the older tab, which drew the table and said "You play in this tab again …",
+    until the reloaded tab joined a moment later and it was replaced again: the box went and
+    came back (a flicker), and a screen reader heard both. Now the older tab is handed the
+    seat only ``handover_ms`` after the close (a minute on this server): the reloaded tab
+    takes it back first, and the older one shows and says nothing new."""
+    server = slow_handover
+    older = new_page(viewport={"width": 1280, "height": 800})
+    create_cpu_table(older, server, "Twotabs", profile="game93")
+    tid = older.evaluate("spadesApp.table.id")
+    newer = older.context.new_page()
+    newer.goto(f"{server}#/table/{tid}")
+    newer.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.isPlayer")
+    older.wait_for_function(BOX_SHOWN)
+    older.evaluate(WATCH_BOX)
+    heard = Speech(older)
+    heard.seen = len(heard.all())
+    # the newer tab reloads (its page goes, so its socket closes, then it comes back)
+    newer.goto(server + "api/health")
+    newer.goto(f"{server}#/table/{tid}")
+    newer.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.isPlayer")
+    # a request of the older tab answered after the newer one's join: what that join sent
+    # the older one came before its answer
+    older.evaluate("spadesApp.conn.request({type: 'ping'})")
+    settle(older)
+    older.screenshot(path=str(artifacts / "two-tabs-after-reload.png"))
+    assert older.evaluate("window.__boxGone") == 0, "the older tab showed the table for a moment"
+    assert older.is_visible("#replaced-box")
+    assert older.evaluate("spadesApp.table.replaced")
+    assert heard.new() == [], "the older tab said something of the reload"
+    assert not older.errors, older.errors
+
+
+def test_no_cpu_plays_for_you_once_the_match_is_over(new_page: Any) -> None:
+    """Seen on a phone at the end of a one-hand match: while the last hand's summary was up
+    (the status line saying "The match is over."), the side panel still said under Leave the
+    table "A CPU plays for you until you come back": there is nothing left to play."""
+    page = new_page(viewport={"width": 390, "height": 844}, settings=KEEP)
+    start_quick_match(page, "Overnote", one_hand=True)
+    assert page.text_content("#leave-note").startswith("A CPU plays for you")
+    for _ in range(20):  # our bid and 13 cards at most
+        page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    else:
+        raise AssertionError("the hand did not end")
+    page.wait_for_selector("#summary-next")
+    assert page.text_content("#summary-next") == "See the result"
+    assert "The match is over." in page.text_content(".status-line")
+    assert page.text_content("#leave-note") == "", page.text_content("#leave-note")
+    assert not page.errors, page.errors
