@@ -176,11 +176,13 @@ def lobby_remove(table_id: str) -> str:
 
 def table(seq: int, state: TableState, you: YouInfo, view: dict[str, Any] | None,
           turn: TurnInfo | None, score: ScoreInfo | None, chat: Sequence[ChatLine],
-          ref: Ref = None, *, back: bool = False) -> str:
+          ref: Ref = None, *, back: bool = False, arrival: bool = False) -> str:
     """The ``table`` snapshot for one client (``ref``: of the resync it answers; ``back``:
-    the join it answers brings the client back to its seat)."""
+    the join it answers brings the client back to its seat; ``arrival``: it seats the
+    client at a continued record's table for the first time)."""
     return _dump_answer(TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
-                                 score=score, chat=list(chat), back=back), ref)
+                                 score=score, chat=list(chat), back=back,
+                                 arrival=arrival), ref)
 
 
 def _json(value: Any) -> str:

@@ -641,6 +641,11 @@ class TableOut(BaseModel):
                        "your seat, and the `returned` event that follows tells the table so "
                        "(\"you are back\"): a page opened anew (a reload) says it before where "
                        "the game stands")
+    arrival: bool = Field(default=False, description="the join this answers seats you at a "
+                          "continued record's table for the first time, and the `joined` "
+                          "event that follows says so (\"you sit down at the continued "
+                          "match\"): a page says that first, then where the game stands and "
+                          "whose turn it is")
 
 
 class EventOut(BaseModel):

@@ -136,9 +136,10 @@ class Member(Protocol):
 
 class Answer(Protocol):
     """A join's answer (its ack and snapshot), sent once, before the event the join causes;
-    ``back``: the join brings its player back to their seat, and the table hears it."""
+    ``back``: the join brings its player back to their seat, and the table hears it;
+    ``arrival``: it seats its player at a continued record's table for the first time."""
 
-    def __call__(self, back: bool = False) -> None: ...
+    def __call__(self, back: bool = False, arrival: bool = False) -> None: ...
 
 
 class SpectatorNotices(Protocol):
@@ -414,14 +415,18 @@ class Table:
     def score(self) -> ScoreInfo | None:
         return ScoreInfo(**views.score_info(self.match)) if self.match is not None else None
 
-    def snapshot(self, conn: Member, ref: frames.Ref = None, *, back: bool = False) -> str:
+    def snapshot(self, conn: Member, ref: frames.Ref = None, *, back: bool = False,
+                 arrival: bool = False) -> str:
         """The ``table`` frame for ``conn`` (``ref``: of the resync it answers; ``back``: the
-        join it answers brings ``conn`` back to its seat, which the next event tells)."""
+        join it answers brings ``conn`` back to its seat, which the next event tells;
+        ``arrival``: it seats ``conn`` at a continued record's table for the first time,
+        which the next event tells)."""
         seat = self.seat_of_conn(conn)
         state = self.state(seat is not None, self.is_owner(conn, seat))
         return frames.table(self.seq, state, self.you(conn),
                             self.view_for(seat), self.turn_info(), self.score(),
-                            [ChatLine(**line) for line in self.chat], ref, back=back)
+                            [ChatLine(**line) for line in self.chat], ref, back=back,
+                            arrival=arrival)
 
     def recipients(self) -> list[tuple[Member, int | None]]:
         out: list[tuple[Member, int | None]] = []
@@ -623,13 +628,13 @@ class Table:
         answered = False
         rejoin = rejoin_of(conn, self.id)
 
-        def answer(back: bool = False) -> None:
+        def answer(back: bool = False, arrival: bool = False) -> None:
             nonlocal answered
             if not answered:
                 answered = True
                 if rejoin is None or not rejoin.quiet:
                     conn.send(frames.ack(ref, self.seq))
-                conn.send(self.snapshot(conn, back=back))
+                conn.send(self.snapshot(conn, back=back, arrival=arrival))
 
         async with self.lock:
             await self._join(conn, role, invite, if_free, back, answer)
@@ -675,7 +680,7 @@ class Table:
             elif seat in self.unseated:
                 self.unseated.discard(seat)
                 await self.save_meta()  # a restart from now on: they are back, not new
-                answer()
+                answer(arrival=True)  # (the page says the sitting down first, then the game)
                 self.emit({"kind": "joined", "seat": seat, "text": lambda n: (
                     f"{n.seat(seat)} {'sit' if n.me == seat else 'sits'} down at the "
                     "continued match: it carries on from the record")}, with_table=True)

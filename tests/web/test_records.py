@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spades import replay
 from tests.web.helpers import (
     Speech,
     play_hinted_to_end,
@@ -84,7 +85,10 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     part["hands"][0].pop("timeouts", None)
     half = tmp_path / "half.json"
     half.write_text(json.dumps(part))
-    seat = 2
+    # the seat whose turn it is as the match goes on: its "Your turn" comes after the sitting
+    # down (before: the snapshot's turn was said first, then "You sit down…", 1 run in 4)
+    seat = replay(part).current_player
+    assert seat in (0, 1, 2, 3)
     upload(page, server, half, "continue", seat=seat)
     page.wait_for_function(
         "spadesApp.table && spadesApp.table.view && spadesApp.table.view.phase === 'play'",
@@ -98,8 +102,9 @@ def test_download_and_upload_records(new_page: Any, server: str, tmp_path: Path,
     assert {c.replace("10", "T") for c in hand} == dealt - played
     # you sit down at it (you were never there to be "back")
     speech = Speech(page)
+    # you sit down first, then where the game stands, then your turn
     speech.wait_for("You sit down at the continued match")
-    # and it plays on: the CPUs continue and the turn comes back to us
+    speech.wait_for("playing. You hold 8 cards")
     speech.wait_for("Your turn", kind="polite", timeout=20)
     assert not [e for e in speech.all() if "You are back" in e["text"]]
     assert not page.errors, page.errors

@@ -196,6 +196,7 @@ export class TableView {
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
     this.roundMarked = false; // R has said which players are CPUs ("Nora (CPU)") once
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
+    this.arrivalAt = null; // the seq of the `joined` event that seats you at a continued match (your turn waits for it)
   }
 
   /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
@@ -508,8 +509,11 @@ export class TableView {
         this.say("You are back.", { event: true });
         this.backSaidAt = msg.seq;
       }
-      this.say(this.summary());
-    }
+      // seated at a continued record's table: the `joined` event next says so ("You sit
+      // down at the continued match"); where the game stands and your turn come after it
+      if (msg.arrival && this.isPlayer) this.arrivalAt = msg.seq + 1;
+      else this.say(this.summary());
+    } else this.arrivalAt = null;
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
       this.backSaidAt = msg.seq;
@@ -593,6 +597,11 @@ export class TableView {
     // (a frame that seats someone carries the table that names them: this.msg is older)
     const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
     if (ev.text) this.say(sentence(ev.text, this.playerNames().concat(seated)), { event: true });
+    if (this.arrivalAt === msg.seq) { // sat down at a continued match: now the game, your turn
+      this.arrivalAt = null;
+      this.say(this.summary());
+      this.checkTurn();
+    }
   }
 
   /** Spectators came or went (`spectators` frames, at most twice a second): shown at once,
@@ -901,6 +910,7 @@ export class TableView {
 
   /** Say "your turn" once per turn, with a sound, after what came before it. */
   checkTurn() {
+    if (this.arrivalAt != null) return; // (said after the sitting down: onTable, tell)
     const v = this.view;
     if (!v || !this.myTurn()) { this.turnKey = null; return; }
     const key = turnKeyOf(v);
