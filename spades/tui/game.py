@@ -235,7 +235,7 @@ class TerminalGame:
         of a penalty are events of their own)."""
         m = self.match
         result = m.results[-1]
-        lines = text.result_lines(result, m.rules, self.names)[1:]
+        lines = text.result_lines(result, m.rules, self.names, me=self.human)[1:]
         return [f"Hand {result.number} in detail:",
                 *(line for line in lines if not line.startswith("Warning: "))]
 

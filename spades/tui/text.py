@@ -297,16 +297,35 @@ def scores_sentence(match: Match, names: list[str],
     return "Scores: " + "; ".join(parts) + "."
 
 
-def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
+def result_lines(result: HandResult, rules: Rules, names: list[str],
+                 me: int | None = None) -> list[str]:
     """The hand summary, one sentence per line: for each side its contract (made or set),
     overtricks, nil results, bonus, timer penalty bags, bag penalty, then its points for the
     hand, new score and bags; then the warnings within three bags of a penalty. A continued
-    record's CPU is "Nora (CPU)" where first named, then "Nora"."""
+    record's CPU is "Nora (CPU)" where first named, then "Nora".
+
+    Told to seat ``me``, that seat's side is named as the play-by-play names it: "Your side
+    (North and South)" where first named, then "Your side" (a side of one: "You"); its Nils
+    are "Your Nil" and "Your partner North's Nil"."""
     name = marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
+
+    def whose(seat: int) -> str:
+        if seat == me:
+            return "Your"
+        if mine is not None and rules.side_of[seat] == mine:
+            return f"Your partner {name(seat)}'s"
+        return f"{name(seat)}'s"
+
     lines = [f"Hand {result.number} is over."]
     for k, seats in enumerate(rules.sides):
         side = result.sides[k]
-        who = and_list([name(s) for s in seats])
+        if k != mine:
+            who = and_list([name(s) for s in seats])
+        elif len(seats) > 1:
+            who = f"Your side ({and_list([name(s) for s in seats])})"
+        else:
+            who = "You"
         if side.contract > 0:
             took = f"{who} bid {side.contract} and took {side.contract_tricks}"
             if side.made:
@@ -324,12 +343,12 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
             worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
             taken = result.tricks[s]
             if taken == 0:
-                lines.append(f"{name(s)}'s {kind} made: {worth:+d}.")
+                lines.append(f"{whose(s)} {kind} made: {worth:+d}.")
             elif rules.failed_nil_tricks_count:
-                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{whose(s)} {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}; the tricks count toward the contract.")
             else:
-                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{whose(s)} {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
                              "the tricks.")
         if side.bonus_points:
@@ -341,14 +360,22 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
         if side.penalties:
             count = side.penalties * rules.bag_limit
             lines.append(f"Bag penalty: {count} bags cost {-side.penalties * rules.bag_penalty:+d}.")
-        again = and_list([name(s) for s in seats])  # (its CPUs' marks said above)
+        if k == mine:  # named above
+            again = "Your side" if len(seats) > 1 else "You"
+        else:
+            again = and_list([name(s) for s in seats])  # (its CPUs' marks said above)
         lines.append(f"{again}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
                      f"{plural(result.bags[k], 'bag')}.")
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, result.bags[k])
-        if warn:
-            lines.append(f"Warning: {and_list([name(s) for s in rules.sides[k]])} "
-                         f"{'are' if len(rules.sides[k]) > 1 else 'is'} {warn}.")
+        if not warn:
+            continue
+        if k == mine:
+            subject = "your side is" if len(rules.sides[k]) > 1 else "you are"
+        else:
+            subject = (f"{and_list([name(s) for s in rules.sides[k]])} "
+                       f"{'are' if len(rules.sides[k]) > 1 else 'is'}")
+        lines.append(f"Warning: {subject} {warn}.")
     return lines
 
 

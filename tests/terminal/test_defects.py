@@ -144,8 +144,8 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     assert seen.count("Hand 1 scored: ") == 1 and seen.count("Hand 1 in detail:") == 1
     assert lines[1] == "Hand 1 in detail:"  # the details follow the hand's score
     assert ("Your Nil is broken." in seen) != ("Your Nil is made." in seen)  # told once
-    assert any(line.startswith("South's Nil ") for line in lines)
-    for who in ("North and South", "East and West"):
+    assert any(line.startswith("Your Nil ") for line in lines)  # as the play says it
+    for who in ("Your side", "East and West"):
         assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
     assert any("contract made" in line or "contract set" in line for line in lines)
     child.sendline("")

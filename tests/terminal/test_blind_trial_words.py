@@ -1,0 +1,37 @@
+"""A blind player's trial of ``spades play``: the words for you and your side, bids typed
+as words, the help at 40 columns, the status during bidding and the hints' reasons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spades.engine import NIL, OVER
+from tests.terminal.test_console_text import make_game
+
+
+def _one_hand_played(tmp_path: Path) -> list[str]:
+    """The lines of a one-hand game where you (South) bid 3 and your partner North Nil."""
+    game = make_game(tmp_path, one_hand=True)
+    game.pause = False
+    game.deal()
+    for bid in (3, 3, 0, 3):  # South (you), West, North (Nil), East
+        game.commit(game.match.current_player, NIL + bid)
+    while game.match.phase is not OVER:
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    out = game.console.out.getvalue()  # type: ignore[attr-defined]
+    details = out.split("Hand 1 in detail:\n", 1)[1].splitlines()
+    return details[:next(i for i, line in enumerate(details) if " the match " in line)]
+
+
+def test_the_hands_details_name_your_side_as_the_score_line_does(tmp_path: Path) -> None:
+    """The score line said "your side -110" and the details right under it "North and
+    South bid 11 ...": "Your side (North and South)" where first named, then "Your side",
+    and your partner's Nil "Your partner North's Nil"."""
+    lines = _one_hand_played(tmp_path)
+    assert lines[0].startswith("Your side (North and South) bid 3 and took "), lines
+    assert any(line.startswith("Your partner North's Nil ") for line in lines), lines
+    assert any(line.startswith("Your side: ") and " this hand, " in line
+               for line in lines), lines
+    assert any(line.startswith("East and West: ") for line in lines), lines
+    assert not any("North and South:" in line or line.startswith("North and South ")
+                   for line in lines), lines
