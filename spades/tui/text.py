@@ -193,17 +193,30 @@ def hand_rich(hand: int, legal: int, *, symbols: bool,
     return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
 
 
+def called(obs: Observation, seat: int, names: list[str]) -> str:
+    """A seat as the play-by-play names it to the reader of ``obs``: ``you``, ``your
+    partner North`` or ``East``."""
+    if seat == obs.seat:
+        return "you"
+    side_of = obs.rules.side_of
+    if side_of[seat] == side_of[obs.seat]:
+        return f"your partner {names[seat]}"
+    return names[seat]
+
+
 def bids_so_far(obs: Observation, names: list[str]) -> str:
-    """The bids of this hand in the order they were made ("East 4, you Nil"; "": none)."""
+    """The bids of this hand in the order they were made ("your partner North 4, East 3,
+    you Nil"; "": none)."""
     n = obs.rules.players
     order = [(obs.dealer + 1 + i) % n for i in range(n)]
-    done = [f"{'you' if s == obs.seat else names[s]} {bid_words(b, obs.blind[s])}"
+    done = [f"{called(obs, s, names)} {bid_words(b, obs.blind[s])}"
             for s in order if (b := obs.bids[s]) is not None]
     return ", ".join(done)
 
 
 def trick_sentence(obs: Observation, names: list[str]) -> str:
-    """The cards played to the open trick and whether spades are broken (seed 002's key)."""
+    """The cards played to the open trick and whether spades are broken (seed 002's key);
+    the seats named as the play-by-play names them (``your partner North played ...``)."""
     broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
     if obs.phase == "bid":
         done = bids_so_far(obs, names)
@@ -214,9 +227,9 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
     if obs.phase != "play":
         return "No trick is being played: the match is over."
     if not obs.trick:
-        leads = "you lead" if obs.leader == obs.seat else f"{names[obs.leader]} leads"
+        leads = "you lead" if obs.leader == obs.seat else f"{called(obs, obs.leader, names)} leads"
         return f"No card has been played to this trick yet; {leads}. {broken}"
-    played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"
+    played = ", ".join(f"{called(obs, s, names)} played the {card_name(c)}"
                        for s, c in obs.trick)
     return f"This trick: {played}. {broken}"
 

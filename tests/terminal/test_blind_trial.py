@@ -133,4 +133,4 @@ def test_the_trick_command_tells_your_own_lead_as_yours() -> None:
     assert text.trick_sentence(match.observation(2), names) == (
         "No card has been played to this trick yet; you lead. Spades are not broken yet.")
     assert text.trick_sentence(match.observation(0), names).startswith(
-        "No card has been played to this trick yet; South leads.")
+        "No card has been played to this trick yet; your partner South leads.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spades.engine import NIL, OVER
+from spades.tui import text
 from tests.terminal.test_console_text import make_game
 
 
@@ -35,3 +36,34 @@ def test_the_hands_details_name_your_side_as_the_score_line_does(tmp_path: Path)
     assert any(line.startswith("East and West: ") for line in lines), lines
     assert not any("North and South:" in line or line.startswith("North and South ")
                    for line in lines), lines
+
+
+def test_the_trick_sentence_names_your_partner_as_the_play_by_play_does() -> None:
+    """The play-by-play said "Your partner North plays the three of diamonds." and the
+    trick sentence at your turn "This trick: North played the three of diamonds, ...";
+    the bids so far said "North 8" too. Both say "your partner North" now."""
+    import random
+
+    from spades.engine import Match, profile
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), rng=random.Random(5), dealer=3)  # North first
+    match.apply(NIL + 8)
+    match.apply(NIL + 2)
+    obs = match.observation(2)
+    assert text.bids_so_far(obs, names) == "your partner North 8, East 2"
+    assert text.trick_sentence(obs, names).startswith(
+        "Bidding is under way (bids so far: your partner North 8, East 2); ")
+    match.apply(NIL + 3)
+    match.apply(NIL + 1)
+    obs = match.observation(2)
+    assert text.trick_sentence(obs, names).startswith(
+        "No card has been played to this trick yet; your partner North leads.")
+    match.apply(match.legal_actions()[0])
+    match.apply(match.legal_actions()[0])
+    said = text.trick_sentence(match.observation(2), names)
+    assert said.startswith("This trick: your partner North played the "), said
+    assert ", East played the " in said, said
+    said = text.trick_sentence(match.observation(1), names)  # to East: North is no partner
+    assert said.startswith("This trick: North played the "), said
+    assert ", you played the " in said, said

@@ -442,7 +442,8 @@ def test_a_resume_during_others_bids_tells_the_bids_so_far(tmp_path: Path) -> No
     record.write_text(json.dumps(match.to_record(human=2)), encoding="utf-8")
     assert run_cli("import", str(record), "--db", db).returncode == 0
     out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
-    assert "Bidding is under way (bids so far: North 3); no card has been played." in out, out
+    assert ("Bidding is under way (bids so far: your partner North 3); no card has been "
+            "played.") in out, out
 
 
 def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
