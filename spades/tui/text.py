@@ -83,9 +83,16 @@ def short_quote(entry: str) -> str:
     return repr(cut_short(entry))
 
 
-def bid_instructions(bids: list[int]) -> str:
-    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
-    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+#: Bids typed as words ("five", "Five", "zero"): every number a hand can hold.
+NUMBER_WORDS: dict[str, int] = {word: n for n, word in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen"))}
+
+
+def bid_choices(bids: list[int]) -> str:
+    """The bids allowed (tricks, 0 for nil), ascending, in words: ``0 to 13, or nil``,
+    ``1 to 13``, ``4, or nil`` ("" when none)."""
     numbers = [b for b in bids if b]
     if len(bids) > 2 and bids == list(range(bids[0], bids[-1] + 1)):
         choices = [f"{bids[0]} to {bids[-1]}"]
@@ -93,9 +100,15 @@ def bid_instructions(bids: list[int]) -> str:
         choices = [str(b) for b in numbers]
     if 0 in bids:
         choices.append("nil")
-    if len(choices) == 1:
-        return f"Type a bid: {choices[0]}."
-    return f"Type a bid: {', '.join(choices[:-1])}, or {choices[-1]}."
+    if len(choices) <= 1:
+        return "".join(choices)
+    return f"{', '.join(choices[:-1])}, or {choices[-1]}"
+
+
+def bid_instructions(bids: list[int]) -> str:
+    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
+    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+    return f"Type a bid: {bid_choices(bids)}."
 
 
 def plural(n: int, word: str) -> str:
@@ -489,7 +502,8 @@ def help_lines() -> list[str]:
                  "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
                  "dealt (suit by suit, weakest first), and a card keeps its number until the "
                  "hand is over.")
-    lines.append("To bid type a number, or nil (blind nil and look where allowed).")
+    lines.append("To bid type a number, in digits or in words (4 or four), or nil (blind nil "
+                 "and look where allowed).")
     lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
                  "from what has been played in the open (bids over or under what the hands "
                  "were worth, bold Nils, covering a Nil partner, playing high when following) "

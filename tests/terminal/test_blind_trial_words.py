@@ -67,3 +67,26 @@ def test_the_trick_sentence_names_your_partner_as_the_play_by_play_does() -> Non
     said = text.trick_sentence(match.observation(1), names)  # to East: North is no partner
     assert said.startswith("This trick: North played the "), said
     assert ", you played the " in said, said
+
+
+def test_a_bid_typed_as_a_word_is_read(tmp_path: Path) -> None:
+    """The prompt says "Type a bid: 0 to 13, or nil." and a player typed "five": refused,
+    "'five' is not a bid: type a number, or nil". Number words are read ("Five", "ten",
+    "zero" as Nil), and the refusal of other text says what is read."""
+    from tests.terminal.driver import run_cli
+
+    db = str(tmp_path / "w.db")
+    out = run_cli("play", "--db", db, "--plain", "--seed", "3", "--opener", "south",
+                  "--cpu", "random", input="lots\nFive\nq\n").stdout
+    assert ("Refused: 'lots' is not a bid: you can bid 0 to 13, or nil, in digits or words "
+            "(4 or four); ? lists the commands. It is still your turn."
+            in out), out
+    assert "You bid 5." in out, out
+    game = make_game(tmp_path / "g")
+    game.deal()
+    obs = game.match.observation(2)
+    for word, bid in (("ten", 10), ("TEN", 10), ("one", 1), ("thirteen", 13), ("zero", 0),
+                      (" six ", 6)):
+        assert game.parse_entry(word, obs) == NIL + bid, word
+    help_text = "\n".join(text.help_lines())
+    assert "To bid type a number, in digits or in words (4 or four), or nil" in help_text
