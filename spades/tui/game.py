@@ -496,7 +496,7 @@ class TerminalGame:
         obs = m.observation(self.human)
         if name == "help":
             for line in text.help_lines():
-                self.say(line)
+                self.console.say(line, hang=text.HELP_HANG if line.startswith("  ") else 0)
         elif name == "hand":
             if m.phase not in (BID, PLAY):
                 self.say("No hand is being played.")

@@ -495,7 +495,15 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: The column where a command's description starts in the help (``  n  numbers your
+#: cards...``): a description broken at the terminal's width goes on there, under itself,
+#: not under the keys and commands, where its words would read as a command.
+HELP_HANG = len("  n  numbers ")
+
+
 def help_lines() -> list[str]:
+    """The help: each command's line starts with two spaces (to be wrapped at
+    :data:`HELP_HANG`), the other lines with none."""
     lines = ["Commands, at any prompt (the word or its one-key short form):"]
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
     lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "

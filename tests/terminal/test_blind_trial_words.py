@@ -90,3 +90,30 @@ def test_a_bid_typed_as_a_word_is_read(tmp_path: Path) -> None:
         assert game.parse_entry(word, obs) == NIL + bid, word
     help_text = "\n".join(text.help_lines())
     assert "To bid type a number, in digits or in words (4 or four), or nil" in help_text
+
+
+def test_a_help_line_broken_at_40_columns_goes_on_under_its_description(
+        tmp_path: Path) -> None:
+    """At 40 columns `?` broke "  n  numbers your cards with their numbers (they stay the
+    same ...)" and went on at the keys' indent: "  numbers (they stay the same for the
+    whole hand)" read as the command `numbers`. A description goes on under itself."""
+    import io
+    import os
+
+    from spades.tui.console import Console, LineReader
+
+    game = make_game(tmp_path)
+    out = io.StringIO()
+    game.console = Console(out, LineReader(os.pipe()[0]), columns=lambda: 40)
+    assert game.command("?", None)
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 40 for line in lines), lines
+    at = next(i for i, line in enumerate(lines) if line.startswith("  n  numbers "))
+    assert lines[at] == "  n  numbers your cards with their"
+    assert lines[at + 1] == " " * 13 + "numbers (they stay the same"
+    assert lines[at + 2] == " " * 13 + "for the whole hand)"
+    assert lines[at + 3].startswith("  t  trick   ")
+    for line in lines:  # every further line of a command's is under its description
+        if line.startswith("  ") and not line.startswith("   "):
+            assert line[2] in "hntspirwq?" and line[3:5] == "  ", line
+    assert any(line.startswith("To play a card type it") for line in lines)  # at column 0
