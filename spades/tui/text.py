@@ -273,7 +273,8 @@ def _visible(text: str) -> int:
 
 
 def status_lines(match: Match, names: list[str], me: int | None = None) -> list[str]:
-    """Round status: each player's bid and tricks so far, each side's contract and score.
+    """Round status: each player's bid and tricks so far, each side's contract (until all
+    its players have bid: their bids so far and who has yet to bid) and score.
     Between hands, the hand just played (with its own dealer) and who deals the next.
     Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it; a continued
     record's CPU is "Nora (CPU)" where first named, then "Nora"."""
@@ -300,12 +301,29 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
                else f"bid {bid_words(b, match.blind[s])}")
         parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
     lines.append("; ".join(parts) + ".")
-    for seats in rules.sides:
-        if len(seats) > 1:
-            contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
-            taken = sum(match.tricks[s] for s in seats)
-            lines.append(f"{and_list([name(s) for s in seats])}: contract {contract}, "
-                         f"{plural(taken, 'trick')} taken.")
+    mine = rules.side_of[me] if me is not None else None
+    for k, seats in enumerate(rules.sides):
+        if len(seats) == 1:
+            continue
+        who = and_list([name(s) for s in seats])
+        if k == mine:  # as the play-by-play and the hand's details name it
+            who = f"Your side ({who})"
+        waiting = [s for s in seats if match.bids[s] < 0]
+        if waiting:  # no contract yet: the bids so far, and who has yet to bid
+            done = [f"{called(s)} bid {bid_words(match.bids[s], match.blind[s])}"
+                    for s in seats if match.bids[s] >= 0]
+            if not done:
+                everyone = "neither" if len(seats) == 2 else "nobody"
+                lines.append(f"{who}: {everyone} has bid yet.")
+                continue
+            verb = "have" if waiting == [me] or len(waiting) > 1 else "has"
+            lines.append(f"{who}: {and_list(done)}, "
+                         f"{and_list([called(s) for s in waiting])} {verb} yet to bid; "
+                         "no contract yet.")
+            continue
+        contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
+        taken = sum(match.tricks[s] for s in seats)
+        lines.append(f"{who}: contract {contract}, {plural(taken, 'trick')} taken.")
     lines.append(scores_sentence(match, names, name))
     return lines
 

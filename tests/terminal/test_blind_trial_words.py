@@ -117,3 +117,32 @@ def test_a_help_line_broken_at_40_columns_goes_on_under_its_description(
         if line.startswith("  ") and not line.startswith("   "):
             assert line[2] in "hntspirwq?" and line[3:5] == "  ", line
     assert any(line.startswith("To play a card type it") for line in lines)  # at column 0
+
+
+def test_the_status_during_bidding_says_the_bids_so_far_not_a_contract_of_0() -> None:
+    """`s` during the bidding said "East and West: contract 0, 0 tricks taken." of a side
+    with a Nil bid and a bid still to come (and of sides that had not bid at all): a side
+    has its contract once all its players have bid; until then the bids so far and who has
+    yet to bid. Your side is "Your side (North and South)", as in the hand's details."""
+    from spades.engine import Match, profile
+    from spades.tui.game import deal_masks
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)  # West bids first, South (you) last
+    match.deal(deal_masks(match, 5))
+    assert text.status_lines(match, names, me=2)[2:4] == [
+        "Your side (North and South): neither has bid yet.",
+        "East and West: neither has bid yet."]
+    match.apply(NIL)  # West: Nil
+    match.apply(NIL + 8)  # North
+    assert text.status_lines(match, names, me=2)[2:4] == [
+        "Your side (North and South): North bid 8, you have yet to bid; no contract yet.",
+        "East and West: West bid Nil, East has yet to bid; no contract yet."]
+    assert text.status_lines(match, names)[2] == (
+        "North and South: North bid 8, South has yet to bid; no contract yet.")
+    match.apply(NIL + 2)  # East: East and West's contract is 2
+    assert text.status_lines(match, names, me=2)[3] == "East and West: contract 2, 0 tricks taken."
+    match.apply(NIL + 3)
+    assert text.status_lines(match, names, me=2)[2] == (
+        "Your side (North and South): contract 11, 0 tricks taken.")
+    assert not any("contract 0" in line for line in text.status_lines(match, names, me=2))
