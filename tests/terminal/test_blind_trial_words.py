@@ -3,6 +3,7 @@ as words, the help at 40 columns, the status during bidding and the hints' reaso
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from spades.engine import NIL, OVER
@@ -146,3 +147,32 @@ def test_the_status_during_bidding_says_the_bids_so_far_not_a_contract_of_0() ->
     assert text.status_lines(match, names, me=2)[2] == (
         "Your side (North and South): contract 11, 0 tricks taken.")
     assert not any("contract 0" in line for line in text.status_lines(match, names, me=2))
+
+
+def test_a_ten_led_from_the_six_ten_and_king_is_not_called_a_low_lead() -> None:
+    """Your side had its tricks and you held the six, ten and king of diamonds; the hint
+    said "Lead the ten of diamonds: your side has its tricks; a low lead avoids bags." The
+    ten is not low, and not your lowest: the reason says why the ten rather than the six
+    (it can still be beaten now; the six is kept)."""
+    from spades.bots.hints import explain
+    from spades.engine import Match, parse_card, profile
+    from tests.bots.test_hint_texts import _deal
+
+    match = Match(profile("cardems"), dealer=1)  # South (you) bids and leads first
+    match.deal(_deal({0: "4H 7H", 1: "5H 8H", 2: "AH KH 6D TD KD", 3: "6H 9H"}, no_hearts=3))
+    for bid in (1, 5, 1, 5):  # South, West, North, East: your side's contract is 2
+        match.apply(NIL + bid)
+    for card in ("AH", "6H", "4H", "5H", "KH", "9H", "7H", "8H"):  # South takes two tricks
+        match.apply(parse_card(card))
+    obs = match.observation(2)
+    assert obs.seat == match.current_player and not obs.trick
+    ten = explain(obs, parse_card("TD"))
+    assert not re.search(r"\blow\b", ten), ten
+    assert ten == ("Lead the ten of diamonds: your side has its tricks; higher diamonds are "
+                   "still out to beat it now, while later it could take a trick and a bag, "
+                   "and your lower six of diamonds is kept for later.")
+    assert explain(obs, parse_card("6D")) == (
+        "Lead the six of diamonds: your side has its tricks; a low lead avoids bags.")
+    king = explain(obs, parse_card("KD"))
+    assert "the ace of diamonds is still out to beat it now" in king, king
+    assert "your lower six and ten of diamonds are kept for later" in king, king
