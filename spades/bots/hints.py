@@ -22,7 +22,15 @@ from spades.engine import (
     card_name,
     unseen_cards,
 )
-from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT_OF, above
+from spades.engine.cards import (
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    above,
+    below,
+)
 
 #: Sampled deals per hint (about a tenth of a second).
 HINT_WORLDS = 40
@@ -199,6 +207,28 @@ def _suit_word(suit: int) -> str:
     return SUIT_NAMES[suit][:-1]  # "heart", "spade"...
 
 
+#: The highest rank a hint calls "low" (``card % 13``: 0 is a two, 6 an eight; a nine or a
+#: ten is not low).
+LOW_RANK = 6
+
+
+def _higher_out(cards: int, suit: int) -> str:
+    """``the ace of diamonds is still out``, ``higher diamonds are still out``: the cards of
+    the suit above a lead that others may hold."""
+    if cards.bit_count() == 1:
+        return f"the {card_name(cards.bit_length() - 1)} is still out"
+    return f"higher {SUIT_NAMES[suit]} are still out"
+
+
+def _lower_kept(cards: int, suit: int) -> str:
+    """``your lower six of diamonds is kept``, ``your lower two and six of diamonds are
+    kept``: the lower cards of the suit a lead keeps back."""
+    ranks = [card_name(c).split(" of ")[0] for c in range(52) if cards >> c & 1]
+    said = ranks[0] if len(ranks) == 1 else ", ".join(ranks[:-1]) + " and " + ranks[-1]
+    verb = "is" if len(ranks) == 1 else "are"
+    return f"your lower {said} of {SUIT_NAMES[suit]} {verb} kept"
+
+
 def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     name = card_name(card)
     seat = obs.seat
@@ -216,7 +246,7 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     if obs.bids[seat] == 0 and obs.tricks[seat] == 0:
         if not trick:
             if out & above(card):
-                low = "a low card" if card % 13 <= 8 else "a card"  # (a ten or lower)
+                low = "a low card" if card % 13 <= LOW_RANK else "a card"  # (an eight or lower)
                 return (f"Lead the {name}: {low} others are likely to beat keeps your "
                         "Nil safe.")
             return (f"Lead the {name}: every lead you have is risky for your Nil, and this "
@@ -271,9 +301,25 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                     "so it should win the trick.")
         if suit == SPADES:
             return f"Lead the {name}: drawing out the opponents' spades protects your winners."
-        if need <= 0 and card % 13 <= 8:  # a ten or lower
-            return f"Lead the {name}: your side has its tricks; a low lead avoids bags."
-        if card % 13 <= 8:  # a ten or lower
+        if not out & SUIT_MASKS[suit]:
+            return (f"Lead the {name}: no other {_suit_word(suit)} is left to be played, so "
+                    "the others must trump it or play another suit.")
+        # Others hold a higher card of the suit (else it is the highest left, above). The
+        # words say why this card rather than a lower one of the suit held: "low" only of
+        # a low card that is the lowest held (a ten led from the six, ten and king is not).
+        lower = (obs.hand or 0) & below(card)
+        is_low = card % 13 <= LOW_RANK and not lower
+        if need <= 0:
+            if is_low:
+                return f"Lead the {name}: your side has its tricks; a low lead avoids bags."
+            higher = _higher_out(out & above(card), suit)
+            if not lower:
+                return (f"Lead the {name}: your side has its tricks, and it is your lowest "
+                        f"{_suit_word(suit)}; {higher} to beat it, which avoids bags.")
+            return (f"Lead the {name}: your side has its tricks; {higher} to beat it now, "
+                    "while later it could take a trick and a bag, and "
+                    f"{_lower_kept(lower, suit)} for later.")
+        if is_low:
             return (f"Lead the {name}: a low card from {SUIT_NAMES[suit]} keeps your high "
                     "cards for later.")
         return (f"Lead the {name}: it draws out the higher {SUIT_NAMES[suit]} still to be "

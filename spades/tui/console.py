@@ -236,10 +236,12 @@ class Console:
         #: What was typed but not entered when the last prompt's deadline passed.
         self.dropped = ""
 
-    def say(self, line: str = "") -> None:
+    def say(self, line: str = "", *, hang: int = 0) -> None:
         """One line of output (one sentence or one block), wrapped between words to the
-        terminal's width (whole when the output is not a terminal)."""
-        self.write(self.wrap(line) + "\n")
+        terminal's width (whole when the output is not a terminal); with ``hang``, its
+        further lines start at that column (under a table's last column, such as the
+        description of a command in the help)."""
+        self.write(self.wrap(line, hang=hang) + "\n")
 
     def wrap_prompt(self, prompt: str) -> str:
         """A prompt wrapped as :meth:`wrap` does, keeping the space after it where the
@@ -247,10 +249,11 @@ class Console:
         body = prompt.rstrip(" ")
         return self.wrap(body) + prompt[len(body):]
 
-    def wrap(self, text: str) -> str:
+    def wrap(self, text: str, *, hang: int = 0) -> str:
         """``text`` with each line longer than the terminal broken between words (a line
-        that starts with spaces keeps them on its further lines); lines with colour codes,
-        whose width the codes hide, and words longer than a line stay whole."""
+        that starts with spaces keeps them on its further lines, or starts them at column
+        ``hang`` when given); lines with colour codes, whose width the codes hide, and words
+        longer than a line stay whole."""
         width = self.columns()
         if not width or width < 20:
             return text
@@ -260,6 +263,8 @@ class Console:
                 lines.append(line)
                 continue
             indent = line[:len(line) - len(line.lstrip(" "))]
+            if 0 < hang <= width // 2:  # (a narrower terminal keeps the line's own indent)
+                indent = " " * hang
             lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
                                        break_long_words=False, break_on_hyphens=False)
                          or [line])

@@ -235,7 +235,7 @@ class TerminalGame:
         of a penalty are events of their own)."""
         m = self.match
         result = m.results[-1]
-        lines = text.result_lines(result, m.rules, self.names)[1:]
+        lines = text.result_lines(result, m.rules, self.names, me=self.human)[1:]
         return [f"Hand {result.number} in detail:",
                 *(line for line in lines if not line.startswith("Warning: "))]
 
@@ -395,6 +395,8 @@ class TerminalGame:
         number = text.read_number(entry)
         t = " ".join(entry.lower().translate(text.SUIT_INPUT).replace("-", " ").split())
         if obs.phase is BID:
+            if number is None and t in text.NUMBER_WORDS:  # "five", "Five": as the prompt says
+                number = text.NUMBER_WORDS[t]
             if number is not None:
                 if number < 0:
                     raise SpadesError(f"a bid cannot be negative ({text.cut_short(entry)}): "
@@ -406,14 +408,15 @@ class TerminalGame:
                 return LOOK
             if t in ("blind nil", "blind", "bn"):
                 return BLIND_NIL
-            if t in ("nil", "zero"):
+            if t == "nil":
                 return NIL
             try:
                 parse_card(t)
             except CardError:
-                raise SpadesError(f"{text.short_quote(entry)} is not a bid: type a number, "
-                                  "or nil") from None
-            raise SpadesError("it is time to bid, not to play a card: type a number, or nil")
+                raise SpadesError(f"{text.short_quote(entry)} is not a bid: "
+                                  + self.bids_accepted(obs)) from None
+            raise SpadesError("it is time to bid, not to play a card: "
+                              + self.bids_accepted(obs))
         if number is not None:
             return self.card_numbered(number, obs)
         if t in ("nil", "blind nil", "look"):
@@ -426,6 +429,17 @@ class TerminalGame:
             raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
                               "card like QH, 10h or queen of hearts, its number, or ? for the "
                               "commands") from None
+
+    def bids_accepted(self, obs: Observation) -> str:
+        """What may be typed at this bid prompt, for a refusal: ``you can bid 0 to 13, or
+        nil, in digits or words (4 or four); ? lists the commands``."""
+        bids = sorted(bid_value(a) for a in obs.legal_actions
+                      if is_bid(a) and a not in (BLIND_NIL, LOOK))
+        if not bids:  # blind nil, or look first
+            head = "type blind nil, or look to see your cards"
+        else:
+            head = f"you can bid {text.bid_choices(bids)}, in digits or words (4 or four)"
+        return head + "; ? lists the commands"
 
     def bid_too_large(self, number: int) -> str:
         """Why ``number``, more than any hand holds, is no bid: what the engine says of the
@@ -482,7 +496,7 @@ class TerminalGame:
         obs = m.observation(self.human)
         if name == "help":
             for line in text.help_lines():
-                self.say(line)
+                self.console.say(line, hang=text.HELP_HANG if line.startswith("  ") else 0)
         elif name == "hand":
             if m.phase not in (BID, PLAY):
                 self.say("No hand is being played.")

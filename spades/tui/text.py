@@ -83,9 +83,16 @@ def short_quote(entry: str) -> str:
     return repr(cut_short(entry))
 
 
-def bid_instructions(bids: list[int]) -> str:
-    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
-    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+#: Bids typed as words ("five", "Five", "zero"): every number a hand can hold.
+NUMBER_WORDS: dict[str, int] = {word: n for n, word in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen"))}
+
+
+def bid_choices(bids: list[int]) -> str:
+    """The bids allowed (tricks, 0 for nil), ascending, in words: ``0 to 13, or nil``,
+    ``1 to 13``, ``4, or nil`` ("" when none)."""
     numbers = [b for b in bids if b]
     if len(bids) > 2 and bids == list(range(bids[0], bids[-1] + 1)):
         choices = [f"{bids[0]} to {bids[-1]}"]
@@ -93,9 +100,15 @@ def bid_instructions(bids: list[int]) -> str:
         choices = [str(b) for b in numbers]
     if 0 in bids:
         choices.append("nil")
-    if len(choices) == 1:
-        return f"Type a bid: {choices[0]}."
-    return f"Type a bid: {', '.join(choices[:-1])}, or {choices[-1]}."
+    if len(choices) <= 1:
+        return "".join(choices)
+    return f"{', '.join(choices[:-1])}, or {choices[-1]}"
+
+
+def bid_instructions(bids: list[int]) -> str:
+    """What to type at a bid prompt, from the bids allowed (tricks, 0 for nil), ascending:
+    ``Type a bid: 0 to 13, or nil.``, ``Type a bid: 1 to 13.``, ``Type a bid: 4, or nil.``"""
+    return f"Type a bid: {bid_choices(bids)}."
 
 
 def plural(n: int, word: str) -> str:
@@ -193,17 +206,30 @@ def hand_rich(hand: int, legal: int, *, symbols: bool,
     return [f"Your hand ({plural(len(cards), 'card')}):", *rows]
 
 
+def called(obs: Observation, seat: int, names: list[str]) -> str:
+    """A seat as the play-by-play names it to the reader of ``obs``: ``you``, ``your
+    partner North`` or ``East``."""
+    if seat == obs.seat:
+        return "you"
+    side_of = obs.rules.side_of
+    if side_of[seat] == side_of[obs.seat]:
+        return f"your partner {names[seat]}"
+    return names[seat]
+
+
 def bids_so_far(obs: Observation, names: list[str]) -> str:
-    """The bids of this hand in the order they were made ("East 4, you Nil"; "": none)."""
+    """The bids of this hand in the order they were made ("your partner North 4, East 3,
+    you Nil"; "": none)."""
     n = obs.rules.players
     order = [(obs.dealer + 1 + i) % n for i in range(n)]
-    done = [f"{'you' if s == obs.seat else names[s]} {bid_words(b, obs.blind[s])}"
+    done = [f"{called(obs, s, names)} {bid_words(b, obs.blind[s])}"
             for s in order if (b := obs.bids[s]) is not None]
     return ", ".join(done)
 
 
 def trick_sentence(obs: Observation, names: list[str]) -> str:
-    """The cards played to the open trick and whether spades are broken (seed 002's key)."""
+    """The cards played to the open trick and whether spades are broken (seed 002's key);
+    the seats named as the play-by-play names them (``your partner North played ...``)."""
     broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
     if obs.phase == "bid":
         done = bids_so_far(obs, names)
@@ -214,9 +240,9 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
     if obs.phase != "play":
         return "No trick is being played: the match is over."
     if not obs.trick:
-        leads = "you lead" if obs.leader == obs.seat else f"{names[obs.leader]} leads"
+        leads = "you lead" if obs.leader == obs.seat else f"{called(obs, obs.leader, names)} leads"
         return f"No card has been played to this trick yet; {leads}. {broken}"
-    played = ", ".join(f"{'you' if s == obs.seat else names[s]} played the {card_name(c)}"
+    played = ", ".join(f"{called(obs, s, names)} played the {card_name(c)}"
                        for s, c in obs.trick)
     return f"This trick: {played}. {broken}"
 
@@ -247,7 +273,8 @@ def _visible(text: str) -> int:
 
 
 def status_lines(match: Match, names: list[str], me: int | None = None) -> list[str]:
-    """Round status: each player's bid and tricks so far, each side's contract and score.
+    """Round status: each player's bid and tricks so far, each side's contract (until all
+    its players have bid: their bids so far and who has yet to bid) and score.
     Between hands, the hand just played (with its own dealer) and who deals the next.
     Seat ``me`` (the reader's) is told as "you", as the play-by-play tells it; a continued
     record's CPU is "Nora (CPU)" where first named, then "Nora"."""
@@ -274,12 +301,29 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
                else f"bid {bid_words(b, match.blind[s])}")
         parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
     lines.append("; ".join(parts) + ".")
-    for seats in rules.sides:
-        if len(seats) > 1:
-            contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
-            taken = sum(match.tricks[s] for s in seats)
-            lines.append(f"{and_list([name(s) for s in seats])}: contract {contract}, "
-                         f"{plural(taken, 'trick')} taken.")
+    mine = rules.side_of[me] if me is not None else None
+    for k, seats in enumerate(rules.sides):
+        if len(seats) == 1:
+            continue
+        who = and_list([name(s) for s in seats])
+        if k == mine:  # as the play-by-play and the hand's details name it
+            who = f"Your side ({who})"
+        waiting = [s for s in seats if match.bids[s] < 0]
+        if waiting:  # no contract yet: the bids so far, and who has yet to bid
+            done = [f"{called(s)} bid {bid_words(match.bids[s], match.blind[s])}"
+                    for s in seats if match.bids[s] >= 0]
+            if not done:
+                everyone = "neither" if len(seats) == 2 else "nobody"
+                lines.append(f"{who}: {everyone} has bid yet.")
+                continue
+            verb = "have" if waiting == [me] or len(waiting) > 1 else "has"
+            lines.append(f"{who}: {and_list(done)}, "
+                         f"{and_list([called(s) for s in waiting])} {verb} yet to bid; "
+                         "no contract yet.")
+            continue
+        contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
+        taken = sum(match.tricks[s] for s in seats)
+        lines.append(f"{who}: contract {contract}, {plural(taken, 'trick')} taken.")
     lines.append(scores_sentence(match, names, name))
     return lines
 
@@ -297,16 +341,35 @@ def scores_sentence(match: Match, names: list[str],
     return "Scores: " + "; ".join(parts) + "."
 
 
-def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
+def result_lines(result: HandResult, rules: Rules, names: list[str],
+                 me: int | None = None) -> list[str]:
     """The hand summary, one sentence per line: for each side its contract (made or set),
     overtricks, nil results, bonus, timer penalty bags, bag penalty, then its points for the
     hand, new score and bags; then the warnings within three bags of a penalty. A continued
-    record's CPU is "Nora (CPU)" where first named, then "Nora"."""
+    record's CPU is "Nora (CPU)" where first named, then "Nora".
+
+    Told to seat ``me``, that seat's side is named as the play-by-play names it: "Your side
+    (North and South)" where first named, then "Your side" (a side of one: "You"); its Nils
+    are "Your Nil" and "Your partner North's Nil"."""
     name = marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
+
+    def whose(seat: int) -> str:
+        if seat == me:
+            return "Your"
+        if mine is not None and rules.side_of[seat] == mine:
+            return f"Your partner {name(seat)}'s"
+        return f"{name(seat)}'s"
+
     lines = [f"Hand {result.number} is over."]
     for k, seats in enumerate(rules.sides):
         side = result.sides[k]
-        who = and_list([name(s) for s in seats])
+        if k != mine:
+            who = and_list([name(s) for s in seats])
+        elif len(seats) > 1:
+            who = f"Your side ({and_list([name(s) for s in seats])})"
+        else:
+            who = "You"
         if side.contract > 0:
             took = f"{who} bid {side.contract} and took {side.contract_tricks}"
             if side.made:
@@ -324,12 +387,12 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
             worth = rules.blind_nil_points if result.blind[s] else rules.nil_points
             taken = result.tricks[s]
             if taken == 0:
-                lines.append(f"{name(s)}'s {kind} made: {worth:+d}.")
+                lines.append(f"{whose(s)} {kind} made: {worth:+d}.")
             elif rules.failed_nil_tricks_count:
-                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{whose(s)} {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}; the tricks count toward the contract.")
             else:
-                lines.append(f"{name(s)}'s {kind} broken with {plural(taken, 'trick')}: "
+                lines.append(f"{whose(s)} {kind} broken with {plural(taken, 'trick')}: "
                              f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
                              "the tricks.")
         if side.bonus_points:
@@ -341,14 +404,22 @@ def result_lines(result: HandResult, rules: Rules, names: list[str]) -> list[str
         if side.penalties:
             count = side.penalties * rules.bag_limit
             lines.append(f"Bag penalty: {count} bags cost {-side.penalties * rules.bag_penalty:+d}.")
-        again = and_list([name(s) for s in seats])  # (its CPUs' marks said above)
+        if k == mine:  # named above
+            again = "Your side" if len(seats) > 1 else "You"
+        else:
+            again = and_list([name(s) for s in seats])  # (its CPUs' marks said above)
         lines.append(f"{again}: {result.points[k]:+d} this hand, {result.scores[k]} in all, "
                      f"{plural(result.bags[k], 'bag')}.")
     for k in range(len(rules.sides)):
         warn = bag_warning(rules, result.bags[k])
-        if warn:
-            lines.append(f"Warning: {and_list([name(s) for s in rules.sides[k]])} "
-                         f"{'are' if len(rules.sides[k]) > 1 else 'is'} {warn}.")
+        if not warn:
+            continue
+        if k == mine:
+            subject = "your side is" if len(rules.sides[k]) > 1 else "you are"
+        else:
+            subject = (f"{and_list([name(s) for s in rules.sides[k]])} "
+                       f"{'are' if len(rules.sides[k]) > 1 else 'is'}")
+        lines.append(f"Warning: {subject} {warn}.")
     return lines
 
 
@@ -442,14 +513,23 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: The column where a command's description starts in the help (``  n  numbers your
+#: cards...``): a description broken at the terminal's width goes on there, under itself,
+#: not under the keys and commands, where its words would read as a command.
+HELP_HANG = len("  n  numbers ")
+
+
 def help_lines() -> list[str]:
+    """The help: each command's line starts with two spaces (to be wrapped at
+    :data:`HELP_HANG`), the other lines with none."""
     lines = ["Commands, at any prompt (the word or its one-key short form):"]
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
     lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
                  "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
                  "dealt (suit by suit, weakest first), and a card keeps its number until the "
                  "hand is over.")
-    lines.append("To bid type a number, or nil (blind nil and look where allowed).")
+    lines.append("To bid type a number, in digits or in words (4 or four), or nil (blind nil "
+                 "and look where allowed).")
     lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
                  "from what has been played in the open (bids over or under what the hands "
                  "were worth, bold Nils, covering a Nil partner, playing high when following) "

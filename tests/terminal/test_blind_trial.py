@@ -89,9 +89,9 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
     assert details, out
     assert "(CPU)" not in play, play
     details, _, status = details.partition("Press Enter for the next hand")
-    assert details.startswith("Nora (CPU) and Sofia bid 4 and took 6: contract made, +40.\n"
-                              ), details
-    assert "\nNora and Sofia: +42 this hand, 123 in all, 3 bags.\n" in details, details
+    assert details.startswith("Your side (Nora (CPU) and Sofia) bid 4 and took 6: contract "
+                              "made, +40.\n"), details
+    assert "\nYour side: +42 this hand, 123 in all, 3 bags.\n" in details, details
     assert "\nEmil (CPU) and Walt (CPU) bid 6 and took 7: " in details, details
     assert "\nEmil and Walt: +61 this hand, 92 in all, 2 bags." in details, details
     for block in (details, status):
@@ -133,4 +133,4 @@ def test_the_trick_command_tells_your_own_lead_as_yours() -> None:
     assert text.trick_sentence(match.observation(2), names) == (
         "No card has been played to this trick yet; you lead. Spades are not broken yet.")
     assert text.trick_sentence(match.observation(0), names).startswith(
-        "No card has been played to this trick yet; South leads.")
+        "No card has been played to this trick yet; your partner South leads.")

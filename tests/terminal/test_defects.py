@@ -144,8 +144,8 @@ def test_hand_summary_once_per_side_then_the_next_deal(tmp_path: Path) -> None:
     assert seen.count("Hand 1 scored: ") == 1 and seen.count("Hand 1 in detail:") == 1
     assert lines[1] == "Hand 1 in detail:"  # the details follow the hand's score
     assert ("Your Nil is broken." in seen) != ("Your Nil is made." in seen)  # told once
-    assert any(line.startswith("South's Nil ") for line in lines)
-    for who in ("North and South", "East and West"):
+    assert any(line.startswith("Your Nil ") for line in lines)  # as the play says it
+    for who in ("Your side", "East and West"):
         assert sum(line.startswith(f"{who}: ") and "this hand" in line for line in lines) == 1
     assert any("contract made" in line or "contract set" in line for line in lines)
     child.sendline("")
@@ -298,8 +298,9 @@ def test_long_junk_is_quoted_short_at_the_bid_and_the_card_prompt(tmp_path: Path
     child.expect(BID_PROMPT)
     child.sendline("x" * 3000)
     child.expect(r"Refused: ([^\r\n]*)\r?\n")
-    assert child.match.group(1) == "'xxxxxxxxxxxxxxxxxxxx...' is not a bid: type a number, " \
-                                   "or nil. It is still your turn."
+    assert child.match.group(1) == (
+        "'xxxxxxxxxxxxxxxxxxxx...' is not a bid: you can bid 0 to 13, or nil, in digits or "
+        "words (4 or four); ? lists the commands. It is still your turn.")
     child.expect(BID_PROMPT)
     child.sendline("3")
     child.expect(CARD_PROMPT)
@@ -315,7 +316,8 @@ def test_long_junk_piped_in_is_quoted_short(tmp_path: Path) -> None:
     db = str(tmp_path / "k.sqlite3")
     out = run_cli("play", "--plain", "--seed", "1", "--db", db,
                   input="x" * 200_000 + "\nq\n").stdout
-    assert _refusals(out) and all(len(line) < 120 for line in _refusals(out)), _refusals(out)
+    # (each refusal says what is read: a bid's, "you can bid 0 to 13, or nil, ...", is longer)
+    assert _refusals(out) and all(len(line) < 160 for line in _refusals(out)), _refusals(out)
     run_cli("play", "--plain", "--seed", "2", "--db", db, input="q\n")
     out = run_cli("play", "--plain", "--resume", "--db", db,
                   input="z" * 200_000 + "\nq\n").stdout
@@ -329,7 +331,8 @@ def test_long_junk_under_the_timer_is_quoted_short(tmp_path: Path) -> None:
     child.expect(BID_PROMPT)
     child.sendline("x" * 3000)
     child.expect(r"Refused: ([^\r\n]*)\r?\n")
-    assert len(child.match.group(1)) < 120
+    assert child.match.group(1).startswith("'xxxxxxxxxxxxxxxxxxxx...' is not a bid: ")
+    assert len(child.match.group(1)) < 160  # (with what is read: "you can bid 0 to 13, ...")
     child.expect(BID_PROMPT)
     child.send("w" * 3000)  # typed, never entered
     child.expect(r"What you had typed \(([^\r\n]*)\) was not used\.", timeout=15)
@@ -442,7 +445,8 @@ def test_a_resume_during_others_bids_tells_the_bids_so_far(tmp_path: Path) -> No
     record.write_text(json.dumps(match.to_record(human=2)), encoding="utf-8")
     assert run_cli("import", str(record), "--db", db).returncode == 0
     out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
-    assert "Bidding is under way (bids so far: North 3); no card has been played." in out, out
+    assert ("Bidding is under way (bids so far: your partner North 3); no card has been "
+            "played.") in out, out
 
 
 def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
