@@ -67,6 +67,19 @@ def forwarded(pubsub: Any, ref: str) -> None:
               f"the message {ref!r}")
 
 
+def _kill_keeping_lease(a: Server, shared: Any, pubsub: Any, prefix: str, tid: str) -> str:
+    """Kill ``a`` (SIGKILL), which runs table ``tid``, with its lease on the table made to run
+    on (as in the seconds before it expires), and subscribe ``pubsub`` to what is still sent
+    to it: the lease's key (delete it to let a live process take the table over)."""
+    lease = prefix + "owner:" + tid
+    dead = shared.get(lease)
+    assert isinstance(dead, str)
+    a.kill()
+    shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
+    pubsub.subscribe(prefix + "node:" + dead)
+    return lease
+
+
 def test_two_processes_one_table_and_the_owner_killed_mid_trick(room: list[Server]) -> None:
     a, b, c = room
     ann = NetPlayer(a, "Ann")
@@ -416,12 +429,7 @@ def test_a_join_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
     shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
     pubsub = shared.pubsub()
     try:
-        lease = prefix + "owner:" + tid
-        dead = shared.get(lease)
-        assert isinstance(dead, str)
-        a.kill()
-        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
-        pubsub.subscribe(prefix + "node:" + dead)
+        lease = _kill_keeping_lease(a, shared, pubsub, prefix, tid)
         ann2 = NetPlayer(c, "Ann", ann.token)
         assert tid in ann2.welcome["tables"]
         ann2.send({"type": "join", "table_id": tid, "ref": "again"})
@@ -457,12 +465,7 @@ def test_an_act_sent_to_a_dead_process_is_answered_by_the_one_that_takes_over(
     store = Store.open(a.db)
     try:
         count = len(store.events(tid))
-        lease = prefix + "owner:" + tid
-        dead = shared.get(lease)
-        assert isinstance(dead, str)
-        a.kill()
-        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
-        pubsub.subscribe(prefix + "node:" + dead)
+        lease = _kill_keeping_lease(a, shared, pubsub, prefix, tid)
         since = len(bob.frames)
         bob.send({"type": "act", "action": action, "ref": "lost"})
         # b forwards the move to the process it believes runs the table
@@ -980,12 +983,7 @@ def test_messages_sent_to_a_dead_process_are_answered_by_the_one_that_takes_over
     pubsub = shared.pubsub()
     store = Store.open(a.db)
     try:
-        lease = prefix + "owner:" + tid
-        dead = shared.get(lease)
-        assert isinstance(dead, str)
-        a.kill()
-        shared.set(lease, dead, px=600_000)  # the dead process's lease, still running
-        pubsub.subscribe(prefix + "node:" + dead)
+        lease = _kill_keeping_lease(a, shared, pubsub, prefix, tid)
         since = len(bob.frames)
         bob.send({"type": "chat", "text": "anyone there?", "ref": "chat"})
         forwarded(pubsub, "chat")

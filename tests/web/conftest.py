@@ -7,6 +7,7 @@ skipped with that reason (``scripts/test`` installs it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -61,6 +62,23 @@ def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
             proc.kill()
             raise RuntimeError("spades serve did not start; see " + str(getattr(log, "name", log)))
         time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def serving(folder: Path, *extra: str) -> Iterator[str]:
+    """A ``spades serve`` of a test's own, its database and log in ``folder``, with more
+    options ``extra`` (``"--limit", "idle_seconds=2"``): its address, stopped after."""
+    port = _free_port()
+    with open(folder / "serve.log", "w") as log:
+        proc = start_serve(port, str(folder / "spades.sqlite3"), log, extra)
+        try:
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ and offers "Take my seat back", reachable by keyboard, which takes the seat back
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import threading
 import types
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.server.netclient import NetPlayer
-from tests.web.conftest import _free_port, start_serve
+from tests.web.conftest import serving
 from tests.web.helpers import Speech, create_private_table, open_bid_box
 from tests.web.test_axe_and_screenshots import audit
 
@@ -26,18 +25,8 @@ IDLE = 2
 @contextlib.contextmanager
 def serving_with_idle(seconds: float, folder: Path) -> Iterator[str]:
     """A ``spades serve`` of its own with ``--limit idle_seconds=SECONDS``: its address."""
-    port = _free_port()
-    with open(folder / "serve.log", "w") as log:
-        proc = start_serve(port, str(folder / "spades.sqlite3"), log,
-                           ("--limit", f"idle_seconds={seconds}"))
-        try:
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with serving(folder, "--limit", f"idle_seconds={seconds}") as url:
+        yield url
 
 
 @pytest.fixture

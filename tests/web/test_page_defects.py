@@ -4,26 +4,24 @@ and what the second tab of the same player shows after a take-over."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import _free_port, start_serve
+from tests.web.conftest import serving
 from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
     create_cpu_table,
     settle,
     start_quick_match,
-    take_hinted_turn,
     wait_my_turn_or_over,
 )
 from tests.web.test_blind_trial import _continue_example
 from tests.web.test_conn_states import BOX_SHOWN
-from tests.web.test_summary_timer import KEEP, MY_TURN_OR_SUMMARY
+from tests.web.test_summary_timer import KEEP, play_to_summary
 
 
 def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) -> None:
@@ -116,18 +114,8 @@ def test_you_are_back_comes_first_after_a_reload(new_page: Any, server: str) -> 
 def slow_handover(server: str, tmp_path: Path) -> Iterator[str]:
     """A server of its own whose seat goes back to an older tab a minute after the tab that
     held it closed (``handover_ms``): longer than any reload here takes."""
-    port = _free_port()
-    with open(tmp_path / "serve.log", "w") as log:
-        proc = start_serve(port, str(tmp_path / "spades.sqlite3"), log,
-                           ("--limit", "handover_ms=60000"))
-        try:
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with serving(tmp_path, "--limit", "handover_ms=60000") as url:
+        yield url
 
 
 # what the older tab shows and says: the box's removals (the flicker) counted as they happen
@@ -181,13 +169,7 @@ def test_no_cpu_plays_for_you_once_the_match_is_over(new_page: Any) -> None:
     page = new_page(viewport={"width": 390, "height": 844}, settings=KEEP)
     start_quick_match(page, "Overnote", one_hand=True)
     assert page.text_content("#leave-note").startswith("A CPU plays for you")
-    for _ in range(20):  # our bid and 13 cards at most
-        page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
-        if page.evaluate("spadesApp.table.summaryShown()"):
-            break
-        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
-    else:
-        raise AssertionError("the hand did not end")
+    play_to_summary(page)
     page.wait_for_selector("#summary-next")
     assert page.text_content("#summary-next") == "See the result"
     assert "The match is over." in page.text_content(".status-line")

@@ -22,18 +22,22 @@ MY_TURN_OR_SUMMARY = """() => { const t = spadesApp.table;
   return !!t && !!t.view && (t.summaryShown() || t.turnKey !== null); }"""
 
 
+def play_to_summary(page: Any) -> None:
+    """Take our hinted turns (our bid and 13 cards at most) until the hand's summary shows."""
+    for _ in range(20):
+        page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            return
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    raise AssertionError("the hand did not end")
+
+
 def test_the_summary_goes_by_itself_at_a_timed_table(new_page: Any, server: str) -> None:
     page = new_page(settings=KEEP)
     create_cpu_table(page, server, "Tia", profile="race400", timer=60)
     assert page.evaluate("spadesApp.table.msg.table.options.turn_timer") == 60
     page.evaluate(WATCH)
-    for _ in range(20):  # our bid and 13 cards at most
-        page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
-        if page.evaluate("spadesApp.table.summaryShown()"):
-            break
-        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
-    else:
-        raise AssertionError("the hand did not end")
+    play_to_summary(page)
     page.wait_for_selector(".hand-summary")
     # kept until put away without a timer; here it goes by itself (3 s) and the next deal shows
     page.wait_for_function("() => !spadesApp.table.summaryShown()", timeout=20000)
