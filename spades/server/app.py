@@ -7,6 +7,8 @@ import contextlib
 import json
 import logging
 import math
+import os
+import signal
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -900,15 +902,31 @@ def _table(conn: Conn) -> Table:
     return conn.table
 
 
+#: Tests only: the point in making a rematch at which this process kills itself (SIGKILL),
+#: as a crash there would (tests/server/test_rematch_cluster.py); unset (always, outside
+#: tests): nothing. ``rematch_half``: between the rematch's two writes (its id stored with
+#: the finished table, and the new table); ``rematch_made``: both stored, the owner not
+#: answered yet.
+DIE_AT = "SPADES_TEST_DIE_AT"
+
+
+def _die_at(point: str) -> None:
+    if os.environ.get(DIE_AT) == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
                   invited: dict[int, int] | None = None,
                   names: dict[int, str] | None = None,
-                  rematch_of: Table | None = None) -> Table:
+                  rematch_of: Table | None = None, rematch_id: str | None = None) -> Table:
     """A new table with ``conn`` as its owner (``create``, and ``rematch`` with the old
     table's players ``invited``), under the limits on tables per user and address and the
     create rates; ``conn`` leaves its table (a table not started yet: its place too).
     ``rematch_of``: the finished table it is the rematch of; with several processes, the
-    rematch is stored with it before the ``ack`` (:meth:`Table.keep_rematch`)."""
+    rematch's id is decided and stored with it before the new table is made
+    (:meth:`Table.keep_rematch`), so a process that dies in between leaves no table that
+    the finished one does not know of: whoever brings it back makes the rematch under that
+    id (``rematch_id``: the id stored so, of a rematch never made)."""
     hub.check_options(options)  # refuse before anything changes
     check_tables(hub, conn.user_id, leaving=conn.table)
     check_address(hub, conn.address, leaving=conn.table)
@@ -917,15 +935,44 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
         hub.cluster.leaving_remote(conn)
     if conn.table is not None:
         await conn.table.detach(conn, leaving=conn.table.status == "waiting")
-    table = await hub.create_table(conn, options, invited, names)
+    gid = None
     if rematch_of is not None and hub.cluster is not None:
-        await rematch_of.keep_rematch(table.id, conn.name)
+        gid = await hub.reserve_table_id(rematch_id)
+        if rematch_of.rematched != gid:
+            await rematch_of.keep_rematch(gid, conn.name)
+        _die_at("rematch_half")
+    table = await hub.create_table(conn, options, invited, names, gid)
+    if rematch_of is not None:
+        _die_at("rematch_made")
     table.members[conn.user_id] = conn
     conn.table = table
     conn.send(_ack(ref, table.seq))
     conn.send(table.snapshot(conn))
     hub.lobby_changed(table)
     return table
+
+
+async def _tell_rematch(hub: Hub, table: Table, conn: Conn) -> None:
+    """``conn`` has just come to the finished ``table``: if a rematch made of it waits for
+    its players, it hears of it (:meth:`Table.tell_rematch_to`). That rematch runs here, or
+    (several processes, after a take-over) at another process or none yet: then the store
+    says whether it waits (before: only a rematch run here was told, so a player joined
+    again to the finished table elsewhere, or reloading there, never heard of it)."""
+    made = table.owes_rematch(conn)
+    if made is None:
+        return
+    here = hub.tables.get(made)
+    if here is not None:
+        waits = here.status == "waiting"
+    elif hub.cluster is not None:
+        try:
+            waits = (await hub.db(hub.store.game, made)).status == "waiting"
+        except (StoreError, SQLAlchemyError):  # (never made: its process died first)
+            return
+    else:
+        return
+    if waits and table.owes_rematch(conn) == made:  # (still so after reading the store)
+        table.tell_rematch_to(conn)
 
 
 async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
@@ -962,12 +1009,17 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await old.detach(conn, leaving=False)
             await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
             return
-        if (made is None and old.rematched is not None and hub.cluster is not None
-                and await hub.cluster.lead_to_rematch(conn, old, ref)):
-            return  # made before this process brought the table back: joined there
+        unmade = None
+        if made is None and old.rematched is not None and hub.cluster is not None:
+            found = await hub.cluster.lead_to_rematch(conn, old, ref)
+            if found == "led":
+                return  # made before this process brought the table back: joined there
+            if found == "unmade":  # (its process died between deciding its id and making it)
+                unmade = old.rematched
         old.making_rematch = True  # (kept while its owner leaves it for the new table)
         try:
-            table = await _create(hub, conn, old.options, ref, invited, players, old)
+            table = await _create(hub, conn, old.options, ref, invited, players, old,
+                                  unmade)
             old.tell_rematch(table.id, conn.name)
         finally:
             old.making_rematch = False
@@ -990,8 +1042,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         # answered there (ack, snapshot), before the event the join causes is told
         await table.join(conn, msg.role, msg.invite, if_free=msg.if_free, back=msg.back,
                          ref=ref)
-        if came and conn.table is table and table.rematched is not None:
-            table.tell_rematch_to(conn)  # (a rematch made before they came back)
+        if came and conn.table is table:
+            await _tell_rematch(hub, table, conn)  # (a rematch made before they came back)
     elif kind == "leave":
         table = _table(conn)
         await table.detach(conn, leaving=True)

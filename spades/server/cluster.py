@@ -21,8 +21,9 @@ client may be connected to any node:
   :class:`spades.server.tables.Rejoin`); turn timers and CPU players resume there; one
   not let in again there (a spectator past a cap) is told so, and its process forgets the
   table for it (:meth:`Cluster.rejoin_refused`); the rematch made of a finished table is
-  stored with it, so the process that brings it back leads a rematch asked again to that
-  one (:meth:`Cluster.lead_to_rematch`);
+  stored with it (its id, before the new table is made), so the process that brings it
+  back leads a rematch asked again to that one, or makes it under that id
+  (:meth:`Cluster.lead_to_rematch`);
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
@@ -45,7 +46,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
@@ -427,11 +428,20 @@ class Cluster:
 
     # Tables of this node ----------------------------------------------------------------
 
-    async def reserve(self, table_id: str) -> None:
+    async def reserve(self, table_id: str, wait: bool = False) -> None:
         """Take the lease of a table about to be made here, before it is stored: a node
-        that finds it stored finds it run (and does not restore it a second time)."""
-        if not await self.room.claim(table_id):
-            raise TableError("server", "could not reserve the new table's id")
+        that finds it stored finds it run (and does not restore it a second time).
+        ``wait``: an id decided before (a rematch's, stored with the finished table), whose
+        lease the process that decided it may hold still (it died before it made the
+        table): waited for, up to twice a lease's time, until it runs out."""
+        tries = 21 if wait else 1
+        for n in range(tries):
+            if await self.room.claim(table_id):
+                return
+            if n + 1 < tries:
+                await asyncio.sleep(self.room.lease_ms / 10000)
+        raise TableError("server", "could not reserve the new table's id: try again in a "
+                         "moment")
 
     async def claimed(self, table: Table) -> bool:
         """A table made or restored here: this node runs it (if it still holds its lease:
@@ -567,24 +577,27 @@ class Cluster:
         self._forward(conn, node, data, number)
         return True
 
-    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any) -> bool:
+    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any
+                              ) -> Literal["led", "unmade", "ended"]:
         """The owner asks again for the rematch of the finished table ``old``, brought back
         here from the store after the process that ran it stopped, which had made that
         rematch (:meth:`Table.keep_rematch`; it runs at another process now, or none yet).
         If it is still waiting or under way, ``conn`` leaves ``old`` and joins it, wherever
         it runs, as the answer to the rematch (with its ``ref``: an ``ack`` and the new
         table's snapshot, or a refusal), as the process that made it would have answered
-        (before: a second rematch was made). True: so answered; False: it ended (or is
-        gone), a new one is made."""
+        (before: a second rematch was made). ``"led"``: so answered; ``"unmade"``: it is
+        not in the store (the process that decided its id died before it made the table:
+        it is made now, under that id); ``"ended"``: it ended (or is gone), a new one is
+        made."""
         made = old.rematched
         if made is None:
-            return False
+            return "ended"
         try:
             row = await self.hub.db(self.hub.store.game, made)
         except StoreError:
-            return False
+            return "unmade"
         if row.status not in ("waiting", "active"):
-            return False
+            return "ended"
         await old.detach(conn, leaving=False)
         join: dict[str, Any] = {"type": "join", "table_id": made}
         if ref is not None:
@@ -593,7 +606,7 @@ class Cluster:
             conn.lead(join)
         else:
             await self.as_client(conn, join)
-        return True
+        return "led"
 
     async def as_client(self, conn: Conn, data: dict[str, Any]) -> None:
         """``data`` as if ``conn``'s client had sent it: forwarded to the process that runs
@@ -874,9 +887,21 @@ class Cluster:
         then, which has not answered it; now ``node`` runs the table (taken over: that
         process died, and the rematch with it). The rematch goes to ``node`` (after the
         join that brought the client back to the table there), with its ``ref``, so the
-        owner is answered (before: their page waited for ever)."""
+        owner is answered (before: their page waited for ever). An owner whom that process
+        had already taken off the finished table for the new one (it died making it:
+        this process was told the owner left the table) is joined to it again first, as a
+        player, as the take-over joins the others (before: the rematch was refused, "you
+        are not at a table")."""
         assert conn.rematching is not None
         table_id, _sent_to, data, _number = conn.rematching
+        if conn.table is None and conn.remote_table is None:
+            back = {"type": "join", "table_id": table_id, "role": "player"}
+            if node != self.node:
+                conn.remote_table, conn.remote_node, conn.remote_watching = table_id, node, False
+                self._forward(conn, node, back, self._quiet(conn), "player")
+            else:
+                with contextlib.suppress(TableError):  # (refused: so is the rematch, said)
+                    await self._rejoin_here(conn, back, watching=False)
         if node != self.node:
             number = next(self._numbers)  # (a new one: that process may have had the old)
             conn.rematching = (table_id, node, data, number)

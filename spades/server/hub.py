@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from starlette.websockets import WebSocket
 
@@ -80,7 +80,7 @@ class Peers(Protocol):
     async def start(self, before: Callable[[], Awaitable[Any]] | None = None) -> None: ...
     async def close(self) -> None: ...
     async def abandon_stale(self, before: datetime) -> list[str]: ...
-    async def reserve(self, table_id: str) -> None: ...
+    async def reserve(self, table_id: str, wait: bool = False) -> None: ...
     async def claimed(self, table: Table) -> bool: ...
     def released(self, table: Table) -> None: ...
     def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
@@ -90,7 +90,8 @@ class Peers(Protocol):
     def unregister(self, conn: Conn) -> None: ...
     async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
     def leaving_remote(self, conn: Conn) -> None: ...
-    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any) -> bool: ...
+    async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any
+                              ) -> Literal["led", "unmade", "ended"]: ...
 
 
 def token_hash(token: str) -> str:
@@ -513,10 +514,13 @@ class Hub:
 
     async def create_table(self, conn: Conn, options: TableOptions,
                            invited: Mapping[int, int] | None = None,
-                           names: Mapping[int, str] | None = None) -> Table:
+                           names: Mapping[int, str] | None = None,
+                           gid: str | None = None) -> Table:
         """``invited``: a rematch's players (user id: place at the table before): the
         owner sits at their old place, the others may sit down without the invite code,
-        and their places (``names``: theirs) are kept for them until the start."""
+        and their places (``names``: theirs) are kept for them until the start. ``gid``:
+        its id, reserved already (:meth:`reserve_table_id`: a rematch's, stored with the
+        finished table first); by default a new one."""
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
@@ -530,7 +534,8 @@ class Hub:
             meta["invited"] = sorted(invited.items())
         if names:
             meta["invited_names"] = sorted(names.items())
-        gid = await self._reserve()
+        if gid is None:
+            gid = await self.reserve_table_id()
         try:
             await self.db(self.store.create_game, "table", rules, game_id=gid,
                           seats=[p.to_db() for p in places], options=meta, status="waiting")
@@ -546,13 +551,15 @@ class Hub:
             await self.cluster.claimed(table)
         return table
 
-    async def _reserve(self) -> str:
-        """The id of a new table; with several processes, this one holds its lease before
-        the table is stored (another process that sees it stored sees it run)."""
-        gid = str(uuid.uuid4())
+    async def reserve_table_id(self, gid: str | None = None) -> str:
+        """The id of a new table (``gid``, or a new one); with several processes, this one
+        holds its lease before the table is stored (another process that sees it stored
+        sees it run). ``gid``: an id decided before, by a process that may have died
+        holding its lease (a rematch's: :meth:`spades.server.cluster.Cluster.reserve`)."""
+        table_id = gid or str(uuid.uuid4())
         if self.cluster is not None:
-            await self.cluster.reserve(gid)
-        return gid
+            await self.cluster.reserve(table_id, wait=gid is not None)
+        return table_id
 
     async def _unreserve(self, gid: str) -> None:
         if self.cluster is not None:
@@ -589,7 +596,7 @@ class Hub:
         places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
-        gid = await self._reserve()
+        gid = await self.reserve_table_id()
         try:
             await self.db(self.store.save_record, match, kind="table", game_id=gid,
                           seats=[p.to_db() for p in places], options=meta)
@@ -705,6 +712,7 @@ class Hub:
         rematched = meta.get("rematched")
         if isinstance(rematched, str) and rematched:  # the rematch made of it (keep_rematch)
             table.rematched = rematched
+            table.rematch_stored = True
             by = meta.get("rematched_by")
             table.rematched_by = by if isinstance(by, str) else ""
         if stored.match is not None:

@@ -248,6 +248,9 @@ class Table:
         #: the id of the rematch this (finished) table's owner made, if any
         self.rematched: str | None = None
         self.rematched_by = ""  # the name of the owner who made it
+        #: with several processes: stored with this table (:meth:`keep_rematch`), so it
+        #: may run at another process (:meth:`_maybe_forget`)
+        self.rematch_stored = False
         self.making_rematch = False  # (its owner left it for the rematch being made)
         #: the connections that heard of that rematch: not told it again
         self.rematch_told: weakref.WeakSet[Member] = weakref.WeakSet()
@@ -888,10 +891,13 @@ class Table:
             if self.making_rematch:
                 return  # (its owner left it for the rematch being made: told of next)
             made = self.hub.tables.get(self.rematched or "")
-            if self.status == "finished" and made is not None and made.status == "waiting":
-                # its rematch waits for its players: one who comes back here, or whose join
-                # is on its way (with several processes, after a take-over), hears of it
-                # (:meth:`tell_rematch_to`); the janitor forgets it a sweep later
+            if self.status == "finished" and (
+                    (made is not None and made.status == "waiting")
+                    or (made is None and self.rematched is not None and self.rematch_stored)):
+                # its rematch waits for its players (or, with several processes, may wait
+                # at another process): one who comes back here (a reload), or whose join
+                # is on its way (after a take-over), hears of it (:meth:`tell_rematch_to`);
+                # the janitor forgets it a sweep later
                 return
             self.hub.forget(self)
 
@@ -1038,15 +1044,18 @@ class Table:
                              "before, until they are back or the match starts")
 
     async def keep_rematch(self, new_id: str, owner: str) -> None:
-        """With several processes: the rematch ``new_id`` that ``owner`` made of this
-        (finished) table is stored with it, before the owner's ``ack``, so the process that
-        brings this table back after this one dies knows it (:meth:`Hub._restore_one`), and
-        the rematch asked again there leads to that table rather than making a second one
+        """With several processes: the id ``new_id`` of the rematch that ``owner`` is
+        making of this (finished) table is stored with it, before the new table is made (so
+        before the owner's ``ack``), so the process that brings this table back after this
+        one dies knows it (:meth:`Hub._restore_one`), and the rematch asked again there
+        leads to that table rather than making a second one, or, if this process died
+        before it made it, makes it under that id
         (:meth:`spades.server.cluster.Cluster.lead_to_rematch`). If it cannot be stored
         (this instance was taken over meanwhile, or the database failed), the rematch is
         made all the same, and only this process knows it (as before)."""
         self.rematched = new_id
         self.rematched_by = owner
+        self.rematch_stored = True
         try:
             await self.hub.table_write(self, self.hub.store.update_game, self.id,
                                        options=self.meta())
@@ -1062,19 +1071,27 @@ class Table:
         self.emit({"kind": "rematch", "rematch": new_id,
                    "text": f"{owner} started a rematch"})
 
+    def owes_rematch(self, conn: Member) -> str | None:
+        """The rematch made of this finished table that ``conn``, at it, has not heard of
+        here (not the owner, who made it), if any (:meth:`tell_rematch_to`)."""
+        if (self.status != "finished" or self.rematched is None or conn in self.rematch_told
+                or conn.user_id == self.owner):
+            return None
+        return self.rematched
+
     def tell_rematch_to(self, conn: Member) -> None:
         """``conn`` has just come to this finished table (a reload; with several processes,
         a player joined to it again after the process that ran it stopped, whose join may
-        come after the owner's rematch): if the rematch its owner made here still waits for
-        its players, ``conn`` hears of it as the others did (once: not a connection that
-        heard of it already, nor the owner, who made it). The event goes to everyone (its
-        number is theirs too), its words to ``conn`` alone: the others heard them."""
-        made = self.hub.tables.get(self.rematched or "")
-        if (self.status != "finished" or made is None or made.status != "waiting"
-                or conn in self.rematch_told or conn.user_id == self.owner):
+        come after the owner's rematch), and the rematch its owner made still waits for its
+        players, here or at another process (the caller knows: :meth:`owes_rematch`):
+        ``conn`` hears of it as the others did (once: not a connection that heard of it
+        already, nor the owner, who made it). The event goes to everyone (its number is
+        theirs too), its words to ``conn`` alone: the others heard them."""
+        made = self.owes_rematch(conn)
+        if made is None or conn.table is not self:
             return
         self.rematch_told.add(conn)
-        self.emit({"kind": "rematch", "rematch": made.id, "text": ""},
+        self.emit({"kind": "rematch", "rematch": made, "text": ""},
                   told={conn: f"{self.rematched_by or 'the owner'} started a rematch"})
 
     def _require_waiting(self) -> None:

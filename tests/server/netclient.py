@@ -192,14 +192,15 @@ def new_table(owner: NetPlayer, options: Msg) -> str:
 
 @contextlib.contextmanager
 def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: str,
-         *extra: str, users: bool = False, each: Sequence[Sequence[str]] = ()
-         ) -> Iterator[list[Server]]:
+         *extra: str, users: bool = False, each: Sequence[Sequence[str]] = (),
+         envs: Sequence[dict[str, str]] = ()) -> Iterator[list[Server]]:
     """One card room: ``count`` server processes (with options ``extra``) sharing a new
     PostgreSQL database ``name`` and a fresh key space of the shared Redis; stopped when
     the block ends. ``users``: each process signs in to Redis as a user of its own (allowed
     everything), ``NAMEPORT-0``, ``NAMEPORT-1``... (the prefix without its colon, then the
     process's number), whose rights a test can take away. ``each``: options of each process
-    of its own, after ``extra`` (the first's first, ...)."""
+    of its own, after ``extra`` (the first's first, ...); ``envs``: environment variables of
+    each process of its own (a test hook such as ``SPADES_TEST_DIE_AT``)."""
     db = postgres.create_database(name)
     prefix = f"{name}{free_port()}:"
     started: list[Server] = []
@@ -214,8 +215,9 @@ def card_room(count: int, postgres: PostgresServer, redis: RedisServer, name: st
                     assert s.recv(16).startswith(b"+OK")
                 url = f"redis://{user}:pw@127.0.0.1:{redis.port}/0"
             own = each[i] if i < len(each) else ()
+            env = envs[i] if i < len(envs) else None
             started.append(Server(db, free_port(), *extra, *own, "--redis", url,
-                                  "--redis-prefix", prefix).start())
+                                  "--redis-prefix", prefix, env=env).start())
         yield started
     finally:
         for s in started:

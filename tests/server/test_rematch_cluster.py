@@ -7,11 +7,15 @@ the private table never learns the new table's code."""
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
+from spades.store import Store
+from tests.server.helpers import wait_until
 from tests.server.netclient import Msg, NetPlayer, Server, card_room, new_table
 from tests.server.test_cluster import act_until
 from tests.services import PostgresServer, RedisServer
@@ -285,3 +289,183 @@ def test_a_rematch_asked_again_after_a_take_over_leads_to_the_one_made(
     joined_as_player(bob, new["id"])  # the one rematch: Ann and Bob play it
     assert ann.request({"type": "start"})["type"] == "ack"
     act_until([ann, bob], lambda: ann.view is not None and ann.view["phase"] == "over")
+
+
+@contextmanager
+def _room_dying_at(postgres: PostgresServer, redis_server: RedisServer, name: str,
+                   point: str) -> Iterator[list[Server]]:
+    """:func:`room`, whose first process (a) kills itself (SIGKILL) at ``point`` of making a
+    rematch (the test hook ``SPADES_TEST_DIE_AT``: spades.server.app._die_at)."""
+    with card_room(3, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
+                   envs=[{"SPADES_TEST_DIE_AT": point}]) as s:
+        yield s
+
+
+def _unfinished(server: Server) -> list[str]:
+    """The ids of the tables of ``server``'s database that are waiting or under way."""
+    store = Store.open(server.db)
+    try:
+        return store.game_ids(kind="table", status=("waiting", "active"))
+    finally:
+        store.close()
+
+
+def _stored_rematch(server: Server, tid: str) -> Any:
+    """The rematch stored with the finished table ``tid`` (``rematched``), if any."""
+    store = Store.open(server.db)
+    try:
+        return store.game(tid).options.get("rematched")
+    finally:
+        store.close()
+
+
+def test_a_rematch_whose_process_dies_half_way_is_made_once(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The process that runs the finished table dies (SIGKILL) in the middle of making
+    Ann's rematch, between its two writes (the new table, and its id stored with the
+    finished one). Ann's rematch, asked again by her own process, which brings the finished
+    table back (b, where Bob is, is paused meanwhile), makes the one rematch, under the id
+    decided before the process died, once the dead process's lease on it has run out
+    (before: the new table was stored and the finished table knew nothing of it, so a
+    second one was made and the first stayed, waiting for nobody; and Ann, whom a had taken
+    off the finished table, was refused, "you are not at a table"); Bob hears of that one
+    and sits down."""
+    with _room_dying_at(postgres, redis_server, "rematchhalf", "rematch_half") as (a, b, c):
+        ann, bob, _eve, tid = _finished_at_a(a, c, b)
+        assert bob.you is not None
+        bob_was = bob.you["seat"]
+        ann.send({"type": "rematch", "ref": "again"})
+        wait_until(lambda: a.proc is not None and a.proc.poll() is not None, "a to die")
+        for p in (ann, bob):
+            p.seq = None  # (the finished table comes back elsewhere, numbered anew)
+        assert b.proc is not None
+        b.proc.send_signal(signal.SIGSTOP)  # (so that c, Ann's process, brings it back)
+        try:
+            ans = ann.until(lambda m: m["type"] in ("ack", "error")
+                            and m.get("ref") == "again")
+        finally:
+            b.proc.send_signal(signal.SIGCONT)
+        assert ans["type"] == "ack", ans
+        new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+        assert _unfinished(b) == [new["id"]], "a second rematch was made"
+        assert _stored_rematch(b, tid) == new["id"]
+        assert bob.until(is_rematch)["event"]["rematch"] == new["id"]
+        joined_as_player(bob, new["id"])
+        assert bob.you == {"role": "player", "seat": bob_was}
+
+
+@contextmanager
+def _redis(redis_server: RedisServer) -> Iterator[Any]:
+    """The test's own client of the room's Redis (its leases: ``PREFIXowner:TABLE``)."""
+    import redis
+
+    shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+def _prefix(server: Server) -> str:
+    return server.extra[server.extra.index("--redis-prefix") + 1]
+
+
+def test_a_rematch_run_elsewhere_is_told_to_whoever_comes_to_the_old_table(
+        room: list[Server], redis_server: RedisServer) -> None:
+    """Ann's rematch is made at a, which runs the finished table, and a dies (SIGKILL):
+    b, where Bob and Eve are, brings the finished table back, but not the rematch (its
+    lease is held by the test, as the dead process's, so that it runs nowhere for now).
+    Bob and Eve, joined to the finished table again at b, hear of the rematch, and so does
+    Bob's new page at c (a reload) after everyone left the finished table (b keeps it in
+    memory a while, as a process that runs both keeps it while the rematch waits), as where
+    the rematch runs with the old table (before: only a rematch run by the same process was
+    told, read from its memory, and the finished table was forgotten as its last member
+    left)."""
+    a, b, c = room
+    ann, bob, eve, tid = _finished_at_a(a, c, b)
+    with _redis(redis_server) as shared:
+        lease = _prefix(a) + "owner:"
+        dead = shared.get(lease + tid)
+        assert isinstance(dead, str)
+        ans = ann.request({"type": "rematch"})
+        assert ans["type"] == "ack", ans
+        new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+        for p in (bob, eve):
+            assert p.until(is_rematch)["event"]["rematch"] == new["id"]
+        a.kill()
+        assert shared.get(lease + new["id"]) == dead
+        shared.set(lease + new["id"], dead, px=600_000)  # (the rematch runs nowhere)
+        for p in (bob, eve):  # joined to the finished table again at b: told again
+            p.seq = None
+            p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+            news = p.until(is_rematch)
+            assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
+            assert news["event"]["text"] == "Ann started a rematch"
+        assert shared.get(lease + tid) != dead  # (b runs the finished table)
+        for p in (eve, bob):  # they go (as a closed page does): nobody is at it
+            assert p.request({"type": "leave"})["type"] == "ack"
+        tab = NetPlayer(c, "Bob", bob.token)  # Bob's page again, at c
+        ans = tab.request({"type": "join", "table_id": tid})
+        assert ans["type"] == "ack", ans
+        news = tab.until(is_rematch)
+        assert news["event"]["rematch"] == new["id"]
+        assert news["event"]["text"] == "Ann started a rematch"
+        assert new["invite"] not in json.dumps(eve.frames)
+        shared.delete(lease + new["id"])  # the rematch is taken over: Bob sits down there
+        joined_as_player(tab, new["id"])
+
+
+def test_a_rematch_resent_by_the_owner_s_process_after_a_take_over_leads_to_the_one_made(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """a, which runs the finished table, makes Ann's rematch (both stored) and dies
+    (SIGKILL) before it answers her. b, where Bob is, brings the finished table back (c,
+    Ann's process, is paused meanwhile, so that b is the one), but not the rematch, whose
+    lease the test holds as the dead process's. c, resumed, sends Ann's rematch again, to
+    b: Ann is joined to the finished table there first (a had taken her off it for the
+    rematch), and b leads her to the rematch made, which b does not run; her process's join
+    waits until it is taken over, and its answer is the rematch's (with its ``ref``). One
+    rematch in all, which Bob heard of at b and sits down at."""
+    from tests.server.test_cluster import published
+
+    with (_room_dying_at(postgres, redis_server, "rematchmade", "rematch_made") as (a, b, c),
+          _redis(redis_server) as shared):
+        ann, bob, _eve, tid = _finished_at_a(a, c, b)
+        assert bob.you is not None and ann.you is not None
+        ann_was, bob_was = ann.you["seat"], bob.you["seat"]
+        lease = _prefix(a) + "owner:"
+        dead = shared.get(lease + tid)
+        assert isinstance(dead, str)
+        pubsub = shared.pubsub()
+        try:
+            pubsub.subscribe(_prefix(a) + "node:" + dead)
+            ann.send({"type": "rematch", "ref": "again"})
+            wait_until(lambda: a.proc is not None and a.proc.poll() is not None, "a to die")
+            made = _stored_rematch(b, tid)
+            assert isinstance(made, str)
+            assert shared.get(lease + made) == dead
+            shared.set(lease + made, dead, px=600_000)  # (the rematch runs nowhere)
+            assert c.proc is not None
+            c.proc.send_signal(signal.SIGSTOP)
+            try:
+                bob.seq = None  # b brings the finished table back: Bob hears of the rematch
+                bob.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+                assert bob.until(is_rematch)["event"]["rematch"] == made
+                assert shared.get(lease + tid) not in (None, dead)
+            finally:
+                c.proc.send_signal(signal.SIGCONT)
+            # c sends the rematch to b; b leads Ann to the rematch: c sends her join there,
+            # to the dead process, which holds its lease
+            published(pubsub, lambda sent: sent.get("k") == "msg" and sent["m"] == {
+                "type": "join", "table_id": made, "ref": "again"}, "Ann's join")
+            shared.delete(lease + made)  # the rematch is taken over
+            ann.seq = None
+            ans = ann.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "again")
+            assert ans["type"] == "ack", ans
+            new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+            assert new["table"]["id"] == made
+            assert ann.you == {"role": "player", "seat": ann_was}
+            assert _unfinished(b) == [made], "a second rematch was made"
+            joined_as_player(bob, made)
+            assert bob.you == {"role": "player", "seat": bob_was}
+        finally:
+            pubsub.close()
