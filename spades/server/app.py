@@ -906,13 +906,28 @@ def _table(conn: Conn) -> Table:
 #: as a crash there would (tests/server/test_rematch_cluster.py); unset (always, outside
 #: tests): nothing. ``rematch_half``: between the rematch's two writes (its id stored with
 #: the finished table, and the new table); ``rematch_made``: both stored, the owner not
-#: answered yet.
+#: answered yet. ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut
+#: off from the others would be, until the test lets it go on (SIGCONT).
 DIE_AT = "SPADES_TEST_DIE_AT"
 
 
 def _die_at(point: str) -> None:
-    if os.environ.get(DIE_AT) == point:
+    at = os.environ.get(DIE_AT)
+    if at == point:
         os.kill(os.getpid(), signal.SIGKILL)
+    elif at == f"stop:{point}":
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+
+class MadeElsewhere(Exception):
+    """The rematch ``table_id`` (an id decided before and stored with the finished table)
+    could not be made here: it is in the store already, made under that id by another
+    process (one that brought the finished table back while this one was cut off from the
+    others, or the one that decided the id, cut off and back since)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
 
 
 async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
@@ -941,7 +956,12 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
         if rematch_of.rematched != gid:
             await rematch_of.keep_rematch(gid, conn.name)
         _die_at("rematch_half")
-    table = await hub.create_table(conn, options, invited, names, gid)
+    try:
+        table = await hub.create_table(conn, options, invited, names, gid)
+    except SQLAlchemyError:  # (its primary key: another process made it under that id)
+        if gid is not None and await _stored(hub, gid):
+            raise MadeElsewhere(gid) from None
+        raise
     if rematch_of is not None:
         _die_at("rematch_made")
     table.members[conn.user_id] = conn
@@ -950,6 +970,15 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     conn.send(table.snapshot(conn))
     hub.lobby_changed(table)
     return table
+
+
+async def _stored(hub: Hub, table_id: str) -> bool:
+    """Whether the table ``table_id`` is in the store (False: not, or unreadable now)."""
+    try:
+        await hub.db(hub.store.game, table_id)
+    except (StoreError, SQLAlchemyError):
+        return False
+    return True
 
 
 async def _tell_rematch(hub: Hub, table: Table, conn: Conn) -> None:
@@ -973,6 +1002,63 @@ async def _tell_rematch(hub: Hub, table: Table, conn: Conn) -> None:
         return
     if waits and table.owes_rematch(conn) == made:  # (still so after reading the store)
         table.tell_rematch_to(conn)
+
+
+async def _rematch(hub: Hub, conn: Conn, old: Table, ref: Any) -> None:
+    """The owner's ``rematch`` of the finished table ``old``, one at a time per table (the
+    caller holds ``old.rematch_lock``: the owner's second tab asking at the same moment
+    waits for the first, then is led to the table it made, as when asked again later;
+    before, each made one, or, with several processes, the second failed on the first's
+    id with a server error)."""
+    invited, players = old.check_rematch(conn)
+    made = hub.tables.get(old.rematched or "")
+    if made is not None and made.status in ("waiting", "active"):
+        # asked again (the owner came back to the finished table): the rematch made
+        # already, joined again, rather than another table told to everyone again
+        if hub.cluster is not None:
+            hub.cluster.leaving_remote(conn)
+        await old.detach(conn, leaving=False)
+        await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
+        return
+    unmade = None
+    if made is None and old.rematched is not None and hub.cluster is not None:
+        found = await hub.cluster.lead_to_rematch(conn, old, ref)
+        if found == "led":
+            return  # made before this process brought the table back: joined there
+        if found == "unmade":  # (its process died between deciding its id and making it)
+            unmade = old.rematched
+    old.making_rematch = True  # (kept while its owner leaves it for the new table)
+    try:
+        table = await _create(hub, conn, old.options, ref, invited, players, old, unmade)
+        old.tell_rematch(table.id, conn.name)
+    except MadeElsewhere as exc:
+        # Another process made it under the same id meanwhile: this one was cut off from
+        # the others (paused) while making it, its lease on the id ran out, and the
+        # process that brought the finished table back made it (or the other way round).
+        # The owner is led to that one, as when a rematch exists already.
+        await _led_to_made(hub, conn, old, exc.table_id, ref)
+        return
+    finally:
+        old.making_rematch = False
+        old.maybe_forget()  # (kept while the rematch waits: see Table._maybe_forget)
+    if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
+        await table.start(conn)  # "Play against CPUs now" does (create with cpus)
+
+
+async def _led_to_made(hub: Hub, conn: Conn, old: Table, made: str, ref: Any) -> None:
+    """The rematch ``made`` was made by another process under the id this one decided
+    (:class:`MadeElsewhere`): ``conn`` joins it wherever it runs
+    (:meth:`spades.server.cluster.Cluster.lead_to_rematch`: an ``ack`` and its snapshot),
+    or, if it is over already or cannot be read, is told what happened and what to do."""
+    log.warning("rematch %s of table %s was made by another process meanwhile: the owner "
+                "is led there", made, old.id)
+    old.rematched = made
+    if hub.cluster is not None and await hub.cluster.lead_to_rematch(conn, old, ref) == "led":
+        return
+    raise TableError("state", "your rematch was made at the same moment by another server "
+                     f"process (table {made}), and this one cannot take you there now: "
+                     "join that table, or come back to the finished table and ask for the "
+                     "rematch again")
 
 
 async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
@@ -999,33 +1085,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await conn.table.start(conn)
     elif kind == "rematch":
         old = _table(conn)
-        invited, players = old.check_rematch(conn)
-        made = hub.tables.get(old.rematched or "")
-        if made is not None and made.status in ("waiting", "active"):
-            # asked again (the owner came back to the finished table): the rematch made
-            # already, joined again, rather than another table told to everyone again
-            if hub.cluster is not None:
-                hub.cluster.leaving_remote(conn)
-            await old.detach(conn, leaving=False)
-            await made.join(conn, "player", made.invite, ref=ref)  # (answered there)
-            return
-        unmade = None
-        if made is None and old.rematched is not None and hub.cluster is not None:
-            found = await hub.cluster.lead_to_rematch(conn, old, ref)
-            if found == "led":
-                return  # made before this process brought the table back: joined there
-            if found == "unmade":  # (its process died between deciding its id and making it)
-                unmade = old.rematched
-        old.making_rematch = True  # (kept while its owner leaves it for the new table)
-        try:
-            table = await _create(hub, conn, old.options, ref, invited, players, old,
-                                  unmade)
-            old.tell_rematch(table.id, conn.name)
-        finally:
-            old.making_rematch = False
-            old.maybe_forget()  # (kept while the rematch waits: see Table._maybe_forget)
-        if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
-            await table.start(conn)  # "Play against CPUs now" does (create with cpus)
+        async with old.rematch_lock:  # (two tabs of the owner at once: one rematch)
+            await _rematch(hub, conn, old, ref)
     elif kind == "join":
         table = find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes

@@ -252,6 +252,8 @@ class Table:
         #: may run at another process (:meth:`_maybe_forget`)
         self.rematch_stored = False
         self.making_rematch = False  # (its owner left it for the rematch being made)
+        #: held while a ``rematch`` of this table is answered (app._rematch): one at a time
+        self.rematch_lock = asyncio.Lock()
         #: the connections that heard of that rematch: not told it again
         self.rematch_told: weakref.WeakSet[Member] = weakref.WeakSet()
         #: seats whose player took the seat back from an idle cover and has not moved since

@@ -3,13 +3,16 @@ old table's players hear of it and sit down at it (a private one too, without it
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import threading
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from spades.server.settings import Settings
-from tests.server.helpers import Msg, Player, hub_of, in_process, play_to_end
+from tests.server.helpers import Msg, Player, hub_of, in_process, play_to_end, wait_until
 from tests.server.test_tables import new_table, started
 
 OPTIONS: dict[str, Any] = {"name": "Club night", "profile": "cardems", "one_hand": True,
@@ -297,6 +300,53 @@ def test_asking_again_goes_back_to_the_rematch_made(client: TestClient) -> None:
     news = [m for m in bob.frames if m["type"] == "event" and m["event"]["kind"] == "rematch"]
     assert [m["event"]["rematch"] for m in news] == [first]
     assert [t for t in hub_of(client).tables if t not in (tid, first)] == []
+
+
+def answer_to(p: Player, ref: str) -> Msg:
+    return p.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == ref)
+
+
+def test_two_tabs_of_the_owner_asking_at_once_make_one_rematch(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner's two tabs ask for the rematch at the same moment: the second, handed the
+    seat back as the first leaves the finished table for the new one, asks while the new
+    table is being made (held here until then). One table is made, and both tabs are
+    answered and sit at it (before: the second made a second rematch, and the others heard
+    of two)."""
+    ann, bob, _eve, tid = finished(client, OPTIONS)
+    tab = Player(client, "Ann", ann.token)  # (takes the seat: Ann's first tab waits)
+    assert tab.request({"type": "join", "table_id": tid})["type"] == "ack"
+    tab.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+    hub = hub_of(client)
+    old, owner = hub.tables[tid], ann.welcome["user"]["id"]
+    gate, calls, real = threading.Event(), [], hub.create_table
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        await asyncio.to_thread(gate.wait, 20)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "create_table", held)
+    tab.send({"type": "rematch", "ref": "first"})
+    wait_until(lambda: len(calls) == 1 and old.members.get(owner) is not None,
+               "the new table being made, the first tab's seat handed back")
+    ann.send({"type": "rematch", "ref": "second"})
+    lock = getattr(old, "rematch_lock", None)
+    wait_until(lambda: len(calls) == 2 or bool(lock and getattr(lock, "_waiters", None)),
+               "the second rematch to be under way")
+    gate.set()
+    made = set()
+    for p, ref in ((tab, "first"), (ann, "second")):
+        ans = answer_to(p, ref)
+        assert ans["type"] == "ack", ans
+        made.add(p.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+                 ["table"]["id"])
+    assert len(made) == 1, "a second rematch was made"
+    assert [t for t in hub.tables if t != tid] == list(made)
+    bob.send({"type": "ping", "ref": "p"})  # (everything sent to him before is in)
+    bob.until(lambda m: m["type"] == "pong" and m.get("ref") == "p")
+    news = [m for m in bob.frames if m["type"] == "event" and m["event"]["kind"] == "rematch"]
+    assert [m["event"]["rematch"] for m in news] == list(made)
 
 
 def test_a_player_back_at_the_old_table_hears_of_the_rematch(client: TestClient) -> None:

@@ -469,3 +469,78 @@ def test_a_rematch_resent_by_the_owner_s_process_after_a_take_over_leads_to_the_
             assert bob.you == {"role": "player", "seat": bob_was}
         finally:
             pubsub.close()
+
+
+def _paused(server: Server) -> bool:
+    """Whether ``server``'s process is stopped (SIGSTOP: state ``T`` in /proc)."""
+    assert server.proc is not None
+    with open(f"/proc/{server.proc.pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+
+
+def test_a_rematch_made_by_a_process_cut_off_meanwhile_leads_its_owner_to_the_one_made(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """a, which runs the finished table, is cut off from the others (paused: SIGSTOP) in
+    the middle of making Ann's rematch, its id decided and stored with the finished table,
+    the new table not made yet. Its leases run out; the finished table is brought back at
+    b (where Bob is), and Ann's rematch asked there from her other tab (at c) is made under
+    the stored id. a, let go on (SIGCONT), makes the same table: the store refuses the
+    second (its primary key), and Ann's tab at a is led to the rematch made, an ``ack`` and
+    its snapshot (before: an error saying the database was not answering, though it was).
+    One rematch in all."""
+    with (_room_dying_at(postgres, redis_server, "rematchcut", "stop:rematch_half")
+          as (a, b, c), _redis(redis_server) as shared):
+        ann, bob, _eve, tid = _finished_at_a(a, a, b)
+        lease = _prefix(a) + "owner:"
+        was = shared.get(lease + tid)
+        assert isinstance(was, str)
+        ann.send({"type": "rematch", "ref": "cut"})
+        wait_until(lambda: _paused(a), "a to stop itself half way through the rematch")
+        assert a.proc is not None
+        try:
+            made = _stored_rematch(b, tid)
+            assert isinstance(made, str)
+            bob.seq = None  # b brings the finished table back once a's lease runs out
+            bob.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+            wait_until(lambda: shared.get(lease + made) != was, "a's lease on it to run out")
+            other = NetPlayer(c, "Ann", ann.token)  # her other tab, at c
+            joined_as_player(other, tid)
+            ans = other.request({"type": "rematch"})
+            assert ans["type"] == "ack", ans
+            new = other.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+            assert new["table"]["id"] == made
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        ans = ann.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "cut")
+        assert ans["type"] == "ack", ans
+        ann.seq = None
+        led = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+        assert led["table"]["id"] == made
+        assert _unfinished(b) == [made], "a second rematch was made"
+        joined_as_player(bob, made)
+
+
+def test_two_tabs_of_the_owner_at_two_processes_asking_at_once_make_one_rematch(
+        room: list[Server]) -> None:
+    """Ann's two tabs, at b and at c, ask for the rematch of the table a runs at the same
+    moment: one table is made; the tab at it is answered with it, the other with it too
+    (handed the seat back in time: the rematch made, as when asked again) or, if it was
+    not at the table, told so; never a server error."""
+    a, b, c = room
+    ann, bob, _eve, tid = _finished_at_a(a, c, b)
+    tab = NetPlayer(b, "Ann", ann.token)  # (takes the seat: Ann's tab at c waits)
+    joined_as_player(tab, tid)
+    for p in (tab, ann):
+        p.send({"type": "rematch", "ref": "both"})
+    made = set()
+    for p in (tab, ann):
+        ans = p.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "both")
+        if p is tab or ans["type"] != "error":
+            assert ans["type"] == "ack", ans
+            made.add(p.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+                     ["table"]["id"])
+        else:
+            assert ans["code"] == "state", ans  # (not at the table: replaced)
+    assert len(made) == 1, made
+    assert _unfinished(a) == list(made), "a second rematch was made"
+    assert bob.until(is_rematch)["event"]["rematch"] in made
