@@ -874,13 +874,21 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
-def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None) -> Table:
+async def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None
+                     ) -> Table:
     """The table a ``join`` names, by id or invite code. A miss (no such table, or a
     private table and a wrong code) is counted against the client's address, and the
     address's misses are refused past ``join_miss_rate``: invite codes cannot be guessed
-    at the message rate, nor by guest after guest."""
-    misses, address = hub.join_misses, conn.address
-    wait = misses.wait(address) if address else 0.0
+    at the message rate, nor by guest after guest. With several processes the misses are
+    counted in Redis for all of them (``hub.shared_misses``; before, each process counted
+    its own, and N processes gave N times the tries)."""
+    address, shared = conn.address, hub.shared_misses
+    if not address:
+        wait = 0.0
+    elif shared is not None:
+        wait = await shared.wait(address)
+    else:
+        wait = hub.join_misses.wait(address)
     if wait > 0:
         raise TableError("rate_limit", f"too many joins of tables that do not exist or with "
                          f"a wrong invite code from your address: at most one every "
@@ -891,7 +899,10 @@ def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None) -
         table.check_private(conn, invite)
     except TableError as exc:
         if address and exc.code in ("not_found", "not_allowed"):
-            misses.take(address)
+            if shared is not None:
+                await shared.take(address)
+            else:
+                hub.join_misses.take(address)
         raise
     return table
 
@@ -1088,7 +1099,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         async with old.rematch_lock:  # (two tabs of the owner at once: one rematch)
             await _rematch(hub, conn, old, ref)
     elif kind == "join":
-        table = find_table(hub, conn, msg.table_id, msg.invite)
+        table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
         if rejoin is None and not hub.join_buckets.take(conn.user_id):

@@ -54,7 +54,7 @@ from spades.engine import SpadesError, parse_action
 from spades.server import frames
 from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
-from spades.server.room import Room, SharedLogins
+from spades.server.room import Room, SharedLogins, SharedMisses
 from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
 from spades.store import StoreError, upkeep
@@ -146,7 +146,8 @@ _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
 
 def attach(hub: Hub) -> Cluster:
     """Join ``hub`` to the room of processes its settings name (``redis``): its peers, and
-    failed sign-ins counted for the whole room rather than per process."""
+    failed sign-ins and joins that miss counted for the whole room rather than per
+    process."""
     settings = hub.settings
     if not settings.redis:
         raise ValueError("no room to join: the settings name no redis server")
@@ -158,6 +159,9 @@ def attach(hub: Hub) -> Cluster:
                               account_limit=settings.login_account_failures,
                               address_limit=settings.login_address_failures,
                               window=settings.login_window)
+    if settings.join_miss_rate > 0:
+        hub.shared_misses = SharedMisses(settings.redis, hub.join_misses,
+                                         prefix=settings.redis_prefix)
     return cluster
 
 

@@ -49,7 +49,7 @@ from spades.server.tables import Table, TableError
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
-    from spades.server.room import Room, SharedLogins
+    from spades.server.room import Room, SharedLogins, SharedMisses
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -296,7 +296,8 @@ class Hub:
         #: Chat lines per client address, all its users together.
         self.chat_address_buckets = Buckets(settings.chat_address_rate,
                                             settings.chat_address_burst)
-        #: Joins of no table, or of a private one with a wrong code, per address.
+        #: Joins of no table, or of a private one with a wrong code, per address (with
+        #: several processes, counted in Redis for all of them: ``shared_misses``).
         self.join_misses = Buckets(settings.join_miss_rate, settings.join_miss_burst)
         #: New tables and uploaded records per user and per address.
         self.create_gate = CreateGate(settings)
@@ -311,6 +312,8 @@ class Hub:
         # gives the hub its peers and the room's count of failed sign-ins.
         self.cluster: Peers | None = None
         self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
+        #: the joins that miss, counted for the whole room (None: ``join_misses`` alone)
+        self.shared_misses: SharedMisses | None = None
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -394,6 +397,8 @@ class Hub:
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 await self.cluster.close()
+        if self.shared_misses is not None:
+            await self.shared_misses.close()
         for task in list(self.tasks):
             task.cancel()
         self.cpu.close()

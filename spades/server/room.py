@@ -22,6 +22,9 @@ nodes share
   rate;
 * **the open WebSockets per address** (:class:`SharedConns`): each node's counts under a
   lease it renews, added up, so that N nodes do not give N times ``conns_per_address``.
+* **the joins that miss per address** (:class:`SharedMisses`): joins of no table, or of a
+  private table with a wrong invite code, so that N nodes do not give N times the guesses
+  of ``join_miss_rate``.
 
 The database stays the single source of truth for games, and it enforces the one writer:
 a node that takes a table over raises the game's fencing number (``Store.take_game``)
@@ -44,6 +47,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 
 from spades.server.auth import NAMES, Attempt, TooMany
+from spades.server.limits import Buckets
 
 log = logging.getLogger("spades.server")
 
@@ -89,7 +93,8 @@ return {1, member, 0}
 
 # The generic cell rate algorithm: KEYS[1] holds the address's "theoretical arrival time"
 # (microseconds on Redis's clock): the time at which its bucket would be full again. ARGV:
-# the microseconds one request costs (1 / rate), then the tolerance (cost * burst). A request
+# the microseconds one request costs (1 / rate), then the tolerance (cost * burst), then
+# (optional) '1' to only look: nothing is counted. A request
 # that would push it further than the tolerance ahead of now is refused: the microseconds to
 # wait; else it is counted: 0. The key expires when the bucket would be full: nothing is
 # kept for an address that stopped asking. (string.format: Lua would write the number with
@@ -104,6 +109,9 @@ local after = tat + cost
 local wait = after - tonumber(ARGV[2]) - now
 if wait > 0 then
     return math.ceil(wait)
+end
+if ARGV[3] == '1' then
+    return 0
 end
 redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + 1)
 return 0
@@ -634,5 +642,77 @@ class SharedConns:
             with contextlib.suppress(Exception):
                 await redis.delete(self._mine)
                 await redis.srem(self._set, self.node)
+            with contextlib.suppress(Exception):
+                await redis.aclose()
+
+
+class SharedMisses:
+    """The joins that miss (no such table, or a private table and a wrong invite code) per
+    client address, ``join_miss_rate`` a second after bursts of ``join_miss_burst``, counted
+    in Redis for every process of the room (the cell rate algorithm of :class:`SharedRate`,
+    the key ``misses:ADDRESS`` expiring once the address's bucket would be full again): N
+    processes do not give a guesser N times the tries. Each process counts in its own
+    ``local`` buckets too; if Redis cannot be reached, those decide (fail open to the
+    process's own count, as without Redis), said once in the log until it answers again,
+    and it is not asked again for ``retry`` seconds meanwhile (a join is not held up by a
+    Redis that does not answer). Its own connection, opened at the first use."""
+
+    def __init__(self, url: str, local: Buckets, *, prefix: str = "spades:",
+                 timeout: float = 1.0, retry: float = 5.0) -> None:
+        self.url = url
+        self.local = local
+        self.prefix = prefix
+        self.cost_us = 1_000_000 / local.rate if local.rate > 0 else 0.0
+        self.tolerance_us = self.cost_us * max(1.0, local.burst)
+        self.timeout = timeout
+        self.retry = retry
+        self._redis: aioredis.Redis | None = None
+        self._script: Any = None
+        self._ok = True
+        self._off_until = 0.0  # (Redis failed: not asked until then)
+
+    async def _ask(self, address: str, look: bool) -> float | None:
+        """The script for ``address`` (``look``: only look), the seconds to wait; None:
+        Redis did not answer (or is not asked for now)."""
+        if time.monotonic() < self._off_until:
+            return None
+        try:
+            if self._redis is None:
+                self._redis = aioredis.Redis.from_url(
+                    self.url, decode_responses=True, socket_timeout=self.timeout,
+                    socket_connect_timeout=self.timeout)
+                self._script = self._redis.register_script(_GCRA)
+            waited = await self._script(keys=[self.prefix + "misses:" + address], args=[
+                f"{self.cost_us:.0f}", f"{self.tolerance_us:.0f}", "1" if look else "0"])
+        except Exception as exc:
+            self._off_until = time.monotonic() + self.retry
+            if self._ok:
+                self._ok = False
+                log.warning("the joins that miss per address cannot be counted in Redis "
+                            "(%s: %s): each process counts its own until it answers again",
+                            type(exc).__name__, exc)
+            return None
+        if not self._ok:
+            self._ok = True
+            log.warning("the joins that miss per address are counted in Redis again")
+        return int(waited) / 1_000_000
+
+    async def wait(self, address: str) -> float:
+        """The seconds ``address`` must wait before its next join (0.0: none), nothing
+        counted."""
+        if self.cost_us <= 0:
+            return 0.0
+        shared = await self._ask(address, look=True)
+        return self.local.wait(address) if shared is None else shared
+
+    async def take(self, address: str) -> None:
+        """Count a miss of ``address``."""
+        self.local.take(address)
+        if self.cost_us > 0:
+            await self._ask(address, look=False)
+
+    async def close(self) -> None:
+        redis, self._redis = self._redis, None
+        if redis is not None:
             with contextlib.suppress(Exception):
                 await redis.aclose()

@@ -192,3 +192,52 @@ def test_redis_unreachable_fails_open_to_the_process_own_cap_of_websockets(
         asyncio.run(asyncio.wait_for(go(), 60))
     said = [r for r in caplog.records if "cannot be counted in Redis" in r.getMessage()]
     assert len(said) == 1, said
+
+
+def test_joins_that_miss_are_counted_per_address_across_processes(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """``join_miss_rate`` was counted by each process: a guesser of invite codes whom
+    nginx spreads over N processes got N times the tries. Now the misses of an address at
+    a and at b add up to one burst (4 here, no refill while the test runs): past it, a
+    join from that address is refused at either process."""
+    from tests.server.netclient import NetPlayer, card_room
+
+    with card_room(2, postgres, redis_server, "misses", "--bots", "inline",
+                   "--limit", "join_miss_rate=0.001", "--limit", "join_miss_burst=4") as (a, b):
+        guessers = [NetPlayer(a, "Guess"), NetPlayer(b, "Guess")]
+        for n in range(4):  # a wrong code, then no such table, at a and at b in turn
+            join = ({"invite": f"WRONG{n:03d}"} if n < 2 else
+                    {"table_id": "00000000-0000-4000-8000-00000000000" + str(n)})
+            ans = guessers[n % 2].request({"type": "join", **join})
+            assert ans["type"] == "error" and ans["code"] == "not_found", ans
+        for p in guessers:
+            ans = p.request({"type": "join", "invite": "WRONG999"})
+            assert ans["type"] == "error" and ans["code"] == "rate_limit", ans
+            assert "wrong invite code from your address" in ans["message"]
+
+
+def test_redis_unreachable_counts_the_joins_that_miss_per_process(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """With Redis not answering, the misses are counted by the process alone (as without
+    Redis), and the log says so once."""
+    from spades.server.limits import Buckets
+    from spades.server.room import SharedMisses
+
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    misses = SharedMisses(closed, Buckets(0.001, 3), timeout=0.5)
+
+    async def go() -> list[float]:
+        try:
+            waits = []
+            for _ in range(4):
+                waits.append(await misses.wait("198.51.100.3"))
+                await misses.take("198.51.100.3")
+            return waits
+        finally:
+            await misses.close()
+
+    with caplog.at_level(logging.WARNING, logger="spades.server"):
+        waits = asyncio.run(asyncio.wait_for(go(), 60))
+    assert waits[:3] == [0.0, 0.0, 0.0] and waits[3] > 60, waits
+    said = [r for r in caplog.records if "cannot be counted in Redis" in r.getMessage()]
+    assert len(said) == 1, said
