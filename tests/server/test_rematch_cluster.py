@@ -544,3 +544,44 @@ def test_two_tabs_of_the_owner_at_two_processes_asking_at_once_make_one_rematch(
     assert len(made) == 1, made
     assert _unfinished(a) == list(made), "a second rematch was made"
     assert bob.until(is_rematch)["event"]["rematch"] in made
+
+
+def test_a_rematch_made_by_the_process_cut_off_first_leads_the_other_s_owner_to_it(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The other way round: a is cut off (paused) half way through Ann's rematch, b brings
+    the finished table back and makes the rematch asked there from Ann's tab at c, under
+    the stored id, and is cut off too half way (holding the id's lease now). a, let go on
+    first, makes the table; b, let go on, cannot: Ann's tab at c is led to the one a made
+    (before: a server error, its rematch being forwarded there from c). One rematch in
+    all."""
+    with (card_room(3, postgres, redis_server, "rematchcut2", "--bots", "inline",
+                    "--cpu-delay", "0", envs=[{"SPADES_TEST_DIE_AT": "stop:rematch_half"}] * 2)
+          as (a, b, c), _redis(redis_server) as shared):
+        ann, bob, _eve, tid = _finished_at_a(a, a, b)
+        lease = _prefix(a) + "owner:"
+        was = shared.get(lease + tid)
+        assert isinstance(was, str) and a.proc is not None and b.proc is not None
+        ann.send({"type": "rematch", "ref": "cut"})
+        try:
+            wait_until(lambda: _paused(a), "a to stop itself half way through the rematch")
+            made = _stored_rematch(b, tid)
+            assert isinstance(made, str)
+            bob.seq = None  # b brings the finished table back once a's lease runs out
+            bob.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+            other = NetPlayer(c, "Ann", ann.token)  # her other tab, at c
+            joined_as_player(other, tid)
+            other.send({"type": "rematch", "ref": "also"})
+            wait_until(lambda: _paused(b), "b to stop itself half way through it too",
+                       seconds=30)
+            a.proc.send_signal(signal.SIGCONT)
+            ans = ann.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "cut")
+            assert ans["type"] == "ack", ans
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+            b.proc.send_signal(signal.SIGCONT)
+        ans = other.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "also")
+        assert ans["type"] == "ack", ans
+        led = other.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+        assert led["table"]["id"] == made
+        assert _unfinished(b) == [made], "a second rematch was made"
+        joined_as_player(bob, made)
