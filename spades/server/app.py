@@ -38,6 +38,7 @@ from spades.engine.records import record_names
 from spades.engine.rules import PROFILE_OPTIONS
 from spades.names import look_alike, name_key
 from spades.server import frames, httplimits, views
+from spades.server.addresses import address_key
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
@@ -46,7 +47,6 @@ from spades.server.janitor import Janitor
 from spades.server.limits import (
     REPLAY_COST_HANDS,
     Buckets,
-    address_key,
     check_address,
     check_tables,
     check_upload,

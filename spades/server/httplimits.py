@@ -26,7 +26,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spades.server.limits import Buckets, address_key, retry_after
+from spades.server.addresses import address_key
+from spades.server.limits import Buckets, retry_after
 from spades.server.netlimits import trusted_networks
 from spades.server.settings import Settings
 

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from spades.engine import DEAL, Match, RulesError
 from spades.server import frames
+from spades.server.addresses import address_key
 from spades.server.cpu import CpuPool, default_strength, spec_of
 from spades.server.limits import (
     Buckets,
@@ -30,7 +31,6 @@ from spades.server.limits import (
     SendBudget,
     SpectatorNotices,
     TokenBucket,
-    address_key,
 )
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
@@ -149,7 +149,7 @@ class Conn:
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
         #: the client's address (behind a trusted proxy: from X-Forwarded-For) as the caps
-        #: and rates per address count it: an IPv6 one is its /64 (limits.address_key)
+        #: and rates per address count it: an IPv6 one is its /64 (addresses.address_key)
         client = getattr(ws, "client", None)
         self.address = address_key(client.host) if client is not None else ""
         self.expiry: asyncio.TimerHandle | None = None

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import ipaddress
 import math
 import time
 from collections import OrderedDict
@@ -22,29 +20,6 @@ from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 
 Clock = Callable[[], float]
-
-
-@functools.lru_cache(maxsize=4096)
-def address_key(host: str) -> str:
-    """What a client address is counted as by every cap and rate per address: an IPv4
-    address itself; an IPv6 address its /64 network, written ``2001:db8:1:2::/64`` (one
-    client, a home or a server, usually holds a whole /64: counted per address, it could
-    open as many connections and spend as many rates as it has addresses); an IPv4-mapped
-    IPv6 address (``::ffff:192.0.2.1``, from a socket listening on both) its IPv4 address;
-    a loopback or link-local IPv6 address (``::1``, ``fe80::...``: every machine of a
-    network shares ``fe80::/64``) itself; anything else (no address: ``""``, a test
-    client's name) as it is."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if not isinstance(ip, ipaddress.IPv6Address):
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    if ip.is_loopback or ip.is_link_local:
-        return str(ip)
-    return str(ipaddress.IPv6Network((int(ip), 64), strict=False))
 
 
 class Holder(Protocol):

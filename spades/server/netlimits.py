@@ -3,7 +3,7 @@
 - at most ``conns_per_address`` open connections per client address (more are closed at
   once, before anything is read), so one address cannot take every file descriptor; a
   trusted reverse proxy (``--forwarded-allow-ips``) carries many clients and is not capped;
-  an IPv6 client is counted by its /64 (:func:`spades.server.limits.address_key`);
+  an IPv6 client is counted by its /64 (:func:`spades.server.addresses.address_key`);
 - a request's line and headers must arrive within ``header_timeout`` seconds (408) and
   fit in ``max_header_bytes`` (431), and its body within ``body_timeout`` seconds after
   the headers (408), so silent or dripping connections are let go;
@@ -22,7 +22,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from spades.server.limits import address_key
+from spades.server.addresses import address_key
 from spades.server.settings import Settings
 
 _OPEN: dict[str, set[asyncio.BaseTransport]] = {}

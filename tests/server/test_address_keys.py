@@ -12,8 +12,8 @@ import pytest
 from starlette.types import Message, Receive, Scope, Send
 
 from spades.server import netlimits
+from spades.server.addresses import address_key
 from spades.server.httplimits import LimitsMiddleware
-from spades.server.limits import address_key
 from spades.server.settings import Settings
 
 
