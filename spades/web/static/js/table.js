@@ -2119,7 +2119,9 @@ export class TableView {
   jumpToHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (!hand) return;
-    hand.focus({ preventScroll: true });
+    // (the match over, the hand is hidden: the Score sheet button beside where it was)
+    const to = hand.hidden ? this.el.querySelector("#sheet-btn") || hand : hand;
+    to.focus({ preventScroll: true });
     this.showTable();
     hand.scrollIntoView({ block: "nearest", behavior: "instant" });
     const summary = this.el.querySelector(".hand-summary");
@@ -2184,6 +2186,9 @@ export class TableView {
       if (hand.children[off + i] !== el) hand.insertBefore(el, hand.children[off + i] || null);
     });
     for (const el of have.values()) el.remove();
+    // the match over and no card left (its last summary put away): no empty box where the
+    // hand was
+    hand.hidden = !total && (this.status === "finished" || v.phase === "over") && !this.summaryShown();
     hand.style.setProperty("--n", String(total));
     this.fitHand();
     if (this.activeSpecial) hand.setAttribute("aria-activedescendant", `card-${this.activeSpecial}`);

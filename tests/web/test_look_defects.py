@@ -1,0 +1,178 @@
+"""Defects seen by a reviewer playing by keyboard at 390x844 (a phone) and 1280x800 (a laptop):
+your own seat's name cut ("Looker…") on the short table while bidding; after the match, the
+hand an empty outlined box; the hand's summary a tall box with empty space below its button;
+the gold Bid card in the hand looking like a chosen bid (gold with ✓ in the bid panel).
+Photographed into artifacts/web/ (look-*.png)."""
+
+from __future__ import annotations
+
+import colorsys
+from pathlib import Path
+from typing import Any
+
+from tests.web.helpers import (
+    create_cpu_table,
+    play_to_mid_trick,
+    settle,
+    start_quick_match,
+)
+from tests.web.test_layouts import FITS
+from tests.web.test_summary_timer import KEEP, play_to_summary
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# your seat's name: its box and the text's, its font size, and what a screen reader has
+MY_NAME = """(() => {
+  const seat = document.querySelector('.felt .seat[data-place="me"]');
+  const n = seat.querySelector('.who');
+  const b = n.getBoundingClientRect(), s = seat.getBoundingClientRect();
+  return {text: n.textContent, scroll: n.scrollWidth, client: n.clientWidth,
+          scrollH: n.scrollHeight, clientH: n.clientHeight,
+          font: parseFloat(getComputedStyle(n).fontSize),
+          lines: Math.round(b.height / parseFloat(getComputedStyle(n).lineHeight)),
+          inSeat: b.left >= s.left - 1 && b.right <= s.right + 1 && b.top >= s.top - 1
+                  && b.bottom <= s.bottom + 1,
+          label: seat.getAttribute('aria-label')};
+})()"""
+
+
+def _show(page: Any, viewport: dict[str, int]) -> None:
+    page.set_viewport_size(viewport)
+    page.evaluate("spadesApp.table.fitHand(); spadesApp.table.showTable()")
+    settle(page)
+
+
+def test_your_long_name_shows_whole_while_bidding(new_page: Any, server: str,
+                                                   artifacts: Path) -> None:
+    """At 1280x800 while bidding (a short felt) your seat's name was cut to "Looker…" (7 rem,
+    5.6 rem on a short felt). Names up to the server's 24 characters now show whole there on one
+    line, while bidding and mid-trick, and on a phone (390x844) whole too, on two lines; the
+    seat's accessible name keeps the full name, and the table still fits (``FITS``)."""
+    bad: list[str] = []
+    for name in ("Maximiliana", "Maximiliana Konstantinou"):  # the second: 24 characters
+        assert len(name) <= 24
+        page = new_page(viewport=LAPTOP)
+        create_cpu_table(page, server, name, profile="game93")
+        page.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+        for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE)):
+            _show(page, viewport)
+            page.screenshot(path=str(artifacts / f"look-name-{len(name)}-{size}.png"))
+            got = page.evaluate(MY_NAME)
+            assert got["text"] == name, got
+            assert name in got["label"], got
+            if got["scroll"] > got["client"] + 1 or got["scrollH"] > got["clientH"] + 1:
+                bad.append(f"{name!r} at {size}: cut ({got['client']} of {got['scroll']} px)")
+            if not got["inSeat"]:
+                bad.append(f"{name!r} at {size}: out of its seat")
+            if got["font"] < 11:
+                bad.append(f"{name!r} at {size}: {got['font']} px type, too small to read")
+            if size == "1280x800" and got["lines"] != 1:  # a laptop has the room for one line
+                bad.append(f"{name!r} at {size}: on {got['lines']} lines")
+        # mid-trick the longer seat still fits (no seat over a trick card, nothing off screen)
+        page.set_viewport_size(LAPTOP)
+        play_to_mid_trick(page, min_cards=2)
+        for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE)):
+            _show(page, viewport)
+            page.screenshot(path=str(artifacts / f"look-name-{len(name)}-{size}-playing.png"))
+            bad += [f"{name!r} at {size}, playing: {p}" for p in page.evaluate(FITS)]
+            got = page.evaluate(MY_NAME)
+            if got["scroll"] > got["client"] + 1 or got["scrollH"] > got["clientH"] + 1:
+                bad.append(f"{name!r} at {size}, playing: cut")
+            if size == "1280x800" and got["lines"] != 1:
+                bad.append(f"{name!r} at {size}, playing: on {got['lines']} lines")
+        assert not page.errors, page.errors
+    assert not bad, "\n".join(bad)
+
+
+# the summary's box and the bottom of what is in it
+SUMMARY_ROOM = """(() => {
+  const box = document.querySelector('.hand-summary');
+  const b = box.getBoundingClientRect();
+  const last = box.lastElementChild.getBoundingClientRect();
+  const pad = parseFloat(getComputedStyle(box).paddingBottom)
+    + parseFloat(getComputedStyle(box).borderBottomWidth);
+  return {empty: b.bottom - pad - last.bottom, height: b.height,
+          scrolls: box.scrollHeight > box.clientHeight + 1};
+})()"""
+
+# the hand after the match: drawn (not display: none), its height, and how many cards
+HAND_AFTER = """(() => {
+  const h = document.getElementById('hand');
+  const b = h.getBoundingClientRect();
+  const s = getComputedStyle(h);
+  return {shown: s.display !== 'none' && s.visibility !== 'hidden' && b.height > 1,
+          cards: h.querySelectorAll('.card').length, height: b.height,
+          text: h.innerText.trim(), label: h.getAttribute('aria-label')};
+})()"""
+
+
+def test_the_summary_fits_its_content_and_the_empty_hand_goes(
+        new_page: Any, server: str, artifacts: Path) -> None:
+    """The hand's summary filled the felt (inset 6 % 8 %) with empty space below its button:
+    it is now as tall as what it holds. After the match, the hand was an empty outlined box:
+    with no cards it is no longer drawn."""
+    page = new_page(viewport=LAPTOP, settings=KEEP)
+    start_quick_match(page, "Summa Looker", profile="game93", one_hand=True)
+    play_to_summary(page)  # the match's only hand
+    page.wait_for_selector(".hand-summary")
+    for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE)):
+        _show(page, viewport)
+        page.locator(".hand-summary").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"look-summary-{size}.png"))
+        room = page.evaluate(SUMMARY_ROOM)
+        # what is left below the button row: at most a line's worth, unless it must scroll
+        assert room["scrolls"] or room["empty"] <= 12, (size, room)
+    page.set_viewport_size(LAPTOP)
+    page.keyboard.press("Escape")  # the summary goes: the end of the match comes
+    page.wait_for_function("() => !spadesApp.table.summaryShown()")
+    page.wait_for_selector("#match-over:not([hidden])", timeout=30000)
+    page.keyboard.press("Escape")  # the end-of-match box closed: the table behind it
+    page.wait_for_selector("#match-over", state="hidden")
+    for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE)):
+        _show(page, viewport)
+        page.screenshot(path=str(artifacts / f"look-over-{size}.png"))
+        hand = page.evaluate(HAND_AFTER)
+        assert hand["cards"] == 0, hand
+        assert not hand["shown"], (size, hand)
+    # J (to the hand) goes to the Score sheet button beside where the hand was
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == "sheet-btn"
+    assert not page.errors, page.errors
+
+
+def _hue(css: str) -> tuple[float, float]:
+    """An rgb() colour's hue (degrees) and saturation."""
+    r, g, b = (int(float(x)) / 255 for x in css[css.index("(") + 1:css.index(")")]
+               .replace(",", " ").split()[:3])
+    hue, _, sat = colorsys.rgb_to_hls(r, g, b)
+    return hue * 360, sat
+
+
+def test_the_bid_card_does_not_look_like_a_chosen_bid(new_page: Any, server: str,
+                                                     artifacts: Path) -> None:
+    """The Bid card in the hand was gold (#f3e3b5, a gold border), like the chosen bid in the
+    bid panel (gold with a ✓). Now it is another colour altogether, and the chosen bid keeps
+    the gold."""
+    page = new_page(viewport=LAPTOP)
+    create_cpu_table(page, server, "Goldless", profile="game93")
+    page.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")  # 1 chosen: gold with its ✓
+    page.wait_for_selector("#bid-panel input[name=bid]:checked", state="attached")
+    _show(page, LAPTOP)
+    page.screenshot(path=str(artifacts / "look-bid-card-1280x800.png"))
+    looks = page.evaluate("""(() => {
+      const c = getComputedStyle(document.querySelector('#hand .card.special-bid'));
+      const l = getComputedStyle(document.querySelector('#bid-panel input:checked + label'));
+      return {card: c.backgroundColor, cardBorder: c.borderTopColor,
+              chosen: l.backgroundColor};
+    })()""")
+    card, chosen = _hue(looks["card"]), _hue(looks["chosen"])
+    border = _hue(looks["cardBorder"])
+    apart = min(abs(card[0] - chosen[0]), 360 - abs(card[0] - chosen[0]))
+    assert apart >= 60 and card[1] > 0.2, looks
+    # its border not gold either
+    apart = min(abs(border[0] - chosen[0]), 360 - abs(border[0] - chosen[0]))
+    assert apart >= 60, looks
+    assert not page.errors, page.errors
