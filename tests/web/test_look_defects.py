@@ -43,6 +43,20 @@ def _show(page: Any, viewport: dict[str, int]) -> None:
     settle(page)
 
 
+# the max-width of a seat at another place than yours on this felt: plain, and dealing
+_SEAT_MAX = """(() => {{
+  const at = document.querySelector('.seat:not([data-place="me"])');
+  const probe = at.cloneNode(false);
+  probe.className = 'seat{}';
+  at.parentNode.appendChild(probe);
+  const px = parseFloat(getComputedStyle(probe).maxWidth);
+  probe.remove();
+  return px;
+}})()"""
+SIDE_SEAT = _SEAT_MAX.format("")
+DEALER_WIDER = _SEAT_MAX.format(" dealer")
+
+
 def test_your_long_name_shows_whole_while_bidding(new_page: Any, server: str,
                                                    artifacts: Path) -> None:
     """At 1280x800 while bidding (a short felt) your seat's name was cut to "Looker…" (7 rem,
@@ -69,6 +83,10 @@ def test_your_long_name_shows_whole_while_bidding(new_page: Any, server: str,
                 bad.append(f"{name!r} at {size}: {got['font']} px type, too small to read")
             if size == "1280x800" and got["lines"] != 1:  # a laptop has the room for one line
                 bad.append(f"{name!r} at {size}: on {got['lines']} lines")
+            # another seat that deals is as narrow as the short felt makes it, a chip wider
+            # (the dealer's 14.6 rem came after the short felt's rules and overrode them)
+            if page.evaluate(DEALER_WIDER) > page.evaluate(SIDE_SEAT) + 40:
+                bad.append(f"at {size}: a dealer's seat ignores the short felt")
         # mid-trick the longer seat still fits (no seat over a trick card, nothing off screen)
         page.set_viewport_size(LAPTOP)
         play_to_mid_trick(page, min_cards=2)
@@ -135,6 +153,8 @@ def test_the_summary_fits_its_content_and_the_empty_hand_goes(
         hand = page.evaluate(HAND_AFTER)
         assert hand["cards"] == 0, hand
         assert not hand["shown"], (size, hand)
+    # nothing left to play or to be advised on: no Play, no Hint
+    assert page.locator("#hint-btn").is_hidden() and page.locator("#play-btn").is_hidden()
     # J (to the hand) goes to the Score sheet button beside where the hand was
     page.keyboard.press("j")
     assert page.evaluate("document.activeElement.id") == "sheet-btn"

@@ -1794,8 +1794,8 @@ export class TableView {
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing
       ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
-    // a spectator has no hand to play or to be advised on
-    for (const id of ["#play-btn", "#hint-btn"]) this.el.querySelector(id).hidden = !this.isPlayer;
+    // a spectator has no hand to play or to be advised on, nor anyone after the match
+    for (const id of ["#play-btn", "#hint-btn"]) this.el.querySelector(id).hidden = !this.isPlayer || this.status === "finished";
     this.renderWatchers();
   }
 
