@@ -175,3 +175,39 @@ def test_no_cpu_plays_for_you_once_the_match_is_over(new_page: Any) -> None:
     assert "The match is over." in page.text_content(".status-line")
     assert page.text_content("#leave-note") == "", page.text_content("#leave-note")
     assert not page.errors, page.errors
+
+
+# the chosen bid's label: the middle of its number and of the label, up and down
+TICK_LINE = """(() => {
+  const l = document.querySelector('#bid-panel input[name=bid]:checked + label');
+  const text = [...l.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  const range = document.createRange();
+  range.selectNodeContents(text);
+  const t = range.getBoundingClientRect(), b = l.getBoundingClientRect();
+  return {text: text.textContent, mark: getComputedStyle(l, '::before').content,
+          off: (t.top + t.bottom) / 2 - (b.top + b.bottom) / 2, height: b.height,
+          other: document.querySelector('#bid-panel input[name=bid]:not(:checked) + label')
+            .getBoundingClientRect().height};
+})()"""
+
+
+def test_the_chosen_bids_tick_is_beside_its_number(new_page: Any, server: str,
+                                                   artifacts: Path) -> None:
+    """At a desktop's width the chosen bid's "✓" sat on a line of its own above the number
+    (the label a grid, the ✓ a row of it): now it is on the number's line, the number in the
+    middle of its button, the button no taller than the others."""
+    page = new_page(viewport={"width": 1280, "height": 800})
+    create_cpu_table(page, server, "Tickline", profile="game93")
+    page.wait_for_selector("#bid-panel:not([hidden]) input[name=bid]", state="attached")
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")  # 1
+    page.keyboard.press("ArrowRight")  # 2
+    page.wait_for_selector("#bid-panel input[name=bid]:checked", state="attached")
+    settle(page)
+    page.locator("#bid-panel").screenshot(path=str(artifacts / "bid-tick-1280x800.png"))
+    got = page.evaluate(TICK_LINE)
+    assert got["text"] == "2" and "✓" in got["mark"], got
+    assert abs(got["off"]) <= 2, got
+    assert got["height"] <= got["other"] + 1, got
+    assert not page.errors, page.errors
+
