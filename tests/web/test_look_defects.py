@@ -7,16 +7,20 @@ Photographed into artifacts/web/ (look-*.png)."""
 from __future__ import annotations
 
 import colorsys
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import (
+    continue_upload,
     create_cpu_table,
     play_to_mid_trick,
     settle,
     start_quick_match,
 )
-from tests.web.test_layouts import FITS
+from tests.web.test_layouts import FITS, SIZES
 from tests.web.test_summary_timer import KEEP, play_to_summary
 
 LAPTOP = {"width": 1280, "height": 800}
@@ -196,3 +200,94 @@ def test_the_bid_card_does_not_look_like_a_chosen_bid(new_page: Any, server: str
     apart = min(abs(border[0] - chosen[0]), 360 - abs(border[0] - chosen[0]))
     assert apart >= 60, looks
     assert not page.errors, page.errors
+
+
+# every word of the other seats' names: on how many lines it is drawn (a word broken partway
+# through is on two), and on how many lines the whole name is
+WORDS_BROKEN = """(() => {
+  const out = [];
+  for (const n of document.querySelectorAll('.felt .seat:not([data-place="me"]) .who')) {
+    const text = n.firstChild;
+    if (!text) continue;
+    const lh = parseFloat(getComputedStyle(n).lineHeight);
+    const lines = (r) => new Set([...r.getClientRects()].filter((b) => b.width > 0)
+      .map((b) => Math.round(b.top / (lh / 2)))).size;
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(text.textContent))) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (lines(range) > 1) out.push(`seat ${n.closest('.seat').dataset.seat}: "${m[0]}" broken`
+        + ` in "${text.textContent}" (${Math.round(n.getBoundingClientRect().width)} px wide)`);
+    }
+    if (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+      out.push(`seat ${n.closest('.seat').dataset.seat}: "${text.textContent}" cut`);
+    if (parseFloat(getComputedStyle(n).fontSize) < 11)
+      out.push(`seat ${n.closest('.seat').dataset.seat}: type too small`);
+  }
+  return out;
+})()"""
+
+# names of 12 to 14 letters (one word each), as a continued record's CPUs ("… (CPU)")
+LONG_NAMES = ["Konstantinou", "Wolfeschlegel", "Sofia", "Vanderbilthof"]
+
+
+def test_other_long_names_are_not_broken_mid_word(new_page: Any, server: str, tmp_path: Path,
+                                                  artifacts: Path) -> None:
+    """On the short felt (1280x800 while bidding, a phone) the side seats were 6.6 rem at most:
+    "Konstantinou (CPU)" broke as "Konstantin / ou (CPU)". A word of up to 14 letters is now
+    whole on its line there, while bidding and mid-trick, and the table still fits."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({**record, "names": LONG_NAMES, "hands": record["hands"][:7]}),
+                    encoding="utf-8")
+    page = new_page(viewport=LAPTOP)
+    continue_upload(page, server, "Sofia", path, 2)
+    page.wait_for_function("spadesApp.table && spadesApp.table.view"
+                           " && spadesApp.table.view.hand_number === 8", timeout=15000)
+    bad: list[str] = []
+    for state in ("bidding", "playing"):
+        if state == "playing":
+            page.set_viewport_size(LAPTOP)
+            play_to_mid_trick(page, min_cards=2)
+        for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE),
+                               ):
+            _show(page, viewport)
+            page.screenshot(path=str(artifacts / f"look-side-names-{state}-{size}.png"))
+            shown = page.evaluate("[...document.querySelectorAll('.felt .seat .who')]"
+                                  ".map((n) => n.textContent)")
+            assert "Konstantinou (CPU)" in shown, shown
+            bad += [f"{state} {size}: {p}" for p in page.evaluate(WORDS_BROKEN)]
+            bad += [f"{state} {size}: {p}" for p in page.evaluate(FITS)]
+    assert not page.errors, page.errors
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_long_names_fit_five_and_six_seats(new_page: Any, server: str, artifacts: Path,
+                                           players: int) -> None:
+    """Five and six seats whose players have names of 13 letters, on a laptop's or a desktop's
+    screen: no word broken, and the table fits (``FITS``), while bidding and mid-trick."""
+    page = new_page(viewport=LAPTOP)
+    create_cpu_table(page, server, f"Longseats {players}", players=players, teams="0",
+                     profile="game93")
+    # the CPUs named as long as a person may be (the page draws what the snapshot names)
+    rename = ("(() => { const t = spadesApp.table; t.msg.table.seats.forEach((s, i) => {"
+              " if (i !== t.mySeat) { s.name = 'Wolfeschlegel'; s.kind = 'human'; } });"
+              " t.renderSeats(); t.fitHand(); t.showTable(); })()")
+    bad: list[str] = []
+    for state in ("bidding", "playing"):
+        if state == "playing":
+            page.set_viewport_size(LAPTOP)
+            play_to_mid_trick(page, min_cards=2)
+        for size in ("1920x1080", "1366x768", "1280x720"):
+            page.set_viewport_size(SIZES[size])
+            page.evaluate(rename)
+            settle(page)
+            page.screenshot(path=str(artifacts / f"look-long-{players}p-{state}-{size}.png"))
+            bad += [f"{state} {size}: {p}" for p in page.evaluate(WORDS_BROKEN)]
+            bad += [f"{state} {size}: {p}" for p in page.evaluate(FITS)]
+    assert not page.errors, page.errors
+    assert not bad, "\n".join(bad)
