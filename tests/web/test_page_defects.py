@@ -4,6 +4,7 @@ and what the second tab of the same player shows after a take-over."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,10 @@ from tests.web.helpers import (
     Speech,
     bid_with_keyboard,
     create_cpu_table,
+    play_to_mid_trick,
     settle,
     start_quick_match,
+    take_hinted_turn,
     wait_my_turn_or_over,
 )
 from tests.web.test_blind_trial import _continue_example
@@ -211,3 +214,57 @@ def test_the_chosen_bids_tick_is_beside_its_number(new_page: Any, server: str,
     assert got["height"] <= got["other"] + 1, got
     assert not page.errors, page.errors
 
+
+def test_w_p_and_the_news_say_a_cpu_is_one_once(new_page: Any, server: str,
+                                                tmp_path: Path) -> None:
+    """A continued record's CPUs are "Nora (CPU)": W and P said "Nora (CPU)" at every press,
+    and the news ("Nora (CPU) bids 3.", "Emil (CPU) plays …") at every event. As R, the score
+    sheet and O do, W and P say the mark at their first answer at the table, then the plain
+    name; the news says it the first time it names that player, then "Nora"."""
+    page = new_page()
+    heard = Speech(page)
+    _continue_example(page, server, tmp_path, "Newscpu")
+    page.keyboard.press("j")
+    page.keyboard.press("p")
+    first = heard.wait_for("Scores,")["text"]
+    assert first.startswith("Scores, playing to 500: Nora (CPU) and you "), first
+    assert "Emil (CPU) and Walt (CPU) " in first, first
+    page.keyboard.press("p")
+    again = heard.wait_for("Scores,")["text"]
+    assert "(CPU)" not in again and "Nora and you " in again and "Emil and Walt " in again, again
+    # W: its first answer naming a CPU marks it, the next ones do not
+    said: list[str] = []
+    for _ in range(40):
+        if page.evaluate("spadesApp.table.view.current_player") == 2 or len(said) == 2:
+            if len(said) == 2:
+                break
+            take_hinted_turn(page, wait_my_turn_or_over(page))
+            continue
+        page.keyboard.press("w")
+        text = heard.wait_for(" to ")["text"]
+        if text.startswith(("Nora", "Emil", "Walt")):
+            said.append(text)
+    assert len(said) == 2, said
+    assert re.fullmatch(r"(Nora|Emil|Walt) \(CPU\) to (bid|play|lead)\..*", said[0]), said
+    assert "(CPU)" not in said[1], said
+    # T: the same
+    page.keyboard.press("t")
+    page.keyboard.press("t")
+    for _ in range(2):
+        heard.wait_for("Spades are")
+    # what is said as the game goes (the news, your turn's prompt), to the middle of the
+    # second trick: each CPU marked once; the answers to keys and the summary apart
+    play_to_mid_trick(page, min_cards=2)
+    take_hinted_turn(page, wait_my_turn_or_over(page))
+    play_to_mid_trick(page, min_cards=2)
+    told = [x["text"] for x in heard.all()]
+    asked = re.compile(r"(You sit |Scores,|Hint:|(Nora|Emil|Walt)( \(CPU\))? to |No card played"
+                       r"|\w+ led\.)")
+    news = " ".join(x for x in told if not asked.match(x))
+    for cpu in ("Nora", "Emil", "Walt"):
+        assert news.count(f"{cpu} (CPU)") == 1, news
+        assert news.count(cpu) > 2, news
+    # T's first answer marked the CPUs it named, its second did not
+    trick = [x for x in told if re.match(r"(No card played|\w+ led\.)", x)]
+    assert len(trick) == 2 and "(CPU)" not in trick[1], trick
+    assert not page.errors, page.errors

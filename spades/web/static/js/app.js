@@ -1229,10 +1229,10 @@ class App {
       return true;
     }
     const actions = {
-      w: () => say(t.whoseTurnText()),
-      t: () => say(t.trickText()),
+      w: () => say(t.whoseTurnText({ mark: t.firstAnswer("w") })),
+      t: () => say(t.trickText(true, { mark: t.firstAnswer("t") })),
       r: () => say(t.roundText()),
-      p: () => say(t.scoresText()),
+      p: () => say(t.scoresText({ mark: t.firstAnswer("p") })),
       o: () => t.readSheet(),
       l: () => this.announcer.repeat(),
       x: () => this.voice.stop(),

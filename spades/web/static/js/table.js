@@ -194,7 +194,8 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
-    this.roundMarked = false; // R has said which players are CPUs ("Nora (CPU)") once
+    this.answered = new Set(); // the keys (W, R, P) that have answered once: they said which players are CPUs ("Nora (CPU)")
+    this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
     this.arrivalAt = null; // the seq of the `joined` event that seats you at a continued match (your turn waits for it)
   }
@@ -573,7 +574,7 @@ export class TableView {
     const ev = msg.event;
     const news = ev.news; // (every event frame has it; [] when it is not a game action)
     for (const item of news) {
-      this.say(item.text, { event: true });
+      this.say(this.newsText(item.text), { event: true });
       // what you hold, once you can see it (a description of your cards, not of the event)
       const v = msg.view;
       if (item.type === "deal" && v && this.isPlayer) {
@@ -596,7 +597,7 @@ export class TableView {
     if (ev.kind === "returned" && ev.seat === this.mySeat && this.isPlayer && this.backSaidAt === msg.seq - 1) return;
     // (a frame that seats someone carries the table that names them: this.msg is older)
     const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
-    if (ev.text) this.say(sentence(ev.text, this.playerNames().concat(seated)), { event: true });
+    if (ev.text) this.say(this.newsText(sentence(ev.text, this.playerNames().concat(seated))), { event: true });
     if (this.arrivalAt === msg.seq) { // sat down at a continued match: now the game, your turn
       this.arrivalAt = null;
       this.say(this.summary());
@@ -990,12 +991,15 @@ export class TableView {
     }
     const led = suitOf(v.trick[0][1]);
     const following = legal.some((c) => suitOf(c) === led);
-    const cur = this.trickText(false);
+    // (what is said as the game goes: a CPU marked where the news has not named it yet)
+    const cur = this.newsText(this.trickText(false));
     return `Your turn. ${cur} ${following ? `Follow ${SUIT_NAMES[led]}: ${plural(legal.length, "card")}.` : `You have no ${SUIT_NAMES[led]}: play any card.`}`.trim()
       + (hand.length === legal.length && !following ? "" : "");
   }
 
-  whoseTurnText({ time = true } = {}) {
+  /** Whose turn it is. `mark: false`: a continued record's CPU by its plain name ("Nora to
+   * bid."), W's answers after its first (`firstAnswer`). */
+  whoseTurnText({ time = true, mark = true } = {}) {
     const v = this.view;
     if (!v || this.status === "waiting") return "The match has not started.";
     if (this.status === "finished" || v.phase === "over") return "The match is over.";
@@ -1008,23 +1012,53 @@ export class TableView {
     }
     const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
     const s = v.current_player;
-    const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s)} to ${doing}.`;
+    const base = s === this.mySeat && this.isPlayer ? `Your turn to ${doing}.` : `${this.seatName(s, { mark })} to ${doing}.`;
     const left = time ? this.timeLeft() : null;
     return left !== null ? `${base} ${plural(left, "second")} left.` : base;
   }
 
-  /** Seed 002's played-cards key: the open trick, and whether spades are broken. */
-  trickText(withBroken = true) {
+  /** Seed 002's played-cards key: the open trick, and whether spades are broken. `mark:
+   * false`: a continued record's CPU by its plain name (T's answers after its first). */
+  trickText(withBroken = true, { mark = true } = {}) {
     const v = this.view;
     if (!v) return "No hand in play.";
     const broken = `Spades are ${v.spades_broken ? "broken" : "not broken"}.`;
     if (!v.trick.length) {
       const last = this.lastTrick && this.lastTrick.cards.length
-        ? ` The last trick went to ${this.seatName(this.lastTrick.winner, { lower: true })}.` : "";
+        ? ` The last trick went to ${this.seatName(this.lastTrick.winner, { lower: true, mark })}.` : "";
       return `No card played to this trick yet.${last}${withBroken ? ` ${broken}` : ""}`;
     }
-    const plays = v.trick.map(([s, c]) => `${this.seatName(s)}: ${cardName(c)}`);
+    const plays = v.trick.map(([s, c]) => `${this.seatName(s, { mark })}: ${cardName(c)}`);
     return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
+  }
+
+  /** Whether the key `key` answers for the first time at this table (then it says which
+   * players are a continued record's CPUs, "Nora (CPU)"; after, "Nora", as the score sheet
+   * says it once, in its head). */
+  firstAnswer(key) {
+    if (this.answered.has(key)) return false;
+    this.answered.add(key);
+    return true;
+  }
+
+  /** The server's news (an event's sentence) with a continued record's CPU said to be one
+   * ("Nora (CPU)") only where the news names it first at this table: "Nora" after. (The
+   * server writes the mark every time: the terminal's own rule stays its own.) */
+  newsText(text) {
+    const seats = (this.msg && this.msg.table.seats) || [];
+    let out = String(text);
+    for (const info of seats) {
+      if (!info || info.kind !== "cpu" || !info.name || !/\s\(CPU\)$/.test(info.name)) continue;
+      const plain = unmarked(info.name);
+      let at = out.indexOf(info.name);
+      if (at < 0) continue;
+      if (!this.newsMarked.has(info.name)) { // said once here, then plain
+        this.newsMarked.add(info.name);
+        at += info.name.length;
+      }
+      out = out.slice(0, at) + out.slice(at).split(info.name).join(plain);
+    }
+    return out;
   }
 
   /** Seed 002's round status: bids and tricks of everyone. A continued record's CPU is said
@@ -1033,8 +1067,7 @@ export class TableView {
   roundText() {
     const v = this.view;
     if (!v) return "No hand in play.";
-    const mark = !this.roundMarked;
-    this.roundMarked = true;
+    const mark = this.firstAnswer("r");
     const rows = v.bids.map((b, s) => {
       const bid = this.bidText(b);
       return `${this.seatName(s, { mark })}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
@@ -1044,13 +1077,15 @@ export class TableView {
     return `Hand ${v.hand_number}${where}. ${rows.join("; ")}.`;
   }
 
-  scoresText() {
+  /** Each side's points and bags (P's answer). `mark: false`: a continued record's CPU by its
+   * plain name (P's answers after its first, `firstAnswer`). */
+  scoresText({ mark = true } = {}) {
     const sc = this.score; // (with the view: both come with the match)
     if (!sc) return "No scores yet.";
     const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
     return `Scores, ${target}: ` + sc.scores.map((p, k) => {
       const warn = sc.bag_warning && sc.bag_warning[k] ? `, ${sc.bag_warning[k]}` : "";
-      return `${this.sideTitle(k)} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
+      return `${this.sideTitle(k, { mark })} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
     }).join("; ") + ".";
   }
 
