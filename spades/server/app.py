@@ -42,7 +42,7 @@ from spades.server.addresses import address_key
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
-from spades.server.hub import SIGNED_OUT, Conn, Hub
+from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost
 from spades.server.janitor import Janitor
 from spades.server.limits import (
     REPLAY_COST_HANDS,
@@ -944,7 +944,8 @@ class MadeElsewhere(Exception):
 async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
                   invited: dict[int, int] | None = None,
                   names: dict[int, str] | None = None,
-                  rematch_of: Table | None = None, rematch_id: str | None = None) -> Table:
+                  rematch_of: Table | None = None, rematch_id: str | None = None,
+                  making: list[str] | None = None) -> Table:
     """A new table with ``conn`` as its owner (``create``, and ``rematch`` with the old
     table's players ``invited``), under the limits on tables per user and address and the
     create rates; ``conn`` leaves its table (a table not started yet: its place too).
@@ -952,7 +953,8 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     rematch's id is decided and stored with it before the new table is made
     (:meth:`Table.keep_rematch`), so a process that dies in between leaves no table that
     the finished one does not know of: whoever brings it back makes the rematch under that
-    id (``rematch_id``: the id stored so, of a rematch never made)."""
+    id (``rematch_id``: the id stored so, of a rematch never made). ``making``: gets that
+    id, from when it is reserved (``hub.making`` holds it until the owner is answered)."""
     hub.check_options(options)  # refuse before anything changes
     check_tables(hub, conn.user_id, leaving=conn.table)
     check_address(hub, conn.address, leaving=conn.table)
@@ -964,6 +966,9 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     gid = None
     if rematch_of is not None and hub.cluster is not None:
         gid = await hub.reserve_table_id(rematch_id)
+        if making is not None:
+            making.append(gid)
+            hub.making.setdefault(gid, asyncio.get_running_loop().create_future())
         if rematch_of.rematched != gid:
             await rematch_of.keep_rematch(gid, conn.name)
         _die_at("rematch_half")
@@ -997,7 +1002,9 @@ async def _tell_rematch(hub: Hub, table: Table, conn: Conn) -> None:
     its players, it hears of it (:meth:`Table.tell_rematch_to`). That rematch runs here, or
     (several processes, after a take-over) at another process or none yet: then the store
     says whether it waits (before: only a rematch run here was told, so a player joined
-    again to the finished table elsewhere, or reloading there, never heard of it)."""
+    again to the finished table elsewhere, or reloading there, never heard of it). With
+    several processes, a connection that heard of it at the process that ran the table
+    before is not told again (:meth:`spades.server.cluster.Cluster.heard_rematch`)."""
     made = table.owes_rematch(conn)
     if made is None:
         return
@@ -1011,8 +1018,20 @@ async def _tell_rematch(hub: Hub, table: Table, conn: Conn) -> None:
             return
     else:
         return
-    if waits and table.owes_rematch(conn) == made:  # (still so after reading the store)
-        table.tell_rematch_to(conn)
+    if not waits or table.owes_rematch(conn) != made:  # (still owed after the store?)
+        return
+    if hub.cluster is not None:
+        if await hub.cluster.heard_rematch(table.id, conn.cid):
+            # this connection heard of it already, at the process that ran the table
+            # before (joined again after a take-over: before, told twice); a reload is a
+            # new connection, and hears of it
+            table.rematch_told.add(conn)
+            return
+        if table.owes_rematch(conn) != made:
+            return
+    table.tell_rematch_to(conn)
+    if hub.cluster is not None and conn in table.rematch_told:
+        await hub.cluster.told_rematch(table.id, [conn.cid])
 
 
 async def _rematch(hub: Hub, conn: Conn, old: Table, ref: Any) -> None:
@@ -1039,9 +1058,15 @@ async def _rematch(hub: Hub, conn: Conn, old: Table, ref: Any) -> None:
         if found == "unmade":  # (its process died between deciding its id and making it)
             unmade = old.rematched
     old.making_rematch = True  # (kept while its owner leaves it for the new table)
+    making: list[str] = []
     try:
-        table = await _create(hub, conn, old.options, ref, invited, players, old, unmade)
+        table = await _create(hub, conn, old.options, ref, invited, players, old, unmade,
+                              making)
         old.tell_rematch(table.id, conn.name)
+        if hub.cluster is not None:  # (after: a process that dies first tells them again)
+            await hub.cluster.told_rematch(old.id, [
+                cid for cid in (getattr(c, "cid", None) for c in old.rematch_told)
+                if isinstance(cid, str)])
     except MadeElsewhere as exc:
         # Another process made it under the same id meanwhile: this one was cut off from
         # the others (paused) while making it, its lease on the id ran out, and the
@@ -1049,9 +1074,25 @@ async def _rematch(hub: Hub, conn: Conn, old: Table, ref: Any) -> None:
         # The owner is led to that one, as when a rematch exists already.
         await _led_to_made(hub, conn, old, exc.table_id, ref)
         return
+    except LeaseLost as exc:
+        # Cut off (paused) while making it, this process resumed after its lease on the
+        # id ran out and another process took it (it is making the rematch, or made it):
+        # the table is not run here (before: both ran it a while, until the store shut
+        # this one out). The owner joins it at that process, answered from there.
+        log.warning("rematch %s of table %s: its lease went to another process "
+                    "meanwhile; the owner is led there", exc.table_id, old.id)
+        old.rematched = exc.table_id
+        if hub.cluster is None or not await hub.cluster.lead_to_holder(
+                conn, exc.table_id, ref):
+            raise
+        return
     finally:
         old.making_rematch = False
         old.maybe_forget()  # (kept while the rematch waits: see Table._maybe_forget)
+        for gid in making:  # (joins of it forwarded here waited for it: they go on)
+            done = hub.making.pop(gid, None)
+            if done is not None and not done.done():
+                done.set_result(None)
     if len(invited) == 1:  # the owner played alone with CPUs: it starts at once, as
         await table.start(conn)  # "Play against CPUs now" does (create with cpus)
 

@@ -25,6 +25,8 @@ client may be connected to any node:
   back leads a rematch asked again to that one, or makes it under that id
   (:meth:`Cluster.lead_to_rematch`);
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
+  checked again before it is run (a node that lost it meanwhile, cut off from the others,
+  drops the table and leads its owner to the holder: :meth:`Cluster.lead_to_holder`), and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
   (:meth:`spades.server.hub.Hub.lost_table`) and its clients join the new owner, and frames
@@ -43,7 +45,7 @@ import itertools
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -611,6 +613,48 @@ class Cluster:
         else:
             await self.as_client(conn, join)
         return "led"
+
+    async def lead_to_holder(self, conn: Conn, table_id: str, ref: Any) -> bool:
+        """The rematch ``table_id`` that this process was making for ``conn`` is not run
+        here: another process holds its lease now (:class:`spades.server.hub.LeaseLost`).
+        ``conn`` joins it there, as the answer to its rematch (with its ``ref``: an ``ack``
+        and the snapshot, from that process, which answers it once it has made the table:
+        :attr:`spades.server.hub.Hub.making`). False: nobody else holds it now."""
+        holder = await self.room.owner(table_id)
+        if holder is None or holder == self.node:
+            return False
+        join: dict[str, Any] = {"type": "join", "table_id": table_id}
+        if ref is not None:
+            join["ref"] = ref
+        if isinstance(conn, RemoteConn):  # its own process sends the join, as the client's
+            conn.lead(join)
+        else:
+            await self.as_client(conn, join)
+        return True
+
+    async def told_rematch(self, table_id: str, cids: Sequence[str]) -> None:
+        """The connections ``cids`` heard of the rematch of the finished table
+        ``table_id``: kept in Redis (as long as a finished table is kept), so a process
+        that brings the table back after this one stops tells it only to those that did
+        not (:meth:`heard_rematch`; a reload is a new connection: told). Not kept (Redis
+        not answering): they may hear it twice."""
+        if not cids:
+            return
+        try:
+            await self.room.put_told(table_id, list(cids))
+        except Exception as exc:
+            log.warning("who heard of the rematch of table %s could not be kept: %s",
+                        table_id, exc)
+
+    async def heard_rematch(self, table_id: str, cid: str) -> bool:
+        """Whether the connection ``cid`` heard of the rematch of ``table_id`` (told here or
+        at the process that ran the table before: :meth:`told_rematch`)."""
+        try:
+            return await self.room.was_told(table_id, cid)
+        except Exception as exc:
+            log.warning("whether a connection heard of the rematch of table %s could "
+                        "not be read: %s", table_id, exc)
+            return False
 
     async def as_client(self, conn: Conn, data: dict[str, Any]) -> None:
         """``data`` as if ``conn``'s client had sent it: forwarded to the process that runs
@@ -1301,4 +1345,11 @@ class RemoteConn:
         if taking is not None:
             with contextlib.suppress(Exception):
                 await asyncio.shield(taking)
+        # A join of a rematch this process is making under its reserved id waits for it
+        # too: its owner's other process, which lost the lease on the id while cut off,
+        # leads the owner here (hub.LeaseLost); before, it came first and was refused.
+        making = self.cluster.hub.making.get(tid) if isinstance(tid, str) else None
+        if making is not None and isinstance(data, dict) and data.get("type") == "join":
+            with contextlib.suppress(Exception):
+                await asyncio.shield(making)
         await _answered(self.cluster, self, data, ref)  # type: ignore[arg-type]

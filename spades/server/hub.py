@@ -92,6 +92,24 @@ class Peers(Protocol):
     def leaving_remote(self, conn: Conn) -> None: ...
     async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any
                               ) -> Literal["led", "unmade", "ended"]: ...
+    async def lead_to_holder(self, conn: Conn, table_id: str, ref: Any) -> bool: ...
+    async def told_rematch(self, table_id: str, cids: Sequence[str]) -> None: ...
+    async def heard_rematch(self, table_id: str, cid: str) -> bool: ...
+
+
+class LeaseLost(TableError):
+    """A table this process was making under an id it had reserved (a rematch's) is not
+    run here: its lease on the id ran out while the process was cut off from the others
+    (paused), and another process holds it now (it brought the finished table back and is
+    making the rematch under that id, or made it). Checked before the table is stored and
+    again before it is run (fencing): the table is dropped here, stored or not, and the
+    holder runs it; the owner is led there (``app._rematch``)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__("state", "this server process was cut off from the others while "
+                         "it made your table, which another one runs now: join it "
+                         f"(table {table_id}), or try again")
+        self.table_id = table_id
 
 
 def token_hash(token: str) -> str:
@@ -308,6 +326,9 @@ class Hub:
         # Instances of tables that stopped here (another took the table over): they write,
         # tell and announce nothing more (see lost_table).
         self.stopped: weakref.WeakSet[Table] = weakref.WeakSet()
+        #: rematches being made here under a reserved id (until their owner is answered):
+        #: a join of one forwarded from another process waits for it (``RemoteConn``)
+        self.making: dict[str, asyncio.Future[None]] = {}
         # With several processes (``settings.redis``): spades.server.cluster.attach
         # gives the hub its peers and the room's count of failed sign-ins.
         self.cluster: Peers | None = None
@@ -541,12 +562,20 @@ class Hub:
             meta["invited_names"] = sorted(names.items())
         if gid is None:
             gid = await self.reserve_table_id()
+        elif not await self._holds(gid):  # (reserved before: still ours?)
+            raise LeaseLost(gid)
         try:
             await self.db(self.store.create_game, "table", rules, game_id=gid,
                           seats=[p.to_db() for p in places], options=meta, status="waiting")
         except BaseException:
             await self._unreserve(gid)
             raise
+        if not await self._holds(gid):
+            # Stored, but the lease went to another process meanwhile (this one was cut
+            # off): that one runs it (it finds it stored); this one must not, even for a
+            # moment (before: both did, until the holder brought it back from the store
+            # and the store shut this instance out).
+            raise LeaseLost(gid)
         table = Table(self, gid, options, rules, places, conn.user_id, invite, "waiting")
         table.address = conn.address
         table.invited = dict(invited or {})
@@ -565,6 +594,11 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.reserve(table_id, wait=gid is not None)
         return table_id
+
+    async def _holds(self, gid: str) -> bool:
+        """With several processes: whether this one holds the lease of the table ``gid``
+        (taking it if nobody does); always True alone."""
+        return self.cluster is None or await self.cluster.room.claim(gid)
 
     async def _unreserve(self, gid: str) -> None:
         if self.cluster is not None:

@@ -53,6 +53,10 @@ log = logging.getLogger("spades.server")
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
+#: How long the connections that heard of a finished table's rematch are kept
+#: (``PREFIXtold:TABLE``; after the last one told): a day, as long as a rematch waits.
+TOLD_SECONDS = 86400
+
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('pexpire', KEYS[1], ARGV[2])
@@ -394,6 +398,18 @@ class Room:
             await self.redis.hdel(key, invite)
         else:
             await self.redis.hset(key, invite, table_id)
+
+    async def put_told(self, table_id: str, cids: list[str]) -> None:
+        """The connections ``cids`` heard of the rematch of the finished table
+        ``table_id`` (kept :data:`TOLD_SECONDS` after the last one told)."""
+        key = self._key("told", table_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.sadd(key, *cids)
+        pipe.expire(key, TOLD_SECONDS)
+        await pipe.execute()
+
+    async def was_told(self, table_id: str, cid: str) -> bool:
+        return bool(await self.redis.sismember(self._key("told", table_id), cid))
 
     async def invite(self, invite: str) -> str | None:
         value = await self.redis.hget(self._key("invites"), invite)

@@ -248,10 +248,13 @@ def test_a_message_between_owners_is_sent_after_the_join_that_brings_the_client_
         assert bob.remote_node == "C"
 
 
-def test_a_join_of_a_table_being_restored_waits_for_it() -> None:
+@pytest.mark.parametrize("making", [False, True])
+def test_a_join_of_a_table_being_restored_waits_for_it(making: bool) -> None:
     """A join forwarded to c while c is restoring the table (c holds its lease but has not
     said it runs it: the client's process found it so) is dispatched once the table is
-    there (before: at once, and refused, no such table)."""
+    there (before: at once, and refused, no such table). So is a join of a rematch that c
+    is making under the id whose lease it holds (``making``: the owner's process, which
+    lost that lease while cut off, leads the owner there: hub.LeaseLost)."""
     import asyncio
     from types import SimpleNamespace
 
@@ -259,15 +262,18 @@ def test_a_join_of_a_table_being_restored_waits_for_it() -> None:
 
     async def run() -> None:
         dispatched: list[tuple[Any, bool]] = []
-        hub = SimpleNamespace(settings=Settings(), tables={})
+        hub = SimpleNamespace(settings=Settings(), tables={}, making={})
         cluster = Cluster(hub, _Room("C"))  # type: ignore[arg-type]
 
         async def dispatch(_hub: Any, conn: Any, msg: Any) -> None:
             dispatched.append((msg.table_id, "T" in hub.tables))
 
         cluster.dispatch = dispatch
-        restored: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-        cluster._taking["T"] = restored
+        restored: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if making:  # (a rematch being made here under its reserved id: Hub.making)
+            hub.making["T"] = restored
+        else:
+            cluster._taking["T"] = restored
         stand_in = RemoteConn(cluster, "B", "c1", 7, "Bob", True)
         stand_in.inbox.put_nowait(({"type": "join", "table_id": "T"}, None, "player"))
         stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())

@@ -375,10 +375,12 @@ def test_a_rematch_run_elsewhere_is_told_to_whoever_comes_to_the_old_table(
     """Ann's rematch is made at a, which runs the finished table, and a dies (SIGKILL):
     b, where Bob and Eve are, brings the finished table back, but not the rematch (its
     lease is held by the test, as the dead process's, so that it runs nowhere for now).
-    Bob and Eve, joined to the finished table again at b, hear of the rematch, and so does
-    Bob's new page at c (a reload) after everyone left the finished table (b keeps it in
-    memory a while, as a process that runs both keeps it while the rematch waits), as where
-    the rematch runs with the old table (before: only a rematch run by the same process was
+    Bob and Eve, joined to the finished table again at b on the connections that heard of
+    the rematch at a, are not told it again (before: "Ann started a rematch" a second time,
+    as b did not know who had heard it). Bob's new page at c (a reload) hears of it, and so
+    does Eve's new page at c after everyone left the finished table (b keeps it in memory
+    a while, as a process that runs both keeps it while the rematch waits), as where the
+    rematch runs with the old table (before: only a rematch run by the same process was
     told, read from its memory, and the finished table was forgotten as its last member
     left)."""
     a, b, c = room
@@ -386,7 +388,8 @@ def test_a_rematch_run_elsewhere_is_told_to_whoever_comes_to_the_old_table(
     with _redis(redis_server) as shared:
         lease = _prefix(a) + "owner:"
         dead = shared.get(lease + tid)
-        assert isinstance(dead, str)
+        assert isinstance(dead, str) and ann.table is not None
+        invite = ann.table["invite"]
         ans = ann.request({"type": "rematch"})
         assert ans["type"] == "ack", ans
         new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
@@ -395,22 +398,35 @@ def test_a_rematch_run_elsewhere_is_told_to_whoever_comes_to_the_old_table(
         a.kill()
         assert shared.get(lease + new["id"]) == dead
         shared.set(lease + new["id"], dead, px=600_000)  # (the rematch runs nowhere)
-        for p in (bob, eve):  # joined to the finished table again at b: told again
+        back = {}
+        for p in (bob, eve):  # joined to the finished table again at b
             p.seq = None
             p.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
-            news = p.until(is_rematch)
-            assert news["table_id"] == tid and news["event"]["rematch"] == new["id"]
-            assert news["event"]["text"] == "Ann started a rematch"
+            back[p.name] = len(p.frames)
         assert shared.get(lease + tid) != dead  # (b runs the finished table)
-        for p in (eve, bob):  # they go (as a closed page does): nobody is at it
-            assert p.request({"type": "leave"})["type"] == "ack"
+        assert bob.request({"type": "leave"})["type"] == "ack"
         tab = NetPlayer(c, "Bob", bob.token)  # Bob's page again, at c
         ans = tab.request({"type": "join", "table_id": tid})
         assert ans["type"] == "ack", ans
         news = tab.until(is_rematch)
         assert news["event"]["rematch"] == new["id"]
         assert news["event"]["text"] == "Ann started a rematch"
-        assert new["invite"] not in json.dumps(eve.frames)
+        # Eve hears that event too, without its words (Bob's alone), and nothing before it
+        # since she was joined again: she heard of the rematch at a already
+        assert eve.until(is_rematch)["event"]["text"] == ""
+        told = [m for p in (bob, eve) for m in p.frames[back[p.name]:] if is_rematch(m)
+                and m["event"]["text"]]
+        assert told == [], "told again after the take-over"
+        for p in (eve, tab):  # they go (as a closed page does): nobody is at it
+            assert p.request({"type": "leave"})["type"] == "ack"
+        page = NetPlayer(c, "Eve", eve.token)  # Eve's page again, at c
+        ans = page.request({"type": "join", "table_id": tid, "role": "spectator",
+                            "invite": invite})
+        assert ans["type"] == "ack", ans
+        news = page.until(is_rematch)
+        assert news["event"]["rematch"] == new["id"]
+        assert news["event"]["text"] == "Ann started a rematch"
+        assert new["invite"] not in json.dumps(eve.frames + page.frames)
         shared.delete(lease + new["id"])  # the rematch is taken over: Bob sits down there
         joined_as_player(tab, new["id"])
 
@@ -546,21 +562,26 @@ def test_two_tabs_of_the_owner_at_two_processes_asking_at_once_make_one_rematch(
     assert bob.until(is_rematch)["event"]["rematch"] in made
 
 
-def test_a_rematch_made_by_the_process_cut_off_first_leads_the_other_s_owner_to_it(
+def test_a_process_cut_off_that_lost_the_rematch_s_lease_leads_its_owner_to_the_holder(
         postgres: PostgresServer, redis_server: RedisServer) -> None:
     """The other way round: a is cut off (paused) half way through Ann's rematch, b brings
-    the finished table back and makes the rematch asked there from Ann's tab at c, under
-    the stored id, and is cut off too half way (holding the id's lease now). a, let go on
-    first, makes the table; b, let go on, cannot: Ann's tab at c is led to the one a made
-    (before: a server error, its rematch being forwarded there from c). One rematch in
-    all."""
+    the finished table back and, asked for the rematch by Ann's tab at c, takes the stored
+    id's lease and is cut off too half way (before it stores the table). a, let go on
+    first, no longer holds the id's lease: it neither stores nor runs the table (before: it
+    made it and ran it without the lease, so that for a while two processes ran it, until
+    b brought it back from the store), and leads Ann's tab to b, the lease holder: her
+    join is sent there. b, let go on, makes the table and answers both tabs with it, an
+    ``ack`` (with each one's ``ref``) and its snapshot. One rematch in all."""
     with (card_room(3, postgres, redis_server, "rematchcut2", "--bots", "inline",
                     "--cpu-delay", "0", envs=[{"SPADES_TEST_DIE_AT": "stop:rematch_half"}] * 2)
           as (a, b, c), _redis(redis_server) as shared):
+        from tests.server.test_cluster import published
+
         ann, bob, _eve, tid = _finished_at_a(a, a, b)
         lease = _prefix(a) + "owner:"
         was = shared.get(lease + tid)
         assert isinstance(was, str) and a.proc is not None and b.proc is not None
+        pubsub = shared.pubsub()
         ann.send({"type": "rematch", "ref": "cut"})
         try:
             wait_until(lambda: _paused(a), "a to stop itself half way through the rematch")
@@ -573,15 +594,22 @@ def test_a_rematch_made_by_the_process_cut_off_first_leads_the_other_s_owner_to_
             other.send({"type": "rematch", "ref": "also"})
             wait_until(lambda: _paused(b), "b to stop itself half way through it too",
                        seconds=30)
+            holder = shared.get(lease + made)
+            assert isinstance(holder, str) and holder != was  # (b's)
+            pubsub.subscribe(_prefix(a) + "node:" + holder)
             a.proc.send_signal(signal.SIGCONT)
-            ans = ann.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "cut")
-            assert ans["type"] == "ack", ans
+            published(pubsub, lambda sent: sent.get("k") == "msg" and sent["m"] == {
+                "type": "join", "table_id": made, "ref": "cut"}, "Ann's join, led to b")
+            assert _unfinished(b) == [], "a made the rematch without its lease"
         finally:
             a.proc.send_signal(signal.SIGCONT)
             b.proc.send_signal(signal.SIGCONT)
-        ans = other.until(lambda m: m["type"] in ("ack", "error") and m.get("ref") == "also")
-        assert ans["type"] == "ack", ans
-        led = other.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
-        assert led["table"]["id"] == made
+            pubsub.close()
+        for p, ref in ((other, "also"), (ann, "cut")):
+            ans = p.until(lambda m, ref=ref: m["type"] in ("ack", "error")
+                          and m.get("ref") == ref)
+            assert ans["type"] == "ack", ans
+            led = p.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)
+            assert led["table"]["id"] == made
         assert _unfinished(b) == [made], "a second rematch was made"
         joined_as_player(bob, made)
