@@ -596,6 +596,11 @@ def test_a_process_cut_off_that_lost_the_rematch_s_lease_leads_its_owner_to_the_
                        seconds=30)
             holder = shared.get(lease + made)
             assert isinstance(holder, str) and holder != was  # (b's)
+            # b's leases (the rematch's id, the finished table) held on while b is paused:
+            # they would run out in lease_seconds, however slow this machine is meanwhile
+            for key in (lease + made, lease + tid):
+                assert shared.get(key) == holder
+                shared.set(key, holder, px=600_000)
             pubsub.subscribe(_prefix(a) + "node:" + holder)
             a.proc.send_signal(signal.SIGCONT)
             published(pubsub, lambda sent: sent.get("k") == "msg" and sent["m"] == {
