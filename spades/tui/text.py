@@ -293,14 +293,8 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
         lines = [f"Hand 1 is next, {deals}."]
     else:
         lines = [f"Hand {match.hand_number}, {called(match.dealer)} dealt."]
-    parts: list[str] = []
-    for s in range(rules.players):
-        b = match.bids[s]
-        who = name(s) if s != me else "you" if parts else "You"
-        bid = (("have" if s == me else "has") + " not bid yet" if b < 0
-               else f"bid {bid_words(b, match.blind[s])}")
-        parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
-    lines.append("; ".join(parts) + ".")
+    said = players_sentence(match, names, me, name)
+    lines.append(said[0].upper() + said[1:] if said.startswith("you") else said)
     mine = rules.side_of[me] if me is not None else None
     for k, seats in enumerate(rules.sides):
         if len(seats) == 1:
@@ -324,19 +318,48 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
         contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
         taken = sum(match.tricks[s] for s in seats)
         lines.append(f"{who}: contract {contract}, {plural(taken, 'trick')} taken.")
-    lines.append(scores_sentence(match, names, name))
+    lines.append(scores_sentence(match, names, name, me=me))
     return lines
 
 
-def scores_sentence(match: Match, names: list[str],
-                    name: Callable[[int], str] | None = None) -> str:
-    """Each side's score and bags; ``name`` names the seats (default: a CPU's mark once)."""
+def players_sentence(match: Match, names: list[str], me: int | None = None,
+                     name: Callable[[int], str] | None = None) -> str:
+    """Each player's bid and tricks so far, uncapitalized ("you bid 4, 0 tricks; West bid
+    3, 0 tricks."): seat ``me`` is "you" and its partners "your partner North", as the
+    play-by-play names them; ``name`` names the seats (default: a CPU's mark once)."""
     rules = match.rules
     name = name or marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
+    parts: list[str] = []
+    for s in range(rules.players):
+        b = match.bids[s]
+        if s == me:
+            who = "you"
+        elif mine is not None and rules.side_of[s] == mine:
+            who = f"your partner {name(s)}"
+        else:
+            who = name(s)
+        bid = (("have" if s == me else "has") + " not bid yet" if b < 0
+               else f"bid {bid_words(b, match.blind[s])}")
+        parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
+    return "; ".join(parts) + "."
+
+
+def scores_sentence(match: Match, names: list[str],
+                    name: Callable[[int], str] | None = None, me: int | None = None) -> str:
+    """Each side's score and bags; ``name`` names the seats (default: a CPU's mark once).
+    Told to seat ``me``, its side is "Your side (North and South)", as the hand's details
+    name it (a side of one: "You")."""
+    rules = match.rules
+    name = name or marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
     parts = []
-    for k in range(len(rules.sides)):
+    for k, seats in enumerate(rules.sides):
+        who = and_list([name(s) for s in seats])
+        if k == mine:
+            who = f"Your side ({who})" if len(seats) > 1 else "You"
         warn = bag_warning(rules, match.bags[k])
-        parts.append(f"{and_list([name(s) for s in rules.sides[k]])}: {match.scores[k]} points, "
+        parts.append(f"{who}: {match.scores[k]} points, "
                      f"{plural(match.bags[k], 'bag')}" + (f" ({warn})" if warn else ""))
     return "Scores: " + "; ".join(parts) + "."
 
