@@ -461,14 +461,32 @@ def match_over_sentence(match: Match, names: list[str]) -> str:
     return f"{who} {verb} the match: {scores}."
 
 
+def forced_bid_sentence(bidding: str, bid: int) -> str:
+    """Why the game bids ``bid`` for you, your only bid under ``bidding`` (before "You bid
+    4."): the rule that leaves you no choice, in words."""
+    if bidding == "mirror":
+        if bid == 0:
+            return "Mirror bidding: you hold no spades, so the game bids Nil for you."
+        return ("Mirror bidding: your bid is the number of spades you hold, so the game bids "
+                "it for you.")
+    if bidding == "whiz" and bid == 0:
+        return "Whiz bidding: you hold no spades, so your only bid is Nil; the game bids it for you."
+    if bidding == "suicide" and bid == 0:
+        return ("Suicide bidding: nobody else on your side has bid Nil, so you must; the game "
+                "bids it for you.")
+    return f"Only one bid is allowed ({bidding} bidding), so the game bids it for you."
+
+
 def rules_lines(rules: Rules, names: list[str]) -> list[str]:
     """The rules of the profile in force, in plain words."""
     hs = rules.hand_size
-    lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each"
-             + (", with the two jokers as the highest trumps" if rules.jokers else "") + "."]
+    lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each."]
     deck = deck_sentence(rules)  # the cards taken out of the deck, and the jokers added
     if deck:
         lines.append(deck)
+    if rules.jokers:  # which joker is higher, and that they are spades (led, followed, broken)
+        lines.append("The jokers are spades: the big joker is the highest trump, then the "
+                     "little joker, then the ace of spades.")
     if rules.teams is None:
         lines.append("Everyone plays alone.")
     else:
@@ -512,12 +530,14 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
     if rules.one_hand:
         lines.append("One-hand match: the higher score after one hand wins; equal scores draw.")
     else:
-        lines.append(f"The first side to reach {rules.target} points with the highest score "
+        who = "player" if rules.teams is None else "side"
+        lines.append(f"The first {who} to reach {rules.target} points with the highest score "
                      "wins; a tie at the top plays on.")
     if rules.turn_timer:
         bags = plural(rules.timeout_penalty_bags, "penalty bag")
+        takes = "you take" if rules.teams is None else "your side takes"
         lines.append(f"Turn timer: {rules.turn_timer} seconds; when it runs out the game "
-                     f"plays for you and your side takes {bags}.")
+                     f"plays for you and {takes} {bags}.")
     return lines
 
 
