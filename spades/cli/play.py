@@ -558,9 +558,8 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     if not resumed:
         say(f"Game {game.id[:8]} is saved as you play. Type ? for the commands.")
     else:
-        say(text.scores_sentence(m, session.names, name))  # (marks not said above: solo)
+        say(text.scores_sentence(m, session.names, name, me=me))  # (marks not said: solo)
         if m.phase == "play":  # the bids were told before the game stopped: again here
-            bids = text.status_lines(m, plain, me=me)[1]
-            say("This hand so far: " + ("y" + bids[1:] if bids.startswith("You ") else bids))
+            say("This hand so far: " + text.players_sentence(m, plain, me=me))
         if m.phase in ("bid", "play") and m.current_player != me:
             say(text.trick_sentence(m.observation(me), plain))

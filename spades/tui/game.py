@@ -155,8 +155,7 @@ class TerminalGame:
                 legal = m.legal_actions()
                 if seat == self.human and m.phase is BID and len(legal) == 1:
                     # Mirror bidding (or a forced suicide nil): the bid is automatic.
-                    self.say(f"Only one bid is allowed ({m.rules.bidding} bidding), so the "
-                             "game bids it for you.")
+                    self.say(text.forced_bid_sentence(m.rules.bidding, legal[0] - NIL))
                     self.commit(seat, legal[0])
                     continue
                 if seat == self.human:

@@ -293,14 +293,8 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
         lines = [f"Hand 1 is next, {deals}."]
     else:
         lines = [f"Hand {match.hand_number}, {called(match.dealer)} dealt."]
-    parts: list[str] = []
-    for s in range(rules.players):
-        b = match.bids[s]
-        who = name(s) if s != me else "you" if parts else "You"
-        bid = (("have" if s == me else "has") + " not bid yet" if b < 0
-               else f"bid {bid_words(b, match.blind[s])}")
-        parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
-    lines.append("; ".join(parts) + ".")
+    said = players_sentence(match, names, me, name)
+    lines.append(said[0].upper() + said[1:] if said.startswith("you") else said)
     mine = rules.side_of[me] if me is not None else None
     for k, seats in enumerate(rules.sides):
         if len(seats) == 1:
@@ -324,19 +318,48 @@ def status_lines(match: Match, names: list[str], me: int | None = None) -> list[
         contract = sum(match.bids[s] for s in seats if match.bids[s] > 0)
         taken = sum(match.tricks[s] for s in seats)
         lines.append(f"{who}: contract {contract}, {plural(taken, 'trick')} taken.")
-    lines.append(scores_sentence(match, names, name))
+    lines.append(scores_sentence(match, names, name, me=me))
     return lines
 
 
-def scores_sentence(match: Match, names: list[str],
-                    name: Callable[[int], str] | None = None) -> str:
-    """Each side's score and bags; ``name`` names the seats (default: a CPU's mark once)."""
+def players_sentence(match: Match, names: list[str], me: int | None = None,
+                     name: Callable[[int], str] | None = None) -> str:
+    """Each player's bid and tricks so far, uncapitalized ("you bid 4, 0 tricks; West bid
+    3, 0 tricks."): seat ``me`` is "you" and its partners "your partner North", as the
+    play-by-play names them; ``name`` names the seats (default: a CPU's mark once)."""
     rules = match.rules
     name = name or marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
+    parts: list[str] = []
+    for s in range(rules.players):
+        b = match.bids[s]
+        if s == me:
+            who = "you"
+        elif mine is not None and rules.side_of[s] == mine:
+            who = f"your partner {name(s)}"
+        else:
+            who = name(s)
+        bid = (("have" if s == me else "has") + " not bid yet" if b < 0
+               else f"bid {bid_words(b, match.blind[s])}")
+        parts.append(f"{who} {bid}, {plural(match.tricks[s], 'trick')}")
+    return "; ".join(parts) + "."
+
+
+def scores_sentence(match: Match, names: list[str],
+                    name: Callable[[int], str] | None = None, me: int | None = None) -> str:
+    """Each side's score and bags; ``name`` names the seats (default: a CPU's mark once).
+    Told to seat ``me``, its side is "Your side (North and South)", as the hand's details
+    name it (a side of one: "You")."""
+    rules = match.rules
+    name = name or marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
     parts = []
-    for k in range(len(rules.sides)):
+    for k, seats in enumerate(rules.sides):
+        who = and_list([name(s) for s in seats])
+        if k == mine:
+            who = f"Your side ({who})" if len(seats) > 1 else "You"
         warn = bag_warning(rules, match.bags[k])
-        parts.append(f"{and_list([name(s) for s in rules.sides[k]])}: {match.scores[k]} points, "
+        parts.append(f"{who}: {match.scores[k]} points, "
                      f"{plural(match.bags[k], 'bag')}" + (f" ({warn})" if warn else ""))
     return "Scores: " + "; ".join(parts) + "."
 
@@ -438,14 +461,32 @@ def match_over_sentence(match: Match, names: list[str]) -> str:
     return f"{who} {verb} the match: {scores}."
 
 
+def forced_bid_sentence(bidding: str, bid: int) -> str:
+    """Why the game bids ``bid`` for you, your only bid under ``bidding`` (before "You bid
+    4."): the rule that leaves you no choice, in words."""
+    if bidding == "mirror":
+        if bid == 0:
+            return "Mirror bidding: you hold no spades, so the game bids Nil for you."
+        return ("Mirror bidding: your bid is the number of spades you hold, so the game bids "
+                "it for you.")
+    if bidding == "whiz" and bid == 0:
+        return "Whiz bidding: you hold no spades, so your only bid is Nil; the game bids it for you."
+    if bidding == "suicide" and bid == 0:
+        return ("Suicide bidding: nobody else on your side has bid Nil, so you must; the game "
+                "bids it for you.")
+    return f"Only one bid is allowed ({bidding} bidding), so the game bids it for you."
+
+
 def rules_lines(rules: Rules, names: list[str]) -> list[str]:
     """The rules of the profile in force, in plain words."""
     hs = rules.hand_size
-    lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each"
-             + (", with the two jokers as the highest trumps" if rules.jokers else "") + "."]
+    lines = [f"Rules: {rules.name}, {rules.players} players, {hs} cards each."]
     deck = deck_sentence(rules)  # the cards taken out of the deck, and the jokers added
     if deck:
         lines.append(deck)
+    if rules.jokers:  # which joker is higher, and that they are spades (led, followed, broken)
+        lines.append("The jokers are spades: the big joker is the highest trump, then the "
+                     "little joker, then the ace of spades.")
     if rules.teams is None:
         lines.append("Everyone plays alone.")
     else:
@@ -489,12 +530,14 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
     if rules.one_hand:
         lines.append("One-hand match: the higher score after one hand wins; equal scores draw.")
     else:
-        lines.append(f"The first side to reach {rules.target} points with the highest score "
+        who = "player" if rules.teams is None else "side"
+        lines.append(f"The first {who} to reach {rules.target} points with the highest score "
                      "wins; a tie at the top plays on.")
     if rules.turn_timer:
         bags = plural(rules.timeout_penalty_bags, "penalty bag")
+        takes = "you take" if rules.teams is None else "your side takes"
         lines.append(f"Turn timer: {rules.turn_timer} seconds; when it runs out the game "
-                     f"plays for you and your side takes {bags}.")
+                     f"plays for you and {takes} {bags}.")
     return lines
 
 

@@ -82,7 +82,7 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
     opening, _, rest = out.partition("Your card: ")
     assert ("Spades, cardems rules: Nora (CPU) and Sofia against Emil (CPU) and Walt (CPU), "
             "to 500 points.\nYou are Sofia; your partner is Nora. CPU level: intermediate.\n"
-            "Scores: Nora and Sofia: 81 points, 1 bag; Emil and Walt: 31 points, 1 bag.\n"
+            "Scores: Your side (Nora and Sofia): 81 points, 1 bag; Emil and Walt: 31 points, 1 bag.\n"
             in opening), opening
     play, _, details = rest.partition("Hand 2 in detail:\n")
     assert "Your partner Nora plays the eight of spades." in play, play
@@ -97,7 +97,7 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
     for block in (details, status):
         for cpu in ("Nora", "Emil", "Walt"):
             assert block.count(f"{cpu} (CPU)") == 1, block
-    assert "Scores: Nora and Sofia: 123 points, 3 bags; Emil and Walt: 92 points" in status
+    assert "Scores: Your side (Nora and Sofia): 123 points, 3 bags; Emil and Walt: 92 points" in status
 
 
 def test_a_game_resumed_after_the_bidding_says_the_bids(tmp_path: Path) -> None:
@@ -110,10 +110,11 @@ def test_a_game_resumed_after_the_bidding_says_the_bids(tmp_path: Path) -> None:
     assert "You play the five of hearts." in first, first
     again = run_cli("play", "--resume", "last", "--db", db, "--plain", input="q\n").stdout
     lines = again.splitlines()
-    at = lines.index("Scores: North and South: 0 points, 0 bags; East and West: 0 points, "
-                     "0 bags.")
-    assert re.fullmatch(r"This hand so far: North bid (Nil|\d+), \d tricks?; East bid (Nil|\d+), "
-                        r"\d tricks?; you bid 3, 0 tricks; West bid (Nil|\d+), \d tricks?\.",
+    at = lines.index("Scores: Your side (North and South): 0 points, 0 bags; East and West: "
+                     "0 points, 0 bags.")
+    assert re.fullmatch(r"This hand so far: your partner North bid (Nil|\d+), \d tricks?; "
+                        r"East bid (Nil|\d+), \d tricks?; you bid 3, 0 tricks; "
+                        r"West bid (Nil|\d+), \d tricks?\.",
                         lines[at + 1]), lines
     assert lines[at + 2].startswith("Your turn. This trick: "), lines
 

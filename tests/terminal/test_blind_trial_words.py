@@ -176,3 +176,51 @@ def test_a_ten_led_from_the_six_ten_and_king_is_not_called_a_low_lead() -> None:
     king = explain(obs, parse_card("KD"))
     assert "the ace of diamonds is still out to beat it now" in king, king
     assert "your lower six and ten of diamonds are kept for later" in king, king
+
+
+def test_the_score_line_names_your_side_as_the_hands_details_do() -> None:
+    """The score line ("Scores: North and South: 0 points, ...", in `s` and in the opening
+    of a resumed game) named your side by its seats, where the hand's details say "Your
+    side (North and South)". It says "Your side (North and South)" too (a side of one:
+    "You"); told to nobody, the seats."""
+    from spades.engine import Match, profile
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=2)
+    assert text.scores_sentence(match, names, me=2) == (
+        "Scores: Your side (North and South): 0 points, 0 bags; East and West: 0 points, "
+        "0 bags.")
+    assert text.status_lines(match, names, me=1)[-1] == (
+        "Scores: North and South: 0 points, 0 bags; Your side (East and West): 0 points, "
+        "0 bags.")
+    assert text.scores_sentence(match, names) == (
+        "Scores: North and South: 0 points, 0 bags; East and West: 0 points, 0 bags.")
+    solo = Match(profile("race400", players=3), dealer=0)
+    three = text.default_names(3, 0)
+    assert text.scores_sentence(solo, three, me=0).startswith(
+        f"Scores: You: 0 points, 0 bags; {three[1]}: 0 points, 0 bags; {three[2]}: ")
+
+
+def test_the_status_names_your_partner_as_the_play_by_play_does(tmp_path: Path) -> None:
+    """`s` said "North bid 8, 0 tricks" where the play-by-play says "your partner North";
+    it says "your partner North bid 8, 0 tricks" now, and so does the "This hand so far"
+    line of a resumed game (lower case after its colon)."""
+    from spades.engine import Match, profile
+    from spades.tui.game import deal_masks
+    from tests.terminal.driver import run_cli
+
+    names = ["North", "East", "South", "West"]
+    match = Match(profile("cardems"), dealer=3)  # North bids first
+    match.deal(deal_masks(match, 5))
+    match.apply(NIL + 8)
+    assert text.status_lines(match, names, me=2)[1] == (
+        "Your partner North bid 8, 0 tricks; East has not bid yet, 0 tricks; you have not "
+        "bid yet, 0 tricks; West has not bid yet, 0 tricks.")
+    assert text.status_lines(match, names, me=1)[1].startswith("North bid 8, 0 tricks; you ")
+    assert text.status_lines(match, names)[1].startswith("North bid 8, 0 tricks; East ")
+    db = str(tmp_path / "r.db")
+    run_cli("play", "--db", db, "--plain", "--seed", "3", "--opener", "east",
+            "--cpu", "random", input="3\n1\nq\n")
+    again = run_cli("play", "--resume", "last", "--db", db, "--plain", input="q\n").stdout
+    so_far = next(line for line in again.splitlines() if line.startswith("This hand so far"))
+    assert so_far.startswith("This hand so far: your partner North bid "), so_far

@@ -421,11 +421,11 @@ def test_status_tells_the_readers_own_bid_as_yours() -> None:
     for bid in (4, 3):
         match.apply(NIL + bid)
     assert text.status_lines(match, names, me=2)[1] == (
-        "North has not bid yet, 0 tricks; East has not bid yet, 0 tricks; you bid 4, "
-        "0 tricks; West bid 3, 0 tricks.")
+        "Your partner North has not bid yet, 0 tricks; East has not bid yet, 0 tricks; you "
+        "bid 4, 0 tricks; West bid 3, 0 tricks.")
     assert text.status_lines(match, names, me=0)[1] == (
-        "You have not bid yet, 0 tricks; East has not bid yet, 0 tricks; South bid 4, "
-        "0 tricks; West bid 3, 0 tricks.")
+        "You have not bid yet, 0 tricks; East has not bid yet, 0 tricks; your partner South "
+        "bid 4, 0 tricks; West bid 3, 0 tricks.")
     names[0] = "ann"  # a player's own name is told as written
     assert text.status_lines(match, names)[1].startswith("ann has not bid yet, 0 tricks; ")
 

@@ -43,7 +43,8 @@ def test_whole_match_with_commands_kill_resume_export_import(tmp_path: Path) -> 
         ("h", r"Your hand, 13 cards:"), ("hand", r"Your hand, 13 cards:"),
         ("t", r"Bidding is under way \((bids so far: [^)]*|nobody has bid yet)\); no card has "
               r"been played\. Spades are not broken yet\."),
-        ("s", r"; you have not bid yet, 0 tricks;"), ("status", r"Scores: North and South: 0 points"),
+        ("s", r"; you have not bid yet, 0 tricks;"),
+        ("status", r"Scores: Your side \(North and South\): 0 points"),
         ("p", r"Score sheet: cardems"), ("sheet", r"No hand has been scored yet"),
         ("i", r"Hint: (Bid|Look)[^\r\n]+"), ("r", r"Rules: cardems, 4 players"),
         ("rules", r"The first side to reach 150 points"),
