@@ -605,13 +605,7 @@ class Cluster:
         if row.status not in ("waiting", "active"):
             return "ended"
         await old.detach(conn, leaving=False)
-        join: dict[str, Any] = {"type": "join", "table_id": made}
-        if ref is not None:
-            join["ref"] = ref
-        if isinstance(conn, RemoteConn):  # its own process sends the join, as the client's
-            conn.lead(join)
-        else:
-            await self.as_client(conn, join)
+        await self._join_as_client(conn, made, ref)
         return "led"
 
     async def lead_to_holder(self, conn: Conn, table_id: str, ref: Any) -> bool:
@@ -623,6 +617,12 @@ class Cluster:
         holder = await self.room.owner(table_id)
         if holder is None or holder == self.node:
             return False
+        await self._join_as_client(conn, table_id, ref)
+        return True
+
+    async def _join_as_client(self, conn: Conn, table_id: str, ref: Any) -> None:
+        """``conn`` joins ``table_id`` wherever it runs, as if the client had sent the join
+        (with ``ref``: answered as its rematch was asked)."""
         join: dict[str, Any] = {"type": "join", "table_id": table_id}
         if ref is not None:
             join["ref"] = ref
@@ -630,7 +630,6 @@ class Cluster:
             conn.lead(join)
         else:
             await self.as_client(conn, join)
-        return True
 
     async def told_rematch(self, table_id: str, cids: Sequence[str]) -> None:
         """The connections ``cids`` heard of the rematch of the finished table

@@ -519,7 +519,35 @@ return 0
 """
 
 
-class SharedConns:
+class _FailOpen:
+    """Fail open when Redis does not answer: :meth:`_failed` says so once in the log and
+    keeps Redis unasked for ``retry`` seconds (:meth:`_off`), :meth:`_answered` says once
+    that it answers again. ``WHAT``: what is counted in Redis; ``ALONE``: what each process
+    does meanwhile."""
+
+    WHAT = ""
+    ALONE = ""
+    retry = 5.0
+    _ok = True
+    _off_until = 0.0  # (Redis failed: not asked until then)
+
+    def _off(self) -> bool:
+        return time.monotonic() < self._off_until
+
+    def _failed(self, exc: BaseException) -> None:
+        self._off_until = time.monotonic() + self.retry
+        if self._ok:
+            self._ok = False
+            log.warning("%s cannot be counted in Redis (%s: %s): %s until it answers again",
+                        self.WHAT, type(exc).__name__, exc, self.ALONE)
+
+    def _answered(self) -> None:
+        if not self._ok:
+            self._ok = True
+            log.warning("%s are counted in Redis again", self.WHAT)
+
+
+class SharedConns(_FailOpen):
     """The open connections (WebSockets) of each client address at every process of the
     room, capped together: N processes do not give N times ``conns_per_address``.
 
@@ -536,6 +564,9 @@ class SharedConns:
     again; it is not asked again for ``retry`` seconds meanwhile (a connection is not held
     up by a Redis that does not answer), then the next renewal writes every count again."""
 
+    WHAT = "the open connections per address"
+    ALONE = "each process caps its own"
+
     def __init__(self, url: str, *, prefix: str = "spades:", lease_ms: int = 3000,
                  timeout: float = 1.0, node: str | None = None, retry: float = 5.0) -> None:
         self.url = url
@@ -550,9 +581,7 @@ class SharedConns:
         self._close: Any = None
         self._lock = asyncio.Lock()  # one change at a time: the rewrite never races one
         self._renew: asyncio.Task[None] | None = None
-        self._ok = True
         self.retry = retry
-        self._off_until = 0.0  # (Redis failed: not asked until then)
 
     @property
     def _set(self) -> str:
@@ -573,21 +602,6 @@ class SharedConns:
             self._renew = asyncio.get_running_loop().create_task(self._renew_loop())
         return self._redis
 
-    def _off(self) -> bool:
-        return time.monotonic() < self._off_until
-
-    def _failed(self, exc: BaseException) -> None:
-        self._off_until = time.monotonic() + self.retry
-        if self._ok:
-            self._ok = False
-            log.warning("the open connections per address cannot be counted in Redis "
-                        "(%s: %s): each process caps its own until it answers again",
-                        type(exc).__name__, exc)
-
-    def _answered(self) -> None:
-        if not self._ok:
-            self._ok = True
-            log.warning("the open connections per address are counted in Redis again")
 
     async def open(self, address: str, cap: int) -> bool:
         """Count a connection of ``address`` opening here: False (not counted) if the
@@ -662,7 +676,7 @@ class SharedConns:
                 await redis.aclose()
 
 
-class SharedMisses:
+class SharedMisses(_FailOpen):
     """The joins that miss (no such table, or a private table and a wrong invite code) per
     client address, ``join_miss_rate`` a second after bursts of ``join_miss_burst``, counted
     in Redis for every process of the room (the cell rate algorithm of :class:`SharedRate`,
@@ -672,6 +686,9 @@ class SharedMisses:
     process's own count, as without Redis), said once in the log until it answers again,
     and it is not asked again for ``retry`` seconds meanwhile (a join is not held up by a
     Redis that does not answer). Its own connection, opened at the first use."""
+
+    WHAT = "the joins that miss per address"
+    ALONE = "each process counts its own"
 
     def __init__(self, url: str, local: Buckets, *, prefix: str = "spades:",
                  timeout: float = 1.0, retry: float = 5.0) -> None:
@@ -684,13 +701,11 @@ class SharedMisses:
         self.retry = retry
         self._redis: aioredis.Redis | None = None
         self._script: Any = None
-        self._ok = True
-        self._off_until = 0.0  # (Redis failed: not asked until then)
 
     async def _ask(self, address: str, look: bool) -> float | None:
         """The script for ``address`` (``look``: only look), the seconds to wait; None:
         Redis did not answer (or is not asked for now)."""
-        if time.monotonic() < self._off_until:
+        if self._off():
             return None
         try:
             if self._redis is None:
@@ -701,16 +716,9 @@ class SharedMisses:
             waited = await self._script(keys=[self.prefix + "misses:" + address], args=[
                 f"{self.cost_us:.0f}", f"{self.tolerance_us:.0f}", "1" if look else "0"])
         except Exception as exc:
-            self._off_until = time.monotonic() + self.retry
-            if self._ok:
-                self._ok = False
-                log.warning("the joins that miss per address cannot be counted in Redis "
-                            "(%s: %s): each process counts its own until it answers again",
-                            type(exc).__name__, exc)
+            self._failed(exc)
             return None
-        if not self._ok:
-            self._ok = True
-            log.warning("the joins that miss per address are counted in Redis again")
+        self._answered()
         return int(waited) / 1_000_000
 
     async def wait(self, address: str) -> float:
