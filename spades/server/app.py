@@ -217,7 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def signup(request: Request) -> None:
         """Refuse a new guest or account past ``signup_rate`` for the client's address."""
-        address = address_key(request.client.host) if request.client else "?"
+        address = client_address(request, "?")
         wait = signups.wait(address)
         if wait > 0:
             raise HTTPException(429, f"too many new guests and accounts from your address: "
@@ -271,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
-        address = address_key(request.client.host) if request.client else "?"
+        address = client_address(request, "?")
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
             if shared is not None:
@@ -393,7 +393,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_sheet(table_id: str, hub: HubDep, request: Request,
                           authorization: Annotated[str | None, Header()] = None
                           ) -> Any:
-        address = address_key(request.client.host) if request.client else ""
+        address = client_address(request)
         try:
             if table_id not in hub.tables:
                 done = await finished_sheet(hub, table_id, authorization, address)
@@ -526,7 +526,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return JSONResponse(record_of(game, live.match))
             if live is not None or hub.cluster is None or game.status != "active":
                 raise unfinished
-        address = address_key(request.client.host) if request.client else ""
+        address = client_address(request)
         before_replay(address)
         try:
             game, match = await hub.db(hub.store.load_match, game_id)
@@ -556,7 +556,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
             raise HTTPException(422, _why(exc)) from None
-        address = address_key(request.client.host) if request.client else ""
+        address = client_address(request)
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
@@ -872,6 +872,12 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
 
 def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
+
+
+def client_address(request: Request, unknown: str = "") -> str:
+    """What ``request``'s client address counts as for the caps and rates per address
+    (:func:`address_key`: an IPv6 client's /64); ``unknown`` when it has none."""
+    return address_key(request.client.host) if request.client else unknown
 
 
 async def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | None
