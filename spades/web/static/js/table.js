@@ -1944,11 +1944,11 @@ export class TableView {
       return this.placeSeats(felt, seats, least);
     };
     // as they are; else the others' names on one line, their seats as wide as half the felt;
-    // else on one line at the seats' usual widths; else yours on one line too; else every seat
-    // narrower (the dealer's too); else (a phone's felt over the bid panel) the felt taller,
+    // else on one line at the seats' usual widths; else yours on one line too (the others' as
+    // wide, then at their usual widths); else every seat narrower (the dealer's too); else (a phone's felt over the bid panel) the felt taller,
     // 1.5 rem at a time, the page scrolling down to the hand
     let placed = place([]);
-    for (const look of [["tight", "wide"], ["tight"], ["tight", "all"], ["tight", "all", "narrow"]]) {
+    for (const look of [["tight", "wide"], ["tight"], ["tight", "wide", "all"], ["tight", "all"], ["tight", "all", "narrow"]]) {
       if (placed.ok) break;
       placed = place(look);
     }
