@@ -22,6 +22,8 @@ export const PLACES = {
 };
 // CPU players' avatars: a distinct colour per place (the letter comes from the name)
 const AVATAR_HUES = [210, 20, 130, 280, 45, 330];
+/** Two boxes ({l, t, r, b}) overlap by more than a pixel. */
+const overlaps = (a, b) => a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1;
 const cap = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
 /** One turn of a game: the same key for every view of that turn. */
 // (looking at your cards is a turn of its own: then comes the bid)
@@ -1307,13 +1309,17 @@ export class TableView {
     container.append(this.el);
     this.el.append(h("p", { class: "loading" }, "Joining the table…"));
     this.timerHandle = setInterval(() => this.tick(), 250);
-    this.onResize = () => this.fitHand();
+    this.onResize = () => { this.fitHand(); this.fitSeats(); };
     window.addEventListener("resize", this.onResize);
+    // the felt changes size without the window (the bid panel goes, a box opens above the
+    // hand): the seats are fitted to it again (in the next frame: fitting may make it taller)
+    this.feltObserver = typeof ResizeObserver === "function" ? new ResizeObserver(() => requestAnimationFrame(() => this.fitSeats())) : null;
   }
 
   unmount() {
     clearInterval(this.timerHandle);
     window.removeEventListener("resize", this.onResize);
+    if (this.feltObserver) this.feltObserver.disconnect();
     this.el = null;
   }
 
@@ -1667,6 +1673,7 @@ export class TableView {
   buildGame() {
     const n = this.players;
     const felt = h("div", { class: `felt players-${n}`, role: "region", "aria-label": "Card table" });
+    if (this.feltObserver) this.feltObserver.observe(felt);
     for (let s = 0; s < n; s++) felt.append(h("div", { class: "seat", "data-seat": s }));
     felt.append(h("div", { class: "center" },
       h("div", { class: "trick", "aria-hidden": "true" }),
@@ -1891,7 +1898,8 @@ export class TableView {
         h("div", { class: "seat-name" },
           h("span", { class: `avatar${info.kind === "cpu" ? " cpu" : ""}`, "aria-hidden": "true", style: `--hue: ${AVATAR_HUES[(s - (this.mySeat ?? 0) + this.players) % this.players]}` },
             this.avatarText(name)),
-          h("span", { class: "who" }, name),
+          // the whole name on hover where the seat shortens it (the seat's label has it too)
+          h("span", { class: "who", title: name }, name),
           v.dealer === s ? h("span", { class: "dealer-chip", title: "Dealer", "aria-hidden": "true" }, "D") : null),
         h("div", { class: "seat-meta", "aria-hidden": "true" },
           h("span", { class: "bidtricks", title: "bid / tricks taken" }, `${bid === null ? "–" : bid === "Blind Nil" ? "BN" : bid}/${v.tricks[s]}`),
@@ -1908,6 +1916,119 @@ export class TableView {
         el.append(backs);
       }
     }
+    this.fitSeats();
+  }
+
+  /** Long names on a small felt: every seat wholly on the felt, none over another seat or over
+   * a card of the trick (wherever the trick's cards will land, for every seat), moved as little
+   * as that takes from its place on the ellipse; the names on one line (shortened, with an
+   * ellipsis) if two lines leave no such room; the trick's cards as large as the seats leave
+   * room for, down to the smallest they may be. */
+  fitSeats() {
+    const felt = this.el && this.el.querySelector(".felt");
+    if (!felt || !felt.isConnected || !felt.clientWidth || !this.view) return;
+    const area = felt.closest(".play-area");
+    const seats = [...felt.querySelectorAll(".seat")];
+    const looks = ["tight", "wide", "all", "narrow"];
+    felt.classList.remove(...looks);
+    felt.style.removeProperty("--trick-cap");
+    felt.style.removeProperty("min-height");
+    if (area) area.classList.remove("grown");
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const least = 1.9 * rem;  // the smallest trick card (as in the CSS)
+    const base = felt.offsetHeight;
+    const place = (look) => {
+      felt.classList.remove(...looks);
+      felt.classList.add(...look);
+      for (const el of seats) { el.style.removeProperty("--dx"); el.style.removeProperty("--dy"); }
+      return this.placeSeats(felt, seats, least);
+    };
+    // as they are; else the others' names on one line, their seats as wide as half the felt;
+    // else on one line at the seats' usual widths; else yours on one line too (the others' as
+    // wide, then at their usual widths); else every seat narrower (the dealer's too); else (a phone's felt over the bid panel) the felt taller,
+    // 1.5 rem at a time, the page scrolling down to the hand
+    let placed = place([]);
+    for (const look of [["tight", "wide"], ["tight"], ["tight", "wide", "all"], ["tight", "all"], ["tight", "all", "narrow"]]) {
+      if (placed.ok) break;
+      placed = place(look);
+    }
+    for (let grow = 1; !placed.ok && area && grow <= 8; grow++) {
+      area.classList.add("grown");
+      felt.style.minHeight = `${base + grow * 1.5 * rem}px`;
+      placed = place(["tight", "wide"]);
+      if (!placed.ok) placed = place(["tight", "all", "narrow"]);
+    }
+    this.seatsFit = placed.ok;  // read by the tests
+    // the largest trick card (at most what the felt's size gives) clear of every seat
+    const probe = h("div", { class: "played card", style: "visibility: hidden; left: 0; top: 0" });
+    felt.querySelector(".trick").append(probe);
+    const full = probe.offsetWidth;
+    probe.remove();
+    let w = full;
+    while (w > least && this.trickRects(felt, w).some((c) => placed.boxes.some((b) => overlaps(b, c)))) w -= 1;
+    if (w < full) felt.style.setProperty("--trick-cap", `${Math.max(w, least)}px`);
+  }
+
+  /** Where the trick's cards of width ``w`` land on ``felt`` (every seat's, the winner a little
+   * larger), in the felt's coordinates. */
+  trickRects(felt, w) {
+    const cx = felt.clientWidth / 2, cy = felt.clientHeight / 2;
+    const cw = w * 1.08, ch = w * 1.4 * 1.08;  // 5:7 cards; the winner is scaled by 1.08
+    return Array.from({ length: this.players }, (_, s) => {
+      const p = this.trickSpot(s);
+      const x = cx + p.x * w, y = cy + p.y * 1.4 * w;
+      return { l: x - cw / 2, t: y - ch / 2, r: x + cw / 2, b: y + ch / 2 };
+    });
+  }
+
+  /** Place the seats (all but yours, which stays at the bottom) each as near its place on the
+   * ellipse as it can be wholly on the felt, clear of the seats placed before it (the top ones
+   * first) and, in the play, of the trick (its cards ``least`` wide); ``ok`` when every seat found such a
+   * place, ``boxes`` where they are (in the felt's coordinates). */
+  placeSeats(felt, seats, least) {
+    const f = felt.getBoundingClientRect();
+    const ox = f.left + felt.clientLeft, oy = f.top + felt.clientTop;
+    const W = felt.clientWidth, H = felt.clientHeight, gap = 3;
+    const boxes = seats.map((el) => {
+      const b = el.getBoundingClientRect();
+      return { el, l: b.left - ox, t: b.top - oy, r: b.right - ox, b: b.bottom - oy, fixed: el.dataset.place === "me" };
+    });
+    // the trick's room kept while cards are played (the felt is taller then: no bid panel)
+    const playing = this.view.phase === "play" || !!felt.querySelector(".trick .played");
+    const cards = playing ? this.trickRects(felt, least) : [];
+    const taken = boxes.filter((b) => b.fixed);
+    const clear = (b, dx, dy) => {
+      const g = { l: b.l + dx - gap, t: b.t + dy - gap, r: b.r + dx + gap, b: b.b + dy + gap };
+      return g.l + gap >= -0.5 && g.t + gap >= -0.5 && g.r - gap <= W + 0.5 && g.b - gap <= H + 0.5
+        && !cards.some((c) => overlaps(g, c)) && !taken.some((c) => overlaps(g, c));
+    };
+    // the moves to try, the shortest first (every 4 px, up to half the felt's larger side),
+    // made when a seat is not clear where it is
+    const reach = Math.ceil(Math.max(W, H) / 2 / 4);
+    const moves = () => {
+      if (!this.seatMoves || this.seatMoves.reach !== reach) {
+        const list = [];
+        for (let i = -reach; i <= reach; i++) for (let j = -reach; j <= reach; j++) list.push([i * 4, j * 4]);
+        list.sort((p, q) => (p[0] ** 2 + p[1] ** 2) - (q[0] ** 2 + q[1] ** 2));
+        this.seatMoves = { reach, list };
+      }
+      return this.seatMoves.list;
+    };
+    let ok = true;
+    for (const b of boxes.filter((x) => !x.fixed).sort((x, y) => x.t - y.t)) {
+      let [dx, dy] = clear(b, 0, 0) ? [0, 0] : moves().find(([x, y]) => clear(b, x, y)) || [null, null];
+      if (dx === null) {
+        // nowhere clear: on the felt at least, as near its place as that is
+        ok = false;
+        dx = Math.max(gap - b.l, Math.min(0, W - gap - b.r));
+        dy = Math.max(gap - b.t, Math.min(0, H - gap - b.b));
+      }
+      b.l += dx; b.r += dx; b.t += dy; b.b += dy;
+      if (dx) b.el.style.setProperty("--dx", `${dx}px`);
+      if (dy) b.el.style.setProperty("--dy", `${dy}px`);
+      taken.push(b);
+    }
+    return { ok, boxes };
   }
 
   /** Two letters for a place ("NW" for North-west), else the name's initial. */
