@@ -42,6 +42,12 @@ def record_rules(record: Any) -> Rules:
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"record: format must be {FORMAT!r}, not {shown(fmt)}")
+    missing = [f'"{field}"' for field in ("rules", "hands") if field not in record]
+    if missing:  # said as missing, not as "not null": nothing in the file says null
+        raise RecordError(f"record: {' and '.join(missing)} "
+                          f"{'is' if len(missing) == 1 else 'are'} missing: a record gives its "
+                          'rules (a profile name such as "cardems", or an object) and its hands '
+                          "(a list, [] before the first deal)")
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError(f'record: "hands" must be a list, not {shown(hands)}')

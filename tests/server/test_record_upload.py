@@ -160,3 +160,19 @@ def test_after_a_restart_the_uploader_still_sits_down_at_the_continued_match(
     ann = Player(client, "Ann", token=ann.token)
     assert _sat_down(ann, tid)[1] != (
         "you sit down at the continued match: it carries on from the record")
+
+
+def test_a_record_that_is_no_object_or_lacks_its_hands_is_said_so_once(
+        client: TestClient) -> None:
+    """The page showed what the server said: "record: record: ..." (the reader's own
+    "record:" after the server's) for a record without hands, and pydantic's "record: Input
+    should be an object" for a list, where spades replay says what it is."""
+    for record, detail in [
+        (b'{"a": 1}', 'record: "rules" and "hands" are missing: a record gives its rules'),
+        (b'{"rules": "cardems", "format": 2, "hands": []}',
+         "record: format must be 'spades-record/1', not 2"),
+        (b"[1, 2]", "record: must be a JSON object, not [1, 2]"),
+        (b'"x"', "record: must be a JSON object, not 'x'"),
+    ]:
+        status, body = upload(client, b'{"record":' + record + b"}")
+        assert status == 422 and body["detail"].startswith(detail), body
