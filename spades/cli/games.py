@@ -402,13 +402,15 @@ STAT_LINES: tuple[tuple[str, str], ...] = (
     ("Bids", "{bids_made} made, {bids_set} set (your side's contracts)"),
     ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
             "{blind_nil_made} made (your own bids)"),
-    ("Bags", "{bags} taken, {bag_penalties} bag penalties (your side's)"),
+    ("Bags", "{bags} taken, {bag_penalties_said} (your side's)"),
 )
 
 
 def stats_lines(title: str, stats: Stats) -> list[str]:
     data = stats.to_json()
     data["average_points"] = stats.average_points
+    penalties = data["bag_penalties"]  # "1 bag penalty", not "1 bag penalties"
+    data["bag_penalties_said"] = f"{penalties} bag penalt{'y' if penalties == 1 else 'ies'}"
     return [title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]
 
 

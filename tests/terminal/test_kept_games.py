@@ -227,8 +227,8 @@ def test_stats_say_whose_bids_nils_and_bags_they_count(tmp_path: Path) -> None:
     assert (f"  Bids: {book['bids_made']} made, {book['bids_set']} set (your side's "
             "contracts).") in out, out
     assert "blind nil 0 tried, 0 made (your own bids)." in out, out
-    assert (f"  Bags: {book['bags']} taken, {book['bag_penalties']} bag penalties (your "
-            "side's).") in out, out
+    assert book["bag_penalties"] == 1  # one, said as one: not "1 bag penalties"
+    assert f"  Bags: {book['bags']} taken, 1 bag penalty (your side's)." in out, out
 
 
 def test_importing_a_record_that_names_no_human_says_where_you_sit(tmp_path: Path) -> None:
