@@ -124,6 +124,31 @@ def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
     assert record["names"] == ["Nora (CPU)", "Emil (CPU)", "CPU 3", "Ann"], record["names"]
 
 
+def test_a_continued_record_of_the_terminal_names_its_cpus_by_place(client: TestClient
+                                                                    ) -> None:
+    """``spades export`` names the seats nobody named by their compass points ("North",
+    "East", "South", "West"). Continued on the server at North, the CPUs were "East (CPU)",
+    "South (CPU)" and "West (CPU)": the page, which draws you at the bottom, then showed
+    "South (CPU)" across the table as your partner, "East (CPU)" on its left and "West (CPU)"
+    on its right. Such seats are unnamed CPUs ("CPU N"), named by where they sit, as every
+    CPU of the server is; a person's name in the record is still kept."""
+    from tests.server.helpers import Player
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
+                   names=["North", "East", " south ", "Seat 4"], human=2)
+    ann = Player(client, "Ann")
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 0,
+                                          "options": {"cpu": "random"}},
+                    headers={"Authorization": f"Bearer {ann.token}"})
+    assert r.status_code == 200, r.text
+    assert ann.request({"type": "join", "table_id": r.json()["table_id"]})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    seats = [(s["kind"], s["name"]) for s in ann.table["seats"]]
+    assert seats == [("human", "Ann"), ("cpu", "CPU 2"), ("cpu", "CPU 3"), ("cpu", "CPU 4")
+                     ], seats  # before: East (CPU), South (CPU), Seat 4 (CPU)
+
+
 def _sat_down(ann: Any, table_id: str) -> tuple[str, str]:
     """Ann joins ``table_id``: the kind and words of the event about her arrival."""
     before = len(ann.frames)
