@@ -113,6 +113,11 @@ def _replay(record: Any, events: bool, into: list[Event] | None) -> Match:
         unknown = [k for k in hand if k not in HAND_FIELDS]
         if unknown:
             raise RecordError(f"{where}: {_unknown_field(unknown[0])}")
+        missing = [f'"{field}"' for field in ("dealer", "deal") if field not in hand]
+        if missing:  # (said as missing, not as "not null", like the record's own fields)
+            raise RecordError(f"{where}: {' and '.join(missing)} "
+                              f"{'is' if len(missing) == 1 else 'are'} missing: a hand gives "
+                              "its dealer's seat and its deal (the cards of each seat)")
         dealer = hand.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}, "

@@ -327,10 +327,18 @@ def test_replay_of_a_file_or_unparsed_text_says_to_parse_it_first(value: object)
     ({"rules": "cardems"}, 'record: "hands" is missing: a record gives'),
     ({"hands": []}, 'record: "rules" is missing: a record gives'),
     ({"rules": "cardems", "hands": None}, 'record: "hands" must be a list, not null'),
+    ({"rules": "cardems", "hands": [{"deal": GOOD["hands"][0]["deal"]}]},
+     'hand 1: "dealer" is missing: a hand gives its dealer\'s seat and its deal (the cards of '
+     "each seat)"),
+    ({"rules": "cardems", "hands": [{"dealer": 0}]}, 'hand 1: "deal" is missing: a hand gives'),
+    ({"rules": "cardems", "hands": [{"bids": []}]}, 'hand 1: "dealer" and "deal" are missing'),
+    ({"rules": "cardems", "hands": [{"dealer": None, "deal": GOOD["hands"][0]["deal"]}]},
+     "hand 1: dealer must be a seat from 0 to 3, not null"),
 ])
 def test_a_missing_field_is_said_to_be_missing(record: dict[str, Any], error: str) -> None:
     """A record without "hands" (or "rules") was refused with '"hands" must be a list, not
-    null' (or 'rules: must be a profile name or an object, not null'): a null the file does
+    null' (or 'rules: must be a profile name or an object, not null'), a hand without its
+    dealer (or deal) with 'dealer must be a seat from 0 to 3, not null': a null the file does
     not hold, sending whoever edited it to look for one."""
     with pytest.raises(RecordError) as err:
         replay(record)
