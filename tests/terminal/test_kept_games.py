@@ -338,3 +338,25 @@ def test_history_reads_imports_a_page_at_a_time(tmp_path: Path,
     assert len(local_games(store, 200)) == 120  # every page, to the last
     assert read == 150
     store.close()
+
+
+def test_the_resume_list_takes_a_game_by_the_id_it_shows(tmp_path: Path) -> None:
+    """``spades play --resume`` lists each unfinished game with its id, then took only its
+    number: the id it had just shown (or its first letters, as ``--resume GAME`` takes
+    them) was refused as "not one of the numbers 1 to 2"."""
+    db = tmp_path / "g.sqlite3"
+    ids = []
+    for cut in (5, 9):
+        record = example()
+        record["hands"] = [dict(record["hands"][0], plays=record["hands"][0]["plays"][:cut])]
+        path = tmp_path / f"cut{cut}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        out = run_cli("import", str(path), "--seat", "south", "--db", str(db)).stdout
+        ids.append(out.split("Imported as game ")[1][:8])
+    older = ids[0]  # listed second
+    out = run_cli("play", "--plain", "--resume", "--db", str(db), input=f"{older[:6]}\nq\n")
+    assert f"Resuming game {older}" in out.stdout, out.stdout
+    assert "or its id (Enter for 1, q to quit)" in out.stdout
+    out = run_cli("play", "--plain", "--resume", "--db", str(db), input="zz\nq\n")
+    assert "'zz' is not one of the numbers 1 to 2." in out.stdout
+    assert "Nothing resumed." in out.stdout
