@@ -396,8 +396,7 @@ def _match_key(match: Match) -> str:
 
 STAT_LINES: tuple[tuple[str, str], ...] = (
     ("Matches", "{matches_played} played, {matches_won} won, {matches_drawn} drawn"),
-    ("Hands", "{hands_played} played, {hands_won} won, {average_points:.1f} points a hand "
-              "on average"),
+    ("Hands", "{hands_played} played, {hands_won} won, {average_said}"),
     # Whose they are: the side's contract and bags, your own nils (as spades.stats counts).
     ("Bids", "{bids_made} made, {bids_set} set (your side's contracts)"),
     ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
@@ -409,6 +408,9 @@ STAT_LINES: tuple[tuple[str, str], ...] = (
 def stats_lines(title: str, stats: Stats) -> list[str]:
     data = stats.to_json()
     data["average_points"] = stats.average_points
+    # (no hand scored yet, as in a profile of unfinished games alone: no average, not 0.0)
+    data["average_said"] = (f"{stats.average_points:.1f} points a hand on average"
+                            if stats.hands_played else "no average yet")
     penalties = data["bag_penalties"]  # "1 bag penalty", not "1 bag penalties"
     data["bag_penalties_said"] = f"{penalties} bag penalt{'y' if penalties == 1 else 'ies'}"
     return [title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]

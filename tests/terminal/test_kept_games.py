@@ -360,3 +360,19 @@ def test_the_resume_list_takes_a_game_by_the_id_it_shows(tmp_path: Path) -> None
     out = run_cli("play", "--plain", "--resume", "--db", str(db), input="zz\nq\n")
     assert "'zz' is not one of the numbers 1 to 2." in out.stdout
     assert "Nothing resumed." in out.stdout
+
+
+def test_stats_of_unfinished_games_alone_give_no_average(tmp_path: Path) -> None:
+    """An unfinished game before its first hand is scored put its profile in the statistics
+    as "Hands: 0 played, 0 won, 0.0 points a hand on average": an average of no hands."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    record["hands"] = [dict(record["hands"][0], plays=record["hands"][0]["plays"][:5])]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert run_cli("import", str(path), "--seat", "south", "--db", str(db)).returncode == 0
+    out = run_cli("stats", "--db", str(db)).stdout
+    assert "  Hands: 0 played, 0 won, no average yet." in out, out
+    assert run_cli("import", str(EXAMPLE), "--seat", "south", "--db", str(db)).returncode == 0
+    assert "  Hands: 13 played, 7 won, 41.5 points a hand on average." in run_cli(
+        "stats", "--db", str(db)).stdout
