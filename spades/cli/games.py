@@ -343,8 +343,14 @@ def run_show(args: argparse.Namespace) -> int:
     # players, not "Seat 0"), and the name you played under.
     place = text.default_names(match.n, me)[me]
     sat = place if names[me] == place else f"{place} as {names[me]}"
-    print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
-          f"Result: {outcome(game, match)}.")
+    if is_local(game):
+        print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
+              f"Result: {outcome(game, match)}.")
+    else:  # a server's table, or a record uploaded to it: people, not one "you" (as export)
+        what = ("a record uploaded to the game server (spades serve) for review"
+                if game.kind == "import" else "a table of the game server (spades serve)")
+        print(f"Game {game.id[:8]}, started {when}: {what}. "
+              f"Result: {'finished' if match.is_over() else 'unfinished'}.")
     print(score_sheet(match, names))
     if match.phase in ("bid", "play"):
         for line in text.status_lines(match, [unmarked(n) for n in names])[:-1]:  # (marked above)

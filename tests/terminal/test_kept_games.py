@@ -210,7 +210,16 @@ def test_the_servers_games_in_a_shared_database_are_not_the_terminals(tmp_path: 
         "play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
     store = Store.open(db)
     assert store.events(table) == []  # nothing was stored under the server's table
+    uploaded = store.list_games(kind="import")[0].id
     store.close()
+    # spades show reads them, without a "you": it said "you sat South as Cid. Result: won."
+    for game, what, result in [
+            (uploaded, "a record uploaded to the game server (spades serve) for review",
+             "finished"),
+            (table, "a table of the game server (spades serve)", "unfinished")]:
+        shown = run_cli("show", game[:8], "--db", str(db)).stdout
+        assert f": {what}. Result: {result}.\n" in shown, shown
+        assert "you sat" not in shown, shown
     # the terminal's own import of the same record is the player's
     assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
     assert stats(db)["total"]["matches_played"] == 1
