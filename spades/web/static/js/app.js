@@ -940,7 +940,7 @@ class App {
     if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
     const t = h("table", { class: "history-table" },
       h("caption", {}, "Your matches and uploaded records, newest first; each score gives your side's first."),
-      h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
+      h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" || x === "Result" ? "wide-only" : null }, x)))));
     const b = h("tbody");
     const dlg = sheetDialog();
     let opener = null;
@@ -968,8 +968,11 @@ class App {
         h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
         h("td", { class: "wide-only" }, it.profile),
         h("td", {}, it.names.join(", ")),
-        h("td", { class: "history-score" }, namer.scoreText()),
-        h("td", {}, result),
+        // on a phone the result goes under the score (its column is hidden; an unfinished
+        // match's score already says "not finished")
+        h("td", { class: "history-score" }, namer.scoreText(),
+          it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
+        h("td", { class: "wide-only" }, result),
         h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
           sheet ? " " : null, sheet)));
     }
