@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -141,4 +142,23 @@ def test_a_file_that_is_no_text_says_so_and_forgets_the_seats_of_the_file_before
     said = page.evaluate(error)
     assert said == "That file is not JSON at line 1, column 1: Unexpected token 'U+007F'.", said
     assert page.evaluate(seats) == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+
+    # JSON Lines, which spades replay and spades import read: said "not JSON at line 2,
+    # column 1: Unexpected non-whitespace character after JSON at position 9110 (line 2
+    # column 1)", the place twice and not what the file is
+    line = json.dumps(json.loads(example.read_text(encoding="utf-8")))
+    many = tmp_path / "many.jsonl"
+    many.write_text(f"{line}\n{line}\n\n{line}\n", encoding="utf-8")
+    page.set_input_files("#rec-file", str(many))
+    page.wait_for_function(f"{error}.includes('JSON Lines')")
+    assert page.evaluate(error) == (
+        "That file holds 3 lines of JSON, one record each (JSON Lines): upload one record a "
+        "file (spades replay and spades import read them all).")
+    two = tmp_path / "two.json"
+    two.write_text('{"a": 1}\n  }', encoding="utf-8")  # (not a record on each line)
+    page.set_input_files("#rec-file", str(two))
+    page.wait_for_function(f"{error}.includes('line 2')")
+    said = page.evaluate(error)
+    assert said.startswith("That file is not JSON at line 2, column 3: ") and (
+        "position" not in said), said
     assert not page.errors, page.errors

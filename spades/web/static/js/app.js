@@ -1080,6 +1080,14 @@ class App {
     try {
       return JSON.parse(text);
     } catch (ex) {
+      // JSON Lines (spades replay and spades import read them): a record a line, not one
+      const lines = text.split("\n").filter((line) => line.trim());
+      const record = (line) => {
+        try { const v = JSON.parse(line); return v !== null && typeof v === "object" && !Array.isArray(v); } catch { return false; }
+      };
+      if (lines.length > 1 && lines.every(record)) {
+        throw new Error(`That file holds ${lines.length} lines of JSON, one record each (JSON Lines): upload one record a file (spades replay and spades import read them all).`);
+      }
       const m = /line (\d+) column (\d+)/.exec(ex.message);
       const at = /position (\d+)/.exec(ex.message);
       let where = "";
@@ -1102,7 +1110,7 @@ class App {
       }
       // Chromium quotes the text ("Unexpected token 'o', "no record here\n" is not valid
       // JSON"): left out, with its control characters, which a screen reader reads as noise
-      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "")
+      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "")
         .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
       throw new Error(`That file is not JSON${where}: ${why}.`);
     }
