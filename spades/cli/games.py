@@ -343,8 +343,14 @@ def run_show(args: argparse.Namespace) -> int:
     # players, not "Seat 0"), and the name you played under.
     place = text.default_names(match.n, me)[me]
     sat = place if names[me] == place else f"{place} as {names[me]}"
-    print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
-          f"Result: {outcome(game, match)}.")
+    if is_local(game):
+        print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
+              f"Result: {outcome(game, match)}.")
+    else:  # a server's table, or a record uploaded to it: people, not one "you" (as export)
+        what = ("a record uploaded to the game server (spades serve) for review"
+                if game.kind == "import" else "a table of the game server (spades serve)")
+        print(f"Game {game.id[:8]}, started {when}: {what}. "
+              f"Result: {'finished' if match.is_over() else 'unfinished'}.")
     print(score_sheet(match, names))
     if match.phase in ("bid", "play"):
         for line in text.status_lines(match, [unmarked(n) for n in names])[:-1]:  # (marked above)
@@ -396,19 +402,23 @@ def _match_key(match: Match) -> str:
 
 STAT_LINES: tuple[tuple[str, str], ...] = (
     ("Matches", "{matches_played} played, {matches_won} won, {matches_drawn} drawn"),
-    ("Hands", "{hands_played} played, {hands_won} won, {average_points:.1f} points a hand "
-              "on average"),
+    ("Hands", "{hands_played} played, {hands_won} won, {average_said}"),
     # Whose they are: the side's contract and bags, your own nils (as spades.stats counts).
     ("Bids", "{bids_made} made, {bids_set} set (your side's contracts)"),
     ("Nil", "{nil_tried} tried, {nil_made} made; blind nil {blind_nil_tried} tried, "
             "{blind_nil_made} made (your own bids)"),
-    ("Bags", "{bags} taken, {bag_penalties} bag penalties (your side's)"),
+    ("Bags", "{bags} taken, {bag_penalties_said} (your side's)"),
 )
 
 
 def stats_lines(title: str, stats: Stats) -> list[str]:
     data = stats.to_json()
     data["average_points"] = stats.average_points
+    # (no hand scored yet, as in a profile of unfinished games alone: no average, not 0.0)
+    data["average_said"] = (f"{stats.average_points:.1f} points a hand on average"
+                            if stats.hands_played else "no average yet")
+    penalties = data["bag_penalties"]  # "1 bag penalty", not "1 bag penalties"
+    data["bag_penalties_said"] = f"{penalties} bag penalt{'y' if penalties == 1 else 'ies'}"
     return [title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]
 
 

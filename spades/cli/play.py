@@ -396,8 +396,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
         return readable[0][0]
     while True:
         try:
-            line = console.ask(f"Which game? Type its number, 1 to {len(readable)} "
-                               "(Enter for 1, q to quit): ")
+            line = console.ask(f"Which game? Type its number, 1 to {len(readable)}, or its "
+                               "id (Enter for 1, q to quit): ")
         except (InputClosed, KeyboardInterrupt):
             console.say("")  # Ctrl-D and Ctrl-C leave the cursor on the prompt's line
             console.say("Nothing resumed.")
@@ -410,6 +410,14 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
             return readable[0][0]
         if t.isdecimal() and 1 <= int(t) <= len(readable):
             return readable[int(t) - 1][0]
+        # the id the list shows (or its first letters), as spades play --resume GAME takes it
+        found = [g for g, _ in readable if g.id.lower().startswith(t)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            console.say(f"{short_quote(t)} begins the ids of {len(found)} of these games: "
+                        "type more of the id, or the game's number.")
+            continue
         console.say(f"{short_quote(t)} is not one of the numbers 1 to {len(readable)}.")
 
 

@@ -42,6 +42,12 @@ def record_rules(record: Any) -> Rules:
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"record: format must be {FORMAT!r}, not {shown(fmt)}")
+    missing = [f'"{field}"' for field in ("rules", "hands") if field not in record]
+    if missing:  # said as missing, not as "not null": nothing in the file says null
+        raise RecordError(f"record: {' and '.join(missing)} "
+                          f"{'is' if len(missing) == 1 else 'are'} missing: a record gives its "
+                          'rules (a profile name such as "cardems", or an object) and its hands '
+                          "(a list, [] before the first deal)")
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError(f'record: "hands" must be a list, not {shown(hands)}')
@@ -107,6 +113,11 @@ def _replay(record: Any, events: bool, into: list[Event] | None) -> Match:
         unknown = [k for k in hand if k not in HAND_FIELDS]
         if unknown:
             raise RecordError(f"{where}: {_unknown_field(unknown[0])}")
+        missing = [f'"{field}"' for field in ("dealer", "deal") if field not in hand]
+        if missing:  # (said as missing, not as "not null", like the record's own fields)
+            raise RecordError(f"{where}: {' and '.join(missing)} "
+                              f"{'is' if len(missing) == 1 else 'are'} missing: a hand gives "
+                              "its dealer's seat and its deal (the cards of each seat)")
         dealer = hand.get("dealer")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
             raise RecordError(f"{where}: dealer must be a seat from 0 to {rules.players - 1}, "

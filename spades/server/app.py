@@ -35,7 +35,7 @@ from spades.engine import (
     summary,
 )
 from spades.engine.records import record_names
-from spades.engine.rules import PROFILE_OPTIONS
+from spades.engine.rules import PROFILE_OPTIONS, shown
 from spades.names import look_alike, name_key
 from spades.server import frames, httplimits, views
 from spades.server.addresses import address_key
@@ -571,8 +571,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 headers={"Retry-After": retry_after(wait)}) from None
         try:
             match = await asyncio.to_thread(replay, body.record)
-        except SpadesError as exc:
-            raise HTTPException(422, f"record: {exc}") from None
+        except SpadesError as exc:  # "record: hand 1, ...", but "record: ..." said once
+            why = str(exc)
+            raise HTTPException(422, why if why.startswith("record:") else f"record: {why}"
+                                ) from None
         # shown at the table and in histories as people's names are: without runs of
         # stacked combining marks (record_names keeps printable characters only)
         names = [clean_label(n) for n in record_names(body.record, match.rules.players)]
@@ -766,7 +768,10 @@ def _why(exc: ValidationError) -> str:
         if len(path) > 1 and path[0] == path[1]:
             path = path[1:]  # the message type named again by its field: "options.options"
         loc = ".".join(path)
-        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+        msg = err.get("msg")
+        if err.get("type") == "dict_type":  # as spades replay says it, not "Input should be
+            msg = f"must be a JSON object, not {shown(err.get('input'))}"  # an object"
+        parts.append(f"{loc}: {msg}" if loc else str(msg))
     return "; ".join(parts)
 
 

@@ -46,6 +46,7 @@ from spades.server.restore import (
 from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
+from spades.server.text import names_a_seat
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
@@ -283,12 +284,15 @@ def continued_cpu_name(name: str, seat: int) -> str:
     """The name of a CPU taking a seat of a continued record: the record's name for it,
     marked "(CPU)" (once: a record continued again keeps it as it is; "CPU 2", a
     server's CPU, too) so that it is not taken for the person of that name; "CPU N" where
-    the record names no one."""
+    the record names no one, or names the seat by its compass point ("North", "Seat 5", as
+    ``spades export`` writes seats nobody named): each page names such a CPU by where it
+    sits from there, not by a compass point of the record's frame, which is another place
+    on the page of whoever sits elsewhere than South."""
     name = " ".join(name.split())
-    if not name:
-        return f"CPU {seat + 1}"
-    if name.endswith("(CPU)") or name.split()[0] == "CPU":  # "CPU 3": the server's own
+    if name.endswith("(CPU)") or name[:4] == "CPU ":  # "CPU 3": the server's own
         return name
+    if not name or names_a_seat(name):
+        return f"CPU {seat + 1}"
     return f"{name} (CPU)"
 
 

@@ -61,11 +61,18 @@ def clean_name(raw: str) -> str:
     if bad:
         raise TextError("a name may hold letters, digits, spaces and _ . - ' only, not "
                         + " ".join(repr(ch) for ch in bad[:5]))
-    key = name_key(name)
-    if key in _TAKEN or key.startswith("cpu ") or key.startswith("seat "):
+    if names_a_seat(name):
         raise TextError(f"{name!r} is what the tables call a seat or a CPU player, so "
                         "people would take it for one: choose another name")
     return name
+
+
+def names_a_seat(name: str) -> bool:
+    """Whether ``name`` is a word the tables use for a seat or a player ("West", "Seat 3",
+    "CPU 2", "Partner"): what the terminal's records call a seat nobody named, not a
+    person."""
+    key = name_key(name)
+    return key in _TAKEN or key.startswith(("cpu ", "seat "))
 
 
 def clean_label(raw: str) -> str:

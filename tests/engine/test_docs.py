@@ -73,6 +73,8 @@ DOC_ERRORS: dict[str, Callable[[], dict[str, Any]]] = {
         lambda r: r["rules"].update(target=float("nan"))),
     'record: "hands" must be a list, not an object of 2 keys': lambda: _broken(
         lambda r: r.update(hands={"a": [1, 2, 3, 4, 5, 6], "b": 2})),
+    'record: "hands" is missing: a record gives its rules ...': lambda: _broken(
+        lambda r: r.pop("hands")),
 }
 
 

@@ -319,3 +319,27 @@ def test_replay_of_a_file_or_unparsed_text_says_to_parse_it_first(value: object)
         replay(value)
     with pytest.raises(RecordError, match=r"^record: must be a JSON object, not 'cardems'$"):
         replay("cardems")  # a JSON value in a record file: no such advice
+
+
+@pytest.mark.parametrize(("record", "error"), [
+    ({"a": 1}, 'record: "rules" and "hands" are missing: a record gives its rules (a profile '
+     'name such as "cardems", or an object) and its hands (a list, [] before the first deal)'),
+    ({"rules": "cardems"}, 'record: "hands" is missing: a record gives'),
+    ({"hands": []}, 'record: "rules" is missing: a record gives'),
+    ({"rules": "cardems", "hands": None}, 'record: "hands" must be a list, not null'),
+    ({"rules": "cardems", "hands": [{"deal": GOOD["hands"][0]["deal"]}]},
+     'hand 1: "dealer" is missing: a hand gives its dealer\'s seat and its deal (the cards of '
+     "each seat)"),
+    ({"rules": "cardems", "hands": [{"dealer": 0}]}, 'hand 1: "deal" is missing: a hand gives'),
+    ({"rules": "cardems", "hands": [{"bids": []}]}, 'hand 1: "dealer" and "deal" are missing'),
+    ({"rules": "cardems", "hands": [{"dealer": None, "deal": GOOD["hands"][0]["deal"]}]},
+     "hand 1: dealer must be a seat from 0 to 3, not null"),
+])
+def test_a_missing_field_is_said_to_be_missing(record: dict[str, Any], error: str) -> None:
+    """A record without "hands" (or "rules") was refused with '"hands" must be a list, not
+    null' (or 'rules: must be a profile name or an object, not null'), a hand without its
+    dealer (or deal) with 'dealer must be a seat from 0 to 3, not null': a null the file does
+    not hold, sending whoever edited it to look for one."""
+    with pytest.raises(RecordError) as err:
+        replay(record)
+    assert str(err.value).startswith(error), err.value

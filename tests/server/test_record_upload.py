@@ -124,6 +124,31 @@ def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
     assert record["names"] == ["Nora (CPU)", "Emil (CPU)", "CPU 3", "Ann"], record["names"]
 
 
+def test_a_continued_record_of_the_terminal_names_its_cpus_by_place(client: TestClient
+                                                                    ) -> None:
+    """``spades export`` names the seats nobody named by their compass points ("North",
+    "East", "South", "West"). Continued on the server at North, the CPUs were "East (CPU)",
+    "South (CPU)" and "West (CPU)": the page, which draws you at the bottom, then showed
+    "South (CPU)" across the table as your partner, "East (CPU)" on its left and "West (CPU)"
+    on its right. Such seats are unnamed CPUs ("CPU N"), named by where they sit, as every
+    CPU of the server is; a person's name in the record is still kept."""
+    from tests.server.helpers import Player
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
+                   names=["North", "East", " south ", "Seat 4"], human=2)
+    ann = Player(client, "Ann")
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 0,
+                                          "options": {"cpu": "random"}},
+                    headers={"Authorization": f"Bearer {ann.token}"})
+    assert r.status_code == 200, r.text
+    assert ann.request({"type": "join", "table_id": r.json()["table_id"]})["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    assert ann.table is not None
+    seats = [(s["kind"], s["name"]) for s in ann.table["seats"]]
+    assert seats == [("human", "Ann"), ("cpu", "CPU 2"), ("cpu", "CPU 3"), ("cpu", "CPU 4")
+                     ], seats  # before: East (CPU), South (CPU), Seat 4 (CPU)
+
+
 def _sat_down(ann: Any, table_id: str) -> tuple[str, str]:
     """Ann joins ``table_id``: the kind and words of the event about her arrival."""
     before = len(ann.frames)
@@ -160,3 +185,19 @@ def test_after_a_restart_the_uploader_still_sits_down_at_the_continued_match(
     ann = Player(client, "Ann", token=ann.token)
     assert _sat_down(ann, tid)[1] != (
         "you sit down at the continued match: it carries on from the record")
+
+
+def test_a_record_that_is_no_object_or_lacks_its_hands_is_said_so_once(
+        client: TestClient) -> None:
+    """The page showed what the server said: "record: record: ..." (the reader's own
+    "record:" after the server's) for a record without hands, and pydantic's "record: Input
+    should be an object" for a list, where spades replay says what it is."""
+    for record, detail in [
+        (b'{"a": 1}', 'record: "rules" and "hands" are missing: a record gives its rules'),
+        (b'{"rules": "cardems", "format": 2, "hands": []}',
+         "record: format must be 'spades-record/1', not 2"),
+        (b"[1, 2]", "record: must be a JSON object, not [1, 2]"),
+        (b'"x"', "record: must be a JSON object, not 'x'"),
+    ]:
+        status, body = upload(client, b'{"record":' + record + b"}")
+        assert status == 422 and body["detail"].startswith(detail), body

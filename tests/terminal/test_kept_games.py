@@ -210,7 +210,16 @@ def test_the_servers_games_in_a_shared_database_are_not_the_terminals(tmp_path: 
         "play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
     store = Store.open(db)
     assert store.events(table) == []  # nothing was stored under the server's table
+    uploaded = store.list_games(kind="import")[0].id
     store.close()
+    # spades show reads them, without a "you": it said "you sat South as Cid. Result: won."
+    for game, what, result in [
+            (uploaded, "a record uploaded to the game server (spades serve) for review",
+             "finished"),
+            (table, "a table of the game server (spades serve)", "unfinished")]:
+        shown = run_cli("show", game[:8], "--db", str(db)).stdout
+        assert f": {what}. Result: {result}.\n" in shown, shown
+        assert "you sat" not in shown, shown
     # the terminal's own import of the same record is the player's
     assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0
     assert stats(db)["total"]["matches_played"] == 1
@@ -227,8 +236,8 @@ def test_stats_say_whose_bids_nils_and_bags_they_count(tmp_path: Path) -> None:
     assert (f"  Bids: {book['bids_made']} made, {book['bids_set']} set (your side's "
             "contracts).") in out, out
     assert "blind nil 0 tried, 0 made (your own bids)." in out, out
-    assert (f"  Bags: {book['bags']} taken, {book['bag_penalties']} bag penalties (your "
-            "side's).") in out, out
+    assert book["bag_penalties"] == 1  # one, said as one: not "1 bag penalties"
+    assert f"  Bags: {book['bags']} taken, 1 bag penalty (your side's)." in out, out
 
 
 def test_importing_a_record_that_names_no_human_says_where_you_sit(tmp_path: Path) -> None:
@@ -338,3 +347,41 @@ def test_history_reads_imports_a_page_at_a_time(tmp_path: Path,
     assert len(local_games(store, 200)) == 120  # every page, to the last
     assert read == 150
     store.close()
+
+
+def test_the_resume_list_takes_a_game_by_the_id_it_shows(tmp_path: Path) -> None:
+    """``spades play --resume`` lists each unfinished game with its id, then took only its
+    number: the id it had just shown (or its first letters, as ``--resume GAME`` takes
+    them) was refused as "not one of the numbers 1 to 2"."""
+    db = tmp_path / "g.sqlite3"
+    ids = []
+    for cut in (5, 9):
+        record = example()
+        record["hands"] = [dict(record["hands"][0], plays=record["hands"][0]["plays"][:cut])]
+        path = tmp_path / f"cut{cut}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        out = run_cli("import", str(path), "--seat", "south", "--db", str(db)).stdout
+        ids.append(out.split("Imported as game ")[1][:8])
+    older = ids[0]  # listed second
+    out = run_cli("play", "--plain", "--resume", "--db", str(db), input=f"{older[:6]}\nq\n")
+    assert f"Resuming game {older}" in out.stdout, out.stdout
+    assert "or its id (Enter for 1, q to quit)" in out.stdout
+    out = run_cli("play", "--plain", "--resume", "--db", str(db), input="zz\nq\n")
+    assert "'zz' is not one of the numbers 1 to 2." in out.stdout
+    assert "Nothing resumed." in out.stdout
+
+
+def test_stats_of_unfinished_games_alone_give_no_average(tmp_path: Path) -> None:
+    """An unfinished game before its first hand is scored put its profile in the statistics
+    as "Hands: 0 played, 0 won, 0.0 points a hand on average": an average of no hands."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    record["hands"] = [dict(record["hands"][0], plays=record["hands"][0]["plays"][:5])]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert run_cli("import", str(path), "--seat", "south", "--db", str(db)).returncode == 0
+    out = run_cli("stats", "--db", str(db)).stdout
+    assert "  Hands: 0 played, 0 won, no average yet." in out, out
+    assert run_cli("import", str(EXAMPLE), "--seat", "south", "--db", str(db)).returncode == 0
+    assert "  Hands: 13 played, 7 won, 41.5 points a hand on average." in run_cli(
+        "stats", "--db", str(db)).stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -104,4 +105,60 @@ def test_the_statistics_say_whose_counts_they_are(new_page: Any, server: str) ->
     assert page.text_content(".stats-note") == (
         "Over your finished matches. Bids made and set are your side's contracts; nil and "
         "blind nil, your own bids; bags and bag penalties, your side's.")
+    assert not page.errors, page.errors
+
+
+def test_a_file_that_is_no_text_says_so_and_forgets_the_seats_of_the_file_before(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """An image or a program chosen as a record was said to be "not JSON ...: Unexpected token
+    '\\x7f', "\\x7fELF\\x02\\x01..." is not valid JSON": control characters in the alert, which
+    a screen reader reads as noise, and nothing of what the file is. The seat menu kept the
+    names of the record chosen before it."""
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    page.set_input_files("#rec-file", str(example))
+    page.wait_for_function(
+        "document.querySelector('#rec-seat option').textContent === 'Seat 0 (Nora)'")
+    error = "document.getElementById('rec-error').textContent"
+    seats = "Array.from(document.querySelectorAll('#rec-seat option'), o => o.textContent)"
+
+    png = tmp_path / "photo.json"
+    png.write_bytes(b'{"a": 1,\n "b": "\x89PNG\r\n\x1a\n\x00\x00"}')
+    page.set_input_files("#rec-file", str(png))
+    page.wait_for_function(f"{error} !== ''")
+    assert page.evaluate(error) == ("That file is not UTF-8 text at line 2, column 8 (byte "
+                                    "0x89): a record is a JSON text file.")
+    assert page.evaluate(seats) == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+
+    page.set_input_files("#rec-file", str(example))
+    page.wait_for_function(
+        "document.querySelector('#rec-seat option').textContent === 'Seat 0 (Nora)'")
+    elf = tmp_path / "program.json"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00")
+    page.set_input_files("#rec-file", str(elf))
+    page.wait_for_function(f"{error} !== ''")
+    said = page.evaluate(error)
+    assert said == "That file is not JSON at line 1, column 1: Unexpected token 'U+007F'.", said
+    assert page.evaluate(seats) == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+
+    # JSON Lines, which spades replay and spades import read: said "not JSON at line 2,
+    # column 1: Unexpected non-whitespace character after JSON at position 9110 (line 2
+    # column 1)", the place twice and not what the file is
+    line = json.dumps(json.loads(example.read_text(encoding="utf-8")))
+    many = tmp_path / "many.jsonl"
+    many.write_text(f"{line}\n{line}\n\n{line}\n", encoding="utf-8")
+    page.set_input_files("#rec-file", str(many))
+    page.wait_for_function(f"{error}.includes('JSON Lines')")
+    assert page.evaluate(error) == (
+        "That file holds 3 lines of JSON, one record each (JSON Lines): upload one record a "
+        "file (spades replay and spades import read them all).")
+    two = tmp_path / "two.json"
+    two.write_text('{"a": 1}\n  }', encoding="utf-8")  # (not a record on each line)
+    page.set_input_files("#rec-file", str(two))
+    page.wait_for_function(f"{error}.includes('line 2')")
+    said = page.evaluate(error)
+    assert said.startswith("That file is not JSON at line 2, column 3: ") and (
+        "position" not in said), said
     assert not page.errors, page.errors

@@ -14,6 +14,25 @@ const LOBBY_POLL_MS = 5000;
 /** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
 const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
 
+/** The offset of the first byte of ``bytes`` that is not UTF-8 (a lead byte with its
+ * continuation bytes), or null when none is found. */
+function firstBadByte(bytes) {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    const more = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (more < 0) return i;
+    for (let k = 1; k <= more; k++) if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i;
+    i += more + 1;
+  }
+  return null;
+}
+
+/** "at line L, column C" of the end of ``before`` (the text before a place). */
+function lineColumn(before) {
+  const lines = before.split("\n");
+  return `line ${lines.length}, column ${lines[lines.length - 1].length + 1}`;
+}
+
 /** Where JSON text goes wrong when the parser's message does not say: the length of the
  * shortest beginning of ``text`` that fails for another reason than ending early, less one
  * (the offset of the character that breaks it), or null when none is found. A beginning
@@ -921,7 +940,7 @@ class App {
     if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
     const t = h("table", { class: "history-table" },
       h("caption", {}, "Your matches and uploaded records, newest first; each score gives your side's first."),
-      h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" ? "wide-only" : null }, x)))));
+      h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" || x === "Result" ? "wide-only" : null }, x)))));
     const b = h("tbody");
     const dlg = sheetDialog();
     let opener = null;
@@ -949,8 +968,11 @@ class App {
         h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
         h("td", { class: "wide-only" }, it.profile),
         h("td", {}, it.names.join(", ")),
-        h("td", { class: "history-score" }, namer.scoreText()),
-        h("td", {}, result),
+        // on a phone the result goes under the score (its column is hidden; an unfinished
+        // match's score already says "not finished")
+        h("td", { class: "history-score" }, namer.scoreText(),
+          it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
+        h("td", { class: "wide-only" }, result),
         h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
           sheet ? " " : null, sheet)));
     }
@@ -997,6 +1019,9 @@ class App {
       // offer the record's seats by name
       const file = e.target.files[0];
       form.querySelector("#rec-error").textContent = "";
+      // the seats of no record until this one is read (not the names of the file before)
+      const sel = clear(form.querySelector("#rec-seat"));
+      for (let i = 0; i < 4; i++) sel.append(h("option", { value: String(i) }, `Seat ${i}`));
       if (!file) return;
       try {
         const rec = await this.readRecord(file);
@@ -1004,7 +1029,7 @@ class App {
         const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
         const names = rec.names || rec.players || [];
         // seats numbered from 0, as the record (and the server's reasons about it) number them
-        const sel = clear(form.querySelector("#rec-seat"));
+        clear(sel);
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
         // a record exported by the terminal (spades export) says whose seat it was: "human"
         if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
@@ -1041,10 +1066,28 @@ class App {
   async readRecord(file) {
     const limit = (this.limits && this.limits.max_record_bytes) || 1000000;
     if (limit && file.size > limit) throw new Error(`A record file may be at most ${limit} bytes; this one is ${file.size}.`);
-    const text = await file.text();
+    // as spades replay does: a file that is not UTF-8 text (an image, an archive) says so
+    // and where, not a JSON message quoting its bytes
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      const bad = firstBadByte(bytes);
+      const where = bad === null ? "" : ` at ${lineColumn(new TextDecoder().decode(bytes.subarray(0, bad)))} (byte 0x${bytes[bad].toString(16).padStart(2, "0")})`;
+      throw new Error(`That file is not UTF-8 text${where}: a record is a JSON text file.`);
+    }
     try {
       return JSON.parse(text);
     } catch (ex) {
+      // JSON Lines (spades replay and spades import read them): a record a line, not one
+      const lines = text.split("\n").filter((line) => line.trim());
+      const record = (line) => {
+        try { const v = JSON.parse(line); return v !== null && typeof v === "object" && !Array.isArray(v); } catch { return false; }
+      };
+      if (lines.length > 1 && lines.every(record)) {
+        throw new Error(`That file holds ${lines.length} lines of JSON, one record each (JSON Lines): upload one record a file (spades replay and spades import read them all).`);
+      }
       const m = /line (\d+) column (\d+)/.exec(ex.message);
       const at = /position (\d+)/.exec(ex.message);
       let where = "";
@@ -1065,7 +1108,11 @@ class App {
           where = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
         }
       }
-      throw new Error(`That file is not JSON${where}: ${ex.message.replace(/ in JSON.*$/, "")}.`);
+      // Chromium quotes the text ("Unexpected token 'o', "no record here\n" is not valid
+      // JSON"): left out, with its control characters, which a screen reader reads as noise
+      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "")
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+      throw new Error(`That file is not JSON${where}: ${why}.`);
     }
   }
 
