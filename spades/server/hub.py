@@ -8,7 +8,9 @@ import contextlib
 import functools
 import hashlib
 import logging
+import os
 import secrets
+import signal
 import time
 import uuid
 import weakref
@@ -61,6 +63,26 @@ SEQ_EPOCH = 1_000_000_000
 SIGNED_OUT = "the session was signed out elsewhere"
 MOVED = "this table has moved to another server: try again in a moment"
 
+#: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
+#: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
+#: outside tests): nothing. ``create_stored``: a new table (``create``, or a rematch) is
+#: stored, its lease not checked again yet, the table not run nor its owner answered;
+#: ``rematch_half``: between a rematch's two writes (its id stored with the finished table,
+#: and the new table); ``rematch_made``: both stored, the owner not answered yet.
+#: ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut off from the
+#: others would be, until the test lets it go on (SIGCONT).
+DIE_AT = "SPADES_TEST_DIE_AT"
+
+
+def die_at(point: str) -> None:
+    """The test hook :data:`DIE_AT`, at ``point``."""
+    at = os.environ.get(DIE_AT)
+    if at == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif at == f"stop:{point}":
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+
 #: How a client's message is carried out (``spades.server.app.dispatch``).
 Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
 
@@ -93,17 +115,21 @@ class Peers(Protocol):
     async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any
                               ) -> Literal["led", "unmade", "ended"]: ...
     async def lead_to_holder(self, conn: Conn, table_id: str, ref: Any) -> bool: ...
+    async def lead_to_table(self, conn: Conn, table_id: str, ref: Any,
+                            start: bool = False) -> None: ...
     async def told_rematch(self, table_id: str, cids: Sequence[str]) -> None: ...
     async def heard_rematch(self, table_id: str, cid: str) -> bool: ...
 
 
 class LeaseLost(TableError):
-    """A table this process was making under an id it had reserved (a rematch's) is not
-    run here: its lease on the id ran out while the process was cut off from the others
-    (paused), and another process holds it now (it brought the finished table back and is
-    making the rematch under that id, or made it). Checked before the table is stored and
-    again before it is run (fencing): the table is dropped here, stored or not, and the
-    holder runs it; the owner is led there (``app._rematch``)."""
+    """A table this process was making is not run here: its lease on the id ran out while
+    the process was cut off from the others (paused, or a slow store), and another process
+    holds it now (for a rematch: it brought the finished table back and is making the
+    rematch under that id, or made it; for a new table of ``create``: it found the table
+    stored and run by nobody, and brought it back). Checked before the table is stored (an
+    id reserved before: a rematch's) and again before it is run (fencing): the table is
+    dropped here, stored or not, and the holder runs it; the owner is led there
+    (``app._rematch``, and ``app.dispatch`` for ``create``)."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__("state", "this server process was cut off from the others while "
@@ -139,6 +165,8 @@ class ForwardedAct:
     settling: bool = False  # its answer is being read from the store
     first: int = 0  # a chat line's number when first sent (sent again: a new ``id``),
     # kept with the line in the store (``key``) to tell whether it was stored
+    quiet: bool = False  # sent by this process for the client, which did not ask for it:
+    # its ``ack`` is not shown (an error is, without a ``ref``)
 
 
 class Conn:
@@ -570,6 +598,7 @@ class Hub:
         except BaseException:
             await self._unreserve(gid)
             raise
+        die_at("create_stored")
         if not await self._holds(gid):
             # Stored, but the lease went to another process meanwhile (this one was cut
             # off): that one runs it (it finds it stored); this one must not, even for a
