@@ -586,6 +586,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table = await hub.continue_match(user, match, body.seat, body.options, address,
                                              names)
+        except LeaseLost as exc:
+            # Stored (marked an upload), but this process was cut off before it ran the
+            # table and another one found it and runs it: the uploader joins it there.
+            log.warning("continued upload %s: its lease went to another process before it "
+                        "ran here", exc.table_id)
+            return RecordOut(game_id=exc.table_id, table_id=exc.table_id,
+                             summary=summary(match))
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)

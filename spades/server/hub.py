@@ -65,8 +65,9 @@ MOVED = "this table has moved to another server: try again in a moment"
 
 #: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
 #: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
-#: outside tests): nothing. ``create_stored``: a new table (``create``, or a rematch) is
-#: stored, its lease not checked again yet, the table not run nor its owner answered;
+#: outside tests): nothing. ``create_stored``: a new table (``create``, a rematch, or a
+#: continued upload) is stored, its lease not checked again yet, the table not run nor its
+#: owner answered;
 #: ``rematch_half``: between a rematch's two writes (its id stored with the finished table,
 #: and the new table); ``rematch_made``: both stored, the owner not answered yet.
 #: ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut off from the
@@ -125,11 +126,12 @@ class LeaseLost(TableError):
     """A table this process was making is not run here: its lease on the id ran out while
     the process was cut off from the others (paused, or a slow store), and another process
     holds it now (for a rematch: it brought the finished table back and is making the
-    rematch under that id, or made it; for a new table of ``create``: it found the table
-    stored and run by nobody, and brought it back). Checked before the table is stored (an
-    id reserved before: a rematch's) and again before it is run (fencing): the table is
-    dropped here, stored or not, and the holder runs it; the owner is led there
-    (``app._rematch``, and ``app.dispatch`` for ``create``)."""
+    rematch under that id, or made it; for a new table of ``create`` or of a continued
+    upload: it found the table stored and run by nobody, and brought it back). Checked
+    before the table is stored (an id reserved before: a rematch's) and again before it is
+    run (fencing): the table is dropped here, stored or not, and the holder runs it; the
+    owner is led there (``app._rematch``, ``app.dispatch`` for ``create``; an upload is
+    answered with the table's id, to join wherever it runs)."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__("state", "this server process was cut off from the others while "
@@ -642,7 +644,8 @@ class Hub:
                              names: Sequence[str] = ()) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
         (uploading from ``address``), CPUs at the others under the record's ``names``
-        (:func:`continued_cpu_name`)."""
+        (:func:`continued_cpu_name`). :class:`LeaseLost`: stored, but run by another
+        process (this one lost its lease before it ran it)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -663,7 +666,10 @@ class Hub:
                         opts.cpu) for i in range(rules.players)]
         places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
-        meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
+        # ("upload" stored from the first: a process that takes it over before this one
+        # has run it knows it is one)
+        meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite,
+                "upload": True}
         gid = await self.reserve_table_id()
         try:
             await self.db(self.store.save_record, match, kind="table", game_id=gid,
@@ -671,6 +677,12 @@ class Hub:
         except BaseException:
             await self._unreserve(gid)
             raise
+        die_at("create_stored")
+        if not await self._holds(gid):
+            # Stored, but this process was cut off (paused, or a slow store) and another
+            # one found the table and runs it: not run here too (before: it was, its lease
+            # lost, until the store shut it out, and the upload was answered 500).
+            raise LeaseLost(gid)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.address = address
         table.seq = len(await self.db(self.store.events, gid))

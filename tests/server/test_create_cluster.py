@@ -6,9 +6,13 @@ real processes on one PostgreSQL database and one Redis (the test hook
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import httpx
+
+from spades.server.hub import SEQ_EPOCH
 from spades.store import Store
 from tests.server.helpers import wait_until
 from tests.server.netclient import Msg, NetPlayer, Server, card_room
@@ -135,3 +139,51 @@ def test_a_create_whose_process_dies_after_storing_is_found_from_another_process
         assert _owner_of(b, tid) == again.welcome["user"]["id"]
         assert again.request({"type": "start"})["type"] == "ack"
         assert _unfinished(b) == [tid], "a second table was made"
+
+
+def test_a_continued_upload_whose_process_is_cut_off_after_storing_is_run_once(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The same for a table carrying on an uploaded match (``POST /api/records``, mode
+    ``continue``): a stores it, is cut off (paused) past its lease, and b takes it over.
+    a, let go on, does not run it too: the upload is answered with the table's id, and
+    Ann, joining it through a, sits down at it at b, where it runs, marked an upload."""
+    from tests.server.test_record_upload import GOOD
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])])
+    with (card_room(2, postgres, redis_server, "uploadcut", "--bots", "inline",
+                    "--cpu-delay", "0", envs=[{"SPADES_TEST_DIE_AT": "stop:create_stored"}])
+          as (a, b), _redis(redis_server) as shared):
+        assert a.proc is not None
+        lease = _prefix(a) + "owner:"
+        ann = NetPlayer(a, "Ann")
+        answer: list[httpx.Response] = []
+        post = threading.Thread(target=lambda: answer.append(httpx.post(
+            a.url + "/api/records", json={"record": partial, "mode": "continue", "seat": 1,
+                                          "options": {"cpu": "random"}},
+            headers={"Authorization": f"Bearer {ann.token}"}, timeout=120)))
+        post.start()
+        try:
+            wait_until(lambda: _paused(a), "a to stop itself once the table is stored")
+            [tid] = _unfinished(b)
+            was = shared.get(lease + tid)
+            assert isinstance(was, str)  # (a's)
+            wait_until(lambda: shared.get(lease + tid) not in (None, was),
+                       "b to take the table over once a's lease runs out")
+            holder = shared.get(lease + tid)
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+            post.join(120)
+        assert answer and answer[0].status_code == 200, answer and answer[0].text
+        assert answer[0].json()["table_id"] == tid
+        ans = ann.request({"type": "join", "table_id": tid})
+        assert ans["type"] == "ack", ans
+        ann.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+        assert ann.you == {"role": "player", "seat": 1}
+        assert ann.seq is not None and ann.seq >= SEQ_EPOCH  # (the instance b brought back)
+        assert shared.get(lease + tid) == holder  # run at b alone
+        assert _unfinished(b) == [tid]
+        store = Store.open(b.db)
+        try:
+            assert store.game(tid).options.get("upload") is True
+        finally:
+            store.close()
