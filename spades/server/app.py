@@ -7,8 +7,6 @@ import contextlib
 import json
 import logging
 import math
-import os
-import signal
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -42,7 +40,7 @@ from spades.server.addresses import address_key
 from spades.server.auth import LoginGuard, Passwords, TooMany
 from spades.server.cpu import default_strength, strengths
 from spades.server.headers import SecurityHeaders
-from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost
+from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost, die_at
 from spades.server.janitor import Janitor
 from spades.server.limits import (
     REPLAY_COST_HANDS,
@@ -590,6 +588,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table = await hub.continue_match(user, match, body.seat, body.options, address,
                                              names)
+        except LeaseLost as exc:
+            # Stored (marked an upload), but this process was cut off before it ran the
+            # table and another one found it and runs it: the uploader joins it there.
+            log.warning("continued upload %s: its lease went to another process before it "
+                        "ran here", exc.table_id)
+            return RecordOut(game_id=exc.table_id, table_id=exc.table_id,
+                             summary=summary(match))
         except TableError as exc:
             raise HTTPException(422, exc.message) from None
         hub.uploads.add(table.id)
@@ -924,23 +929,6 @@ def _table(conn: Conn) -> Table:
     return conn.table
 
 
-#: Tests only: the point in making a rematch at which this process kills itself (SIGKILL),
-#: as a crash there would (tests/server/test_rematch_cluster.py); unset (always, outside
-#: tests): nothing. ``rematch_half``: between the rematch's two writes (its id stored with
-#: the finished table, and the new table); ``rematch_made``: both stored, the owner not
-#: answered yet. ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut
-#: off from the others would be, until the test lets it go on (SIGCONT).
-DIE_AT = "SPADES_TEST_DIE_AT"
-
-
-def _die_at(point: str) -> None:
-    at = os.environ.get(DIE_AT)
-    if at == point:
-        os.kill(os.getpid(), signal.SIGKILL)
-    elif at == f"stop:{point}":
-        os.kill(os.getpid(), signal.SIGSTOP)
-
-
 class MadeElsewhere(Exception):
     """The rematch ``table_id`` (an id decided before and stored with the finished table)
     could not be made here: it is in the store already, made under that id by another
@@ -982,7 +970,7 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
             hub.making.setdefault(gid, asyncio.get_running_loop().create_future())
         if rematch_of.rematched != gid:
             await rematch_of.keep_rematch(gid, conn.name)
-        _die_at("rematch_half")
+        die_at("rematch_half")
     try:
         table = await hub.create_table(conn, options, invited, names, gid)
     except SQLAlchemyError:  # (its primary key: another process made it under that id)
@@ -990,7 +978,7 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
             raise MadeElsewhere(gid) from None
         raise
     if rematch_of is not None:
-        _die_at("rematch_made")
+        die_at("rematch_made")
     table.members[conn.user_id] = conn
     conn.table = table
     conn.send(_ack(ref, table.seq))
@@ -1142,7 +1130,20 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         limit = None if msg.limit is None else min(msg.limit, hub.settings.lobby_page_max)
         conn.send(hub.lobby_cache.message(msg.offset, limit, ref))
     elif kind == "create":
-        await _create(hub, conn, msg.options, ref)
+        try:
+            await _create(hub, conn, msg.options, ref)
+        except LeaseLost as exc:
+            # Stored, but this process was cut off (paused, or a slow store) before it ran
+            # the table, its lease ran out, and another process found the table stored and
+            # brought it back (before: the creator was answered an error, though the table
+            # was made and run there). The creator is led to it, as the answer to the
+            # create: an ack and the table, at the owner's seat (started, with ``cpus``).
+            if hub.cluster is None:
+                raise
+            log.warning("new table %s: its lease went to another process before it ran "
+                        "here; its creator is led there", exc.table_id)
+            await hub.cluster.lead_to_table(conn, exc.table_id, ref, start=msg.cpus)
+            return
         if msg.cpus:
             assert conn.table is not None
             await conn.table.start(conn)

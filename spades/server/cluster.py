@@ -26,7 +26,8 @@ client may be connected to any node:
   (:meth:`Cluster.lead_to_rematch`);
 * a table is never run by two nodes: a new table's lease is taken before it is stored, and
   checked again before it is run (a node that lost it meanwhile, cut off from the others,
-  drops the table and leads its owner to the holder: :meth:`Cluster.lead_to_holder`), and
+  drops the table and leads its owner to the holder: :meth:`Cluster.lead_to_holder`, and
+  for a new table of ``create`` :meth:`Cluster.lead_to_table`), and
   a node that takes a table over raises its fencing number in the store, which then refuses
   every write of the instance it replaced; that instance stops where it is
   (:meth:`spades.server.hub.Hub.lost_table`) and its clients join the new owner, and frames
@@ -620,6 +621,37 @@ class Cluster:
         await self._join_as_client(conn, table_id, ref)
         return True
 
+    async def lead_to_table(self, conn: Conn, table_id: str, ref: Any,
+                            start: bool = False) -> None:
+        """The new table ``table_id`` that this process made for ``conn`` (a ``create``)
+        and stored is not run here: this process was cut off (paused, or a slow store)
+        before it ran it, its lease ran out, and another process found it stored and
+        brought it back (:class:`spades.server.hub.LeaseLost`). ``conn`` joins it wherever
+        it runs (run by nobody now: wherever it can be brought back, this process too), as
+        the answer to its ``create`` (with its ``ref``: an ``ack`` and the snapshot, at the
+        owner's seat, which the stored table keeps for it). ``start``: the create asked to
+        start at once (``cpus``): the table is started then, in the owner's name (its
+        ``ack`` not shown: the client asked for one answer; a refusal is, without a
+        ``ref``)."""
+        await self._join_as_client(conn, table_id, ref)
+        if not start:
+            return
+        table = conn.table
+        if table is not None and table.id == table_id:  # brought back here
+            try:
+                await table.start(conn)
+            except TableError as exc:
+                conn.send(_err(exc.code, exc.message))
+            return
+        if conn.joining is None or conn.joining[0] != table_id:
+            return  # (the join was refused: said)
+        node = conn.joining[1]
+        data: dict[str, Any] = {"type": "start"}
+        number = next(self._numbers)  # (kept until answered, as the client's messages are)
+        conn.acting.append(ForwardedAct(number, table_id, node, data, 0, 0, first=number,
+                                        quiet=True))
+        self._forward(conn, node, data, number)
+
     async def _join_as_client(self, conn: Conn, table_id: str, ref: Any) -> None:
         """``conn`` joins ``table_id`` wherever it runs, as if the client had sent the join
         (with ``ref``: answered as its rematch was asked)."""
@@ -1075,7 +1107,7 @@ class Cluster:
         waits for it."""
         if act.answer is not None:
             return
-        act.answer = text
+        act.answer = "" if act.quiet and text.startswith(_ANSWERS[0]) else text
         Cluster._flush(conn)
 
     @staticmethod
@@ -1087,7 +1119,8 @@ class Cluster:
                 waiting.add(a.table)
             elif a.table not in waiting:
                 conn.acting.remove(a)
-                conn.send(a.answer)
+                if a.answer:  # ("": an ack not shown, of a message the client did not send)
+                    conn.send(a.answer)
 
     async def _rejoin_new_owner(self, table_id: str, node: str) -> None:
         for conn in list(self.local.values()):

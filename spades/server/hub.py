@@ -8,7 +8,9 @@ import contextlib
 import functools
 import hashlib
 import logging
+import os
 import secrets
+import signal
 import time
 import uuid
 import weakref
@@ -62,6 +64,27 @@ SEQ_EPOCH = 1_000_000_000
 SIGNED_OUT = "the session was signed out elsewhere"
 MOVED = "this table has moved to another server: try again in a moment"
 
+#: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
+#: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
+#: outside tests): nothing. ``create_stored``: a new table (``create``, a rematch, or a
+#: continued upload) is stored, its lease not checked again yet, the table not run nor its
+#: owner answered;
+#: ``rematch_half``: between a rematch's two writes (its id stored with the finished table,
+#: and the new table); ``rematch_made``: both stored, the owner not answered yet.
+#: ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut off from the
+#: others would be, until the test lets it go on (SIGCONT).
+DIE_AT = "SPADES_TEST_DIE_AT"
+
+
+def die_at(point: str) -> None:
+    """The test hook :data:`DIE_AT`, at ``point``."""
+    at = os.environ.get(DIE_AT)
+    if at == point:
+        os.kill(os.getpid(), signal.SIGKILL)
+    elif at == f"stop:{point}":
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+
 #: How a client's message is carried out (``spades.server.app.dispatch``).
 Dispatch = Callable[["Hub", "Conn", Any], Awaitable[None]]
 
@@ -94,17 +117,22 @@ class Peers(Protocol):
     async def lead_to_rematch(self, conn: Conn, old: Table, ref: Any
                               ) -> Literal["led", "unmade", "ended"]: ...
     async def lead_to_holder(self, conn: Conn, table_id: str, ref: Any) -> bool: ...
+    async def lead_to_table(self, conn: Conn, table_id: str, ref: Any,
+                            start: bool = False) -> None: ...
     async def told_rematch(self, table_id: str, cids: Sequence[str]) -> None: ...
     async def heard_rematch(self, table_id: str, cid: str) -> bool: ...
 
 
 class LeaseLost(TableError):
-    """A table this process was making under an id it had reserved (a rematch's) is not
-    run here: its lease on the id ran out while the process was cut off from the others
-    (paused), and another process holds it now (it brought the finished table back and is
-    making the rematch under that id, or made it). Checked before the table is stored and
-    again before it is run (fencing): the table is dropped here, stored or not, and the
-    holder runs it; the owner is led there (``app._rematch``)."""
+    """A table this process was making is not run here: its lease on the id ran out while
+    the process was cut off from the others (paused, or a slow store), and another process
+    holds it now (for a rematch: it brought the finished table back and is making the
+    rematch under that id, or made it; for a new table of ``create`` or of a continued
+    upload: it found the table stored and run by nobody, and brought it back). Checked
+    before the table is stored (an id reserved before: a rematch's) and again before it is
+    run (fencing): the table is dropped here, stored or not, and the holder runs it; the
+    owner is led there (``app._rematch``, ``app.dispatch`` for ``create``; an upload is
+    answered with the table's id, to join wherever it runs)."""
 
     def __init__(self, table_id: str) -> None:
         super().__init__("state", "this server process was cut off from the others while "
@@ -140,6 +168,8 @@ class ForwardedAct:
     settling: bool = False  # its answer is being read from the store
     first: int = 0  # a chat line's number when first sent (sent again: a new ``id``),
     # kept with the line in the store (``key``) to tell whether it was stored
+    quiet: bool = False  # sent by this process for the client, which did not ask for it:
+    # its ``ack`` is not shown (an error is, without a ``ref``)
 
 
 class Conn:
@@ -574,6 +604,7 @@ class Hub:
         except BaseException:
             await self._unreserve(gid)
             raise
+        die_at("create_stored")
         if not await self._holds(gid):
             # Stored, but the lease went to another process meanwhile (this one was cut
             # off): that one runs it (it finds it stored); this one must not, even for a
@@ -617,7 +648,8 @@ class Hub:
                              names: Sequence[str] = ()) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
         (uploading from ``address``), CPUs at the others under the record's ``names``
-        (:func:`continued_cpu_name`)."""
+        (:func:`continued_cpu_name`). :class:`LeaseLost`: stored, but run by another
+        process (this one lost its lease before it ran it)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -638,7 +670,10 @@ class Hub:
                         opts.cpu) for i in range(rules.players)]
         places[seat] = Place("human", user.id, user.name, guest=user.guest)
         invite = self.new_invite()
-        meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite}
+        # ("upload" stored from the first: a process that takes it over before this one
+        # has run it knows it is one)
+        meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite,
+                "upload": True}
         gid = await self.reserve_table_id()
         try:
             await self.db(self.store.save_record, match, kind="table", game_id=gid,
@@ -646,6 +681,12 @@ class Hub:
         except BaseException:
             await self._unreserve(gid)
             raise
+        die_at("create_stored")
+        if not await self._holds(gid):
+            # Stored, but this process was cut off (paused, or a slow store) and another
+            # one found the table and runs it: not run here too (before: it was, its lease
+            # lost, until the store shut it out, and the upload was answered 500).
+            raise LeaseLost(gid)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.address = address
         table.seq = len(await self.db(self.store.events, gid))

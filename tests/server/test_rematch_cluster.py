@@ -295,7 +295,7 @@ def test_a_rematch_asked_again_after_a_take_over_leads_to_the_one_made(
 def _room_dying_at(postgres: PostgresServer, redis_server: RedisServer, name: str,
                    point: str) -> Iterator[list[Server]]:
     """:func:`room`, whose first process (a) kills itself (SIGKILL) at ``point`` of making a
-    rematch (the test hook ``SPADES_TEST_DIE_AT``: spades.server.app._die_at)."""
+    rematch (the test hook ``SPADES_TEST_DIE_AT``: spades.server.hub.die_at)."""
     with card_room(3, postgres, redis_server, name, "--bots", "inline", "--cpu-delay", "0",
                    envs=[{"SPADES_TEST_DIE_AT": point}]) as s:
         yield s
