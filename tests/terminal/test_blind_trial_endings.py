@@ -116,8 +116,9 @@ def test_look_with_the_cards_already_seen_is_answered_not_refused(tmp_path: Path
 
 
 def _play_to_the_end(tmp_path: Path, *args: str) -> str:
-    """A whole match of ``spades play --plain ARGS``: you bid 2 (or the bid the rules leave
-    you) and play the first card you may, and press Enter between hands; the transcript."""
+    """A whole match of ``spades play --plain ARGS``: you look at your cards (where you may
+    bid blind nil), bid 2 (or the first bid the rules leave you), play the first card you
+    may, and press Enter between hands; the transcript."""
     child = spawn(tmp_path / "end.db", "--plain", *args, timeout=60)
     out: list[str] = []
     bids = 0
@@ -131,6 +132,9 @@ def _play_to_the_end(tmp_path: Path, *args: str) -> str:
         elif i == 1:
             bids += 1
             assert bids <= MAX_BIDS, "".join(out)[-2000:]
+            if "type blind nil, or look to see them" in child.before:  # first to bid
+                child.sendline("look")
+                continue
             offered = re.findall(r"Type a bid: ([^\r\n]*)\.", child.before)[-1]
             low, _, high = offered.partition(" to ")
             ok = ("2" in re.findall(r"\d+", offered)
@@ -179,6 +183,19 @@ ENDINGS = [
      "You and your partner North win the match with 131 points.",
      "The first side to reach 100 points with the highest score wins; a tie at the top "
      "plays on. Final scores: your side 131, East and West 30."),
+    (("--rules", "cards4net", "--bidding", "suicide", "--seed", "6", "--one-hand"),
+     "East and West win the match with -48 points.",
+     "One-hand match: the higher score after one hand wins; equal scores draw. Final "
+     "scores: East and West -48, your side -76."),
+    (("--rules", "cards4net", "--bidding", "whiz", "--seed", "2", "--one-hand", "--seat",
+      "west"),
+     "You and your partner East win the match with 62 points.",
+     "One-hand match: the higher score after one hand wins; equal scores draw. Final "
+     "scores: your side 62, North and South -59."),
+    (("--rules", "game93", "--one-hand", "--seed", "1", "--cpu", "random"),
+     "The match is a draw at -110 points.",
+     "One-hand match: the higher score after one hand wins; equal scores draw. Final "
+     "scores: your side -110, East and West -110."),
     (("--one-hand", "--seed", "1", "--cpu", "random"),
      "The match is a draw at -110 points.",
      "One-hand match: the higher score after one hand wins; equal scores draw. Final "
