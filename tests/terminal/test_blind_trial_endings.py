@@ -111,8 +111,14 @@ def test_look_with_the_cards_already_seen_is_answered_not_refused(tmp_path: Path
     at = out.index(shown)
     assert out.index("You look at your cards.") < at < out.index("You bid 3.")
     assert "Your hand, 13 cards: " in out[at:out.index("You bid 3.")]  # h, as it says
+    from tests.terminal.test_console_text import pipe_console
+
     game = make_game(tmp_path / "pause", "cards4net")
-    assert game.is_look("look") and game.is_look(" Look at my cards ")
+    game.console, between, _w = pipe_console(b"look\n\n")
+    game.hand_pause()  # between hands: nothing to look at, and what to do instead
+    said = between.getvalue()
+    assert said.count("No hand is being played: press Enter to deal the next hand.") == 1, said
+    assert "not a command" not in said, said
 
 
 def _play_to_the_end(tmp_path: Path, *args: str) -> str:
