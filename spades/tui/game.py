@@ -265,14 +265,15 @@ class TerminalGame:
     def finish(self) -> None:
         m = self.match
         self.store.update_game(self.game_id, status="finished", result=summary(m))
+        if not self.told_over:  # resumed after the last card: the result is told here,
+            # as the play tells it (who won, then why), before the score sheet
+            self.say(self.narrator.say(MatchOver(m.winner, tuple(m.scores))))
+            self.say(text.match_end_reason(m, self.names, me=self.human))
         self.say("")
         from spades.present.sheet import score_sheet
 
         for line in score_sheet(m, self.names).splitlines():
             self.say(line)
-        if not self.told_over:  # resumed after the last card: the result is told here
-            self.say(self.narrator.say(MatchOver(m.winner, tuple(m.scores))))  # as told live
-            self.say(text.match_end_reason(m, self.names, me=self.human))
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
 

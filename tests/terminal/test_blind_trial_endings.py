@@ -250,7 +250,8 @@ def test_a_resumed_finished_match_says_the_result_as_the_play_does(tmp_path: Pat
     """A match whose last card was stored but whose end was never told (the program killed
     then) said on resume "North and South win the match: North and South 41, East and West
     80." (no "you"), where the play says "You and your partner North win the match with 41
-    points.". It says the play's sentence, then why."""
+    points.", and after the score sheet, not before it as the play does. It says the play's
+    sentence, then why, then the score sheet."""
     from spades.engine import MatchOver
     from spades.store import rebuild
     from spades.tui.game import TerminalGame
@@ -275,4 +276,6 @@ def test_a_resumed_finished_match_says_the_result_as_the_play_does(tmp_path: Pat
                             "The match is a draw")), said
     lines = out.splitlines()
     assert said in lines, out
-    assert lines[lines.index(said) + 1] == text.match_end_reason(m, game.names, me=2)
+    at = lines.index(said)
+    assert lines[at + 1] == text.match_end_reason(m, game.names, me=2)
+    assert lines[at + 2] == "" and lines[at + 3].startswith("Score sheet: ")  # as in the play
