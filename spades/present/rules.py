@@ -35,4 +35,68 @@ def deck_sentence(rules: Rules) -> str | None:
     return f"{gone} so that the deck divides evenly: {size}."
 
 
-__all__ = ["deck_sentence"]
+#: The name of the 10-for-200 rule (``Rules.ten_for_200``), as it is said.
+TEN_FOR_200 = "10 for 200"
+
+
+def ten_for_200_words(rules: Rules) -> str:
+    """The 10-for-200 rule in words, for the rules and for a hand it scores:
+    ``10 for 200: a contract of exactly 10 scores +200 made, -200 set``."""
+    worth = 2 * 10 * 10  # 20 a trick bid instead of 10 (spades.engine.scoring)
+    return (f"{TEN_FOR_200}: a contract of exactly 10 scores +{worth} made, -{worth} set"
+            if rules.ten_for_200 else "")
+
+
+def small_bonus_words(rules: Rules) -> str:
+    """The small contract bonus, said the same in the rules and in a hand that earns it:
+    ``a contract of 1 or 2 made exactly`` ("" without one)."""
+    return "a contract of 1 or 2 made exactly" if rules.small_contract_bonus else ""
+
+
+def hard_bonus_words(rules: Rules) -> str:
+    """The hard contract bonus, said the same in the rules and in a hand that earns it:
+    ``a made contract above 6`` ("" without one)."""
+    if rules.hard_contract_from is None:
+        return ""
+    return f"a made contract above {rules.hard_contract_from}"
+
+
+#: What the hard contract bonus is worth, after :func:`hard_bonus_words`.
+HARD_BONUS_EACH = "10 for each trick above it"
+
+
+def bonus_rules(rules: Rules) -> list[str]:
+    """The contract bonuses of ``rules`` as the rules say them: ``A contract of 1 or 2 made
+    exactly earns +20.``, ``A made contract above 6 earns +10 for each trick above it.``"""
+    lines = []
+    if small := small_bonus_words(rules):
+        lines.append(f"{small[:1].upper()}{small[1:]} earns +{rules.small_contract_bonus}.")
+    if hard := hard_bonus_words(rules):
+        lines.append(f"{hard[:1].upper()}{hard[1:]} earns +{HARD_BONUS_EACH}.")
+    return lines
+
+
+def bonus_words(rules: Rules, contract: int) -> str:
+    """Why a made ``contract`` earned a bonus, in the rules' words: ``for a contract of 1 or
+    2 made exactly``, ``for a made contract above 6, 10 for each trick above it`` ("" when
+    no bonus applies)."""
+    if contract in (1, 2) and rules.small_contract_bonus:
+        return f"for {small_bonus_words(rules)}"
+    if rules.hard_contract_from is not None and contract > rules.hard_contract_from:
+        return f"for {hard_bonus_words(rules)}, {HARD_BONUS_EACH}"
+    return ""
+
+
+def winning_rule(rules: Rules) -> str:
+    """How the match is won, as the rules say it and as the end of the match gives it for its
+    reason: ``The first side to reach 500 points with the highest score wins; a tie at the top
+    plays on.`` (``player`` when everyone plays alone), or the one-hand match's rule."""
+    if rules.one_hand:
+        return "One-hand match: the higher score after one hand wins; equal scores draw."
+    who = "player" if rules.teams is None else "side"
+    return (f"The first {who} to reach {rules.target} points with the highest score wins; a "
+            "tie at the top plays on.")
+
+
+__all__ = ["HARD_BONUS_EACH", "TEN_FOR_200", "bonus_rules", "bonus_words", "deck_sentence",
+           "hard_bonus_words", "small_bonus_words", "ten_for_200_words", "winning_rule"]

@@ -140,7 +140,12 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     ))
     if match.is_over():
         if match.winner is None:
-            lines.append("The match is a draw.")
+            top = max(match.scores)
+            tied = [side(k) for k in range(len(rules.sides)) if match.scores[k] == top]
+            if len(rules.sides) > 2:  # who drew, when some side did not
+                lines.append(f"The match is a draw: {and_list(tied)} tie at {top} points.")
+            else:
+                lines.append("The match is a draw.")
         else:
             lines.append(f"Winner: {side(match.winner)}.")
     else:

@@ -57,6 +57,12 @@ from spades.store import ConflictError, Store
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed
 
+#: What asks to look at the cards (blind nil: before seeing them).
+LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
+#: The answer to ``look`` when the cards are already seen: not a refusal (nothing was
+#: wrong), and how to hear them, as ``numbers`` before looking says how to see them.
+ALREADY_SHOWN = "Your cards are already shown: type h to hear your hand, or n for their numbers."
+
 
 class QuitGame(Exception):
     """The player asked to stop; the game stays saved."""
@@ -226,6 +232,7 @@ class TerminalGame:
                     self.say(line)
             elif isinstance(event, MatchOver):
                 self.told_over = True
+                self.say(text.match_end_reason(self.match, self.names, me=self.human))
         if scored and self.match.phase is DEAL and self.pause:
             self.hand_pause()
 
@@ -258,13 +265,15 @@ class TerminalGame:
     def finish(self) -> None:
         m = self.match
         self.store.update_game(self.game_id, status="finished", result=summary(m))
+        if not self.told_over:  # resumed after the last card: the result is told here,
+            # as the play tells it (who won, then why), before the score sheet
+            self.say(self.narrator.say(MatchOver(m.winner, tuple(m.scores))))
+            self.say(text.match_end_reason(m, self.names, me=self.human))
         self.say("")
         from spades.present.sheet import score_sheet
 
         for line in score_sheet(m, self.names).splitlines():
             self.say(line)
-        if not self.told_over:  # resumed after the last card: the result is told here
-            self.say(text.match_over_sentence(m, self.plain))
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
 
@@ -297,6 +306,10 @@ class TerminalGame:
                          + ", or ? for the commands.")
                 continue
             if self.command(entry, obs):
+                continue
+            if obs.hand is not None and self.is_look(entry):
+                # a harmless request, not an error: the cards are there, and how to hear them
+                self.say(ALREADY_SHOWN)
                 continue
             action = -1
             try:
@@ -403,7 +416,7 @@ class TerminalGame:
                 if number > MAX_BID:
                     raise SpadesError(self.bid_too_large(number))
                 return parse_bid(number)
-            if t in ("look", "l", "look at cards", "look at my cards"):
+            if self.is_look(t):
                 return LOOK
             if t in ("blind nil", "blind", "bn"):
                 return BLIND_NIL
@@ -428,6 +441,12 @@ class TerminalGame:
             raise SpadesError(f"{text.short_quote(entry)} is not a card or a command: type a "
                               "card like QH, 10h or queen of hearts, its number, or ? for the "
                               "commands") from None
+
+    @staticmethod
+    def is_look(entry: str) -> bool:
+        """Whether ``entry`` asks to look at the cards (``look``, ``l``, ``look at my
+        cards``)."""
+        return " ".join(entry.lower().split()) in LOOK_WORDS
 
     def bids_accepted(self, obs: Observation) -> str:
         """What may be typed at this bid prompt, for a refusal: ``you can bid 0 to 13, or
@@ -560,7 +579,9 @@ class TerminalGame:
             line = self.console.ask("Press Enter for the next hand (or type a command): ")
             if line is None or not line.strip():
                 return
-            if not self.command(line, None):
+            if self.is_look(line):  # as h says here: no cards to look at between hands
+                self.say("No hand is being played: press Enter to deal the next hand.")
+            elif not self.command(line, None):
                 self.say(f"{text.short_quote(line)} is not a command: press Enter to deal "
                          "the next hand, or type ? for the commands.")
 

@@ -28,8 +28,21 @@ from spades.engine.cards import (
     card_symbol,
 )
 from spades.present.narrate import bid_words
-from spades.present.rules import deck_sentence
-from spades.present.sheet import and_list, bag_warning, marked_once, side_name
+from spades.present.rules import (
+    bonus_rules,
+    bonus_words,
+    deck_sentence,
+    ten_for_200_words,
+    winning_rule,
+)
+from spades.present.sheet import (
+    and_list,
+    bag_warning,
+    marked_once,
+    seat_name,
+    side_name,
+    unmarked,
+)
 
 COMPASS = ("North", "East", "South", "West")
 RED_SUITS = (1, 2)  # diamonds, hearts
@@ -395,14 +408,16 @@ def result_lines(result: HandResult, rules: Rules, names: list[str],
             who = "You"
         if side.contract > 0:
             took = f"{who} bid {side.contract} and took {side.contract_tricks}"
+            # the rule that makes a contract of 10 worth 200, said where it scores
+            why = f" ({ten})" if side.contract == 10 and (ten := ten_for_200_words(rules)) else ""
             if side.made:
                 over = side.contract_tricks - side.contract
-                lines.append(f"{took}: contract made, {side.contract_points - over:+d}.")
+                lines.append(f"{took}: contract made, {side.contract_points - over:+d}{why}.")
                 if over:
                     lines.append(f"{plural(over, 'overtrick')}: {over:+d} and "
                                  f"{plural(over, 'bag')}.")
             else:
-                lines.append(f"{took}: contract set, {side.contract_points:+d}.")
+                lines.append(f"{took}: contract set, {side.contract_points:+d}{why}.")
         for s in seats:
             if result.bids[s] != 0:
                 continue
@@ -419,7 +434,8 @@ def result_lines(result: HandResult, rules: Rules, names: list[str],
                              f"{-worth:+d}, and {taken:+d} and {plural(taken, 'bag')} for "
                              "the tricks.")
         if side.bonus_points:
-            lines.append(f"Bonus: {side.bonus_points:+d}.")
+            which = bonus_words(rules, side.contract)  # the rule that earns it, as r says it
+            lines.append(f"Bonus: {side.bonus_points:+d}" + (f" {which}." if which else "."))
         timer_points = result.points[k] - side.points  # a bag penalty the timer's bags caused
         if result.timeout_bags[k] or timer_points:
             cost = f", which cost {timer_points:+d}" if timer_points else ""
@@ -446,19 +462,40 @@ def result_lines(result: HandResult, rules: Rules, names: list[str],
     return lines
 
 
-def match_over_sentence(match: Match, names: list[str]) -> str:
+def match_end_reason(match: Match, names: list[str], me: int | None = None) -> str:
+    """Why the match ended as it did, after the sentence that says who won: the rule that
+    decides it (as ``r`` says it) and every side's final score, highest first, named as the
+    play names them (``your side``, ``you``); and a bag penalty of the last hand that cost a
+    side the match (without it the side would have had the top score)::
+
+        The first side to reach 500 points with the highest score wins; a tie at the top
+        plays on. Final scores: East and West 510, your side 456; your side's bag penalty
+        this hand cost it 100 points.
+    """
     rules = match.rules
-    name = marked_once(rules, names)
+    mine = rules.side_of[me] if me is not None else None
+    solo = [len(seats) == 1 for seats in rules.sides]
 
-    def side(k: int) -> str:
-        return and_list([name(s) for s in rules.sides[k]])
+    def who(k: int) -> str:
+        if k == mine:
+            return "you" if solo[k] else "your side"
+        return and_list([unmarked(seat_name(rules, s, names)) for s in rules.sides[k]])
 
-    who = side(match.winner) if match.winner is not None else ""
-    scores = ", ".join(f"{side(k)} {match.scores[k]}" for k in range(len(rules.sides)))
-    if match.winner is None:
-        return f"The match is a draw: {scores}."
-    verb = "win" if len(rules.sides[match.winner]) > 1 else "wins"
-    return f"{who} {verb} the match: {scores}."
+    order = sorted(range(len(rules.sides)), key=lambda k: -match.scores[k])
+    scores = ", ".join(f"{who(k)} {match.scores[k]}" for k in order)
+    reason = f"{winning_rule(rules)} Final scores: {scores}"
+    last = match.results[-1] if match.results else None
+    top = max(match.scores)
+    for k in order:
+        cost = last.sides[k].penalties * rules.bag_penalty if last else 0
+        if not cost or k == match.winner:
+            continue
+        if match.scores[k] + cost >= top and (rules.one_hand
+                                              or match.scores[k] + cost >= rules.target):
+            whose = ("your" if solo[k] else "your side's") if k == mine else f"{who(k)}'s"
+            it = ("you" if solo[k] else "it") if k == mine else "them"
+            reason += f"; {whose} bag penalty this hand cost {it} {cost} points"
+    return reason + "."
 
 
 def forced_bid_sentence(bidding: str, bid: int) -> str:
@@ -518,21 +555,12 @@ def rules_lines(rules: Rules, names: list[str]) -> list[str]:
                     else "only by a spade played on a trick led in another suit."))
     lines.append("A made contract scores 10 per trick bid and 1 point and 1 bag per extra "
                  "trick; a set contract loses 10 per trick bid"
-                 + (" (a contract of exactly 10 scores +200 made, -200 set)." if rules.ten_for_200 else "."))
-    if rules.small_contract_bonus:
-        lines.append(f"A contract of 1 or 2 made exactly earns +{rules.small_contract_bonus}.")
-    if rules.hard_contract_from is not None:
-        lines.append(f"A made contract above {rules.hard_contract_from} earns +10 for each "
-                     "trick above it.")
+                 + (f" ({ten})." if (ten := ten_for_200_words(rules)) else "."))
+    lines += bonus_rules(rules)
     keep = "drops to 0" if rules.bags_reset else "keeps the remainder"
     lines.append(f"Bags: every {rules.bag_limit} cost {rules.bag_penalty} points, and the "
                  f"counter {keep}.")
-    if rules.one_hand:
-        lines.append("One-hand match: the higher score after one hand wins; equal scores draw.")
-    else:
-        who = "player" if rules.teams is None else "side"
-        lines.append(f"The first {who} to reach {rules.target} points with the highest score "
-                     "wins; a tie at the top plays on.")
+    lines.append(winning_rule(rules))
     if rules.turn_timer:
         bags = plural(rules.timeout_penalty_bags, "penalty bag")
         takes = "you take" if rules.teams is None else "your side takes"
