@@ -39,6 +39,7 @@ from spades.engine import (
     card_name,
     is_bid,
 )
+from spades.present.rules import ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
 
 
@@ -252,6 +253,9 @@ class Narrator:
             if points:
                 parts.append(f"{label} {_signed(points)}")
         detail = f" ({', '.join(parts)})" if len(parts) > 1 else ""
+        # the 10-for-200 rule where it scored the contract: "-200 (10 for 200, set)"
+        if ten := ten_for_200_note(self.rules, s.contract, s.made):
+            detail = f" ({ten}: {', '.join(parts)})" if len(parts) > 1 else f" ({ten})"
         return (f"{self._side_subject(s.side)} {_signed(s.points)}{detail}, {s.score} in all, "
                 f"{plural(s.bags, 'bag')}")
 

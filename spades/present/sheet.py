@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from spades.engine import HandResult, Match
 from spades.engine.rules import Rules
+from spades.present.rules import bonus_note, ten_for_200_note
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
 
@@ -77,8 +78,9 @@ def bid_words(bid: int, blind: bool = False) -> str:
 
 def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
     """What a side's points for a hand are made of, as the end of the hand tells them
-    (``contract +70``, ``overtricks +3``, ``Blind Nil -200``, ``bag penalty -100``...): the
-    parts that are not zero; they add up to the hand's points."""
+    (``contract +70``, ``overtricks +3``, ``Blind Nil -200``, ``bag penalty -100``, ``bonus
+    +20 for a contract of 1 or 2 made exactly``...): the parts that are not zero; they add
+    up to the hand's points."""
     s = result.sides[side]
     parts = [f"contract {s.contract_points - s.overtricks:+d}"] if s.contract else []
     for points, label in ((s.overtricks, "overtricks"),
@@ -89,7 +91,8 @@ def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
                           (-s.penalties * rules.bag_penalty, "bag penalty"),
                           (result.points[side] - s.points, "timer penalty")):
         if points:
-            parts.append(f"{label} {points:+d}")
+            why = bonus_note(rules, s.contract) if label == "bonus" else ""
+            parts.append(f"{label} {points:+d}" + (f" {why}" if why else ""))
     return parts
 
 
@@ -124,10 +127,15 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
             )
             # The points' parts when more than the contract and its overtricks (which the
             # bids and tricks show) make them, so a Nil, a bonus or a bag penalty is not
-            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)".
+            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)"; and
+            # the 10-for-200 rule where it scored the contract: "points -200 (10 for 200,
+            # set)", "points -300 (10 for 200, set: contract -200, bag penalty -100)".
             parts = points_parts(rules, r, k)
             plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
-            detail = "" if plain else f" ({', '.join(parts)})"
+            ten = ten_for_200_note(rules, r.sides[k].contract, r.sides[k].made)
+            said = ", ".join(parts)
+            detail = (f" ({ten})" if ten and plain else f" ({ten}: {said})" if ten
+                      else "" if plain else f" ({said})")
             lines.append(
                 f"  {who}: {bids}; points {r.points[k]:+d}{detail}, "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
