@@ -279,6 +279,8 @@ class Narrator:
             tied = [k for k, sc in enumerate(e.scores) if sc == top]
             if len(e.scores) == 2:
                 return draw
+            # the listener's side first ("you tie with North", not "North ties with you")
+            tied.sort(key=lambda k: not self._mine(k))
             first = tied[0]
             verb = "tie" if self._mine(first) or len(self.rules.sides[first]) > 1 else "ties"
             others = " and with ".join(self.side(k) for k in tied[1:])

@@ -149,9 +149,16 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     if match.is_over():
         if match.winner is None:
             top = max(match.scores)
-            tied = [side(k) for k in range(len(rules.sides)) if match.scores[k] == top]
-            if len(rules.sides) > 2:  # who drew, when some side did not
-                lines.append(f"The match is a draw: {and_list(tied)} tie at {top} points.")
+            tied = [k for k in range(len(rules.sides)) if match.scores[k] == top]
+            if len(rules.sides) > 2 and all(len(rules.sides[k]) == 1 for k in tied):
+                # who drew, when some side did not: "Southeast and Southwest tie"
+                said = and_list([side(k) for k in tied])
+                lines.append(f"The match is a draw: {said} tie at {top} points.")
+            elif len(rules.sides) > 2:  # sides of partners, told apart by "with" (not
+                # "Seat 0 and Seat 3 and Seat 1 and Seat 4 tie", which hides who is with whom)
+                others = " and with ".join(side(k) for k in tied[1:])
+                lines.append(f"The match is a draw: {side(tied[0])} tie with {others} at "
+                             f"{top} points.")
             else:
                 lines.append("The match is a draw.")
         else:

@@ -138,3 +138,26 @@ def test_a_bonus_on_the_sheet_says_which_bonus() -> None:
             break
     assert seen == {"small", "hard"}, seen
 
+
+def test_a_draw_of_sides_of_partners_tells_the_sides_apart() -> None:
+    """A draw of three sides of two said "Seat 0 and Seat 3 and Seat 2 and Seat 5 tie",
+    which hides who is with whom: the sides are told apart by "with", as the play does."""
+    rules = profile("race400", players=6, teams=((0, 3), (1, 4), (2, 5)), one_hand=True)
+    for seed in range(300):
+        match = Match(rules, rng=random.Random(seed))
+        rng = random.Random(seed)
+        while not match.is_over():
+            if match.phase == "deal":
+                match.deal()
+            else:
+                match.apply(rng.choice(match.legal_actions()))
+        if match.winner is None:
+            break
+    else:
+        pytest.skip("no draw in the seeds tried")
+    top = max(match.scores)
+    tied = [k for k in range(3) if match.scores[k] == top]
+    names = {0: "Seat 0 and Seat 3", 1: "Seat 1 and Seat 4", 2: "Seat 2 and Seat 5"}
+    end = score_sheet(match).splitlines()[-1]
+    assert end == (f"The match is a draw: {names[tied[0]]} tie with "
+                   + " and with ".join(names[k] for k in tied[1:]) + f" at {top} points."), end
