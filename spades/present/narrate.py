@@ -39,6 +39,7 @@ from spades.engine import (
     card_name,
     is_bid,
 )
+from spades.present.rules import ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
 
 
@@ -252,6 +253,9 @@ class Narrator:
             if points:
                 parts.append(f"{label} {_signed(points)}")
         detail = f" ({', '.join(parts)})" if len(parts) > 1 else ""
+        # the 10-for-200 rule where it scored the contract: "-200 (10 for 200, set)"
+        if ten := ten_for_200_note(self.rules, s.contract, s.made):
+            detail = f" ({ten}: {', '.join(parts)})" if len(parts) > 1 else f" ({ten})"
         return (f"{self._side_subject(s.side)} {_signed(s.points)}{detail}, {s.score} in all, "
                 f"{plural(s.bags, 'bag')}")
 
@@ -275,6 +279,8 @@ class Narrator:
             tied = [k for k, sc in enumerate(e.scores) if sc == top]
             if len(e.scores) == 2:
                 return draw
+            # the listener's side first ("you tie with North", not "North ties with you")
+            tied.sort(key=lambda k: not self._mine(k))
             first = tied[0]
             verb = "tie" if self._mine(first) or len(self.rules.sides[first]) > 1 else "ties"
             others = " and with ".join(self.side(k) for k in tied[1:])

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from spades.engine import Rules, card_name, cards_of
 from spades.engine.cards import FULL_DECK, JOKER_MASK
-from spades.present.narrate import listing
 
 
 def deck_sentence(rules: Rules) -> str | None:
     """Which cards leave the 52-card deck and which come in under ``rules`` (the twos taken
     out so that every player gets as many cards, the jokers added), with the deck's size and
     each hand's; ``None`` for the plain 52-card deck."""
+    from spades.present.narrate import listing  # (narrate and sheet use this module's words)
+
     removed = cards_of(FULL_DECK & ~rules.deck)  # 2C, 2D, 2H, 2S: the engine's order
     added = cards_of(rules.deck & JOKER_MASK)[::-1]  # the big joker first
     if not removed and not added:
@@ -45,6 +46,15 @@ def ten_for_200_words(rules: Rules) -> str:
     worth = 2 * 10 * 10  # 20 a trick bid instead of 10 (spades.engine.scoring)
     return (f"{TEN_FOR_200}: a contract of exactly 10 scores +{worth} made, -{worth} set"
             if rules.ten_for_200 else "")
+
+
+def ten_for_200_note(rules: Rules, contract: int, made: bool) -> str:
+    """The 10-for-200 rule named briefly where a hand's points are summed (the score sheet,
+    the "hand N scored" sentence), for a contract it scores: ``10 for 200, set`` or ``10
+    for 200, made`` ("" when the rule is off or the contract is not 10)."""
+    if not rules.ten_for_200 or contract != 10:
+        return ""
+    return f"{TEN_FOR_200}, {'made' if made else 'set'}"
 
 
 def small_bonus_words(rules: Rules) -> str:
@@ -76,15 +86,24 @@ def bonus_rules(rules: Rules) -> list[str]:
     return lines
 
 
+def bonus_note(rules: Rules, contract: int) -> str:
+    """Which bonus a made ``contract`` earned, briefly, where a hand's points are summed
+    (the score sheet): ``for a contract of 1 or 2 made exactly``, ``for a made contract
+    above 6`` ("" when no bonus applies); :func:`bonus_words` says what it is worth too."""
+    if contract in (1, 2) and rules.small_contract_bonus:
+        return f"for {small_bonus_words(rules)}"
+    if rules.hard_contract_from is not None and contract > rules.hard_contract_from:
+        return f"for {hard_bonus_words(rules)}"
+    return ""
+
+
 def bonus_words(rules: Rules, contract: int) -> str:
     """Why a made ``contract`` earned a bonus, in the rules' words: ``for a contract of 1 or
     2 made exactly``, ``for a made contract above 6, 10 for each trick above it`` ("" when
     no bonus applies)."""
-    if contract in (1, 2) and rules.small_contract_bonus:
-        return f"for {small_bonus_words(rules)}"
-    if rules.hard_contract_from is not None and contract > rules.hard_contract_from:
-        return f"for {hard_bonus_words(rules)}, {HARD_BONUS_EACH}"
-    return ""
+    note = bonus_note(rules, contract)
+    hard = note and not (contract in (1, 2) and rules.small_contract_bonus)
+    return f"{note}, {HARD_BONUS_EACH}" if hard else note
 
 
 def winning_rule(rules: Rules) -> str:
@@ -98,5 +117,6 @@ def winning_rule(rules: Rules) -> str:
             "tie at the top plays on.")
 
 
-__all__ = ["HARD_BONUS_EACH", "TEN_FOR_200", "bonus_rules", "bonus_words", "deck_sentence",
-           "hard_bonus_words", "small_bonus_words", "ten_for_200_words", "winning_rule"]
+__all__ = ["HARD_BONUS_EACH", "TEN_FOR_200", "bonus_note", "bonus_rules", "bonus_words",
+           "deck_sentence", "hard_bonus_words", "small_bonus_words", "ten_for_200_note",
+           "ten_for_200_words", "winning_rule"]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from spades.engine import HandResult, Match
 from spades.engine.rules import Rules
+from spades.present.rules import bonus_note, ten_for_200_note
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
 
@@ -77,8 +78,9 @@ def bid_words(bid: int, blind: bool = False) -> str:
 
 def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
     """What a side's points for a hand are made of, as the end of the hand tells them
-    (``contract +70``, ``overtricks +3``, ``Blind Nil -200``, ``bag penalty -100``...): the
-    parts that are not zero; they add up to the hand's points."""
+    (``contract +70``, ``overtricks +3``, ``Blind Nil -200``, ``bag penalty -100``, ``bonus
+    +20 for a contract of 1 or 2 made exactly``...): the parts that are not zero; they add
+    up to the hand's points."""
     s = result.sides[side]
     parts = [f"contract {s.contract_points - s.overtricks:+d}"] if s.contract else []
     for points, label in ((s.overtricks, "overtricks"),
@@ -89,7 +91,8 @@ def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
                           (-s.penalties * rules.bag_penalty, "bag penalty"),
                           (result.points[side] - s.points, "timer penalty")):
         if points:
-            parts.append(f"{label} {points:+d}")
+            why = bonus_note(rules, s.contract) if label == "bonus" else ""
+            parts.append(f"{label} {points:+d}" + (f" {why}" if why else ""))
     return parts
 
 
@@ -124,10 +127,15 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
             )
             # The points' parts when more than the contract and its overtricks (which the
             # bids and tricks show) make them, so a Nil, a bonus or a bag penalty is not
-            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)".
+            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)"; and
+            # the 10-for-200 rule where it scored the contract: "points -200 (10 for 200,
+            # set)", "points -300 (10 for 200, set: contract -200, bag penalty -100)".
             parts = points_parts(rules, r, k)
             plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
-            detail = "" if plain else f" ({', '.join(parts)})"
+            ten = ten_for_200_note(rules, r.sides[k].contract, r.sides[k].made)
+            said = ", ".join(parts)
+            detail = (f" ({ten})" if ten and plain else f" ({ten}: {said})" if ten
+                      else "" if plain else f" ({said})")
             lines.append(
                 f"  {who}: {bids}; points {r.points[k]:+d}{detail}, "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
@@ -141,9 +149,16 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     if match.is_over():
         if match.winner is None:
             top = max(match.scores)
-            tied = [side(k) for k in range(len(rules.sides)) if match.scores[k] == top]
-            if len(rules.sides) > 2:  # who drew, when some side did not
-                lines.append(f"The match is a draw: {and_list(tied)} tie at {top} points.")
+            tied = [k for k in range(len(rules.sides)) if match.scores[k] == top]
+            if len(rules.sides) > 2 and all(len(rules.sides[k]) == 1 for k in tied):
+                # who drew, when some side did not: "Southeast and Southwest tie"
+                said = and_list([side(k) for k in tied])
+                lines.append(f"The match is a draw: {said} tie at {top} points.")
+            elif len(rules.sides) > 2:  # sides of partners, told apart by "with" (not
+                # "Seat 0 and Seat 3 and Seat 1 and Seat 4 tie", which hides who is with whom)
+                others = " and with ".join(side(k) for k in tied[1:])
+                lines.append(f"The match is a draw: {side(tied[0])} tie with {others} at "
+                             f"{top} points.")
             else:
                 lines.append("The match is a draw.")
         else:

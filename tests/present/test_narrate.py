@@ -185,7 +185,7 @@ def test_timeout_and_match_over() -> None:
         "The match is a draw at 70 points: Seat 0 and Seat 3 tie with Seat 2 and Seat 5.")
     solo = Narrator(profile("race400", players=3), me=1)
     assert solo.say(MatchOver(None, (90, 90, 90))) == (
-        "The match is a draw at 90 points: Seat 0 ties with you and with Seat 2.")
+        "The match is a draw at 90 points: you tie with Seat 0 and with Seat 2.")
     six = Narrator(profile("race400", players=6, teams=T6), me=3)
     assert six.say(MatchOver(1, (300, 410))) == (
         "You and your partners Seat 1 and Seat 5 win the match with 410 points.")
@@ -277,3 +277,52 @@ def test_the_hand_score_names_a_blind_nil_blind_nil(partner_nil: bool) -> None:
         assert re.search(rf"\(Nil {nil:+d}, Blind Nil {blind:+d}", mine), said
     else:
         assert re.search(r"(?<!Blind )Nil [+-]", mine) is None, said
+
+
+def test_a_draw_names_you_first() -> None:
+    """A draw among three sides or more where your side was not the first seat's said "Seat
+    0 ties with you": you are named first ("you tie with Seat 0"), your side with its
+    partners too; a draw without you, or of two sides, reads as before."""
+    solo = profile("race400", players=3)
+    assert Narrator(solo, me=2).say(MatchOver(None, (34, 21, 34))) == (
+        "The match is a draw at 34 points: you tie with Seat 0.")
+    assert Narrator(solo, me=0).say(MatchOver(None, (34, 21, 34))) == (
+        "The match is a draw at 34 points: you tie with Seat 2.")
+    assert Narrator(solo, me=1).say(MatchOver(None, (34, 21, 34))) == (
+        "The match is a draw at 34 points: Seat 0 ties with Seat 2.")
+    assert Narrator(solo).say(MatchOver(None, (34, 21, 34))) == (
+        "The match is a draw at 34 points: Seat 0 ties with Seat 2.")
+    teams = profile("race400", players=6, teams=((0, 3), (1, 4), (2, 5)))
+    assert Narrator(teams, me=5).say(MatchOver(None, (70, 32, 70))) == (
+        "The match is a draw at 70 points: you and your partner Seat 2 tie with Seat 0 and "
+        "Seat 3.")
+    assert Narrator(teams, me=4).say(MatchOver(None, (70, 70, 70))) == (
+        "The match is a draw at 70 points: you and your partner Seat 1 tie with Seat 0 and "
+        "Seat 3 and with Seat 2 and Seat 5.")
+    assert Narrator(CARDEMS, me=3).say(MatchOver(None, (300, 300))) == (
+        "The match is a draw at 300 points.")
+    for me in (None, 0, 1, 2):  # every listener: one sentence, "you" first where named
+        said = Narrator(solo, me=me).say(MatchOver(None, (5, 5, 5)))
+        assert " with you" not in said, said
+
+
+def test_the_hand_scored_sentence_names_10_for_200() -> None:
+    """Under 10 for 200, "Hand 1 scored: your side -200, ..." did not say why a contract of
+    10 was worth 200 (the hand's details do): the sentence names the rule briefly."""
+    ten = profile("cards4net", ten_for_200=True)
+    set_ = side_hand(0, contract=10, tricks=8, made=False, contract_points=-200,
+                     overtrick_points=0, points=-200, score=-200, new_bags=0, bags=0)
+    made = side_hand(1, contract=3, tricks=5, contract_points=30, overtrick_points=2,
+                     points=32, score=32, new_bags=2, bags=2)
+    assert Narrator(ten, me=2).say(HandScored(1, (set_, made))) == (
+        "Hand 1 scored: your side -200 (10 for 200, set), -200 in all, 0 bags; East and West "
+        "+32 (contract +30, overtricks +2), 32 in all, 2 bags.")
+    made10 = side_hand(1, contract=10, tricks=11, contract_points=200, overtrick_points=1,
+                       nil_points=-100, points=101, score=101, new_bags=1, bags=1)
+    plain = side_hand(0, contract=4, tricks=4, contract_points=40, overtrick_points=0,
+                      points=40, score=40, new_bags=0, bags=0)
+    assert Narrator(ten).say(HandScored(1, (plain, made10))) == (
+        "Hand 1 scored: North and South +40, 40 in all, 0 bags; East and West +101 (10 for "
+        "200, made: contract +200, overtricks +1, Nil -100), 101 in all, 1 bag.")
+    # without the rule, a contract of 10 is 100, and nothing is said of it
+    assert "10 for 200" not in Narrator(CARDEMS).say(HandScored(1, (plain, made10)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -64,3 +65,99 @@ def test_a_sheet_of_a_record_says_to_replay_it_first() -> None:
     with pytest.raises(TypeError, match=r"^score_sheet takes a Match \(replay\(record\) gives "
                                         r"one\), not a dict$"):
         score_sheet({"rules": "cardems", "hands": []})  # type: ignore[arg-type]
+
+
+def _hand_bid(rules_name: str, bids: dict[int, int], seed: int = 3,
+              **knobs: object) -> Match:
+    """One hand of ``rules_name`` in which seat ``s`` bids ``bids[s]`` (0: Nil; every other
+    seat 1), each looking at its cards first, and plays its first legal card."""
+    from spades.engine import LOOK, NIL, OVER
+
+    match = Match(profile(rules_name, one_hand=True, **knobs), rng=random.Random(seed))
+    while match.phase is not OVER:
+        if match.phase == "deal":
+            match.deal()
+            continue
+        legal = match.legal_actions()
+        if LOOK in legal:
+            match.apply(LOOK)
+        elif match.phase == "bid":
+            match.apply(NIL + bids.get(match.current_player, 1))
+        else:
+            match.apply(legal[0])
+    return match
+
+
+def test_a_contract_of_10_under_10_for_200_names_the_rule_on_the_sheet() -> None:
+    """Under 10 for 200 the sheet said "points -200, total -200" for a contract of 10 set
+    (or +200 made), without the rule that made it worth 200, which only the hand's details
+    named: it says "points -200 (10 for 200, set)", and with more parts "(10 for 200, set:
+    contract -200, Nil -100)"; the words are the rules' own."""
+    from spades.present.rules import TEN_FOR_200
+
+    match = _hand_bid("cards4net", {0: 5, 2: 5}, ten_for_200=True)
+    r = match.results[0]
+    made = "made" if r.sides[0].made else "set"
+    sheet = score_sheet(match)
+    line = next(x for x in sheet.splitlines() if x.startswith("  North and South: "))
+    assert f"; points {r.points[0]:+d} ({TEN_FOR_200}, {made}), total " in line, sheet
+    assert sheet.count(TEN_FOR_200) == 1, sheet  # East and West bid 2: not said
+    match = _hand_bid("cards4net", {0: 10, 2: 0}, ten_for_200=True)
+    r = match.results[0]
+    s = r.sides[0]
+    made = "made" if s.made else "set"
+    line = next(x for x in score_sheet(match).splitlines() if x.startswith("  North and "))
+    assert f"; points {r.points[0]:+d} ({TEN_FOR_200}, {made}: contract " in line, line
+    assert ", Nil " in line, line
+    # without the rule the sheet reads as before
+    line = next(x for x in score_sheet(_hand_bid("cards4net", {0: 5, 2: 5})).splitlines()
+                if x.startswith("  North and "))
+    assert "10 for 200" not in line and re.search(r"; points [+-]\d+, total ", line), line
+
+
+def test_a_bonus_on_the_sheet_says_which_bonus() -> None:
+    """race400's sheet said "points +60 (contract +40, bonus +20)" without the rule that
+    earned the bonus (the hand's details name it): it says "bonus +20 for a contract of 1
+    or 2 made exactly", "bonus +30 for a made contract above 6", in the rules' words."""
+    from spades.present.rules import bonus_note
+
+    rules = profile("race400")
+    assert bonus_note(rules, 2) == "for a contract of 1 or 2 made exactly"
+    assert bonus_note(rules, 9) == f"for a made contract above {rules.hard_contract_from}"
+    seen = set()
+    for seed in range(40):  # a seat bids what it took when every seat bid 1 (the same play)
+        tricks = _hand_bid("race400", {}, seed=seed).results[0].tricks
+        best = max(range(4), key=lambda s: tricks[s])
+        sheet = score_sheet(_hand_bid("race400", {best: tricks[best]}, seed=seed))
+        for said in re.findall(r"bonus [+-]\d+[^,)]*", sheet):
+            assert said in ("bonus +20 for a contract of 1 or 2 made exactly",
+                            *(f"bonus +{10 * n} for a made contract above "
+                              f"{rules.hard_contract_from}" for n in range(1, 8))), sheet
+            seen.add("small" if "+20 for a contract" in said else "hard")
+        if len(seen) == 2:
+            break
+    assert seen == {"small", "hard"}, seen
+
+
+def test_a_draw_of_sides_of_partners_tells_the_sides_apart() -> None:
+    """A draw of three sides of two said "Seat 0 and Seat 3 and Seat 2 and Seat 5 tie",
+    which hides who is with whom: the sides are told apart by "with", as the play does."""
+    rules = profile("race400", players=6, teams=((0, 3), (1, 4), (2, 5)), one_hand=True)
+    for seed in range(300):
+        match = Match(rules, rng=random.Random(seed))
+        rng = random.Random(seed)
+        while not match.is_over():
+            if match.phase == "deal":
+                match.deal()
+            else:
+                match.apply(rng.choice(match.legal_actions()))
+        if match.winner is None:
+            break
+    else:
+        pytest.skip("no draw in the seeds tried")
+    top = max(match.scores)
+    tied = [k for k in range(3) if match.scores[k] == top]
+    names = {0: "Seat 0 and Seat 3", 1: "Seat 1 and Seat 4", 2: "Seat 2 and Seat 5"}
+    end = score_sheet(match).splitlines()[-1]
+    assert end == (f"The match is a draw: {names[tied[0]]} tie with "
+                   + " and with ".join(names[k] for k in tied[1:]) + f" at {top} points."), end
