@@ -11,7 +11,15 @@ import random
 import sys
 from typing import Any
 
-from spades.cli.play import add_db_option, describe_game, is_local, open_store, seat_names
+from spades.cli.play import (
+    add_db_option,
+    describe_game,
+    find_game,
+    is_last,
+    is_local,
+    open_store,
+    seat_names,
+)
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
@@ -112,13 +120,15 @@ def why_unreadable(game_id: str, exc: StoreError) -> str:
     return str(exc).removeprefix(f"game {game_id}: ")
 
 
-def find(store: Store, key: str) -> GameRow:
-    if key == "last":
+def find(store: Store, key: str, command: str) -> GameRow:
+    """The game GAME names for ``command`` (``spades show``): ``last`` (in any case), its
+    id, or the id's first letters (several games' are refused, naming them)."""
+    if is_last(key):
         games = local_games(store, 1)
         if not games:
             raise StoreError("there are no saved games yet; play one with: spades play")
         return games[0]
-    return store.find_game(key)
+    return find_game(store, key, command)
 
 
 def human_seat(game: GameRow) -> int:
@@ -141,7 +151,7 @@ def export_record(game: GameRow, match: Match) -> dict[str, Any]:
 def run_export(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, read_only=True)
-        game = find(store, args.game)
+        game = find(store, args.game, "spades export")
         # A game whose stored moves stop fitting (a damaged database) is written as far as
         # they fit, and said so: what can be read of it is not lost with the rest.
         _, match, damage, left_out = store.load_readable(game.id)
@@ -332,7 +342,7 @@ def run_history(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     try:
         store = open_store(args, read_only=True)
-        game = find(store, args.game)
+        game = find(store, args.game, "spades show")
         _, match = store.load_match(game.id)
     except StoreError as exc:
         return _fail("show", str(exc))
@@ -353,8 +363,12 @@ def run_show(args: argparse.Namespace) -> int:
               f"Result: {'finished' if match.is_over() else 'unfinished'}.")
     print(score_sheet(match, names))
     if match.phase in ("bid", "play"):
-        for line in text.status_lines(match, [unmarked(n) for n in names])[:-1]:  # (marked above)
+        plain = [unmarked(n) for n in names]
+        for line in text.status_lines(match, plain)[:-1]:  # (marked above)
             print(line)
+        trick = text.open_trick_sentence(match, plain)  # the cards of the trick it stopped in
+        if trick is not None:
+            print(trick)
     return 0
 
 

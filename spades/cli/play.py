@@ -12,7 +12,7 @@ from typing import Any
 
 from spades.cli.checks import db_is_a_folder, missing_db_folder, seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
-from spades.store import GameRow, Store, StoreError, default_path, rebuild
+from spades.store import AmbiguousId, GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
 from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
 from spades.tui.game import TerminalGame
@@ -330,6 +330,44 @@ def seat_names(game: GameRow) -> list[str]:
     return names
 
 
+def is_last(key: str | None) -> bool:
+    """Whether GAME is ``last`` (the game played last): in any case, as ids are taken."""
+    return key is not None and key.strip().lower() == "last"
+
+
+def find_game(store: Store, key: str, command: str) -> GameRow:
+    """The game ``key`` names (its id, or the id's first letters). First letters that begin
+    several games' ids are refused with those games listed (up to five, the most recently
+    played first) and how to choose: ``command`` (``spades show``) and an id to give it."""
+    try:
+        return store.find_game(key)
+    except AmbiguousId as exc:
+        raise StoreError(ambiguous_message(store, exc, command)) from None
+
+
+def ambiguous_message(store: Store, exc: AmbiguousId, command: str) -> str:
+    """``'2' begins the ids of 3 games:`` and a line for each (as spades history lists
+    them), then how to choose one."""
+    n = len(exc.ids)
+    lines = [f"{short_quote(exc.prefix)} begins the ids of more than {n} games; the {n} "
+             "played last:" if exc.more else
+             f"{short_quote(exc.prefix)} begins the ids of {n} games:"]
+    for gid in exc.ids:
+        try:
+            game, match = store.load_match(gid)
+        except StoreError as err:
+            lines.append(f"  {gid[:8]}: cannot be read: {str(err).removeprefix(f'game {gid}: ')}")
+            continue
+        mark = ("" if game.kind == "terminal" else " (imported)" if is_local(game)
+                else " (of the game server)")
+        state = ("finished" if match.is_over()  # (as spades history says it)
+                 else f"unfinished, hand {max(1, match.hand_number)}")
+        lines.append(f"  {describe_game(game, match, state)}{mark}")
+    lines.append(f"Type more of the id to choose one, such as {command} {exc.ids[0][:8]}"
+                 + (" (spades history lists the others)" if exc.more else "") + ".")
+    return "\n".join(lines)
+
+
 def is_local(game: GameRow) -> bool:
     """Whether a stored game is one of this terminal's: played here, or loaded by ``spades
     import``. The game server may share the database (both default to the same file): its
@@ -355,8 +393,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     unfinished games (the only one is taken at once). Games that cannot be read are left out
     of the list with a note, so one damaged game does not stop the others from being resumed.
     """
-    if args.resume and args.resume != "last":
-        game = store.find_game(args.resume)
+    if args.resume and not is_last(args.resume):
+        game = find_game(store, args.resume, "spades play --resume")
         if not is_local(game):  # its moves are the server's to store: two writers would clash
             what = "table" if game.kind == "table" else "record"
             raise UsageError(f"game {game.id[:8]} is a {what} of the game server (spades "
@@ -385,7 +423,7 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     if not readable:
         console.say("There is no unfinished game to resume. Start one with: spades play")
         return None
-    if args.resume == "last":
+    if is_last(args.resume):
         return readable[0][0]
     console.say("Unfinished games, most recent first:")
     for i, (g, m) in enumerate(readable, start=1):

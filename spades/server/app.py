@@ -410,15 +410,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, exc.message) from None
 
     # A finished match's sheet (its table gone from memory, or a record uploaded for
-    # review) is made from the store once and kept with its row, for the privacy check
-    # the record's download makes (GET /api/games/{id}/record): a private table's sheet
-    # is for its own people.
+    # review, finished or not) is made from the store once and kept with its row, for the
+    # privacy check the record's download makes (GET /api/games/{id}/record): a private
+    # table's sheet is for its own people, an unfinished upload's for its uploader.
     finished_sheets: BodyCache[GameRow] = BodyCache(SHEET_CACHE_BYTES)
 
     async def finished_sheet(hub: Hub, game_id: str, authorization: str | None,
                              address: str) -> Response | None:
-        """The sheet of a finished game from the store, None if the game is not (yet)
-        finished; a game that is not there, or private to others, is not found."""
+        """The sheet of a finished game (or of a record uploaded for review) from the
+        store, None if the game is not (yet) finished; a game that is not there, or private
+        to others, is not found."""
         missing = TableError("not_found", "no such table (it may have finished)")
         hit = finished_sheets.get(game_id)
         try:
@@ -427,9 +428,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if hub.cluster is not None:
                 return None  # (as before: stored_sheet says it)
             raise missing from None
-        if game.status != "finished":
+        # A record uploaded for review never changes: its sheet, finished or not (the hands
+        # played so far), is made and kept the same way; unfinished, it is its uploader's
+        # alone, as its record is (whoever may download the record may see its sheet).
+        uploaded = game.kind == "import" and game.options.get("uploader") is not None
+        if game.status != "finished" and not uploaded:
             return None
-        if _private(game):
+        if _private(game) or (uploaded and game.status != "finished"):
             viewer = await hub.db(hub.user_for, _bearer(authorization))
             if not _member(game, viewer):
                 raise missing
@@ -441,7 +446,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except StoreError:
             raise missing from None
         replayed(address, match)
-        if not match.is_over():
+        if not match.is_over() and not uploaded:
             return None
         names = [str(s.get("name") or "") or default_name(len(game.seats), i)
                  for i, s in enumerate(game.seats)]
@@ -544,12 +549,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
             raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "
                                 "bytes")
+        # The body is the record wrapped with the fields around it ({"record": ..., "mode":
+        # "review"}): it may be max_record_bytes and room for them, as httplimits lets it in
+        # (before: the body was held to max_record_bytes, so a record file just under the
+        # limit, which the page let through, was refused here for its wrapping).
+        most = httplimits.body_limit(settings, "/api/records")
         size = int(declared)
-        if size > settings.max_record_bytes:
-            raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
+        if size > most:
+            raise HTTPException(413, httplimits.too_big_message(settings, "/api/records", size))
         raw = await request.body()
-        if len(raw) > settings.max_record_bytes:
-            raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
+        if len(raw) > most:
+            raise HTTPException(413, httplimits.too_big_message(settings, "/api/records",
+                                                                len(raw)))
         try:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:

@@ -125,6 +125,17 @@ class FencedError(ConflictError):
     must stop writing the game."""
 
 
+class AmbiguousId(StoreError):
+    """An id prefix that begins more than one game's id: ``ids`` are the first few of them,
+    the most recently played first (``more``: there are others)."""
+
+    def __init__(self, prefix: str, ids: list[str], more: bool) -> None:
+        super().__init__(f"{prefix!r} matches more than one game; type more of its id")
+        self.prefix = prefix
+        self.ids = ids
+        self.more = more
+
+
 class NameTaken(StoreError):
     """An account already has this name (as :func:`~spades.names.name_key` compares)."""
 
@@ -294,18 +305,22 @@ class Store:
             raise StoreError(f"no game {game_id!r}")
         return _game_row(row)
 
-    def find_game(self, prefix: str) -> GameRow:
-        """A game by its id or a unique prefix of it (as people type them)."""
+    def find_game(self, prefix: str, shown: int = 5) -> GameRow:
+        """A game by its id or a unique prefix of it (as people type them). A prefix of
+        several raises :class:`AmbiguousId` with up to ``shown`` of their ids, the most
+        recently played first."""
         if not prefix.strip():  # '' is a prefix of every id: "'' matches more than one game"
             raise StoreError("no game id given: type a game's id, or its first letters "
                              "(spades history lists them), or last")
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
-                                .limit(2)).mappings().all()
+                                .order_by(games.c.updated_at.desc(), games.c.id)
+                                .limit(max(shown, 1) + 1)).mappings().all()
         if not rows:
             raise StoreError(f"no game with id {prefix!r}")
         if len(rows) > 1:
-            raise StoreError(f"{prefix!r} matches more than one game; type more of its id")
+            raise AmbiguousId(prefix, [r["id"] for r in rows[:max(shown, 1)]],
+                              more=len(rows) > max(shown, 1))
         return _game_row(rows[0])
 
     def list_games(

@@ -260,6 +260,24 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
     return f"This trick: {played}. {broken}"
 
 
+def open_trick_sentence(match: Match, names: list[str]) -> str | None:
+    """The trick being played, told of everyone by name (``spades show`` of a game stopped
+    in the middle of a hand): ``Trick 3 so far: Nora led the two of hearts, Emil played the
+    five of hearts; Sofia is to play. Spades are not broken yet.`` None outside the play."""
+    if match.phase != "play":
+        return None
+    obs = match.observation(0)  # (public: the trick, who leads and plays, spades broken)
+    number = len(obs.plays) // match.n + 1
+    broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
+    if not obs.trick:
+        return (f"Trick {number}: no card has been played to it yet; {names[obs.leader]} "
+                f"leads. {broken}")
+    played = ", ".join(f"{names[s]} {'led' if i == 0 else 'played'} the {card_name(c)}"
+                       for i, (s, c) in enumerate(obs.trick))
+    return (f"Trick {number} so far: {played}; {names[obs.current_player]} is to play. "
+            f"{broken}")
+
+
 def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[str]:
     """The open trick laid out round the table (the richer view)."""
     played = dict(obs.trick)

@@ -201,3 +201,54 @@ def test_a_record_that_is_no_object_or_lacks_its_hands_is_said_so_once(
     ]:
         status, body = upload(client, b'{"record":' + record + b"}")
         assert status == 422 and body["detail"].startswith(detail), body
+
+
+def test_an_unfinished_record_kept_for_review_has_its_sheet_for_its_uploader(
+        client: TestClient) -> None:
+    """A record kept for review before its match ended had no score sheet (404: the sheet
+    of a game from the store was for finished games only), so the page offered none. Its
+    sheet says the hands played so far; like its record (which shows the cards), it is the
+    uploader's alone."""
+    ann = client.post("/api/guest", json={"name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {ann['token']}"}
+    third = dict(GOOD["hands"][2], plays=GOOD["hands"][2]["plays"][:9])
+    record = {**GOOD, "hands": [*GOOD["hands"][:2], third]}
+    r = client.post("/api/records", json={"record": record, "mode": "review"}, headers=auth)
+    assert r.status_code == 200, r.text
+    gid = r.json()["game_id"]
+    for _ in range(2):  # made, then kept
+        sheet = client.get(f"/api/tables/{gid}/sheet", headers=auth)
+        assert sheet.status_code == 200, sheet.text  # before: 404
+        body = sheet.json()
+        assert [h["number"] for h in body["hands"]] == [1, 2] and body["finished"] is False
+        assert body["scores"] == [123, 92] and body["names"] == GOOD["names"]
+    bob = client.post("/api/guest", json={"name": "Bob"}).json()["token"]
+    for headers in ({}, {"Authorization": f"Bearer {bob}"}):
+        assert client.get(f"/api/tables/{gid}/sheet", headers=headers).status_code == 404
+
+
+def test_a_record_of_the_largest_size_is_taken_wrapped_as_the_page_sends_it(
+        client: TestClient) -> None:
+    """The page lets a record file of max_record_bytes through and sends it wrapped
+    ({"record": ..., "mode": "review"}); the server held the whole body to max_record_bytes,
+    so such a file was refused (413, "a record may be at most 1000000 bytes"), the page
+    having said nothing of the wrapping. The body may hold the record and the fields around
+    it, as the limit's documentation (and the body limit before the app) says."""
+    ann = client.post("/api/guest", json={"name": "Ann"}).json()
+    auth = {"Authorization": f"Bearer {ann['token']}", "Content-Type": "application/json"}
+
+    def compact(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+    bare = len(compact({**GOOD, "note": ""}))
+    record = compact({**GOOD, "note": "x" * (1_000_000 - bare)})
+    assert len(record) == 1_000_000
+    r = client.post("/api/records", content=b'{"record":' + record + b',"mode":"review"}',
+                    headers=auth)
+    assert r.status_code == 200, r.text  # before: 413
+    # a record over the limit is still refused, saying the record's limit and the size
+    over = compact({**GOOD, "note": "x" * (1_000_000 - bare + 5000)})
+    r = client.post("/api/records", content=b'{"record":' + over + b',"mode":"review"}',
+                    headers=auth)
+    assert r.status_code == 413
+    assert r.json()["detail"].startswith("a record may be at most 1000000 bytes; this one is ")

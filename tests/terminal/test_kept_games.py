@@ -4,6 +4,7 @@ statistics (a user's trial of them)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -385,3 +386,103 @@ def test_stats_of_unfinished_games_alone_give_no_average(tmp_path: Path) -> None
     assert run_cli("import", str(EXAMPLE), "--seat", "south", "--db", str(db)).returncode == 0
     assert "  Hands: 13 played, 7 won, 41.5 points a hand on average." in run_cli(
         "stats", "--db", str(db)).stdout
+
+
+def _cut(record: dict[str, Any], plays: int) -> dict[str, Any]:
+    """``record``'s first hand, stopped after ``plays`` cards."""
+    first = record["hands"][0]
+    return {**record, "hands": [{**first, "plays": first["plays"][:plays]}]}
+
+
+def test_show_of_a_game_stopped_in_a_trick_lists_the_trick_so_far(tmp_path: Path) -> None:
+    """``spades show`` of a game stopped in the middle of a trick said each player's bid
+    and tricks taken, not the cards already played to the trick it stopped in."""
+    db = tmp_path / "g.sqlite3"
+    for plays, said in [
+            (10, "Trick 3 so far: Walt led the two of hearts, Nora played the five of hearts; "
+                 "Emil is to play. Spades are not broken yet."),
+            (8, "Trick 3: no card has been played to it yet; Walt leads. Spades are not "
+                "broken yet.")]:
+        path = tmp_path / f"cut{plays}.json"
+        path.write_text(json.dumps(_cut(example(), plays)), encoding="utf-8")
+        assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+        shown = run_cli("show", "last", "--db", str(db))
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.endswith(
+            "Emil and Walt: contract 3, 1 trick taken.\n" + said + "\n"), shown.stdout
+    # between hands there is no trick to tell
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps({**example(), "hands": example()["hands"][:2]}), "utf-8")
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    assert "Trick" not in run_cli("show", "last", "--db", str(db)).stdout
+
+
+def test_last_is_taken_in_any_case_as_ids_are(tmp_path: Path) -> None:
+    """``spades show LAST`` said "no game with id 'LAST'", though ``spades show 1A2B``
+    finds game 1a2b...: ``last`` is a word typed as ids are, in any case."""
+    db = tmp_path / "g.sqlite3"
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(_cut(example(), 10)), encoding="utf-8")
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    for word in ("LAST", "Last", " last"):
+        shown = run_cli("show", word, "--db", str(db))
+        assert shown.returncode == 0, shown.stderr  # before: no game with id 'LAST'
+        assert "Result: unfinished." in shown.stdout
+        exported = run_cli("export", word, "--db", str(db))
+        assert exported.returncode == 0 and json.loads(exported.stdout)["hands"]
+    resumed = run_cli("play", "--resume", "LAST", "--plain", "--db", str(db), input="q\n")
+    assert "Resuming game" in resumed.stdout, resumed.stdout + resumed.stderr
+
+
+def test_an_id_prefix_of_several_games_lists_them(tmp_path: Path) -> None:
+    """``spades show 1`` with two games whose ids begin with 1 said "'1' matches more than
+    one game; type more of its id", naming neither: the games are listed (up to five, the
+    most recently played first), with how to choose."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from spades.engine import replay
+    from spades.store import Store
+    from spades.store.schema import games
+
+    db = tmp_path / "g.sqlite3"
+    store = Store.open(db)
+    seats = [{"name": n} for n in example()["names"]]
+    start = datetime(2026, 6, 2, 14, 5, tzinfo=UTC)
+    for i in range(7):
+        gid = f"1a2b{i:04d}-0000-4000-8000-000000000000"
+        store.save_record(replay(_cut(example(), 4 * i)), kind="import", seats=seats,
+                          options={"human": 2}, game_id=gid)
+        with store.engine.begin() as conn:  # game 1a2b0006 played last
+            conn.execute(update(games).where(games.c.id == gid)
+                         .values(updated_at=start + timedelta(minutes=i)))
+    store.close()
+    for command in ("show", "export"):
+        out = run_cli(command, "1a2b000", "--db", str(db))
+        assert out.returncode == 1 and out.stdout == ""
+        lines = out.stderr.splitlines()
+        assert lines[0] == (f"spades {command}: '1a2b000' begins the ids of more than 5 "
+                            "games; the 5 played last:"), out.stderr
+        assert [line[:10] for line in lines[1:6]] == [
+            f"  1a2b000{i}" for i in (6, 5, 4, 3, 2)], out.stderr
+        assert lines[1].startswith("  1a2b0006, 2 June 2026 at ") and lines[1].endswith(
+            ", cardems, unfinished, hand 1: Nora and Sofia 0 to Emil and Walt 0 (imported)"), lines[1]
+        assert lines[6] == (f"Type more of the id to choose one, such as spades {command} "
+                            "1a2b0006 (spades history lists the others).")
+    # play --resume GAME says it the same way
+    out = run_cli("play", "--resume", "1a2b", "--plain", "--db", str(db), input="q\n")
+    assert out.returncode == 1
+    assert "spades play: '1a2b' begins the ids of more than 5 games" in out.stderr, out.stderr
+    assert "such as spades play --resume 1a2b0006 " in out.stderr
+    # a few: all of them, and no others to look for
+    few = tmp_path / "few.sqlite3"
+    store = Store.open(few)
+    for i in range(2):
+        store.save_record(replay(_cut(example(), 4)), kind="import", seats=seats,
+                          options={"human": 2}, game_id=f"2c{i}d0000-0000-4000-8000-000000000000")
+    store.close()
+    lines = run_cli("show", "2C", "--db", str(few)).stderr.splitlines()
+    assert lines[0] == "spades show: '2C' begins the ids of 2 games:", lines
+    assert len(lines) == 4 and re.fullmatch(
+        r"Type more of the id to choose one, such as spades show 2c[01]d0000\.", lines[3]), lines

@@ -71,11 +71,11 @@ def test_the_score_sheet_reads_as_sentences(new_page: Any, server: str, tmp_path
         said = cells.nth(i).evaluate(SPOKEN)
         assert re.fullmatch(
             r"(\w[\w ()]* bid (Nil|Blind Nil|\d+), took \d+; )*\w[\w ()]* bid (Nil|Blind Nil|\d+), "
-            r"took \d+: [+−]\d+( \([^)]*\))?, total -?\d+, \d+ bags?", said), said
+            r"took \d+: [+−]\d+( \([^)]*\))?, total −?\d+, \d+ bags?", said), said
     spoken = " ".join(cells.nth(i).evaluate(SPOKEN) for i in range(cells.count()))
     assert "(contract +60, overtricks +3, bag penalty −100), total" in spoken, spoken
     # on the screen: unchanged lines ("= 261" under the points)
-    assert re.search(r"\n= -?\d+\n", cells.first.inner_text()), cells.first.inner_text()
+    assert re.search(r"\n= −?\d+\n", cells.first.inner_text()), cells.first.inner_text()
     said = _shot_then_o(page, artifacts / "blind-trial-sheet.png")
     assert ("Hand 1: Nora (CPU) and you plus 81, total 81, 1 bag: Nora bid 4 and took "
             "5, you bid 4 and took 4; Emil (CPU) and Walt (CPU) plus 31, total 31, 1 bag: Emil "

@@ -32,7 +32,7 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     # your side first, by name (before: "0 – 0", whose was whose unsaid)
     # "to", not an en dash: at a screen reader's usual punctuation level "–" is not said, and
     # the two scores ran together ("61 60"; blind trial)
-    assert re.fullmatch(r"You and CPU North -?\d+ to -?\d+ CPU West and CPU East", score), score
+    assert re.fullmatch(r"You and CPU North −?\d+ to −?\d+ CPU West and CPU East", score), score
 
     # the score sheet, from the keyboard: a dialog with the sides' columns; back to the button
     button = row.get_by_role("button", name=re.compile("^Score sheet of the match of"))
@@ -56,7 +56,7 @@ def test_history_says_the_score_opens_the_sheet_and_lists_reviewed_uploads(
     upload(page, server, path, "review")
     page.wait_for_selector("#rec-status a:has-text('Download it again')")
     status = page.locator("#rec-status").inner_text()
-    assert re.search(r"Scores -?\d+ to -?\d+\.", status), status  # (before: "50 – 62")
+    assert re.search(r"Scores −?\d+ to −?\d+\.", status), status  # (before: "50 – 62")
     page.reload()
     kept = page.locator(".history-table tbody tr.uploaded")
     kept.first.wait_for()  # before: never listed

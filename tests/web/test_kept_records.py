@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -161,4 +162,106 @@ def test_a_file_that_is_no_text_says_so_and_forgets_the_seats_of_the_file_before
     said = page.evaluate(error)
     assert said.startswith("That file is not JSON at line 2, column 3: ") and (
         "position" not in said), said
+    assert not page.errors, page.errors
+
+
+def _keep_for_review(page: Any, server: str, name: str, record: dict[str, Any],
+                     path: Path) -> None:
+    """``name`` uploads ``record`` (written to ``path``) for review on the statistics page;
+    the page is loaded again, the record in the history."""
+    path.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    page.fill("#rec-name", name)
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=review]")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_selector("#rec-status a:has-text('Download it again')", timeout=30000)
+    page.reload()
+    page.locator(".history-table tbody tr.uploaded").first.wait_for()
+
+
+def _example() -> dict[str, Any]:
+    record: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "spades"
+                                         / "data" / "example-match.json").read_text("utf-8"))
+    return record
+
+
+def test_an_unfinished_record_kept_for_review_shows_its_score_sheet(
+        new_page: Any, server: str, tmp_path: Path, artifacts: Path) -> None:
+    """An unfinished record uploaded for review had a Download link and no Score sheet
+    button (a finished one has both): the hands played so far could not be seen on the
+    page."""
+    record = _example()
+    third = dict(record["hands"][2], plays=record["hands"][2]["plays"][:9])
+    page = new_page()
+    _keep_for_review(page, server, "Unfinia", {**record, "hands": [*record["hands"][:2], third]},
+                     tmp_path / "unfinished.json")
+    row = page.locator(".history-table tbody tr.uploaded").first
+    assert row.locator("td").nth(4).inner_text() == "Uploaded for review, not finished"
+    button = row.get_by_role("button", name=re.compile("^Score sheet of the uploaded record"))
+    button.focus()  # before: no such button
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog", name="Score sheet")
+    sheet = dialog.locator(".sheet-table")
+    sheet.wait_for()
+    assert sheet.locator("caption").inner_text() == "Every hand so far"
+    assert sheet.locator("tbody tr").count() == 2
+    assert sheet.locator("tfoot").inner_text().split("\t")[1:] == ["123 (3 bags)", "92 (2 bags)"]
+    assert dialog.locator(".sheet-result").count() == 0  # (no result: not finished)
+    page.screenshot(path=str(artifacts / "unfinished-upload-sheet.png"))
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.classList.contains('history-sheet')")
+    # on a phone the row with its two buttons does not make the page scroll sideways
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.documentElement.clientWidth <= 390")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not page.errors, page.errors
+
+
+def test_negative_totals_on_the_score_sheet_have_the_minus_sign_of_the_points(
+        new_page: Any, server: str, tmp_path: Path, artifacts: Path) -> None:
+    """A hand's points were written "−110" (the minus sign), its total and the sheet's
+    Total row "-110" and "-49" (a hyphen): one sign, the minus sign, for both."""
+    record = _example()
+    first = dict(record["hands"][0], bids=[10, 4, 1, 4])  # Emil and Walt set: −110
+    page = new_page()
+    _keep_for_review(page, server, "Minna", {**record, "hands": [first, record["hands"][1]]},
+                     tmp_path / "set.json")
+    page.locator(".history-table tbody tr.uploaded").first.get_by_role(
+        "button", name=re.compile("^Score sheet")).click()
+    sheet = page.get_by_role("dialog", name="Score sheet").locator(".sheet-table")
+    sheet.wait_for()
+    first_row = sheet.locator("tbody tr").first.locator("td").nth(1)
+    assert first_row.locator(".sheet-pts").inner_text() == "−110"
+    assert first_row.locator(".sheet-total").inner_text().endswith("= −110")  # was "= -110"
+    total = sheet.locator("tfoot td").nth(1).inner_text()
+    assert total.startswith("−49 ("), total  # before: "-49 (...)"
+    assert "-" not in sheet.inner_text()
+    # the final score the sheet's dialog says for a finished match is written the same way
+    page.screenshot(path=str(artifacts / "negative-totals-sheet.png"))
+    assert not page.errors, page.errors
+
+
+def test_a_record_file_of_the_largest_size_is_taken(new_page: Any, server: str,
+                                                    tmp_path: Path) -> None:
+    """The page let a record file of the server's max_record_bytes (1000000) through, then
+    sent it wrapped ({"record": ..., "mode": ...}), some bytes more, which the server refused:
+    "a record may be at most 1000000 bytes", of a file that was not over it. A file one
+    byte over is still refused by the page, before it is sent."""
+    record = _example()
+    bare = len(json.dumps({**record, "note": ""}, separators=(",", ":")))
+    largest = {**record, "note": "x" * (1_000_000 - bare)}
+    page = new_page()
+    _keep_for_review(page, server, "Maxima", largest, tmp_path / "largest.json")
+    assert (tmp_path / "largest.json").stat().st_size == 1_000_000
+    assert page.locator("#rec-error").inner_text() == ""
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps({**record, "note": "x" * (1_000_001 - bare)},
+                               separators=(",", ":")), encoding="utf-8")
+    page.set_input_files("#rec-file", str(over))
+    page.wait_for_function("document.getElementById('rec-error').textContent !== ''")
+    assert page.text_content("#rec-error") == ("A record file may be at most 1000000 bytes; "
+                                               "this one is 1000001.")
     assert not page.errors, page.errors

@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
-import { clear, h, listJoin, plural } from "./dom.js";
+import { clear, h, listJoin, plural, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -77,7 +77,7 @@ export function historyNamer(it) {
   };
   const sideTitle = (k) => { const t = sideName(k); return t ? t[0].toUpperCase() + t.slice(1) : t; };
   const mySide = sides && !it.uploaded ? sides.findIndex((seats) => seats.includes(it.seat)) : -1;
-  const finals = (scores) => scores.map((p, k) => `${sideName(k)} ${p}`).join(", ");
+  const finals = (scores) => scores.map((p, k) => `${sideName(k)} ${scoreText(p)}`).join(", ");
   return {
     seatName, sideTitle,
     bidText: (bid) => {
@@ -97,11 +97,11 @@ export function historyNamer(it) {
      * two scores into "320 280"). */
     scoreText: () => {
       if (!it.finished || !it.scores || !it.scores.length) return "not finished";
-      if (!sides || sides.length !== it.scores.length) return it.scores.join(" to ");
+      if (!sides || sides.length !== it.scores.length) return it.scores.map(scoreText).join(" to ");
       const first = mySide >= 0 ? mySide : 0;
       const order = [first, ...it.scores.map((_, k) => k).filter((k) => k !== first)];
-      if (order.length === 2) return `${sideTitle(order[0])} ${it.scores[order[0]]} to ${it.scores[order[1]]} ${sideName(order[1])}`;
-      return order.map((k) => `${sideTitle(k)} ${it.scores[k]}`).join(", ");
+      if (order.length === 2) return `${sideTitle(order[0])} ${scoreText(it.scores[order[0]])} to ${scoreText(it.scores[order[1]])} ${sideName(order[1])}`;
+      return order.map((k) => `${sideTitle(k)} ${scoreText(it.scores[k])}`).join(", ");
     },
   };
 }
@@ -961,7 +961,8 @@ class App {
       const what = `${it.uploaded ? "the uploaded record" : "the match"} of ${when} (${it.names.join(", ")})`;
       const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
         : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
-      const sheet = it.finished ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
+      // a record uploaded for review has its sheet finished or not: the hands played so far
+      const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
       b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : null },
         // on a phone the rules go under the date (their column is hidden)
@@ -1052,7 +1053,7 @@ class App {
         const out = await api("POST", "/api/records", body);
         if (out.table_id) { location.hash = `#/table/${out.table_id}`; return; }
         const sum = out.summary || {};
-        const what = sum.scores ? ` Scores ${sum.scores.join(" to ")}.` : ""; // (no dash: not said)
+        const what = sum.scores ? ` Scores ${sum.scores.map(scoreText).join(" to ")}.` : ""; // (no dash: not said)
         ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
         const old = page.querySelector("#history");
         if (old && this.user) old.replaceWith(await this.historySection());
@@ -1061,8 +1062,8 @@ class App {
     page.append(form);
   }
 
-  /** A record file read and parsed: refused when over the server's limit (before sending it)
-   * or when it is not JSON, saying where the parser stopped. */
+  /** A record file read and parsed: refused when over the server's limit (the file, and
+   * the record as it is sent) or when it is not JSON, saying where the parser stopped. */
   async readRecord(file) {
     const limit = (this.limits && this.limits.max_record_bytes) || 1000000;
     if (limit && file.size > limit) throw new Error(`A record file may be at most ${limit} bytes; this one is ${file.size}.`);
@@ -1077,8 +1078,9 @@ class App {
       const where = bad === null ? "" : ` at ${lineColumn(new TextDecoder().decode(bytes.subarray(0, bad)))} (byte 0x${bytes[bad].toString(16).padStart(2, "0")})`;
       throw new Error(`That file is not UTF-8 text${where}: a record is a JSON text file.`);
     }
+    let record;
     try {
-      return JSON.parse(text);
+      record = JSON.parse(text);
     } catch (ex) {
       // JSON Lines (spades replay and spades import read them): a record a line, not one
       const lines = text.split("\n").filter((line) => line.trim());
@@ -1114,6 +1116,12 @@ class App {
         .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
       throw new Error(`That file is not JSON${where}: ${why}.`);
     }
+    // What is sent is the record written again (JSON.stringify: no spaces, but an escape
+    // or a number may come out longer): held to the limit as the file is, so the server
+    // (which takes the limit and room for the fields around the record) does not refuse it
+    const sent = new TextEncoder().encode(JSON.stringify(record)).length;
+    if (limit && sent > limit) throw new Error(`A record may be at most ${limit} bytes; this one, as it is sent, is ${sent}.`);
+    return record;
   }
 
   renderRules(name) {

@@ -37,6 +37,12 @@ export function svgUse(id, cls = "") {
   return svg;
 }
 
+/** A score as the page shows it: a negative one with the minus sign (−80), as a hand's
+ * points are written ("−37"), not the hyphen ("-80"); screen readers say both "minus". */
+export function scoreText(n) {
+  return n < 0 ? `−${Math.abs(n)}` : String(n);
+}
+
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }

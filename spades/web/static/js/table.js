@@ -6,7 +6,7 @@ import {
   cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
-import { clear, h, listJoin, plural, svgUse } from "./dom.js";
+import { clear, h, listJoin, plural, scoreText, svgUse } from "./dom.js";
 import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
@@ -157,14 +157,14 @@ export function sheetContent(d, namer) {
         h("span", { class: "sheet-bids" }, bids, gap(": ")),
         h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
         parts ? h("span", { class: "sheet-parts" }, gap(" "), `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
-        h("span", { class: "sheet-total" }, gap(", total "), h("span", { "aria-hidden": "true" }, "= "), `${row.scores[k]}`),
+        h("span", { class: "sheet-total" }, gap(", total "), h("span", { "aria-hidden": "true" }, "= "), scoreText(row.scores[k])),
         h("span", { class: "sheet-bags" }, gap(", "), `${plural(row.bags[k], "bag")}`)));
     });
     tb.append(tr);
   }
   table.append(tb);
   const foot = h("tr", {}, h("th", { scope: "row" }, "Total"));
-  d.scores.forEach((p, k) => foot.append(h("td", {}, `${p} (${plural(d.bags[k], "bag")}${d.bag_warning[k] ? `, ${d.bag_warning[k]}` : ""})`)));
+  d.scores.forEach((p, k) => foot.append(h("td", {}, `${scoreText(p)} (${plural(d.bags[k], "bag")}${d.bag_warning[k] ? `, ${d.bag_warning[k]}` : ""})`)));
   table.append(h("tfoot", {}, foot));
   return [table, d.finished ? h("p", { class: "sheet-result" }, namer.overText(d.winner)) : null].filter(Boolean);
 }
@@ -883,7 +883,7 @@ export class TableView {
         h("td", {}, d.bidText),
         h("td", { class: "num" }, String(d.took)),
         h("td", { class: "num" }, h("strong", { class: d.points < 0 ? "neg" : "" }, signed(d.points))),
-        h("td", { class: "num" }, String(d.score)),
+        h("td", { class: "num" }, scoreText(d.score)),
         h("td", { class: "num" }, String(d.bags))));
       // how the hand's points came, on a row of their own under the side's figures (the
       // figures' columns stay narrow enough for a phone)
@@ -1101,7 +1101,7 @@ export class TableView {
 
   overText(winner) {
     const sc = this.score;
-    const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${p}`).join(", ")}.` : "";
+    const scores = sc ? ` Final score: ${sc.scores.map((p, k) => `${this.sideName(k)} ${scoreText(p)}`).join(", ")}.` : "";
     if (winner === null || winner === undefined) return `The match is over: a draw.${scores}`;
     const mine = winner === this.mySide;
     const name = this.sideTitle(winner);
@@ -2599,7 +2599,7 @@ export class TableView {
       const warn = sc.bag_warning && sc.bag_warning[k];
       body.append(h("tr", { class: k === this.mySide ? "mine" : "" },
         h("th", { scope: "row" }, this.sideTitle(k)),
-        h("td", { class: "num" }, String(p)),
+        h("td", { class: "num" }, scoreText(p)),
         h("td", { class: `bags${warn ? " near" : ""}` },
           h("span", { class: "bag-count" }, `${sc.bags[k]}/${limit}`),
           warn ? h("span", { class: "bag-warning" }, h("span", { "aria-hidden": "true" }, "⚠ "), warn) : null)));
@@ -2697,7 +2697,7 @@ export class TableView {
       // who bid what and took what, as the sheet on the screen shows it; a CPU said to be
       // one once, at the first hand's sides (as in the sheet's head), not in every hand
       const bids = seats.map((s) => `${this.seatName(s, { lower: true, mark: false })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
-      return `${this.sideTitle(k, { mark: i === 0 })} ${said(row.points[k])}${detail}, total ${row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
+      return `${this.sideTitle(k, { mark: i === 0 })} ${said(row.points[k])}${detail}, total ${row.scores[k] < 0 ? said(row.scores[k]) : row.scores[k]}, ${plural(row.bags[k], "bag")}: ${bids}`;
     }).join("; "));
     return `Score sheet. ${rows.join(". ")}.`;
   }
