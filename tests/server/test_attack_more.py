@@ -1,0 +1,167 @@
+"""More hostile clients against a real ``spades serve`` on 127.0.0.1: WebSocket frames
+that never reach the application's message rate (pings, pongs, fragments of a message).
+Bounded in count and time, loopback only."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.netclient import NetPlayer, Server, free_port
+from tests.server.test_attack_net import LimitedServer, rss_mb
+
+PING, PONG, TEXT, CONT, CLOSE = 0x9, 0xA, 0x1, 0x0, 0x8
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., LimitedServer]]:
+    started: list[Server] = []
+
+    def start(*extra: str) -> LimitedServer:
+        s = LimitedServer(tmp_path / "more.sqlite3", free_port(), *extra)
+        started.append(s)
+        return s.start()
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+def frame(opcode: int, payload: bytes = b"", fin: bool = True) -> bytes:
+    """A client's frame (masked, as a client's must be), payload under 126 bytes."""
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return (bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+class Raw:
+    """A WebSocket opened by hand, signed in, that writes frames as they are given."""
+
+    def __init__(self, server: Server, name: str) -> None:
+        token = httpx.post(server.url + "/api/guest", json={"name": name},
+                           timeout=10).json()["token"]
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        self.sock.sendall(
+            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n")
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            got = self.sock.recv(4096)
+            assert got, "the handshake was refused"
+            self.buf += got
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        hello = json.dumps({"type": "hello", "token": token}).encode()
+        self.sock.sendall(frame(TEXT, hello))
+        assert self.next()[0] == TEXT  # welcome
+
+    def next(self) -> tuple[int, bytes]:
+        """The server's next frame: (opcode, payload); (-1, b"") when the connection ends
+        (closed or cut) first."""
+        while True:
+            if len(self.buf) >= 2:
+                n = self.buf[1] & 0x7F
+                at = 2
+                if n == 126:
+                    n, at = struct.unpack("!H", self.buf[2:4])[0], 4
+                elif n == 127:
+                    n, at = struct.unpack("!Q", self.buf[2:10])[0], 10
+                if len(self.buf) >= at + n:
+                    op, data = self.buf[0] & 0x0F, self.buf[at:at + n]
+                    self.buf = self.buf[at + n:]
+                    return op, data
+            try:
+                got = self.sock.recv(65536)
+            except ConnectionResetError:
+                return -1, b""
+            if not got:
+                return -1, b""
+            self.buf += got
+
+    def close_frame(self) -> tuple[int, str] | None:
+        """Read up to the server's close frame: its code and reason (None: the connection
+        ended without one). Waits at most 10 s for each frame."""
+        while True:
+            op, data = self.next()
+            if op == -1:
+                return None
+            if op == CLOSE:
+                return struct.unpack("!H", data[:2])[0], data[2:].decode()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+@pytest.mark.parametrize("kind", ["ping", "pong", "fragment"])
+def test_pings_pongs_and_fragments_count_against_a_rate_of_frames(
+        serve: Callable[..., LimitedServer], kind: str) -> None:
+    """Pings, pongs and the fragments of a message are answered (or kept) by the WebSocket
+    protocol, below the application's message rate: before, a client could send them as
+    fast as its link took them (see the flood test below). Past ``frame_burst`` (here 20,
+    at a rate that does not refill in the test) the connection is closed with 1008 and a
+    reason that says why."""
+    server = serve("--limit", "frame_rate=0.01", "--limit", "frame_burst=20")
+    raw = Raw(server, "Eve")
+    try:
+        if kind == "fragment":  # a message begun, then empty fragments, never finished
+            burst = frame(TEXT, b'{"type": ', fin=False) + frame(CONT, fin=False) * 24
+        else:
+            burst = frame(PING if kind == "ping" else PONG, b"x" * 125) * 25
+        raw.sock.sendall(burst)  # 3 KiB: one read of the server's
+        closed = raw.close_frame()
+        assert closed is not None, "the connection was kept (or cut without a reason)"
+        code, reason = closed
+        assert code == 1008, closed
+        assert reason.startswith("too many WebSocket frames: at most 0.01 a second"), reason
+    finally:
+        raw.close()
+    # Everyone else is served as before; a well-behaved client's ping is answered.
+    ann = NetPlayer(server, "Ann")
+    try:
+        assert ann.ws.ping().wait(10)
+        assert ann.request({"type": "create", "options": {"cpu": "random"}})["type"] == "ack"
+    finally:
+        ann.close()
+
+
+def test_a_flood_of_pings_from_a_client_that_reads_nothing_is_cut(
+        serve: Callable[..., LimitedServer]) -> None:
+    """A client sends 125-byte pings as fast as it can and reads none of the pongs: before,
+    every pong was written into the server's memory (22 MB more a second, measured, for as
+    long as the client went on; 6-byte pings instead held every other client's messages
+    up for seconds). Now the connection is closed once past the rate of frames (100 a
+    second, bursts of 200): the client cannot send 40 MB, and the server's memory stays
+    where it was."""
+    server = serve()
+    raw = Raw(server, "Eve")
+    raw.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    base = rss_mb(server.pid)
+    chunk = frame(PING, b"x" * 125) * 500  # 65 KB
+    sent = 0
+    try:
+        while sent < 40_000_000:
+            try:
+                raw.sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
+                break
+            sent += len(chunk)
+        assert sent < 40_000_000, "the server took 40 MB of pings"
+        assert rss_mb(server.pid) - base < 20, (base, rss_mb(server.pid))
+    finally:
+        raw.close()
+    ann = NetPlayer(server, "Ann")
+    try:
+        assert ann.request({"type": "create", "options": {"cpu": "random"}})["type"] == "ack"
+    finally:
+        ann.close()
