@@ -756,7 +756,11 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
     if origin in settings.allow_origins or "*" in settings.allow_origins:
         return True
     host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower() and host != ""
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # "http://[::1" (before: a 500 and a traceback in the log each time)
+        return False
+    return netloc.lower() == host.lower() and host != ""
 
 
 def _why(exc: ValidationError) -> str:

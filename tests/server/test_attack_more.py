@@ -1,6 +1,7 @@
-"""More hostile clients against a real ``spades serve`` on 127.0.0.1: WebSocket frames
-that never reach the application's message rate (pings, pongs, fragments of a message).
-Bounded in count and time, loopback only."""
+"""More hostile clients: against a real ``spades serve`` on 127.0.0.1, WebSocket frames
+that never reach the application's message rate (pings, pongs, fragments of a message);
+in process, headers the server could not read. Bounded in count and time, loopback
+only."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.netclient import NetPlayer, Server, free_port
 from tests.server.test_attack_net import LimitedServer, rss_mb
@@ -165,3 +168,15 @@ def test_a_flood_of_pings_from_a_client_that_reads_nothing_is_cut(
         assert ann.request({"type": "create", "options": {"cpu": "random"}})["type"] == "ack"
     finally:
         ann.close()
+
+
+@pytest.mark.parametrize("origin", ["http://[::1", "http://[", "http://]:80"])
+def test_an_origin_that_is_no_url_is_refused_not_a_server_error(
+        client: TestClient, origin: str) -> None:
+    """An ``Origin`` that ``urlsplit`` cannot read (an IPv6 bracket left open): before, the
+    handshake raised, was answered 500, and wrote a 40-line traceback to the log at each
+    try (ten a second from one address). Refused as any foreign origin is (403, with the
+    once-a-minute warning naming it)."""
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+            "/ws", headers={"origin": origin}) as ws:
+        ws.receive_text()
