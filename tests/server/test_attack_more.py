@@ -1,12 +1,13 @@
 """More hostile clients: against a real ``spades serve`` on 127.0.0.1, WebSocket frames
 that never reach the application's message rate (pings, pongs, fragments of a message);
-in process, headers the server could not read. Bounded in count and time, loopback
-only."""
+in process, headers the server could not read, ids and names PostgreSQL cannot take.
+Bounded in count and time, loopback only."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import struct
@@ -18,6 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.server.helpers import guest
 from tests.server.netclient import NetPlayer, Server, free_port
 from tests.server.test_attack_net import LimitedServer, rss_mb
 
@@ -180,3 +182,20 @@ def test_an_origin_that_is_no_url_is_refused_not_a_server_error(
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             "/ws", headers={"origin": origin}) as ws:
         ws.receive_text()
+
+
+def test_a_nul_in_an_id_or_a_name_is_not_found_not_a_database_error(
+        client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    """A game id in the path, or a name to sign in with, holding U+0000: PostgreSQL refuses
+    the query, and before, the answer was 503 "the database is not answering" (a monitor or
+    a player reads the server as down) with an error in the log at each request. No id or
+    name holds one: not found, as any other that is not there, on either database."""
+    token = guest(client, "Ann")
+    auth = {"Authorization": f"Bearer {token}"}
+    with caplog.at_level(logging.ERROR, logger="spades.server"):
+        assert client.get("/api/games/a%00b/record", headers=auth).status_code == 404
+        assert client.get("/api/tables/a%00b/sheet", headers=auth).status_code == 404
+        r = client.post("/api/login", json={"name": "Ann\x00", "password": "long enough"})
+        assert r.status_code == 401, r.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert client.get("/api/health").json()["ok"] is True
