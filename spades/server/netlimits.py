@@ -8,6 +8,7 @@
   fit in ``max_header_bytes`` (431), and its body within ``body_timeout`` seconds after
   the headers (408), so silent or dripping connections are let go;
 - idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer);
+- requests sent back to back (pipelined) are read no faster than they are answered;
 - a WebSocket may send at most ``frame_rate`` frames a second (bursts of ``frame_burst``)
   of every kind, pings, pongs and the fragments of a message included, and a ping is not
   answered into a write buffer already over ``send_queue_bytes`` (:func:`ws_protocol`).
@@ -109,6 +110,12 @@ def _response(status: int, reason: str, text: str) -> bytes:
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
 
 
+#: Bytes of what an HTTP client sent handed to the request parser at a time (see
+#: ``LimitedHttpProtocol._feed``): at most some 200 requests of one read queued behind the
+#: one being answered.
+HTTP_SLICE = 4096
+
+
 def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the limits above (pass it as ``http=``).
     ``trusted``: the reverse proxies (``--forwarded-allow-ips``), not capped per address."""
@@ -118,6 +125,7 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
         _limits = settings
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self._held = b""
             self._header_bytes = 0
             self._header_timer: asyncio.TimerHandle | None = None
             self._body_timer: asyncio.TimerHandle | None = None
@@ -170,7 +178,37 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
                     "of its headers"))
             self.transport.close()
 
+        def data_received(self, data: bytes) -> None:
+            self._held += data
+            self._feed()
+
+        def _feed(self) -> None:
+            """Hand what the client sent to the parser a slice at a time, and none while
+            requests parsed before wait for their turn (pipelined): uvicorn reads on as
+            soon as one is answered, so a client that sends requests back to back without
+            waiting had every one of them parsed and queued (the server grew by 400 MB in
+            6 s, and everyone's answers waited)."""
+            while self._held and not self.transport.is_closing():
+                if self.pipeline:  # (reading resumes once they have all been started)
+                    self.flow.pause_reading()
+                    return
+                data, self._held = self._held[:HTTP_SLICE], self._held[HTTP_SLICE:]
+                super().data_received(data)
+                if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
+                    self._held = b""  # (as uvicorn drops what follows the upgrade)
+                    return
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.transport.is_closing():
+                return
+            if self.pipeline:  # (uvicorn resumed reading: the others still wait)
+                self.flow.pause_reading()
+            elif self._held:
+                self.loop.call_soon(self._feed)
+
         def connection_lost(self, exc: Exception | None) -> None:
+            self._held = b""
             self._disarm()
             self._disarm_body()
             super().connection_lost(exc)

@@ -1,5 +1,6 @@
 """More hostile clients: against a real ``spades serve`` on 127.0.0.1, WebSocket frames
-that never reach the application's message rate (pings, pongs, fragments of a message);
+that never reach the application's message rate (pings, pongs, fragments of a message),
+requests sent back to back;
 in process, headers the server could not read, ids and names PostgreSQL cannot take.
 Bounded in count and time, loopback only."""
 
@@ -11,6 +12,7 @@ import logging
 import os
 import socket
 import struct
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import guest
+from tests.server.helpers import guest, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port
 from tests.server.test_attack_net import LimitedServer, rss_mb
 
@@ -199,3 +201,46 @@ def test_a_nul_in_an_id_or_a_name_is_not_found_not_a_database_error(
         assert r.status_code == 401, r.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert client.get("/api/health").json()["ok"] is True
+
+
+def test_requests_sent_back_to_back_are_read_no_faster_than_answered(
+        serve: Callable[..., LimitedServer]) -> None:
+    """One connection sends 60,000 requests back to back (HTTP pipelining) and reads the
+    answers. uvicorn reads on as soon as one request is answered, so before, every request
+    sent was parsed and queued: the server grew by some 400 MB in 6 s (and everyone's
+    answers waited). Now what follows waits in the socket until the requests before it
+    have been started: the server's memory stays where it was, and every request is
+    answered, in order."""
+    server = serve("--limit", "http_rate=0")  # (a 429 closes the connection)
+    count = 30_000
+    base = peak = rss_mb(server.pid)
+    answers = bytearray()
+    done = threading.Event()
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+
+    def read() -> None:
+        with contextlib.suppress(OSError):
+            while answers.count(b"HTTP/1.1 ") < count:
+                got = sock.recv(1 << 20)
+                if not got:
+                    break
+                answers.extend(got)
+        done.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        sock.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n" * count)
+
+        def answered() -> bool:
+            nonlocal peak
+            peak = max(peak, rss_mb(server.pid))
+            return done.is_set()
+
+        wait_until(answered, "the answers", 120, every=0.05)
+        assert answers.count(b"HTTP/1.1 ") == count
+        print(f"pipelined: server RSS {base:.0f} MB before, {peak:.0f} MB at most")
+        assert peak - base < 15, (base, peak)
+    finally:
+        sock.close()
+        reader.join(10)
