@@ -21,7 +21,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import guest, wait_until
+from tests.server.helpers import Player, guest, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port
 from tests.server.test_attack_net import LimitedServer, rss_mb
 
@@ -244,3 +244,24 @@ def test_requests_sent_back_to_back_are_read_no_faster_than_answered(
     finally:
         sock.close()
         reader.join(10)
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u115f", "\u1160", "\uffa0"])
+def test_names_chat_and_tables_cannot_be_drawn_blank(client: TestClient, blank: str) -> None:
+    """The Hangul fillers are letters to Python (``isalnum``) and are drawn as nothing:
+    before, a guest could be called ``"ㅤ"``, shown to everyone at a table, in its chat and
+    in the lobby as no name at all, or put one before another's name to hide it there; a
+    chat line or a table's name of only such characters (or the blank braille pattern)
+    was shown blank. They are read as spaces: a name of only them is empty (422), one
+    before a name is dropped, a chat line of only them is empty (``bad_message``)."""
+    r = client.post("/api/guest", json={"name": blank * 3})
+    assert r.status_code == 422, r.text
+    r = client.post("/api/guest", json={"name": blank + "Ann"})
+    assert r.status_code == 200 and r.json()["user"]["name"] == "Ann", r.text
+    ann = Player(client, "Ann", r.json()["token"])
+    assert ann.request({"type": "create", "options": {"cpu": "random",
+                                                       "name": blank * 5}})["type"] == "ack"
+    table = ann.until(lambda m: m["type"] == "table")["table"]
+    assert table["name"].strip() and blank not in table["name"], table["name"]
+    said = ann.request({"type": "chat", "text": f"{blank} \u2800{blank}"})
+    assert said["type"] == "error" and said["code"] == "bad_message", said
