@@ -552,23 +552,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         raw = await request.body()
         if len(raw) > settings.max_record_bytes:
             raise HTTPException(413, f"a record may be at most {settings.max_record_bytes} bytes")
+        address = client_address(request)
+        cost = record_cost(len(raw))  # read, replayed and stored, every action a row
+
+        def spend() -> None:
+            try:
+                hub.create_gate.take(user.id, address, cost)
+            except TableError as exc:
+                wait = hub.create_gate.wait(user.id, address, cost)
+                raise HTTPException(429, exc.message,
+                                    headers={"Retry-After": retry_after(wait)}) from None
+
+        if hub.create_gate.wait(user.id, address, cost) > 0:
+            spend()  # refused before it is read (on the event loop: 1 MB, up to 45 ms)
         try:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
+            spend()  # reading it was the cost (before: malformed ones were never counted)
             raise HTTPException(422, _why(exc)) from None
-        address = client_address(request)
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
         except TableError as exc:
             raise HTTPException(429, exc.message) from None
-        cost = record_cost(len(raw))  # replayed and stored, every action a row
-        try:
-            hub.create_gate.take(user.id, address, cost)
-        except TableError as exc:
-            wait = hub.create_gate.wait(user.id, address, cost)
-            raise HTTPException(429, exc.message,
-                                headers={"Retry-After": retry_after(wait)}) from None
+        spend()
         try:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:
