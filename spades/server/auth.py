@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -26,10 +27,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import Argon2Error, InvalidHashError
 
 MAX_KEYS = 100_000  # bounded memory under a spray of addresses or names
-#: Passwords hashed or checked at once (argon2id: 64 MiB and four threads each); more wait
-#: their turn. Before, as many as the default thread pool's workers ran at once (6 on two
-#: cores, up to 32): ten sign-ins sent together grew the server by 380 MB.
-PASSWORD_WORKERS = 2
+#: Passwords hashed or checked at once (argon2id: 64 MiB and four threads each, so a
+#: quarter of the cores keeps them all busy; at least 2); more wait their turn. Before, as
+#: many as the default thread pool's workers ran at once (6 on two cores, up to 32): ten
+#: sign-ins sent together grew the server by 380 MB.
+PASSWORD_WORKERS = max(2, (os.cpu_count() or 1) // 4)
 
 
 class TooMany(Exception):
