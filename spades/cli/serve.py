@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from spades.cli.bench import engine_line
     from spades.server.app import create_app
     from spades.server.cpu import register_external
-    from spades.server.netlimits import http_protocol
+    from spades.server.netlimits import http_protocol, ws_protocol
 
     for item in args.bot:
         name, _, spec = item.partition("=")
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=settings.hard_frame, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=args.ws_compression, proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
-        http=http_protocol(settings, args.forwarded_allow_ips),
+        http=http_protocol(settings, args.forwarded_allow_ips), ws=ws_protocol(settings),
         timeout_keep_alive=settings.keep_alive, server_header=False)
     server = uvicorn.Server(config)
     try:

@@ -258,7 +258,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         signup(request)  # before the argon2 hash
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
-        digest = await asyncio.to_thread(passwords.hash, body.password)
+        digest = await passwords.hashed(body.password)
         try:  # the database decides between concurrent registrations of one name
             uid = await hub.db(hub.store.create_user, name, digest)
         except NameTaken:
@@ -289,7 +289,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 headers={"Retry-After": str(wait)}) from None
         user = await hub.db(hub.store.account, body.name)
         digest = user.password_hash if user is not None else None
-        ok = await asyncio.to_thread(passwords.verify, digest, body.password)  # as slow for
+        ok = await passwords.verified(digest, body.password)  # as slow for
         if not ok or user is None:  # an unknown name as for a known one
             raise HTTPException(401, "wrong name or password")
         if shared is None:
@@ -561,23 +561,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if len(raw) > most:
             raise HTTPException(413, httplimits.too_big_message(settings, "/api/records",
                                                                 len(raw)))
+        address = client_address(request)
+        cost = record_cost(len(raw))  # read, replayed and stored, every action a row
+
+        def spend() -> None:
+            try:
+                hub.create_gate.take(user.id, address, cost)
+            except TableError as exc:
+                wait = hub.create_gate.wait(user.id, address, cost)
+                raise HTTPException(429, exc.message,
+                                    headers={"Retry-After": retry_after(wait)}) from None
+
+        if hub.create_gate.wait(user.id, address, cost) > 0:
+            spend()  # refused before it is read (on the event loop: 1 MB, up to 45 ms)
         try:
             body = RecordIn.model_validate_json(raw)
         except ValidationError as exc:
+            spend()  # reading it was the cost (before: malformed ones were never counted)
             raise HTTPException(422, _why(exc)) from None
-        address = client_address(request)
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
         except TableError as exc:
             raise HTTPException(429, exc.message) from None
-        cost = record_cost(len(raw))  # replayed and stored, every action a row
-        try:
-            hub.create_gate.take(user.id, address, cost)
-        except TableError as exc:
-            wait = hub.create_gate.wait(user.id, address, cost)
-            raise HTTPException(429, exc.message,
-                                headers={"Retry-After": retry_after(wait)}) from None
+        spend()
         try:
             match = await asyncio.to_thread(replay, body.record)
         except SpadesError as exc:  # "record: hand 1, ...", but "record: ..." said once
@@ -774,7 +781,11 @@ def origin_ok(ws: WebSocket, settings: Settings) -> bool:
     if origin in settings.allow_origins or "*" in settings.allow_origins:
         return True
     host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower() and host != ""
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # "http://[::1" (before: a 500 and a traceback in the log each time)
+        return False
+    return netloc.lower() == host.lower() and host != ""
 
 
 def _why(exc: ValidationError) -> str:

@@ -395,7 +395,8 @@ class HintGate:
 #: Settings fields that ``--limit`` may set (every number in docs/server.md, "Limits").
 LIMIT_FIELDS: tuple[str, ...] = (
     "max_frame", "hard_frame", "rate_per_second", "rate_burst", "flood_close", "hello_timeout",
-    "chat_history", "max_record_bytes", "login_failures", "login_window", "send_queue",
+    "frame_rate", "frame_burst", "chat_history", "max_record_bytes", "login_failures",
+    "login_window", "send_queue",
     "send_queue_bytes", "send_total_bytes", "send_close_timeout", "lobby_rate", "lobby_burst",
     "lobby_page_max", "lobby_cache_ms", "lobby_notice_ms", "tables_per_user", "uploads_per_user",
     "upload_idle_minutes", "abandon_minutes", "max_body", "http_rate", "http_burst",
@@ -430,7 +431,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
     "idle_seconds", "spectators_per_address", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
-    "replay_burst",
+    "replay_burst", "frame_rate", "frame_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -497,13 +498,13 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "keep_alive", "chat_rate", "table_chat_rate", "join_rate", "tables_per_address",
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
-    "change_address_rate", "removed_per_table", "replay_rate",
+    "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
-                                    "change_address_burst", "replay_burst"})
+                                    "change_address_burst", "replay_burst", "frame_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

@@ -7,7 +7,11 @@
 - a request's line and headers must arrive within ``header_timeout`` seconds (408) and
   fit in ``max_header_bytes`` (431), and its body within ``body_timeout`` seconds after
   the headers (408), so silent or dripping connections are let go;
-- idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer).
+- idle keep-alive connections close after ``keep_alive`` seconds (uvicorn's own timer);
+- requests sent back to back (pipelined) are read no faster than they are answered;
+- a WebSocket may send at most ``frame_rate`` frames a second (bursts of ``frame_burst``)
+  of every kind, pings, pongs and the fragments of a message included, and a ping is not
+  answered into a write buffer already over ``send_queue_bytes`` (:func:`ws_protocol`).
 
 Open transports are remembered per address so a WebSocket whose client reads nothing can be
 cut (:func:`abort`) when a polite close cannot be written.
@@ -21,8 +25,11 @@ import ipaddress
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 
 from spades.server.addresses import address_key
+from spades.server.limits import TokenBucket, close_reason
 from spades.server.settings import Settings
 
 _OPEN: dict[str, set[asyncio.BaseTransport]] = {}
@@ -103,6 +110,12 @@ def _response(status: int, reason: str, text: str) -> bytes:
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
 
 
+#: Bytes of what an HTTP client sent handed to the request parser at a time (see
+#: ``LimitedHttpProtocol._feed``): at most some 200 requests of one read queued behind the
+#: one being answered.
+HTTP_SLICE = 4096
+
+
 def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the limits above (pass it as ``http=``).
     ``trusted``: the reverse proxies (``--forwarded-allow-ips``), not capped per address."""
@@ -112,6 +125,7 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
         _limits = settings
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self._held = b""
             self._header_bytes = 0
             self._header_timer: asyncio.TimerHandle | None = None
             self._body_timer: asyncio.TimerHandle | None = None
@@ -164,7 +178,37 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
                     "of its headers"))
             self.transport.close()
 
+        def data_received(self, data: bytes) -> None:
+            self._held += data
+            self._feed()
+
+        def _feed(self) -> None:
+            """Hand what the client sent to the parser a slice at a time, and none while
+            requests parsed before wait for their turn (pipelined): uvicorn reads on as
+            soon as one is answered, so a client that sends requests back to back without
+            waiting had every one of them parsed and queued (the server grew by 400 MB in
+            6 s, and everyone's answers waited)."""
+            while self._held and not self.transport.is_closing():
+                if self.pipeline:  # (reading resumes once they have all been started)
+                    self.flow.pause_reading()
+                    return
+                data, self._held = self._held[:HTTP_SLICE], self._held[HTTP_SLICE:]
+                super().data_received(data)
+                if self.transport.get_protocol() is not self:  # upgraded to a WebSocket
+                    self._held = b""  # (as uvicorn drops what follows the upgrade)
+                    return
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.transport.is_closing():
+                return
+            if self.pipeline:  # (uvicorn resumed reading: the others still wait)
+                self.flow.pause_reading()
+            elif self._held:
+                self.loop.call_soon(self._feed)
+
         def connection_lost(self, exc: Exception | None) -> None:
+            self._held = b""
             self._disarm()
             self._disarm_body()
             super().connection_lost(exc)
@@ -215,3 +259,89 @@ def http_protocol(settings: Settings, trusted: str = "") -> type[asyncio.Protoco
             super().send_400_response(msg)
 
     return LimitedHttpProtocol
+
+
+#: Bytes of what a WebSocket client sent handed to the frame parser at a time: between two
+#: slices the frames are counted, so a read of 256 KiB of 6-byte pings (43,000 frames) is
+#: not parsed whole before the first is counted.
+WS_SLICE = 4096
+
+
+def ws_protocol(settings: Settings) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's default) with a
+    rate of frames per connection (pass it as ``ws=``).
+
+    Pings, pongs and the fragments of a message are handled by the protocol, below the
+    application's message rate: a client could send them as fast as its link takes them.
+    Each is parsed on the event loop (a flood of empty pings or fragments from one
+    connection held everyone's messages up for seconds), each ping is answered with a pong
+    written whatever the client reads (one that sends 125-byte pings and reads nothing
+    grew the server by 22 MB a second), and each empty fragment of a message never
+    finished was kept. Past ``frame_rate`` frames a second (bursts of ``frame_burst``;
+    0: no limit) the connection is closed (1008, saying why); a ping that comes while
+    more than ``send_queue_bytes`` wait to be written to its client (it does not read)
+    cuts the connection."""
+
+    class LimitedWebSocketProtocol(WebSocketsSansIOProtocol):
+        _limits = settings
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._frames = TokenBucket(self._limits.frame_rate, self._limits.frame_burst,
+                                       self.loop.time)
+            self._over = False
+
+        def data_received(self, data: bytes) -> None:
+            for start in range(0, len(data), WS_SLICE):
+                if self._over or self.transport.is_closing():
+                    return
+                super().data_received(data[start:start + WS_SLICE] if len(data) > WS_SLICE
+                                      else data)
+
+        def _counted(self) -> bool:
+            """Count one frame; False (and the connection closed) past the rate."""
+            if self._over:
+                return False
+            if self._frames.take():
+                return True
+            self._over = True
+            rate = self._limits.frame_rate
+            self.conn.fail(1008, close_reason(
+                f"too many WebSocket frames: at most {rate:g} a second, pings, pongs and "
+                "fragments of messages included"))
+            if self.conn.close_sent is not None:
+                self.handle_parser_exception()  # the close frame, the app told, closed
+            else:
+                self.queue.put_nowait({"type": "websocket.disconnect", "code": 1008})
+                self.transport.close()
+            return False
+
+        def handle_text(self, event: Frame) -> None:
+            if self._counted():
+                super().handle_text(event)
+
+        def handle_bytes(self, event: Frame) -> None:
+            if self._counted():
+                super().handle_bytes(event)
+
+        def handle_cont(self, event: Frame) -> None:
+            if self._counted():
+                super().handle_cont(event)
+
+        def handle_pong(self, event: Frame) -> None:
+            if self._counted():
+                super().handle_pong(event)
+
+        def handle_ping(self) -> None:
+            if not self._counted():
+                return
+            cap = self._limits.send_queue_bytes
+            if 0 < cap < self.transport.get_write_buffer_size():
+                # it reads nothing: its pongs (and a close frame) would only pile up
+                self._over = True
+                self.queue.put_nowait({"type": "websocket.disconnect", "code": 1008})
+                self.transport.abort()
+                return
+            super().handle_ping()
+
+    return LimitedWebSocketProtocol

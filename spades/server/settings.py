@@ -34,6 +34,12 @@ class Settings:
     rate_burst: float = 40.0
     #: Dropped (rate-limited) messages before the connection is closed.
     flood_close: int = 200
+    #: WebSocket frames of every kind a second per connection (bursts): messages, the
+    #: fragments of one, pings and pongs. Past it the connection is closed (1008): pings,
+    #: pongs and fragments never reach the message rate above, and each costs the event
+    #: loop its parsing (``spades serve`` only: :mod:`spades.server.netlimits`).
+    frame_rate: float = 100.0
+    frame_burst: float = 200.0
     #: Frames queued for one connection before it is dropped as too slow to read (1008).
     send_queue: int = 256
     # Limits on what a client can make the server hold or do (docs/server.md, "Limits").

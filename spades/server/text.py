@@ -23,6 +23,11 @@ _TAKEN = frozenset(name_key(w) for w in (
 #: accents through the lines above and below, and are dropped.
 MARKS_MAX = 4
 _DROPPED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+#: Letters and symbols drawn as nothing, which Python counts as letters (the Hangul
+#: fillers) or as printable (the blank braille pattern): a name, chat line or table name
+#: of only these showed blank to everyone, and one before a name hid in front of it. Read
+#: as spaces.
+_BLANKS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0\u2800", " "))
 
 
 class TextError(ValueError):
@@ -31,11 +36,11 @@ class TextError(ValueError):
 
 def _shown(raw: str) -> str:
     """``raw`` in NFC without control, format (bidi, zero-width), surrogate, private-use
-    and unassigned characters, and with at most :data:`MARKS_MAX` combining marks in a
-    row."""
+    and unassigned characters, with characters drawn as nothing as spaces, and with at
+    most :data:`MARKS_MAX` combining marks in a row."""
     out = []
     run = 0
-    for ch in unicodedata.normalize("NFC", raw):
+    for ch in unicodedata.normalize("NFC", raw).translate(_BLANKS):
         kind = unicodedata.category(ch)
         if kind in _DROPPED:
             continue
@@ -50,9 +55,10 @@ def _shown(raw: str) -> str:
 
 
 def clean_name(raw: str) -> str:
-    """A display name: letters, digits, space, ``_ . - '``; 1 to 24 characters; not a word
-    the tables use for a seat or a player (North, Partner, CPU...)."""
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    """A display name: letters, digits, space, ``_ . - '`` (letters drawn as nothing read
+    as spaces); 1 to 24 characters; not a word the tables use for a seat or a player
+    (North, Partner, CPU...)."""
+    name = " ".join(unicodedata.normalize("NFC", raw).translate(_BLANKS).split())
     if not name:
         raise TextError("a name cannot be empty")
     if len(name) > NAME_MAX:

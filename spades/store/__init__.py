@@ -299,6 +299,8 @@ class Store:
         return StatsBook.from_profiles({p: Stats.from_counts(c) for p, c in sorted(rows)})
 
     def game(self, game_id: str) -> GameRow:
+        if "\x00" in game_id:  # no id holds one (PostgreSQL refuses the query)
+            raise StoreError(f"no game {game_id!r}")
         with self.engine.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
         if row is None:
@@ -312,6 +314,8 @@ class Store:
         if not prefix.strip():  # '' is a prefix of every id: "'' matches more than one game"
             raise StoreError("no game id given: type a game's id, or its first letters "
                              "(spades history lists them), or last")
+        if "\x00" in prefix:  # (PostgreSQL refuses the query)
+            raise StoreError(f"no game with id {prefix!r}")
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
                                 .order_by(games.c.updated_at.desc(), games.c.id)
@@ -603,6 +607,8 @@ class Store:
     def account(self, name: str) -> UserRow | None:
         """The account (not guest) whose name is this one as people read it (same
         :func:`~spades.names.name_key`: case, Unicode form, look-alikes, spaces)."""
+        if "\x00" in name:  # no name holds one (PostgreSQL refuses the query)
+            return None
         with self.engine.connect() as conn:
             r = conn.execute(select(users).where(users.c.name_key == name_key(name),
                                                  users.c.guest.is_(False))).mappings().first()
