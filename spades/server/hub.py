@@ -465,7 +465,8 @@ class Hub:
     def new_session(self, user_id: int) -> tuple[str, float]:
         token = secrets.token_urlsafe(32)
         expires = datetime.now(UTC) + timedelta(days=self.settings.session_days)
-        self.store.create_session(token_hash(token), user_id, expires)
+        self.store.create_session(token_hash(token), user_id, expires,
+                                  keep=self.settings.sessions_per_user)
         return token, expires.timestamp()
 
     def user_for(self, token: str | None) -> UserRow | None:

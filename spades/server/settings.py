@@ -27,6 +27,10 @@ class Settings:
     bot_executor: str = "thread"
     bot_workers: int = 2
     session_days: float = 30.0
+    #: Sessions kept per user: a sign-in past it ends that user's oldest sessions (0: no
+    #: cap). Each sign-in stores a session for ``session_days``; without a cap one account
+    #: signing in again and again filled the sessions table.
+    sessions_per_user: int = 20
     max_frame: int = 4096
     #: Frames above this are not even read: the socket is closed (1009).
     hard_frame: int = 65536

@@ -615,10 +615,20 @@ class Store:
         return None if r is None else UserRow(r["id"], r["name"], r["password_hash"],
                                               bool(r["guest"]), r["created_at"])
 
-    def create_session(self, token_hash: str, user_id: int, expires_at: datetime) -> None:
+    def create_session(self, token_hash: str, user_id: int, expires_at: datetime,
+                       keep: int = 0) -> None:
+        """Store a session; with ``keep``, the user's sessions beyond the ``keep`` newest
+        (this one among them) are deleted: those signed in longest ago end."""
         with self.engine.begin() as conn:
             conn.execute(insert(sessions).values(token_hash=token_hash, user_id=user_id,
                                                  created_at=_now(), expires_at=expires_at))
+            if keep > 0:
+                newest = (select(sessions.c.token_hash).where(sessions.c.user_id == user_id)
+                          .order_by(sessions.c.created_at.desc(),
+                                    (sessions.c.token_hash == token_hash).desc())
+                          .limit(keep).scalar_subquery())
+                conn.execute(sessions.delete().where(sessions.c.user_id == user_id,
+                                                     sessions.c.token_hash.not_in(newest)))
 
     def session_user(self, token_hash: str, now: datetime | None = None) -> UserRow | None:
         """The user of an unexpired session, or None."""

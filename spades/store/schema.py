@@ -65,6 +65,7 @@ sessions = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False),
 )
+Index("ix_sessions_user_id", sessions.c.user_id)
 
 games = Table(
     "games",
@@ -204,9 +205,15 @@ def _fence(conn: Connection) -> None:
     _add_column(conn, games, "fence")
 
 
+def _session_users(conn: Connection) -> None:
+    """Sessions are found by user (a sign-in ends the user's oldest past a cap)."""
+    next(i for i in sessions.indexes if i.name == "ix_sessions_user_id").create(
+        conn, checkfirst=True)
+
+
 #: Ordered schema changes; append, never edit or reorder.
 MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys,
-                                                  _big_user_ids, _fence]
+                                                  _big_user_ids, _fence, _session_users]
 
 
 class SchemaTooNew(RuntimeError):

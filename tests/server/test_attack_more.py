@@ -18,11 +18,14 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from spades.server.auth import PASSWORD_WORKERS
-from tests.server.helpers import Player, guest, wait_until
+from spades.server.settings import Settings
+from spades.store.schema import sessions
+from tests.server.helpers import Player, guest, hub_of, in_process, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port
 from tests.server.test_attack_net import LimitedServer, rss_mb
 
@@ -318,3 +321,27 @@ def test_sign_ins_sent_together_check_two_passwords_at_a_time(
     wait_until(answered, "the sign-ins", 120, every=0.01)
     assert codes == [200] * 10, codes
     assert peak - base < 100 + 64 * PASSWORD_WORKERS, (base, peak)  # (before: 380 MB)
+
+
+def test_signing_in_again_and_again_keeps_only_the_newest_sessions(settings: Settings) -> None:
+    """Every sign-in stored a session for 30 days, and nothing bounded how many one account
+    had: signing in again and again (as fast as the password checks allow, about 864,000 a
+    day) filled the sessions table. A sign-in past ``sessions_per_user`` now ends that
+    account's oldest sessions; the newest ones, this one among them, go on working."""
+    settings.sessions_per_user = 3
+    with in_process(settings) as client:
+        r = client.post("/api/register", json={"name": "Mallory", "password": "long enough"})
+        assert r.status_code == 200, r.text
+        first = r.json()["token"]
+        tokens = [first]
+        for _ in range(5):
+            r = client.post("/api/login", json={"name": "Mallory", "password": "long enough"})
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
+        works = [client.get("/api/me", headers={"Authorization": f"Bearer {t}"}).status_code
+                 for t in tokens]
+        assert works == [401, 401, 401, 200, 200, 200], works
+        store = hub_of(client).store
+        with store.engine.connect() as conn:
+            count = conn.execute(select(func.count()).select_from(sessions)).scalar()
+        assert count == 3
