@@ -552,7 +552,7 @@ def cpu_sentence(levels: list[str | None], names: list[str], me: int) -> str:
     """Which seat the CPU plays at which level: ``CPU level: intermediate.`` when all play
     at one level, else the seats grouped by level, ``CPU players: West cmd:bot, North and
     East intermediate.``"""
-    from spades.present.narrate import listing
+    from spades.present.words import listing
 
     seats: dict[str, list[str]] = {}
     for seat, level in enumerate(levels):

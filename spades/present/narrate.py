@@ -41,23 +41,13 @@ from spades.engine import (
 )
 from spades.present.rules import ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
+from spades.present.words import listing, plural
 
 
 def seat_names(rules: Rules, names: Sequence[str | None] | None = None) -> tuple[str, ...]:
     """Every seat's name: ``names[s]`` where given, else the default (see the module)."""
     return tuple(seat_name(rules, s, [n or "" for n in names] if names else None)
                  for s in range(rules.players))
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _sentence(text: str, names: Sequence[str] = ()) -> str:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from spades.engine import Rules, card_name, cards_of
 from spades.engine.cards import FULL_DECK, JOKER_MASK
+from spades.present.words import listing
 
 
 def deck_sentence(rules: Rules) -> str | None:
     """Which cards leave the 52-card deck and which come in under ``rules`` (the twos taken
     out so that every player gets as many cards, the jokers added), with the deck's size and
     each hand's; ``None`` for the plain 52-card deck."""
-    from spades.present.narrate import listing  # (narrate and sheet use this module's words)
-
     removed = cards_of(FULL_DECK & ~rules.deck)  # 2C, 2D, 2H, 2S: the engine's order
     added = cards_of(rules.deck & JOKER_MASK)[::-1]  # the big joker first
     if not removed and not added:

@@ -1254,7 +1254,7 @@ class RemoteConn:
         self.task: asyncio.Task[None] | None = None
         self._table: Table | None = None
         self._watching = False  # as its process was last told ("at")
-        from spades.server.limits import TokenBucket  # the same lobby rate as a local one
+        from spades.server.throttle import TokenBucket  # the same lobby rate as a local one
 
         s = cluster.hub.settings
         self.lobby_bucket = TokenBucket(s.lobby_rate, s.lobby_burst)

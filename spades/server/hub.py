@@ -32,7 +32,6 @@ from spades.server.limits import (
     HintGate,
     SendBudget,
     SpectatorNotices,
-    TokenBucket,
 )
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
@@ -49,6 +48,7 @@ from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import names_a_seat
+from spades.server.throttle import TokenBucket
 from spades.store import ConflictError, Store, UserRow
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only

@@ -12,14 +12,14 @@ import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from spades.server import frames
+from spades.server.netlimits import abort, close_reason
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
-
-Clock = Callable[[], float]
+from spades.server.throttle import Clock, TokenBucket
 
 
 class Holder(Protocol):
@@ -31,55 +31,6 @@ class Holder(Protocol):
     def tables(self) -> Mapping[str, Table]: ...
     @property
     def uploads(self) -> Collection[str]: ...
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if it can."""
-
-    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = max(1.0, burst)
-        self.clock = clock
-        self.tokens = self.burst
-        self.stamp = clock()
-
-    def _fill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def take(self, n: float = 1.0) -> bool:
-        """Spend ``n`` tokens (at most the burst) if they are there."""
-        if self.rate <= 0:
-            return True  # 0: no limit
-        self._fill()
-        n = min(n, self.burst)
-        if self.tokens >= n:
-            self.tokens -= n
-            return True
-        return False
-
-    def charge(self, n: float) -> None:
-        """Spend ``n`` tokens after the fact (a cost known once the work is done), going
-        below 0 if need be, down to minus a burst: the wait that follows pays for it."""
-        if self.rate <= 0:
-            return
-        self._fill()
-        self.tokens = max(-self.burst, self.tokens - n)
-
-    def wait(self, n: float = 1.0) -> float:
-        """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
-        if self.rate <= 0:
-            return 0.0
-        self._fill()
-        n = min(n, self.burst)
-        return 0.0 if self.tokens >= n else (n - self.tokens) / self.rate
-
-    def full(self) -> bool:
-        self._fill()
-        return self.tokens >= self.burst
 
 
 class Buckets:
@@ -162,25 +113,10 @@ class SendBudget:
             self.used = max(0, self.used - conn.queued_bytes)
 
 
-#: The most a close frame's reason holds: 125 bytes of payload less the 2 of the code.
-CLOSE_REASON_BYTES = 123
-
-
-def close_reason(text: str) -> str:
-    """``text`` cut to what a close frame carries, 123 bytes of UTF-8, at a character's
-    edge (not 123 characters: "é" is two bytes)."""
-    raw = text.encode("utf-8")
-    if len(raw) <= CLOSE_REASON_BYTES:
-        return text
-    return raw[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
-
-
 async def close_socket(ws: Any, code: int, reason: str, timeout: float) -> None:
     """Close a WebSocket with ``code`` and ``reason`` (cut to fit); a client that does not
     read can keep the close frame from ever being written, so after ``timeout`` seconds its
     socket is cut instead."""
-    from spades.server.netlimits import abort
-
     done = False
     with contextlib.suppress(Exception):
         await asyncio.wait_for(ws.close(code=code, reason=close_reason(reason)), timeout)

@@ -29,8 +29,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame
 
 from spades.server.addresses import address_key
-from spades.server.limits import TokenBucket, close_reason
 from spades.server.settings import Settings
+from spades.server.throttle import TokenBucket
 
 _OPEN: dict[str, set[asyncio.BaseTransport]] = {}
 
@@ -89,6 +89,19 @@ def admit(transport: asyncio.BaseTransport, cap: int,
 def open_count(host: str) -> int:
     """The open connections counted against ``host`` (an IPv6 one: all of its /64)."""
     return sum(1 for t in _OPEN.get(address_key(host), ()) if not t.is_closing())
+
+
+#: The most a close frame's reason holds: 125 bytes of payload less the 2 of the code.
+CLOSE_REASON_BYTES = 123
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame carries, 123 bytes of UTF-8, at a character's
+    edge (not 123 characters: "é" is two bytes)."""
+    raw = text.encode("utf-8")
+    if len(raw) <= CLOSE_REASON_BYTES:
+        return text
+    return raw[:CLOSE_REASON_BYTES].decode("utf-8", "ignore")
 
 
 def abort(client: Any) -> bool:

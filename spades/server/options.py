@@ -7,7 +7,7 @@ from typing import Any
 
 from spades.engine import Rules, RulesError, profile
 from spades.engine.rules import PROFILE_OPTIONS, PROFILES
-from spades.present.narrate import listing
+from spades.present.words import listing
 from spades.server.protocol import TableOptions
 from spades.store import StoreError, storable_rules
 

@@ -1,10 +1,62 @@
-"""Failed sign-ins, counted per client address, so passwords cannot be guessed at speed."""
+"""Rates: a token bucket (every rate limit of the server), and failed sign-ins counted per
+client address, so passwords cannot be guessed at speed."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
 from collections.abc import Callable
+
+Clock = Callable[[], float]
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if it can."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.clock = clock
+        self.tokens = self.burst
+        self.stamp = clock()
+
+    def _fill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self, n: float = 1.0) -> bool:
+        """Spend ``n`` tokens (at most the burst) if they are there."""
+        if self.rate <= 0:
+            return True  # 0: no limit
+        self._fill()
+        n = min(n, self.burst)
+        if self.tokens >= n:
+            self.tokens -= n
+            return True
+        return False
+
+    def charge(self, n: float) -> None:
+        """Spend ``n`` tokens after the fact (a cost known once the work is done), going
+        below 0 if need be, down to minus a burst: the wait that follows pays for it."""
+        if self.rate <= 0:
+            return
+        self._fill()
+        self.tokens = max(-self.burst, self.tokens - n)
+
+    def wait(self, n: float = 1.0) -> float:
+        """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
+        if self.rate <= 0:
+            return 0.0
+        self._fill()
+        n = min(n, self.burst)
+        return 0.0 if self.tokens >= n else (n - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        self._fill()
+        return self.tokens >= self.burst
 
 
 class LoginThrottle:
