@@ -96,6 +96,22 @@ def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
     return parts
 
 
+def points_detail(rules: Rules, result: HandResult, side: int) -> str:
+    """What the score sheet says in brackets after a side's points for a hand ('' when it
+    says nothing): the points' parts when more than the contract and its overtricks (which
+    the bids and tricks show) make them, so a Nil, a bonus or a bag penalty is not hidden in
+    the sum: ``contract +70, ..., bag penalty -100``, ``contract +40, bonus +20 for a
+    contract of 1 or 2 made exactly``; and the 10-for-200 rule where it scored the
+    contract: ``10 for 200, set``, ``10 for 200, set: contract -200, bag penalty -100``.
+    The terminal's sheet and the page's (the server's ``sheet``, ``parts_text``) say it."""
+    parts = points_parts(rules, result, side)
+    plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
+    s = result.sides[side]
+    ten = ten_for_200_note(rules, s.contract, s.made)
+    said = ", ".join(parts)
+    return f"{ten}: {said}" if ten and not plain else ten if ten else "" if plain else said
+
+
 def score_sheet(match: Match, names: list[str] | None = None) -> str:
     """A plain-text score sheet, one line per hand and side, then the totals. Its words are
     read aloud as they are written: "Score sheet: cardems, ..." (not an em dash), "North and
@@ -125,19 +141,10 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
                 + f" took {r.tricks[s]}"
                 for s in seats
             )
-            # The points' parts when more than the contract and its overtricks (which the
-            # bids and tricks show) make them, so a Nil, a bonus or a bag penalty is not
-            # hidden in the sum: "points -227 (contract +70, ..., bag penalty -100)"; and
-            # the 10-for-200 rule where it scored the contract: "points -200 (10 for 200,
-            # set)", "points -300 (10 for 200, set: contract -200, bag penalty -100)".
-            parts = points_parts(rules, r, k)
-            plain = all(p.startswith(("contract ", "overtricks ")) for p in parts)
-            ten = ten_for_200_note(rules, r.sides[k].contract, r.sides[k].made)
-            said = ", ".join(parts)
-            detail = (f" ({ten})" if ten and plain else f" ({ten}: {said})" if ten
-                      else "" if plain else f" ({said})")
+            detail = points_detail(rules, r, k)
             lines.append(
-                f"  {who}: {bids}; points {r.points[k]:+d}{detail}, "
+                f"  {who}: {bids}; points {r.points[k]:+d}"
+                + (f" ({detail})" if detail else "") + ", "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
             )
     lines.append("Totals: " + "; ".join(

@@ -693,13 +693,20 @@ class SheetOut(BaseModel):
     ref: Ref | None = Field(default=None, description="the ref of the sheet message this "
                             "answers; absent when it had none (and in the HTTP sheet)")
     table_id: str
-    hands: list[dict[str, Any]]
+    hands: list[dict[str, Any]] = Field(description=(
+        "one row per scored hand: the `hand_scored` event's `result` (`number`, `dealer`, "
+        "`bids`, `tricks`, `points`, `scores`, `bags`, `timeout_bags`, `sides`) and "
+        "`parts_text`: per side, what its points are made of, in the words of `text` (the "
+        "terminal's sheet) that follow its points in brackets: \"10 for 200, set\", "
+        "\"contract +40, bonus +20 for a contract of 1 or 2 made exactly\", \"contract "
+        "+60, overtricks +3, bag penalty -100\"; \"\" when the contract and its overtricks "
+        "alone make them"))
     scores: list[int]
     bags: list[int]
     bag_warning: list[str]
     sides: list[list[int]]
     names: list[str]
-    text: str
+    text: str = Field(description="the whole sheet as plain text, as the terminal gives it")
     finished: bool
     winner: int | None
 

@@ -8,7 +8,7 @@ from typing import Any
 from spades.engine import HandResult, Match, Rules, action_str
 from spades.engine.actions import BLIND_NIL, NIL
 from spades.present.rules import deck_sentence
-from spades.present.sheet import bag_warning, score_sheet
+from spades.present.sheet import bag_warning, points_detail, score_sheet
 
 
 def seat_view(match: Match, seat: int) -> dict[str, Any]:
@@ -59,10 +59,20 @@ def result_row(r: HandResult) -> dict[str, Any]:
     }
 
 
+def sheet_row(rules: Rules, r: HandResult) -> dict[str, Any]:
+    """A hand's row of the score sheet: :func:`result_row`, and ``parts_text``: for each side
+    what its points are made of, in the words of the terminal's sheet (``10 for 200, set``,
+    ``contract +40, bonus +20 for a contract of 1 or 2 made exactly``; '' when the contract
+    and its overtricks alone make them), so that the page says what the terminal says
+    without knowing the rules itself."""
+    return {**result_row(r),
+            "parts_text": [points_detail(rules, r, k) for k in range(len(rules.sides))]}
+
+
 def sheet(match: Match, names: list[str]) -> dict[str, Any]:
     info = score_info(match)
     return {
-        "hands": [result_row(r) for r in match.results],
+        "hands": [sheet_row(match.rules, r) for r in match.results],
         "scores": info["scores"],
         "bags": info["bags"],
         "bag_warning": info["bag_warning"],

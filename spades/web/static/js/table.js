@@ -48,29 +48,17 @@ const BIDDING_WORDS = {
 };
 const LAST_TRICK_MS = 1500;
 
-/** What a side's points for a scored hand (a sheet row) are made of, as the terminal's sheet
- * and the end of a hand tell them: ``[label, points]`` pairs that add up to the points, or
- * null when the contract and its overtricks alone make them (the bids and tricks show those).
- * A bag penalty is what the side's points hold beyond their other parts; a timer penalty what
- * the hand's points hold beyond the side's. */
-function pointsParts(row, k) {
-  const s = row.sides && row.sides[k];
-  if (!s) return null;
-  const overtricks = s.overtricks || 0;
-  const blind = s.blind_nil_points || 0;
-  const loose = s.loose_tricks || 0;
-  const parts = [
-    ["contract", s.contract ? s.contract_points - overtricks : 0],
-    ["overtricks", overtricks],
-    ["Nil", s.nil_points - blind],
-    ["Blind Nil", blind],
-    ["bonus", s.bonus_points],
-    ["failed-Nil tricks", loose],
-    ["bag penalty", s.points - s.contract_points - s.bonus_points - s.nil_points - loose],
-    ["timer penalty", row.points[k] - s.points],
-  ].filter(([, p]) => p);
-  return parts.some(([label]) => label !== "contract" && label !== "overtricks") ? parts : null;
+/** What a side's points for a scored hand (a sheet row) are made of, in the words the server's
+ * sheet gives them (`parts_text`, the terminal sheet's: "10 for 200, set", "contract +40,
+ * bonus +20 for a contract of 1 or 2 made exactly"), with the page's minus sign ("bag penalty
+ * −100"); "" when the contract and its overtricks alone make them (the bids and tricks show
+ * those). The page knows no rule of its own here: the words are the server's. */
+function pointsWords(row, k) {
+  const text = row.parts_text && row.parts_text[k];
+  return text ? String(text).replace(/-(?=\d)/g, "−") : "";
 }
+/** Signed numbers as words, for the voice: "+70" → "plus 70", "−100" → "minus 100". */
+const signsSaid = (text) => text.replace(/([+−])(\d)/g, (_, sign, d) => `${sign === "+" ? "plus" : "minus"} ${d}`);
 // the shortcut keys as on-screen buttons (the fallback for gestures)
 const ASK_BUTTONS = [["w", "Whose turn (W)"], ["t", "The trick (T)"], ["r", "Round (R)"], ["p", "Scores (P)"],
   ["l", "Repeat (L)"], ["y", "Time left (Y)"], ["x", "Stop the voice (X)"]];
@@ -149,14 +137,14 @@ export function sheetContent(d, namer) {
     d.sides.forEach((seats, k) => {
       const bids = seats.map((s) => `${namer.seatName(s, { mark: false })} bid ${namer.bidText(row.bids[s])}, took ${row.tricks[s]}`).join("; ");
       const pts = row.points[k];
-      const parts = pointsParts(row, k);
+      const parts = pointsWords(row, k);
       // one line each on the screen; read in a row, the words between them make a sentence
       // ("…, took 3: +82, total 82, 2 bags", not "…took 3 +82 = 82 2 bags")
       const gap = (words) => h("span", { class: "sr-only" }, words);
       tr.append(h("td", {},
         h("span", { class: "sheet-bids" }, bids, gap(": ")),
         h("span", { class: `sheet-pts ${pts < 0 ? "neg" : ""}` }, `${pts >= 0 ? "+" : "−"}${Math.abs(pts)}`),
-        parts ? h("span", { class: "sheet-parts" }, gap(" "), `(${parts.map(([label, p]) => `${label} ${p >= 0 ? "+" : "−"}${Math.abs(p)}`).join(", ")})`) : null,
+        parts ? h("span", { class: "sheet-parts" }, gap(" "), `(${parts})`) : null,
         h("span", { class: "sheet-total" }, gap(", total "), h("span", { "aria-hidden": "true" }, "= "), scoreText(row.scores[k])),
         h("span", { class: "sheet-bags" }, gap(", "), `${plural(row.bags[k], "bag")}`)));
     });
@@ -2692,8 +2680,8 @@ export class TableView {
     if (!d.hands.length) return "Score sheet: no hand has been scored yet.";
     const said = (p) => `${p >= 0 ? "plus" : "minus"} ${Math.abs(p)}`;
     const rows = d.hands.map((row, i) => `Hand ${row.number}: ` + d.sides.map((seats, k) => {
-      const parts = pointsParts(row, k);
-      const detail = parts ? ` (${parts.map(([label, p]) => `${label} ${said(p)}`).join(", ")})` : "";
+      const parts = pointsWords(row, k);
+      const detail = parts ? ` (${signsSaid(parts)})` : "";
       // who bid what and took what, as the sheet on the screen shows it; a CPU said to be
       // one once, at the first hand's sides (as in the sheet's head), not in every hand
       const bids = seats.map((s) => `${this.seatName(s, { lower: true, mark: false })} bid ${this.bidText(row.bids[s])} and took ${row.tricks[s]}`).join(", ");
