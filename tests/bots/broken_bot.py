@@ -1,6 +1,7 @@
 """External bots that misbehave, for the protocol tests: ``broken_bot.py MODE``.
 
-crash: exits on the first request; garbage: answers nonsense; sleep: never answers;
+crash: exits on the first request; crash-in-play: exits (status 5) when first asked for a
+card; garbage: answers nonsense; sleep: never answers;
 illegal-once: first answers an illegal action, then the first legal one; superscript: answers
 '²', text of a digit that is no number.
 """
@@ -24,6 +25,8 @@ def main() -> None:
             continue
         if mode == "crash":
             sys.exit(3)
+        if mode == "crash-in-play" and message["observation"]["phase"] == "play":
+            sys.exit(5)
         if mode == "garbage":
             print("what is a spade?", flush=True)
         elif mode == "sleep":

@@ -66,7 +66,40 @@ def test_giving_up_says_what_the_last_refused_answer_was_and_why() -> None:
     assert str(caught.value).endswith(
         "3 refused answers in a row (the last, 'what is a spade?': 'what is a spade?' is not "
         "an action: write a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or "
-        "'look')")
+        "'look'; anything else a program prints goes to standard error)")
+
+
+def test_a_failure_names_the_decision_and_the_exit_status() -> None:
+    # "external bot '...': the program has exited" named neither the hand nor the decision
+    # it was asked, and mostly not the status either (read before the program had ended).
+    bot = ExternalBot(cmd(BROKEN, "crash"))
+    with pytest.raises(BotDied) as caught:
+        _first_decision(bot)
+    assert str(caught.value).endswith(
+        "' at seat 2's bid in hand 1: the program has exited (status 3)")
+    assert bot.problems == ["seat 2's bid in hand 1: the program has exited (status 3)"]
+
+
+def test_a_crash_mid_hand_names_the_trick_and_card() -> None:
+    match = Match.new(profile("cardems"), seed=1)
+    bot = ExternalBot(cmd(BROKEN, "crash-in-play"))
+    seat = (match.dealer + 1) % 4  # the leader of the first trick
+    bots = [bot if s == seat else make_bot("beginner", s) for s in range(4)]
+    with pytest.raises(BotDied) as caught:
+        play_hand(match, bots)
+    assert str(caught.value).endswith(
+        f"' at seat {seat}'s card 1 of trick 1 in hand 1: the program has exited (status 5)")
+    assert bot.proc is None
+
+
+def test_a_timeout_reminds_that_answers_are_flushed() -> None:
+    # A Python bot that print()s without flush=True hangs at its first answer: the message
+    # said only "no answer within 10 s".
+    bot = ExternalBot(cmd(BROKEN, "sleep"), timeout=0.3, start_timeout=0.0)
+    with pytest.raises(BotTimeout, match=r"seat 2's bid in hand 1: no answer within 0\.3 s "
+                                         r"\(an answer must end with a newline and be "
+                                         r"flushed\)$"):
+        _first_decision(bot)
 
 
 def test_timeout_stops_the_program() -> None:
