@@ -324,10 +324,17 @@ def _whole_number(value: object) -> int | None:
 
 def _leave_ctrl_c() -> None:
     """A worker's start: Ctrl-C, which the terminal sends to every process of the run, is
-    the arena's to handle (it ends the pool); a worker that took it began a traceback."""
+    the arena's to handle (it ends the pool); a worker that took it began a traceback. It
+    is caught and dropped, not ignored (``SIG_IGN``): an ignored signal stays ignored in the
+    programs a worker starts, and external bots (``cmd:``) outlived a Ctrl-C."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _drop_signal)
+
+
+def _drop_signal(signum: int, frame: object) -> None:
+    """A signal handler that does nothing (reset to the default in a program started
+    from here, as ``SIG_IGN`` is not)."""
 
 
 def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:

@@ -125,6 +125,11 @@ def hint_for(obs: Observation, names: tuple[str, ...] | None = None) -> tuple[in
 HINT_NICENESS = 10
 
 
+def _drop_signal(signum: int, frame: object) -> None:
+    """A signal handler that does nothing (unlike ``SIG_IGN``, reset to the default in a
+    program started from here)."""
+
+
 def _watch_parent(parent: int, niceness: int = 0) -> None:
     """Worker initializer: exit as soon as the server that started this worker is gone
     (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
@@ -132,7 +137,8 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
     server and the CPU players). Ctrl-C is left to the server: the terminal sends SIGINT
     to the whole foreground group, and a worker that took it printed a KeyboardInterrupt
     traceback while the server was stopping it anyway."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _drop_signal)  # (SIG_IGN would be inherited by external
+    # programs started here: they outlived a Ctrl-C)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shlex
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -198,3 +200,25 @@ def test_a_command_that_is_no_text_is_refused_by_name(command: object) -> None:
     with pytest.raises(TypeError, match=r"^command: must be text like 'python3 my_bot\.py', "
                                         rf"not {re.escape(repr(command))}$"):
         ExternalBot(command)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("setup", [
+    "from spades.bots.arena import _leave_ctrl_c; _leave_ctrl_c()",
+    "import os; from spades.server.cpu import _watch_parent; _watch_parent(os.getppid())",
+])
+def test_a_program_started_by_a_worker_does_not_ignore_ctrl_c(setup: str) -> None:
+    # The arena's and the server's workers ignored SIGINT (SIG_IGN), and an ignored signal
+    # stays ignored across exec: after a Ctrl-C the run ended, but a bot program that was
+    # thinking (or hung) went on running, orphaned.
+    code = (f"{setup}\n"
+            "from spades.bots.external import ExternalBot\n"
+            f"bot = ExternalBot({cmd(EXAMPLE)!r})\n"
+            "proc = bot._spawn()\n"
+            "status = open(f'/proc/{proc.pid}/status').read()\n"
+            "print(next(line for line in status.splitlines() if line.startswith('SigIgn:')))\n"
+            "bot.close()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    ignored = int(done.stdout.split()[1], 16)
+    assert not ignored & (1 << (signal.SIGINT - 1)), done.stdout
