@@ -168,7 +168,9 @@ class ExternalBot:
                 raise self._fail(BotDied, self._exit_text())
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return line.decode("utf-8", errors="replace").strip()
+        # (utf-8-sig: a byte order mark, as programs on Windows may begin their output
+        # with, is no part of the answer; "\r" of a "\r\n" line end is stripped)
+        return line.decode("utf-8-sig", errors="replace").strip()
 
     def close(self) -> None:
         """Tell the program to quit and make sure it has ended."""

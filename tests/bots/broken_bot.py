@@ -1,9 +1,9 @@
 """External bots that misbehave, for the protocol tests: ``broken_bot.py MODE``.
 
 crash: exits on the first request; crash-in-play: exits (status 5) when first asked for a
-card; garbage: answers nonsense; sleep: never answers;
-illegal-once: first answers an illegal action, then the first legal one; superscript: answers
-'²', text of a digit that is no number.
+card; garbage: answers nonsense; sleep: never answers; bom-crlf: answers as a program on
+Windows may write, a byte order mark first and lines ended by CR LF; illegal-once: first
+answers an illegal action, then the first legal one; superscript: answers '²', text of a digit that is no number.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ def main() -> None:
             print("what is a spade?", flush=True)
         elif mode == "sleep":
             time.sleep(30)
+        elif mode == "bom-crlf":
+            sys.stdout.buffer.write(b"\xef\xbb\xbf" * (not refused) + b"nil\r\n")
+            sys.stdout.buffer.flush()
+            refused = True  # (the mark once, at the start of the output)
         elif mode == "superscript":
             print("\u00b2", flush=True)
         elif mode == "illegal-once" and not refused:

@@ -222,3 +222,12 @@ def test_a_program_started_by_a_worker_does_not_ignore_ctrl_c(setup: str) -> Non
     assert done.returncode == 0, done.stderr
     ignored = int(done.stdout.split()[1], 16)
     assert not ignored & (1 << (signal.SIGINT - 1)), done.stdout
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_no_part_of_the_answer() -> None:
+    # A program whose output began with a UTF-8 byte order mark (as some Windows programs
+    # write) had its first answer refused: '\ufeffnil' is not an action.
+    with ExternalBot(cmd(BROKEN, "bom-crlf"), retries=0) as bot:
+        assert _first_decision(bot) == NIL
+        assert _first_decision(bot) == NIL
+        assert bot.problems == []
