@@ -3,7 +3,8 @@
 crash: exits on the first request; crash-in-play: exits (status 5) when first asked for a
 card; garbage: answers nonsense; sleep: never answers; bom-crlf: answers as a program on
 Windows may write, a byte order mark first and lines ended by CR LF; illegal-once: first
-answers an illegal action, then the first legal one; superscript: answers '²', text of a digit that is no number.
+answers an illegal action, then the first legal one; superscript: answers '²', text of a
+digit that is no number.
 """
 
 from __future__ import annotations
