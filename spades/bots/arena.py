@@ -265,7 +265,10 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
             stats[labels[rules.side_of[seat]]].times.append(clock() - t0)
             match.apply(action)
     except (ExternalBotError, PythonBotError) as exc:
-        raise BotFailure(f"deal seed {dseed}: {exc}") from None
+        # (which deal of the run, as --results numbers it, its seed, and which of its two
+        # plays; the error names the program, the seat and the decision)
+        index = dseed - deal_seed(cfg.seed, 0)
+        raise BotFailure(f"deal {index} (seed {dseed}), play {play + 1} of 2: {exc}") from None
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)

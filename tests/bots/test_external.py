@@ -150,6 +150,13 @@ def test_arena_voids_deals_of_a_dead_program() -> None:
                       deals=2)
     result = run_arena(cfg, jobs=1)
     assert result["void"] == 2 and result["deals"] == 0
+    # which deal, which play of it, which program, which decision, and why ("deal seed
+    # 1000003: external bot '...': the program has exited" named no deal of the run)
+    program = re.escape(cmd(BROKEN, "crash"))
+    for index, reason in enumerate(result["void_reasons"]):
+        assert re.fullmatch(rf"deal {index} \(seed {1_000_003 + index}\), play 1 of 2: "
+                            rf"external bot '{program}' at seat \d's bid in hand 1: the "
+                            r"program has exited \(status 3\)", reason), reason
 
 
 @pytest.mark.parametrize(("answer", "why"), [
