@@ -238,3 +238,28 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_no_part_of_the_answer() -> Non
         assert _first_decision(bot) == NIL
         assert _first_decision(bot) == NIL
         assert bot.problems == []
+
+
+def test_the_arena_reports_refused_answers_of_deals_that_went_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A program whose answers were refused, then given right when asked again, played on
+    # without a word anywhere: the arena silences the programs' log, and a bot printing a
+    # greeting on standard output had every decision refused once, unseen.
+    from spades.cli.arena import print_report
+
+    cfg = ArenaConfig(a=f"cmd:{cmd(BROKEN, 'illegal-once')}", b="beginner",
+                      rules=profile("cardems"), deals=1)
+    result = run_arena(cfg, jobs=1)
+    assert result["deals"] == 1 and result["void"] == 0
+    assert result["refused"] == {"a": 4, "b": 0}  # each program, two seats a play, once
+    first = result["refused_examples"][0]
+    assert re.fullmatch(r"A: deal 0 \(seed 1000003\), play 1 of 2: seat \d's bid in hand 1: "
+                        r"refused answer '14': 14 is not legal now; legal: nil 1 2 .* 13",
+                        first), first
+    print_report(result)
+    out = capsys.readouterr().out
+    assert f"  A {cfg.a}: 4 answers refused and asked again; the first: {first[3:]}\n" in out
+    clean = run_arena(ArenaConfig(a=f"cmd:{cmd(EXAMPLE)}", b="beginner",
+                                  rules=profile("cardems"), deals=1), jobs=1)
+    assert "refused" not in clean and "refused_examples" not in clean
