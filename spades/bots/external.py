@@ -26,6 +26,9 @@ from spades.engine import Observation, Rules, SpadesError, action_str, parse_act
 from spades.engine.records import rules_json
 
 PROTOCOL = "spades-bot/1"
+#: The longest answer line read (bytes): a program writing without end, and no newline, was
+#: kept in memory until its time was up.
+MAX_LINE = 1 << 20
 log = logging.getLogger("spades.bots.external")
 
 
@@ -167,6 +170,9 @@ class ExternalBot:
             if not chunk:
                 raise self._fail(BotDied, self._exit_text())
             self.buffer += chunk
+            if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
+                raise self._fail(BotRefused, f"an answer line longer than {MAX_LINE} bytes "
+                                             f"(it begins {self.buffer[:40]!r})")
         line, _, self.buffer = self.buffer.partition(b"\n")
         # (utf-8-sig: a byte order mark, as programs on Windows may begin their output
         # with, is no part of the answer; "\r" of a "\r\n" line end is stripped)

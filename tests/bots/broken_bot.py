@@ -4,7 +4,7 @@ crash: exits on the first request; crash-in-play: exits (status 5) when first as
 card; garbage: answers nonsense; sleep: never answers; bom-crlf: answers as a program on
 Windows may write, a byte order mark first and lines ended by CR LF; illegal-once: first
 answers an illegal action, then the first legal one; superscript: answers '²', text of a
-digit that is no number.
+digit that is no number; flood: writes without end, and no newline.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ def main() -> None:
             sys.stdout.buffer.write(b"\xef\xbb\xbf" * (not refused) + b"nil\r\n")
             sys.stdout.buffer.flush()
             refused = True  # (the mark once, at the start of the output)
+        elif mode == "flood":
+            while True:
+                sys.stdout.write("x" * 65536)
         elif mode == "superscript":
             print("\u00b2", flush=True)
         elif mode == "illegal-once" and not refused:

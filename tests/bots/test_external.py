@@ -263,3 +263,12 @@ def test_the_arena_reports_refused_answers_of_deals_that_went_on(
     clean = run_arena(ArenaConfig(a=f"cmd:{cmd(EXAMPLE)}", b="beginner",
                                   rules=profile("cardems"), deals=1), jobs=1)
     assert "refused" not in clean and "refused_examples" not in clean
+
+
+def test_a_program_writing_without_end_is_stopped() -> None:
+    # Its output was kept in memory, without limit, until its time was up.
+    bot = ExternalBot(cmd(BROKEN, "flood"), timeout=60)
+    with pytest.raises(BotRefused, match=r"seat 2's bid in hand 1: an answer line longer "
+                                         r"than 1048576 bytes \(it begins b'xxxx"):
+        _first_decision(bot)
+    assert bot.proc is None
