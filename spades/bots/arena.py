@@ -98,6 +98,9 @@ class DealOutcome:
     stats: dict[str, SideStats]
     records: list[dict[str, Any]]
     error: str | None = None
+    #: Answers of external programs refused and asked again in a play that went on, as
+    #: (label "a" or "b", what was refused and where); not kept by --results files.
+    refused: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -206,10 +209,11 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
     points: list[list[int]] = []
     stats = {"a": SideStats(), "b": SideStats()}
     records: list[dict[str, Any]] = []
+    refused: list[tuple[str, str]] = []
     try:
         for play in (0, 1):
             labels = labels_for(nsides, swap=play == 1)
-            match, play_stats = play_once(cfg, dseed, labels, play)
+            match, play_stats = play_once(cfg, dseed, labels, play, refused)
             points.append(list(match.scores))
             for key in ("a", "b"):
                 stats[key].add(play_stats[key])
@@ -227,12 +231,14 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealOutcome:
     for k in range(nsides):
         a_play, b_play = (0, 1) if first[k] == "a" else (1, 0)
         total += points[a_play][k] - points[b_play][k]
-    return DealOutcome(index, total / nsides, stats, records)
+    return DealOutcome(index, total / nsides, stats, records, refused=refused)
 
 
-def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
-              play: int) -> tuple[Match, dict[str, SideStats]]:
-    """One play of a deal (one hand, or a whole match with ``cfg.matches``)."""
+def play_once(cfg: ArenaConfig, dseed: int, labels: list[str], play: int,
+              refused: list[tuple[str, str]] | None = None
+              ) -> tuple[Match, dict[str, SideStats]]:
+    """One play of a deal (one hand, or a whole match with ``cfg.matches``). ``refused``
+    gets the external programs' refused answers, by label, when the play ends."""
     from spades.bots.external import ExternalBotError
 
     rules = cfg.rules
@@ -246,6 +252,9 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
         bots.append(make_player(spec, seed=dseed * 8 + seat))
     stats = {"a": SideStats(), "b": SideStats()}
     clock = time.perf_counter
+    # (which deal of the run, as --results numbers it, its seed, and which of its two
+    # plays; an external program's error names the program, the seat and the decision)
+    where = f"deal {dseed - deal_seed(cfg.seed, 0)} (seed {dseed}), play {play + 1} of 2"
     try:
         while not match.is_over():
             if not cfg.matches and match.results:
@@ -265,9 +274,14 @@ def play_once(cfg: ArenaConfig, dseed: int, labels: list[str],
             stats[labels[rules.side_of[seat]]].times.append(clock() - t0)
             match.apply(action)
     except (ExternalBotError, PythonBotError) as exc:
-        raise BotFailure(f"deal seed {dseed}: {exc}") from None
+        raise BotFailure(f"{where}: {exc}") from None
     finally:
-        for bot in bots:
+        for seat, bot in enumerate(bots):
+            problems = getattr(bot, "problems", None)
+            if refused is not None and isinstance(problems, list):
+                refused.extend((labels[rules.side_of[seat]], f"{where}: {p}")
+                               for p in problems)
+
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
@@ -324,10 +338,17 @@ def _whole_number(value: object) -> int | None:
 
 def _leave_ctrl_c() -> None:
     """A worker's start: Ctrl-C, which the terminal sends to every process of the run, is
-    the arena's to handle (it ends the pool); a worker that took it began a traceback."""
+    the arena's to handle (it ends the pool); a worker that took it began a traceback. It
+    is caught and dropped, not ignored (``SIG_IGN``): an ignored signal stays ignored in the
+    programs a worker starts, and external bots (``cmd:``) outlived a Ctrl-C."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _drop_signal)
+
+
+def _drop_signal(signum: int, frame: object) -> None:
+    """A signal handler that does nothing (reset to the default in a program started
+    from here, as ``SIG_IGN`` is not)."""
 
 
 def _run_task(args: tuple[ArenaConfig, int]) -> DealOutcome:
@@ -352,6 +373,7 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
     arrived: list[float] = []
     diff_at: dict[int, float] = {}
     void_at: dict[int, str] = {}
+    refused_at: dict[int, list[tuple[str, str]]] = {}
     stats = {"a": SideStats(), "b": SideStats()}
     start = time.perf_counter()
 
@@ -372,6 +394,8 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
             void_at[outcome.index] = outcome.error or "void"
         else:
             diff_at[outcome.index] = outcome.diff
+            if outcome.refused:
+                refused_at[outcome.index] = outcome.refused
             arrived.append(outcome.diff)
             for key in ("a", "b"):
                 stats[key].add(outcome.stats[key])
@@ -416,6 +440,10 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         result["matches_played"] = games
     if voids:
         result["void_reasons"] = voids[:10]
+    refused = [item for i in sorted(refused_at) for item in refused_at[i]]
+    if refused:  # answers refused then given again: the deal went on, the program is wrong
+        result["refused"] = {key: sum(1 for k, _ in refused if k == key) for key in ("a", "b")}
+        result["refused_examples"] = [f"{k.upper()}: {why}" for k, why in refused[:10]]
     return result
 
 

@@ -11,7 +11,7 @@ and who plays it, but not the number of deals)::
 Then one line per deal, in the order the deals finished::
 
     {"deal": 7, "diff": 12.5, "stats": {"a": {...SideStats...}, "b": {...}}}
-    {"deal": 8, "diff": null, "error": "deal seed ...: ...", "stats": {...}}
+    {"deal": 8, "diff": null, "error": "deal 8 (seed ...), play 1 of 2: ...", "stats": {...}}
 
 Decision ``times`` are in seconds, rounded to microseconds.
 """

@@ -26,6 +26,9 @@ from spades.engine import Observation, Rules, SpadesError, action_str, parse_act
 from spades.engine.records import rules_json
 
 PROTOCOL = "spades-bot/1"
+#: The longest answer line read (bytes): a program writing without end, and no newline, was
+#: kept in memory until its time was up.
+MAX_LINE = 1 << 20
 log = logging.getLogger("spades.bots.external")
 
 
@@ -103,6 +106,7 @@ class ExternalBot:
         self.started_for: tuple[Rules, int] | None = None
         self.problems: list[str] = []
         self.first = True
+        self.at = ""  # the decision being asked, for messages: " at seat 2's bid in hand 1"
 
     # Process handling ----------------------------------------------------------------
 
@@ -118,11 +122,11 @@ class ExternalBot:
     def _fail(self, kind: type[ExternalBotError], why: str) -> ExternalBotError:
         self._report(why)
         self.close()
-        return kind(f"external bot {self.command!r}: {why}")
+        return kind(f"external bot {self.command!r}{self.at}: {why}")
 
     def _report(self, why: str) -> None:
-        self.problems.append(why)
-        log.warning("external bot %r: %s", self.command, why)
+        self.problems.append(f"{self.at[4:]}: {why}" if self.at else why)
+        log.warning("external bot %r%s: %s", self.command, self.at, why)
 
     def _send(self, message: dict[str, Any]) -> None:
         proc = self._spawn()
@@ -134,9 +138,20 @@ class ExternalBot:
             raise self._fail(BotDied, self._exit_text()) from None
 
     def _exit_text(self) -> str:
+        """Why the program stopped talking: its exit status, waited for a moment (its
+        output closes just before it ends, and the status told a crash from a clean exit)."""
         proc = self.proc
-        code = proc.poll() if proc is not None else None
-        return "the program has exited" + (f" (status {code})" if code is not None else "")
+        code: int | None = None
+        if proc is not None:
+            try:
+                code = proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                return "the program closed its standard output (it has not exited)"
+        if code is None:
+            return "the program has exited"
+        if code < 0:
+            return f"the program was killed by signal {-code}"
+        return f"the program has exited (status {code})"
 
     def _readline(self, timeout: float) -> str:
         proc = self._spawn()
@@ -146,7 +161,8 @@ class ExternalBot:
         while b"\n" not in self.buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self._fail(BotTimeout, f"no answer within {timeout:g} s")
+                raise self._fail(BotTimeout, f"no answer within {timeout:g} s (an answer must "
+                                             "end with a newline and be flushed)")
             ready, _, _ = select.select([fd], [], [], remaining)
             if not ready:
                 continue
@@ -154,8 +170,13 @@ class ExternalBot:
             if not chunk:
                 raise self._fail(BotDied, self._exit_text())
             self.buffer += chunk
+            if len(self.buffer) > MAX_LINE and b"\n" not in self.buffer:
+                raise self._fail(BotRefused, f"an answer line longer than {MAX_LINE} bytes "
+                                             f"(it begins {self.buffer[:40]!r})")
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return line.decode("utf-8", errors="replace").strip()
+        # (utf-8-sig: a byte order mark, as programs on Windows may begin their output
+        # with, is no part of the answer; "\r" of a "\r\n" line end is stripped)
+        return line.decode("utf-8-sig", errors="replace").strip()
 
     def close(self) -> None:
         """Tell the program to quit and make sure it has ended."""
@@ -196,6 +217,7 @@ class ExternalBot:
 
     def act(self, obs: Observation) -> int:
         check_turn(obs)
+        self.at = f" at {decision_text(obs)}"
         key = (obs.rules, obs.seat)
         if self.started_for != key:
             self._send(rules_message(obs.rules, obs.seat))
@@ -218,6 +240,16 @@ class ExternalBot:
         raise self._fail(BotRefused, f"{self.retries + 1} refused answers in a row{last}")
 
 
+def decision_text(obs: Observation) -> str:
+    """The decision ``obs`` asks for, in words: "seat 2's bid in hand 1", "seat 0's card
+    2 of trick 5 in hand 3"."""
+    if obs.phase == "play":
+        trick = sum(obs.tricks) + 1
+        return (f"seat {obs.seat}'s card {len(obs.trick) + 1} of trick {trick} "
+                f"in hand {obs.hand_number}")
+    return f"seat {obs.seat}'s bid in hand {obs.hand_number}"
+
+
 def parse_answer(answer: str, legal: set[int]) -> tuple[int | None, str]:
     """An answer line (``QH``, ``3``, ``nil`` or ``{"action": "QH"}``) as a legal action,
     or ``None`` and the reason it is refused."""
@@ -238,8 +270,8 @@ def parse_answer(answer: str, legal: set[int]) -> tuple[int | None, str]:
         return None, "empty answer"
     try:
         action = parse_action(text)
-    except SpadesError as exc:
-        return None, str(exc)
+    except SpadesError as exc:  # often a line of debugging, printed to the wrong stream
+        return None, f"{exc}; anything else a program prints goes to standard error"
     if action not in legal:
         options = " ".join(action_str(a) for a in sorted(legal))
         return None, f"{action_str(action)} is not legal now; legal: {options}"

@@ -199,5 +199,11 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"  {key.upper()} {s['spec']}: nil bids {nil} (made {made}), bags per hand "
               f"{bags}, decision median {s['decision_ms_median']:.1f} ms, "
               f"p95 {s['decision_ms_p95']:.1f} ms")
+    for key, count in r.get("refused", {}).items():
+        if count:
+            first = next(why for why in r["refused_examples"] if why[0] == key.upper())
+            print(f"  {key.upper()} {r['stats'][key]['spec']}: {count} answer"
+                  f"{'s' if count != 1 else ''} refused and asked again; the first: "
+                  f"{first[3:]}")
     for why in r.get("void_reasons", []):
         print(f"  void: {why}")

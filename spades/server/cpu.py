@@ -15,10 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from spades import bots
-from spades.bots.external import ExternalBot
+from spades.bots.external import ExternalBot, ExternalBotError
 from spades.engine import Observation
 
 _CACHE: dict[tuple[str, int], Any] = {}
+#: When each cached external program last decided (``time.monotonic``).
+_USED: dict[tuple[str, int], float] = {}
+_LOCK = threading.Lock()
+#: A cached external program idle this long (seconds) is stopped: its table's match ended
+#: in another worker, or its table was closed or abandoned. Asked again, it starts anew.
+EXTERNAL_IDLE = 600.0
 #: External programs the operator offers as CPU strengths (``spades serve --bot NAME=cmd:...``).
 _EXTERNAL: dict[str, str] = {}
 
@@ -72,14 +78,39 @@ def spec_of(strength: str) -> str:
 
 
 def bot_act(spec: str, seed: int, obs: Observation) -> int:
-    """Decide for one seat (runs in a worker). Bots are cached per (spec, seed)."""
+    """Decide for one seat (runs in a worker). Bots are cached per (spec, seed); external
+    programs idle for :data:`EXTERNAL_IDLE` seconds are stopped."""
     key = (spec, seed)
-    bot = _CACHE.get(key)
-    if bot is None:
-        if len(_CACHE) > 2000:
-            _CACHE.clear()
-        bot = _CACHE[key] = bots.make_bot(spec, seed)
-    return int(bot.act(obs))
+    now = time.monotonic()
+    with _LOCK:
+        idle = [k for k, at in _USED.items() if now - at > EXTERNAL_IDLE and k != key]
+        bot = _CACHE.get(key)
+        if bot is None:
+            if len(_CACHE) > 2000:
+                idle = list(_USED)  # (every program of the cache, not only the idle ones)
+                _CACHE.clear()
+            bot = _CACHE[key] = bots.make_bot(spec, seed)
+        if is_external(spec):
+            _USED[key] = now
+    for k in idle:
+        release(*k)
+    try:
+        return int(bot.act(obs))
+    except ExternalBotError:
+        release(spec, seed)  # (stopped already; the table seats a CPU instead)
+        raise
+
+
+def release(spec: str, seed: int) -> None:
+    """The seat's external program (``spec``, ``seed``) is no longer needed (its match is
+    over): send it ``quit`` and reap it. Other bots, and a program not started, are let be."""
+    with _LOCK:
+        _USED.pop((spec, seed), None)
+        bot = _CACHE.get((spec, seed)) if is_external(spec) else None
+        if bot is not None:
+            del _CACHE[(spec, seed)]
+    if isinstance(bot, ExternalBot):
+        bot.close()
 
 
 def hint_for(obs: Observation, names: tuple[str, ...] | None = None) -> tuple[int, str]:
@@ -94,6 +125,11 @@ def hint_for(obs: Observation, names: tuple[str, ...] | None = None) -> tuple[in
 HINT_NICENESS = 10
 
 
+def _drop_signal(signum: int, frame: object) -> None:
+    """A signal handler that does nothing (unlike ``SIG_IGN``, reset to the default in a
+    program started from here)."""
+
+
 def _watch_parent(parent: int, niceness: int = 0) -> None:
     """Worker initializer: exit as soon as the server that started this worker is gone
     (even killed with SIGKILL), so no worker, and no resource tracker waiting on the
@@ -101,7 +137,8 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
     server and the CPU players). Ctrl-C is left to the server: the terminal sends SIGINT
     to the whole foreground group, and a worker that took it printed a KeyboardInterrupt
     traceback while the server was stopping it anyway."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _drop_signal)  # (SIG_IGN would be inherited by external
+    # programs started here: they outlived a Ctrl-C)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
@@ -203,6 +240,17 @@ class CpuPool:
             return await loop.run_in_executor(self.pool, bot_act, spec, seed, obs)
         finally:
             self.gate.leave(key)
+
+    async def release(self, spec: str, seed: int) -> None:
+        """Stop a seat's external program (:func:`release`) off the event loop (it waits up
+        to 1 s for the program to end). In a process pool this reaches one worker only;
+        a program started by another is stopped once idle (:data:`EXTERNAL_IDLE`)."""
+        if not is_external(spec):
+            return
+        if self.pool is None:
+            release(spec, seed)
+            return
+        await asyncio.get_running_loop().run_in_executor(self.pool, release, spec, seed)
 
     async def hint(self, obs: Observation, names: tuple[str, ...] | None = None
                    ) -> tuple[int, str]:

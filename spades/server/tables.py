@@ -35,7 +35,7 @@ from spades.engine.actions import is_play
 from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
 from spades.present.narrate import Narrator
 from spades.server import frames, views
-from spades.server.cpu import CpuPool, spec_of
+from spades.server.cpu import CpuPool, is_external, spec_of
 from spades.server.options import build_rules, changes_said, invite_code
 from spades.server.protocol import (
     ChatLine,
@@ -1495,10 +1495,22 @@ class Table:
             return
         self.finish_failures = 0
         self.status = "finished"
+        self._release_programs()
         over = MatchOver(m.winner, tuple(m.scores))
         self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
                    "text": lambda n: n.say(over)}, with_table=True)
         self.hub.lobby_changed(self)
+
+    def _release_programs(self) -> None:
+        """The match is over: its external programs are told ``quit`` and reaped (they were
+        left running until the server stopped, three for a table of them)."""
+        for seat, place in enumerate(self.places):
+            try:
+                spec = spec_of(place.cpu or self.cpu_default)
+            except ValueError:  # (a strength no longer offered)
+                continue
+            if is_external(spec):
+                self._spawn(self.hub.cpu.release(spec, self.seed_base + seat))
 
     async def _retry_finish(self) -> None:
         self._finish_retry = None

@@ -251,10 +251,15 @@ class Turns:
                     # tables (a table of unknown origin, restored: its own share)
                     action = await t.hub.cpu.decide(spec, t.seed_base + seat, obs,
                                                     t.address or f"table {t.id}")
-                except Exception:
+                except Exception as exc:
                     if not is_external(spec):
                         raise
-                    place.cpu = default_strength()  # a dead program: a CPU takes the seat
+                    # a dead program: a CPU takes the seat, and the log says which and why
+                    # (the error names the program, the decision and what went wrong)
+                    log.warning("table %s: the CPU strength %s at seat %d failed: %s; the %s "
+                                "CPU plays for it for the rest of the match", t.id,
+                                place.cpu or t.cpu_default, seat, exc, default_strength())
+                    place.cpu = default_strength()
                     continue
                 if version != t.version:
                     return

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from spades.bots import make_bot
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC, flags=re.S)
@@ -54,3 +56,19 @@ def test_the_readme_library_example_plays_a_hand_as_shown() -> None:
     assert re.fullmatch(r"\d bids (nil|\d+)", lines[0])
     assert re.fullmatch(r"\d plays the \w+ of \w+", lines[-2])
     assert re.fullmatch(r"\[-?\d+, -?\d+\] (0|1|None)", lines[-1])
+
+
+def test_the_protocol_docs_shell_bot_plays_a_hand(tmp_path: Path) -> None:
+    # docs/bot-protocol.md's "A bot in a shell script", as written, plays a whole hand.
+    from spades.bots.external import ExternalBot
+    from spades.engine import Match, profile
+    from tests.bots.conftest import play_hand
+
+    doc = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    [script] = re.findall(r"## A bot in a shell script\n.*?```sh\n(.*?)```", doc, flags=re.S)
+    (tmp_path / "first_legal.sh").write_text(script, encoding="utf-8")
+    for rules in (profile("cardems"), profile("cards4net", jokers=True)):  # (blind nil too)
+        match = Match.new(rules, seed=4)
+        with ExternalBot(f"sh {tmp_path / 'first_legal.sh'}") as bot:
+            play_hand(match, [bot if s == 0 else make_bot("beginner", s) for s in range(4)])
+        assert len(match.results) == 1 and bot.problems == []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shlex
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -66,7 +68,40 @@ def test_giving_up_says_what_the_last_refused_answer_was_and_why() -> None:
     assert str(caught.value).endswith(
         "3 refused answers in a row (the last, 'what is a spade?': 'what is a spade?' is not "
         "an action: write a card like 'QH' or '10H', a bid like '3' or 'nil', 'blind-nil' or "
-        "'look')")
+        "'look'; anything else a program prints goes to standard error)")
+
+
+def test_a_failure_names_the_decision_and_the_exit_status() -> None:
+    # "external bot '...': the program has exited" named neither the hand nor the decision
+    # it was asked, and mostly not the status either (read before the program had ended).
+    bot = ExternalBot(cmd(BROKEN, "crash"))
+    with pytest.raises(BotDied) as caught:
+        _first_decision(bot)
+    assert str(caught.value).endswith(
+        "' at seat 2's bid in hand 1: the program has exited (status 3)")
+    assert bot.problems == ["seat 2's bid in hand 1: the program has exited (status 3)"]
+
+
+def test_a_crash_mid_hand_names_the_trick_and_card() -> None:
+    match = Match.new(profile("cardems"), seed=1)
+    bot = ExternalBot(cmd(BROKEN, "crash-in-play"))
+    seat = (match.dealer + 1) % 4  # the leader of the first trick
+    bots = [bot if s == seat else make_bot("beginner", s) for s in range(4)]
+    with pytest.raises(BotDied) as caught:
+        play_hand(match, bots)
+    assert str(caught.value).endswith(
+        f"' at seat {seat}'s card 1 of trick 1 in hand 1: the program has exited (status 5)")
+    assert bot.proc is None
+
+
+def test_a_timeout_reminds_that_answers_are_flushed() -> None:
+    # A Python bot that print()s without flush=True hangs at its first answer: the message
+    # said only "no answer within 10 s".
+    bot = ExternalBot(cmd(BROKEN, "sleep"), timeout=0.3, start_timeout=0.0)
+    with pytest.raises(BotTimeout, match=r"seat 2's bid in hand 1: no answer within 0\.3 s "
+                                         r"\(an answer must end with a newline and be "
+                                         r"flushed\)$"):
+        _first_decision(bot)
 
 
 def test_timeout_stops_the_program() -> None:
@@ -115,6 +150,13 @@ def test_arena_voids_deals_of_a_dead_program() -> None:
                       deals=2)
     result = run_arena(cfg, jobs=1)
     assert result["void"] == 2 and result["deals"] == 0
+    # which deal, which play of it, which program, which decision, and why ("deal seed
+    # 1000003: external bot '...': the program has exited" named no deal of the run)
+    program = re.escape(cmd(BROKEN, "crash"))
+    for index, reason in enumerate(result["void_reasons"]):
+        assert re.fullmatch(rf"deal {index} \(seed {1_000_003 + index}\), play 1 of 2: "
+                            rf"external bot '{program}' at seat \d's bid in hand 1: the "
+                            r"program has exited \(status 3\)", reason), reason
 
 
 @pytest.mark.parametrize(("answer", "why"), [
@@ -165,3 +207,68 @@ def test_a_command_that_is_no_text_is_refused_by_name(command: object) -> None:
     with pytest.raises(TypeError, match=r"^command: must be text like 'python3 my_bot\.py', "
                                         rf"not {re.escape(repr(command))}$"):
         ExternalBot(command)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("setup", [
+    "from spades.bots.arena import _leave_ctrl_c; _leave_ctrl_c()",
+    "import os; from spades.server.cpu import _watch_parent; _watch_parent(os.getppid())",
+])
+def test_a_program_started_by_a_worker_does_not_ignore_ctrl_c(setup: str) -> None:
+    # The arena's and the server's workers ignored SIGINT (SIG_IGN), and an ignored signal
+    # stays ignored across exec: after a Ctrl-C the run ended, but a bot program that was
+    # thinking (or hung) went on running, orphaned.
+    code = (f"{setup}\n"
+            "from spades.bots.external import ExternalBot\n"
+            f"bot = ExternalBot({cmd(EXAMPLE)!r})\n"
+            "proc = bot._spawn()\n"
+            "status = open(f'/proc/{proc.pid}/status').read()\n"
+            "print(next(line for line in status.splitlines() if line.startswith('SigIgn:')))\n"
+            "bot.close()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    ignored = int(done.stdout.split()[1], 16)
+    assert not ignored & (1 << (signal.SIGINT - 1)), done.stdout
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_no_part_of_the_answer() -> None:
+    # A program whose output began with a UTF-8 byte order mark (as some Windows programs
+    # write) had its first answer refused: '\ufeffnil' is not an action.
+    with ExternalBot(cmd(BROKEN, "bom-crlf"), retries=0) as bot:
+        assert _first_decision(bot) == NIL
+        assert _first_decision(bot) == NIL
+        assert bot.problems == []
+
+
+def test_the_arena_reports_refused_answers_of_deals_that_went_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A program whose answers were refused, then given right when asked again, played on
+    # without a word anywhere: the arena silences the programs' log, and a bot printing a
+    # greeting on standard output had every decision refused once, unseen.
+    from spades.cli.arena import print_report
+
+    cfg = ArenaConfig(a=f"cmd:{cmd(BROKEN, 'illegal-once')}", b="beginner",
+                      rules=profile("cardems"), deals=1)
+    result = run_arena(cfg, jobs=1)
+    assert result["deals"] == 1 and result["void"] == 0
+    assert result["refused"] == {"a": 4, "b": 0}  # each program, two seats a play, once
+    first = result["refused_examples"][0]
+    assert re.fullmatch(r"A: deal 0 \(seed 1000003\), play 1 of 2: seat \d's bid in hand 1: "
+                        r"refused answer '14': 14 is not legal now; legal: nil 1 2 .* 13",
+                        first), first
+    print_report(result)
+    out = capsys.readouterr().out
+    assert f"  A {cfg.a}: 4 answers refused and asked again; the first: {first[3:]}\n" in out
+    clean = run_arena(ArenaConfig(a=f"cmd:{cmd(EXAMPLE)}", b="beginner",
+                                  rules=profile("cardems"), deals=1), jobs=1)
+    assert "refused" not in clean and "refused_examples" not in clean
+
+
+def test_a_program_writing_without_end_is_stopped() -> None:
+    # Its output was kept in memory, without limit, until its time was up.
+    bot = ExternalBot(cmd(BROKEN, "flood"), timeout=60)
+    with pytest.raises(BotRefused, match=r"seat 2's bid in hand 1: an answer line longer "
+                                         r"than 1048576 bytes \(it begins b'xxxx"):
+        _first_decision(bot)
+    assert bot.proc is None
