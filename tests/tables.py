@@ -1,9 +1,13 @@
 """Every kind of table: each profile, each player count and kind of sides, and the house
-variants, as (profile, rule knobs) for tests that run something under all of them."""
+variants, as (profile, rule knobs) for tests that run something under all of them; and a
+first hand played to order (:func:`first_hand`)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from spades.engine import LOOK, NIL, Match, profile
 
 EVERY_TABLE: list[tuple[str, dict[str, Any]]] = [
     ("cardems", {}),
@@ -26,3 +30,22 @@ EVERY_TABLE: list[tuple[str, dict[str, Any]]] = [
 #: Test ids for :data:`EVERY_TABLE`: the profile, then each knob as ``-name=value``.
 EVERY_TABLE_IDS = [name + "".join(f"-{k}={v}" for k, v in knobs.items())
                    for name, knobs in EVERY_TABLE]
+
+
+def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
+    """A match of ``rules_name`` after its first hand, in which seat ``s`` bid ``bids[s]``
+    (every other seat 1), each looking at its cards first, and played its first legal card
+    (the same cards, whatever the bids)."""
+    match = Match(profile(rules_name, **knobs), rng=random.Random(seed))
+    while not match.results:
+        if match.phase == "deal":
+            match.deal()
+            continue
+        legal = match.legal_actions()
+        if LOOK in legal:
+            match.apply(LOOK)
+        elif match.phase == "bid":
+            match.apply(NIL + bids.get(match.current_player, 1))
+        else:
+            match.apply(legal[0])
+    return match

@@ -9,6 +9,7 @@ import pytest
 
 from spades.engine import Match, profile
 from spades.present.sheet import score_sheet
+from tests.tables import first_hand
 
 
 def _one_hand(rules_name: str, names: list[str]) -> str:
@@ -67,27 +68,6 @@ def test_a_sheet_of_a_record_says_to_replay_it_first() -> None:
         score_sheet({"rules": "cardems", "hands": []})  # type: ignore[arg-type]
 
 
-def _hand_bid(rules_name: str, bids: dict[int, int], seed: int = 3,
-              **knobs: object) -> Match:
-    """One hand of ``rules_name`` in which seat ``s`` bids ``bids[s]`` (0: Nil; every other
-    seat 1), each looking at its cards first, and plays its first legal card."""
-    from spades.engine import LOOK, NIL, OVER
-
-    match = Match(profile(rules_name, one_hand=True, **knobs), rng=random.Random(seed))
-    while match.phase is not OVER:
-        if match.phase == "deal":
-            match.deal()
-            continue
-        legal = match.legal_actions()
-        if LOOK in legal:
-            match.apply(LOOK)
-        elif match.phase == "bid":
-            match.apply(NIL + bids.get(match.current_player, 1))
-        else:
-            match.apply(legal[0])
-    return match
-
-
 def test_a_contract_of_10_under_10_for_200_names_the_rule_on_the_sheet() -> None:
     """Under 10 for 200 the sheet said "points -200, total -200" for a contract of 10 set
     (or +200 made), without the rule that made it worth 200, which only the hand's details
@@ -95,14 +75,14 @@ def test_a_contract_of_10_under_10_for_200_names_the_rule_on_the_sheet() -> None
     contract -200, Nil -100)"; the words are the rules' own."""
     from spades.present.rules import TEN_FOR_200
 
-    match = _hand_bid("cards4net", {0: 5, 2: 5}, ten_for_200=True)
+    match = first_hand("cards4net", {0: 5, 2: 5}, 3, one_hand=True, ten_for_200=True)
     r = match.results[0]
     made = "made" if r.sides[0].made else "set"
     sheet = score_sheet(match)
     line = next(x for x in sheet.splitlines() if x.startswith("  North and South: "))
     assert f"; points {r.points[0]:+d} ({TEN_FOR_200}, {made}), total " in line, sheet
     assert sheet.count(TEN_FOR_200) == 1, sheet  # East and West bid 2: not said
-    match = _hand_bid("cards4net", {0: 10, 2: 0}, ten_for_200=True)
+    match = first_hand("cards4net", {0: 10, 2: 0}, 3, one_hand=True, ten_for_200=True)
     r = match.results[0]
     s = r.sides[0]
     made = "made" if s.made else "set"
@@ -110,7 +90,7 @@ def test_a_contract_of_10_under_10_for_200_names_the_rule_on_the_sheet() -> None
     assert f"; points {r.points[0]:+d} ({TEN_FOR_200}, {made}: contract " in line, line
     assert ", Nil " in line, line
     # without the rule the sheet reads as before
-    line = next(x for x in score_sheet(_hand_bid("cards4net", {0: 5, 2: 5})).splitlines()
+    line = next(x for x in score_sheet(first_hand("cards4net", {0: 5, 2: 5}, 3, one_hand=True)).splitlines()
                 if x.startswith("  North and "))
     assert "10 for 200" not in line and re.search(r"; points [+-]\d+, total ", line), line
 
@@ -126,9 +106,9 @@ def test_a_bonus_on_the_sheet_says_which_bonus() -> None:
     assert bonus_note(rules, 9) == f"for a made contract above {rules.hard_contract_from}"
     seen = set()
     for seed in range(40):  # a seat bids what it took when every seat bid 1 (the same play)
-        tricks = _hand_bid("race400", {}, seed=seed).results[0].tricks
+        tricks = first_hand("race400", {}, seed, one_hand=True).results[0].tricks
         best = max(range(4), key=lambda s: tricks[s])
-        sheet = score_sheet(_hand_bid("race400", {best: tricks[best]}, seed=seed))
+        sheet = score_sheet(first_hand("race400", {best: tricks[best]}, seed, one_hand=True))
         for said in re.findall(r"bonus [+-]\d+[^,)]*", sheet):
             assert said in ("bonus +20 for a contract of 1 or 2 made exactly",
                             *(f"bonus +{10 * n} for a made contract above "

@@ -9,6 +9,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 
@@ -75,6 +76,18 @@ def test_a_create_against_cpus_cut_off_after_storing_starts_the_table_it_leads_t
         assert [m.get("ref") for m in acks] == ["cut", "q1"], acks
 
 
+def _taken_over(a: Server, b: Server, shared: Any, lease: str) -> tuple[str, object]:
+    """Once a has stopped itself with the new table stored, and b has taken its lease over:
+    the table's id and its lease holder (b)."""
+    wait_until(lambda: _paused(a), "a to stop itself once the table is stored")
+    [tid] = _unfinished(b)
+    was = shared.get(lease + tid)
+    assert isinstance(was, str)  # (a's)
+    wait_until(lambda: shared.get(lease + tid) not in (None, was),
+               "b to take the table over once a's lease runs out")
+    return tid, shared.get(lease + tid)
+
+
 @contextmanager
 def _cut_off_create(postgres: PostgresServer, redis_server: RedisServer, name: str,
                     cpus: bool) -> Iterator[tuple[NetPlayer, str, Server, Server]]:
@@ -91,13 +104,7 @@ def _cut_off_create(postgres: PostgresServer, redis_server: RedisServer, name: s
         pubsub = shared.pubsub()
         ann.send({"type": "create", "options": OPTIONS, "cpus": cpus, "ref": "cut"})
         try:
-            wait_until(lambda: _paused(a), "a to stop itself once the table is stored")
-            [tid] = _unfinished(b)
-            was = shared.get(lease + tid)
-            assert isinstance(was, str)  # (a's)
-            wait_until(lambda: shared.get(lease + tid) not in (None, was),
-                       "b to take the table over once a's lease runs out")
-            holder = shared.get(lease + tid)
+            tid, holder = _taken_over(a, b, shared, lease)
             assert isinstance(holder, str)
             pubsub.subscribe(_prefix(a) + "node:" + holder)
             a.proc.send_signal(signal.SIGCONT)
@@ -163,13 +170,7 @@ def test_a_continued_upload_whose_process_is_cut_off_after_storing_is_run_once(
             headers={"Authorization": f"Bearer {ann.token}"}, timeout=120)))
         post.start()
         try:
-            wait_until(lambda: _paused(a), "a to stop itself once the table is stored")
-            [tid] = _unfinished(b)
-            was = shared.get(lease + tid)
-            assert isinstance(was, str)  # (a's)
-            wait_until(lambda: shared.get(lease + tid) not in (None, was),
-                       "b to take the table over once a's lease runs out")
-            holder = shared.get(lease + tid)
+            tid, holder = _taken_over(a, b, shared, lease)
         finally:
             a.proc.send_signal(signal.SIGCONT)
             post.join(120)

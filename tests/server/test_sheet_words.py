@@ -5,36 +5,15 @@ rules' words."""
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from starlette.testclient import TestClient
 
-from spades.engine import LOOK, NIL, Match, profile
+from spades.engine import Match
 from spades.present.sheet import score_sheet
 from tests.server.helpers import Player
+from tests.tables import first_hand
 
 TEN_SET = "10 for 200, set"
 SMALL_BONUS = "bonus +20 for a contract of 1 or 2 made exactly"
-
-
-def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
-    """A match of ``rules_name`` after its first hand, in which seat ``s`` bid ``bids[s]``
-    (every other seat 1), each looking at its cards first, and played its first legal card
-    (the same cards, whatever the bids)."""
-    match = Match(profile(rules_name, **knobs), rng=random.Random(seed))
-    while not match.results:
-        if match.phase == "deal":
-            match.deal()
-            continue
-        legal = match.legal_actions()
-        if LOOK in legal:
-            match.apply(LOOK)
-        elif match.phase == "bid":
-            match.apply(NIL + bids.get(match.current_player, 1))
-        else:
-            match.apply(legal[0])
-    return match
 
 
 def ten_for_200_set() -> Match:
