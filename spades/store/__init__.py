@@ -310,14 +310,17 @@ class Store:
     def find_game(self, prefix: str, shown: int = 5) -> GameRow:
         """A game by its id or a unique prefix of it (as people type them). A prefix of
         several raises :class:`AmbiguousId` with up to ``shown`` of their ids, the most
-        recently played first."""
+        recently played first. Case does not matter, on every backend."""
         if not prefix.strip():  # '' is a prefix of every id: "'' matches more than one game"
             raise StoreError("no game id given: type a game's id, or its first letters "
                              "(spades history lists them), or last")
         if "\x00" in prefix:  # (PostgreSQL refuses the query)
             raise StoreError(f"no game with id {prefix!r}")
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
+            # Regardless of case on every backend (SQLite's LIKE ignores ASCII case,
+            # PostgreSQL's does not: "2333CCC0" found a game on the one, not the other).
+            found = func.lower(games.c.id).startswith(prefix.lower(), autoescape=True)
+            rows = conn.execute(select(games).where(found)
                                 .order_by(games.c.updated_at.desc(), games.c.id)
                                 .limit(max(shown, 1) + 1)).mappings().all()
         if not rows:

@@ -26,6 +26,20 @@ def test_a_store_keeps_games_users_and_events_on_each_backend(database: str) -> 
         store.close()
 
 
+def test_a_game_id_prefix_is_found_regardless_of_case_on_each_backend(database: str) -> None:
+    # SQLite's LIKE ignores case, PostgreSQL's does not: spades show 2333CCC0 found the game
+    # on the one and said "no game with id" on the other.
+    store = Store.open(database)
+    try:
+        gid = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+        for typed in (gid[:8].upper(), gid[:8], gid.upper(), gid[:8].swapcase()):
+            assert store.find_game(typed).id == gid, typed
+        with pytest.raises(StoreError, match="no game with id"):
+            store.find_game("zz" + gid[:6])
+    finally:
+        store.close()
+
+
 def test_a_url_whose_driver_is_missing_says_so() -> None:
     with pytest.raises(StoreError, match=r"No module named 'nosuchdriver'|Can't load plugin"):
         Store.open("postgresql+nosuchdriver://u@127.0.0.1/db")
