@@ -556,6 +556,21 @@ class Store:
         game = self.game(game_id)
         return game, rebuild(game.rules, game.first_dealer or 0, self.events(game_id))
 
+    def scores_so_far(self, rows: Sequence[GameRow]) -> dict[str, tuple[int, list[int]]]:
+        """For games not finished: by id, how many hands are scored and each side's score
+        after them, replayed from the stored events (as far as they fit). This reads and
+        replays each game whole: callers bound how many they ask for. A game whose events
+        cannot be replayed from the start is left out."""
+        out: dict[str, tuple[int, list[int]]] = {}
+        for game in rows:
+            try:
+                match, _, _ = rebuild_readable(game.rules, game.first_dealer or 0,
+                                               self.events(game.id))
+            except StoreError:
+                continue
+            out[game.id] = (len(match.results), [int(x) for x in match.scores])
+        return out
+
     def load_readable(self, game_id: str) -> tuple[GameRow, Match, StoreError | None, int]:
         """The game and as much of its match as its stored events describe, with the error
         of the first event that does not fit (None if all do) and how many are left out

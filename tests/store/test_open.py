@@ -84,3 +84,25 @@ def test_processes_starting_together_migrate_one_at_a_time(postgres: PostgresSer
     finally:
         for s in stores:
             s.close()
+
+
+def test_the_scores_so_far_of_an_unfinished_game_on_each_backend(database: str) -> None:
+    """The history's scores of an unfinished match (not stored until it ends): replayed."""
+    import json
+    from pathlib import Path
+
+    from spades.engine import replay
+
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record = json.loads(example.read_text(encoding="utf-8"))
+    done = replay(dict(record, hands=record["hands"][:2]))
+    record["hands"] = [*record["hands"][:2], dict(record["hands"][2], plays=[])]
+    match = replay(record)
+    store = Store.open(database)
+    try:
+        gid = store.save_record(match, seats=[{"name": "Ann"}] * 4)
+        fresh = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+        games = [store.game(gid), store.game(fresh)]
+        assert store.scores_so_far(games) == {gid: (2, list(done.scores)), fresh: (0, [0, 0])}
+    finally:
+        store.close()
