@@ -17,6 +17,7 @@ import math
 import os
 import select
 import shlex
+import shutil
 import subprocess
 import time
 from typing import Any
@@ -74,6 +75,41 @@ def _seconds(name: str, value: object, *, zero: bool) -> float:
     if not (value >= 0 if zero else value > 0) or not math.isfinite(value):
         raise ValueError(f"{what}, not {value!r}")
     return value
+
+
+def program_problem(argv0: str) -> str | None:
+    """Why the program ``argv0`` of a command cannot be started, or ``None`` if it can be:
+    ``"not found"``, ``"not found on PATH"``, ``"a folder, not a program"`` or ``"not
+    executable"`` (a path holding a slash is taken from the current folder, a bare name is
+    looked for on PATH, as the program is started). Callers refuse such a spec before
+    anything is played; a program is still only started on its first decision."""
+    if os.sep in argv0 or (os.altsep and os.altsep in argv0):
+        if os.path.isdir(argv0):
+            return "a folder, not a program"
+        if not os.path.exists(argv0):
+            return "not found"
+        return None if os.access(argv0, os.X_OK) else "not executable"
+    if shutil.which(argv0) is not None:
+        return None
+    for folder in os.get_exec_path():
+        if os.path.isfile(os.path.join(folder or ".", argv0)):
+            return "not executable"
+    return "not found on PATH"
+
+
+def check_program(command: str) -> None:
+    """Refuse (``ValueError``) a ``cmd:`` command whose program cannot be started, naming
+    the spec, the program and why."""
+    program = ExternalBot(command).argv[0]
+    why = program_problem(program)
+    if why is None:
+        return
+    hint = ""
+    if why == "not executable":
+        hint = " (make it executable, or put its interpreter first, like cmd:\"python3 bot.py\")"
+    elif why == "not found on PATH" and os.path.isfile(program):
+        hint = f" (a program in this folder is named ./{program})"
+    raise ValueError(f"cmd:{command}: cannot run the program {program!r}: {why}{hint}")
 
 
 class ExternalBot:

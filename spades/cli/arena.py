@@ -103,6 +103,14 @@ def run(args: argparse.Namespace) -> int:
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
+            if spec.startswith("cmd:"):  # refused now, not every deal voided by it
+                from spades.bots.external import check_program
+
+                try:
+                    check_program(spec[4:])
+                except ValueError as exc:
+                    print(f"spades arena: {side}: {exc}", file=sys.stderr)
+                    return 2
     try:
         teams: tuple[tuple[int, ...], ...] | EllipsisType | None = ...  # the profile's
         if args.teams is not None:

@@ -237,10 +237,10 @@ def build_levels(args: argparse.Namespace, players: int, human: int) -> list[str
             raise UsageError(f"--cpu {item!r}: unknown CPU level {level!r}; choose one of "
                              f"{', '.join(known)}")
         if level.startswith("cmd:"):
-            from spades.bots.external import ExternalBot
+            from spades.bots.external import check_program
 
             try:
-                ExternalBot(level[4:])  # checks the command; the program starts later
+                check_program(level[4:])  # the command and its program; started later
             except ValueError as exc:
                 raise UsageError(f"--cpu {item!r}: {exc}") from None
         if eq:

@@ -86,6 +86,9 @@ RECORD_CACHE_BYTES = 32_000_000
 #: Bytes of score sheets of tables run by other processes kept ready to send (with
 #: ``--redis``: GET /api/tables/{id}/sheet).
 SHEET_CACHE_BYTES = 8_000_000
+#: Unfinished matches of a history (GET /api/users/{id}/history), the newest first, whose
+#: scores so far are worked out, each by replaying its stored events (a few ms a match).
+HISTORY_REPLAYS = 20
 
 T = TypeVar("T")
 
@@ -335,25 +338,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The records the user uploaded for review are listed to the user alone (the
         # names in them may be anyone's), marked: they were not played here.
         mine = viewer is not None and viewer.id == user_id
+        listed = [g for g in await hub.db(hub.store.list_games, user_id=user_id,
+                                          uploader=user_id if mine else None, limit=200)
+                  if not _private(g) or _member(g, viewer)]  # a private table's id is
+        # for its own people. An unfinished match's scores so far are replayed from its
+        # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.
+        unfinished = [g for g in listed if g.status != "finished"][:HISTORY_REPLAYS]
+        so_far = await hub.db(hub.store.scores_so_far, unfinished) if unfinished else {}
         out = []
-        for g in await hub.db(hub.store.list_games, user_id=user_id,
-                              uploader=user_id if mine else None, limit=200):
-            if _private(g) and not _member(g, viewer):
-                continue  # a private table's id is for its own people
+        for g in listed:
             sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)
             uploaded = sat is None and g.kind == "import"
             seat = sat or 0
             res = g.result or {}
             winner = res.get("winner")
+            hands, scores = so_far.get(g.id, (None, list(res.get("scores") or [])))
             names = ([str(s.get("name") or "") or default_name(len(g.seats), i)
                       for i, s in enumerate(g.seats)] if uploaded
                      else history_names(g.seats, seat))
             out.append(HistoryItem(
                 game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
-                names=names, scores=list(res.get("scores") or []), winner=winner,
+                names=names, scores=scores, winner=winner,
                 won=not uploaded and winner is not None and g.rules.side_of[seat] == winner,
                 finished=g.status == "finished", updated_at=g.updated_at.timestamp(),
-                sides=[list(side) for side in g.rules.sides], uploaded=uploaded))
+                sides=[list(side) for side in g.rules.sides], uploaded=uploaded,
+                hands_scored=hands))
         return out
 
     # Tables and records ---------------------------------------------------------------------

@@ -785,6 +785,10 @@ class HistoryItem(BaseModel):
     #: A record the user uploaded for review (they did not play it here: ``seat`` is 0,
     #: ``won`` false, and it is not in their statistics); its record downloads all the same.
     uploaded: bool = False
+    #: A match not finished: how many hands are scored so far, ``scores`` being the scores
+    #: after them; ``None`` for a finished match, or an unfinished one older than the
+    #: newest 20 unfinished of the list (its ``scores`` empty: not worked out).
+    hands_scored: int | None = None
 
 
 class StatsOut(BaseModel):

@@ -310,14 +310,17 @@ class Store:
     def find_game(self, prefix: str, shown: int = 5) -> GameRow:
         """A game by its id or a unique prefix of it (as people type them). A prefix of
         several raises :class:`AmbiguousId` with up to ``shown`` of their ids, the most
-        recently played first."""
+        recently played first. Case does not matter, on every backend."""
         if not prefix.strip():  # '' is a prefix of every id: "'' matches more than one game"
             raise StoreError("no game id given: type a game's id, or its first letters "
                              "(spades history lists them), or last")
         if "\x00" in prefix:  # (PostgreSQL refuses the query)
             raise StoreError(f"no game with id {prefix!r}")
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games).where(games.c.id.startswith(prefix, autoescape=True))
+            # Regardless of case on every backend (SQLite's LIKE ignores ASCII case,
+            # PostgreSQL's does not: "2333CCC0" found a game on the one, not the other).
+            found = func.lower(games.c.id).startswith(prefix.lower(), autoescape=True)
+            rows = conn.execute(select(games).where(found)
                                 .order_by(games.c.updated_at.desc(), games.c.id)
                                 .limit(max(shown, 1) + 1)).mappings().all()
         if not rows:
@@ -552,6 +555,21 @@ class Store:
     def load_match(self, game_id: str) -> tuple[GameRow, Match]:
         game = self.game(game_id)
         return game, rebuild(game.rules, game.first_dealer or 0, self.events(game_id))
+
+    def scores_so_far(self, rows: Sequence[GameRow]) -> dict[str, tuple[int, list[int]]]:
+        """For games not finished: by id, how many hands are scored and each side's score
+        after them, replayed from the stored events (as far as they fit). This reads and
+        replays each game whole: callers bound how many they ask for. A game whose events
+        cannot be replayed from the start is left out."""
+        out: dict[str, tuple[int, list[int]]] = {}
+        for game in rows:
+            try:
+                match, _, _ = rebuild_readable(game.rules, game.first_dealer or 0,
+                                               self.events(game.id))
+            except StoreError:
+                continue
+            out[game.id] = (len(match.results), [int(x) for x in match.scores])
+        return out
 
     def load_readable(self, game_id: str) -> tuple[GameRow, Match, StoreError | None, int]:
         """The game and as much of its match as its stored events describe, with the error

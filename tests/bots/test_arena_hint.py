@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -256,8 +257,9 @@ def test_hint_says_a_joker_is_not_in_a_deck_without_jokers(
 
 def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    missing = tmp_path / "no-such-program"
-    code = main(["arena", "--a", f"cmd:{missing}", "--b", "beginner", "--deals", "2",
+    # (a missing program is refused before any deal: a program that fails at once voids all)
+    crash = f"{sys.executable} {Path(__file__).with_name('broken_bot.py')} crash"
+    code = main(["arena", "--a", f"cmd:{crash}", "--b", "beginner", "--deals", "2",
                  "--jobs", "1", "--json", "--quiet"])
     out, err = capsys.readouterr()
     assert code == 1
@@ -266,8 +268,8 @@ def test_arena_with_every_deal_void_has_no_result(tmp_path: Path,
     assert last["mean"] is None and last["ci95"] is None
     assert "A minus B: no result" in out
     assert "every deal failed (2 void), so there is no result; the first error: " in err
-    assert f"cannot start '{missing}'" in err
-    assert err.count("cannot start") == 1  # the reason is told once, not also by the log
+    assert f"external bot '{crash}' at seat " in err
+    assert err.count("the program has exited") == 1  # told once, not also by the log
 
 
 def test_hint_seat_by_name_as_for_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -136,6 +136,43 @@ def test_missing_program() -> None:
         _first_decision(ExternalBot("/nonexistent/bot-program"))
 
 
+@pytest.mark.parametrize(("program", "why"), [
+    ("{tmp}/no-such-bot", "not found"),
+    ("{tmp}/bot.py", "not executable (make it executable, or put its interpreter first"),
+    ("{tmp}", "a folder, not a program"),
+    ("no-such-bot-on-path-7f3a", "not found on PATH"),
+])
+def test_arena_refuses_a_program_that_cannot_be_run_before_any_deal(
+        program: str, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Every deal was played and voided ("cannot start ..."), one after another.
+    from spades.cli import main
+
+    (tmp_path / "bot.py").write_text("print('hi')\n", encoding="utf-8")
+    (tmp_path / "bot.py").chmod(0o644)
+    program = program.format(tmp=tmp_path)
+    for side in ("--a", "--b"):
+        other = "--b" if side == "--a" else "--a"
+        code = main(["arena", side, f"cmd:{program} --fast", other, "beginner",
+                     "--deals", "3", "--jobs", "1"])
+        out, err = capsys.readouterr()
+        assert code == 2
+        assert err == (f"spades arena: {side}: cmd:{program} --fast: cannot run the program "
+                       f"{program!r}: {why}" + err[err.index(why) + len(why):])
+        assert err.count("\n") == 1 and out == ""  # no deal, no progress
+
+
+def test_play_refuses_a_cpu_program_that_cannot_be_run(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-bot"
+    done = subprocess.run(
+        [sys.executable, "-m", "spades", "play", "--db", str(tmp_path / "g.db"), "--plain",
+         "--cpu", f"west=cmd:{missing}"], input="", capture_output=True, text=True,
+        timeout=60, cwd=ROOT)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr == (f"spades play: --cpu 'west=cmd:{missing}': cmd:{missing}: "
+                           f"cannot run the program '{missing}': not found\n")
+    assert done.stdout == ""
+
+
 def test_parse_answer() -> None:
     legal = {parse_card("QH"), parse_card("2C")}
     assert parse_answer("QH", legal) == (parse_card("QH"), "")

@@ -26,6 +26,20 @@ def test_a_store_keeps_games_users_and_events_on_each_backend(database: str) -> 
         store.close()
 
 
+def test_a_game_id_prefix_is_found_regardless_of_case_on_each_backend(database: str) -> None:
+    # SQLite's LIKE ignores case, PostgreSQL's does not: spades show 2333CCC0 found the game
+    # on the one and said "no game with id" on the other.
+    store = Store.open(database)
+    try:
+        gid = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+        for typed in (gid[:8].upper(), gid[:8], gid.upper(), gid[:8].swapcase()):
+            assert store.find_game(typed).id == gid, typed
+        with pytest.raises(StoreError, match="no game with id"):
+            store.find_game("zz" + gid[:6])
+    finally:
+        store.close()
+
+
 def test_a_url_whose_driver_is_missing_says_so() -> None:
     with pytest.raises(StoreError, match=r"No module named 'nosuchdriver'|Can't load plugin"):
         Store.open("postgresql+nosuchdriver://u@127.0.0.1/db")
@@ -70,3 +84,25 @@ def test_processes_starting_together_migrate_one_at_a_time(postgres: PostgresSer
     finally:
         for s in stores:
             s.close()
+
+
+def test_the_scores_so_far_of_an_unfinished_game_on_each_backend(database: str) -> None:
+    """The history's scores of an unfinished match (not stored until it ends): replayed."""
+    import json
+    from pathlib import Path
+
+    from spades.engine import replay
+
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record = json.loads(example.read_text(encoding="utf-8"))
+    done = replay(dict(record, hands=record["hands"][:2]))
+    record["hands"] = [*record["hands"][:2], dict(record["hands"][2], plays=[])]
+    match = replay(record)
+    store = Store.open(database)
+    try:
+        gid = store.save_record(match, seats=[{"name": "Ann"}] * 4)
+        fresh = store.create_game("terminal", profile("cardems"), seats=[{"name": "Ann"}] * 4)
+        games = [store.game(gid), store.game(fresh)]
+        assert store.scores_so_far(games) == {gid: (2, list(done.scores)), fresh: (0, [0, 0])}
+    finally:
+        store.close()

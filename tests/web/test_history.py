@@ -1,8 +1,9 @@
 """The match history on the statistics page (a user trial of what outlives a match): each
-row says whose score is whose ("You and CPU North 320 to 280 CPU West and CPU East", "not
-finished"), a finished match's score sheet opens from it in the table's sheet dialog (by
-keyboard, read as a dialog with a captioned table), and a record kept for review is listed
-there again, marked, with its download, and not counted as a match played."""
+row says whose score is whose ("You and CPU North 320 to 280 CPU West and CPU East", an
+unfinished match's "... so far, after 2 hands"), a finished match's score sheet opens from
+it in the table's sheet dialog (by keyboard, read as a dialog with a captioned table), and a
+record kept for review is listed there again, marked, with its download, and not counted as
+a match played."""
 
 from __future__ import annotations
 
@@ -107,13 +108,48 @@ def test_a_history_with_an_unfinished_match_fits_a_phone(new_page: Any, server: 
     rows = page.locator(".history-table tbody tr")
     assert rows.count() == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    # the result is still there, under the score (not said twice for the unfinished match)
-    assert rows.nth(0).locator("td.history-score").inner_text().endswith(
-        "Uploaded for review")
-    assert rows.nth(1).locator("td.history-score").inner_text() == "not finished"
+    # the result is still there, under the score (not said twice for the unfinished match);
+    # found by kind, not place: leaving the table (the reload) may make it the newer
+    kept, unfinished = rows.and_(page.locator(".uploaded")), rows.and_(
+        page.locator(":not(.uploaded)"))
+    assert kept.locator("td.history-score").inner_text().endswith("Uploaded for review")
+    # (no hand of it is scored yet: no scores so far)
+    assert unfinished.locator("td.history-score").inner_text() == (
+        "not finished, no hand scored yet")
     # and in its own column on a wider screen
     page.set_viewport_size({"width": 1366, "height": 900})
     page.wait_for_function("document.documentElement.clientWidth > 390")
-    assert rows.nth(0).locator("td").nth(4).inner_text() == "Uploaded for review"
-    assert rows.nth(1).locator("td").nth(4).inner_text() == "Unfinished"
+    assert kept.locator("td").nth(4).inner_text() == "Uploaded for review"
+    assert unfinished.locator("td").nth(4).inner_text() == "Unfinished"
+    assert not page.errors, page.errors
+
+
+def test_an_unfinished_match_shows_its_scores_so_far(new_page: Any, server: str,
+                                                     tmp_path: Path) -> None:
+    """An unfinished match's score said "not finished" however many hands were scored; it
+    says the scores after them, marked "so far" (in the text a screen reader reads)."""
+    from spades.engine import replay
+    from tests.web.helpers import continue_upload
+
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record = json.loads(example.read_text(encoding="utf-8"))
+    record["names"] = ["Ines", "Emil", "Sofia", "Walt"]
+    one = dict(record, hands=record["hands"][:1])
+    match = replay(one)
+    mine, theirs = (str(x).replace("-", "\u2212") for x in
+                    (match.scores[match.rules.side_of[2]], match.scores[match.rules.side_of[1]]))
+    record["hands"] = [record["hands"][0],
+                       dict(record["hands"][1], plays=record["hands"][1]["plays"][:5])]
+    part = tmp_path / "part.json"
+    part.write_text(json.dumps(record), encoding="utf-8")
+    page = new_page()
+    continue_upload(page, server, "Sofarhist", part, seat=2)
+    page.wait_for_selector("#hand", state="attached")
+    page.goto(server + "#/stats")
+    row = page.locator(".history-table tbody tr").first
+    row.wait_for()
+    score = row.locator("td.history-score").inner_text()
+    assert score == (f"Ines (CPU) and you {mine} to {theirs} Emil (CPU) and Walt (CPU) so far, "
+                     "after 1 hand"), score  # before: "not finished"
+    assert row.locator("td").nth(4).inner_text() == "Unfinished"
     assert not page.errors, page.errors

@@ -96,12 +96,17 @@ export function historyNamer(it) {
      * en dash, which a screen reader at its usual punctuation level does not say, gluing the
      * two scores into "320 280"). */
     scoreText: () => {
-      if (!it.finished || !it.scores || !it.scores.length) return "not finished";
-      if (!sides || sides.length !== it.scores.length) return it.scores.map(scoreText).join(" to ");
+      // an unfinished match: its scores so far, said so in the text a screen reader reads
+      // too ("… so far, after 3 hands"); before, "not finished" alone
+      const hands = it.finished ? null : it.hands_scored;
+      if (hands === 0) return "not finished, no hand scored yet";
+      if ((!it.finished && typeof hands !== "number") || !it.scores || !it.scores.length) return "not finished";
+      const later = it.finished ? "" : ` so far, after ${plural(hands, "hand")}`;
+      if (!sides || sides.length !== it.scores.length) return it.scores.map(scoreText).join(" to ") + later;
       const first = mySide >= 0 ? mySide : 0;
       const order = [first, ...it.scores.map((_, k) => k).filter((k) => k !== first)];
-      if (order.length === 2) return `${sideTitle(order[0])} ${scoreText(it.scores[order[0]])} to ${scoreText(it.scores[order[1]])} ${sideName(order[1])}`;
-      return order.map((k) => `${sideTitle(k)} ${scoreText(it.scores[k])}`).join(", ");
+      if (order.length === 2) return `${sideTitle(order[0])} ${scoreText(it.scores[order[0]])} to ${scoreText(it.scores[order[1]])} ${sideName(order[1])}${later}`;
+      return order.map((k) => `${sideTitle(k)} ${scoreText(it.scores[k])}`).join(", ") + later;
     },
   };
 }
@@ -931,7 +936,7 @@ class App {
   }
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
-   * West and East", "not finished"), its record and, finished, its score sheet (the table's
+   * West and East", "… so far, after 3 hands", "not finished"), its record and, finished, its score sheet (the table's
    * sheet dialog); the records the user uploaded for review too, marked. */
   async historySection() {
     let hist;
@@ -970,7 +975,7 @@ class App {
         h("td", { class: "wide-only" }, it.profile),
         h("td", {}, it.names.join(", ")),
         // on a phone the result goes under the score (its column is hidden; an unfinished
-        // match's score already says "not finished")
+        // match's score already says "so far" or "not finished")
         h("td", { class: "history-score" }, namer.scoreText(),
           it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
         h("td", { class: "wide-only" }, result),
