@@ -89,6 +89,9 @@ SHEET_CACHE_BYTES = 8_000_000
 #: Unfinished matches of a history (GET /api/users/{id}/history), the newest first, whose
 #: scores so far are worked out, each by replaying its stored events (a few ms a match).
 HISTORY_REPLAYS = 20
+#: Unfinished matches whose scores so far are kept, with the ``updated_at`` they were
+#: worked out for (a move stored changes it): a history asked for again replays none.
+SO_FAR_KEPT = 10_000
 
 T = TypeVar("T")
 
@@ -328,6 +331,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         book = await hub.db(hub.store.user_stats, user_id)  # kept totals: no replay
         return StatsOut(user=_user_info(user), stats=book.to_json())
 
+    #: An unfinished match's scores so far, by id, with the ``updated_at`` they are for.
+    scores_kept: OrderedDict[str, tuple[datetime, tuple[int, list[int]]]] = OrderedDict()
+
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
     async def user_history(user_id: int, hub: HubDep,
                            authorization: Annotated[str | None, Header()] = None
@@ -344,7 +350,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # for its own people. An unfinished match's scores so far are replayed from its
         # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.
         unfinished = [g for g in listed if g.status != "finished"][:HISTORY_REPLAYS]
-        so_far = await hub.db(hub.store.scores_so_far, unfinished) if unfinished else {}
+        so_far = {g.id: kept[1] for g in unfinished
+                  if (kept := scores_kept.get(g.id)) is not None and kept[0] == g.updated_at}
+        missing = [g for g in unfinished if g.id not in so_far]
+        if missing:
+            worked = await hub.db(hub.store.scores_so_far, missing)
+            for g in missing:
+                if g.id in worked:
+                    so_far[g.id] = worked[g.id]
+                    scores_kept[g.id] = (g.updated_at, worked[g.id])
+                    scores_kept.move_to_end(g.id)
+            while len(scores_kept) > SO_FAR_KEPT:
+                scores_kept.popitem(last=False)
         out = []
         for g in listed:
             sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)

@@ -26,7 +26,7 @@ from spades.server.tables import Place, TableError
 from spades.stats import compute
 from spades.store import Store
 from spades.store.schema import events, games
-from tests.server.helpers import Player, close_all, guest, play_to_end
+from tests.server.helpers import Player, close_all, guest, hub_of, play_to_end
 
 
 def hub(client: TestClient) -> Hub:
@@ -326,3 +326,34 @@ def test_games_finished_before_stats_were_kept_are_counted_once_by_the_migration
         assert store.user_stats(me).to_json() == expected
     finally:
         store.close()
+
+
+def test_a_history_asked_for_again_replays_no_match_whose_moves_are_the_same(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history shows an unfinished match's scores so far, worked out by replaying its
+    stored moves on the database thread, for up to 20 matches a request. Asked for again
+    and again (anyone may ask for anyone's history), it replayed them every time. Now a
+    match is replayed once for each state of its moves: again only after a move."""
+    cy = Player(client, "Cy")
+    assert cy.request({"type": "create", "cpus": True, "options": {
+        "cpu": "random", "private": False}})["type"] == "ack"
+    cy.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal")
+    cy.until(lambda m: cy.my_turn())
+    store = hub_of(client).store
+    replayed: list[list[str]] = []
+    work = store.scores_so_far
+
+    def counted(rows: Any) -> Any:
+        replayed.append([g.id for g in rows])
+        return work(rows)
+
+    monkeypatch.setattr(store, "scores_so_far", counted)
+    auth = {"Authorization": f"Bearer {cy.token}"}
+    me = client.get("/api/me", headers=auth).json()["id"]
+    first = [client.get(f"/api/users/{me}/history").json() for _ in range(5)]
+    assert len(replayed) == 1, replayed  # (before: 5)
+    assert all(rows == first[0] for rows in first)
+    assert cy.view is not None
+    assert cy.request({"type": "act", "action": cy.view["legal_actions"][0]})["type"] == "ack"
+    client.get(f"/api/users/{me}/history")
+    assert len(replayed) == 2, replayed  # a move was stored: worked out again
