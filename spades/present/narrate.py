@@ -39,7 +39,7 @@ from spades.engine import (
     card_name,
     is_bid,
 )
-from spades.present.rules import ten_for_200_note
+from spades.present.rules import bonus_note, ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
 from spades.present.words import listing, plural
 
@@ -241,7 +241,9 @@ class Narrator:
                               (s.bag_penalty_points, "bag penalty"),
                               (s.timer_penalty_points, "timer penalty")):
             if points:
-                parts.append(f"{label} {_signed(points)}")
+                # which bonus, as the score sheet and the hand's details name it
+                why = bonus_note(self.rules, s.contract) if label == "bonus" else ""
+                parts.append(f"{label} {_signed(points)}" + (f" {why}" if why else ""))
         detail = f" ({', '.join(parts)})" if len(parts) > 1 else ""
         # the 10-for-200 rule where it scored the contract: "-200 (10 for 200, set)"
         if ten := ten_for_200_note(self.rules, s.contract, s.made):

@@ -194,7 +194,8 @@ class EventFrames:
     constructor), the words once per seat (:meth:`said`) and the view per member
     (:meth:`frame`).
 
-    ``event``: the :class:`GameEvent`'s fields but ``text`` and ``news``; ``news``: the
+    ``event``: the :class:`GameEvent`'s fields but ``text``, ``news`` and ``details``
+    (given per seat, :meth:`said`); ``news``: the
     engine's events (``to_json()``), their words given per seat; ``table``: the table's
     state for members and for spectators (who see no invite code), on events that change
     it; ``owner_table``: the owner's copy of it, when theirs differs (it lists whom they
@@ -207,13 +208,14 @@ class EventFrames:
                  score: ScoreInfo | None,
                  table: tuple[TableState, TableState] | None = None,
                  owner_table: TableState | None = None) -> None:
-        for name in ("text", "news"):
+        for name in ("text", "news", "details"):
             if name in event:
                 raise FrameError(f"the event's {name} is given per seat")
         self._head = _joined(EventOut, {"type": '"event"', "seq": str(seq),
                                         "table_id": _json(table_id)})[:-1]
         _known(GameEvent, event)
-        self._event = GameEvent(**event).model_dump_json(exclude={"text", "news"})[:-1]
+        self._event = GameEvent(**event).model_dump_json(
+            exclude={"text", "news", "details"})[:-1]
         self._news = [self._fact(fact) for fact in news]
         self._rest = _joined(EventOut, {
             "turn": turn.model_dump_json() if turn is not None else "null",
@@ -230,13 +232,16 @@ class EventFrames:
         _known(model, fact)
         return model(**fact, text="").model_dump_json(exclude={"text"})[:-1]
 
-    def said(self, text: str, news_texts: Sequence[str] = ()) -> str:
-        """The event as one seat hears it: ``text``, and each news item's words."""
+    def said(self, text: str, news_texts: Sequence[str] = (),
+             details: list[list[str]] | None = None) -> str:
+        """The event as one seat hears it: ``text``, each news item's words and (a scored
+        hand) each side's ``details`` in words."""
         if len(news_texts) != len(self._news):
             raise FrameError("one text for each item of the news")
         items = ",".join(f'{fact},"text":{_json(said)}}}'
                          for fact, said in zip(self._news, news_texts, strict=True))
-        return f'{self._event},"text":{_json(text)},"news":[{items}]}}'
+        return (f'{self._event},"details":{_json(details)},"text":{_json(text)},'
+                f'"news":[{items}]}}')
 
     def frame(self, said: str, view: dict[str, Any] | None, you: YouInfo | None = None,
               *, view_json: str | None = None, owner: bool = False) -> str:

@@ -357,6 +357,15 @@ class GameEvent(BaseModel):
     penalty_bags: int | None = None
     seconds_left: float | None = None
     result: dict[str, Any] | None = Field(default=None, description="a scored hand (sheet row)")
+    details: list[list[str]] | None = Field(default=None, description=(
+        "kind hand_scored: for each side (in the order of `result`'s), what its points for "
+        "the hand are made of, one sentence each, in the words of the terminal's hand "
+        "details (`spades play`), told to this client (its side \"Your side (...)\" or "
+        "\"You\", its Nils \"Your Nil\"): \"Ann and Nora bid 10 and took 8: contract set, "
+        "-200 (10 for 200: a contract of exactly 10 scores +200 made, -200 set).\", "
+        "\"Bonus: +20 for a contract of 1 or 2 made exactly.\", \"Bag penalty: 10 bags cost "
+        "-100.\"; without the terminal's last sentence of the side's points, score and bags "
+        "(in `result`); null on other events"))
     winner: int | None = None
     rematch: str | None = Field(default=None, description="kind rematch: the id of the new "
                                 "table the owner made for a rematch (the same options); the "

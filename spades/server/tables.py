@@ -33,6 +33,7 @@ from spades.engine import (
 )
 from spades.engine.actions import is_play
 from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
+from spades.present.hand import hand_details
 from spades.present.narrate import Narrator
 from spades.server import frames, views
 from spades.server.cpu import CpuPool, is_external, spec_of
@@ -466,14 +467,17 @@ class Table:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
-        partner North is back"), named as that member's page draws it. ``told``: connections
+        partner North is back"), named as that member's page draws it; so is ``details``
+        (a scored hand's parts in words, for a ``hand_scored`` event). ``told``: connections
         that hear their own words instead (one just removed from its seat: also when it is
         no longer at the table). ``by_cpu``: the seat a CPU covered for this move, whose
         player hears it as the CPU's ("a CPU plays ... for you"). The frames are built by
         :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
         text: str | Callable[[Narrator], str] = event.get("text", "")
-        fields = {k: v for k, v in event.items() if k != "text"}
+        # a scored hand's parts in words, for each member as its narrator names the seats
+        details: Callable[[Narrator], list[list[str]]] | None = event.get("details")
+        fields = {k: v for k, v in event.items() if k not in ("text", "details")}
         fields.setdefault("hand", 0)
         # the owner's copy of the state differs only when it lists whom they removed
         owners = self.state(True, True) if with_table and self.removed_list() else None
@@ -492,16 +496,17 @@ class Table:
         for conn, seat in recipients:
             said = said_to.get(seat) if conn not in personal else out.said(personal[conn])
             if said is None:
+                told_parts = details(self.narrator(seat, places)) if details else None
                 if news:
                     narrator = self.narrator(seat, places)
                     say = narrator.say_by_cpu if seat is not None and seat == by_cpu \
                         else narrator.say
                     texts = [say(e) for e in news]
-                    said = out.said(" ".join(texts), texts)
+                    said = out.said(" ".join(texts), texts, told_parts)
                 elif callable(text):  # about a seat: named for this member
-                    said = out.said(text(self.narrator(seat, places)))
+                    said = out.said(text(self.narrator(seat, places)), details=told_parts)
                 else:
-                    said = out.said(text)
+                    said = out.said(text, details=told_parts)
                 said_to[seat] = said
             you = self.you(conn) if with_table else None
             if seat is None:
@@ -1458,8 +1463,12 @@ class Table:
                               "(%s); after a restart a CPU covers it until its player "
                               "joins again", self.id, seat, exc)
             if scored is not None:
+                result = m.results[-1]
                 self.emit({"kind": "hand_scored", "hand": scored.hand,
-                           "result": views.result_row(m.results[-1]),
+                           "result": views.result_row(result),
+                           # what each side's points are made of, as the terminal's hand
+                           # details say it to this member
+                           "details": lambda n: hand_details(result, n.rules, list(n.names), n.me),
                            "text": f"hand {scored.hand} scored: " + ", ".join(
                                str(side.score) for side in scored.sides)})
             if over:

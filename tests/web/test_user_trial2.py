@@ -119,38 +119,10 @@ def test_mirror_turns_blind_nil_off_and_errors_name_the_field(new_page: Any,
     assert page.get_attribute("#c-teams", "aria-invalid") == "true"
 
 
-def test_the_summary_items_of_a_failed_nil_add_up(new_page: Any, server: str) -> None:
-    import dataclasses
-
-    from spades.engine.rules import profile
-    from spades.engine.scoring import score_side
-
-    page = new_page()
-    create_cpu_table(page, server, "Sumi", profile="cards4net")
-    me = page.evaluate("spadesApp.table.mySeat")
-    sides = page.evaluate("spadesApp.table.sides")
-    rules = profile("cards4net")
-    # I bid Blind Nil and took 2 tricks; my partner bid 3 and took 4; the others bid 4 and 2
-    bids, blind, tricks = [4, 4, 4, 4], [False] * 4, [0, 0, 0, 0]
-    partner = next(s for s in sides[[me in x for x in sides].index(True)] if s != me)
-    bids[me], blind[me], tricks[me] = 0, True, 2
-    bids[partner], tricks[partner] = 3, 4
-    others = [s for s in range(4) if s not in (me, partner)]
-    bids[others[0]], tricks[others[0]] = 4, 5
-    bids[others[1]], tricks[others[1]] = 2, 2
-    scored = [score_side(rules, side, bids, blind, tricks, 0)[0] for side in sides]
-    row = {"number": 1, "bids": ["blind-nil" if blind[s] else bids[s] for s in range(4)],
-           "tricks": tricks, "points": [x.points for x in scored],
-           "scores": [x.points for x in scored], "bags": [x.new_bags for x in scored],
-           "timeout_bags": [0, 0], "sides": [dataclasses.asdict(x) for x in scored]}
-    for k in range(len(sides)):
-        items = page.evaluate("([row, k]) => spadesApp.table.sideResult(row, k).items",
-                              [row, k])
-        total = sum((1 if m.group(1) == "plus" else -1) * int(m.group(2))
-                    for m in (re.search(r"\b(plus|minus) (\d+)$", t) for t in items) if m)
-        assert total == row["points"][k], (items, row["points"][k])
-        if me in sides[k]:
-            assert items[0] == "Your Blind Nil failed (2 tricks): minus 200", items
+# (the summary's lines of a failed Nil adding up to the hand's points, and "Your Blind Nil":
+# the page no longer builds them; they are the server's, the terminal's hand details, which
+# tests/terminal/test_console_text.py (test_hand_summary_adds_up_one_sentence_a_line) and
+# tests/terminal/test_blind_trial_words.py check; tests/web/test_summary_words.py shows them)
 
 
 def test_after_looking_at_the_cards_the_turn_to_bid_is_said(new_page: Any, server: str) -> None:

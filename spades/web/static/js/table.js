@@ -55,8 +55,10 @@ const LAST_TRICK_MS = 1500;
  * those). The page knows no rule of its own here: the words are the server's. */
 function pointsWords(row, k) {
   const text = row.parts_text && row.parts_text[k];
-  return text ? String(text).replace(/-(?=\d)/g, "−") : "";
+  return text ? minusSigned(text) : "";
 }
+/** The server's words with the page's minus sign: "bag penalty -100" → "bag penalty −100". */
+const minusSigned = (text) => String(text).replace(/-(?=\d)/g, "−");
 /** Signed numbers as words, for the voice: "+70" → "plus 70", "−100" → "minus 100". */
 const signsSaid = (text) => text.replace(/([+−])(\d)/g, (_, sign, d) => `${sign === "+" ? "plus" : "minus"} ${d}`);
 // the shortcut keys as on-screen buttons (the fallback for gestures)
@@ -730,6 +732,7 @@ export class TableView {
       case "hand_scored":
         // the hand's summary on the felt; the next events wait until it is put away
         this.summaryRow = ev.result;
+        this.summaryDetails = ev.details || null; // each side's parts in words (the server's)
         this.summaryHold = true;
         this.sheetData = null;
         sounds.play("chord");
@@ -808,38 +811,17 @@ export class TableView {
     return true;
   }
 
-  /** One side's hand in figures and words (the summary on the felt and what is said). */
+  /** One side's hand in figures and words (the summary on the felt): its parts in the words
+   * the server sends with the scored hand (`details`, the terminal's hand details: "Bonus: +20
+   * for a contract of 1 or 2 made exactly.", "... contract set, −200 (10 for 200: ...)."), with
+   * the page's minus sign; the page knows no rule of its own here. */
   sideResult(row, k) {
     const seats = this.sides[k] || [];
-    const r = this.rules || {};
-    const sc = (row.sides && row.sides[k]) || null;
     const bids = seats.map((s) => row.bids[s]);
     const nums = bids.filter((b) => typeof b === "number" || /^\d+$/.test(String(b))).map(Number).filter((b) => b > 0);
     const bid = nums.reduce((a, b) => a + b, 0);
     const took = seats.reduce((n, s) => n + row.tricks[s], 0);
-    const items = [];
-    for (const s of seats) {
-      const b = String(row.bids[s]);
-      if (b !== "nil" && b !== "blind-nil" && b !== "0") continue;
-      const blind = b === "blind-nil";
-      const worth = blind ? (r.blind_nil_points ?? 200) : (r.nil_points ?? 100);
-      const made = row.tricks[s] === 0;
-      const who = s === this.mySeat && this.isPlayer ? "Your" : `${this.seatName(s)}'s`;
-      items.push(`${who} ${blind ? "Blind Nil" : "Nil"} ${made ? "made" : `failed (${plural(row.tricks[s], "trick")})`}: ${made ? "plus" : "minus"} ${worth}`);
-    }
-    // the tricks of a failed Nil that do not count toward the contract: a point (and a bag) each
-    if (sc && sc.loose_tricks) items.push(`${plural(sc.loose_tricks, "trick")} of the failed Nil: plus ${sc.loose_tricks}`);
-    if (sc && sc.contract > 0) {
-      const over = sc.made ? sc.contract_tricks - sc.contract : 0;
-      items.push(sc.made
-        ? `Made ${sc.contract}${over > 0 ? ` with ${plural(over, "overtrick")}` : ""}: plus ${sc.contract_points}`
-        : `Set on ${sc.contract}: minus ${Math.abs(sc.contract_points)}`);
-    }
-    if (sc && sc.bonus_points) items.push(`Bonus: plus ${sc.bonus_points}`);
-    if (sc && sc.new_bags) items.push(`${plural(sc.new_bags, "new bag")}`);
-    const tb = row.timeout_bags && row.timeout_bags[k];
-    if (tb) items.push(`${plural(tb, "penalty bag")} for running out of time`);
-    if (sc && sc.penalties) items.push(`Bag penalty: minus ${sc.penalties * (r.bag_penalty ?? 100)}`);
+    const items = ((this.summaryDetails && this.summaryDetails[k]) || []).map(minusSigned);
     const warn = this.score && this.score.bag_warning ? this.score.bag_warning[k] : "";
     return {
       name: this.sideTitle(k), bid, bidText: bids.map((b) => this.bidText(b)).join(" + "), took, items,
