@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from spades import bots
-from spades.bots.external import ExternalBot, ExternalBotError
+from spades.bots.external import ExternalBot, ExternalBotError, check_program
 from spades.engine import Observation
 
 _CACHE: dict[tuple[str, int], Any] = {}
@@ -42,6 +42,8 @@ def register_external(name: str, spec: str) -> None:
                          + (f", not {spec!r}" if spec else ""))
     try:
         ExternalBot(spec[4:])  # checks the words of the command; no program is started
+        check_program(spec[4:])  # and that its program can be run (refused at the start,
+        # not at every table that chose it, each seat then covered by an intermediate CPU)
     except ValueError as exc:
         raise ValueError(f"--bot {name}: {exc}") from None
     _EXTERNAL[name] = spec

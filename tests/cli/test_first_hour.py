@@ -49,6 +49,9 @@ def test_serve_check_db_on_a_folder_says_it_is_one(tmp_path: Path) -> None:
 @pytest.mark.parametrize("spec, why", [
     ("cmd:", "cmd: needs a program to run"),
     ('cmd:"python3 bot.py', "cannot split the command into words (no closing quotation)"),
+    # a program that is not there: refused at the start, as spades play and arena do
+    # (before: offered, and every table that chose it had its seats covered by a CPU)
+    ("cmd:/no/such/bot --fast", "cannot run the program '/no/such/bot': not found"),
 ])
 def test_serve_refuses_a_bot_command_it_could_never_run(spec: str, why: str) -> None:
     # spades play refuses these before the game starts; spades serve took them, and offered
