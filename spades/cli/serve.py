@@ -13,7 +13,13 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from spades.cli.checks import db_is_a_folder, missing_db_folder, positive_int, seconds_or_zero
+from spades.cli.checks import (
+    db_is_a_folder,
+    missing_db_folder,
+    positive_int,
+    seconds_or_zero,
+    sqlite_file,
+)
 
 #: uvicorn's log levels (``--log-level``).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -26,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000,
                    help="port (8000; 0: any free port, the one taken is printed)")
-    p.add_argument("--db", default=None,
+    p.add_argument("--db", default=None, type=database,
                    help="SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://USER@HOST/DB "
                    "(default: $SPADES_DB or the data folder)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
@@ -233,6 +239,16 @@ def port_number(text: str) -> int:
     return value
 
 
+def database(text: str) -> str:
+    """``--db``: not empty (``--db "$DB"`` with DB unset served the default database, the
+    user's own, without a word)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "it is empty: give a SQLite file's path or a database URL, or leave --db out "
+            "for the default ($SPADES_DB, else the data folder)")
+    return text
+
+
 def origin(text: str) -> str:
     """An origin as browsers send it, ``scheme://host[:port]`` (lower case), or ``*``."""
     if text == "*":
@@ -359,9 +375,14 @@ def check_db(args: argparse.Namespace) -> int:
     if refused := db_is_a_folder(args.db, "serve"):
         print(refused, file=sys.stderr)
         return 2
-    if "://" not in db and db != ":memory:" and not Path(db).expanduser().exists():
+    if (path := sqlite_file(db)) is not None and not Path(path).expanduser().exists():
         # Opening it would make a new, empty database, and "0 tables" would hide the typo.
-        print(f"spades serve: there is no database at {db}", file=sys.stderr)
+        # (A sqlite:/// URL too: it made an empty file.)
+        folder = Path(path).expanduser().parent
+        then = ("the first start of spades serve creates it" if folder.is_dir() else
+                f"make its folder {folder} first; the first start of spades serve creates it")
+        print(f"spades serve: there is no database at {path} (if that is where you want it, "
+              f"{then})", file=sys.stderr)
         return 2
     try:  # a look that writes nothing: an older schema is said, not upgraded
         store = Store.open(db, upgrade=False)

@@ -376,3 +376,66 @@ def test_ctrl_c_stops_the_server_and_its_cpu_workers_without_a_traceback(tmp_pat
         assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
     finally:
         server.stop()
+
+
+def test_a_database_user_without_rights_is_told_what_to_grant(postgres: PostgresServer) -> None:
+    """A PostgreSQL role that may connect but not create tables (the database made without
+    ``createdb -O``): --check-db said "the first start of spades serve creates them", then
+    the start stopped on "permission denied for schema public; LINE 2: CREATE TABLE
+    schema_version (; ^". Both now say what is wrong and what to grant, before a start."""
+    import psycopg
+
+    role = f"guest_{os.getpid()}"
+    url = postgres.create_database("rights")
+    with psycopg.connect(postgres.dsn("postgres"), autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+    as_role = url.replace("spades@", f"{role}@")
+    done = serve("--check-db", "--db", as_role)
+    one_line_refusal(done, "holds no spades tables yet", "a start would fail",
+                     "permission denied for schema public",
+                     f"GRANT CREATE ON SCHEMA public TO {role}")
+    done = serve("--port", "0", "--db", as_role)
+    one_line_refusal(done, f"the database user {role} may not create the spades tables",
+                     f"OWNER TO {role}", f"GRANT CREATE ON SCHEMA public TO {role}")
+    assert "LINE" not in done.stderr and "CREATE TABLE" not in done.stderr, done.stderr
+    from spades.store import Store
+
+    Store.open(url).close()  # made by the database's owner: the role may not use them
+    for args in (("--check-db",), ("--port", "0")):
+        one_line_refusal(serve(*args, "--db", as_role), "permission denied for table",
+                         "give --db the user that made them", "REASSIGN OWNED BY")
+    with psycopg.connect(postgres.dsn(url.rpartition("/")[2]), autocommit=True) as conn:
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
+    done = serve("--check-db", "--db", as_role)  # it may look, not write: not "0 tables"
+    one_line_refusal(done, "a start would fail", f"{role} may not write to the tables")
+
+
+def test_a_database_url_of_no_known_kind_names_the_form_to_use() -> None:
+    """``postgres://`` (as other programs write it) said only "Can't load plugin:
+    sqlalchemy.dialects:postgres"."""
+    for args in (("--check-db",), ("--port", "0")):
+        done = serve(*args, "--db", "postgres://spades:secret@127.0.0.1:1/spades")
+        one_line_refusal(done, "postgresql+psycopg://USER@HOST/DB")
+        assert "secret" not in done.stderr
+
+
+def test_a_sqlite_url_is_checked_like_a_path(tmp_path: Path) -> None:
+    """``--check-db --db sqlite:///PATH`` made an empty file where there was none (docs:
+    "a SQLite file that does not exist is reported, not created"), and a start in a folder
+    that does not exist said only "unable to open database file"."""
+    missing = tmp_path / "typo.sqlite3"
+    one_line_refusal(serve("--check-db", "--db", f"sqlite:///{missing}"), "no database",
+                     str(missing), "the first start of spades serve creates it")
+    assert not missing.exists()
+    nowhere = tmp_path / "nosuchdir" / "x.sqlite3"
+    one_line_refusal(serve("--port", "0", "--db", f"sqlite:///{nowhere}"),
+                     f"the folder {nowhere.parent} does not exist")
+    one_line_refusal(serve("--check-db", "--db", str(nowhere)),
+                     f"make its folder {nowhere.parent} first")
+    assert not nowhere.parent.exists()
+
+
+def test_an_empty_db_is_refused_not_taken_for_the_default() -> None:
+    """``--db "$DB"`` with DB unset served the user's own default database silently."""
+    done = serve("--port", "0", "--db", "")
+    assert done.returncode == 2 and "argument --db: it is empty" in done.stderr, done.stderr
