@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 
 from tests.server.helpers import ctrl_c, process_family, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port, new_table
-from tests.services import PostgresServer
+from tests.services import PostgresServer, RedisServer
 
 
 def serve(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -439,3 +439,46 @@ def test_an_empty_db_is_refused_not_taken_for_the_default() -> None:
     """``--db "$DB"`` with DB unset served the user's own default database silently."""
     done = serve("--port", "0", "--db", "")
     assert done.returncode == 2 and "argument --db: it is empty" in done.stderr, done.stderr
+
+
+def test_a_database_outage_is_not_told_as_a_lost_link_to_redis(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """With --redis, the round that looks for tables without a process every second reads
+    the database: while the database did not answer, its failure was logged as "lost its
+    link to Redis ..." and /api/health said "redis": false, though Redis answered."""
+    own = PostgresServer()  # paused below: not the session's, which other tests use
+    own.start()
+    log = tmp_path / "stderr.log"
+    port = free_port()
+    try:
+        url = own.create_database("outage")
+        with open(log, "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", url,
+                 "--bots", "inline", "--redis", redis_server.url,
+                 "--redis-prefix", f"outage{os.getpid()}:"],
+                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            health = f"http://127.0.0.1:{port}/api/health"
+
+            def answers() -> bool:
+                with contextlib.suppress(httpx.HTTPError):
+                    return httpx.get(health, timeout=5).status_code == 200
+                return False
+
+            wait_until(answers, "the server to start", 60)
+            own.pause()
+            said = ("lost its link to Redis", "the database does not answer")
+            wait_until(lambda: any(words in log.read_text() for words in said),
+                       "the round looking for tables to fail", 30)
+            assert "lost its link to Redis" not in log.read_text(), log.read_text()
+            answer = httpx.get(health, timeout=10)
+            assert answer.status_code == 503 and answer.json()["redis"] is True, answer.text
+            own.resume()
+            wait_until(lambda: "works again" in log.read_text(), "the database to be back", 30)
+            assert httpx.get(health, timeout=10).json()["ok"] is True
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    finally:
+        own.stop()
