@@ -61,7 +61,7 @@ from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins, SharedMisses
 from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
-from spades.store import StoreError, upkeep
+from spades.store import StoreError, one_line, upkeep
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Dispatch, Hub
@@ -242,8 +242,7 @@ class Cluster:
                 # /api/health said "redis": false) while Redis answered.
                 if not self._db_failing:
                     self._db_failing = True
-                    reason = "; ".join(line.strip() for line in str(exc).splitlines()
-                                       if line.strip() and "sqlalche.me" not in line)
+                    reason = one_line(exc)
                     log.error("cannot look for tables without a process: the database does "
                               "not answer (%s); tried again every %.0f s", reason or
                               type(exc).__name__, self.room.lease_ms / 3000)

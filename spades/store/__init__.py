@@ -155,6 +155,14 @@ def _without_password(url: str) -> str:
     return f"{scheme}://{userinfo.partition(':')[0]}:***@{host}"
 
 
+def one_line(exc: BaseException) -> str:
+    """A database error in one line (for a log or a refusal): psycopg's reason spans lines
+    ("Is the server running ...?"), and SQLAlchemy adds "(Background on this error at:
+    URL)"."""
+    return "; ".join(line.strip() for line in str(exc).splitlines()
+                     if line.strip() and not line.startswith("(Background on this error"))
+
+
 #: PostgreSQL's SQLSTATE for "permission denied" (insufficient_privilege).
 _NO_PRIVILEGE = "42501"
 
@@ -912,6 +920,6 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 __all__ = [
     "FORMAT", "ConflictError", "EventRow", "FencedError", "GameRow", "NameTaken", "Store",
     "StoreError", "UserRow",
-    "default_path", "match_events", "profile", "rebuild", "rebuild_readable", "record_of",
+    "default_path", "match_events", "one_line", "profile", "rebuild", "rebuild_readable", "record_of",
     "rules_json", "storable_rules",
 ]

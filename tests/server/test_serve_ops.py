@@ -474,6 +474,10 @@ def test_a_database_outage_is_not_told_as_a_lost_link_to_redis(
             assert "lost its link to Redis" not in log.read_text(), log.read_text()
             answer = httpx.get(health, timeout=10)
             assert answer.status_code == 503 and answer.json()["redis"] is True, answer.text
+            wait_until(lambda: "health: the database is not answering" in log.read_text(),
+                       "the health check's log line")
+            for line in log.read_text().splitlines():  # each line one whole message
+                assert line[:4].isdigit() or line.startswith("INFO"), log.read_text()
             own.resume()
             wait_until(lambda: "works again" in log.read_text(), "the database to be back", 30)
             assert httpx.get(health, timeout=10).json()["ok"] is True
