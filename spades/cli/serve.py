@@ -7,10 +7,12 @@ import errno
 import ipaddress
 import json
 import logging
+import secrets
 import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from spades.cli.checks import (
@@ -170,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
-    if settings.redis is not None and (refused := redis_refusal(settings.redis)):
+    if settings.redis is not None and (refused := redis_refusal(settings.redis,
+                                                                 settings.redis_prefix)):
         for sock in sockets:
             sock.close()
         print(f"spades serve: {refused}", file=sys.stderr)
@@ -337,17 +340,24 @@ def _shown(db: str) -> str:
         return db
 
 
-def redis_refusal(url: str, timeout: float = 5.0) -> str | None:
+def redis_refusal(url: str, prefix: str = "spades:", timeout: float = 5.0) -> str | None:
     """Why ``--redis URL`` cannot serve (a URL Redis does not take, nothing answering
-    there), in one line with the password hidden; None when it answers a PING. Asked before
-    the database is opened: without it, the start line was printed, then uvicorn's
-    traceback, status 3."""
+    there, a Redis user that may not use the room's keys and channels), in one line with
+    the password hidden; None when it answers and lets this connection do what the room
+    does. Asked before the database is opened: without it, the start line was printed,
+    then uvicorn's traceback, status 3."""
     import redis
 
     shown = _shown(url)
     if "://" not in url:
         return (f"--redis {url!r} is not a Redis URL: write redis://HOST:PORT/N (or "
                 "rediss:// for TLS, unix:///PATH)")
+    parts = urlsplit(url)
+    number = parts.path.strip("/")
+    if parts.scheme in ("redis", "rediss") and number and not number.isdigit():
+        # (redis-py took /abc for database 0, without a word)
+        return (f"--redis {shown}: {number!r} is not a database number: write "
+                "redis://HOST:PORT/N, N a whole number (0 if you have no reason for another)")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=timeout,
                                       socket_timeout=timeout)
@@ -355,11 +365,55 @@ def redis_refusal(url: str, timeout: float = 5.0) -> str | None:
         return f"--redis {shown}: {exc}"
     try:
         client.ping()
+        if refused := _redis_rights(client, prefix, timeout):
+            return f"Redis at {shown} (--redis) {refused}"
     except redis.RedisError as exc:
         reason = str(exc).replace(url, shown).rstrip(".")
         return f"cannot reach Redis at {shown} (--redis): {reason}"
     finally:
         client.close()
+    return None
+
+
+def _redis_rights(client: Any, prefix: str, timeout: float) -> str | None:
+    """Why the Redis user of ``client`` may not run the room (the kinds of commands it
+    runs, on keys and a channel under ``prefix``), or None. An ACL user without them
+    passed the PING, then stopped the start with a traceback (``NoPermissionError``)."""
+    import redis
+
+    key = f"{prefix}check:{secrets.token_hex(8)}"
+    hkey, skey, zkey, channel = key + ":h", key + ":s", key + ":z", key + ":c"
+    pipe = client.pipeline(transaction=False)
+    pipe.set(key, "1", px=10_000)
+    pipe.get(key)
+    pipe.mget([key])
+    pipe.exists(key)
+    pipe.pexpire(key, 10_000)
+    pipe.hset(hkey, "f", "1")
+    pipe.hgetall(hkey)
+    pipe.hdel(hkey, "f")
+    pipe.sadd(skey, "m")
+    pipe.sismember(skey, "m")
+    pipe.zrem(zkey, "m")
+    pipe.eval("return 1", 1, key)
+    pipe.publish(channel, "check")
+    pipe.delete(key, hkey, skey)
+    answers = pipe.execute(raise_on_error=False)
+    pubsub = client.pubsub()
+    try:
+        pubsub.subscribe(channel)
+        pubsub.get_message(timeout=timeout)
+    except redis.ResponseError as exc:
+        answers.append(exc)
+    finally:
+        pubsub.close()
+    for answer in answers:
+        if isinstance(answer, redis.ResponseError):
+            user = client.connection_pool.connection_kwargs.get("username") or "default"
+            return (f"does not let its user {user} do what the room needs with its keys and "
+                    f"channels ({prefix}*): {str(answer).rstrip('.')}; give that user the "
+                    f"room's keys and channels (ACL SETUSER {user} ~{prefix}* &{prefix}* "
+                    "+@all, or a --redis-prefix its keys allow)")
     return None
 
 

@@ -486,3 +486,31 @@ def test_a_database_outage_is_not_told_as_a_lost_link_to_redis(
             proc.wait(30)
     finally:
         own.stop()
+
+
+def test_a_redis_user_without_the_rooms_keys_is_refused_in_one_line(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """A Redis ACL user that may PING but not use the room's keys (or channels) passed the
+    start's check, then stopped it with uvicorn's traceback (NoPermissionError), status 3,
+    after the start line; and a database number that is not one (``/abc``) was taken for 0.
+    Both are refused in one line before the database is opened, saying what to grant."""
+    import redis
+
+    user = f"narrow{os.getpid()}"
+    prefix = f"rights{os.getpid()}:"
+    with contextlib.closing(redis.Redis.from_url(redis_server.url)) as admin:
+        admin.execute_command("ACL", "SETUSER", user, "on", ">pw", "~other:*", "&*", "+@all")
+        try:
+            db = tmp_path / "x.sqlite3"
+            url = f"redis://{user}:pw@127.0.0.1:{redis_server.port}/0"
+            done = serve("--port", "0", "--db", str(db), "--redis", url,
+                         "--redis-prefix", prefix)
+            one_line_refusal(done, f"does not let its user {user}", "no permissions",
+                             f"ACL SETUSER {user} ~{prefix}* &{prefix}*")
+            assert "pw@" not in done.stderr and not db.exists()
+            assert not admin.keys(f"{prefix}*")  # the check leaves nothing behind
+        finally:
+            admin.execute_command("ACL", "DELUSER", user)
+    done = serve("--port", "0", "--db", str(tmp_path / "y.sqlite3"), "--redis",
+                 f"redis://127.0.0.1:{redis_server.port}/abc")
+    one_line_refusal(done, "'abc' is not a database number")
