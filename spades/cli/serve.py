@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
+import fcntl
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import signal
 import socket
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -187,6 +192,12 @@ def run(args: argparse.Namespace) -> int:
             sock.close()
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
+    held, refused = hold_database(settings.db, room=settings.redis is not None)
+    if refused:
+        for sock in sockets:
+            sock.close()
+        print(f"spades serve: {refused}", file=sys.stderr)
+        return 2
     port = sockets[0].getsockname()[1]
     settings.port = port
     app = create_app(settings)
@@ -214,7 +225,119 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sock in sockets:
             sock.close()
+        held.close()
     return 0 if server.started else 3  # 3: the application did not start (uvicorn's code)
+
+
+#: The PostgreSQL advisory lock that says which kind of spades serve serves a database: one
+#: without --redis holds it alone, the processes of a room (--redis) share it.
+SERVING_LOCK = 0x5ADE6
+
+
+class _Held:
+    """What keeps a database marked as served until the process ends: a file open with
+    ``flock`` (SQLite) or a connection holding an advisory lock (PostgreSQL)."""
+
+    def __init__(self, close: Callable[[], object] | None = None) -> None:
+        self._close = close
+
+    def close(self) -> None:
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                self._close()
+            self._close = None
+
+
+def hold_database(db: str, *, room: bool, wait: float = 5.0) -> tuple[_Held, str | None]:
+    """Mark ``db`` as served by this process, shared with the other processes of a room
+    (``room``: --redis) or alone (without it), and keep it so (``_Held``) until the process
+    ends; else why not, in one line. Two rooms on one database (two processes without
+    --redis, say two instances of the systemd unit on one SQLite file) would each restore
+    and run the same stored tables, each with a lobby of its own: nginx's round robin sent
+    a player's friends to a lobby without the player's table. ``wait``: how long a lock
+    that a process just killed still holds is waited for (PostgreSQL ends its session a
+    moment after)."""
+    path = sqlite_file(db)
+    if path is not None:
+        return _hold_file(Path(path).expanduser(), room, wait, db)
+    if "://" in db and db.lower().startswith("postgres"):
+        return _hold_postgres(db, room, wait)
+    return _Held(), None  # :memory:, or a database of another kind: nothing to share
+
+
+def _busy(db: str, room: bool, others_share: bool) -> str:
+    where = f"this database ({_shown(db)})"
+    if room:
+        return (f"another spades serve serves {where} without --redis, as a room of its own: "
+                "processes with --redis cannot share its tables; stop it (or give it the same "
+                "--redis), then start this one")
+    if others_share:
+        return (f"spades serve processes with --redis serve {where} as a room: a process "
+                "without --redis would run the same tables in a room of its own; give this "
+                "one the same --redis (and --redis-prefix), or stop them")
+    return (f"another spades serve serves {where} already, without --redis: two would each "
+            "run the same tables in lobbies of their own; stop it (systemctl stop "
+            "spades@PORT), or run every process with one --redis on PostgreSQL "
+            "(docs/deploy.md)")
+
+
+def _hold_file(path: Path, room: bool, wait: float, db: str) -> tuple[_Held, str | None]:
+    try:  # the database file itself (SQLite locks it with fcntl, never flock)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return _Held(), None  # (opened just before: nothing to share if it is gone)
+    mode = fcntl.LOCK_SH if room else fcntl.LOCK_EX
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            # never closed before the process ends: closing any descriptor of the file
+            # would drop SQLite's own fcntl locks of this process on it
+            return _Held(), None
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+    others_share = False
+    if not room:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            others_share = True
+        except BlockingIOError:
+            pass
+    return _Held(), _busy(db, room, others_share)
+
+
+def _hold_postgres(db: str, room: bool, wait: float) -> tuple[_Held, str | None]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    engine = create_engine(db, poolclass=NullPool)
+    try:
+        conn = engine.connect()
+    except Exception:
+        engine.dispose()
+        return _Held(), None  # (it answered just before: the start says it if it is gone)
+    take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
+    deadline = time.monotonic() + wait
+    while True:
+        got = conn.execute(text(f"SELECT {take}(:key)"), {"key": SERVING_LOCK}).scalar()
+        conn.commit()  # a session lock: it outlives the transaction, held until the end
+        if got:
+            def close() -> None:
+                conn.close()
+                engine.dispose()
+            return _Held(close), None
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    others_share = False
+    if not room:
+        others_share = bool(conn.execute(
+            text("SELECT pg_try_advisory_lock_shared(:key)"), {"key": SERVING_LOCK}).scalar())
+    conn.close()
+    engine.dispose()
+    return _Held(), _busy(db, room, others_share)
 
 
 def _log_to_stderr(level: str) -> None:

@@ -514,3 +514,37 @@ def test_a_redis_user_without_the_rooms_keys_is_refused_in_one_line(
     done = serve("--port", "0", "--db", str(tmp_path / "y.sqlite3"), "--redis",
                  f"redis://127.0.0.1:{redis_server.port}/abc")
     one_line_refusal(done, "'abc' is not a database number")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_second_room_on_one_database_is_refused(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Two processes without --redis on one database (docs/deploy.md had both instances of
+    the systemd unit enabled, with the SQLite --db of "one process"): each started, restored
+    the same stored tables and ran a lobby of its own, and nginx sent a player's friends to
+    the one without the player's table. A process without --redis now holds its database
+    alone; one with --redis shares it with its room only."""
+    if backend == "sqlite":
+        db = str(tmp_path / "one.sqlite3")
+    else:
+        db = request.getfixturevalue("postgres").create_database("tworooms")
+    redis_server: RedisServer = request.getfixturevalue("redis_server")
+    room = ("--redis", redis_server.url, "--redis-prefix", f"two{free_port()}:")
+    first = Server(db, free_port(), "--bots", "inline").start()
+    try:
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline"),
+                         "another spades serve serves this database", "without --redis")
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline", *room),
+                         "without --redis, as a room of its own")
+    finally:
+        first.stop()
+    a = Server(db, free_port(), "--bots", "inline", *room).start()
+    try:  # a room: its processes share the database, a process alone may not
+        b = Server(db, free_port(), "--bots", "inline", *room).start()
+        b.stop()
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline"),
+                         "processes with --redis serve this database", "as a room")
+    finally:
+        a.stop()
+    again = Server(db, free_port(), "--bots", "inline").start()  # all gone: free again
+    again.stop()
