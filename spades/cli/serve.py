@@ -73,21 +73,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "real client; '' trusts none (default: 127.0.0.1)")
     lim = p.add_argument_group("limits", "what one client can make the server hold or do "
                                "(docs/server.md, Limits); 0 turns a cap or a rate off")
-    lim.add_argument("--tables-per-user", type=int, metavar="N",
+    lim.add_argument("--tables-per-user", metavar="N",
                      help="unfinished tables where one user may hold a place (5)")
-    lim.add_argument("--uploads-per-user", type=int, metavar="N",
+    lim.add_argument("--uploads-per-user", metavar="N",
                      help="live tables from continue uploads per user (2)")
-    lim.add_argument("--abandon-minutes", type=float, metavar="M",
+    lim.add_argument("--abandon-minutes", metavar="M",
                      help="a table with nobody connected this long ends (30)")
-    lim.add_argument("--http-rate", type=float, metavar="R",
+    lim.add_argument("--http-rate", metavar="R",
                      help="HTTP requests a second per client address, bursts of 60 (10)")
-    lim.add_argument("--conns-per-address", type=int, metavar="N",
+    lim.add_argument("--conns-per-address", metavar="N",
                      help="open connections per client address, an IPv6 client's whole "
                      "/64 together; with --redis, WebSockets counted for all the "
                      "processes (64)")
-    lim.add_argument("--spectators-per-table", type=int, metavar="N",
+    lim.add_argument("--spectators-per-table", metavar="N",
                      help="spectators per table (50)")
-    lim.add_argument("--hint-workers", type=int, metavar="N",
+    lim.add_argument("--hint-workers", metavar="N",
                      help="workers computing hints, apart from the CPU players' (1)")
     lim.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                      help="set any limit listed in docs/server.md by its Settings name, "
@@ -106,7 +106,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def limits_of(args: argparse.Namespace) -> list[tuple[str, int | float]]:
-    """The limits set on the command line: the named flags, then every ``--limit``."""
+    """The limits set on the command line: the named flags (taken as typed, and checked as
+    ``--limit`` checks them: ``--http-rate -3`` is named so, not ``-3.0``), then every
+    ``--limit``."""
     from spades.server.limits import parse_limit
 
     out: list[tuple[str, int | float]] = []
