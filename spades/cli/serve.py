@@ -187,17 +187,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from spades.store import Store, StoreError
 
-    try:  # a wrong URL or an unreachable database: one clear line, not a traceback
-        Store.open(settings.db).close()
-    except StoreError as exc:
-        for sock in sockets:
-            sock.close()
-        print(f"spades serve: {exc}", file=sys.stderr)
-        return 2
+    # Another room on the database: refused before the start opens (and may upgrade) it;
+    # a database that is not there yet is held once the start has made it.
     held, refused = hold_database(settings.db, room=settings.redis is not None)
+    if not refused:
+        try:  # a wrong URL or an unreachable database: one clear line, not a traceback
+            Store.open(settings.db).close()
+        except StoreError as exc:
+            refused = str(exc)
+    if not refused and not held.done:
+        held, refused = hold_database(settings.db, room=settings.redis is not None)
     if refused:
         for sock in sockets:
             sock.close()
+        held.close()
         print(f"spades serve: {refused}", file=sys.stderr)
         return 2
     port = sockets[0].getsockname()[1]
@@ -240,8 +243,9 @@ class _Held:
     """What keeps a database marked as served until the process ends: a file open with
     ``flock`` (SQLite) or a connection holding an advisory lock (PostgreSQL)."""
 
-    def __init__(self, close: Callable[[], object] | None = None) -> None:
+    def __init__(self, close: Callable[[], object] | None = None, *, done: bool = True) -> None:
         self._close = close
+        self.done = done  # False: not held, the database was not there to hold yet
 
     def close(self) -> None:
         if self._close is not None:
@@ -287,7 +291,7 @@ def _hold_file(path: Path, room: bool, wait: float, db: str) -> tuple[_Held, str
     try:  # the database file itself (SQLite locks it with fcntl, never flock)
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return _Held(), None  # (opened just before: nothing to share if it is gone)
+        return _Held(done=False), None  # not there yet: held once the start has made it
     mode = fcntl.LOCK_SH if room else fcntl.LOCK_EX
     deadline = time.monotonic() + wait
     while True:
@@ -314,12 +318,15 @@ def _hold_postgres(db: str, room: bool, wait: float) -> tuple[_Held, str | None]
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 
-    engine = create_engine(db, poolclass=NullPool)
+    try:
+        engine = create_engine(db, poolclass=NullPool, connect_args={"connect_timeout": 5})
+    except Exception:  # a URL or a driver the start refuses, saying why
+        return _Held(done=False), None
     try:
         conn = engine.connect()
     except Exception:
         engine.dispose()
-        return _Held(), None  # (it answered just before: the start says it if it is gone)
+        return _Held(done=False), None  # the start says why it cannot connect
     take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
     deadline = time.monotonic() + wait
     while True:
