@@ -48,6 +48,25 @@ def _finite(text: str) -> float:
     return value
 
 
+def sqlite_file(db: str) -> str | None:
+    """The file a database given as a path or a ``sqlite:///PATH`` URL names (None for
+    ``:memory:``, an in-memory ``sqlite://`` and any other database's URL)."""
+    if db == ":memory:":
+        return None
+    if "://" not in db:
+        return db
+    if not db.lower().startswith("sqlite"):
+        return None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        path = make_url(db).database
+    except (ArgumentError, ValueError):
+        return None
+    return path if path and path != ":memory:" and not path.startswith("file:") else None
+
+
 def missing_db_folder(db: str | None, command: str) -> str | None:
     """Why a database path the user gave (``--db``, else ``$SPADES_DB``) cannot be used: a
     SQLite file in a folder that does not exist is most likely a typo, so it is refused
@@ -56,9 +75,10 @@ def missing_db_folder(db: str | None, command: str) -> str | None:
     if refused := db_is_a_folder(db, command):
         return refused
     given, source = (db, "--db") if db else (os.environ.get("SPADES_DB"), "$SPADES_DB")
-    if not given or "://" in given or given == ":memory:":
+    path = sqlite_file(given) if given else None
+    if not given or path is None:
         return None
-    folder = Path(given).expanduser().parent
+    folder = Path(path).expanduser().parent
     if folder.exists():
         return None
     return (f"spades {command}: {source} {given}: the folder {folder} does not exist; "
@@ -70,9 +90,10 @@ def db_is_a_folder(db: str | None, command: str) -> str | None:
     cannot be used (SQLite's own words, "unable to open database file", do not say why), or
     None."""
     given, source = (db, "--db") if db else (os.environ.get("SPADES_DB"), "$SPADES_DB")
-    if not given or "://" in given or given == ":memory:":
+    path = sqlite_file(given) if given else None
+    if not given or path is None:
         return None
-    if not Path(given).expanduser().is_dir():
+    if not Path(path).expanduser().is_dir():
         return None
     return (f"spades {command}: {source} {given}: that is a folder, not a database file; "
-            f"give a file's path, such as {Path(given) / 'spades.sqlite3'}")
+            f"give a file's path, such as {Path(path) / 'spades.sqlite3'}")

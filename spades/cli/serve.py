@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
+import fcntl
 import ipaddress
 import json
 import logging
+import os
+import secrets
 import signal
 import socket
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from spades.cli.checks import db_is_a_folder, missing_db_folder, positive_int, seconds_or_zero
+from spades.cli.checks import (
+    db_is_a_folder,
+    missing_db_folder,
+    positive_int,
+    seconds_or_zero,
+    sqlite_file,
+)
 
 #: uvicorn's log levels (``--log-level``).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -26,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000,
                    help="port (8000; 0: any free port, the one taken is printed)")
-    p.add_argument("--db", default=None,
+    p.add_argument("--db", default=None, type=database,
                    help="SQLite file, or a SQLAlchemy URL such as postgresql+psycopg://USER@HOST/DB "
                    "(default: $SPADES_DB or the data folder)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
@@ -60,21 +73,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "real client; '' trusts none (default: 127.0.0.1)")
     lim = p.add_argument_group("limits", "what one client can make the server hold or do "
                                "(docs/server.md, Limits); 0 turns a cap or a rate off")
-    lim.add_argument("--tables-per-user", type=int, metavar="N",
+    lim.add_argument("--tables-per-user", metavar="N",
                      help="unfinished tables where one user may hold a place (5)")
-    lim.add_argument("--uploads-per-user", type=int, metavar="N",
+    lim.add_argument("--uploads-per-user", metavar="N",
                      help="live tables from continue uploads per user (2)")
-    lim.add_argument("--abandon-minutes", type=float, metavar="M",
+    lim.add_argument("--abandon-minutes", metavar="M",
                      help="a table with nobody connected this long ends (30)")
-    lim.add_argument("--http-rate", type=float, metavar="R",
+    lim.add_argument("--http-rate", metavar="R",
                      help="HTTP requests a second per client address, bursts of 60 (10)")
-    lim.add_argument("--conns-per-address", type=int, metavar="N",
+    lim.add_argument("--conns-per-address", metavar="N",
                      help="open connections per client address, an IPv6 client's whole "
                      "/64 together; with --redis, WebSockets counted for all the "
                      "processes (64)")
-    lim.add_argument("--spectators-per-table", type=int, metavar="N",
+    lim.add_argument("--spectators-per-table", metavar="N",
                      help="spectators per table (50)")
-    lim.add_argument("--hint-workers", type=int, metavar="N",
+    lim.add_argument("--hint-workers", metavar="N",
                      help="workers computing hints, apart from the CPU players' (1)")
     lim.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                      help="set any limit listed in docs/server.md by its Settings name, "
@@ -93,7 +106,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def limits_of(args: argparse.Namespace) -> list[tuple[str, int | float]]:
-    """The limits set on the command line: the named flags, then every ``--limit``."""
+    """The limits set on the command line: the named flags (taken as typed, and checked as
+    ``--limit`` checks them: ``--http-rate -3`` is named so, not ``-3.0``), then every
+    ``--limit``."""
     from spades.server.limits import parse_limit
 
     out: list[tuple[str, int | float]] = []
@@ -164,19 +179,29 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spades serve: {exc}", file=sys.stderr)
         return 2
-    if settings.redis is not None and (refused := redis_refusal(settings.redis)):
+    if settings.redis is not None and (refused := redis_refusal(settings.redis,
+                                                                 settings.redis_prefix)):
         for sock in sockets:
             sock.close()
         print(f"spades serve: {refused}", file=sys.stderr)
         return 2
     from spades.store import Store, StoreError
 
-    try:  # a wrong URL or an unreachable database: one clear line, not a traceback
-        Store.open(settings.db).close()
-    except StoreError as exc:
+    # Another room on the database: refused before the start opens (and may upgrade) it;
+    # a database that is not there yet is held once the start has made it.
+    held, refused = hold_database(settings.db, room=settings.redis is not None)
+    if not refused:
+        try:  # a wrong URL or an unreachable database: one clear line, not a traceback
+            Store.open(settings.db).close()
+        except StoreError as exc:
+            refused = str(exc)
+    if not refused and not held.done:
+        held, refused = hold_database(settings.db, room=settings.redis is not None)
+    if refused:
         for sock in sockets:
             sock.close()
-        print(f"spades serve: {exc}", file=sys.stderr)
+        held.close()
+        print(f"spades serve: {refused}", file=sys.stderr)
         return 2
     port = sockets[0].getsockname()[1]
     settings.port = port
@@ -205,7 +230,123 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sock in sockets:
             sock.close()
+        held.close()
     return 0 if server.started else 3  # 3: the application did not start (uvicorn's code)
+
+
+#: The PostgreSQL advisory lock that says which kind of spades serve serves a database: one
+#: without --redis holds it alone, the processes of a room (--redis) share it.
+SERVING_LOCK = 0x5ADE6
+
+
+class _Held:
+    """What keeps a database marked as served until the process ends: a file open with
+    ``flock`` (SQLite) or a connection holding an advisory lock (PostgreSQL)."""
+
+    def __init__(self, close: Callable[[], object] | None = None, *, done: bool = True) -> None:
+        self._close = close
+        self.done = done  # False: not held, the database was not there to hold yet
+
+    def close(self) -> None:
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                self._close()
+            self._close = None
+
+
+def hold_database(db: str, *, room: bool, wait: float = 5.0) -> tuple[_Held, str | None]:
+    """Mark ``db`` as served by this process, shared with the other processes of a room
+    (``room``: --redis) or alone (without it), and keep it so (``_Held``) until the process
+    ends; else why not, in one line. Two rooms on one database (two processes without
+    --redis, say two instances of the systemd unit on one SQLite file) would each restore
+    and run the same stored tables, each with a lobby of its own: nginx's round robin sent
+    a player's friends to a lobby without the player's table. ``wait``: how long a lock
+    that a process just killed still holds is waited for (PostgreSQL ends its session a
+    moment after)."""
+    path = sqlite_file(db)
+    if path is not None:
+        return _hold_file(Path(path).expanduser(), room, wait, db)
+    if "://" in db and db.lower().startswith("postgres"):
+        return _hold_postgres(db, room, wait)
+    return _Held(), None  # :memory:, or a database of another kind: nothing to share
+
+
+def _busy(db: str, room: bool, others_share: bool) -> str:
+    where = f"this database ({_shown(db)})"
+    if room:
+        return (f"another spades serve serves {where} without --redis, as a room of its own: "
+                "processes with --redis cannot share its tables; stop it (or give it the same "
+                "--redis), then start this one")
+    if others_share:
+        return (f"spades serve processes with --redis serve {where} as a room: a process "
+                "without --redis would run the same tables in a room of its own; give this "
+                "one the same --redis (and --redis-prefix), or stop them")
+    return (f"another spades serve serves {where} already, without --redis: two would each "
+            "run the same tables in lobbies of their own; stop it (systemctl stop "
+            "spades@PORT), or run every process with one --redis on PostgreSQL "
+            "(docs/deploy.md)")
+
+
+def _hold_file(path: Path, room: bool, wait: float, db: str) -> tuple[_Held, str | None]:
+    try:  # the database file itself (SQLite locks it with fcntl, never flock)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return _Held(done=False), None  # not there yet: held once the start has made it
+    mode = fcntl.LOCK_SH if room else fcntl.LOCK_EX
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            # never closed before the process ends: closing any descriptor of the file
+            # would drop SQLite's own fcntl locks of this process on it
+            return _Held(), None
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+    others_share = False
+    if not room:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            others_share = True
+        except BlockingIOError:
+            pass
+    return _Held(), _busy(db, room, others_share)
+
+
+def _hold_postgres(db: str, room: bool, wait: float) -> tuple[_Held, str | None]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    try:
+        engine = create_engine(db, poolclass=NullPool, connect_args={"connect_timeout": 5})
+    except Exception:  # a URL or a driver the start refuses, saying why
+        return _Held(done=False), None
+    try:
+        conn = engine.connect()
+    except Exception:
+        engine.dispose()
+        return _Held(done=False), None  # the start says why it cannot connect
+    take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
+    deadline = time.monotonic() + wait
+    while True:
+        got = conn.execute(text(f"SELECT {take}(:key)"), {"key": SERVING_LOCK}).scalar()
+        conn.commit()  # a session lock: it outlives the transaction, held until the end
+        if got:
+            def close() -> None:
+                conn.close()
+                engine.dispose()
+            return _Held(close), None
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    others_share = False
+    if not room:
+        others_share = bool(conn.execute(
+            text("SELECT pg_try_advisory_lock_shared(:key)"), {"key": SERVING_LOCK}).scalar())
+    conn.close()
+    engine.dispose()
+    return _Held(), _busy(db, room, others_share)
 
 
 def _log_to_stderr(level: str) -> None:
@@ -231,6 +372,16 @@ def port_number(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
     return value
+
+
+def database(text: str) -> str:
+    """``--db``: not empty (``--db "$DB"`` with DB unset served the default database, the
+    user's own, without a word)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "it is empty: give a SQLite file's path or a database URL, or leave --db out "
+            "for the default ($SPADES_DB, else the data folder)")
+    return text
 
 
 def origin(text: str) -> str:
@@ -321,17 +472,24 @@ def _shown(db: str) -> str:
         return db
 
 
-def redis_refusal(url: str, timeout: float = 5.0) -> str | None:
+def redis_refusal(url: str, prefix: str = "spades:", timeout: float = 5.0) -> str | None:
     """Why ``--redis URL`` cannot serve (a URL Redis does not take, nothing answering
-    there), in one line with the password hidden; None when it answers a PING. Asked before
-    the database is opened: without it, the start line was printed, then uvicorn's
-    traceback, status 3."""
+    there, a Redis user that may not use the room's keys and channels), in one line with
+    the password hidden; None when it answers and lets this connection do what the room
+    does. Asked before the database is opened: without it, the start line was printed,
+    then uvicorn's traceback, status 3."""
     import redis
 
     shown = _shown(url)
     if "://" not in url:
         return (f"--redis {url!r} is not a Redis URL: write redis://HOST:PORT/N (or "
                 "rediss:// for TLS, unix:///PATH)")
+    parts = urlsplit(url)
+    number = parts.path.strip("/")
+    if parts.scheme in ("redis", "rediss") and number and not number.isdigit():
+        # (redis-py took /abc for database 0, without a word)
+        return (f"--redis {shown}: {number!r} is not a database number: write "
+                "redis://HOST:PORT/N, N a whole number (0 if you have no reason for another)")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=timeout,
                                       socket_timeout=timeout)
@@ -339,11 +497,55 @@ def redis_refusal(url: str, timeout: float = 5.0) -> str | None:
         return f"--redis {shown}: {exc}"
     try:
         client.ping()
+        if refused := _redis_rights(client, prefix, timeout):
+            return f"Redis at {shown} (--redis) {refused}"
     except redis.RedisError as exc:
         reason = str(exc).replace(url, shown).rstrip(".")
         return f"cannot reach Redis at {shown} (--redis): {reason}"
     finally:
         client.close()
+    return None
+
+
+def _redis_rights(client: Any, prefix: str, timeout: float) -> str | None:
+    """Why the Redis user of ``client`` may not run the room (the kinds of commands it
+    runs, on keys and a channel under ``prefix``), or None. An ACL user without them
+    passed the PING, then stopped the start with a traceback (``NoPermissionError``)."""
+    import redis
+
+    key = f"{prefix}check:{secrets.token_hex(8)}"
+    hkey, skey, zkey, channel = key + ":h", key + ":s", key + ":z", key + ":c"
+    pipe = client.pipeline(transaction=False)
+    pipe.set(key, "1", px=10_000)
+    pipe.get(key)
+    pipe.mget([key])
+    pipe.exists(key)
+    pipe.pexpire(key, 10_000)
+    pipe.hset(hkey, "f", "1")
+    pipe.hgetall(hkey)
+    pipe.hdel(hkey, "f")
+    pipe.sadd(skey, "m")
+    pipe.sismember(skey, "m")
+    pipe.zrem(zkey, "m")
+    pipe.eval("return 1", 1, key)
+    pipe.publish(channel, "check")
+    pipe.delete(key, hkey, skey)
+    answers = pipe.execute(raise_on_error=False)
+    pubsub = client.pubsub()
+    try:
+        pubsub.subscribe(channel)
+        pubsub.get_message(timeout=timeout)
+    except redis.ResponseError as exc:
+        answers.append(exc)
+    finally:
+        pubsub.close()
+    for answer in answers:
+        if isinstance(answer, redis.ResponseError):
+            user = client.connection_pool.connection_kwargs.get("username") or "default"
+            return (f"does not let its user {user} do what the room needs with its keys and "
+                    f"channels ({prefix}*): {str(answer).rstrip('.')}; give that user the "
+                    f"room's keys and channels (ACL SETUSER {user} ~{prefix}* &{prefix}* "
+                    "+@all, or a --redis-prefix its keys allow)")
     return None
 
 
@@ -359,9 +561,14 @@ def check_db(args: argparse.Namespace) -> int:
     if refused := db_is_a_folder(args.db, "serve"):
         print(refused, file=sys.stderr)
         return 2
-    if "://" not in db and db != ":memory:" and not Path(db).expanduser().exists():
+    if (path := sqlite_file(db)) is not None and not Path(path).expanduser().exists():
         # Opening it would make a new, empty database, and "0 tables" would hide the typo.
-        print(f"spades serve: there is no database at {db}", file=sys.stderr)
+        # (A sqlite:/// URL too: it made an empty file.)
+        folder = Path(path).expanduser().parent
+        then = ("the first start of spades serve creates it" if folder.is_dir() else
+                f"make its folder {folder} first; the first start of spades serve creates it")
+        print(f"spades serve: there is no database at {path} (if that is where you want it, "
+              f"{then})", file=sys.stderr)
         return 2
     try:  # a look that writes nothing: an older schema is said, not upgraded
         store = Store.open(db, upgrade=False)

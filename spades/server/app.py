@@ -75,7 +75,7 @@ from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError, rejoin_of
 from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
-from spades.store import GameRow, NameTaken, StoreError, UserRow, record_of
+from spades.store import GameRow, NameTaken, StoreError, UserRow, one_line, record_of
 
 log = logging.getLogger("spades.server")
 
@@ -194,7 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(SQLAlchemyError)
     async def database_failed(request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        log.error("database error on %s %s: %s", request.method, request.url.path, exc)
+        log.error("database error on %s %s: %s", request.method, request.url.path,
+                  one_line(exc))
         return JSONResponse({"detail": "the database is not answering: try again shortly"},
                             status_code=503, headers={"Retry-After": "5"})
 
@@ -659,7 +660,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             why = f"the database did not answer within {HEALTH_DB_SECONDS:g} s"
         except SQLAlchemyError as exc:
             why = "the database is not answering"
-            log.error("health: %s: %s", why, exc)
+            log.error("health: %s: %s", why, one_line(exc))
         linked: dict[str, Any] = {}
         if hub.cluster is not None:  # several processes: whether Redis answers, and who
             room = hub.cluster.room    # shares it (the same count from every process)

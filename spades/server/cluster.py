@@ -52,6 +52,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from spades.engine import SpadesError, parse_action
 from spades.server import frames
@@ -60,7 +61,7 @@ from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedLogins, SharedMisses
 from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
-from spades.store import StoreError, upkeep
+from spades.store import StoreError, one_line, upkeep
 
 if TYPE_CHECKING:
     from spades.server.hub import Conn, Dispatch, Hub
@@ -201,6 +202,7 @@ class Cluster:
         self._watch: asyncio.Task[None] | None = None
         self._numbers = itertools.count(1)  # of the messages forwarded with an answer awaited
         self._said: OrderedDict[tuple[str, str], _Said] = OrderedDict()
+        self._db_failing = False  # the last round of _watch_loop failed on the database
         room.on_message = self.on_message
         room.on_lost = self.on_lost
         room.on_relinked = self.relinked
@@ -235,8 +237,22 @@ class Cluster:
                 await self.take_back()
             except asyncio.CancelledError:
                 raise
+            except (StoreError, SQLAlchemyError) as exc:
+                # The database, not Redis: before, said as "lost its link to Redis" (and
+                # /api/health said "redis": false) while Redis answered.
+                if not self._db_failing:
+                    self._db_failing = True
+                    reason = one_line(exc)
+                    log.error("cannot look for tables without a process: the database does "
+                              "not answer (%s); tried again every %.0f s", reason or
+                              type(exc).__name__, self.room.lease_ms / 3000)
             except Exception as exc:
                 self.room.failed("looking for tables without a process", exc)
+            else:
+                if self._db_failing:
+                    self._db_failing = False
+                    log.warning("looking for tables without a process works again: the "
+                                "database answers")
 
     async def take_over(self) -> int:
         """Claim and restore every unfinished table that no node runs. Returns how many."""

@@ -54,6 +54,7 @@ from spades.store.schema import (
     events,
     game_players,
     games,
+    metadata,
     migrate,
     sessions,
     user_stats,
@@ -154,6 +155,79 @@ def _without_password(url: str) -> str:
     return f"{scheme}://{userinfo.partition(':')[0]}:***@{host}"
 
 
+def one_line(exc: BaseException) -> str:
+    """A database error in one line (for a log or a refusal): psycopg's reason spans lines
+    ("Is the server running ...?"), and SQLAlchemy adds "(Background on this error at:
+    URL)"."""
+    return "; ".join(line.strip() for line in str(exc).splitlines()
+                     if line.strip() and not line.startswith("(Background on this error"))
+
+
+#: PostgreSQL's SQLSTATE for "permission denied" (insufficient_privilege).
+_NO_PRIVILEGE = "42501"
+
+
+def _sqlstate(exc: DatabaseError) -> str | None:
+    return getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+
+
+def _no_privilege(engine: Engine, reason: str) -> str:
+    """What to do about a database user without the rights spades needs (in one line)."""
+    user = engine.url.username or "this user"
+    db = engine.url.database or "DB"
+    if "table" in reason:  # the tables are there, made by another user
+        return (f"the database user {user} may not use or change the spades tables there "
+                f"({reason}): give --db the user that made them, or make {user} their owner "
+                f"(psql -d {db}, as that user or postgres: REASSIGN OWNED BY THAT_USER TO {user})")
+    return (f"the database user {user} may not create the spades tables there ({reason}): "
+            f"make it the database's owner (sudo -u postgres psql -c 'ALTER DATABASE {db} "
+            f"OWNER TO {user}', or a new database: createdb -O {user} {db}), or let it "
+            f"create tables (psql -d {db}: GRANT CREATE ON SCHEMA public TO {user})")
+
+
+def _cannot_migrate(conn: Connection) -> str | None:
+    """Why the first start could not create or upgrade the tables of this PostgreSQL
+    database as the connected user (None when it could, and on SQLite): ``--check-db`` says
+    so before a start fails on it."""
+    if conn.dialect.name != "postgresql":
+        return None
+    row = conn.execute(text(
+        "SELECT current_user, current_schema(), "
+        "COALESCE(has_schema_privilege(current_schema(), 'CREATE'), false), "
+        "(SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM pg_tables "
+        " WHERE schemaname = current_schema() AND tablename = ANY(:names)"
+        " AND NOT pg_has_role(tableowner, 'USAGE'))"
+    ), {"names": sorted(metadata.tables)}).one()
+    user, schema, can_create, not_owned = row
+    if schema is None:
+        return (f"the database user {user} has no schema to create the tables in (its "
+                "search_path names none that exists): a start would fail")
+    if not can_create:
+        reason = f"permission denied for schema {schema}"
+    elif not_owned:
+        reason = f"{user} does not own the tables {not_owned}"
+    else:
+        return None
+    return f"a start would fail: {_no_privilege(conn.engine, reason)}"
+
+
+def _cannot_write(conn: Connection) -> str | None:
+    """Why a start could not write to the (up to date) spades tables of this PostgreSQL
+    database as the connected user, or None (and on SQLite)."""
+    if conn.dialect.name != "postgresql":
+        return None
+    user, tables = conn.execute(text(
+        "SELECT current_user, (SELECT string_agg(tablename, ', ' ORDER BY tablename) "
+        "FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY(:names) AND "
+        "NOT (SELECT bool_and(has_table_privilege(format('%I.%I', schemaname, tablename), p)) "
+        "     FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE']) AS p))"),
+        {"names": sorted(metadata.tables)}).one()
+    if not tables:
+        return None
+    reason = f"{user} may not write to the tables {tables}"
+    return f"a start would fail: {_no_privilege(conn.engine, reason)}"
+
+
 class Store:
     """A database of games, events, users and sessions."""
 
@@ -164,7 +238,14 @@ class Store:
         try:
             if not upgrade:
                 with engine.connect() as conn:
-                    check_version(conn)
+                    try:
+                        check_version(conn)
+                    except SchemaTooOld as exc:  # a start would fill or upgrade it: can it?
+                        if refusal := _cannot_migrate(conn):
+                            raise SchemaTooOld(f"{exc}; but {refusal}") from None
+                        raise
+                    if refusal := _cannot_write(conn):
+                        raise SchemaTooOld(refusal)
                 return
             with engine.begin() as conn:
                 if conn.dialect.name == "postgresql":  # processes starting together wait
@@ -175,6 +256,11 @@ class Store:
             where = (engine.url.database or ":memory:" if engine.url.get_backend_name() == "sqlite"
                      else engine.url.render_as_string(hide_password=True))
             why = exc if not isinstance(exc, DatabaseError) else (str(exc.orig).strip() or exc)
+            if isinstance(exc, DatabaseError) and _sqlstate(exc) == _NO_PRIVILEGE:
+                # A role that may connect but not create or change the tables: say what to
+                # grant, not only PostgreSQL's "permission denied for schema public" and the
+                # statement it refused.
+                why = _no_privilege(engine, str(why).splitlines()[0].strip())
             # One line (a driver's reason may span several: psycopg adds "Is the server
             # running on that host ...?" on a line of its own).
             why = "; ".join(line.strip() for line in str(why).splitlines() if line.strip())
@@ -198,7 +284,10 @@ class Store:
             except (ArgumentError, ImportError, ValueError) as exc:  # (a port not a number)
                 hint = (" (for PostgreSQL: postgresql+psycopg://... with the postgres extra: "
                         "pip install '.[postgres]' in the spades clone)"
-                        if isinstance(exc, ImportError) else "")
+                        if isinstance(exc, ImportError) else
+                        " (give a SQLite file's path, or a URL such as "
+                        "postgresql+psycopg://USER@HOST/DB)"
+                        if "Can't load plugin" in str(exc) else "")
                 raise StoreError(f"cannot use the database URL {_without_password(where)!r}: "
                                  f"{exc}{hint}") from None
             return cls(engine, upgrade=upgrade)
@@ -865,6 +954,6 @@ def record_of(game: GameRow, match: Match) -> dict[str, Any]:
 __all__ = [
     "FORMAT", "ConflictError", "EventRow", "FencedError", "GameRow", "NameTaken", "Store",
     "StoreError", "UserRow",
-    "default_path", "match_events", "profile", "rebuild", "rebuild_readable", "record_of",
+    "default_path", "match_events", "one_line", "profile", "rebuild", "rebuild_readable", "record_of",
     "rules_json", "storable_rules",
 ]

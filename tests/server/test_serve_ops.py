@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 
 from tests.server.helpers import ctrl_c, process_family, wait_until
 from tests.server.netclient import NetPlayer, Server, free_port, new_table
-from tests.services import PostgresServer
+from tests.services import PostgresServer, RedisServer
 
 
 def serve(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -182,6 +182,9 @@ def test_a_stop_the_moment_the_start_line_is_written_is_a_graceful_one(tmp_path:
     (["--allow-origin", "spades.example.org"], ["--allow-origin", "scheme://host"]),
     (["--hint-workers", "0"], ["--hint-workers 0", "more than 0"]),
     (["--http-rate", "inf"], ["--http-rate inf", "finite"]),
+    (["--http-rate", "-3"], ["--http-rate -3:", "cannot be negative"]),
+    (["--tables-per-user", "2.5"], ["--tables-per-user 2.5:", "a whole number"]),
+    (["--abandon-minutes", "soon"], ["--abandon-minutes soon:", "a number"]),
     (["--limit", "max_frame=0"], ["max_frame", "more than 0"]),
     (["--limit", "hello_timeout=0"], ["hello_timeout", "more than 0"]),
     (["--limit", "sweep_seconds=0"], ["sweep_seconds", "more than 0"]),
@@ -376,3 +379,175 @@ def test_ctrl_c_stops_the_server_and_its_cpu_workers_without_a_traceback(tmp_pat
         assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
     finally:
         server.stop()
+
+
+def test_a_database_user_without_rights_is_told_what_to_grant(postgres: PostgresServer) -> None:
+    """A PostgreSQL role that may connect but not create tables (the database made without
+    ``createdb -O``): --check-db said "the first start of spades serve creates them", then
+    the start stopped on "permission denied for schema public; LINE 2: CREATE TABLE
+    schema_version (; ^". Both now say what is wrong and what to grant, before a start."""
+    import psycopg
+
+    role = f"guest_{os.getpid()}"
+    url = postgres.create_database("rights")
+    with psycopg.connect(postgres.dsn("postgres"), autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+    as_role = url.replace("spades@", f"{role}@")
+    done = serve("--check-db", "--db", as_role)
+    one_line_refusal(done, "holds no spades tables yet", "a start would fail",
+                     "permission denied for schema public",
+                     f"GRANT CREATE ON SCHEMA public TO {role}")
+    done = serve("--port", "0", "--db", as_role)
+    one_line_refusal(done, f"the database user {role} may not create the spades tables",
+                     f"OWNER TO {role}", f"GRANT CREATE ON SCHEMA public TO {role}")
+    assert "LINE" not in done.stderr and "CREATE TABLE" not in done.stderr, done.stderr
+    from spades.store import Store
+
+    Store.open(url).close()  # made by the database's owner: the role may not use them
+    for args in (("--check-db",), ("--port", "0")):
+        one_line_refusal(serve(*args, "--db", as_role), "permission denied for table",
+                         "give --db the user that made them", "REASSIGN OWNED BY")
+    with psycopg.connect(postgres.dsn(url.rpartition("/")[2]), autocommit=True) as conn:
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
+    done = serve("--check-db", "--db", as_role)  # it may look, not write: not "0 tables"
+    one_line_refusal(done, "a start would fail", f"{role} may not write to the tables")
+
+
+def test_a_database_url_of_no_known_kind_names_the_form_to_use() -> None:
+    """``postgres://`` (as other programs write it) said only "Can't load plugin:
+    sqlalchemy.dialects:postgres"."""
+    for args in (("--check-db",), ("--port", "0")):
+        done = serve(*args, "--db", "postgres://spades:secret@127.0.0.1:1/spades")
+        one_line_refusal(done, "postgresql+psycopg://USER@HOST/DB")
+        assert "secret" not in done.stderr
+
+
+def test_a_sqlite_url_is_checked_like_a_path(tmp_path: Path) -> None:
+    """``--check-db --db sqlite:///PATH`` made an empty file where there was none (docs:
+    "a SQLite file that does not exist is reported, not created"), and a start in a folder
+    that does not exist said only "unable to open database file"."""
+    missing = tmp_path / "typo.sqlite3"
+    one_line_refusal(serve("--check-db", "--db", f"sqlite:///{missing}"), "no database",
+                     str(missing), "the first start of spades serve creates it")
+    assert not missing.exists()
+    nowhere = tmp_path / "nosuchdir" / "x.sqlite3"
+    one_line_refusal(serve("--port", "0", "--db", f"sqlite:///{nowhere}"),
+                     f"the folder {nowhere.parent} does not exist")
+    one_line_refusal(serve("--check-db", "--db", str(nowhere)),
+                     f"make its folder {nowhere.parent} first")
+    assert not nowhere.parent.exists()
+
+
+def test_an_empty_db_is_refused_not_taken_for_the_default() -> None:
+    """``--db "$DB"`` with DB unset served the user's own default database silently."""
+    done = serve("--port", "0", "--db", "")
+    assert done.returncode == 2 and "argument --db: it is empty" in done.stderr, done.stderr
+
+
+def test_a_database_outage_is_not_told_as_a_lost_link_to_redis(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """With --redis, the round that looks for tables without a process every second reads
+    the database: while the database did not answer, its failure was logged as "lost its
+    link to Redis ..." and /api/health said "redis": false, though Redis answered."""
+    own = PostgresServer()  # paused below: not the session's, which other tests use
+    own.start()
+    log = tmp_path / "stderr.log"
+    port = free_port()
+    try:
+        url = own.create_database("outage")
+        with open(log, "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", url,
+                 "--bots", "inline", "--redis", redis_server.url,
+                 "--redis-prefix", f"outage{os.getpid()}:"],
+                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            health = f"http://127.0.0.1:{port}/api/health"
+
+            def answers() -> bool:
+                with contextlib.suppress(httpx.HTTPError):
+                    return httpx.get(health, timeout=5).status_code == 200
+                return False
+
+            wait_until(answers, "the server to start", 60)
+            own.pause()
+            said = ("lost its link to Redis", "the database does not answer")
+            wait_until(lambda: any(words in log.read_text() for words in said),
+                       "the round looking for tables to fail", 30)
+            assert "lost its link to Redis" not in log.read_text(), log.read_text()
+            answer = httpx.get(health, timeout=10)
+            assert answer.status_code == 503 and answer.json()["redis"] is True, answer.text
+            wait_until(lambda: "health: the database is not answering" in log.read_text(),
+                       "the health check's log line")
+            for line in log.read_text().splitlines():  # each line one whole message
+                assert line[:4].isdigit() or line.startswith("INFO"), log.read_text()
+            own.resume()
+            wait_until(lambda: "works again" in log.read_text(), "the database to be back", 30)
+            assert httpx.get(health, timeout=10).json()["ok"] is True
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    finally:
+        own.stop()
+
+
+def test_a_redis_user_without_the_rooms_keys_is_refused_in_one_line(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """A Redis ACL user that may PING but not use the room's keys (or channels) passed the
+    start's check, then stopped it with uvicorn's traceback (NoPermissionError), status 3,
+    after the start line; and a database number that is not one (``/abc``) was taken for 0.
+    Both are refused in one line before the database is opened, saying what to grant."""
+    import redis
+
+    user = f"narrow{os.getpid()}"
+    prefix = f"rights{os.getpid()}:"
+    with contextlib.closing(redis.Redis.from_url(redis_server.url)) as admin:
+        admin.execute_command("ACL", "SETUSER", user, "on", ">pw", "~other:*", "&*", "+@all")
+        try:
+            db = tmp_path / "x.sqlite3"
+            url = f"redis://{user}:pw@127.0.0.1:{redis_server.port}/0"
+            done = serve("--port", "0", "--db", str(db), "--redis", url,
+                         "--redis-prefix", prefix)
+            one_line_refusal(done, f"does not let its user {user}", "no permissions",
+                             f"ACL SETUSER {user} ~{prefix}* &{prefix}*")
+            assert "pw@" not in done.stderr and not db.exists()
+            assert not admin.keys(f"{prefix}*")  # the check leaves nothing behind
+        finally:
+            admin.execute_command("ACL", "DELUSER", user)
+    done = serve("--port", "0", "--db", str(tmp_path / "y.sqlite3"), "--redis",
+                 f"redis://127.0.0.1:{redis_server.port}/abc")
+    one_line_refusal(done, "'abc' is not a database number")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_second_room_on_one_database_is_refused(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Two processes without --redis on one database (docs/deploy.md had both instances of
+    the systemd unit enabled, with the SQLite --db of "one process"): each started, restored
+    the same stored tables and ran a lobby of its own, and nginx sent a player's friends to
+    the one without the player's table. A process without --redis now holds its database
+    alone; one with --redis shares it with its room only."""
+    if backend == "sqlite":
+        db = str(tmp_path / "one.sqlite3")
+    else:
+        db = request.getfixturevalue("postgres").create_database("tworooms")
+    redis_server: RedisServer = request.getfixturevalue("redis_server")
+    room = ("--redis", redis_server.url, "--redis-prefix", f"two{free_port()}:")
+    first = Server(db, free_port(), "--bots", "inline").start()
+    try:
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline"),
+                         "another spades serve serves this database", "without --redis")
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline", *room),
+                         "without --redis, as a room of its own")
+    finally:
+        first.stop()
+    a = Server(db, free_port(), "--bots", "inline", *room).start()
+    try:  # a room: its processes share the database, a process alone may not
+        b = Server(db, free_port(), "--bots", "inline", *room).start()
+        b.stop()
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline"),
+                         "processes with --redis serve this database", "as a room")
+    finally:
+        a.stop()
+    again = Server(db, free_port(), "--bots", "inline").start()  # all gone: free again
+    again.stop()
