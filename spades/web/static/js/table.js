@@ -2615,7 +2615,7 @@ export class TableView {
     // hand's trick and summary come first
     const finished = this.status === "finished";
     if (!finished) { box.hidden = true; if (box.open) box.close(); return; }
-    if (box.dataset.done) return; // shown once; Close puts it away for good
+    if (box.dataset.done) { this.offerRematch(box); return; } // shown once; Close puts it away for good
     if (this.summaryShown()) return; // the last hand's summary first
     box.hidden = false;
     box.dataset.done = "1";
@@ -2634,6 +2634,16 @@ export class TableView {
     // a modal dialog: the focus goes in and stays in until it is closed
     if (!box.open) box.showModal();
     box.querySelector("#over-title").focus();
+  }
+
+  /** Made the owner once the box was drawn (the owner left the finished table; the server
+   * says "You own the table now"): the Rematch button an owner's box has, in the box while it
+   * is open, else beside Score sheet (before: none, so nobody could offer the rematch). */
+  offerRematch(box) {
+    if (!this.amOwner() || !this.isPlayer || this.rematch || this.el.querySelector("#over-rematch")) return;
+    const button = h("button", { type: "button", id: "over-rematch", onclick: () => this.startRematch() }, "Rematch");
+    const close = box.open && box.querySelector("#over-close");
+    if (close) close.before(button); else this.el.querySelector("#sheet-btn")?.after(button);
   }
 
   /** Rematch (the owner, after the end): a new table with the same options; its waiting
