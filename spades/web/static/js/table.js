@@ -2077,7 +2077,8 @@ export class TableView {
     box.classList.toggle("done", !!done);
     this.renderTrickList(showing, done);
     clear(info);
-    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? " Spades broken" : " Spades not broken yet"));
+    // (on a phone's felt the suit's symbol stands for "Spades": the words fit between the side seats)
+    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), h("span", { class: "broken-word" }, " Spades"), v.spades_broken ? " broken" : " not broken yet"));
     if (done) info.append(h("span", { class: "won" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "takes", "take")} the trick`));
   }
 
