@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import (create_private_table, join_by_invite, settle,
-                               take_hinted_turn)
+from tests.web.helpers import create_private_table, join_by_invite, settle, take_hinted_turn
 
 COVERED = """(() => {
   const a = document.querySelector('.trick-info .broken').getBoundingClientRect();
