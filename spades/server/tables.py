@@ -833,14 +833,19 @@ class Table:
                 if leaving:
                     await self._cover(seat)
                     if self.owner == conn.user_id:
-                        self._pass_ownership()
+                        heir = self._pass_ownership()
                         await self.save_meta()
+                        self._tell_owner(heir)
                 else:
                     self.emit({"kind": "left", "seat": seat,
                                "text": lambda n: f"{n.seat(seat)} lost the connection"},
                               with_table=True)
                     self._start_grace(seat)
                 self.schedule()
+            elif (self.status == "finished" and self.owner == conn.user_id
+                  and not self.making_rematch and self.rematched is None):
+                # the owner went before making a rematch: someone still here may make it
+                await self._owner_gone()
             self.hub.lobby_changed(self)
             self._maybe_forget()
 
@@ -986,8 +991,7 @@ class Table:
         self.places[seat] = Place()
         if uid is not None:
             self.members.pop(uid, None)
-        if uid == self.owner:
-            self._pass_ownership()
+        heir = self._pass_ownership() if uid == self.owner else None
         if self.owner is None or not any(p.kind == "human" for p in self.places):
             self.status = "closed"
             await self.save_meta()
@@ -1005,9 +1009,34 @@ class Table:
                    "text": lambda n: "you leave the table" if n.me == seat
                    else f"{gone or n.seat(seat)} leaves the table"},
                   with_table=True)
+        self._tell_owner(heir)
 
-    def _pass_ownership(self) -> None:
+    def _pass_ownership(self) -> int | None:
+        """The owner went: the table is the next person's (:func:`next_owner`). Returns the
+        place of the new owner, to be told (:meth:`_tell_owner`), or None if nobody took it."""
+        before = self.owner
         self.owner = next_owner(self.places, self.owner, self.members)
+        return None if self.owner in (None, before) else self.place_of(self.owner)
+
+    def _tell_owner(self, seat: int | None) -> None:
+        """Everyone hears who owns the table now (they passed it on by going, not by "Make
+        … owner"): before, the new owner learnt it only from their buttons."""
+        if seat is None:
+            return
+        self.emit({"kind": "owner", "seat": seat,
+                   "text": lambda n: f"{n.seat(seat)} "
+                   f"{'own' if n.me == seat else 'owns'} the table now"}, with_table=True)
+
+    async def _owner_gone(self) -> None:
+        """The match is over and its owner is not at the table (left it, or lost the
+        connection and did not come back): the next person still connected owns it, so that
+        they may offer a rematch (before, nobody could). Nothing if nobody else is here."""
+        if self.owner in self.members or not any(
+                p.kind == "human" and p.user_id in self.members for p in self.places):
+            return
+        heir = self._pass_ownership()
+        await self.save_meta()
+        self._tell_owner(heir)
 
     # The owner's controls --------------------------------------------------------------
 
@@ -1508,6 +1537,7 @@ class Table:
         over = MatchOver(m.winner, tuple(m.scores))
         self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
                    "text": lambda n: n.say(over)}, with_table=True)
+        await self._owner_gone()
         self.hub.lobby_changed(self)
 
     def _release_programs(self) -> None:

@@ -2047,7 +2047,8 @@ export class TableView {
     box.classList.toggle("done", !!done);
     this.renderTrickList(showing, done);
     clear(info);
-    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? " Spades broken" : " Spades not broken yet"));
+    // (on a phone's felt the suit's symbol stands for "Spades": the words fit between the side seats)
+    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), h("span", { class: "broken-word" }, " Spades"), v.spades_broken ? " broken" : " not broken yet"));
     if (done) info.append(h("span", { class: "won" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "takes", "take")} the trick`));
   }
 
@@ -2585,7 +2586,7 @@ export class TableView {
     // hand's trick and summary come first
     const finished = this.status === "finished";
     if (!finished) { box.hidden = true; if (box.open) box.close(); return; }
-    if (box.dataset.done) return; // shown once; Close puts it away for good
+    if (box.dataset.done) { this.offerRematch(box); return; } // shown once; Close puts it away for good
     if (this.summaryShown()) return; // the last hand's summary first
     box.hidden = false;
     box.dataset.done = "1";
@@ -2604,6 +2605,16 @@ export class TableView {
     // a modal dialog: the focus goes in and stays in until it is closed
     if (!box.open) box.showModal();
     box.querySelector("#over-title").focus();
+  }
+
+  /** Made the owner once the box was drawn (the owner left the finished table; the server
+   * says "You own the table now"): the Rematch button an owner's box has, in the box while it
+   * is open, else beside Score sheet (before: none, so nobody could offer the rematch). */
+  offerRematch(box) {
+    if (!this.amOwner() || !this.isPlayer || this.rematch || this.el.querySelector("#over-rematch")) return;
+    const button = h("button", { type: "button", id: "over-rematch", onclick: () => this.startRematch() }, "Rematch");
+    const close = box.open && box.querySelector("#over-close");
+    if (close) close.before(button); else this.el.querySelector("#sheet-btn")?.after(button);
   }
 
   /** Rematch (the owner, after the end): a new table with the same options; its waiting
