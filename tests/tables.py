@@ -1,10 +1,11 @@
 """Every kind of table: each profile, each player count and kind of sides, and the house
 variants, as (profile, rule knobs) for tests that run something under all of them; and a
-first hand played to order (:func:`first_hand`)."""
+first hand played to order (:func:`first_hand`, :func:`played_to`)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from spades.engine import LOOK, NIL, Match, profile
@@ -32,12 +33,13 @@ EVERY_TABLE_IDS = [name + "".join(f"-{k}={v}" for k, v in knobs.items())
                    for name, knobs in EVERY_TABLE]
 
 
-def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
-    """A match of ``rules_name`` after its first hand, in which seat ``s`` bid ``bids[s]``
-    (every other seat 1), each looking at its cards first, and played its first legal card
+def played_to(rules_name: str, bids: dict[int, int], seed: int,
+              done: Callable[[Match], bool], **knobs: Any) -> Match:
+    """A match of ``rules_name`` played until ``done(match)``: seat ``s`` bids ``bids[s]``
+    (every other seat 1), each looking at its cards first, and plays its first legal card
     (the same cards, whatever the bids)."""
     match = Match(profile(rules_name, **knobs), rng=random.Random(seed))
-    while not match.results:
+    while not done(match):
         if match.phase == "deal":
             match.deal()
             continue
@@ -49,3 +51,8 @@ def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -
         else:
             match.apply(legal[0])
     return match
+
+
+def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
+    """:func:`played_to` the end of the first hand."""
+    return played_to(rules_name, bids, seed, lambda m: bool(m.results), **knobs)

@@ -18,19 +18,16 @@ from spades.store import Store
 from tests.server.helpers import wait_until
 from tests.server.netclient import Msg, NetPlayer, Server, card_room
 from tests.server.test_cluster import published
-from tests.server.test_rematch_cluster import _paused, _prefix, _redis, _unfinished
+from tests.server.test_rematch_cluster import (
+    _paused,
+    _prefix,
+    _redis,
+    _stored_option,
+    _unfinished,
+)
 from tests.services import PostgresServer, RedisServer
 
 OPTIONS: Msg = {"name": "Cut off", "profile": "cardems", "one_hand": True, "cpu": "random"}
-
-
-def _owner_of(server: Server, tid: str) -> object:
-    """The owner stored with table ``tid``."""
-    store = Store.open(server.db)
-    try:
-        return store.game(tid).options.get("owner")
-    finally:
-        store.close()
 
 
 def _dealt(m: Msg) -> bool:
@@ -56,7 +53,7 @@ def test_a_create_whose_process_is_cut_off_after_storing_leads_its_creator_to_th
         assert ann.request({"type": "start"})["type"] == "ack"
         if not any(_dealt(m) for m in ann.frames):
             ann.until(_dealt)
-        assert _owner_of(b, tid) == ann.welcome["user"]["id"]
+        assert _stored_option(b, tid, "owner") == ann.welcome["user"]["id"]
 
 
 def test_a_create_against_cpus_cut_off_after_storing_starts_the_table_it_leads_to(
@@ -143,7 +140,7 @@ def test_a_create_whose_process_dies_after_storing_is_found_from_another_process
         table = again.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
         assert table["table"]["status"] == "waiting"
         assert again.you == {"role": "player", "seat": 0}
-        assert _owner_of(b, tid) == again.welcome["user"]["id"]
+        assert _stored_option(b, tid, "owner") == again.welcome["user"]["id"]
         assert again.request({"type": "start"})["type"] == "ack"
         assert _unfinished(b) == [tid], "a second table was made"
 

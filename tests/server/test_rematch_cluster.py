@@ -310,13 +310,18 @@ def _unfinished(server: Server) -> list[str]:
         store.close()
 
 
-def _stored_rematch(server: Server, tid: str) -> Any:
-    """The rematch stored with the finished table ``tid`` (``rematched``), if any."""
+def _stored_option(server: Server, tid: str, key: str) -> Any:
+    """What is stored with table ``tid`` under ``key`` of its options, if anything."""
     store = Store.open(server.db)
     try:
-        return store.game(tid).options.get("rematched")
+        return store.game(tid).options.get(key)
     finally:
         store.close()
+
+
+def _stored_rematch(server: Server, tid: str) -> Any:
+    """The rematch stored with the finished table ``tid`` (``rematched``), if any."""
+    return _stored_option(server, tid, "rematched")
 
 
 def test_a_rematch_whose_process_dies_half_way_is_made_once(

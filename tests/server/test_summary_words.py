@@ -5,15 +5,14 @@ nothing of 10 for 200. The sentence said for the scored hand names the bonus too
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from starlette.testclient import TestClient
 
-from spades.engine import LOOK, NIL, Match, profile
+from spades.engine import Match
 from spades.tui import text
 from tests.server.helpers import Player, hub_of
-from tests.server.test_sheet_words import first_hand
+from tests.tables import first_hand, played_to
 
 TEN_SET = "contract set, -200 (10 for 200: a contract of exactly 10 scores +200 made, -200 set)."
 SMALL_BONUS = "Bonus: +20 for a contract of 1 or 2 made exactly."
@@ -21,22 +20,10 @@ SAID_BONUS = "bonus +20 for a contract of 1 or 2 made exactly"
 
 
 def last_card_left(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
-    """The first hand of :func:`tests.server.test_sheet_words.first_hand` (the same bids and
-    cards) before its last card is played."""
-    match = Match(profile(rules_name, **knobs), rng=random.Random(seed))
-    while True:
-        if match.phase == "deal":
-            match.deal()
-            continue
-        if match.phase == "play" and sum(h.bit_count() for h in match.hands) == 1:
-            return match
-        legal = match.legal_actions()
-        if LOOK in legal:
-            match.apply(LOOK)
-        elif match.phase == "bid":
-            match.apply(NIL + bids.get(match.current_player, 1))
-        else:
-            match.apply(legal[0])
+    """The first hand of :func:`tests.tables.first_hand` (the same bids and cards) before
+    its last card is played."""
+    return played_to(rules_name, bids, seed, lambda m: m.phase == "play" and sum(
+        h.bit_count() for h in m.hands) == 1, **knobs)
 
 
 def bonus_before_last_card() -> tuple[Match, int]:
