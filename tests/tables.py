@@ -5,10 +5,10 @@ first hand played to order (:func:`first_hand`, :func:`played_to`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from spades.engine import LOOK, NIL, Match, profile
+from spades.engine import LOOK, NIL, OVER, HandResult, Match, profile
 
 EVERY_TABLE: list[tuple[str, dict[str, Any]]] = [
     ("cardems", {}),
@@ -56,3 +56,17 @@ def played_to(rules_name: str, bids: dict[int, int], seed: int,
 def first_hand(rules_name: str, bids: dict[int, int], seed: int, **knobs: Any) -> Match:
     """:func:`played_to` the end of the first hand."""
     return played_to(rules_name, bids, seed, lambda m: bool(m.results), **knobs)
+
+
+def scored_hands(match: Match, bots: Sequence[Any], most: int) -> Iterator[HandResult]:
+    """Play ``match`` with ``bots`` (one per seat, each with ``act(observation)``), giving
+    each hand's result as it is scored, until the match is over or ``most`` hands are."""
+    while match.phase is not OVER and len(match.results) < most:
+        if match.phase == "deal":
+            match.deal()
+            continue
+        seat = match.current_player
+        done = len(match.results)
+        match.apply(bots[seat].act(match.observation(seat)))
+        if len(match.results) > done:
+            yield match.results[-1]

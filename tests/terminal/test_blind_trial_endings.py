@@ -14,6 +14,7 @@ import pytest
 
 from spades.engine import LOOK, NIL, OVER, profile
 from spades.tui import text
+from tests.tables import scored_hands
 from tests.terminal.driver import (
     BID_PROMPT,
     CARD_PROMPT,
@@ -77,16 +78,9 @@ def test_a_bonus_in_the_hands_details_says_which_bonus(tmp_path: Path) -> None:
     match = Match.new(rules, seed=3)
     bots = [make_cpu("intermediate", 30 + s)[0] for s in range(3)]
     seen: set[str] = set()
-    while match.phase is not OVER and len(match.results) < 60 and len(seen) < 2:
-        if match.phase == "deal":
-            match.deal()
-            continue
-        seat = match.current_player
-        done = len(match.results)
-        match.apply(bots[seat].act(match.observation(seat)))
-        if len(match.results) == done:
-            continue
-        result = match.results[-1]
+    for result in scored_hands(match, bots, 60):
+        if len(seen) == 2:
+            break
         for line in text.result_lines(result, rules, text.default_names(3, 0)):
             if line.startswith("Bonus: "):
                 assert line in ("Bonus: +20 for a contract of 1 or 2 made exactly.",

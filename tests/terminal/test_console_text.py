@@ -29,6 +29,7 @@ from spades.store import Store, rebuild
 from spades.tui import text
 from spades.tui.console import Console, InputClosed, LineReader
 from spades.tui.game import TerminalGame, deal_masks
+from tests.tables import scored_hands
 
 
 def pipe_console(data: bytes = b"", *, rich: bool = False) -> tuple[Console, io.StringIO, int]:
@@ -317,16 +318,7 @@ def test_hand_summary_adds_up_one_sentence_a_line(rules_name: str, seed: int) ->
     bots = [make_bot("random", seed * 10 + s) for s in range(rules.players)]
     names = text.default_names(rules.players, 0)
     seen = {"made": 0, "set": 0, "nil": 0, "penalty": 0}
-    while len(match.results) < 12:
-        if match.phase == "deal":
-            match.deal()
-            continue
-        seat = match.current_player
-        done = len(match.results)
-        match.apply(bots[seat].act(match.observation(seat)))
-        if len(match.results) == done:
-            continue
-        result = match.results[-1]
+    for result in scored_hands(match, bots, 12):
         lines = text.result_lines(result, rules, names)
         assert lines[0] == f"Hand {result.number} is over."
         for line in lines:

@@ -13,6 +13,16 @@ from tests.server.test_sheet_words import small_bonus, ten_for_200_set
 from tests.web.helpers import Speech, continue_upload, settle
 
 
+def shoot_wide_and_phone(page: Any, artifacts: Path, name: str) -> None:
+    """Screenshots ``NAME.png`` as the page is, then ``NAME-phone.png`` at 390×844."""
+    settle(page)
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.documentElement.clientWidth <= 390")
+    settle(page)
+    page.screenshot(path=str(artifacts / f"{name}-phone.png"))
+
+
 def test_the_tables_sheet_names_10_for_200_on_the_screen_and_aloud(
         new_page: Any, server: str, tmp_path: Path, artifacts: Path) -> None:
     """North and South bid 5 and 5 under cards4net's 10 for 200 and are set: the sheet said
@@ -35,12 +45,7 @@ def test_the_tables_sheet_names_10_for_200_on_the_screen_and_aloud(
     # what a screen reader reads of the cell
     assert dialog.get_by_role("cell", name=re.compile(r"took 1 : −200 \(10 for 200, set\) ,"
                                                       r" total −200 ")).count() == 1
-    settle(page)
-    page.screenshot(path=str(artifacts / "sheet-ten-for-200.png"))
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_function("document.documentElement.clientWidth <= 390")
-    settle(page)
-    page.screenshot(path=str(artifacts / "sheet-ten-for-200-phone.png"))
+    shoot_wide_and_phone(page, artifacts, "sheet-ten-for-200")
     page.keyboard.press("Escape")
     dialog.wait_for(state="hidden")
     speech = Speech(page)
@@ -78,10 +83,5 @@ def test_the_historys_sheet_says_which_bonus(new_page: Any, server: str, tmp_pat
     assert parts.endswith(", bonus +20 for a contract of 1 or 2 made exactly)"), parts
     assert dialog.get_by_role("cell", name=re.compile(
         r"bonus \+20 for a contract of 1 or 2 made exactly\) , total ")).count() >= 1
-    settle(page)
-    page.screenshot(path=str(artifacts / "sheet-bonus.png"))
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_function("document.documentElement.clientWidth <= 390")
-    settle(page)
-    page.screenshot(path=str(artifacts / "sheet-bonus-phone.png"))
+    shoot_wide_and_phone(page, artifacts, "sheet-bonus")
     assert not page.errors, page.errors
