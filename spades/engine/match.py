@@ -57,7 +57,7 @@ from spades.engine.observation import Observation
 from spades.engine.phase import Phase
 from spades.engine.record_format import record_of
 from spades.engine.rules import Rules
-from spades.engine.scoring import apply_bags, winner
+from spades.engine.scoring import apply_bags, bags_to_warn, winner
 
 #: ``current_player`` while the next hand waits to be dealt, and once the match is over.
 CHANCE: Final = -1
@@ -475,10 +475,9 @@ class Match(HandState):
         if finished:
             events.append(MatchOver(self.winner, result.scores))
             return
-        limit = self.rules.bag_limit
         for k, bags in enumerate(result.bags):
-            if 0 < limit - bags <= 3:
-                events.append(BagWarning(k, bags, limit - bags))
+            if left := bags_to_warn(self.rules, bags):
+                events.append(BagWarning(k, bags, left))
 
     # The turn timer ---------------------------------------------------------------------
 

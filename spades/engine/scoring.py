@@ -41,6 +41,15 @@ def apply_bags(rules: Rules, bags: int) -> tuple[int, int]:
     return (0 if rules.bags_reset else bags % rules.bag_limit), penalties
 
 
+def bags_to_warn(rules: Rules, bags: int) -> int:
+    """Seed 004's warning "within three bags of the next penalty": how many bags are left
+    before it (1 to 3), or 0 when there is nothing to warn of. A side with no bags is not
+    warned, even when the limit is 3 or less: it would be warned every hand; nor is any side
+    when a penalty costs nothing."""
+    left = rules.bag_limit - bags
+    return left if bags > 0 and rules.bag_penalty > 0 and 0 < left <= 3 else 0
+
+
 def score_side(
     rules: Rules,
     seats: Sequence[int],

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from spades.engine import HandResult, Match
 from spades.engine.rules import Rules
+from spades.engine.scoring import bags_to_warn
 from spades.present.rules import bonus_note, ten_for_200_note
 
 SEAT_NAMES_4 = ("North", "East", "South", "West")
@@ -61,9 +62,9 @@ def marked_once(rules: Rules, names: list[str] | None = None) -> Callable[[int],
 
 
 def bag_warning(rules: Rules, bags: int) -> str:
-    """Seed 004's warning within three bags of the next penalty ('' when not close)."""
-    left = rules.bag_limit - bags
-    if 0 < left <= 3:
+    """Seed 004's warning within three bags of the next penalty ('' when not close; see
+    :func:`spades.engine.scoring.bags_to_warn`)."""
+    if left := bags_to_warn(rules, bags):
         return f"{left} bag{'s' if left > 1 else ''} from a penalty"
     return ""
 

@@ -31,7 +31,7 @@ from spades.engine import (
     parse_card,
     profile,
 )
-from spades.present import Narrator, seat_names
+from spades.present import Narrator, bag_warning, seat_names
 
 CARDEMS = profile("cardems")
 T6 = ((0, 2, 4), (1, 3, 5))
@@ -163,6 +163,15 @@ def test_hand_scored_by_parts_and_bag_warning() -> None:
         "North and South are 1 bag from a bag penalty.")
     assert Narrator(profile("race400", players=3), me=0).say(BagWarning(0, 7, 3)) == (
         "You are 3 bags from a bag penalty.")
+
+
+def test_no_bag_warning_without_bags_or_without_a_penalty() -> None:
+    # With --bag-limit 3, "3 bags from a penalty" was said at 0 bags, every hand.
+    three = profile("cards4net", bag_limit=3)
+    assert bag_warning(three, 0) == ""
+    assert bag_warning(three, 1) == "2 bags from a penalty"
+    assert bag_warning(profile("cards4net"), 7) == "3 bags from a penalty"
+    assert bag_warning(profile("cards4net", bag_penalty=0), 9) == ""
 
 
 def test_timeout_and_match_over() -> None:
