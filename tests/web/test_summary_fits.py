@@ -51,3 +51,23 @@ def test_a_race400_summary_fits_the_felt_at_1280x800(new_page: Any, server: str,
     assert summary.get_by_role("listitem").count() == len(lines)
     assert summary.get_by_role("columnheader", name="This hand").count() == 1
     assert not page.errors, page.errors
+
+
+HEADER_LINES = """(() => [...document.querySelectorAll('.score-table thead th')].map((th) => {
+  const r = document.createRange();
+  r.selectNodeContents(th);
+  return [th.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+}))()"""
+
+
+def test_the_scores_headers_stay_whole_beside_a_bag_warning(new_page: Any, server: str,
+                                                           tmp_path: Path) -> None:
+    # West's "1 bag from a penalty" widened the Bags column, and the headers broke
+    # mid-word to make room ("Playe" / "r", "Scor" / "e") at 1280x800.
+    match, _ = bonus_before_last_card()
+    page, _ = summary_of(new_page, server, tmp_path, "Whole Headers", match)
+    settle(page)
+    assert page.locator(".score-table .bag-warning").count() == 1
+    lines = page.evaluate(HEADER_LINES)
+    assert [name for name, _ in lines] == ["Player", "Score", "Bags"], lines
+    assert all(n == 1 for _, n in lines), f"a header broken over lines: {lines}"
