@@ -56,6 +56,7 @@ from spades.server.seating import (
     cpu_name,
     default_name,
     join_order,
+    moved_words,
     next_owner,
     place_name,
     place_names,
@@ -1184,11 +1185,11 @@ class Table:
             self._require_not_kept(seat, conn.user_id)
             self.places[seat], self.places[mine] = self.places[mine], Place()
             await self.save_meta()
-            # the mover hears the place as their page named it before the move (the button
-            # said "Sit at East"); the others, where it is drawn on their pages
+            # the others hear the place where it is drawn on their pages; the mover, whose
+            # page turns with them (they sit at the bottom again), hears both views
             name, players = conn.name, self.rules.players
             self.emit({"kind": "seated", "seat": seat, "text": lambda n: (
-                f"you move to {place_name(players, seat, mine)}" if n.me == seat else
+                moved_words(players, mine, seat) if n.me == seat else
                 f"{name} moves to {place_name(players, seat, n.me)}")}, with_table=True)
 
     async def choose_team(self, conn: Member, team: int | None, *, mate: int | None = None) -> None:
