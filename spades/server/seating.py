@@ -77,6 +77,20 @@ def place_name(players: int, place: int, seat: int | None) -> str:
     return round_table[(place - (seat or 0)) % players] if round_table else f"Seat {place + 1}"
 
 
+def moved_words(players: int, old: int, new: int) -> str:
+    """What the player who moved from place ``old`` to place ``new`` hears. Their page
+    draws the table from where they sit, so after the move they are at the bottom (South)
+    again and every other place has a new name: "you move to East" (the place as named
+    before the move) read as if they were East now. So: "you move to the place that was
+    East: you sit South now, and the place you left is West" (the new view, with the old
+    one's name for the place chosen); without names of places, its number."""
+    if PLACES.get(players) is None:
+        return f"you move to {place_name(players, new, None)}"
+    return (f"you move to the place that was {place_name(players, new, old)}: you sit "
+            f"{place_name(players, new, new)} now, and the place you left is "
+            f"{place_name(players, old, new)}")
+
+
 def place_names(places: Sequence[Place], seat: int | None) -> tuple[str, ...]:
     """Every seat's name as the page draws it for a client at ``seat`` (a spectator: as
     from seat 0): a person by name, a CPU (or an empty place) by where it sits from there."""

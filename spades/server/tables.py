@@ -56,6 +56,7 @@ from spades.server.seating import (
     cpu_name,
     default_name,
     join_order,
+    moved_words,
     next_owner,
     place_name,
     place_names,
@@ -842,10 +843,23 @@ class Table:
                               with_table=True)
                     self._start_grace(seat)
                 self.schedule()
-            elif (self.status == "finished" and self.owner == conn.user_id
-                  and not self.making_rematch and self.rematched is None):
-                # the owner went before making a rematch: someone still here may make it
-                await self._owner_gone()
+            elif self.status == "finished":
+                # The match is over: nothing is kept for a reconnection (no seat to cover,
+                # no turn to wait for), so whoever goes has left, by `leave` (the page, on
+                # going elsewhere) or by a closed connection (the tab closed, a reload, a
+                # laptop's lid shut: its socket found dead by the server's pings): the
+                # others are told (before, nobody was). Not the owner going to the rematch
+                # they are making: the table hears "Olga started a rematch" next.
+                if not self.making_rematch:
+                    gone = self.places[seat].name or None
+                    self.emit({"kind": "left", "seat": seat,
+                               "text": lambda n: "you leave the table" if n.me == seat
+                               else f"{gone or n.seat(seat)} leaves the table"},
+                              with_table=True)
+                if (self.owner == conn.user_id and not self.making_rematch
+                        and self.rematched is None):
+                    # the owner went before making a rematch: someone still here may make it
+                    await self._owner_gone()
             self.hub.lobby_changed(self)
             self._maybe_forget()
 
@@ -1184,11 +1198,11 @@ class Table:
             self._require_not_kept(seat, conn.user_id)
             self.places[seat], self.places[mine] = self.places[mine], Place()
             await self.save_meta()
-            # the mover hears the place as their page named it before the move (the button
-            # said "Sit at East"); the others, where it is drawn on their pages
+            # the others hear the place where it is drawn on their pages; the mover, whose
+            # page turns with them (they sit at the bottom again), hears both views
             name, players = conn.name, self.rules.players
             self.emit({"kind": "seated", "seat": seat, "text": lambda n: (
-                f"you move to {place_name(players, seat, mine)}" if n.me == seat else
+                moved_words(players, mine, seat) if n.me == seat else
                 f"{name} moves to {place_name(players, seat, n.me)}")}, with_table=True)
 
     async def choose_team(self, conn: Member, team: int | None, *, mate: int | None = None) -> None:

@@ -182,8 +182,10 @@ def test_the_waiting_room_names_who_leaves_and_where_a_cpu_sits(client: TestClie
 
 def test_a_move_says_where_to_each_member(client: TestClient) -> None:
     """Before the start, someone who moved was told as "Ann moves", to everyone: not where,
-    and not "you" to the one who moved. Now "you move to East" (as the button the mover
-    pressed named the place) and "Ann moves to …" where each other page draws it."""
+    and not "you" to the one who moved. Then "you move to West" (as the button the mover
+    pressed named the place), which her page, turned with her, drew at her right: now the
+    place as it was named, where she sits now and where the place she left is drawn; and
+    "Ann moves to …" where each other page draws it (they did not move)."""
     ann, bob = Player(client, "Ann"), Player(client, "Bob")
     ann.request({"type": "create", "options": {"cpu": "random", "profile": "cardems"}})
     ann.until(lambda m: m["type"] == "table")
@@ -192,5 +194,13 @@ def test_a_move_says_where_to_each_member(client: TestClient) -> None:
     bob.until(lambda m: m["type"] == "table")
     assert bob.seat == 2  # across from Ann, her partner
     assert ann.request({"type": "seat", "seat": 1})["type"] == "ack"  # West, for Ann
-    assert told(ann, "seated")["event"]["text"] == "you move to West"
+    assert told(ann, "seated")["event"]["text"] == (
+        "you move to the place that was West: you sit South now, and the place you left "
+        "is East")
     assert told(bob, "seated")["event"]["text"] == "Ann moves to East"  # seat 1 from seat 2
+    # across the table (Bob's place is free again once he moves to North on his page)
+    bob.frames.clear()
+    assert bob.request({"type": "seat", "seat": 0})["type"] == "ack"
+    assert told(bob, "seated")["event"]["text"] == (
+        "you move to the place that was North: you sit South now, and the place you left "
+        "is North")

@@ -220,7 +220,8 @@ def test_sit_at_keeps_the_focus_at_your_new_seat_and_says_where(new_page: Any, s
     sit = page.locator("#seat-list button", has_text="Sit at North")
     sit.focus()
     page.keyboard.press("Enter")
-    speech.wait_for("You move to North")
+    speech.wait_for("You move to the place that was North: you sit South now, and the place"
+                    " you left is North.")
     page.wait_for_function("document.activeElement.matches('#seat-list li.seat-row')"
                            " && !!document.activeElement.querySelector('.badge.you')")
     assert not page.errors, page.errors

@@ -11,6 +11,8 @@ import { Voice } from "./voice.js";
 
 /** How often a visitor's lobby (no socket yet) asks for the tables again. */
 const LOBBY_POLL_MS = 5000;
+// a table being opened (create, rematch, join by invite) that takes longer: said so
+const STILL_OPENING_MS = 3000;
 /** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
 const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
 
@@ -606,16 +608,43 @@ class App {
     location.hash = `#/table/${id}`;
   }
 
+  /** The snapshot of the table a `create`, `rematch` or `join` by invite opens: its id.
+   * Waited for as long as the connection lives (a slow or busy server, or one paused for a
+   * while, is only late: after STILL_OPENING_MS the page shows and says "Still opening the
+   * table…"); the connection lost rejects, in words. (A refusal of the server is the
+   * request's own error: the caller stops the wait with `stopWaiting`.) Before, it gave up
+   * after 10 s, "The table did not open.", though the table opened a moment later. */
   waitTable() {
     return new Promise((resolve, reject) => {
-      const off = () => {
-        const list = this.conn.handlers.get("table") || [];
+      let note = null;
+      const drop = (type, fn) => {
+        const list = this.conn.handlers.get(type) || [];
         if (list.includes(fn)) list.splice(list.indexOf(fn), 1);
       };
-      const t = setTimeout(() => { off(); reject(new Error("The table did not open.")); }, 10000);
-      const fn = (m) => { clearTimeout(t); off(); this.pendingTable = m; this.pendingFrames = []; resolve(m.table.id); };
-      this.stopWaiting = () => { clearTimeout(t); off(); };
+      const off = () => {
+        clearTimeout(t);
+        drop("table", fn);
+        drop("status", lost);
+        if (note) note.remove();
+      };
+      const t = setTimeout(() => {
+        // shown next to what was pressed (its form, or the Rematch button's row), else on the page
+        const at = document.activeElement;
+        const host = at && at !== document.body && document.contains(at)
+          ? at.closest("form") || at.parentElement : this.main;
+        note = h("p", { class: "note opening-note", id: "opening-note" }, "Still opening the table…");
+        host.append(note);
+        this.announcer.say("Still opening the table…");
+      }, STILL_OPENING_MS);
+      const fn = (m) => { off(); this.pendingTable = m; this.pendingFrames = []; resolve(m.table.id); };
+      const lost = (m) => {
+        if (m.status !== "offline") return;
+        off();
+        reject(Object.assign(new Error("The connection to the server was lost before the table opened. Try again once it is back."), { code: "offline" }));
+      };
+      this.stopWaiting = off;
       this.conn.on("table", fn);
+      this.conn.on("status", lost);
     });
   }
 

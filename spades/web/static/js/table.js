@@ -1629,14 +1629,21 @@ export class TableView {
 
   /** The page goes elsewhere (a link, the Leave button): during a match you leave the table
    * (`leave`), so that a CPU plays for you until you join again, and the match does not wait
-   * for you. Before the start your place is kept (its own button frees it). */
+   * for you; after it you leave it too (the others hear so, and an owner's table passes on:
+   * before, the open socket kept you there). Before the start your place is kept (its own
+   * button frees it). */
   depart() {
     clearTimeout(this.spectatorTimer);
-    if (!this.msg || this.offTable || (this.isPlayer && this.status !== "active")) return;
+    if (!this.msg || this.offTable || (this.isPlayer && this.status !== "active" && this.status !== "finished")) return;
+    // the server has put you at another table already (a rematch you made, whose waiting room
+    // opens now): a `leave` (which names no table) would leave that one
+    const next = this.app.pendingTable;
+    if (next && next.table.id !== this.id) return;
     this.app.conn.send({ type: "leave" });
     const name = this.msg.table.name || "the table";
-    this.say(this.isPlayer ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
-      : `You stopped watching ${name}.`);
+    this.say(!this.isPlayer ? `You stopped watching ${name}.` : this.status === "active"
+      ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
+      : `You left ${name}.`);
   }
 
   // ---------- game
