@@ -844,22 +844,16 @@ class Table:
                     self._start_grace(seat)
                 self.schedule()
             elif self.status == "finished":
-                # The match is over: nothing is kept for a reconnection (no seat to cover,
-                # no turn to wait for), so whoever goes has left, by `leave` (the page, on
-                # going elsewhere) or by a closed connection (the tab closed, a reload, a
-                # laptop's lid shut: its socket found dead by the server's pings): the
-                # others are told (before, nobody was). Not the owner going to the rematch
-                # they are making: the table hears "Olga started a rematch" next.
-                if not self.making_rematch:
-                    gone = self.places[seat].name or None
-                    self.emit({"kind": "left", "seat": seat,
-                               "text": lambda n: "you leave the table" if n.me == seat
-                               else f"{gone or n.seat(seat)} leaves the table"},
-                              with_table=True)
-                if (self.owner == conn.user_id and not self.making_rematch
-                        and self.rematched is None):
-                    # the owner went before making a rematch: someone still here may make it
-                    await self._owner_gone()
+                # The match is over: who goes has left, by `leave` (the page, on going
+                # elsewhere) at once, or by a closed connection (the tab closed, a laptop's
+                # lid shut: its socket found dead by the server's pings) once the grace for a
+                # reconnection is over, so that a reload says nothing and keeps an owner's
+                # table theirs (:meth:`_gone_from_finished`). Before, nobody was told.
+                if leaving:
+                    await self._gone_from_finished(seat, conn.user_id)
+                else:
+                    self.unseen_away.add(seat)  # back within the grace: nothing is said
+                    self._start_grace(seat)
             self.hub.lobby_changed(self)
             self._maybe_forget()
 
@@ -946,6 +940,25 @@ class Table:
             elif self.status == "active" and not self.places[seat].covered:
                 await self._cover(seat)
                 self.schedule()
+            elif self.status == "finished" and self.places[seat].user_id is not None:
+                self.unseen_away.discard(seat)
+                await self._gone_from_finished(seat, self.places[seat].user_id)
+                self.hub.lobby_changed(self)
+                self._maybe_forget()
+
+    async def _gone_from_finished(self, seat: int, user_id: int) -> None:
+        """The player at ``seat`` has left the finished match's table: the others are told
+        ("Ann leaves the table"), and an owner's table passes on to who is still here, so
+        that they may offer a rematch. Not the owner going to the rematch they are making:
+        the table hears "Olga started a rematch" next."""
+        if self.making_rematch:
+            return
+        gone = self.places[seat].name or None
+        self.emit({"kind": "left", "seat": seat,
+                   "text": lambda n: "you leave the table" if n.me == seat
+                   else f"{gone or n.seat(seat)} leaves the table"}, with_table=True)
+        if self.owner == user_id and self.rematched is None:
+            await self._owner_gone()
 
     async def _cover(self, seat: int, idle: float | None = None) -> None:
         """A CPU plays for ``seat`` until its player is back. ``idle``: the seconds their
