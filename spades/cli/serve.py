@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import errno
 import fcntl
+import hashlib
 import ipaddress
 import json
 import logging
@@ -189,14 +190,17 @@ def run(args: argparse.Namespace) -> int:
 
     # Another room on the database: refused before the start opens (and may upgrade) it;
     # a database that is not there yet is held once the start has made it.
-    held, refused = hold_database(settings.db, room=settings.redis is not None)
+    held, refused = hold_database(settings.db, room=settings.redis is not None,
+                                  redis=settings.redis, prefix=settings.redis_prefix)
     if not refused:
         try:  # a wrong URL or an unreachable database: one clear line, not a traceback
             Store.open(settings.db).close()
         except StoreError as exc:
             refused = str(exc)
     if not refused and not held.done:
-        held, refused = hold_database(settings.db, room=settings.redis is not None)
+        held, refused = hold_database(settings.db, room=settings.redis is not None,
+                                      redis=settings.redis, prefix=settings.redis_prefix)
+    settings.room_token = held.room_token
     if refused:
         for sock in sockets:
             sock.close()
@@ -237,15 +241,27 @@ def run(args: argparse.Namespace) -> int:
 #: The PostgreSQL advisory lock that says which kind of spades serve serves a database: one
 #: without --redis holds it alone, the processes of a room (--redis) share it.
 SERVING_LOCK = 0x5ADE6
+#: The rooms serving a PostgreSQL database: each process of a room holds, shared, the
+#: advisory lock (ROOM_LOCKS, the room's number) beside SERVING_LOCK; a process of another
+#: room sees it in ``pg_locks`` and is refused. ROOM_GATE (a transaction lock) makes looking
+#: and taking one step, so that two rooms starting at once cannot both pass.
+ROOM_LOCKS = 0x5ADE7
+ROOM_GATE = 0x5ADE8
+#: The Redis key, under --redis-prefix, naming its room: a random token its first process
+#: set, the same from any URL reaching that Redis and database number (its processes set it
+#: again if Redis lost it: :class:`spades.server.room.Room`).
+ROOM_TOKEN = "room-token"
 
 
 class _Held:
     """What keeps a database marked as served until the process ends: a file open with
     ``flock`` (SQLite) or a connection holding an advisory lock (PostgreSQL)."""
 
-    def __init__(self, close: Callable[[], object] | None = None, *, done: bool = True) -> None:
+    def __init__(self, close: Callable[[], object] | None = None, *, done: bool = True,
+                 room_token: str | None = None) -> None:
         self._close = close
         self.done = done  # False: not held, the database was not there to hold yet
+        self.room_token = room_token  # the room's token (ROOM_TOKEN) when one was read
 
     def close(self) -> None:
         if self._close is not None:
@@ -254,20 +270,23 @@ class _Held:
             self._close = None
 
 
-def hold_database(db: str, *, room: bool, wait: float = 5.0) -> tuple[_Held, str | None]:
+def hold_database(db: str, *, room: bool, wait: float = 5.0, redis: str | None = None,
+                  prefix: str = "spades:") -> tuple[_Held, str | None]:
     """Mark ``db`` as served by this process, shared with the other processes of a room
     (``room``: --redis) or alone (without it), and keep it so (``_Held``) until the process
     ends; else why not, in one line. Two rooms on one database (two processes without
     --redis, say two instances of the systemd unit on one SQLite file) would each restore
     and run the same stored tables, each with a lobby of its own: nginx's round robin sent
-    a player's friends to a lobby without the player's table. ``wait``: how long a lock
-    that a process just killed still holds is waited for (PostgreSQL ends its session a
-    moment after)."""
+    a player's friends to a lobby without the player's table. On PostgreSQL two rooms (a
+    room: the processes of one ``redis`` and ``prefix``) are told apart too: a process of
+    another room is refused while any process of the first serves the database. ``wait``:
+    how long a lock that a process just killed still holds is waited for (PostgreSQL ends
+    its session a moment after)."""
     path = sqlite_file(db)
     if path is not None:
         return _hold_file(Path(path).expanduser(), room, wait, db)
     if "://" in db and db.lower().startswith("postgres"):
-        return _hold_postgres(db, room, wait)
+        return _hold_postgres(db, room, wait, (redis, prefix) if room and redis else None)
     return _Held(), None  # :memory:, or a database of another kind: nothing to share
 
 
@@ -314,7 +333,80 @@ def _hold_file(path: Path, room: bool, wait: float, db: str) -> tuple[_Held, str
     return _Held(), _busy(db, room, others_share)
 
 
-def _hold_postgres(db: str, room: bool, wait: float) -> tuple[_Held, str | None]:
+def _other_room(db: str) -> str:
+    return (f"spades serve processes of another room serve this database ({_shown(db)}): "
+            "their --redis or --redis-prefix is not this one's, and two rooms would each run "
+            "the same tables in lobbies of their own; give this one the same --redis and "
+            "--redis-prefix as theirs, or stop them first")
+
+
+def room_token(url: str, prefix: str, timeout: float = 5.0) -> tuple[str, bool] | None:
+    """The token naming the room of ``url`` and ``prefix`` (:data:`ROOM_TOKEN`), set now if
+    it had none, and whether this call set it; None if Redis does not answer (the start
+    then goes on without telling rooms apart, as before)."""
+    import redis
+
+    mine = secrets.token_hex(16)
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout,
+                                      socket_timeout=timeout, decode_responses=True)
+    except ValueError:
+        return None
+    try:
+        created = bool(client.set(prefix + ROOM_TOKEN, mine, nx=True))
+        token = client.get(prefix + ROOM_TOKEN)
+    except redis.RedisError:
+        return None
+    finally:
+        client.close()
+    return (str(token), created and token == mine) if token else None
+
+
+def _forget_token(url: str, prefix: str, token: str) -> None:
+    """Take back a token set by a start that was refused (if still that one): if Redis had
+    lost the token of a room still running, its processes set theirs again."""
+    import redis
+
+    with contextlib.suppress(Exception):
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then "
+                        "return redis.call('DEL', KEYS[1]) end return 0",
+                        1, prefix + ROOM_TOKEN, token)
+        finally:
+            client.close()
+
+
+def room_number(token: str) -> int:
+    """The room's key among the ROOM_LOCKS advisory locks (a positive 32-bit number)."""
+    return int.from_bytes(hashlib.sha256(token.encode()).digest()[:4], "big") & 0x7FFFFFFF
+
+
+def _take_room(conn: Any, text: Callable[[str], Any], number: int) -> tuple[bool, bool]:
+    """Share SERVING_LOCK and the room's lock unless another room holds one of its own:
+    (held, another room there). Looking and taking are one step (ROOM_GATE)."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(:gate)"), {"gate": ROOM_GATE})
+    if not conn.execute(text("SELECT pg_try_advisory_lock_shared(:key)"),
+                        {"key": SERVING_LOCK}).scalar():
+        conn.commit()
+        return False, False
+    others = conn.execute(text(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        " AND objsubid = 2 AND classid = CAST(:rooms AS oid)"
+        " AND objid <> CAST(:mine AS oid)"), {"rooms": ROOM_LOCKS, "mine": number}).scalar()
+    if others:
+        conn.execute(text("SELECT pg_advisory_unlock_shared(:key)"), {"key": SERVING_LOCK})
+        conn.commit()
+        return False, True
+    conn.execute(text("SELECT pg_advisory_lock_shared(:rooms, :mine)"),
+                 {"rooms": ROOM_LOCKS, "mine": number})
+    conn.commit()  # session locks: they outlive the transaction, held until the end
+    return True, False
+
+
+def _hold_postgres(db: str, room: bool, wait: float,
+                   redis: tuple[str, str] | None = None) -> tuple[_Held, str | None]:
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 
@@ -328,18 +420,35 @@ def _hold_postgres(db: str, room: bool, wait: float) -> tuple[_Held, str | None]
         engine.dispose()
         return _Held(done=False), None  # the start says why it cannot connect
     take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
+    named = room_token(*redis) if redis is not None else None
     deadline = time.monotonic() + wait
+    another = False
     while True:
-        got = conn.execute(text(f"SELECT {take}(:key)"), {"key": SERVING_LOCK}).scalar()
-        conn.commit()  # a session lock: it outlives the transaction, held until the end
+        if named is not None:
+            got, another = _take_room(conn, text, room_number(named[0]))
+        else:
+            another = False
+            got = bool(conn.execute(text(f"SELECT {take}(:key)"),
+                                    {"key": SERVING_LOCK}).scalar())
+            conn.commit()  # a session lock: it outlives the transaction, held until the end
         if got:
             def close() -> None:
                 conn.close()
                 engine.dispose()
-            return _Held(close), None
+            return _Held(close, room_token=named[0] if named else None), None
+        if another and named is not None and redis is not None and named[1]:
+            # this start set the token: Redis may have lost the one of a room still
+            # running (restarted empty), whose processes set theirs again within a round
+            _forget_token(*redis, named[0])
         if time.monotonic() > deadline:
             break
         time.sleep(0.1)
+        if another and redis is not None:
+            named = room_token(*redis)
+    if another:
+        conn.close()
+        engine.dispose()
+        return _Held(), _other_room(db)
     others_share = False
     if not room:
         others_share = bool(conn.execute(

@@ -156,7 +156,7 @@ def attach(hub: Hub) -> Cluster:
     if not settings.redis:
         raise ValueError("no room to join: the settings name no redis server")
     room = Room(settings.redis, lease_seconds=settings.lease_seconds,
-                prefix=settings.redis_prefix)
+                prefix=settings.redis_prefix, token=settings.room_token)
     cluster = Cluster(hub, room)
     hub.cluster = cluster
     hub.logins = SharedLogins(room, pair_limit=settings.login_failures,

@@ -21,9 +21,13 @@ from spades.engine import Observation
 _CACHE: dict[tuple[str, int], Any] = {}
 #: When each cached external program last decided (``time.monotonic``).
 _USED: dict[tuple[str, int], float] = {}
+#: The seats deciding now, and those of them released meanwhile (their program is stopped
+#: once the decision is over: :func:`release` may run in a worker's release thread).
+_ACTING: set[tuple[str, int]] = set()
+_CLOSE_AFTER: dict[tuple[str, int], Any] = {}
 _LOCK = threading.Lock()
-#: A cached external program idle this long (seconds) is stopped: its table's match ended
-#: in another worker, or its table was closed or abandoned. Asked again, it starts anew.
+#: A cached external program idle this long (seconds) is stopped: its table was closed or
+#: abandoned mid-match. Asked again, it starts anew.
 EXTERNAL_IDLE = 600.0
 #: External programs the operator offers as CPU strengths (``spades serve --bot NAME=cmd:...``).
 _EXTERNAL: dict[str, str] = {}
@@ -94,6 +98,7 @@ def bot_act(spec: str, seed: int, obs: Observation) -> int:
             bot = _CACHE[key] = bots.make_bot(spec, seed)
         if is_external(spec):
             _USED[key] = now
+        _ACTING.add(key)
     for k in idle:
         release(*k)
     try:
@@ -101,16 +106,26 @@ def bot_act(spec: str, seed: int, obs: Observation) -> int:
     except ExternalBotError:
         release(spec, seed)  # (stopped already; the table seats a CPU instead)
         raise
+    finally:
+        with _LOCK:
+            _ACTING.discard(key)
+            late = _CLOSE_AFTER.pop(key, None)
+        if isinstance(late, ExternalBot):
+            late.close()
 
 
 def release(spec: str, seed: int) -> None:
     """The seat's external program (``spec``, ``seed``) is no longer needed (its match is
     over): send it ``quit`` and reap it. Other bots, and a program not started, are let be."""
+    key = (spec, seed)
     with _LOCK:
-        _USED.pop((spec, seed), None)
-        bot = _CACHE.get((spec, seed)) if is_external(spec) else None
+        _USED.pop(key, None)
+        bot = _CACHE.get(key) if is_external(spec) else None
         if bot is not None:
-            del _CACHE[(spec, seed)]
+            del _CACHE[key]
+            if key in _ACTING:  # (deciding in another thread: stopped when it is done)
+                _CLOSE_AFTER[key] = bot
+                return
     if isinstance(bot, ExternalBot):
         bot.close()
 
@@ -150,6 +165,33 @@ def _watch_parent(parent: int, niceness: int = 0) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _cpu_worker(parent: int, boards: list[Any], claimed: Any) -> None:
+    """Initializer of a CPU worker process (:func:`_watch_parent`). The worker takes the
+    first unclaimed of the pool's release ``boards`` (one queue per worker; ``claimed``
+    counts those taken) and stops the external programs named on it, from a thread of its
+    own: the end of a match reaches every worker, busy or not (:meth:`CpuPool.release`)."""
+    _watch_parent(parent)
+    with claimed.get_lock():
+        index = claimed.value
+        claimed.value = index + 1
+    if index < len(boards):
+        threading.Thread(target=_take_releases, args=(boards[index],), name="cpu-release",
+                         daemon=True).start()
+
+
+def _take_releases(board: Any) -> None:
+    """Stop each (spec, seed) program put on ``board``, until ``None`` or the queue ends."""
+    while True:
+        try:
+            item = board.get()
+        except (EOFError, OSError):
+            return
+        if item is None:
+            return
+        with contextlib.suppress(Exception):  # (a program that will not end is killed)
+            release(*item)
 
 
 class FairGate:
@@ -219,10 +261,17 @@ class CpuPool:
         self.gate = FairGate(workers)  # the workers, shared fairly between addresses
         self.pool: concurrent.futures.Executor | None = None
         self.hints: concurrent.futures.Executor | None = None
+        #: One release queue per worker process (:func:`_cpu_worker`), and how many of them
+        #: started workers have taken.
+        self.boards: list[Any] = []
+        self.claimed: Any = None
         if kind == "process":
             ctx = multiprocessing.get_context("spawn")
+            self.boards = [ctx.Queue() for _ in range(max(1, workers))]
+            self.claimed = ctx.Value("i", 0)
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                workers, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),))
+                workers, mp_context=ctx, initializer=_cpu_worker,
+                initargs=(os.getpid(), self.boards, self.claimed))
             self.hints = concurrent.futures.ProcessPoolExecutor(
                 max(1, hint_workers), mp_context=ctx, initializer=_watch_parent,
                 initargs=(os.getpid(), HINT_NICENESS))
@@ -245,12 +294,19 @@ class CpuPool:
 
     async def release(self, spec: str, seed: int) -> None:
         """Stop a seat's external program (:func:`release`) off the event loop (it waits up
-        to 1 s for the program to end). In a process pool this reaches one worker only;
-        a program started by another is stopped once idle (:data:`EXTERNAL_IDLE`)."""
+        to 1 s for the program to end). In a process pool each worker may have started one
+        for the seat: every started worker is told, on its release queue, and stops its own
+        at once, even while it decides for another table (this returns without waiting)."""
         if not is_external(spec):
             return
         if self.pool is None:
             release(spec, seed)
+            return
+        if self.boards:
+            with self.claimed.get_lock():
+                started = self.claimed.value
+            for board in self.boards[:started]:  # (a worker started later has none)
+                board.put((spec, seed))
             return
         await asyncio.get_running_loop().run_in_executor(self.pool, release, spec, seed)
 
@@ -268,3 +324,6 @@ class CpuPool:
         for pool in (self.pool, self.hints):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
+        for board in self.boards:  # (its worker has ended: nothing left to read it)
+            board.cancel_join_thread()
+            board.close()

@@ -139,8 +139,12 @@ class Room:
     """One node's link to the card room's Redis."""
 
     def __init__(self, url: str, *, lease_seconds: float = 3.0, prefix: str = "spades:",
-                 node: str | None = None) -> None:
+                 node: str | None = None, token: str | None = None) -> None:
         self.url = url
+        #: the room's token (``spades serve``'s hold on its database, which tells rooms
+        #: apart by it): set again each round if Redis lost it (restarted empty), or a new
+        #: process of this room would be refused as one of another room
+        self.token = token
         self.node = node or secrets.token_hex(8)
         self.lease_ms = max(300, int(lease_seconds * 1000))
         self.prefix = prefix
@@ -291,6 +295,10 @@ class Room:
                         log.error("lost the lease of table %s", tid)
                         if self.on_lost is not None:
                             await self.on_lost(tid)
+                if self.token is not None:  # (a round trip of its own: a Redis user that
+                    # may not write it still renews its leases)
+                    with contextlib.suppress(aioredis.RedisError):
+                        await self.redis.set(self._key("room-token"), self.token, nx=True)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

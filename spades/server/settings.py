@@ -14,6 +14,9 @@ class Settings:
     #: process that dies has its tables taken over within about this long.
     lease_seconds: float = 3.0
     redis_prefix: str = "spades:"
+    #: The room's token in Redis (``spades serve`` read it, or set it, holding the database
+    #: for its room): the process sets it again if Redis lost it. None: not kept.
+    room_token: str | None = None
     host: str = "127.0.0.1"
     port: int = 8000
     #: ``--forwarded-allow-ips``: the trusted reverse proxies, whose clients' own addresses

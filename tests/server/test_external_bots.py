@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -114,3 +115,55 @@ def test_a_failed_program_is_logged_with_its_table_seat_and_decision(
     assert re.search(r"^table \S+: the CPU strength dead at seat \d failed: external bot "
                      r"'false' at seat \d's bid in hand 1: the program has exited \(status 1\);"
                      r" the \w+ CPU plays for it for the rest of the match$", lines[0]), lines
+
+
+GATED_PROGRAM = """\
+import os, runpy, sys, time
+gate = sys.argv[1]
+deadline = time.monotonic() + 60  # bounded: a test that never opens the gate ends it
+while not os.path.exists(gate) and time.monotonic() < deadline:
+    time.sleep(0.01)
+runpy.run_path(sys.argv[2], run_name="__main__")
+"""
+
+
+def _gated_programs() -> list[int]:
+    """This process's descendants running the gated example bot."""
+    out = []
+    for pid in process_family(os.getpid())[1:]:
+        with contextlib.suppress(OSError):
+            if b"gated_program.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.append(pid)
+    return out
+
+
+def test_the_end_of_a_match_stops_the_programs_of_every_worker(tmp_path: Path) -> None:
+    # With --bots process a seat's program runs in each worker that was asked for its
+    # decisions; the end of the match reached one worker only, and the others' programs stayed
+    # until idle for 10 minutes. Here the seat's first decision holds its worker (its program
+    # waits for the gate), so the second is taken by the other worker, which starts a second
+    # program for the same seat: both must be stopped when the match is over.
+    (tmp_path / "gated_program.py").write_text(GATED_PROGRAM)
+    gate = tmp_path / "gate"
+    spec = f"cmd:{sys.executable} {tmp_path / 'gated_program.py'} {gate} {SIMPLE_BOT}"
+    match = Match.new(profile("cardems"), seed=1)
+    obs = match.observation(match.current_player)
+    pool = cpu.CpuPool("process", workers=2, hint_workers=1)
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        decisions = [asyncio.ensure_future(pool.decide(spec, 7, obs, key=str(n)))
+                     for n in range(2)]
+        await loop.run_in_executor(None, lambda: wait_until(
+            lambda: len(_gated_programs()) == 2, "a program in each worker", 60))
+        gate.touch()
+        assert all(a in obs.legal_actions for a in await asyncio.gather(*decisions))
+        await pool.release(spec, 7)
+        await loop.run_in_executor(None, lambda: wait_until(
+            lambda: not _gated_programs(), "every worker's program to be stopped"))
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.touch()
+        pool.close()

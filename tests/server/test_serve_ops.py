@@ -551,3 +551,61 @@ def test_a_second_room_on_one_database_is_refused(
         a.stop()
     again = Server(db, free_port(), "--bots", "inline").start()  # all gone: free again
     again.stop()
+
+
+def test_a_second_room_with_another_redis_or_prefix_on_one_database_is_refused(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Processes with --redis share their database with their room, but a room of another
+    --redis-prefix (or another Redis, or another database number of one) on the same
+    PostgreSQL database was let start: both rooms restored and ran the same stored tables,
+    each with a lobby of its own. It is now refused in one line, while the processes of one
+    room (its Redis however spelled) share the database, and once they have all stopped
+    another room may serve it."""
+    db = postgres.create_database("otherprefix")
+    prefix = f"first{free_port()}:"
+    room = ("--redis", redis_server.url, "--redis-prefix", prefix)
+    spelled = ("--redis", f"redis://localhost:{redis_server.port}", "--redis-prefix", prefix)
+    other = ("--redis", redis_server.url, "--redis-prefix", f"second{free_port()}:")
+    number = ("--redis", f"redis://127.0.0.1:{redis_server.port}/1", "--redis-prefix", prefix)
+    a = Server(db, free_port(), "--bots", "inline", *room).start()
+    try:
+        b = Server(db, free_port(), "--bots", "inline", *spelled).start()  # one room
+        try:
+            for refused in (other, number):
+                one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline",
+                                       *refused),
+                                 "another room", "serve this database", "--redis-prefix")
+        finally:
+            b.stop()
+    finally:
+        a.stop()
+    again = Server(db, free_port(), "--bots", "inline", *other).start()  # all gone: free
+    try:  # and now the first prefix is the other room
+        one_line_refusal(serve("--port", "0", "--db", db, "--bots", "inline", *room),
+                         "another room")
+    finally:
+        again.stop()
+
+
+def test_a_room_whose_redis_lost_its_token_still_takes_new_processes(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The rooms on a database are told apart by a token each keeps in its Redis. A Redis
+    restarted empty under a running room lost it: a new process of that room would have set
+    another, and been refused as a second room. The room's processes set theirs again."""
+    import redis
+
+    db = postgres.create_database("losttoken")
+    prefix = f"lost{free_port()}:"
+    room = ("--redis", redis_server.url, "--redis-prefix", prefix)
+    a = Server(db, free_port(), "--bots", "inline", *room).start()
+    try:
+        with contextlib.closing(redis.Redis.from_url(redis_server.url)) as client:
+            token = client.get(prefix + "room-token")
+            assert token
+            client.delete(prefix + "room-token")  # (as a Redis restarted empty)
+            wait_until(lambda: client.get(prefix + "room-token") == token,
+                       "the room's process to set its token again")
+        b = Server(db, free_port(), "--bots", "inline", *room).start()
+        b.stop()
+    finally:
+        a.stop()
