@@ -940,9 +940,9 @@ class Table:
             elif self.status == "active" and not self.places[seat].covered:
                 await self._cover(seat)
                 self.schedule()
-            elif self.status == "finished" and self.places[seat].user_id is not None:
+            elif self.status == "finished" and (user_id := self.places[seat].user_id) is not None:
                 self.unseen_away.discard(seat)
-                await self._gone_from_finished(seat, self.places[seat].user_id)
+                await self._gone_from_finished(seat, user_id)
                 self.hub.lobby_changed(self)
                 self._maybe_forget()
 
