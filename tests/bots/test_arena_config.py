@@ -86,3 +86,27 @@ def test_run_arena_refuses_jobs_that_are_not_a_whole_number_1_or_more(jobs: obje
     with pytest.raises(ValueError, match=rf"^jobs must be a whole number 1 or more, "
                                          rf"not {re.escape(repr(jobs))}$"):
         run_arena(config(), jobs=jobs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["a", "b"])
+@pytest.mark.parametrize("spec, why", [
+    ("nope", r"unknown bot level 'nope'; choose one of "),
+    ("expert:0", r"bad budget '0'"),
+    ("py:no_such_module_here:Bot", r"py:no_such_module_here:Bot: cannot import module "),
+    ("cmd:no-such-program-here --fast", r"cmd:no-such-program-here --fast: cannot run the "
+                                        r"program 'no-such-program-here': not found on PATH$"),
+    ("beginner/cmd:./no/such/bot.py", r"cmd:\./no/such/bot\.py: cannot run the program "
+                                      r"'\./no/such/bot\.py': not found$"),
+])
+def test_a_spec_of_no_player_is_refused_at_once_by_name(name: str, spec: str, why: str) -> None:
+    # ArenaConfig(a="cmd:no-such-program", ...) was accepted, and run_arena returned
+    # {"deals": 0, "void": 2, "mean": None, ...} after printing an error for each deal;
+    # an unknown level was refused only once run_arena had started. spades arena refuses
+    # both before any deal.
+    with pytest.raises(ValueError, match=rf"^{name}: {why}"):
+        config(**{name: spec})
+
+
+def test_a_runnable_program_is_checked_not_started() -> None:
+    cfg = config(a="cmd:python3 -c 'raise SystemExit(3)'")
+    assert cfg.a.startswith("cmd:python3")
