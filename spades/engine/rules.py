@@ -44,13 +44,13 @@ def shown(value: object, width: int = 40) -> str:
             text = "{" + ", ".join(f"{shown(k, 16)}: {shown(v, 16)}" for k, v in value.items()) + "}"
             if len(text) <= 2 * width:
                 return text
-        return f"an object of {len(value)} keys"
+        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
     if isinstance(value, (list, tuple)):
         if len(value) <= 8 and all(_is_scalar(v) for v in value):
             text = "[" + ", ".join(shown(v, 16) for v in value) + "]"
             if len(text) <= 2 * width:
                 return text
-        return f"a list of {len(value)} items"
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
     return f"a {type(value).__name__}"
 
 
