@@ -506,3 +506,22 @@ def test_the_helpers_take_numpy_integers_as_ints() -> None:
     assert bid_value(np.int64(BID_BASE + 3)) == 3 and bid_value(np.int32(BLIND_NIL)) == 0
     assert bid_action(np.int64(4)) == BID_BASE + 4
     assert sorted_for_display(np.int64(0b11)) == sorted_for_display(0b11) == [0, 1]
+
+
+def test_score_side_refuses_rules_by_name_and_lists_per_side() -> None:
+    # engine.md's "Scoring alone": score_side("cardems", ...) was AttributeError: 'str'
+    # object has no attribute 'ten_for_200', and bids given per side ([3, 1] for seats 0
+    # and 2) an IndexError.  (Compiled, mypyc refuses the name first, in its words.)
+    from spades.engine.scoring import score_side
+
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$|Rules object expected"):
+        score_side("cardems", [0, 2], [3, 1, 3, 1], [False] * 4, [5, 0, 3, 0], 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^seat 2: bids, blind and tricks are by seat "
+                                         r"\(bids\[s\] for seat s\), and 2 bids, 2 tricks hold "
+                                         r"no entry for it$"):
+        score_side(profile("cardems"), [0, 2], [3, 3], [False] * 4, [5, 3], 0)
+    assert score_side(profile("cardems"), [0, 1], [3, 3], [False] * 2, [5, 3], 0)[0].points == 62
+    score, bags = score_side(profile("cardems"), [0, 2], [3, 1, 3, 1], [False] * 4,
+                             [5, 0, 3, 0], 9)
+    assert (score.points, bags) == (-38, 1)
