@@ -67,7 +67,7 @@ OVER: Final[Phase] = Phase.OVER
 
 
 class Match(HandState):
-    """A match in progress. See the module docstring for an example.
+    """A match in progress. An example is in the module's docstring, help(spades.engine.match).
 
     The hand under way is the match itself as a :class:`HandState` (its cards, bids,
     trick and so on are the hand state's attributes, played by the hand state's rules);
