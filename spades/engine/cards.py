@@ -181,9 +181,10 @@ def iter_cards(mask: int) -> Iterator[int]:
 
 def mask_of(cards: Iterable[object]) -> int:
     """The bitmask of some cards (card numbers, as :func:`parse_card` gives them)."""
-    if not isinstance(cards, Iterable) or isinstance(cards, str):
+    given: object = cards  # (typed as given: compiled, a narrowed name is cast)
+    if not isinstance(given, Iterable) or isinstance(given, str):
         raise TypeError(f"mask_of takes cards, like mask_of([parse_card('AS'), 36]), "
-                        f"not {cards!r}"[:200])
+                        f"not {given!r}"[:200])
     mask = 0
     for c in cards:
         mask |= 1 << _check_card(c)
@@ -194,21 +195,20 @@ def mask_of(cards: Iterable[object]) -> int:
 DISPLAY_SUIT_ORDER: Final[tuple[int, ...]] = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 
-def sorted_for_display(mask: int) -> list[int]:
+def sorted_for_display(mask: object) -> list[int]:
     """A hand sorted as seed 002 sorts it: hearts, spades, diamonds, clubs, weakest first."""
-    if type(mask) is not int:  # another integer type (numpy's) is that int; never a bool
-        try:
-            if isinstance(mask, bool):
-                raise TypeError
-            mask = operator.index(mask)
-        except TypeError:
-            raise TypeError(f"sorted_for_display takes a card mask (a whole number: "
-                            f"mask_of(cards)), not {mask!r}"[:200]) from None
-    if mask < 0:
-        raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
+    try:  # another integer type (numpy's) is that int; never a bool
+        if isinstance(mask, bool):
+            raise TypeError
+        hand: int = operator.index(mask)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"sorted_for_display takes a card mask (a whole number: "
+                        f"mask_of(cards)), not {mask!r}"[:200]) from None
+    if hand < 0:
+        raise CardError(f"{hand} is not a card mask: a mask is 0 or more")
     out: list[int] = []
     for suit in DISPLAY_SUIT_ORDER:
-        out.extend(cards_of(mask & SUIT_MASKS[suit]))
+        out.extend(cards_of(hand & SUIT_MASKS[suit]))
     return out
 
 

@@ -197,8 +197,9 @@ class HandState:
         s.hand_size = rules.hand_size
         s.break_any = rules.spades_break == "any"
         s.deck = rules.deck
-        if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
-            raise TypeError(f"hands: one card mask per seat ({n}), not {hands!r}"[:200])
+        given: object = hands  # (typed as given: compiled, a narrowed name is cast)
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise TypeError(f"hands: one card mask per seat ({n}), not {given!r}"[:200])
         s.hands = list(hands)
         if len(s.hands) != n:
             raise ValueError(f"hands: one card mask per seat ({n}), not {len(s.hands)}")
