@@ -5,8 +5,10 @@ from __future__ import annotations
 
 
 class SpadesError(ValueError):
-    """Base class of the engine's errors for a bad value (a value of the wrong type, a
-    profile name where :class:`~spades.engine.rules.Rules` are due, is a ``TypeError``)."""
+    """Base class of the engine's errors for bad input: a value that is no card, action,
+    rule or record, an illegal action. An argument of the wrong kind (a profile name where
+    :class:`~spades.engine.rules.Rules` are due, a match where an observation is) is a
+    ``TypeError`` instead."""
 
 
 class CardError(SpadesError):
