@@ -52,3 +52,17 @@ def test_bag_warning_takes_a_count(bags: Any) -> None:
                                         rf"not {bags!r}$"):
         bag_warning(profile("cardems"), bags)
     assert bag_warning(profile("cardems"), 8) == "2 bags from a penalty"
+
+
+def test_a_narrator_refuses_names_as_one_text_and_a_seat_that_is_no_number() -> None:
+    # Narrator(rules, names="ABCD") named the seats A, B, C and D; me="0" was TypeError:
+    # '<=' not supported between instances of 'int' and 'str'.
+    from spades.present import Narrator
+
+    with pytest.raises(TypeError, match=r"^names: 4 seat names, like \('Ann', 'Bob', 'Cy', "
+                                        r"'Di'\), not the text 'ABCD'$"):
+        Narrator(profile("cardems"), names="ABCD")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^me: a seat from 0 to 3 or None, not '0'$"):
+        Narrator(profile("cardems"), me="0")  # type: ignore[arg-type]
+    assert Narrator(profile("cardems"), names=("Ann", "Bob", "Cy", "Di"), me=0).seat(2) == \
+        "your partner Cy"
