@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import EllipsisType
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import make_bot, not_a_spec
 from spades.bots.base import Bot
 from spades.engine import Match, Rules, profile
 from spades.engine.actions import whole_number
@@ -136,7 +136,7 @@ class ArenaConfig:
         for name in ("a", "b"):
             spec = getattr(self, name)
             if not isinstance(spec, str):
-                raise TypeError(f"{name}: a bot spec is text like 'expert', not {spec!r}"[:200])
+                raise TypeError(f"{name}: " + not_a_spec(spec, "a bot spec is text like 'expert'"))
             try:
                 check_specs(spec, self.rules)
                 for part in seat_specs(spec):
