@@ -147,7 +147,7 @@ class Rules:
         choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too."""
         for key in changes:
             if key not in _KNOBS:
-                raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+                raise RulesError(_not_a_knob(key))
         if changes.get("bidding") == "mirror" and "blind_nil" not in changes:
             changes["blind_nil"] = False  # choosing Mirror turns blind nil off, as in profile()
         return dataclasses.replace(self, **changes)
@@ -317,6 +317,15 @@ _WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_p
                 "timeout_penalty_bags")
 
 
+def _not_a_knob(key: str) -> str:
+    """Why ``key`` cannot be given as a knob: ``name`` is the rules' own name (a profile's
+    rules keep theirs), anything else no knob at all."""
+    if key == "name":
+        return ("name: the rules' own name, not a knob: a profile's rules keep the profile's; "
+                "rules of your own are Rules(name='mine', ...knobs)")
+    return f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}"[:500]
+
+
 def profile(name: str, /, **overrides: Any) -> Rules:
     """The rules of a named profile, with knob overrides (validated). Choosing
     ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
@@ -347,7 +356,7 @@ def profile(name: str, /, **overrides: Any) -> Rules:
         knobs["blind_nil"] = False  # choosing Mirror turns blind nil off (rules-profiles.md)
     for key, value in overrides.items():
         if key not in _KNOBS:
-            raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+            raise RulesError(_not_a_knob(key))
         knobs[key] = value
     if "teams" in knobs and knobs["teams"] is not None:
         knobs["teams"] = _teams_tuple(knobs["teams"])

@@ -525,3 +525,15 @@ def test_score_side_refuses_rules_by_name_and_lists_per_side() -> None:
     score, bags = score_side(profile("cardems"), [0, 2], [3, 1, 3, 1], [False] * 4,
                              [5, 0, 3, 0], 9)
     assert (score.points, bags) == (-38, 1)
+
+
+@pytest.mark.parametrize("make", [lambda: profile("cardems", name="mine"),
+                                  lambda: profile("cardems").replace(name="mine")],
+                         ids=["profile", "replace"])
+def test_a_name_given_as_a_knob_is_told_it_is_the_rules_own(make: Any) -> None:
+    # It said "name: unknown rules knob; known: bag_limit, ...", though Rules has a name.
+    with pytest.raises(RulesError, match=r"^name: the rules' own name, not a knob: a "
+                                         r"profile's rules keep the profile's; rules of your "
+                                         r"own are Rules\(name='mine', \.\.\.knobs\)$"):
+        make()
+    assert Rules(name="mine").name == "mine"
