@@ -49,7 +49,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     ``SpadesError`` (a ``ValueError``) naming the seat and whose turn it is, or a
     ``TypeError``."""
     if not isinstance(spec, str):
-        raise TypeError(f"a bot spec is text like 'expert' or 'cmd:python3 my_bot.py', not {spec!r}")
+        raise TypeError(not_a_spec(spec, "a bot spec is text like 'expert' or "
+                                         "'cmd:python3 my_bot.py'"))
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 
@@ -92,6 +93,18 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}, "
                      f"a strength ({', '.join(STRENGTHS)}), human:MODEL, cmd:PROGRAM or "
                      "py:MODULE:OBJECT")
+
+
+def not_a_spec(spec: object, what: str) -> str:
+    """Why ``spec`` is no spec: ``what`` a spec is, and for a bot object (or class) of the
+    user's own, how a spec names it: ``py:MODULE:OBJECT``."""
+    text = f"{what}, not {spec!r}"[:200]
+    if callable(getattr(spec, "act", None)):
+        name = getattr(spec, "__name__", type(spec).__name__)
+        module = getattr(spec, "__module__", None) or type(spec).__module__
+        text += (f"; a bot class of your own is named by where it is: "
+                 f"'py:{module}:{name}' (docs/bots.md)")
+    return text
 
 
 def _strength_budget(strength: str, budget: str, adapt: bool) -> str:

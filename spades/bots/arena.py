@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import EllipsisType
 from typing import Any
 
-from spades.bots import make_bot
+from spades.bots import make_bot, not_a_spec
 from spades.bots.base import Bot
 from spades.engine import Match, Rules, profile
 from spades.engine.actions import whole_number
@@ -105,6 +105,15 @@ class DealOutcome:
 
 @dataclass(frozen=True)
 class ArenaConfig:
+    """What :func:`run_arena` plays, as ``spades arena`` takes it: side ``a``'s and side
+    ``b``'s players (bot specs: ``"expert"``, ``"cmd:python3 bot.py"``, ``"py:my_bots:MyBot"``,
+    or ``"SPEC1/SPEC2"`` for the two seats of a side), the ``rules``
+    (``profile("cardems")``), the number of duplicate ``deals`` (each played twice, the
+    sides swapping seats), the ``seed``, ``matches`` (each play a whole match from the
+    deal's seed instead of one hand) and ``save_records`` (each :class:`DealOutcome` that
+    ``run_arena`` gives ``on_outcome`` holds both plays' records, as ``--save`` writes
+    them)."""
+
     a: str
     b: str
     rules: Rules
@@ -115,7 +124,9 @@ class ArenaConfig:
 
     def __post_init__(self) -> None:
         """Refuse at once, by name, what ``spades arena`` refuses: rules that are not a
-        :class:`Rules`, a spec that is not text or a mixed spec on sides not of two seats,
+        :class:`Rules`, a spec that is not text or a mixed spec on sides not of two seats, a
+        spec of no player (an unknown level, a bad budget, a ``py:`` object that cannot be
+        loaded, a ``cmd:`` program that cannot be run),
         fewer than one deal, a seed that is not a whole number (one of another integer type,
         numpy's, is kept as that int), a flag (``matches``, ``save_records``) that is not
         ``True`` or ``False``."""
@@ -125,9 +136,11 @@ class ArenaConfig:
         for name in ("a", "b"):
             spec = getattr(self, name)
             if not isinstance(spec, str):
-                raise TypeError(f"{name}: a bot spec is text like 'expert', not {spec!r}"[:200])
+                raise TypeError(f"{name}: " + not_a_spec(spec, "a bot spec is text like 'expert'"))
             try:
                 check_specs(spec, self.rules)
+                for part in seat_specs(spec):
+                    check_player(part)
             except ValueError as exc:
                 raise ValueError(f"{name}: {exc}") from None
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
@@ -152,6 +165,20 @@ def seat_specs(spec: str) -> tuple[str, ...]:
     if "/" in second and not second.startswith("cmd:"):
         raise ValueError(f"{spec!r}: a mixed side has two players, SPEC1/SPEC2")
     return (first, second)
+
+
+def check_player(spec: str) -> None:
+    """Refuse (``ValueError``) the spec of one seat that gives no player: what
+    :func:`make_player` refuses, and a ``cmd:`` program that cannot be started (checked,
+    not started: it starts on its first decision)."""
+    bot = make_player(spec, 0)
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+    if spec.startswith("cmd:"):
+        from spades.bots.external import check_program
+
+        check_program(spec[4:])
 
 
 def check_specs(spec: str, rules: Rules) -> None:

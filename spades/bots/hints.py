@@ -72,10 +72,14 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
     """What the seat of ``obs`` should do now, its reason naming seats by ``names``
     (default: :func:`compass_names`). Raises ``ValueError`` when it is not that seat's
     turn (a ``SpadesError``), ``TypeError`` for what is not an observation, and
-    ``ValueError`` for ``worlds`` (sampled deals) that is not a whole number 1 or more."""
+    ``ValueError`` for ``worlds`` (sampled deals) that is not a whole number 1 or more;
+    ``names`` given as one text (not a list by seat) is a ``TypeError``."""
     check_turn(obs, "hint")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise ValueError(f"worlds: must be a whole number 1 or more, not {worlds!r}"[:200])
+    if isinstance(names, str):  # (its letters would name the seats)
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not the text {names!r}"[:200])
     bot = ExpertBot(seed, worlds=worlds)
     action = nil_duck(obs, bot.act(obs))
     return Hint(action, explain(obs, action, names))

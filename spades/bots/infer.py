@@ -143,8 +143,10 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
                           f"not phase {str(obs.phase)!r}")
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
-    if count < 0:
-        raise ValueError(f"count must be a whole number 0 or more, not {count!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number 0 or more, not {count!r}"[:200])
+    if count == 0:  # (with bids to weigh by, it asked max() of no weights)
+        return []
     rules = obs.rules
     n = rules.players
     me = obs.seat

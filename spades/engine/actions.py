@@ -33,11 +33,14 @@ def whole_number(action: object) -> int | None:
         return None
 
 
-def bid_action(n: int) -> int:
-    """The action of bidding ``n`` tricks (0 = Nil)."""
-    if not 0 <= n <= MAX_BID:
-        raise SpadesError(f"a bid is 0 (Nil) to {MAX_BID} tricks, not {n}")
-    return BID_BASE + n
+def bid_action(n: object) -> int:
+    """The action of bidding ``n`` tricks (0 = Nil): a whole number 0 to 18 (numpy's
+    integers too), else a :class:`SpadesError` (text is read by :func:`parse_bid`)."""
+    number = whole_number(n)
+    if number is None or not 0 <= number <= MAX_BID:
+        hint = f" (parse_bid({n!r}) reads text)" if isinstance(n, str) else ""
+        raise SpadesError(f"a bid is 0 (Nil) to {MAX_BID} tricks, not {n!r}{hint}"[:200])
+    return BID_BASE + number
 
 
 def is_bid(action: object) -> bool:
@@ -60,11 +63,14 @@ def is_play(action: object) -> bool:
     return number is not None and 0 <= number < NUM_CARDS
 
 
-def bid_value(action: int) -> int:
-    """Tricks bid by a bid action (0 for Nil and Blind Nil)."""
-    if not BID_BASE <= action <= BLIND_NIL:
-        raise SpadesError(f"{action} is not a bid action: those are {BID_BASE} to {BLIND_NIL}")
-    return 0 if action == BLIND_NIL else action - BID_BASE
+def bid_value(action: object) -> int:
+    """Tricks bid by a bid action (0 for Nil and Blind Nil); anything else (another
+    action, text, a bool) is a :class:`SpadesError`."""
+    number = whole_number(action)
+    if number is None or not BID_BASE <= number <= BLIND_NIL:
+        raise SpadesError(f"{action!r} is not a bid action: those are {BID_BASE} to "
+                          f"{BLIND_NIL}"[:200])
+    return 0 if number == BLIND_NIL else number - BID_BASE
 
 
 def _an_action(action: object) -> int:

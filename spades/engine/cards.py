@@ -12,6 +12,7 @@ following suit is ``hand & SUIT_MASKS[led] or hand``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -67,7 +68,10 @@ def deck_mask(players: int, jokers: bool = False) -> int:
 def _check_card(card: object) -> int:
     """``card`` if it is a card's number, else :class:`CardError` saying what cards are."""
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
-        raise CardError(f"{card!r} is not a card: cards are numbered 0 to {NUM_CARDS - 1}")
+        hint = (f" (parse_card({card!r}) reads text)"
+                if isinstance(card, str) and len(card) <= 20 else "")
+        raise CardError(f"{card!r} is not a card: cards are numbered 0 to {NUM_CARDS - 1}"
+                        f"{hint}"[:200])
     return card
 
 
@@ -176,7 +180,11 @@ def iter_cards(mask: int) -> Iterator[int]:
 
 
 def mask_of(cards: Iterable[object]) -> int:
-    """The bitmask of some cards."""
+    """The bitmask of some cards (card numbers, as :func:`parse_card` gives them)."""
+    given: object = cards  # (typed as given: compiled, a narrowed name is cast)
+    if not isinstance(given, Iterable) or isinstance(given, str):
+        raise TypeError(f"mask_of takes cards, like mask_of([parse_card('AS'), 36]), "
+                        f"not {given!r}"[:200])
     mask = 0
     for c in cards:
         mask |= 1 << _check_card(c)
@@ -187,13 +195,20 @@ def mask_of(cards: Iterable[object]) -> int:
 DISPLAY_SUIT_ORDER: Final[tuple[int, ...]] = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 
-def sorted_for_display(mask: int) -> list[int]:
+def sorted_for_display(mask: object) -> list[int]:
     """A hand sorted as seed 002 sorts it: hearts, spades, diamonds, clubs, weakest first."""
-    if mask < 0:
-        raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
+    try:  # another integer type (numpy's) is that int; never a bool
+        if isinstance(mask, bool):
+            raise TypeError
+        hand: int = operator.index(mask)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"sorted_for_display takes a card mask (a whole number: "
+                        f"mask_of(cards)), not {mask!r}"[:200]) from None
+    if hand < 0:
+        raise CardError(f"{hand} is not a card mask: a mask is 0 or more")
     out: list[int] = []
     for suit in DISPLAY_SUIT_ORDER:
-        out.extend(cards_of(mask & SUIT_MASKS[suit]))
+        out.extend(cards_of(hand & SUIT_MASKS[suit]))
     return out
 
 

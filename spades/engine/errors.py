@@ -5,11 +5,16 @@ from __future__ import annotations
 
 
 class SpadesError(ValueError):
-    """Base class of every error the engine raises for bad input."""
+    """Base class of the engine's errors for bad input: a value that is no card, action,
+    rule or record, an illegal action. An argument of the wrong kind (a profile name where
+    :class:`~spades.engine.rules.Rules` are due, a match where an observation is) is a
+    ``TypeError`` instead."""
 
 
 class CardError(SpadesError):
-    """Text that is not a card."""
+    """A value that is no card: text that reads as none (:func:`parse_card`), a number
+    outside 0 to 53 (:func:`card_str`), a negative card mask; also text that is no action
+    (:func:`parse_action`)."""
 
 
 class RulesError(SpadesError):

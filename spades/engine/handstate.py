@@ -17,7 +17,7 @@ type (numpy's) and refuse a bool, as ``Match.apply`` does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, whole_number
@@ -197,6 +197,9 @@ class HandState:
         s.hand_size = rules.hand_size
         s.break_any = rules.spades_break == "any"
         s.deck = rules.deck
+        given: object = hands  # (typed as given: compiled, a narrowed name is cast)
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise TypeError(f"hands: one card mask per seat ({n}), not {given!r}"[:200])
         s.hands = list(hands)
         if len(s.hands) != n:
             raise ValueError(f"hands: one card mask per seat ({n}), not {len(s.hands)}")
@@ -469,6 +472,9 @@ def public_voids(obs: Observation) -> list[int]:
     """Suits (bit per suit) each seat is known to lack, from the plays of this hand: a
     seat that did not follow suit, or led a spade before spades were broken (so holds only
     spades)."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"public_voids takes an Observation (match.observation(seat)), "
+                        f"not a {type(obs).__name__}")
     n = obs.rules.players
     break_any = obs.rules.spades_break == "any"
     voids = [0] * n

@@ -67,7 +67,7 @@ OVER: Final[Phase] = Phase.OVER
 
 
 class Match(HandState):
-    """A match in progress. See the module docstring for an example.
+    """A match in progress. An example is in the module's docstring, help(spades.engine.match).
 
     The hand under way is the match itself as a :class:`HandState` (its cards, bids,
     trick and so on are the hand state's attributes, played by the hand state's rules);
@@ -176,8 +176,8 @@ class Match(HandState):
         masks: list[int] = []
         for seat, m in enumerate(hands):
             if not isinstance(m, int) or isinstance(m, bool) or m < 0:
-                raise SpadesError(f"seat {seat}: a hand must be a card mask (a whole number), "
-                                  f"not {m!r}")
+                raise SpadesError(f"seat {seat}: a hand must be a card mask (a whole number: "
+                                  f"mask_of(cards)), not {m!r}"[:200])
             masks.append(m)
         if len(masks) != self.n:
             raise SpadesError(f"the deal must have {self.n} hands, not {len(masks)}")
@@ -642,8 +642,12 @@ class Match(HandState):
 
 
 def _not_an_action(given: object) -> str:
-    return (f"{given!r} is not an action: a card (0 to 53) or a bid "
-            f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
+    """Why ``given`` is no action; for text, the function that reads it."""
+    why = (f"{given!r} is not an action: a card (0 to 53) or a bid "
+           f"({BID_BASE} + tricks, {BLIND_NIL} blind nil, {LOOK} look)")
+    if isinstance(given, str) and len(given) <= 20:
+        why += f"; parse_action({given!r}) reads text"
+    return why
 
 
 def observe(match: Match, seat: object) -> Observation:

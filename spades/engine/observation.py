@@ -92,6 +92,9 @@ class Observation:
 
 def unseen_cards(obs: Observation) -> int:
     """Cards this seat has not seen: not in its hand and not yet played."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"unseen_cards takes an Observation (match.observation(seat)), "
+                        f"not a {type(obs).__name__}")
     played = 0
     for _, c in obs.plays:
         played |= 1 << c

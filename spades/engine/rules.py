@@ -44,13 +44,13 @@ def shown(value: object, width: int = 40) -> str:
             text = "{" + ", ".join(f"{shown(k, 16)}: {shown(v, 16)}" for k, v in value.items()) + "}"
             if len(text) <= 2 * width:
                 return text
-        return f"an object of {len(value)} keys"
+        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
     if isinstance(value, (list, tuple)):
         if len(value) <= 8 and all(_is_scalar(v) for v in value):
             text = "[" + ", ".join(shown(v, 16) for v in value) + "]"
             if len(text) <= 2 * width:
                 return text
-        return f"a list of {len(value)} items"
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
     return f"a {type(value).__name__}"
 
 
@@ -147,7 +147,7 @@ class Rules:
         choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too."""
         for key in changes:
             if key not in _KNOBS:
-                raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+                raise RulesError(_not_a_knob(key))
         if changes.get("bidding") == "mirror" and "blind_nil" not in changes:
             changes["blind_nil"] = False  # choosing Mirror turns blind nil off, as in profile()
         return dataclasses.replace(self, **changes)
@@ -317,6 +317,15 @@ _WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_p
                 "timeout_penalty_bags")
 
 
+def _not_a_knob(key: str) -> str:
+    """Why ``key`` cannot be given as a knob: ``name`` is the rules' own name (a profile's
+    rules keep theirs), anything else no knob at all."""
+    if key == "name":
+        return ("name: the rules' own name, not a knob: a profile's rules keep the profile's; "
+                "rules of your own are Rules(name='mine', ...knobs)")
+    return f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}"[:500]
+
+
 def profile(name: str, /, **overrides: Any) -> Rules:
     """The rules of a named profile, with knob overrides (validated). Choosing
     ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
@@ -347,7 +356,7 @@ def profile(name: str, /, **overrides: Any) -> Rules:
         knobs["blind_nil"] = False  # choosing Mirror turns blind nil off (rules-profiles.md)
     for key, value in overrides.items():
         if key not in _KNOBS:
-            raise RulesError(f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}")
+            raise RulesError(_not_a_knob(key))
         knobs[key] = value
     if "teams" in knobs and knobs["teams"] is not None:
         knobs["teams"] = _teams_tuple(knobs["teams"])

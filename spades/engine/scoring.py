@@ -50,6 +50,16 @@ def bags_to_warn(rules: Rules, bags: int) -> int:
     return left if bags > 0 and rules.bag_penalty > 0 and 0 < left <= 3 else 0
 
 
+def _no_entry(seat: int, bids: Sequence[int], blind: Sequence[bool],
+              tricks: Sequence[int]) -> str:
+    """Why ``score_side`` cannot score ``seat``: a list without its entry."""
+    short = ", ".join(f"{len(v)} {name}" for name, v in
+                      (("bids", bids), ("blind", blind), ("tricks", tricks))
+                      if not 0 <= seat < len(v))
+    return (f"seat {seat}: bids, blind and tricks are by seat (bids[s] for seat s), and "
+            f"{short} hold no entry for it"[:200])
+
+
 def score_side(
     rules: Rules,
     seats: Sequence[int],
@@ -58,8 +68,16 @@ def score_side(
     tricks: Sequence[int],
     bags_before: int,
 ) -> tuple[SideScore, int]:
-    """Score one side's hand. ``bids[s]`` is 0 for Nil. Returns the score and the side's
-    bag counter after the hand (penalties already settled)."""
+    """Score one side's hand: its ``seats``, and ``bids``, ``blind`` and ``tricks`` by seat
+    (``bids[s]`` is seat ``s``'s bid, 0 for Nil). Returns the score and the side's bag
+    counter after the hand (penalties already settled). Rules that are not a
+    :class:`Rules`, or lists without an entry for one of the seats, are refused by name."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
+    for values in (bids, blind, tricks):
+        for s in seats:
+            if not 0 <= s < len(values):
+                raise ValueError(_no_entry(s, bids, blind, tricks))
     contract = 0
     contract_tricks = 0
     nil_points = 0

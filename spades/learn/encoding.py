@@ -85,7 +85,15 @@ def to_engine(action: int) -> int:
 
 
 def from_engine(action: int) -> int:
-    """The engine's action id as an action of the fixed space."""
+    """The engine's action id as an action of the fixed space (``TypeError`` if it is not
+    a whole number, ``ValueError`` if the space has no place for it)."""
+    if type(action) is not int:
+        try:
+            action = as_action(action)
+        except TypeError:
+            raise TypeError(f"an engine action is a whole number (a card 0 to 53, a bid "
+                            f"{BID_BASE} to {BID_BASE + MAX_BID}, {BLIND_NIL} blind nil or "
+                            f"{LOOK} look), not a {type(action).__name__}") from None
     if 0 <= action < NUM_CARDS:
         return action
     if BID_BASE <= action <= BID_BASE + MAX_BID:
@@ -107,7 +115,10 @@ def _per_seat() -> int:
 
 
 def layout(players: int) -> list[tuple[str, int, int]]:
-    """``(name, start, length)`` of every block of the vector, in order."""
+    """``(name, start, length)`` of every block of the vector, in order, for 3 to 6
+    ``players`` (anything else: ``ValueError``)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
+        raise ValueError(f"players: a whole number 3 to 6, not {players!r}"[:200])
     n = players
     blocks = [
         ("hand", NUM_CARDS),
@@ -208,9 +219,23 @@ def encode(match: Match, seat: int, played_by: Sequence[int] | None = None) -> V
     """The observation vector of ``seat`` (see the module docstring and docs/learn.md).
 
     ``played_by`` (cards played per seat this hand) may be passed when the caller keeps it;
-    otherwise it is worked out from the match's log.
+    otherwise it is worked out from the match's log. ``match`` that is not a
+    :class:`Match` is a ``TypeError``, ``seat`` that is not one of its seats a
+    ``ValueError``.
     """
+    if not isinstance(match, Match):
+        name = type(match).__name__
+        raise TypeError(f"encode takes a Match (encode_observation takes an Observation), "
+                        f"not {'an' if name[:1] in 'AEIOU' else 'a'} {name}")
     n = match.n
+    if type(seat) is not int or not 0 <= seat < n:  # (a numpy integer is that int)
+        try:
+            index = as_action(seat)
+        except TypeError:
+            index = -1
+        if not 0 <= index < n:
+            raise ValueError(f"seat: a seat from 0 to {n - 1}, not {seat!r}"[:200])
+        seat = index
     phase = match.phase
     live = phase in (BID, PLAY)
     if played_by is None:
@@ -325,7 +350,11 @@ def legal_actions(match: Match) -> list[int]:
 
 def encode_observation(obs: Observation) -> Vector:
     """The same vector as :func:`encode`, from a seat's :class:`Observation` (what a bot is
-    given), so a policy trained in the environments can play through a bot spec."""
+    given), so a policy trained in the environments can play through a bot spec.
+    Anything else is a ``TypeError`` (``encode(match, seat)`` takes a match)."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"encode_observation takes an Observation (match.observation(seat); "
+                        f"encode(match, seat) takes a Match), not a {type(obs).__name__}")
     rules = obs.rules
     n = rules.players
     seat = obs.seat

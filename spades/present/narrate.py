@@ -39,6 +39,7 @@ from spades.engine import (
     card_name,
     is_bid,
 )
+from spades.engine.actions import whole_number
 from spades.present.rules import bonus_note, ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
 from spades.present.words import listing, plural
@@ -76,12 +77,19 @@ class Narrator:
             raise TypeError(f"rules must be a Rules, like profile('cardems'), "
                             f"not {self.rules!r}"[:200])
         n = self.rules.players
+        if isinstance(self.names, str):  # ("ABCD" would name four seats by its letters)
+            raise TypeError(f"names: {n} seat names, like ('Ann', 'Bob', 'Cy', 'Di'), "
+                            f"not the text {self.names!r}"[:200])
         if not self.names:
             object.__setattr__(self, "names", seat_names(self.rules))
         elif len(self.names) != n:
             raise ValueError(f"names: {n} seat names are needed, not {len(self.names)}")
-        if self.me is not None and not 0 <= self.me < n:
-            raise ValueError(f"me: a seat from 0 to {n - 1} or None, not {self.me!r}")
+        me = self.me
+        if me is not None:
+            seat = whole_number(me)  # (a numpy integer is that seat; never a bool)
+            if seat is None or not 0 <= seat < n:
+                raise ValueError(f"me: a seat from 0 to {n - 1} or None, not {me!r}"[:200])
+            object.__setattr__(self, "me", seat)
 
     # Words for seats and sides ----------------------------------------------------------
 

@@ -14,6 +14,15 @@ SEAT_NAMES_4 = ("North", "East", "South", "West")
 
 
 def seat_name(rules: Rules, seat: int, names: list[str] | None = None) -> str:
+    """A seat as the text names it: its name from ``names`` (a list by seat; a missing or
+    empty one is left out), else North, East, South or West at four players and ``Seat N``
+    otherwise. A seat not at the table is a ``ValueError``, ``names`` given as one text a
+    ``TypeError``."""
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise ValueError(f"seat: a seat from 0 to {rules.players - 1}, not {seat!r}"[:200])
+    if isinstance(names, str):  # (its letters would name the seats)
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not the text {names!r}"[:200])
     if names and seat < len(names) and names[seat]:
         return names[seat]
     if rules.players == 4:
@@ -30,7 +39,10 @@ def and_list(words: list[str]) -> str:
 
 
 def side_name(rules: Rules, side: int, names: list[str] | None = None) -> str:
-    """A side's seats by name: ``North and South``."""
+    """A side's seats by name: ``North and South`` (a side the rules do not have: a
+    ``ValueError``)."""
+    if type(side) is not int or not 0 <= side < len(rules.sides):
+        raise ValueError(f"side: a side from 0 to {len(rules.sides) - 1}, not {side!r}"[:200])
     return and_list([seat_name(rules, s, names) for s in rules.sides[side]])
 
 
@@ -63,7 +75,10 @@ def marked_once(rules: Rules, names: list[str] | None = None) -> Callable[[int],
 
 def bag_warning(rules: Rules, bags: int) -> str:
     """Seed 004's warning within three bags of the next penalty ('' when not close; see
-    :func:`spades.engine.scoring.bags_to_warn`)."""
+    :func:`spades.engine.scoring.bags_to_warn`); ``bags`` is a side's bag count (a whole
+    number, else ``TypeError``)."""
+    if isinstance(bags, bool) or not isinstance(bags, int):
+        raise TypeError(f"bags: a side's bag count (a whole number), not {bags!r}"[:200])
     if left := bags_to_warn(rules, bags):
         return f"{left} bag{'s' if left > 1 else ''} from a penalty"
     return ""
@@ -121,6 +136,9 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
     if not isinstance(match, Match):
         raise TypeError(f"score_sheet takes a Match (replay(record) gives one), "
                         f"not a {type(match).__name__}")
+    if isinstance(names, str):
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not the text {names!r}"[:200])
     rules = match.rules
     lines = [f"Score sheet: {rules.name}, {rules.players} players, "
              + ("one-hand match" if rules.one_hand else f"target {rules.target}")]

@@ -86,3 +86,54 @@ def test_run_arena_refuses_jobs_that_are_not_a_whole_number_1_or_more(jobs: obje
     with pytest.raises(ValueError, match=rf"^jobs must be a whole number 1 or more, "
                                          rf"not {re.escape(repr(jobs))}$"):
         run_arena(config(), jobs=jobs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["a", "b"])
+@pytest.mark.parametrize("spec, why", [
+    ("nope", r"unknown bot level 'nope'; choose one of "),
+    ("expert:0", r"bad budget '0'"),
+    ("py:no_such_module_here:Bot", r"py:no_such_module_here:Bot: cannot import module "),
+    ("cmd:no-such-program-here --fast", r"cmd:no-such-program-here --fast: cannot run the "
+                                        r"program 'no-such-program-here': not found on PATH$"),
+    ("beginner/cmd:./no/such/bot.py", r"cmd:\./no/such/bot\.py: cannot run the program "
+                                      r"'\./no/such/bot\.py': not found$"),
+])
+def test_a_spec_of_no_player_is_refused_at_once_by_name(name: str, spec: str, why: str) -> None:
+    # ArenaConfig(a="cmd:no-such-program", ...) was accepted, and run_arena returned
+    # {"deals": 0, "void": 2, "mean": None, ...} after printing an error for each deal;
+    # an unknown level was refused only once run_arena had started. spades arena refuses
+    # both before any deal.
+    with pytest.raises(ValueError, match=rf"^{name}: {why}"):
+        config(**{name: spec})
+
+
+def test_a_runnable_program_is_checked_not_started() -> None:
+    cfg = config(a="cmd:python3 -c 'raise SystemExit(3)'")
+    assert cfg.a.startswith("cmd:python3")
+
+
+class _MyBot:
+    """A bot of the user's own, as docs/bots.md writes one."""
+
+    name = "mine"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def act(self, obs: Any) -> int:
+        return int(obs.legal_actions[0])
+
+
+@pytest.mark.parametrize("given", [_MyBot(1), _MyBot], ids=["object", "class"])
+def test_a_bot_of_ones_own_given_for_a_spec_is_told_how_to_name_it(given: object) -> None:
+    # make_bot(MyBot(1)) and ArenaConfig(a=MyBot, ...) said only "a bot spec is text like
+    # 'expert', not <...MyBot object at 0x...>": not how to give the bot one has.
+    from spades.bots import make_bot
+
+    where = rf"; a bot class of your own is named by where it is: 'py:{__name__}:_MyBot' " \
+            rf"\(docs/bots\.md\)$"
+    with pytest.raises(TypeError, match=rf"^a: a bot spec is text like 'expert', not .*{where}"):
+        config(a=given)
+    with pytest.raises(TypeError, match=rf"^a bot spec is text like 'expert' or .*{where}"):
+        make_bot(given, 1)  # type: ignore[arg-type]
+    assert make_bot(f"py:{__name__}:_MyBot", 1).name == "mine"

@@ -347,3 +347,13 @@ def test_arena_records_name_their_players_where_replay_reads_names(
     assert main(["replay", str(save)]) == 0
     sheet = capsys.readouterr().out
     assert "A:intermediate" in sheet and "North" not in sheet
+
+
+def test_hint_names_given_as_one_text_are_refused() -> None:
+    # hint(obs, names="Ann Bob Cy Di") named the seats by its letters: "A", "n", "n", " ".
+    match = Match.new(profile("cardems"), seed=1)
+    obs = match.observation(match.current_player)
+    with pytest.raises(TypeError, match=r"^names: a list of names by seat, like \['Ann', "
+                                        r"'Bob', 'Cy', 'Di'\], not the text 'Ann Bob Cy Di'$"):
+        hint(obs, names="Ann Bob Cy Di")  # type: ignore[arg-type]
+    assert hint(obs, worlds=4, names=["Ann", "Bob", "Cy", "Di"]).reason

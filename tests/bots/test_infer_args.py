@@ -73,3 +73,35 @@ def test_a_match_given_for_its_observation_is_refused_with_the_way_to_get_one() 
         sample_deals(match, random.Random(1), 2)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=rf"^HandState\.from_obs {words}"):
         HandState.from_obs(match, list(match.hands))  # type: ignore[arg-type]
+    # public_voids(match) and unseen_cards(match), the next names of that section, were
+    # AttributeError: 'Match' object has no attribute 'plays'.
+    from spades.engine import public_voids, unseen_cards
+    with pytest.raises(TypeError, match=rf"^public_voids {words}"):
+        public_voids(match)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=rf"^unseen_cards {words}"):
+        unseen_cards(match)  # type: ignore[arg-type]
+
+
+def test_a_count_of_none_is_no_deals_even_with_bids_to_weigh() -> None:
+    # With bids made, sample_deals(obs, rng, 0) was ValueError: max() arg is an empty
+    # sequence; engine.md says count is 0 or more.
+    match = Match.new(profile("cardems"), seed=3)
+    while match.phase == "bid":
+        match.apply(match.legal_actions()[2])
+    assert sample_deals(match.observation(match.current_player), _Bounded(1), 0) == []
+
+
+@pytest.mark.parametrize("count", ["2", 2.0, None])  # (a bool: compiled, mypyc takes it as 0 or 1)
+def test_a_count_that_is_no_whole_number_is_refused_by_name(count: Any) -> None:
+    match = Match.new(profile("cardems"), seed=3)
+    with pytest.raises((ValueError, TypeError), match=rf"^count must be a whole number 0 or "
+                                                      rf"more, not {count!r}$|int object"):
+        sample_deals(match.observation(match.current_player), _Bounded(1), count)
+
+
+def test_from_obs_of_no_hands_says_what_it_takes() -> None:
+    # HandState.from_obs(obs, None) was TypeError: 'NoneType' object is not iterable.
+    from spades.engine import HandState
+    match = Match.new(profile("cardems"), seed=3)
+    with pytest.raises(TypeError, match=r"^hands: one card mask per seat \(4\), not None$"):
+        HandState.from_obs(match.observation(match.current_player), None)  # type: ignore[arg-type]

@@ -31,6 +31,22 @@ def test_records_doc_example_replays_as_documented() -> None:
         "hands": [], "scores": [0, 0], "bags": [0, 0], "finished": False, "winner": None}
 
 
+def test_records_doc_rules_examples_are_rules() -> None:
+    """The objects records.md shows for a record's ``rules`` field read as the rules it
+    says: every one is accepted, with the knobs it names."""
+    from spades.engine import rules_from_json
+
+    examples = [json.loads(line) for line in blocks("records.md", "json")[0].splitlines()]
+    assert len(examples) == 4
+    for example in examples:
+        rules = rules_from_json(example)
+        knobs = {("one_hand" if k == "match" else k): (v == "one-hand" if k == "match" else v)
+                 for k, v in example.items() if k != "preset"}
+        assert {k: getattr(rules, k) for k in knobs} == knobs, example
+    assert rules_from_json({"preset": "cardems", "teams": None}).sides == ((0,), (1,), (2,), (3,))
+    assert rules_from_json({"preset": "cards4net", "bidding": "mirror"}).blind_nil is False
+
+
 def test_profiles_doc_lists_every_profile_and_its_options() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
     for name in PROFILES:

@@ -43,7 +43,7 @@ BAD_LINES: list[tuple[bytes, str]] = [
     (b"[" * 1000 + b"]" * 1000, "line 2: not JSON that can be read: nested too deeply"),
     (b"[" * 100_000 + b"]" * 100_000, "line 2: not JSON that can be read: nested too deeply"),
     (b'{"rules":"cardems","hands":' + b"[" * 500 + b"]" * 500 + b"}",
-     "hand 1: must be an object with dealer, deal, bids and plays, not a list of 1 items"),
+     "hand 1: must be an object with dealer, deal, bids and plays, not a list of 1 item"),
     (b'{"rules":' + b'{"a":' * 900 + b"1" + b"}" * 900 + b',"hands":[]}',
      "rules: an object needs \"preset\""),
     (b'{"rules":"cardems","hands":[], "id": \xff\xfe}', "line 2: not UTF-8 text: byte 0xff"),
@@ -54,7 +54,7 @@ BAD_LINES: list[tuple[bytes, str]] = [
     (b'{"rules":{"preset":"cardems","target":1e999},"hands":[]}',
      "rules: target: must be a whole number 1 or more, not inf"),
     (b'{"rules":{"preset":"cardems","players":[[4]]},"hands":[]}',
-     "rules: players: must be a number, true or false, text or null, not a list of 1 items"),
+     "rules: players: must be a number, true or false, text or null, not a list of 1 item"),
     (b'{"rules":{"preset":"race400","teams":[[0,"2"],[1,3]]},"hands":[]}',
      "rules: teams: side 0: a seat must be a whole number, not '2'"),
     (b'{"rules":{"preset":"cardems","\\ud800\\n":1},"hands":[]}',
@@ -68,11 +68,11 @@ BAD_LINES: list[tuple[bytes, str]] = [
      .encode() + b',"bids":["' + b"9" * 5000 + b'"]}]}', "hand 1, bid 1: '99999"),
     (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
      .encode() + b',"bids":[1,1,1,1],"plays":[[["AS"]]]}]}',
-     "hand 1, play 1: a card must be text like 'AS', not a list of 1 items"),
+     "hand 1, play 1: a card must be text like 'AS', not a list of 1 item"),
     (b'{"rules":"cardems","hands":[{"dealer":3,"deal":[],"timeouts":[{"bid":[1]}]}]}',
      "hand 1: deal: 0 hands do not fit the rules"),
     (b'{"rules":"cardems","format":{"v":[1]},"hands":[]}',
-     "record: format must be 'spades-record/1', not an object of 1 keys"),
+     "record: format must be 'spades-record/1', not an object of 1 key"),
     (b'{"rules":"cardems","hands":[{"dealer":3,"deal":' + json.dumps(GOOD["hands"][0]["deal"])
      .encode() + b',"timeout":[{"bid":1}]}]}',  # (it was ignored: no penalty bag)
      "hand 1: 'timeout': unknown field (did you mean 'timeouts'?); a hand has dealer, deal, "
@@ -162,7 +162,7 @@ def test_shown_is_short_and_never_recursive() -> None:
     deep: Any = 1
     for _ in range(100_000):
         deep = [deep]
-    assert shown(deep) == "a list of 1 items"
+    assert shown(deep) == "a list of 1 item"
     assert shown("x" * 1000).endswith("... (1000 characters)")
     assert shown(10**1000) == "a number too large to be one"
     assert shown({"bid": True}) == "{'bid': true}"
@@ -343,3 +343,12 @@ def test_a_missing_field_is_said_to_be_missing(record: dict[str, Any], error: st
     with pytest.raises(RecordError) as err:
         replay(record)
     assert str(err.value).startswith(error), err.value
+
+
+def test_shown_counts_in_words() -> None:
+    # replay([record]) said "record: must be a JSON object, not a list of 1 items".
+    assert (shown([[1]]), shown([[1], [2]])) == ("a list of 1 item", "a list of 2 items")
+    assert (shown({"k": [1]}), shown({"a": [1], "b": [2]})) == (
+        "an object of 1 key", "an object of 2 keys")
+    with pytest.raises(RecordError, match=r"^record: must be a JSON object, not a list of 1 item$"):
+        replay([{"rules": "cardems", "hands": []}])

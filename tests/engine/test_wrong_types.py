@@ -194,13 +194,42 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     ("parse_card None", lambda: __import__("spades.engine").engine.parse_card(None),
      ValueError, r"a card must be a string like 'AS', not None"),
     ("card_str 'AS'", lambda: __import__("spades.engine").engine.card_str("AS"),
-     ValueError, r"'AS' is not a card: cards are numbered 0 to 53"),
+     ValueError, r"^'AS' is not a card: cards are numbered 0 to 53 \(parse_card\('AS'\) reads "
+     r"text\)$"),
     ("card_name 1.0", lambda: __import__("spades.engine").engine.card_name(1.0),
      ValueError, r"1.0 is not a card"),
     ("mask_of ['AS']", lambda: __import__("spades.engine").engine.mask_of(["AS"]),
      ValueError, r"'AS' is not a card"),
     ("deal strings", lambda: Match(profile("cardems")).deal(["AS"] * 4),
-     ValueError, r"seat 0: a hand must be a card mask \(a whole number\), not 'AS'"),
+     ValueError, r"^seat 0: a hand must be a card mask \(a whole number: mask_of\(cards\)\), "
+     r"not 'AS'$"),
+    ("deal lists of cards", lambda: Match(profile("cardems")).deal([[0, 1]] * 4),
+     ValueError, r"^seat 0: a hand must be a card mask \(a whole number: mask_of\(cards\)\), "
+     r"not \[0, 1\]$"),
+    # (bid_value("x") and bid_action("x") were TypeError: '<=' not supported between
+    # instances of 'int' and 'str'; mask_of(5) "'int' object is not iterable", mask_of("AS")
+    # "'A' is not a card", sorted_for_display([1, 2]) "'<' not supported between ...")
+    ("bid_value of text", lambda: __import__("spades.engine").engine.bid_value("3"),
+     ValueError, r"^'3' is not a bid action: those are 64 to 96$"),
+    ("bid_value of a bool", lambda: __import__("spades.engine").engine.bid_value(True),
+     ValueError, r"^True is not a bid action: those are 64 to 96$"),
+    ("bid_action of text", lambda: __import__("spades.engine").engine.bid_action("3"),
+     ValueError, r"^a bid is 0 \(Nil\) to 18 tricks, not '3' \(parse_bid\('3'\) reads text\)$"),
+    ("bid_action of a float", lambda: __import__("spades.engine").engine.bid_action(3.0),
+     ValueError, r"^a bid is 0 \(Nil\) to 18 tricks, not 3.0$"),
+    ("mask_of of a mask", lambda: __import__("spades.engine").engine.mask_of(5),
+     TypeError, r"^mask_of takes cards, like mask_of\(\[parse_card\('AS'\), 36\]\), not 5$"),
+    ("mask_of of text", lambda: __import__("spades.engine").engine.mask_of("AS KS"),
+     TypeError, r"^mask_of takes cards, like .*, not 'AS KS'$"),
+    ("sorted_for_display of cards", lambda: __import__("spades.engine").engine
+     .sorted_for_display([1, 2]), TypeError, r"^sorted_for_display takes a card mask \(a whole "
+     r"number: mask_of\(cards\)\), not \[1, 2\]$"),
+    ("sorted_for_display of a bool", lambda: __import__("spades.engine").engine
+     .sorted_for_display(True), TypeError, r"^sorted_for_display takes a card mask .*not True$"),
+    # (match.apply("QH") said what an action is, not how to get one from text)
+    ("apply of a card's name", lambda: _playing(profile("cardems")).apply("QH"),
+     ValueError, r"^'QH' is not an action: a card \(0 to 53\) or a bid \(64 \+ tricks, 96 "
+     r"blind nil, 97 look\); parse_action\('QH'\) reads text$"),
     ("a joker without jokers", lambda: _playing(profile("cardems")).apply(53),
      ValueError, r"^the big joker is not in this deck \(no seat holds it\)$"),  # (it said
     # "seat 3 does not hold the big joker", as if another seat might)
@@ -468,3 +497,43 @@ def test_rules_to_json_teams_must_be_true_or_false(value: Any) -> None:
     with pytest.raises(TypeError, match=_flag_message("teams", value)):
         rules.to_json(teams=value)
     assert "teams" in rules.to_json(teams=True) and "teams" not in rules.to_json()
+
+
+def test_the_helpers_take_numpy_integers_as_ints() -> None:
+    np = pytest.importorskip("numpy")
+    from spades.engine import BLIND_NIL, bid_action, bid_value, sorted_for_display
+
+    assert bid_value(np.int64(BID_BASE + 3)) == 3 and bid_value(np.int32(BLIND_NIL)) == 0
+    assert bid_action(np.int64(4)) == BID_BASE + 4
+    assert sorted_for_display(np.int64(0b11)) == sorted_for_display(0b11) == [0, 1]
+
+
+def test_score_side_refuses_rules_by_name_and_lists_per_side() -> None:
+    # engine.md's "Scoring alone": score_side("cardems", ...) was AttributeError: 'str'
+    # object has no attribute 'ten_for_200', and bids given per side ([3, 1] for seats 0
+    # and 2) an IndexError.  (Compiled, mypyc refuses the name first, in its words.)
+    from spades.engine.scoring import score_side
+
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$|Rules object expected"):
+        score_side("cardems", [0, 2], [3, 1, 3, 1], [False] * 4, [5, 0, 3, 0], 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^seat 2: bids, blind and tricks are by seat "
+                                         r"\(bids\[s\] for seat s\), and 2 bids, 2 tricks hold "
+                                         r"no entry for it$"):
+        score_side(profile("cardems"), [0, 2], [3, 3], [False] * 4, [5, 3], 0)
+    assert score_side(profile("cardems"), [0, 1], [3, 3], [False] * 2, [5, 3], 0)[0].points == 62
+    score, bags = score_side(profile("cardems"), [0, 2], [3, 1, 3, 1], [False] * 4,
+                             [5, 0, 3, 0], 9)
+    assert (score.points, bags) == (-38, 1)
+
+
+@pytest.mark.parametrize("make", [lambda: profile("cardems", name="mine"),
+                                  lambda: profile("cardems").replace(name="mine")],
+                         ids=["profile", "replace"])
+def test_a_name_given_as_a_knob_is_told_it_is_the_rules_own(make: Any) -> None:
+    # It said "name: unknown rules knob; known: bag_limit, ...", though Rules has a name.
+    with pytest.raises(RulesError, match=r"^name: the rules' own name, not a knob: a "
+                                         r"profile's rules keep the profile's; rules of your "
+                                         r"own are Rules\(name='mine', \.\.\.knobs\)$"):
+        make()
+    assert Rules(name="mine").name == "mine"
