@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from spades.cli.checks import (
@@ -247,6 +247,7 @@ SERVING_LOCK = 0x5ADE6
 #: and taking one step, so that two rooms starting at once cannot both pass.
 ROOM_LOCKS = 0x5ADE7
 ROOM_GATE = 0x5ADE8
+#: (On SQLite the same is done with ``flock``: :class:`_FileLocks`.)
 #: The Redis key, under --redis-prefix, naming its room: a random token its first process
 #: set, the same from any URL reaching that Redis and database number (its processes set it
 #: again if Redis lost it: :class:`spades.server.room.Room`).
@@ -254,8 +255,9 @@ ROOM_TOKEN = "room-token"
 
 
 class _Held:
-    """What keeps a database marked as served until the process ends: a file open with
-    ``flock`` (SQLite) or a connection holding an advisory lock (PostgreSQL)."""
+    """What keeps a database marked as served until the process ends: files open with
+    ``flock`` (SQLite: the database, and the room's file beside it) or a connection holding
+    advisory locks (PostgreSQL)."""
 
     def __init__(self, close: Callable[[], object] | None = None, *, done: bool = True,
                  room_token: str | None = None) -> None:
@@ -277,17 +279,78 @@ def hold_database(db: str, *, room: bool, wait: float = 5.0, redis: str | None =
     ends; else why not, in one line. Two rooms on one database (two processes without
     --redis, say two instances of the systemd unit on one SQLite file) would each restore
     and run the same stored tables, each with a lobby of its own: nginx's round robin sent
-    a player's friends to a lobby without the player's table. On PostgreSQL two rooms (a
-    room: the processes of one ``redis`` and ``prefix``) are told apart too: a process of
-    another room is refused while any process of the first serves the database. ``wait``:
-    how long a lock that a process just killed still holds is waited for (PostgreSQL ends
-    its session a moment after)."""
+    a player's friends to a lobby without the player's table. Two rooms (a room: the
+    processes of one ``redis`` and ``prefix``) are told apart too: a process of another room
+    is refused while any process of the first serves the database. ``wait``: how long a lock
+    that a process just killed still holds is waited for (PostgreSQL ends its session a
+    moment after). One decision (:func:`_hold`) for two kinds of locks: :class:`_FileLocks`
+    (SQLite) and :class:`_PostgresLocks`."""
+    named = (redis, prefix) if room and redis else None
     path = sqlite_file(db)
     if path is not None:
-        return _hold_file(Path(path).expanduser(), room, wait, db)
+        try:  # the database file itself (SQLite locks it with fcntl, never flock)
+            fd = os.open(Path(path).expanduser(), os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return _Held(done=False), None  # not there yet: held once the start has made it
+        return _hold(_FileLocks(fd, Path(path).expanduser()), db, room, wait, named)
     if "://" in db and db.lower().startswith("postgres"):
-        return _hold_postgres(db, room, wait, (redis, prefix) if room and redis else None)
+        locks = _PostgresLocks.connect(db)
+        if locks is None:
+            return _Held(done=False), None  # the start says why it cannot connect
+        return _hold(locks, db, room, wait, named)
     return _Held(), None  # :memory:, or a database of another kind: nothing to share
+
+
+class _Locks(Protocol):
+    """How one kind of database is marked as served, for :func:`_hold` to decide with."""
+
+    def take(self, room: bool) -> bool:
+        """Take the serving lock: shared (``room``) or alone; False if it is held so that
+        this one cannot have it."""
+
+    def take_room(self, token: str) -> tuple[bool, bool]:
+        """Share the serving lock and take the lock of the room named ``token``, unless
+        another room holds one of its own: (held, another room there). Looking and taking
+        are one step, so that two rooms starting at once cannot both pass."""
+
+    def shared_by_others(self) -> bool:
+        """After ``take(False)`` failed: is the serving lock held shared (by a room)?"""
+
+    def keep(self, token: str | None) -> _Held:
+        """What holds the locks taken until the process ends."""
+
+    def drop(self) -> None:
+        """Refused: let go of what was opened."""
+
+
+def _hold(locks: _Locks, db: str, room: bool, wait: float,
+          redis: tuple[str, str] | None) -> tuple[_Held, str | None]:
+    """:func:`hold_database`'s decision, the same on every kind of database."""
+    named = room_token(*redis) if redis is not None else None
+    deadline = time.monotonic() + wait
+    another = False
+    while True:
+        if named is not None:
+            got, another = locks.take_room(named[0])
+        else:
+            got, another = locks.take(room), False
+        if got:
+            return locks.keep(named[0] if named else None), None
+        if another and named is not None and redis is not None and named[1]:
+            # this start set the token: Redis may have lost the one of a room still
+            # running (restarted empty), whose processes set theirs again within a round
+            _forget_token(*redis, named[0])
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+        if another and redis is not None:
+            named = room_token(*redis)
+    if another:
+        locks.drop()
+        return _Held(), _other_room(db)
+    others_share = not room and locks.shared_by_others()
+    locks.drop()
+    return _Held(), _busy(db, room, others_share)
 
 
 def _busy(db: str, room: bool, others_share: bool) -> str:
@@ -306,31 +369,107 @@ def _busy(db: str, room: bool, others_share: bool) -> str:
             "(docs/deploy.md)")
 
 
-def _hold_file(path: Path, room: bool, wait: float, db: str) -> tuple[_Held, str | None]:
-    try:  # the database file itself (SQLite locks it with fcntl, never flock)
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return _Held(done=False), None  # not there yet: held once the start has made it
-    mode = fcntl.LOCK_SH if room else fcntl.LOCK_EX
-    deadline = time.monotonic() + wait
-    while True:
+def rooms_folder(path: Path) -> Path:
+    """The folder beside a SQLite database (``DB-rooms``) where the rooms serving it keep
+    their lock files (:class:`_FileLocks`)."""
+    return path.with_name(path.name + "-rooms")
+
+
+class _FileLocks:
+    """SQLite's locks: a ``flock`` on the database file, shared by the processes of a room
+    (--redis) or held alone by a process without --redis; and, beside the database, the
+    folder ``DB-rooms`` with a lock file per room serving it (named after its token), which
+    each of the room's processes holds shared with ``flock``. A lock file that nobody holds
+    is a room's that has stopped (or was killed: a flock goes with its process) and is
+    cleared; one held is another room's, and this one is refused. A ``flock`` on the folder
+    itself makes looking and taking one step."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self.fd = fd  # never closed: that would drop SQLite's own fcntl locks of this process
+        self.rooms = rooms_folder(path)
+        self.mine: tuple[int, str] | None = None  # this room's lock file, and its name
+
+    def take(self, room: bool) -> bool:
         try:
-            fcntl.flock(fd, mode | fcntl.LOCK_NB)
-            # never closed before the process ends: closing any descriptor of the file
-            # would drop SQLite's own fcntl locks of this process on it
-            return _Held(), None
+            fcntl.flock(self.fd, (fcntl.LOCK_SH if room else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-    others_share = False
-    if not room:
+            return False
+        return True
+
+    def take_room(self, token: str) -> tuple[bool, bool]:
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            others_share = True
-        except BlockingIOError:
-            pass
-    return _Held(), _busy(db, room, others_share)
+            self.rooms.mkdir(mode=0o700, exist_ok=True)
+            gate = os.open(self.rooms, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:  # no folder beside the database (read-only?): rooms not told apart
+            return self.take(True), False
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            if not self.take(True):
+                return False, False
+            name = hashlib.sha256(token.encode()).hexdigest()[:32] + ".lock"
+            if self._another_room(name):
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+                return False, True
+            try:
+                mine = os.open(self.rooms / name, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC,
+                               0o600)
+            except OSError:
+                return True, False  # the database is held; this room's file could not be
+            fcntl.flock(mine, fcntl.LOCK_SH)  # (held exclusively only under the gate)
+            self.mine = mine, name
+            return True, False
+        finally:
+            os.close(gate)  # and with it its flock
+
+    def _another_room(self, mine: str) -> bool:
+        """Is a lock file of another room held? Those nobody holds are cleared."""
+        found = False
+        for name in os.listdir(self.rooms):
+            if name == mine or not name.endswith(".lock"):
+                continue
+            try:
+                fd = os.open(self.rooms / name, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                found = True
+            else:  # its room has stopped, or was killed
+                with contextlib.suppress(OSError):
+                    os.unlink(self.rooms / name)
+            finally:
+                os.close(fd)
+        return found
+
+    def shared_by_others(self) -> bool:
+        return self.take(True)
+
+    def keep(self, token: str | None) -> _Held:
+        return _Held(self._leave if self.mine is not None else None, room_token=token)
+
+    def _leave(self) -> None:
+        """The room's lock file goes with its last process (a killed one's, with the start
+        of another room)."""
+        if self.mine is None:
+            return
+        (mine, name), self.mine = self.mine, None
+        try:
+            gate = os.open(self.rooms, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            os.close(mine)
+            return
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            with contextlib.suppress(BlockingIOError):
+                fcntl.flock(mine, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the room's last process
+                os.unlink(self.rooms / name)
+        finally:
+            os.close(mine)
+            os.close(gate)
+
+    def drop(self) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
 
 
 def _other_room(db: str) -> str:
@@ -382,80 +521,72 @@ def room_number(token: str) -> int:
     return int.from_bytes(hashlib.sha256(token.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
-def _take_room(conn: Any, text: Callable[[str], Any], number: int) -> tuple[bool, bool]:
-    """Share SERVING_LOCK and the room's lock unless another room holds one of its own:
-    (held, another room there). Looking and taking are one step (ROOM_GATE)."""
-    conn.execute(text("SELECT pg_advisory_xact_lock(:gate)"), {"gate": ROOM_GATE})
-    if not conn.execute(text("SELECT pg_try_advisory_lock_shared(:key)"),
-                        {"key": SERVING_LOCK}).scalar():
-        conn.commit()
-        return False, False
-    others = conn.execute(text(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-        " AND objsubid = 2 AND classid = CAST(:rooms AS oid)"
-        " AND objid <> CAST(:mine AS oid)"), {"rooms": ROOM_LOCKS, "mine": number}).scalar()
-    if others:
-        conn.execute(text("SELECT pg_advisory_unlock_shared(:key)"), {"key": SERVING_LOCK})
-        conn.commit()
-        return False, True
-    conn.execute(text("SELECT pg_advisory_lock_shared(:rooms, :mine)"),
-                 {"rooms": ROOM_LOCKS, "mine": number})
-    conn.commit()  # session locks: they outlive the transaction, held until the end
-    return True, False
+class _PostgresLocks:
+    """PostgreSQL's locks, held by one more connection: SERVING_LOCK, an advisory lock
+    shared by the processes of a room (--redis) or held alone by a process without --redis;
+    and, beside it, each room's advisory lock (ROOM_LOCKS, the room's number), held shared
+    by its processes, which another room finds in ``pg_locks``. ROOM_GATE (a transaction
+    lock) makes looking and taking one step."""
 
+    def __init__(self, engine: Any, conn: Any, text: Callable[[str], Any]) -> None:
+        self.engine, self.conn, self.text = engine, conn, text
 
-def _hold_postgres(db: str, room: bool, wait: float,
-                   redis: tuple[str, str] | None = None) -> tuple[_Held, str | None]:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.pool import NullPool
+    @classmethod
+    def connect(cls, db: str) -> _PostgresLocks | None:
+        """The connection that holds the locks; None if there is none (the start then
+        says why)."""
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.pool import NullPool
 
-    try:
-        engine = create_engine(db, poolclass=NullPool, connect_args={"connect_timeout": 5})
-    except Exception:  # a URL or a driver the start refuses, saying why
-        return _Held(done=False), None
-    try:
-        conn = engine.connect()
-    except Exception:
-        engine.dispose()
-        return _Held(done=False), None  # the start says why it cannot connect
-    take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
-    named = room_token(*redis) if redis is not None else None
-    deadline = time.monotonic() + wait
-    another = False
-    while True:
-        if named is not None:
-            got, another = _take_room(conn, text, room_number(named[0]))
-        else:
-            another = False
-            got = bool(conn.execute(text(f"SELECT {take}(:key)"),
-                                    {"key": SERVING_LOCK}).scalar())
-            conn.commit()  # a session lock: it outlives the transaction, held until the end
-        if got:
-            def close() -> None:
-                conn.close()
-                engine.dispose()
-            return _Held(close, room_token=named[0] if named else None), None
-        if another and named is not None and redis is not None and named[1]:
-            # this start set the token: Redis may have lost the one of a room still
-            # running (restarted empty), whose processes set theirs again within a round
-            _forget_token(*redis, named[0])
-        if time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-        if another and redis is not None:
-            named = room_token(*redis)
-    if another:
-        conn.close()
-        engine.dispose()
-        return _Held(), _other_room(db)
-    others_share = False
-    if not room:
-        others_share = bool(conn.execute(
-            text("SELECT pg_try_advisory_lock_shared(:key)"), {"key": SERVING_LOCK}).scalar())
-    conn.close()
-    engine.dispose()
-    return _Held(), _busy(db, room, others_share)
+        try:
+            engine = create_engine(db, poolclass=NullPool, connect_args={"connect_timeout": 5})
+        except Exception:  # a URL or a driver the start refuses, saying why
+            return None
+        try:
+            conn = engine.connect()
+        except Exception:
+            engine.dispose()
+            return None
+        return cls(engine, conn, text)
+
+    def _one(self, sql: str, **values: Any) -> Any:
+        return self.conn.execute(self.text(sql), values).scalar()
+
+    def take(self, room: bool) -> bool:
+        take = "pg_try_advisory_lock_shared" if room else "pg_try_advisory_lock"
+        got = bool(self._one(f"SELECT {take}(:key)", key=SERVING_LOCK))
+        self.conn.commit()  # a session lock: it outlives the transaction, held until the end
+        return got
+
+    def take_room(self, token: str) -> tuple[bool, bool]:
+        number = room_number(token)
+        self._one("SELECT pg_advisory_xact_lock(:gate)", gate=ROOM_GATE)
+        if not self._one("SELECT pg_try_advisory_lock_shared(:key)", key=SERVING_LOCK):
+            self.conn.commit()
+            return False, False
+        others = self._one(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND objsubid = 2 AND classid = CAST(:rooms AS oid)"
+            " AND objid <> CAST(:mine AS oid)", rooms=ROOM_LOCKS, mine=number)
+        if others:
+            self._one("SELECT pg_advisory_unlock_shared(:key)", key=SERVING_LOCK)
+            self.conn.commit()
+            return False, True
+        self._one("SELECT pg_advisory_lock_shared(:rooms, :mine)", rooms=ROOM_LOCKS,
+                  mine=number)
+        self.conn.commit()  # session locks: they outlive the transaction, held until the end
+        return True, False
+
+    def shared_by_others(self) -> bool:
+        return bool(self._one("SELECT pg_try_advisory_lock_shared(:key)", key=SERVING_LOCK))
+
+    def keep(self, token: str | None) -> _Held:
+        return _Held(self.drop, room_token=token)
+
+    def drop(self) -> None:
+        self.conn.close()
+        self.engine.dispose()
 
 
 def _log_to_stderr(level: str) -> None:

@@ -553,15 +553,25 @@ def test_a_second_room_on_one_database_is_refused(
     again.stop()
 
 
+def _database(backend: str, tmp_path: Path, request: pytest.FixtureRequest, name: str) -> str:
+    """A fresh database of ``backend``: a SQLite file, or one on the session's PostgreSQL."""
+    if backend == "sqlite":
+        return str(tmp_path / f"{name}.sqlite3")
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.create_database(name)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_second_room_with_another_redis_or_prefix_on_one_database_is_refused(
-        postgres: PostgresServer, redis_server: RedisServer) -> None:
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        redis_server: RedisServer) -> None:
     """Processes with --redis share their database with their room, but a room of another
     --redis-prefix (or another Redis, or another database number of one) on the same
-    PostgreSQL database was let start: both rooms restored and ran the same stored tables,
-    each with a lobby of its own. It is now refused in one line, while the processes of one
-    room (its Redis however spelled) share the database, and once they have all stopped
-    another room may serve it."""
-    db = postgres.create_database("otherprefix")
+    database was let start (on SQLite still after PostgreSQL refused it): both rooms
+    restored and ran the same stored tables, each with a lobby of its own. It is now refused
+    in one line, while the processes of one room (its Redis however spelled) share the
+    database, and once they have all stopped another room may serve it."""
+    db = _database(backend, tmp_path, request, "otherprefix")
     prefix = f"first{free_port()}:"
     room = ("--redis", redis_server.url, "--redis-prefix", prefix)
     spelled = ("--redis", f"redis://localhost:{redis_server.port}", "--redis-prefix", prefix)
@@ -587,14 +597,16 @@ def test_a_second_room_with_another_redis_or_prefix_on_one_database_is_refused(
         again.stop()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_room_whose_redis_lost_its_token_still_takes_new_processes(
-        postgres: PostgresServer, redis_server: RedisServer) -> None:
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        redis_server: RedisServer) -> None:
     """The rooms on a database are told apart by a token each keeps in its Redis. A Redis
     restarted empty under a running room lost it: a new process of that room would have set
     another, and been refused as a second room. The room's processes set theirs again."""
     import redis
 
-    db = postgres.create_database("losttoken")
+    db = _database(backend, tmp_path, request, "losttoken")
     prefix = f"lost{free_port()}:"
     room = ("--redis", redis_server.url, "--redis-prefix", prefix)
     a = Server(db, free_port(), "--bots", "inline", *room).start()
@@ -609,3 +621,69 @@ def test_a_room_whose_redis_lost_its_token_still_takes_new_processes(
         b.stop()
     finally:
         a.stop()
+
+
+def test_a_killed_rooms_leftovers_on_a_sqlite_file_do_not_block_another_room(
+        tmp_path: Path, redis_server: RedisServer) -> None:
+    """On SQLite each room holds a lock file of its own beside the database (in
+    ``DB-rooms``), with ``flock``: a room killed with SIGKILL leaves its file, but no lock,
+    and another room may start at once (the leftover is cleared); a room stopped cleanly
+    takes its file away."""
+    db = tmp_path / "killed.sqlite3"
+    rooms = tmp_path / "killed.sqlite3-rooms"
+    first = ("--redis", redis_server.url, "--redis-prefix", f"killed{free_port()}:")
+    second = ("--redis", redis_server.url, "--redis-prefix", f"after{free_port()}:")
+    a = Server(db, free_port(), "--bots", "inline", *first).start()
+    try:
+        one_line_refusal(serve("--port", "0", "--db", str(db), "--bots", "inline", *second),
+                         "another room", "serve this database")
+        left = sorted(rooms.iterdir())
+        assert len(left) == 1, left
+    finally:
+        a.kill()
+    b = Server(db, free_port(), "--bots", "inline", *second).start()
+    try:
+        now = sorted(rooms.iterdir())
+        assert len(now) == 1 and now != left, (left, now)  # the killed room's file is gone
+    finally:
+        b.stop()
+    assert not list(rooms.iterdir())  # stopped cleanly: its file is taken away
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_rooms_starting_at_once_on_one_database_are_not_both_let_in(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        redis_server: RedisServer) -> None:
+    """Two rooms started at the same moment on one database: looking for another room and
+    taking this one's lock are one step, so one starts and the other is refused."""
+    db = _database(backend, tmp_path, request, "atonce")
+    Server(db, free_port(), "--bots", "inline").start().stop()  # made: both only hold it
+    servers = [Server(db, free_port(), "--bots", "inline", "--redis", redis_server.url,
+                      "--redis-prefix", f"once{n}{free_port()}:") for n in range(2)]
+    logs = [tmp_path / f"once{n}.log" for n in range(2)]
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for server, log in zip(servers, logs, strict=True):
+            with open(log, "wb") as err:
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "spades", "serve", "--port", str(server.port),
+                     "--db", db, *server.extra], stdout=subprocess.DEVNULL, stderr=err))
+
+        def answers(server: Server) -> bool:
+            with contextlib.suppress(httpx.HTTPError):
+                return httpx.get(server.url + "/api/health", timeout=2).status_code == 200
+            return False
+
+        def settled() -> bool:
+            return all(proc.poll() is not None or answers(server)
+                       for proc, server in zip(procs, servers, strict=True))
+
+        wait_until(settled, "each room to start or be refused", 60, every=0.1)
+        refused = [n for n, proc in enumerate(procs) if proc.poll() is not None]
+        assert len(refused) == 1, [proc.poll() for proc in procs]
+        assert procs[refused[0]].returncode == 2
+        assert "another room" in logs[refused[0]].read_text(), logs[refused[0]].read_text()
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(30)
