@@ -343,3 +343,28 @@ def test_a_missing_field_is_said_to_be_missing(record: dict[str, Any], error: st
     with pytest.raises(RecordError) as err:
         replay(record)
     assert str(err.value).startswith(error), err.value
+
+
+def test_a_comma_after_the_last_item_is_said_at_the_comma() -> None:
+    """A record edited by hand with a comma left after the last name (``"West",`` before
+    ``]``) said ``line 281: not JSON: Expecting value at column 2``: the bracket on the next
+    line, and nothing of the comma. It says what is wrong and where the comma is; JSON Lines
+    say it on the line, and the record on the next line is still read."""
+    record = {**GOOD, "names": ["Nora", "Emil", "Sofia", "Walt"]}
+    text = json.dumps(record, indent=1).replace('  "Walt"\n ]', '  "Walt",\n ]')
+    comma_line = next(n for n, line in enumerate(text.split("\n"), 1) if '"Walt",' in line)
+    [error] = read_records(text)
+    assert isinstance(error, RecordError)
+    assert str(error) == (f"line {comma_line}: not JSON: a comma with no item after it at "
+                          f"column 9, before the ']' on line {comma_line + 1}: JSON allows "
+                          "no comma after the last item; remove it"), error
+    # An object's last field, and JSON Lines: each line on its own.
+    lines = '{"rules": "cardems", "hands": [],}\n' + json.dumps(SHORT) + "\n"
+    error, good = read_records(lines)
+    assert str(error) == ("line 1: not JSON: a comma with no item after it at column 33, "
+                          "before the '}': JSON allows no comma after the last item; remove "
+                          "it"), error
+    assert good == SHORT
+    # Other errors are said as before.
+    [other] = read_records('{"rules": "cardems" "hands": []}')
+    assert str(other) == "line 1: not JSON: Expecting ',' delimiter at column 21"

@@ -59,6 +59,14 @@ function firstBadOffset(text) {
   return high - 1;
 }
 
+/** The offset of the comma when JSON ``text`` stops at ``at`` on a "]" or "}" that follows a
+ * comma with nothing between but white space, else null. */
+function trailingComma(text, at) {
+  if (at >= text.length || !"]}".includes(text[at])) return null;
+  const before = text.slice(0, at).trimEnd();
+  return before.endsWith(",") ? before.length - 1 : null;
+}
+
 /** Seats and sides named as the user saw them, for a row of the match history
  * (`GET /api/users/{id}/history`) and its score sheet: "You", the others by the names the
  * history gives; an uploaded record (sat nowhere) by its names. */
@@ -1097,6 +1105,16 @@ class App {
       }
       const m = /line (\d+) column (\d+)/.exec(ex.message);
       const at = /position (\d+)/.exec(ex.message);
+      // A comma after the last item (["a", "b",]): a hand-edited record's most common slip,
+      // which the parser calls an unexpected "]" (and quotes the text around it); said as
+      // what it is, at the comma (as spades replay says it)
+      const stopped = at ? Number(at[1]) : m ? null : firstBadOffset(text);
+      const comma = stopped === null ? null : trailingComma(text, stopped);
+      if (comma !== null) {
+        const close = lineColumn(text.slice(0, stopped)).replace(/, column.*/, "");
+        const same = close === lineColumn(text.slice(0, comma)).replace(/, column.*/, "");
+        throw new Error(`That file is not JSON at ${lineColumn(text.slice(0, comma))}: a comma with no item after it, before the "${text[stopped]}"${same ? "" : ` on ${close}`}. JSON allows no comma after the last item; remove it.`);
+      }
       let where = "";
       if (m) where = ` at line ${m[1]}, column ${m[2]}`;
       else if (at) {
@@ -1117,7 +1135,7 @@ class App {
       }
       // Chromium quotes the text ("Unexpected token 'o', "no record here\n" is not valid
       // JSON"): left out, with its control characters, which a screen reader reads as noise
-      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "")
+      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, "")
         .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
       throw new Error(`That file is not JSON${where}: ${why}.`);
     }
