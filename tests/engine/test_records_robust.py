@@ -368,3 +368,18 @@ def test_a_comma_after_the_last_item_is_said_at_the_comma() -> None:
     # Other errors are said as before.
     [other] = read_records('{"rules": "cardems" "hands": []}')
     assert str(other) == "line 1: not JSON: Expecting ',' delimiter at column 21"
+
+
+def test_a_card_dealt_twice_names_both_seats() -> None:
+    """A deal edited by hand (seat 0's first card changed to the ace of spades, which seat 3
+    holds) said "hand 1: deal: seat 3 holds AS, dealt twice": not which other seat holds it,
+    so the user, who changed seat 0, looked at seat 3. Both seats are named."""
+    record = json.loads(json.dumps(GOOD))
+    deal = record["hands"][0]["deal"]
+    holder = next(s for s, cards in enumerate(deal) if "AS" in cards)
+    other = (holder + 1) % 4
+    first, last = sorted((holder, other))
+    deal[other][0] = "AS"
+    with pytest.raises(RecordError) as info:
+        replay({**record, "hands": record["hands"][:1]})
+    assert str(info.value) == f"hand 1: deal: seat {last} holds AS, dealt twice (also to seat {first})"
