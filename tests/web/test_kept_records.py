@@ -67,6 +67,34 @@ def test_a_comma_after_the_last_item_is_said_at_the_comma_without_the_files_text
     assert not page.errors, page.errors
 
 
+def test_a_first_upload_for_review_shows_the_history_it_points_to(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """A visitor with no session uploaded a record for review (the name field made the
+    session): the status said "Stored for review (it is in your match history)", yet the
+    page still said "Play a match first: your statistics and history appear here." with no
+    history. The statistics and the history, with the record marked, now come in its place."""
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    assert "Play a match first" in page.inner_text("main")
+    page.fill("#rec-name", "Kept Firstupload")
+    record = tmp_path / "kept.json"
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record.write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    page.set_input_files("#rec-file", str(record))
+    page.check("input[name=mode][value=review]")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    page.wait_for_selector(".history-table tbody tr.uploaded", timeout=10000)
+    assert "Play a match first" not in page.inner_text("main")
+    assert "Playing as Kept Firstupload (guest)." in page.inner_text("main")
+    row = page.inner_text(".history-table tbody tr.uploaded")
+    assert "Uploaded for review" in row and "Download" in row, row
+    # the form is still there, under the history, with what it said
+    assert "Stored for review" in page.text_content("#rec-status")
+    assert not page.errors, page.errors
+
+
 def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str,
                                                       tmp_path: Path) -> None:
     """The page's score sheet showed a hand's points alone: "−37 = 261" after a made contract

@@ -933,14 +933,21 @@ class App {
       if (store.token()) { this.conn.open(); }
       try { this.user = this.user || await api("GET", "/api/me"); } catch { /* no session */ }
     }
-    if (!this.user) { page.append(h("p", {}, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
-    page.append(h("p", {}, `Playing as ${this.user.name}${this.user.guest ? " (guest)" : ""}.`));
+    if (!this.user) { page.append(h("p", { id: "stats-none" }, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
+    page.append(...await this.userSections());
+    this.recordsPanel(page);
+  }
+
+  /** Who is playing, their statistics and their match history (the statistics page above
+   * the upload form). */
+  async userSections() {
+    const parts = [h("p", {}, `Playing as ${this.user.name}${this.user.guest ? " (guest)" : ""}.`)];
     try {
       const s = await api("GET", `/api/users/${this.user.id}/stats`);
-      page.append(this.statsTable(s.stats));
-    } catch (err) { page.append(h("p", {}, `Statistics are not available: ${err.message}`)); }
-    page.append(await this.historySection());
-    this.recordsPanel(page);
+      parts.push(this.statsTable(s.stats));
+    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${err.message}`)); }
+    parts.push(await this.historySection());
+    return parts;
   }
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
@@ -1069,7 +1076,11 @@ class App {
         const what = sum.scores ? ` Scores ${sum.scores.map(scoreText).join(" to ")}.` : ""; // (no dash: not said)
         ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
         const old = page.querySelector("#history");
+        const none = page.querySelector("#stats-none");
         if (old && this.user) old.replaceWith(await this.historySection());
+        // a first upload (its name field made the session): the page said "Play a match
+        // first", and the history the status points to was nowhere; now it is shown
+        else if (none && this.user) none.replaceWith(...await this.userSections());
       } catch (ex) { this.showError(err, ex); }
     });
     page.append(form);
