@@ -19,6 +19,7 @@ from spades.cli.play import (
     is_local,
     open_store,
     seat_names,
+    unfinished_state,
 )
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
@@ -219,8 +220,7 @@ def run_import(args: argparse.Namespace) -> int:
             status = 1
             print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
             continue
-        state = ("finished" if match.is_over()
-                 else f"unfinished, hand {max(1, match.hand_number)}")
+        state = "finished" if match.is_over() else unfinished_state(match)
         print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
@@ -331,7 +331,7 @@ def run_history(args: argparse.Namespace) -> int:
             continue
         state = outcome(game, match)
         if state == "unfinished":
-            state = f"unfinished, hand {max(1, match.hand_number)}"
+            state = unfinished_state(match)
         kind = " (imported)" if game.kind == "import" else ""
         print(f"  {describe_game(game, match, state)}{kind}")
     for gid, error in unreadable:  # (their dates may be unreadable too: listed last)

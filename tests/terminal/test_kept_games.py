@@ -539,3 +539,26 @@ def test_an_id_prefix_of_several_games_lists_them(tmp_path: Path) -> None:
     assert lines[0] == "spades show: '2C' begins the ids of 2 games:", lines
     assert len(lines) == 4 and re.fullmatch(
         r"Type more of the id to choose one, such as spades show 2c[01]d0000\.", lines[3]), lines
+
+
+def test_a_game_between_hands_is_said_after_its_hand_everywhere(tmp_path: Path) -> None:
+    """A record of a first hand played to its end (the next not dealt yet) was imported as
+    "unfinished, hand 1" and listed so by ``spades history``, though ``spades play --resume``
+    listed it "after hand 1" and said "hand 2 is next"; a record of no hand said "hand 1"
+    too. Each says it as the list to resume does."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
+    out = run_cli("import", str(one), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "(unfinished, after hand 1)." in out.stdout, out.stdout
+    history = run_cli("history", "--db", str(db)).stdout
+    assert ", cardems, unfinished, after hand 1: Nora and Sofia" in history, history
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
+    assert ", cardems, after hand 1: Nora and Sofia" in resume, resume
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({**record, "hands": []}), encoding="utf-8")
+    out = run_cli("import", str(none), "--db", str(db))
+    assert "(unfinished, not dealt yet)." in out.stdout, out.stdout
+    assert ", cardems, unfinished, not dealt yet: " in run_cli("history", "--db", str(db)).stdout
