@@ -19,6 +19,7 @@ from spades.cli.play import (
     is_local,
     open_store,
     seat_names,
+    unfinished_state,
 )
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
@@ -219,8 +220,7 @@ def run_import(args: argparse.Namespace) -> int:
             status = 1
             print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
             continue
-        state = ("finished" if match.is_over()
-                 else f"unfinished, hand {max(1, match.hand_number)}")
+        state = "finished" if match.is_over() else unfinished_state(match)
         print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
@@ -331,7 +331,7 @@ def run_history(args: argparse.Namespace) -> int:
             continue
         state = outcome(game, match)
         if state == "unfinished":
-            state = f"unfinished, hand {max(1, match.hand_number)}"
+            state = unfinished_state(match)
         kind = " (imported)" if game.kind == "import" else ""
         print(f"  {describe_game(game, match, state)}{kind}")
     for gid, error in unreadable:  # (their dates may be unreadable too: listed last)
@@ -376,42 +376,61 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def played_games(store: Store) -> list[tuple[Match, int]]:
-    """Every terminal game, and imported games not copies of a game already here: neither
-    the export of a game here (its ``source_id``) nor the same match again (the same rules,
-    deals, bids and plays: a record imported twice, or a game that went through the server
-    and came back under another id). The first of equal matches is counted: a terminal game
-    before any import, then the import made first."""
+    """Every terminal game, and imported games not copies of a game already here: the same
+    match counts once, however many copies of it are stored (the export of a game here
+    imported again, a record imported twice, a game that went through the server and came
+    back under another id: the same rules, deals, bids and plays). A copy continued further
+    than the game it copies, or a game continued after its export, is the same match played
+    on: the one furthest along counts, and the shorter, whose moves all begin it, does not
+    (before, an imported game continued to its end was left out as a copy of the unfinished
+    game it was exported from, and that game's first hands counted instead). Of equal
+    matches the first counts: a terminal game before any import, then the import made
+    first. Copies that went on in different ways both count."""
     unreadable: list[tuple[str, StoreError]] = []
     terminal = store.list_games(kind="terminal", limit=1_000_000, unreadable=unreadable)
-    ids = {g.id for g in terminal}
     imports = [g for g in reversed(store.list_games(kind="import", limit=1_000_000,
                                                     unreadable=unreadable))
-               if is_local(g) and g.options.get("source_id") not in ids]  # oldest first
-    out = []
-    seen: set[str] = set()
+               if is_local(g)]  # oldest first
+    loaded: list[tuple[tuple[str, ...], Match, int]] = []
     for g in terminal + imports:
         try:
             _, match = store.load_match(g.id)
         except StoreError as exc:
             unreadable.append((g.id, exc))
             continue
-        key = _match_key(match)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((match, human_seat(g)))
+        loaded.append((_match_moves(match), match, human_seat(g)))
     for gid, error in unreadable:  # said, not counted in silence
         print(f"spades stats: game {gid[:8]} cannot be read ({why_unreadable(gid, error)}); it "
               "is left out of the statistics", file=sys.stderr)
-    return out
+    # In the order of their moves, a match whose moves begin another's comes just before the
+    # first of those that continue it (a stable sort: equal ones keep their order).
+    order = sorted(range(len(loaded)), key=lambda i: loaded[i][0])
+    counted: set[int] = set()
+    for k, i in enumerate(order):
+        moves = loaded[i][0]
+        if k > 0 and loaded[order[k - 1]][0] == moves:
+            continue  # a copy of the one before
+        following = next((loaded[j][0] for j in order[k + 1:] if loaded[j][0] != moves), None)
+        if following is not None and following[:len(moves)] == moves:
+            continue  # continued further by another copy
+        counted.add(i)
+    return [(match, seat) for i, (_, match, seat) in enumerate(loaded) if i in counted]
 
 
-def _match_key(match: Match) -> str:
-    """What makes two stored games the same match: its rules, teams and every hand (not
-    its id, names or dates)."""
+def _match_moves(match: Match) -> tuple[str, ...]:
+    """What makes two stored games the same match, as a sequence that a match continued
+    further extends: its rules and teams, then each hand's dealer and deal, bids and plays
+    (each marked when the turn timer made it), not its id, names or dates."""
     record = match.to_record()
-    return json.dumps([record.get("rules"), record.get("teams"), record.get("hands")],
-                      sort_keys=True)
+    moves = [json.dumps([record.get("rules"), record.get("teams")], sort_keys=True)]
+    for hand in record.get("hands", []):
+        moves.append(json.dumps([hand["dealer"], [sorted(cards) for cards in hand["deal"]]]))
+        timed = {(k, n) for t in hand.get("timeouts", []) for k, n in t.items()}
+        for n, bid in enumerate(hand.get("bids", []), 1):
+            moves.append(json.dumps(["bid", bid, ("bid", n) in timed]))
+        for n, card in enumerate(hand.get("plays", []), 1):
+            moves.append(json.dumps(["play", card, ("play", n) in timed]))
+    return tuple(moves)
 
 
 STAT_LINES: tuple[tuple[str, str], ...] = (

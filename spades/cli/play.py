@@ -297,6 +297,17 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
 # Resuming ---------------------------------------------------------------------------------
 
 
+def unfinished_state(match: Match) -> str:
+    """An unfinished match's state as ``spades history`` and ``spades import`` say it, in the
+    words of ``spades play --resume``'s list: ``unfinished, hand 3`` while a hand is under
+    way, ``unfinished, after hand 2`` between hands (it said ``hand 2``, a hand that is over,
+    though the list to resume said ``after hand 2``), ``unfinished, not dealt yet``."""
+    if match.phase == "deal":
+        return "unfinished, " + (f"after hand {match.hand_number}" if match.hand_number
+                                 else "not dealt yet")
+    return f"unfinished, hand {match.hand_number}"
+
+
 def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
     """``1a2b3c4d, 2 Jun 2026 14:05, cardems, hand 3: North & South 120 to East & West 80``."""
     from spades.present.sheet import side_name
@@ -361,7 +372,7 @@ def ambiguous_message(store: Store, exc: AmbiguousId, command: str) -> str:
         mark = ("" if game.kind == "terminal" else " (imported)" if is_local(game)
                 else " (of the game server)")
         state = ("finished" if match.is_over()  # (as spades history says it)
-                 else f"unfinished, hand {max(1, match.hand_number)}")
+                 else unfinished_state(match))
         lines.append(f"  {describe_game(game, match, state)}{mark}")
     lines.append(f"Type more of the id to choose one, such as {command} {exc.ids[0][:8]}"
                  + (" (spades history lists the others)" if exc.more else "") + ".")

@@ -102,6 +102,15 @@ def _load(text: str, line: int) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        comma = _trailing_comma(text, exc.pos)
+        if comma is not None:  # (was "Expecting value" at the bracket: what, not why)
+            at_line = text.count("\n", 0, comma) + 1
+            column = comma - text.rfind("\n", 0, comma)
+            close = text[exc.pos]
+            after = ("" if at_line == exc.lineno else f" on line {line + exc.lineno - 1}")
+            return RecordError(f"line {line + at_line - 1}: not JSON: a comma with no item "
+                               f"after it at column {column}, before the {close!r}{after}: "
+                               "JSON allows no comma after the last item; remove it")
         why = exc.msg.removesuffix(" at")  # ("Unterminated string starting at")
         return RecordError(f"line {line + exc.lineno - 1}: not JSON: {why} "
                            f"at column {exc.colno}")
@@ -110,6 +119,15 @@ def _load(text: str, line: int) -> Any:
         why = ("nested too deeply" if isinstance(exc, RecursionError)
                else "a number has too many digits")  # more than Python converts
         return RecordError(f"line {first}: not JSON that can be read: {why}")
+
+
+def _trailing_comma(text: str, pos: int) -> int | None:
+    """Where the comma is when JSON stops at ``pos`` on a closing bracket or brace that
+    follows a comma (``["a", "b",]``, a hand-edited record's most common slip), else None."""
+    if pos >= len(text) or text[pos] not in "]}":
+        return None
+    before = text[:pos].rstrip()
+    return len(before) - 1 if before.endswith(",") else None
 
 
 def event_lines(record: Any, number: int) -> tuple[list[dict[str, Any]], RecordError | None]:

@@ -190,9 +190,11 @@ class Match(HandState):
             if m & ~deck:
                 extra = ", ".join(card_str(c) for c in cards_of(m & ~deck))
                 raise SpadesError(f"seat {seat} holds {extra}, not in this deck")
-            if m & seen:
+            if m & seen:  # and which seat holds them too: one of the two is wrong
                 dup = ", ".join(card_str(c) for c in cards_of(m & seen))
-                raise SpadesError(f"seat {seat} holds {dup}, dealt twice")
+                also = [str(s) for s in range(seat) if masks[s] & m]
+                raise SpadesError(f"seat {seat} holds {dup}, dealt twice (also to seat"
+                                  f"{'s' if len(also) > 1 else ''} {', '.join(also)})")
             if m.bit_count() != self.hand_size:
                 held = m.bit_count()
                 raise SpadesError(f"seat {seat} holds {held} card{'' if held == 1 else 's'}, "

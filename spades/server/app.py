@@ -542,7 +542,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
         if hit is not None:
-            return Response(hit[1], media_type="application/json")
+            return _record_for(hit[1], game, viewer)
         uploader = game.options.get("uploader")
         mine = viewer is not None and uploader == viewer.id
         unfinished = HTTPException(403, "the match is not finished: its record would show "
@@ -553,7 +553,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # stored, then match_over is sent): a match that has just ended is known from its
             # table here, or, run by another process of the room, by replaying it as before.
             if live is not None and live.match is not None and live.match.is_over():
-                return JSONResponse(record_of(game, live.match))
+                return _record_for(JSONResponse(record_of(game, live.match)).body, game,
+                                   viewer)
             if live is not None or hub.cluster is None or game.status != "active":
                 raise unfinished
         address = client_address(request)
@@ -568,7 +569,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         answer = JSONResponse(record_of(game, match))
         if game.status == "finished" and match.is_over():
             finished_records.put(game_id, game, bytes(answer.body))
-        return answer
+        return _record_for(answer.body, game, viewer)
 
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
@@ -749,6 +750,21 @@ def _bearer(authorization: str | None) -> str | None:
 def _private(game: GameRow) -> bool:
     table = game.options.get("table")
     return isinstance(table, dict) and bool(table.get("private"))
+
+
+def _record_for(body: bytes | memoryview, game: GameRow, viewer: UserRow | None) -> Response:
+    """A game's record as ``viewer`` downloads it: with ``"human"``, the seat they sat at,
+    when they sat at exactly one (as ``spades export`` writes it), so that ``spades import``
+    seats them there and counts their statistics from there; before, it said "the record
+    does not say which seat is yours" and sat them South. The same record otherwise (the
+    one kept for everyone, and a record uploaded for review, where nobody sat)."""
+    seats = [i for i, s in enumerate(game.seats) if viewer is not None and isinstance(s, dict)
+             and s.get("user_id") == viewer.id]
+    if len(seats) != 1 or game.kind == "import":
+        return Response(bytes(body), media_type="application/json")
+    record = json.loads(bytes(body))
+    record["human"] = seats[0]
+    return JSONResponse(record)
 
 
 def _member(game: GameRow, viewer: UserRow | None) -> bool:

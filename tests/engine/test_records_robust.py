@@ -352,3 +352,43 @@ def test_shown_counts_in_words() -> None:
         "an object of 1 key", "an object of 2 keys")
     with pytest.raises(RecordError, match=r"^record: must be a JSON object, not a list of 1 item$"):
         replay([{"rules": "cardems", "hands": []}])
+
+
+def test_a_comma_after_the_last_item_is_said_at_the_comma() -> None:
+    """A record edited by hand with a comma left after the last name (``"West",`` before
+    ``]``) said ``line 281: not JSON: Expecting value at column 2``: the bracket on the next
+    line, and nothing of the comma. It says what is wrong and where the comma is; JSON Lines
+    say it on the line, and the record on the next line is still read."""
+    record = {**GOOD, "names": ["Nora", "Emil", "Sofia", "Walt"]}
+    text = json.dumps(record, indent=1).replace('  "Walt"\n ]', '  "Walt",\n ]')
+    comma_line = next(n for n, line in enumerate(text.split("\n"), 1) if '"Walt",' in line)
+    [error] = read_records(text)
+    assert isinstance(error, RecordError)
+    assert str(error) == (f"line {comma_line}: not JSON: a comma with no item after it at "
+                          f"column 9, before the ']' on line {comma_line + 1}: JSON allows "
+                          "no comma after the last item; remove it"), error
+    # An object's last field, and JSON Lines: each line on its own.
+    lines = '{"rules": "cardems", "hands": [],}\n' + json.dumps(SHORT) + "\n"
+    error, good = read_records(lines)
+    assert str(error) == ("line 1: not JSON: a comma with no item after it at column 33, "
+                          "before the '}': JSON allows no comma after the last item; remove "
+                          "it"), error
+    assert good == SHORT
+    # Other errors are said as before.
+    [other] = read_records('{"rules": "cardems" "hands": []}')
+    assert str(other) == "line 1: not JSON: Expecting ',' delimiter at column 21"
+
+
+def test_a_card_dealt_twice_names_both_seats() -> None:
+    """A deal edited by hand (seat 0's first card changed to the ace of spades, which seat 3
+    holds) said "hand 1: deal: seat 3 holds AS, dealt twice": not which other seat holds it,
+    so the user, who changed seat 0, looked at seat 3. Both seats are named."""
+    record = json.loads(json.dumps(GOOD))
+    deal = record["hands"][0]["deal"]
+    holder = next(s for s, cards in enumerate(deal) if "AS" in cards)
+    other = (holder + 1) % 4
+    first, last = sorted((holder, other))
+    deal[other][0] = "AS"
+    with pytest.raises(RecordError) as info:
+        replay({**record, "hands": record["hands"][:1]})
+    assert str(info.value) == f"hand 1: deal: seat {last} holds AS, dealt twice (also to seat {first})"

@@ -252,3 +252,35 @@ def test_a_record_of_the_largest_size_is_taken_wrapped_as_the_page_sends_it(
                     headers=auth)
     assert r.status_code == 413
     assert r.json()["detail"].startswith("a record may be at most 1000000 bytes; this one is ")
+
+
+def test_a_players_download_says_which_seat_was_theirs(client: TestClient) -> None:
+    """A continued match's record, downloaded by its player, named no ``human``: ``spades
+    import`` then sat them South ("the record does not say which seat is yours") and counted
+    their statistics from there, though they sat West. It names the downloader's seat, as
+    ``spades export`` does; to someone who did not sit there, and for a record kept for
+    review (where nobody sat), it names none."""
+    from tests.server.helpers import Player, play_to_end
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
+                   rules={"preset": "cardems", "target": 1})
+    ann = Player(client, "Ann")
+    auth = {"Authorization": f"Bearer {ann.token}"}
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 3,
+                                          "options": {"cpu": "random"}}, headers=auth)
+    assert r.status_code == 200, r.text
+    tid = r.json()["table_id"]
+    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    play_to_end([ann])
+    for _ in range(2):  # made, then from the kept copy
+        mine = client.get(f"/api/games/{tid}/record", headers=auth).json()
+        assert mine["human"] == 3, mine.get("human")
+    bob = client.post("/api/guest", json={"name": "Bob"}).json()["token"]
+    for headers in ({"Authorization": f"Bearer {bob}"}, {}):
+        got = client.get(f"/api/games/{tid}/record", headers=headers)
+        assert got.status_code in (200, 404), got.text  # (404: a private table's)
+        other = got.json()
+        assert "human" not in other and other.get("hands", mine["hands"]) == mine["hands"]
+    kept = client.post("/api/records", json={"record": GOOD, "mode": "review"}, headers=auth)
+    review = client.get(f"/api/games/{kept.json()['game_id']}/record", headers=auth).json()
+    assert "human" not in review

@@ -43,13 +43,66 @@ def test_a_match_imported_again_is_counted_once(tmp_path: Path) -> None:
     book = stats(db)
     assert book["total"]["matches_played"] == 1, book["total"]
     assert book["total"]["hands_played"] == len(record["hands"])
-    # A different match (cut after its first hand) is a game of its own.
+    # The same match cut after its first hand is a shorter copy of it: counted once.
     cut = tmp_path / "cut.json"
     cut.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
     assert run_cli("import", str(cut), "--db", str(db)).returncode == 0
     book = stats(db)
     assert book["total"]["matches_played"] == 1
-    assert book["total"]["hands_played"] == len(record["hands"]) + 1
+    assert book["total"]["hands_played"] == len(record["hands"])
+
+
+def test_a_game_continued_after_its_export_counts_once_as_it_ended(tmp_path: Path) -> None:
+    """A game quit in its second hand, exported, imported and played to its end (here, at
+    the server, or in another terminal): ``spades stats`` left the finished import out as a
+    copy of the game it was exported from (its ``source_id``), and counted that unfinished
+    game instead: "Matches: 0 played" after a match won. The match counts once, as far as
+    it went."""
+    from spades.engine import replay
+    from spades.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    second = record["hands"][1]
+    quit_at = {**record, "hands": [record["hands"][0], {**second, "plays": second["plays"][:6]}]}
+    seats = [{"name": n, "cpu": None if i == 2 else "intermediate"}
+             for i, n in enumerate(record["names"])]
+    store = Store.open(db)
+    played = store.save_record(replay(quit_at), kind="terminal", seats=seats,
+                               options={"human": 2})
+    store.close()
+    out = run_cli("export", played[:8], "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    exported = json.loads(out.stdout)
+    assert exported["hands"] == quit_at["hands"]
+    # The export imported and played on to the end: the stored import is the whole match.
+    ended = tmp_path / "ended.json"
+    ended.write_text(json.dumps({**exported, "hands": record["hands"]}), encoding="utf-8")
+    assert run_cli("import", str(ended), "--db", str(db)).returncode == 0
+    book = stats(db)["total"]
+    assert book["matches_played"] == 1, book
+    assert book["hands_played"] == len(record["hands"]), book
+    # The shorter copy of it (imported here too) adds nothing; neither does the game itself.
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(quit_at), encoding="utf-8")
+    assert run_cli("import", str(cut), "--db", str(db)).returncode == 0
+    assert stats(db)["total"] == book
+    # A copy that went on otherwise (another card in the second hand) is a match of its own.
+    branches = []
+    for action in replay(quit_at).legal_actions():
+        other = replay(quit_at)
+        other.apply(action)
+        branches.append(other)
+    other = next(m for m in branches
+                 if m.to_record()["hands"][1]["plays"][6] != second["plays"][6])
+    branch = tmp_path / "branch.json"
+    branch.write_text(json.dumps({**other.to_record(), "names": record["names"]}),
+                      encoding="utf-8")
+    assert run_cli("import", str(branch), "--db", str(db)).returncode == 0
+    # Its first hand and a half are the match's own, counted with it; it is a second
+    # (unfinished) match of one more hand scored: the first.
+    again = stats(db)["total"]
+    assert again["matches_played"] == 1 and again["hands_played"] == book["hands_played"] + 1
 
 
 def test_a_damaged_game_exports_what_can_be_read(tmp_path: Path) -> None:
@@ -486,3 +539,26 @@ def test_an_id_prefix_of_several_games_lists_them(tmp_path: Path) -> None:
     assert lines[0] == "spades show: '2C' begins the ids of 2 games:", lines
     assert len(lines) == 4 and re.fullmatch(
         r"Type more of the id to choose one, such as spades show 2c[01]d0000\.", lines[3]), lines
+
+
+def test_a_game_between_hands_is_said_after_its_hand_everywhere(tmp_path: Path) -> None:
+    """A record of a first hand played to its end (the next not dealt yet) was imported as
+    "unfinished, hand 1" and listed so by ``spades history``, though ``spades play --resume``
+    listed it "after hand 1" and said "hand 2 is next"; a record of no hand said "hand 1"
+    too. Each says it as the list to resume does."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps({**record, "hands": record["hands"][:1]}), encoding="utf-8")
+    out = run_cli("import", str(one), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "(unfinished, after hand 1)." in out.stdout, out.stdout
+    history = run_cli("history", "--db", str(db)).stdout
+    assert ", cardems, unfinished, after hand 1: Nora and Sofia" in history, history
+    resume = run_cli("play", "--resume", "--plain", "--db", str(db), input="q\n").stdout
+    assert ", cardems, after hand 1: Nora and Sofia" in resume, resume
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({**record, "hands": []}), encoding="utf-8")
+    out = run_cli("import", str(none), "--db", str(db))
+    assert "(unfinished, not dealt yet)." in out.stdout, out.stdout
+    assert ", cardems, unfinished, not dealt yet: " in run_cli("history", "--db", str(db)).stdout

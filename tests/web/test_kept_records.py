@@ -33,6 +33,68 @@ def test_a_record_that_is_not_json_says_where_even_when_chromium_does_not(
     assert not page.errors, page.errors
 
 
+def test_a_comma_after_the_last_item_is_said_at_the_comma_without_the_files_text(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """A record edited by hand with a comma left after the last name said "That file is not
+    JSON at line 281, column 2: Unexpected token ']', ..." "West",U+000A ],U+000A "human"...
+    is not valid JSON.": the bracket after it, and the parser's quote of the file (a quote
+    that begins with "...", which the page did not take out). It says what is wrong, at the
+    comma, as spades replay does; other errors in the middle of a file no longer quote it."""
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    record = {"format": "spades-record/1", "rules": "cardems", "hands": [],
+              "names": ["North", "East", "Ada", "West"], "human": 2}
+    text = json.dumps(record, indent=1).replace('  "West"\n ]', '  "West",\n ]')
+    comma_line = next(n for n, line in enumerate(text.split("\n"), 1) if '"West",' in line)
+    bad = tmp_path / "comma.json"
+    bad.write_text(text, encoding="utf-8")
+    page.set_input_files("#rec-file", str(bad))
+    page.wait_for_function("document.getElementById('rec-error').textContent !== ''")
+    said = page.text_content("#rec-error")
+    assert said == (f"That file is not JSON at line {comma_line}, column 9: a comma with no "
+                    f"item after it, before the \"]\" on line {comma_line + 1}. JSON allows "
+                    "no comma after the last item; remove it."), said
+    # a name and its comma run together in the middle of the file: where, not the quote
+    other = tmp_path / "joined.json"
+    other.write_text(json.dumps(record, indent=1).replace('"East",', '"East"'),
+                     encoding="utf-8")
+    page.set_input_files("#rec-file", str(other))
+    page.wait_for_function("!document.getElementById('rec-error').textContent.includes('comma')")
+    said = page.text_content("#rec-error")
+    assert said.startswith("That file is not JSON at line "), said
+    assert "U+000A" not in said and "is not valid JSON" not in said and "West" not in said, said
+    assert not page.errors, page.errors
+
+
+def test_a_first_upload_for_review_shows_the_history_it_points_to(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """A visitor with no session uploaded a record for review (the name field made the
+    session): the status said "Stored for review (it is in your match history)", yet the
+    page still said "Play a match first: your statistics and history appear here." with no
+    history. The statistics and the history, with the record marked, now come in its place."""
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-name")
+    assert "Play a match first" in page.inner_text("main")
+    page.fill("#rec-name", "Kept Firstupload")
+    record = tmp_path / "kept.json"
+    example = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+    record.write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    page.set_input_files("#rec-file", str(record))
+    page.check("input[name=mode][value=review]")
+    page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    page.wait_for_selector("#rec-status a:has-text('Download it again')")
+    page.wait_for_selector(".history-table tbody tr.uploaded", timeout=10000)
+    assert "Play a match first" not in page.inner_text("main")
+    assert "Playing as Kept Firstupload (guest)." in page.inner_text("main")
+    row = page.inner_text(".history-table tbody tr.uploaded")
+    assert "Uploaded for review" in row and "Download" in row, row
+    # the form is still there, under the history, with what it said
+    assert "Stored for review" in page.text_content("#rec-status")
+    assert not page.errors, page.errors
+
+
 def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str,
                                                       tmp_path: Path) -> None:
     """The page's score sheet showed a hand's points alone: "−37 = 261" after a made contract

@@ -61,6 +61,14 @@ function firstBadOffset(text) {
   return high - 1;
 }
 
+/** The offset of the comma when JSON ``text`` stops at ``at`` on a "]" or "}" that follows a
+ * comma with nothing between but white space, else null. */
+function trailingComma(text, at) {
+  if (at >= text.length || !"]}".includes(text[at])) return null;
+  const before = text.slice(0, at).trimEnd();
+  return before.endsWith(",") ? before.length - 1 : null;
+}
+
 /** Seats and sides named as the user saw them, for a row of the match history
  * (`GET /api/users/{id}/history`) and its score sheet: "You", the others by the names the
  * history gives; an uploaded record (sat nowhere) by its names. */
@@ -954,14 +962,21 @@ class App {
       if (store.token()) { this.conn.open(); }
       try { this.user = this.user || await api("GET", "/api/me"); } catch { /* no session */ }
     }
-    if (!this.user) { page.append(h("p", {}, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
-    page.append(h("p", {}, `Playing as ${this.user.name}${this.user.guest ? " (guest)" : ""}.`));
+    if (!this.user) { page.append(h("p", { id: "stats-none" }, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
+    page.append(...await this.userSections());
+    this.recordsPanel(page);
+  }
+
+  /** Who is playing, their statistics and their match history (the statistics page above
+   * the upload form). */
+  async userSections() {
+    const parts = [h("p", {}, `Playing as ${this.user.name}${this.user.guest ? " (guest)" : ""}.`)];
     try {
       const s = await api("GET", `/api/users/${this.user.id}/stats`);
-      page.append(this.statsTable(s.stats));
-    } catch (err) { page.append(h("p", {}, `Statistics are not available: ${err.message}`)); }
-    page.append(await this.historySection());
-    this.recordsPanel(page);
+      parts.push(this.statsTable(s.stats));
+    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${err.message}`)); }
+    parts.push(await this.historySection());
+    return parts;
   }
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
@@ -1090,7 +1105,11 @@ class App {
         const what = sum.scores ? ` Scores ${sum.scores.map(scoreText).join(" to ")}.` : ""; // (no dash: not said)
         ok.append(`Stored for review (it is in your match history).${what} `, h("a", { href: `/api/games/${encodeURIComponent(out.game_id)}/record`, download: `spades-${out.game_id}.json`, "data-record": out.game_id }, "Download it again"));
         const old = page.querySelector("#history");
+        const none = page.querySelector("#stats-none");
         if (old && this.user) old.replaceWith(await this.historySection());
+        // a first upload (its name field made the session): the page said "Play a match
+        // first", and the history the status points to was nowhere; now it is shown
+        else if (none && this.user) none.replaceWith(...await this.userSections());
       } catch (ex) { this.showError(err, ex); }
     });
     page.append(form);
@@ -1126,6 +1145,16 @@ class App {
       }
       const m = /line (\d+) column (\d+)/.exec(ex.message);
       const at = /position (\d+)/.exec(ex.message);
+      // A comma after the last item (["a", "b",]): a hand-edited record's most common slip,
+      // which the parser calls an unexpected "]" (and quotes the text around it); said as
+      // what it is, at the comma (as spades replay says it)
+      const stopped = at ? Number(at[1]) : m ? null : firstBadOffset(text);
+      const comma = stopped === null ? null : trailingComma(text, stopped);
+      if (comma !== null) {
+        const close = lineColumn(text.slice(0, stopped)).replace(/, column.*/, "");
+        const same = close === lineColumn(text.slice(0, comma)).replace(/, column.*/, "");
+        throw new Error(`That file is not JSON at ${lineColumn(text.slice(0, comma))}: a comma with no item after it, before the "${text[stopped]}"${same ? "" : ` on ${close}`}. JSON allows no comma after the last item; remove it.`);
+      }
       let where = "";
       if (m) where = ` at line ${m[1]}, column ${m[2]}`;
       else if (at) {
@@ -1146,7 +1175,7 @@ class App {
       }
       // Chromium quotes the text ("Unexpected token 'o', "no record here\n" is not valid
       // JSON"): left out, with its control characters, which a screen reader reads as noise
-      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "")
+      const why = ex.message.replace(/ in JSON.*$/s, "").replace(/ at position \d+.*$/s, "").replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, "")
         .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
       throw new Error(`That file is not JSON${where}: ${why}.`);
     }
