@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import Speech, create_private_table, join_by_invite
+from tests.server.helpers import wait_until
+from tests.web.helpers import Speech, create_private_table, join_by_invite, take_hinted_turn
 
 
 def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: str) -> None:
@@ -35,3 +36,62 @@ def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: 
     assert wes.evaluate("location.hash").startswith("#/watch/")
     Speech(olga).wait_for("Weswatch")  # the players hear who watches
     assert not olga.errors and not wes.errors, (olga.errors, wes.errors)
+
+
+MY_TURN = """(() => { const t = spadesApp.table;
+  return !!(t && t.view && t.status === 'active' && t.turnKey !== null); })()"""
+
+
+def test_back_mid_hand_she_hears_the_bids_tricks_and_the_last_trick(
+        new_page: Any, browser: Any, server: str) -> None:
+    """Bea closed her browser mid-hand and opened it again (Your tables, Return to …): she
+    heard "You are back. You sit South at … Hand 1, playing. You hold 10 cards: … Your turn to
+    lead." The trick finished while she was away had gone to her: nothing said so, nor what
+    anyone had bid and taken. Now where the hand stands is said after where she sits."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgaback2", "Back night", "game93",
+                                one_hand=True)
+    bea_first = new_page()
+    join_by_invite(olga, bea_first, server, code, "Beaback2")
+    olga.click("text=Start the match")
+    pages = [olga, bea_first]
+    for _ in range(40):  # hinted turns until Bea's turn after the first trick
+        wait_until(lambda: any(p.evaluate(MY_TURN) for p in pages), "a turn", 30, 0.05)
+        if bea_first.evaluate(MY_TURN) and bea_first.evaluate(
+                "spadesApp.table.view.phase === 'play'"
+                " && spadesApp.table.view.plays.length >= spadesApp.table.players"):
+            break
+        for p in pages:
+            if p.evaluate(MY_TURN):
+                take_hinted_turn(p, p.evaluate("spadesApp.table.view.phase"))
+    else:
+        raise AssertionError("Bea's turn after the first trick never came")
+    view = bea_first.evaluate("spadesApp.table.view")
+    state = bea_first.context.storage_state()
+    bea_first.context.close()  # the browser closed
+    Speech(olga).wait_for("Beaback2 lost the connection")
+    ctx = browser.new_context(storage_state=state, bypass_csp=True, reduced_motion="reduce")
+    try:
+        bea = ctx.new_page()
+        bea.errors = []
+        bea.on("pageerror", lambda e: bea.errors.append(str(e)))
+        bea.goto(server)
+        back = bea.get_by_role("link", name="Return to Back night")
+        back.focus()
+        bea.keyboard.press("Enter")
+        bea.wait_for_function("spadesApp.table && spadesApp.table.view")
+        heard = Speech(bea)
+        heard.wait_for("You are back")
+        said = heard.wait_for("You sit South at Back night")["text"]
+        names = bea.evaluate("spadesApp.table.view.bids.map((_, s) =>"
+                             " spadesApp.table.seatName(s, {lower: true, mark: false}))")
+        done = len(view["plays"]) // len(view["bids"])
+        rows = "; ".join(
+            f"{names[s]} bid {'Nil' if b == 'nil' else b}, {t} trick{'' if t == 1 else 's'}"
+            for s, (b, t) in enumerate(zip(view["bids"], view["tricks"], strict=True)))
+        assert f"Bids and tricks: {rows}. Trick {done} went to {names[view['leader']]}." in said, said
+        turn = heard.wait_for("Your turn")  # and then her turn, after it
+        assert turn["text"].startswith("Your turn"), turn
+        assert not bea.errors, bea.errors
+    finally:
+        ctx.close()

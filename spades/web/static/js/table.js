@@ -338,6 +338,8 @@ export class TableView {
       const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
       if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
     }
+    const standing = this.standingText();
+    if (standing) parts.push(standing);
     parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
     parts.push(this.scoresText());
     return parts.join(" ");
@@ -935,9 +937,33 @@ export class TableView {
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
       if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
+      // opened mid-hand (a reload, the browser opened again, a spectator arriving): what was
+      // bid and taken so far, and who took the last trick (P says the scores)
+      const standing = this.standingText();
+      if (standing) parts.push(standing);
       if (!this.myTurn()) parts.push(this.whoseTurnText());
     }
     return parts.join(" ");
+  }
+
+  /** Where the hand stands, for someone arriving in it: the bids so far (bidding), or the
+   * bids and tricks taken and who took the last trick (playing); "" before any bid. Said
+   * after a return mid-hand: "Your turn to lead" alone did not tell who had taken the trick
+   * played while you were away, nor anyone's tricks. */
+  standingText() {
+    const v = this.view;
+    if (!v || !v.bids || (v.phase !== "bid" && v.phase !== "play")) return "";
+    const who = (s) => this.seatName(s, { lower: true, mark: false });
+    if (v.phase === "bid") {
+      const made = v.bids.map((b, s) => [s, b]).filter(([, b]) => b !== null && b !== undefined);
+      return made.length ? `Bids so far: ${listJoin(made.map(([s, b]) => `${who(s)} ${this.bidText(b)}`))}.` : "";
+    }
+    const rows = v.bids.map((b, s) => `${who(s)} bid ${this.bidText(b)}, ${plural(v.tricks[s], "trick")}`);
+    const done = v.plays ? Math.floor(v.plays.length / this.players) : 0;
+    // the open trick's leader took the trick before it
+    const last = done && v.leader !== null && v.leader !== undefined
+      ? ` Trick ${done} went to ${who(v.leader)}.` : "";
+    return `Bids and tricks: ${rows.join("; ")}.${last}`;
   }
 
   handSummary(hand) {
