@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from tests.server.helpers import wait_until
-from tests.web.helpers import Speech, create_private_table, join_by_invite, take_hinted_turn
+from tests.web.helpers import (
+    Speech,
+    create_cpu_table,
+    create_private_table,
+    join_by_invite,
+    take_hinted_turn,
+)
 
 
 def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: str) -> None:
@@ -95,3 +101,23 @@ def test_back_mid_hand_she_hears_the_bids_tricks_and_the_last_trick(
         assert not bea.errors, bea.errors
     finally:
         ctx.close()
+
+
+def test_the_hint_to_look_at_your_cards_says_it_once(new_page: Any, server: str) -> None:
+    """First to bid under Cards4net, I said "Hint: look at your cards: look at your cards: at
+    this score a Blind Nil is not worth the risk." (the reason's own "Look at your cards:" was
+    kept, as it was not for bids and cards)."""
+    page = new_page()
+    create_cpu_table(page, server, "Lookhint", profile="cards4net", first_dealer=3)
+    heard = Speech(page)
+    heard.wait_for("Your turn to bid. You may bid Blind Nil before looking")
+    # the server's hint, as I asks for it, said as the page says it (I itself falls back
+    # on the page's own hint when the server is slow to answer)
+    msg = page.evaluate("spadesApp.conn.request({type: 'hint',"
+                        " names: spadesApp.table.hintNames()})")
+    assert msg["action"] == "look", msg  # (no Blind Nil at 0 to 0)
+    page.evaluate("m => spadesApp.table.showHint(m.action, m.reason)", msg)
+    hint = heard.wait_for("Hint:")["text"]
+    assert hint.startswith("Hint: look at your cards: "), (hint, msg)
+    assert hint.lower().count("look at your cards") == 1, hint
+    assert not page.errors, page.errors

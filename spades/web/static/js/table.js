@@ -1220,8 +1220,9 @@ export class TableView {
 
   showHint(action, why, source = "server") {
     this.lastHintSource = source;
-    // the bots' reason names the action itself ("Play the 4 of clubs: ..."): say it once
-    let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard)\b[^:]*:\s*/i, "").replace(/\.$/, "");
+    // the bots' reason names the action itself ("Play the 4 of clubs: ...", "Look at your
+    // cards: ..."): say it once
+    let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard|look)\b[^:]*:\s*/i, "").replace(/\.$/, "");
     // mid-sentence now: lower case, unless it starts with a seat's name ("West's ace ...")
     if (text && !this.hintNames().some((n) => n && text.startsWith(n))) text = text[0].toLowerCase() + text.slice(1);
     const reason = text ? `: ${text}` : "";
