@@ -121,3 +121,29 @@ def test_the_hint_to_look_at_your_cards_says_it_once(new_page: Any, server: str)
     assert hint.startswith("Hint: look at your cards: "), (hint, msg)
     assert hint.lower().count("look at your cards") == 1, hint
     assert not page.errors, page.errors
+
+
+def test_escape_in_the_chat_box_goes_back_to_the_hand(new_page: Any, server: str) -> None:
+    """Bea answered a chat line mid-hand; then her turn came with the focus in the message
+    box, where the keys (J, I, B) only type letters, and Escape did nothing: her hand was
+    fifteen Shift+Tabs away. Escape now takes her back to her hand (and, in the waiting room,
+    to the seats' heading)."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgachat", "Chat night", "game93",
+                                one_hand=True)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, "Beachat")
+    bea.focus("#chat-input")
+    bea.keyboard.type("ready")
+    bea.keyboard.press("Escape")
+    assert bea.evaluate("document.activeElement.id") == "seats-title"
+    olga.click("text=Start the match")
+    bea.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                          timeout=15000)
+    bea.focus("#chat-input")
+    bea.keyboard.type("good luck")
+    bea.keyboard.press("Enter")
+    Speech(olga).wait_for("Beachat, guest says: good luck")
+    bea.keyboard.press("Escape")
+    assert bea.evaluate("document.activeElement.id") == "hand"
+    assert not bea.errors, bea.errors

@@ -1768,6 +1768,15 @@ export class TableView {
     h("label", { for: "chat-input", class: "sr-only" }, "Chat message"),
     h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", placeholder: "Say something…" }),
     h("button", { type: "submit" }, "Send"));
+    // Escape in the message box: back to your hand (J's place; the shortcut keys do nothing
+    // while typing, and the hand was a dozen Shift+Tabs away), else the table's or the seats'
+    // heading (a spectator, the waiting room); the text typed stays
+    form.querySelector("input").addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+      if (this.view && this.isPlayer && this.el.querySelector("#hand")) { this.jumpToHand(); return; }
+      const to = this.el.querySelector(this.view ? "#table-title" : "#seats-title");
+      if (to) to.focus();
+    });
     return h("section", { class: "panel chat", "aria-labelledby": "chat-title" },
       h("h2", { id: "chat-title" }, "Chat"),
       h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" }),
