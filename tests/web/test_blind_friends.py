@@ -147,3 +147,26 @@ def test_escape_in_the_chat_box_goes_back_to_the_hand(new_page: Any, server: str
     bea.keyboard.press("Escape")
     assert bea.evaluate("document.activeElement.id") == "hand"
     assert not bea.errors, bea.errors
+
+
+def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) -> None:
+    """Bea's browser closed mid-hand: Olga heard "Your partner Bea lost the connection", and
+    Bea's seat (its label: "disconnected") showed nothing of it on the screen, her turn's
+    timer running down as if she were thinking. Now the seat shows "disconnected" until she
+    is back."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93",
+                                one_hand=True)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, "Beadrop")
+    olga.click("text=Start the match")
+    olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                           timeout=15000)
+    seat = olga.locator(".felt .seat", has_text="Beadrop")
+    assert "disconnected" not in seat.inner_text().lower()
+    bea.context.close()
+    Speech(olga).wait_for("Beadrop lost the connection")
+    olga.wait_for_function("[...document.querySelectorAll('.felt .seat')].some(e =>"
+                           " /Beadrop/.test(e.textContent) && /disconnected/i.test(e.innerText))")
+    assert "disconnected" in str(seat.get_attribute("aria-label"))
+    assert not olga.errors, olga.errors

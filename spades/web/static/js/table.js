@@ -1912,7 +1912,9 @@ export class TableView {
           partner ? h("span", { class: "tag" }, "partner") : null,
           info.kind === "human" && info.guest ? h("span", { class: "tag guest-tag" }, "guest") : null,
           info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
-          info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away") : null,
+          info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away")
+            // (the label said "disconnected"; the seat showed nothing of it)
+            : info.connected === false && info.kind === "human" && this.status === "active" ? h("span", { class: "tag warn" }, "disconnected") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
       if (s !== this.mySeat || !this.isPlayer) {
