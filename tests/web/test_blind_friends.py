@@ -14,6 +14,7 @@ from tests.web.helpers import (
     join_by_invite,
     take_hinted_turn,
 )
+from tests.web.test_rematch import play_both_to_end
 
 
 def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: str) -> None:
@@ -170,3 +171,43 @@ def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) 
                            " /Beadrop/.test(e.textContent) && /disconnected/i.test(e.innerText))")
     assert "disconnected" in str(seat.get_attribute("aria-label"))
     assert not olga.errors, olga.errors
+
+
+def test_the_rematch_offered_after_the_box_is_closed_is_one_key_away(
+        new_page: Any, server: str) -> None:
+    """Bea had closed the end-of-match box (the focus on the Score sheet button) when Olga
+    started a rematch: she heard "Olga started a rematch." and its Join button was put at the
+    top of the table, 24 Tabs away, with nothing said of where. Now she hears that J goes to
+    it, and J does."""
+    olga, bea, _ = rematch_ready(new_page, server, "Olgajoin", "Beajoin")
+    bea.keyboard.press("Escape")
+    bea.wait_for_function("document.activeElement && document.activeElement.id === 'sheet-btn'")
+    heard = Speech(bea)
+    heard.new()
+    olga.focus("#over-rematch")
+    olga.keyboard.press("Enter")
+    heard.wait_for("Olgajoin started a rematch")
+    heard.wait_for("J goes to the Join the rematch button.")
+    bea.keyboard.press("j")
+    assert bea.evaluate("document.activeElement.id") == "rematch-join"
+    bea.keyboard.press("Enter")
+    bea.wait_for_function("spadesApp.table && spadesApp.table.isPlayer"
+                          " && spadesApp.table.status === 'waiting'", timeout=15000)
+    assert not olga.errors and not bea.errors, (olga.errors, bea.errors)
+
+
+def rematch_ready(new_page: Any, server: str, owner: str, friend: str) -> tuple[Any, Any, int]:
+    """A private one-hand table of ``owner`` and ``friend`` played to its end by both pages
+    (the end-of-match box open on both)."""
+    olga = new_page()
+    code = create_private_table(olga, server, owner, "Join night", "game93", one_hand=True)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, friend)
+    olga.click("text=Start the match")
+    for page in (olga, bea):
+        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    play_both_to_end([olga, bea])
+    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
+    bea.wait_for_selector("#match-over[open]", timeout=30000)
+    return olga, bea, int(bea.evaluate("spadesApp.table.mySeat"))

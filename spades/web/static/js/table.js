@@ -768,7 +768,15 @@ export class TableView {
       case "rematch":
         // the owner made a new table for a rematch (the words were said as it came; told
         // again, for someone who came back to the table since, it has none for the others)
-        this.rematch = { id: ev.rematch, text: ev.text || (this.rematch && this.rematch.id === ev.rematch ? this.rematch.text : "") };
+        {
+          const known = this.rematch && this.rematch.id === ev.rematch;
+          this.rematch = { id: ev.rematch, text: ev.text || (known ? this.rematch.text : "") };
+          // the end-of-match box closed, its Join button goes to the top of the table, far
+          // from the Score sheet button where the focus is: say how to get there (J), once
+          // (a player's page: J goes to your hand's place)
+          const over = this.el.querySelector("#match-over");
+          if (!known && ev.text && this.isPlayer && !(over && over.open)) this.say("J goes to the Join the rematch button.");
+        }
         break;
       case "match_over":
         this.msg.table.status = "finished";
@@ -2284,8 +2292,10 @@ export class TableView {
   jumpToHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (!hand) return;
-    // (the match over, the hand is hidden: the Score sheet button beside where it was)
-    const to = hand.hidden ? this.el.querySelector("#sheet-btn") || hand : hand;
+    // (the match over, the hand is hidden: the Join the rematch button when a rematch is
+    // offered, else the Score sheet button beside where it was)
+    const join = this.el.querySelector("#rematch-join");
+    const to = hand.hidden ? (join && !join.closest("dialog") ? join : this.el.querySelector("#sheet-btn")) || hand : hand;
     to.focus({ preventScroll: true });
     this.showTable();
     hand.scrollIntoView({ block: "nearest", behavior: "instant" });
