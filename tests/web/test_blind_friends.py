@@ -211,3 +211,26 @@ def rematch_ready(new_page: Any, server: str, owner: str, friend: str) -> tuple[
     olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
     bea.wait_for_selector("#match-over[open]", timeout=30000)
     return olga, bea, int(bea.evaluate("spadesApp.table.mySeat"))
+
+
+def test_your_own_chat_line_is_said_as_yours(new_page: Any, server: str) -> None:
+    """Bea sent "hello from Bea" and heard "Bea, guest says: hello from Bea", as if another
+    Bea (a guest) had written: every other news of hers says "you". Now "You say: …"; the
+    others hear her name, as before."""
+    olga = new_page()
+    code = create_private_table(olga, server, "Olgaself", "Self night", "game93",
+                                one_hand=True)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, "Beaself")
+    heard, told = Speech(bea), Speech(olga)
+    bea.focus("#chat-input")
+    bea.keyboard.type("hello from Bea")
+    bea.keyboard.press("Enter")
+    assert told.wait_for("hello from Bea")["text"] == "Beaself, guest says: hello from Bea"
+    assert heard.wait_for("hello from Bea")["text"] == "You say: hello from Bea"
+    olga.focus("#chat-input")
+    olga.keyboard.type("hi Bea")
+    olga.keyboard.press("Enter")
+    assert heard.wait_for("hi Bea")["text"] == "Olgaself, guest says: hi Bea"
+    assert told.wait_for("hi Bea")["text"] == "You say: hi Bea"
+    assert not olga.errors and not bea.errors, (olga.errors, bea.errors)

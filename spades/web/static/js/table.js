@@ -541,7 +541,11 @@ export class TableView {
 
   onChat(msg) {
     if (!this.inOrder(msg)) return;
-    this.say(`${msg.line.name}${guestWords(msg.line)} says: ${msg.line.text}`, { event: true });
+    // your own line: "You say: …" (it was "Bea, guest says: …", as if someone else's)
+    const line = msg.line;
+    const mine = this.isPlayer ? line.seat === this.mySeat
+      : line.seat === null && !!this.app.user && line.name === this.app.user.name;
+    this.say(mine ? `You say: ${line.text}` : `${line.name}${guestWords(line)} says: ${line.text}`, { event: true });
     this.queue.push(msg);
     this.pump();
   }
