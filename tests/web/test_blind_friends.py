@@ -234,3 +234,63 @@ def test_your_own_chat_line_is_said_as_yours(new_page: Any, server: str) -> None
     assert heard.wait_for("hi Bea")["text"] == "Olgaself, guest says: hi Bea"
     assert told.wait_for("hi Bea")["text"] == "You say: hi Bea"
     assert not olga.errors and not bea.errors, (olga.errors, bea.errors)
+
+
+def test_back_on_a_new_page_she_hears_what_was_played_for_her(
+        new_page: Any, browser: Any, server: str) -> None:
+    """Bea's browser closed for longer than her seat waits (a CPU then plays for her); opened
+    again, the page said her hand ("You hold 1 cards: 1 diamond" too) and nothing of the bid
+    and the cards played for her meanwhile, which a reconnect without closing says ("Played
+    for you while you were away: …"). The page now keeps her hand in the browser as the game
+    goes, and says it after a new start too."""
+    olga = new_page()
+    olga.goto(server + "#/create")
+    olga.fill("#c-your-name", "Olgaheld")
+    olga.fill("#c-name", "Held night")
+    olga.select_option("#c-profile", "game93")
+    olga.check("#c-private")
+    olga.check("#c-one_hand")
+    olga.fill("#c-grace_seconds", "1")
+    olga.click("text=Create the table")
+    olga.wait_for_selector(".invite")
+    code = str(olga.text_content(".invite")).strip()
+    bea_first = new_page()
+    join_by_invite(olga, bea_first, server, code, "Beaheld")
+    olga.click("text=Start the match")
+    bea_first.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'"
+                                " && spadesApp.table.view.hand", timeout=15000)
+    before = bea_first.evaluate("spadesApp.table.view.hand")
+    seat = bea_first.evaluate("spadesApp.table.mySeat")
+    state = bea_first.context.storage_state()
+    bea_first.context.close()
+    # Olga plays on until the CPU has bid and played two cards for Bea
+    def two_played() -> bool:
+        if olga.evaluate(MY_TURN):
+            take_hinted_turn(olga, olga.evaluate("spadesApp.table.view.phase"))
+        return bool(olga.evaluate("s => spadesApp.table.view.phase === 'play'"
+                                  " && spadesApp.table.view.hand_sizes[s] <= 11", seat))
+    wait_until(two_played, "two cards played for Bea", 90, 0.1)
+    ctx = browser.new_context(storage_state=state, bypass_csp=True, reduced_motion="reduce")
+    try:
+        bea = ctx.new_page()
+        bea.errors = []
+        bea.on("pageerror", lambda e: bea.errors.append(str(e)))
+        bea.goto(server)
+        bea.get_by_role("link", name="Return to Held night").focus()
+        bea.keyboard.press("Enter")
+        bea.wait_for_function("spadesApp.table && spadesApp.table.view")
+        said = Speech(bea).wait_for("You sit South at Held night")["text"]
+        view = bea.evaluate("spadesApp.table.view")
+        gone = [c for c in before if c not in view["hand"]]
+        names = bea.evaluate("g => import('./js/cards.js').then((m) => g.map(m.cardName))",
+                             gone)
+        bid = "Nil" if view["bids"][seat] == "nil" else str(view["bids"][seat])
+        assert f"Bid for you while you were away: {bid}." in said, said
+        played = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        assert f"Played for you while you were away: {played}." in said, said
+        # (and a last card is "1 card": "You hold 1 cards: 1 diamond." before)
+        assert bea.evaluate("spadesApp.table.handSummary(['2D'])") == (
+            "You hold 1 card: 1 diamond.")
+        assert not bea.errors, bea.errors
+    finally:
+        ctx.close()

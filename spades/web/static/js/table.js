@@ -307,12 +307,38 @@ export class TableView {
   catchUpText(before) {
     const v = this.view;
     if (!v || this.status === "waiting") return this.summary();
-    const parts = [];
     const b = before && before.view;
-    const me = this.mySeat;
+    const parts = this.awayParts(b);
+    if (this.status !== "active" || v.phase === "over") {
+      if (!parts.length) return this.summary();
+      parts.push(this.overText(this.msg.table.winner ?? v.winner));
+      return parts.join(" ");
+    }
+    const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
+      : v.phase === "bid" ? ", bidding" : "";
     const scored = v.results ? v.results.length : 0;
     const from = b ? (b.results ? b.results.length : b.hand_number - 1) + 1 : scored + 1;
-    if (b && scored >= from) {
+    // (the hand now after what ended while you were away; what was bid or played for you in it after it)
+    const ended = b && scored >= from ? parts.length : 0;
+    parts.splice(ended, 0, `Hand ${v.hand_number}${trick}.`);
+    const standing = this.standingText();
+    if (standing) parts.push(standing);
+    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
+    parts.push(this.scoresText());
+    return parts.join(" ");
+  }
+
+  /** What happened to your seat while you were away (`b`: the view when you went, or what
+   * the page remembered of it, `rememberHeld`): a hand that ended meanwhile (its points, the
+   * cards played for you in it), or in the same hand what was bid and played for you. */
+  awayParts(b) {
+    const v = this.view;
+    const parts = [];
+    if (!v || !b) return parts;
+    const me = this.mySeat;
+    const scored = v.results ? v.results.length : 0;
+    const from = (b.results ? b.results.length : b.hand_number - 1) + 1;
+    if (scored >= from) {
       parts.push(scored === from ? `Hand ${from} ended while you were away: ${this.handPointsText(v.results[from - 1])}.`
         : `Hands ${from} to ${scored} ended while you were away.`);
       if (this.isPlayer && (b.phase === "bid" || b.phase === "play")) {
@@ -323,26 +349,25 @@ export class TableView {
         else if (unbid) parts.push(`Bid and played for you in hand ${from}.`);
       }
     }
-    if (this.status !== "active" || v.phase === "over") {
-      if (!parts.length) return this.summary();
-      parts.push(this.overText(this.msg.table.winner ?? v.winner));
-      return parts.join(" ");
-    }
-    const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
-      : v.phase === "bid" ? ", bidding" : "";
-    parts.push(`Hand ${v.hand_number}${trick}.`);
-    if (b && b.hand_number === v.hand_number && scored < from && this.isPlayer) {
+    if (b.hand_number === v.hand_number && scored < from && this.isPlayer
+        && (v.phase === "bid" || v.phase === "play")) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
         parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
       const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
       if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
     }
-    const standing = this.standingText();
-    if (standing) parts.push(standing);
-    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
-    parts.push(this.scoresText());
-    return parts.join(" ");
+    return parts;
+  }
+
+  /** What this browser keeps of your seat's hand (localStorage, per table) as the game goes,
+   * so that a page opened anew (the browser closed and opened again) can say what was bid
+   * and played for you meanwhile, as a reconnect does. */
+  rememberHeld() {
+    const v = this.view;
+    if (!v || !this.isPlayer || !v.bids || (v.phase !== "bid" && v.phase !== "play")) return;
+    store.write(`held.${this.id}`, { hand_number: v.hand_number, hand: v.hand, bids: v.bids,
+      results: new Array(v.results ? v.results.length : 0).fill(null), phase: v.phase });
   }
 
   /** A scored hand's points per side, mid-sentence: "you and North 71 points, West and East
@@ -474,6 +499,8 @@ export class TableView {
   // ------------------------------------------------------------------ messages
   onTable(msg) {
     const first = !this.msg;
+    // what this browser remembered of your hand (before this snapshot replaces it)
+    const held = first ? store.read(`held.${this.id}`, null) : null;
     const wasReplaced = this.replaced;
     const away = this.away;
     this.replaced = false;
@@ -507,7 +534,7 @@ export class TableView {
       // seated at a continued record's table: the `joined` event next says so ("You sit
       // down at the continued match"); where the game stands and your turn come after it
       if (msg.arrival && this.isPlayer) this.arrivalAt = msg.seq + 1;
-      else this.say(this.summary());
+      else this.say(this.summary(msg.back && this.isPlayer && this.status === "active" && held ? this.awayParts(held) : []));
     } else this.arrivalAt = null;
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
@@ -934,7 +961,7 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ texts (what is spoken)
-  summary() {
+  summary(away = []) {
     const t = this.msg.table;
     const v = this.view;
     const parts = [];
@@ -949,6 +976,7 @@ export class TableView {
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
       if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
+      parts.push(...away);
       // opened mid-hand (a reload, the browser opened again, a spectator arriving): what was
       // bid and taken so far, and who took the last trick (P says the scores)
       const standing = this.standingText();
@@ -982,7 +1010,7 @@ export class TableView {
     if (!hand || !hand.length) return "";
     const counts = ["H", "S", "D", "C"].map((s) => [s, hand.filter((c) => suitOf(c) === s).length])
       .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${n === 1 ? SUIT_SINGULAR[s] : SUIT_NAMES[s]}`);
-    return `You hold ${hand.length} cards: ${listJoin(counts)}.`;
+    return `You hold ${plural(hand.length, "card")}: ${listJoin(counts)}.`;
   }
 
   turnText() {
@@ -1334,6 +1362,7 @@ export class TableView {
 
   render() {
     if (!this.el || !this.msg) return;
+    this.rememberHeld();
     const mode = this.offTable ? "off" : this.status === "waiting" || !this.view ? "waiting" : "game";
     let hadFocus = this.el.contains(document.activeElement);
     const rebuilt = this.el.dataset.mode !== mode;
