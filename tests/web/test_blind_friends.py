@@ -153,23 +153,36 @@ def test_escape_in_the_chat_box_goes_back_to_the_hand(new_page: Any, server: str
 def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) -> None:
     """Bea's browser closed mid-hand: Olga heard "Your partner Bea lost the connection", and
     Bea's seat (its label: "disconnected") showed nothing of it on the screen, her turn's
-    timer running down as if she were thinking. Now the seat shows "disconnected" until she
-    is back."""
+    timer running down as if she were thinking. Now the seat shows "offline" until she
+    is back ("offline", which fits beside the other tags)."""
     olga = new_page()
-    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93",
+    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93", timer=60,
                                 one_hand=True)
     bea = new_page()
     join_by_invite(olga, bea, server, code, "Beadrop")
     olga.click("text=Start the match")
     olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
                            timeout=15000)
+    mine = bea.evaluate("spadesApp.table.mySeat")
+
+    def beas_turn() -> bool:  # (her turn's timer chip beside the tags)
+        if olga.evaluate(MY_TURN):
+            take_hinted_turn(olga, "bid")
+        return bool(olga.evaluate("s => spadesApp.table.view.current_player === s", mine))
+    wait_until(beas_turn, "Bea's turn to bid", 60, 0.1)
     seat = olga.locator(".felt .seat", has_text="Beadrop")
-    assert "disconnected" not in seat.inner_text().lower()
+    assert "offline" not in seat.inner_text().lower()
     bea.context.close()
     Speech(olga).wait_for("Beadrop lost the connection")
     olga.wait_for_function("[...document.querySelectorAll('.felt .seat')].some(e =>"
-                           " /Beadrop/.test(e.textContent) && /disconnected/i.test(e.innerText))")
+                           " /Beadrop/.test(e.textContent) && /offline/i.test(e.innerText))")
     assert "disconnected" in str(seat.get_attribute("aria-label"))
+    # inside the seat, not past its edge (with the partner, guest and timer tags beside it)
+    inside = seat.evaluate("""(el) => { const r = el.getBoundingClientRect();
+      return [...el.querySelectorAll('.seat-meta > *')].every((t) => {
+        const b = t.getBoundingClientRect();
+        return b.left >= r.left - 0.5 && b.right <= r.right + 0.5; }); }""")
+    assert inside, seat.inner_text()
     assert not olga.errors, olga.errors
 
 

@@ -1955,7 +1955,7 @@ export class TableView {
           info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
           info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away")
             // (the label said "disconnected"; the seat showed nothing of it)
-            : info.connected === false && info.kind === "human" && this.status === "active" ? h("span", { class: "tag warn" }, "disconnected") : null,
+            : info.connected === false && info.kind === "human" && this.status === "active" ? h("span", { class: "tag warn offline-tag", title: "disconnected" }, "offline") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
       if (s !== this.mySeat || !this.isPlayer) {
