@@ -156,14 +156,25 @@ def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) 
     timer running down as if she were thinking. Now the seat shows "offline" until she
     is back ("offline", which fits beside the other tags)."""
     olga = new_page()
-    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93", timer=60,
-                                one_hand=True)
+    olga.goto(server + "#/create")  # Bea (across: place 2) deals: her seat has the D chip
+    olga.fill("#c-your-name", "Olgadrop")
+    olga.fill("#c-name", "Drop night")
+    olga.select_option("#c-profile", "game93")
+    olga.check("#c-private")
+    olga.check("#c-one_hand")
+    olga.check("#c-timer-on")
+    olga.fill("#c-turn_timer", "60")
+    olga.select_option("#c-first_dealer", "2")
+    olga.click("text=Create the table")
+    olga.wait_for_selector(".invite")
+    code = str(olga.text_content(".invite")).strip()
     bea = new_page()
     join_by_invite(olga, bea, server, code, "Beadrop")
     olga.click("text=Start the match")
     olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
                            timeout=15000)
     mine = bea.evaluate("spadesApp.table.mySeat")
+    assert mine == 2 and olga.evaluate("spadesApp.table.view.dealer") == mine
 
     def beas_turn() -> bool:  # (her turn's timer chip beside the tags)
         if olga.evaluate(MY_TURN):
