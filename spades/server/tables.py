@@ -578,6 +578,12 @@ class Table:
                                                            self.invite))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
 
+    def no_seat_words(self, why: str) -> str:
+        """Why a player's join finds no seat, and (where the table allows spectators only)
+        that it can be watched: a table without spectators was said to be one to "join as a
+        spectator", which it then refused."""
+        return f"{why}: join as a spectator" if self.options.spectators else why
+
     def check_join(self, conn: Member, role: str, invite: str | None) -> None:
         """Raise :class:`TableError` if ``conn`` may not join now as ``role``."""
         if self.status == "closed":
@@ -587,12 +593,12 @@ class Table:
             return
         if role == "player":
             if self.status != "waiting":
-                raise TableError("state", "the match has started: join as a spectator")
+                raise TableError("state", self.no_seat_words("the match has started"))
             if conn.user_id in self.removed:
                 raise TableError("not_allowed", REMOVED + (
                     "; you may watch it as a spectator" if self.options.spectators else ""))
             if not any(p.kind == "empty" for p in self.places):
-                raise TableError("state", "the table is full: join as a spectator")
+                raise TableError("state", self.no_seat_words("the table is full"))
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
@@ -704,11 +710,11 @@ class Table:
             return
         if role == "player":
             if self.status != "waiting":
-                raise TableError("state", "the match has started: join as a spectator")
+                raise TableError("state", self.no_seat_words("the match has started"))
             free = join_order([i for i, p in enumerate(self.places) if p.kind == "empty"],
                               self.rules)
             if not free:
-                raise TableError("state", "the table is full: join as a spectator")
+                raise TableError("state", self.no_seat_words("the table is full"))
             was = self.invited.get(conn.user_id)
             back = was is not None and was in free
             if was is not None and was in free:  # a rematch: back at one's place then

@@ -208,3 +208,17 @@ def test_people_who_join_without_picking_a_place_partner_the_owner_first(
     assert (bob.seat, cara.seat) == (2, 1)
     cara.catch_up(max(q.seq or 0 for q in (ann, bob, cara)))
     assert cara.table is not None and cara.table["partners"] == [[0, 2], [1, 3]]
+
+
+def test_a_table_without_spectators_is_not_offered_to_watch(client: TestClient) -> None:
+    """A join after the start (or at a full table) was refused with "join as a spectator" at a
+    table that allows none, and the page offered "Watch the table instead", which the server
+    then refused too. Now that is said only where watching is allowed."""
+    for spectators, said in ((False, "the match has started"),
+                             (True, "the match has started: join as a spectator")):
+        ann, _, _ = table_of_three(client, {"spectators": spectators})
+        tid = ann.table["id"] if ann.table else ""
+        assert ann.request({"type": "start"})["type"] == "ack"
+        late = Player(client, f"Late{int(spectators)}").request(
+            {"type": "join", "table_id": tid})
+        assert late["type"] == "error" and late["message"] == said, late

@@ -88,7 +88,7 @@ def test_back_is_said_once_after_a_reload(new_page: Any) -> None:
     speech.wait_for("You are back")  # Dan's own page: "you" (others hear "Dan is back")
     # a chat line sent now comes after every event of the two joins: wait for it, then count
     page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
-    speech.wait_for("says: ping")
+    speech.wait_for("say: ping")  # (your own line: "You say: ping")
     backs = [e["text"] for e in speech.all() if "are back" in e["text"] or "is back" in e["text"]]
     assert len(backs) == 1, backs
     assert not page.errors, page.errors

@@ -104,7 +104,7 @@ def test_you_are_back_comes_first_after_a_reload(new_page: Any, server: str) -> 
     heard.wait_for("You are back")
     # a chat line sent now comes after every event of the join: wait for it, then look
     page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
-    heard.wait_for("says: ping")
+    heard.wait_for("say: ping")  # (your own line: "You say: ping")
     said = [e["text"] for e in heard.all()]
     backs = [i for i, text in enumerate(said) if "are back" in text]
     sits = [i for i, text in enumerate(said) if text.startswith("You sit South")]

@@ -738,7 +738,8 @@ class App {
   }
 
   /** The invitation `code` opens its table (`watch`: as a spectator). A refusal that says
-   * you may watch it (the owner removed you from it) offers "Watch the table". */
+   * you may watch it (the owner removed you from it, the match has started, the table is
+   * full) offers "Watch the table". */
   async joinInvite(code, watch = false) {
     if (!store.token()) {
       this.page("Join a table", h("p", {}, "Choose a name first."), this.inviteNameForm(code));
@@ -758,7 +759,9 @@ class App {
       location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     } catch (err) {
       clear(this.main);
-      const canWatch = !watch && /you may watch it as a spectator/.test(err.message);
+      // (removed by the owner, or a match that started or a table that is full, where the
+      // table allows spectators: "…: join as a spectator")
+      const canWatch = !watch && /you may watch it as a spectator|: join as a spectator$/.test(err.message);
       const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, err.message),
         canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
         h("p", {}, h("a", { href: "#/" }, "Back")));

@@ -249,6 +249,7 @@ export const SHORTCUTS = [
   ["Move focus to the bidding panel", "B"],
   ["Bid Blind Nil (asks you to confirm; Cancel is the default)", "Shift+B"],
   ["Put the hand's summary away (the next deal)", "Escape"],
+  ["In the chat box: back to your hand (what you typed stays)", "Escape"],
   ["This help", "?"],
 ];
 
@@ -258,6 +259,7 @@ export const WAITING_KEYS = [
   ["Who sits where", "R"],
   ["Repeat the last announcement (a chat line, say)", "L"],
   ["Stop the voice (self-voicing)", "X"],
+  ["In the chat box: back to the Seats heading", "Escape"],
   ["This help", "?"],
 ];
 

@@ -7,6 +7,9 @@
 //   spades.tableNames      the names of the last tables opened, by id ("Your tables")
 //   spades.invites         invitation codes of private tables you watch, by id (a spectator
 //                          needs it to join again: a reload, a reconnect)
+//   spades.held.<table>    your seat's hand, bids and phase as the game goes: opened anew
+//                          (the browser closed meanwhile), the page says what was bid and
+//                          played for you while you were away
 
 const PREFIX = "spades.";
 

@@ -307,12 +307,38 @@ export class TableView {
   catchUpText(before) {
     const v = this.view;
     if (!v || this.status === "waiting") return this.summary();
-    const parts = [];
     const b = before && before.view;
-    const me = this.mySeat;
+    const parts = this.awayParts(b);
+    if (this.status !== "active" || v.phase === "over") {
+      if (!parts.length) return this.summary();
+      parts.push(this.overText(this.msg.table.winner ?? v.winner));
+      return parts.join(" ");
+    }
+    const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
+      : v.phase === "bid" ? ", bidding" : "";
     const scored = v.results ? v.results.length : 0;
     const from = b ? (b.results ? b.results.length : b.hand_number - 1) + 1 : scored + 1;
-    if (b && scored >= from) {
+    // (the hand now after what ended while you were away; what was bid or played for you in it after it)
+    const ended = b && scored >= from ? parts.length : 0;
+    parts.splice(ended, 0, `Hand ${v.hand_number}${trick}.`);
+    const standing = this.standingText();
+    if (standing) parts.push(standing);
+    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
+    parts.push(this.scoresText());
+    return parts.join(" ");
+  }
+
+  /** What happened to your seat while you were away (`b`: the view when you went, or what
+   * the page remembered of it, `rememberHeld`): a hand that ended meanwhile (its points, the
+   * cards played for you in it), or in the same hand what was bid and played for you. */
+  awayParts(b) {
+    const v = this.view;
+    const parts = [];
+    if (!v || !b) return parts;
+    const me = this.mySeat;
+    const scored = v.results ? v.results.length : 0;
+    const from = (b.results ? b.results.length : b.hand_number - 1) + 1;
+    if (scored >= from) {
       parts.push(scored === from ? `Hand ${from} ended while you were away: ${this.handPointsText(v.results[from - 1])}.`
         : `Hands ${from} to ${scored} ended while you were away.`);
       if (this.isPlayer && (b.phase === "bid" || b.phase === "play")) {
@@ -323,24 +349,25 @@ export class TableView {
         else if (unbid) parts.push(`Bid and played for you in hand ${from}.`);
       }
     }
-    if (this.status !== "active" || v.phase === "over") {
-      if (!parts.length) return this.summary();
-      parts.push(this.overText(this.msg.table.winner ?? v.winner));
-      return parts.join(" ");
-    }
-    const trick = v.phase === "play" ? `, trick ${Math.floor((v.plays ? v.plays.length : 0) / this.players) + 1}`
-      : v.phase === "bid" ? ", bidding" : "";
-    parts.push(`Hand ${v.hand_number}${trick}.`);
-    if (b && b.hand_number === v.hand_number && scored < from && this.isPlayer) {
+    if (b.hand_number === v.hand_number && scored < from && this.isPlayer
+        && (v.phase === "bid" || v.phase === "play")) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
         parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
       const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
       if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
     }
-    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
-    parts.push(this.scoresText());
-    return parts.join(" ");
+    return parts;
+  }
+
+  /** What this browser keeps of your seat's hand (localStorage, per table) as the game goes,
+   * so that a page opened anew (the browser closed and opened again) can say what was bid
+   * and played for you meanwhile, as a reconnect does. */
+  rememberHeld() {
+    const v = this.view;
+    if (!v || !this.isPlayer || !v.bids || (v.phase !== "bid" && v.phase !== "play")) return;
+    store.write(`held.${this.id}`, { hand_number: v.hand_number, hand: v.hand, bids: v.bids,
+      results: new Array(v.results ? v.results.length : 0).fill(null), phase: v.phase });
   }
 
   /** A scored hand's points per side, mid-sentence: "you and North 71 points, West and East
@@ -472,6 +499,8 @@ export class TableView {
   // ------------------------------------------------------------------ messages
   onTable(msg) {
     const first = !this.msg;
+    // what this browser remembered of your hand (before this snapshot replaces it)
+    const held = first ? store.read(`held.${this.id}`, null) : null;
     const wasReplaced = this.replaced;
     const away = this.away;
     this.replaced = false;
@@ -505,7 +534,7 @@ export class TableView {
       // seated at a continued record's table: the `joined` event next says so ("You sit
       // down at the continued match"); where the game stands and your turn come after it
       if (msg.arrival && this.isPlayer) this.arrivalAt = msg.seq + 1;
-      else this.say(this.summary());
+      else this.say(this.summary(msg.back && this.isPlayer && this.status === "active" && held ? this.awayParts(held) : []));
     } else this.arrivalAt = null;
     if (!first && (away || wasReplaced)) {
       this.say(`${wasReplaced ? "You play in this tab again. " : "Back at the table. "}${this.catchUpText(away)}`);
@@ -539,7 +568,11 @@ export class TableView {
 
   onChat(msg) {
     if (!this.inOrder(msg)) return;
-    this.say(`${msg.line.name}${guestWords(msg.line)} says: ${msg.line.text}`, { event: true });
+    // your own line: "You say: …" (it was "Bea, guest says: …", as if someone else's)
+    const line = msg.line;
+    const mine = this.isPlayer ? line.seat === this.mySeat
+      : line.seat === null && !!this.app.user && line.name === this.app.user.name;
+    this.say(mine ? `You say: ${line.text}` : `${line.name}${guestWords(line)} says: ${line.text}`, { event: true });
     this.queue.push(msg);
     this.pump();
   }
@@ -766,7 +799,15 @@ export class TableView {
       case "rematch":
         // the owner made a new table for a rematch (the words were said as it came; told
         // again, for someone who came back to the table since, it has none for the others)
-        this.rematch = { id: ev.rematch, text: ev.text || (this.rematch && this.rematch.id === ev.rematch ? this.rematch.text : "") };
+        {
+          const known = this.rematch && this.rematch.id === ev.rematch;
+          this.rematch = { id: ev.rematch, text: ev.text || (known ? this.rematch.text : "") };
+          // the end-of-match box closed, its Join button goes to the top of the table, far
+          // from the Score sheet button where the focus is: say how to get there (J), once
+          // (a player's page: J goes to your hand's place)
+          const over = this.el.querySelector("#match-over");
+          if (!known && ev.text && this.isPlayer && !(over && over.open)) this.say("J goes to the Join the rematch button.");
+        }
         break;
       case "match_over":
         this.msg.table.status = "finished";
@@ -920,7 +961,7 @@ export class TableView {
   }
 
   // ------------------------------------------------------------------ texts (what is spoken)
-  summary() {
+  summary(away = []) {
     const t = this.msg.table;
     const v = this.view;
     const parts = [];
@@ -935,16 +976,41 @@ export class TableView {
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
       if (v.hand && v.hand.length) parts.push(this.handSummary(v.hand));
+      parts.push(...away);
+      // opened mid-hand (a reload, the browser opened again, a spectator arriving): what was
+      // bid and taken so far, and who took the last trick (P says the scores)
+      const standing = this.standingText();
+      if (standing) parts.push(standing);
       if (!this.myTurn()) parts.push(this.whoseTurnText());
     }
     return parts.join(" ");
+  }
+
+  /** Where the hand stands, for someone arriving in it: the bids so far (bidding), or the
+   * bids and tricks taken and who took the last trick (playing); "" before any bid. Said
+   * after a return mid-hand: "Your turn to lead" alone did not tell who had taken the trick
+   * played while you were away, nor anyone's tricks. */
+  standingText() {
+    const v = this.view;
+    if (!v || !v.bids || (v.phase !== "bid" && v.phase !== "play")) return "";
+    const who = (s) => this.seatName(s, { lower: true, mark: false });
+    if (v.phase === "bid") {
+      const made = v.bids.map((b, s) => [s, b]).filter(([, b]) => b !== null && b !== undefined);
+      return made.length ? `Bids so far: ${listJoin(made.map(([s, b]) => `${who(s)} ${this.bidText(b)}`))}.` : "";
+    }
+    const rows = v.bids.map((b, s) => `${who(s)} bid ${this.bidText(b)}, ${plural(v.tricks[s], "trick")}`);
+    const done = v.plays ? Math.floor(v.plays.length / this.players) : 0;
+    // the open trick's leader took the trick before it
+    const last = done && v.leader !== null && v.leader !== undefined
+      ? ` Trick ${done} went to ${who(v.leader)}.` : "";
+    return `Bids and tricks: ${rows.join("; ")}.${last}`;
   }
 
   handSummary(hand) {
     if (!hand || !hand.length) return "";
     const counts = ["H", "S", "D", "C"].map((s) => [s, hand.filter((c) => suitOf(c) === s).length])
       .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${n === 1 ? SUIT_SINGULAR[s] : SUIT_NAMES[s]}`);
-    return `You hold ${hand.length} cards: ${listJoin(counts)}.`;
+    return `You hold ${plural(hand.length, "card")}: ${listJoin(counts)}.`;
   }
 
   turnText() {
@@ -1194,8 +1260,9 @@ export class TableView {
 
   showHint(action, why, source = "server") {
     this.lastHintSource = source;
-    // the bots' reason names the action itself ("Play the 4 of clubs: ..."): say it once
-    let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard)\b[^:]*:\s*/i, "").replace(/\.$/, "");
+    // the bots' reason names the action itself ("Play the 4 of clubs: ...", "Look at your
+    // cards: ..."): say it once
+    let text = (why || "").trim().replace(/^(bid|play|lead|trump with|discard|look)\b[^:]*:\s*/i, "").replace(/\.$/, "");
     // mid-sentence now: lower case, unless it starts with a seat's name ("West's ace ...")
     if (text && !this.hintNames().some((n) => n && text.startsWith(n))) text = text[0].toLowerCase() + text.slice(1);
     const reason = text ? `: ${text}` : "";
@@ -1295,6 +1362,7 @@ export class TableView {
 
   render() {
     if (!this.el || !this.msg) return;
+    this.rememberHeld();
     const mode = this.offTable ? "off" : this.status === "waiting" || !this.view ? "waiting" : "game";
     let hadFocus = this.el.contains(document.activeElement);
     const rebuilt = this.el.dataset.mode !== mode;
@@ -1748,6 +1816,15 @@ export class TableView {
     h("label", { for: "chat-input", class: "sr-only" }, "Chat message"),
     h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off", placeholder: "Say something…" }),
     h("button", { type: "submit" }, "Send"));
+    // Escape in the message box: back to your hand (J's place; the shortcut keys do nothing
+    // while typing, and the hand was a dozen Shift+Tabs away), else the table's or the seats'
+    // heading (a spectator, the waiting room); the text typed stays
+    form.querySelector("input").addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+      if (this.view && this.isPlayer && this.el.querySelector("#hand")) { this.jumpToHand(); return; }
+      const to = this.el.querySelector(this.view ? "#table-title" : "#seats-title");
+      if (to) to.focus();
+    });
     return h("section", { class: "panel chat", "aria-labelledby": "chat-title" },
       h("h2", { id: "chat-title" }, "Chat"),
       h("ol", { class: "chat-log", id: "chat-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "chat-title" }),
@@ -1883,7 +1960,9 @@ export class TableView {
           partner ? h("span", { class: "tag" }, "partner") : null,
           info.kind === "human" && info.guest ? h("span", { class: "tag guest-tag" }, "guest") : null,
           info.kind === "cpu" ? h("span", { class: "tag cpu-tag" }, "CPU") : null,
-          info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away") : null,
+          info.covered && this.status === "active" ? h("span", { class: "tag warn" }, "away")
+            // (the label said "disconnected"; the seat showed nothing of it)
+            : info.connected === false && info.kind === "human" && this.status === "active" ? h("span", { class: "tag warn offline-tag", title: "disconnected" }, "offline") : null,
           turn ? h("span", { class: `tag turn-tag${left !== null ? " time" : ""}` }, left !== null ? `${left} s` : "turn") : null),
       );
       if (s !== this.mySeat || !this.isPlayer) {
@@ -2253,8 +2332,10 @@ export class TableView {
   jumpToHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (!hand) return;
-    // (the match over, the hand is hidden: the Score sheet button beside where it was)
-    const to = hand.hidden ? this.el.querySelector("#sheet-btn") || hand : hand;
+    // (the match over, the hand is hidden: the Join the rematch button when a rematch is
+    // offered, else the Score sheet button beside where it was)
+    const join = this.el.querySelector("#rematch-join");
+    const to = hand.hidden ? (join && !join.closest("dialog") ? join : this.el.querySelector("#sheet-btn")) || hand : hand;
     to.focus({ preventScroll: true });
     this.showTable();
     hand.scrollIntoView({ block: "nearest", behavior: "instant" });
