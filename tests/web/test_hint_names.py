@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import Speech, create_cpu_table, press_hint, wait_my_turn_or_over
+from tests.web.helpers import HINTS, Speech, create_cpu_table, press_hint, wait_my_turn_or_over
 
 RECORD = """() => { const conn = spadesApp.conn; const real = conn.request.bind(conn);
   window.__hintAsks = [];
@@ -42,6 +42,7 @@ def test_the_hint_request_carries_the_names_on_the_felt(new_page: Any, server: s
     # a reason that starts with a seat's name keeps its capital ("West bid nil", not "west")
     west = names[(me + 1) % 4]
     bid = page.evaluate("spadesApp.table.legalBids().filter(b => /^[1-9]/.test(b))[0]")
+    page.evaluate("() => { spadesApp.table.hintAsked = null; }")  # (asked anew, not said again)
     page.evaluate("""([bid, west]) => { spadesApp.conn.request = (m) => m.type === 'hint'
         ? Promise.resolve({ type: 'hint', action: bid,
                             reason: `Bid ${bid}: ${west} bid nil, so you will cover.` })
@@ -50,4 +51,27 @@ def test_the_hint_request_carries_the_names_on_the_felt(new_page: Any, server: s
     said = speech.wait_for("Hint: bid")
     assert f": {west} bid nil, so you will cover." in said["text"], said
     page.evaluate("() => { spadesApp.conn.request = window.__realRequest; }")
+    assert not page.errors, page.errors
+
+
+def test_a_hint_asked_again_in_one_turn_is_the_same_hint(new_page: Any, server: str) -> None:
+    # Pressed again while the first was worked out (or past the hint rate), the server
+    # refused the second request, and the page's own hint, often another card or bid, was
+    # said instead: a player who asked twice heard "play the king of clubs", then "play the
+    # three of clubs". Now a turn's hint is asked once and said again.
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, "Twice")
+    assert wait_my_turn_or_over(page) == "bid"
+    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
+    page.evaluate(RECORD)
+    page.keyboard.press("j")
+    n = page.evaluate(HINTS)
+    for _ in range(3):
+        page.keyboard.press("i")
+    page.wait_for_function(f"n => {HINTS} >= n + 3", arg=n, timeout=15000)
+    said = [e["text"] for e in speech.all() if e["text"].startswith("Hint")]
+    asks = page.evaluate("window.__hintAsks")
+    assert len(asks) == 1, asks
+    assert len(said) >= 3 and len(set(said[-3:])) == 1, said
     assert not page.errors, page.errors

@@ -175,6 +175,7 @@ export class TableView {
     this.selected = null;
     this.warned = null; // turn key already warned about
     this.turnKey = null; // last turn announced to me
+    this.hintAsked = null; // this turn's request for the server's hint: {key, answer}
     this.sheetData = null;
     this.pendingSheet = false;
     this.timerHandle = null;
@@ -1235,17 +1236,24 @@ export class TableView {
   /** The bots' hint from the server (`{"type":"hint"}` → action and a one-line reason). */
   async serverHint() {
     const key = this.turnKey;
-    let msg;
-    try {
-      msg = await Promise.race([
+    // One request a turn: asked again, the same turn's answer is said again (the server's
+    // hint is the same for the same position). Before, a second press while the first was
+    // worked out, or past the hint rate, was refused, and the page's own hint, often another
+    // card, was said instead: "play the king", then "play the three".
+    if (!this.hintAsked || this.hintAsked.key !== key) {
+      const answer = Promise.race([
         this.app.conn.request({ type: "hint", names: this.hintNames() }),
         new Promise((_, reject) => setTimeout(() => reject(new Error("slow")), 4000)),
-      ]);
-    } catch { msg = null; }
+      ]).catch(() => null);
+      this.hintAsked = { key, answer };
+    }
+    const asked = this.hintAsked;
+    const msg = await asked.answer;
     if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
     const action = msg && msg.action;
     const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
+      if (this.hintAsked === asked) this.hintAsked = null; // (asked the server again next time)
       this.localHint();
       return;
     }
