@@ -336,7 +336,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     scores_kept: OrderedDict[str, tuple[datetime, tuple[int, list[int]]]] = OrderedDict()
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
-    async def user_history(user_id: int, hub: HubDep,
+    async def user_history(user_id: int, hub: HubDep, request: Request,
                            authorization: Annotated[str | None, Header()] = None
                            ) -> list[HistoryItem]:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
@@ -350,19 +350,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   if not _private(g) or _member(g, viewer)]  # a private table's id is
         # for its own people. An unfinished match's scores so far are replayed from its
         # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.
+        # Each replay counts in ``replay_rate`` for the client's address, as a record's or
+        # a sheet's does (a stored move changes what it was worked out for: asked for after
+        # every move of a long match, it replayed it each time, uncounted). Past the rate a
+        # match shows the scores it last had worked out ("after N hands": true of N), or
+        # none; the history itself is always answered.
         unfinished = [g for g in listed if g.status != "finished"][:HISTORY_REPLAYS]
-        so_far = {g.id: kept[1] for g in unfinished
-                  if (kept := scores_kept.get(g.id)) is not None and kept[0] == g.updated_at}
-        missing = [g for g in unfinished if g.id not in so_far]
-        if missing:
-            worked = await hub.db(hub.store.scores_so_far, missing)
-            for g in missing:
-                if g.id in worked:
-                    so_far[g.id] = worked[g.id]
-                    scores_kept[g.id] = (g.updated_at, worked[g.id])
-                    scores_kept.move_to_end(g.id)
-            while len(scores_kept) > SO_FAR_KEPT:
-                scores_kept.popitem(last=False)
+        so_far: dict[str, tuple[int, list[int]]] = {}
+        missing = []
+        for g in unfinished:
+            kept = scores_kept.get(g.id)
+            if kept is not None:
+                so_far[g.id] = kept[1]  # (worked out for an older state: used if no other)
+            if kept is None or kept[0] != g.updated_at:
+                missing.append(g)
+        address = client_address(request)
+        for g in missing:
+            if address and replays.wait(address) > 0:
+                break
+            worked = await hub.db(hub.store.scores_so_far, [g])
+            if g.id in worked:
+                scored = worked[g.id][0]
+                so_far[g.id] = worked[g.id]
+                scores_kept[g.id] = (g.updated_at, worked[g.id])
+                scores_kept.move_to_end(g.id)
+            else:
+                scored = 0
+            if address:
+                replays.charge(address, replay_cost(scored + 1))  # (the hand going on too)
+        while len(scores_kept) > SO_FAR_KEPT:
+            scores_kept.popitem(last=False)
         out = []
         for g in listed:
             sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)

@@ -143,6 +143,8 @@ class Settings:
     #: (bursts): a finished game's record or score sheet not kept ready, or the sheet of a
     #: table another process runs. Each replay runs on the database thread every table's
     #: moves use; a long match counts once per 100 hands begun (limits.REPLAY_COST_HANDS).
+    #: A history's scores so far (an unfinished match replayed once per state of its
+    #: moves) count too: past the rate they are the ones last worked out, or none.
     replay_rate: float = 1.0
     replay_burst: float = 30.0
     #: People one table keeps as removed by its owner (``remove``; ``readmit`` lets one
