@@ -46,6 +46,7 @@ from spades.server.limits import (
     REPLAY_COST_HANDS,
     Buckets,
     check_address,
+    check_programs,
     check_tables,
     check_upload,
     client_limits,
@@ -626,6 +627,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
+                check_programs(hub, address, (body.options or hub.default_options()).cpu)
         except TableError as exc:
             raise HTTPException(429, exc.message) from None
         spend()
@@ -1023,6 +1025,8 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     hub.check_options(options)  # refuse before anything changes
     check_tables(hub, conn.user_id, leaving=conn.table)
     check_address(hub, conn.address, leaving=conn.table)
+    leaving = conn.table if conn.table is not None and conn.table.status == "waiting" else None
+    check_programs(hub, conn.address, options.cpu, but=leaving)
     hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
     if hub.cluster is not None:
         hub.cluster.leaving_remote(conn)
@@ -1309,6 +1313,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         elif kind == "teammate":
             await table.choose_team(conn, None, mate=msg.seat)
         elif kind == "options":
+            if (msg.options.cpu != table.cpu_default and table.status == "waiting"
+                    and table.is_owner(conn, table.seat_of_conn(conn))):
+                check_programs(hub, table.address, msg.options.cpu, but=table)
             await table.set_options(conn, msg.options)
         elif kind == "add_cpu":
             await table.add_cpu(conn, msg.seat)

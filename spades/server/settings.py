@@ -81,6 +81,14 @@ class Settings:
     create_burst: float = 10.0
     create_address_rate: float = 1.0
     create_address_burst: float = 30.0
+    #: Unfinished tables (waiting or active) whose CPUs are outside programs an operator
+    #: offers (``spades serve --bot``) made from one client address, and from everyone on
+    #: this process (0: no cap). Each such table runs a program for each of up to three
+    #: CPU seats (with ``--bots process``, one in each worker that decides for it), a
+    #: process of its own of maybe tens of MB: one address's guests at
+    #: ``tables_per_address`` tables kept 150 of them running.
+    program_tables_per_address: int = 5
+    program_tables: int = 50
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).

@@ -11,12 +11,19 @@ creates), the seat-move words (counted as changes), a closed connection at a fin
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server.helpers import Player, hub_of, in_process, limited
+from spades.server import cpu
+from tests.server.helpers import Player, hub_of, in_process, limited, process_family
+
+SIMPLE_BOT = Path(__file__).resolve().parents[2] / "examples" / "bots" / "simple_bot.py"
 
 
 def test_a_history_asked_for_between_moves_replays_within_the_replay_rate(
@@ -59,3 +66,66 @@ def test_a_history_asked_for_between_moves_replays_within_the_replay_rate(
         assert len(replayed) <= 2, replayed
         last = answers[-1].json()[0]
         assert last["status"] == "active" and last["hands_scored"] is not None, last
+
+
+@pytest.fixture
+def simple() -> Iterator[None]:
+    """The example bot offered as the CPU strength "simple" (``--bot``); every program of
+    it stopped afterwards (a match not played to its end does not stop them)."""
+    cpu.register_external("simple", f"cmd:{sys.executable} {SIMPLE_BOT}")
+    try:
+        yield
+    finally:
+        cpu._EXTERNAL.clear()
+        for key in [k for k in list(cpu._CACHE) if "simple_bot" in k[0]]:
+            cpu.release(*key)
+
+
+def _programs() -> int:
+    """How many of this process's children run the example bot."""
+    out = 0
+    for pid in process_family(os.getpid())[1:]:
+        with contextlib.suppress(OSError):
+            out += b"simple_bot.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    return out
+
+
+def _program_table(client: Any, name: str) -> dict[str, Any]:
+    """A guest's ``create`` of a table of "simple" CPUs, started at once; once made, its
+    CPUs have played up to the guest's first turn (each seat's program started)."""
+    p = Player(client, name)
+    answer = p.request({"type": "create", "cpus": True, "options": {
+        "profile": "cardems", "cpu": "simple", "private": False}})
+    if answer["type"] == "ack":
+        p.until(lambda m: p.my_turn())
+    return answer
+
+
+def test_one_address_cannot_keep_any_number_of_outside_programs_running(
+        tmp_path: Path, simple: None) -> None:
+    """A table whose CPUs are an outside program (``spades serve --bot``) runs one for each
+    CPU seat (with ``--bots process``, one in each worker that decides for it), a process
+    of its own, maybe tens of MB, while its match goes on. Tables from one address were
+    capped only as any others, ``tables_per_address`` (50, each guest 5): one address's
+    guests kept 150 programs running, as many as a busy server's players. Now such tables
+    have caps of their own, per address and on the process in all."""
+    settings = limited(tmp_path, rate_per_second=0.0, program_tables_per_address=2)
+    with in_process(settings) as client:
+        made = [_program_table(client, f"Prog{i}") for i in range(4)]
+        assert [a["type"] for a in made] == ["ack", "ack", "error", "error"], made
+        assert made[2]["code"] == "limit" and "at most 2" in made[2]["message"], made[2]
+        assert _programs() <= 2 * 3  # (before: 12, three for each of the four tables)
+        # another strength is not capped so; nor is changing to one that is, past it
+        other = Player(client, "Plain")
+        assert other.request({"type": "create", "options": {
+            "profile": "cardems", "cpu": "random"}})["type"] == "ack"
+        changed = other.request({"type": "options", "options": {
+            "profile": "cardems", "cpu": "simple"}})
+        assert changed["type"] == "error" and changed["code"] == "limit", changed
+
+    settings = limited(tmp_path / "all", rate_per_second=0.0, program_tables=1)
+    (tmp_path / "all").mkdir()
+    with in_process(settings) as client:
+        made = [_program_table(client, f"All{i}") for i in range(2)]
+        assert [a["type"] for a in made] == ["ack", "error"], made
+        assert "at most 1" in made[1]["message"], made[1]
