@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 
 from spades.server import cpu
-from tests.server.helpers import Player, hub_of, in_process, limited, process_family
+from tests.server.helpers import (
+    Player,
+    hub_of,
+    in_process,
+    limited,
+    process_family,
+    wait_until,
+)
 
 SIMPLE_BOT = Path(__file__).resolve().parents[2] / "examples" / "bots" / "simple_bot.py"
 
@@ -129,3 +136,34 @@ def test_one_address_cannot_keep_any_number_of_outside_programs_running(
         made = [_program_table(client, f"All{i}") for i in range(2)]
         assert [a["type"] for a in made] == ["ack", "error"], made
         assert "at most 1" in made[1]["message"], made[1]
+
+
+def test_a_table_abandoned_mid_match_stops_its_outside_programs(
+        tmp_path: Path, simple: None) -> None:
+    """A table ended by the janitor mid-match (nobody connected for ``abandon_minutes``:
+    its player gone at their turn, within a long grace) left its programs running: they
+    were stopped only once idle for 10 minutes, at some later decision of another table
+    (none on a quiet server: never), so tables made and left to be abandoned gathered
+    them. Now the table's end stops them, as a match's end does."""
+    settings = limited(tmp_path, rate_per_second=0.0, sweep_seconds=3600,
+                       abandon_minutes=30)
+    with in_process(settings) as client:
+        janitor = client.app.state.janitor  # type: ignore[attr-defined]
+        now = [0.0]
+        janitor.clock = lambda: now[0]
+        p = Player(client, "Leaver")
+        assert p.request({"type": "create", "cpus": True, "options": {
+            "profile": "cardems", "cpu": "simple", "grace_seconds": 600}})["type"] == "ack"
+        p.until(lambda m: p.my_turn())
+        assert p.table is not None
+        tid = p.table["id"]
+        p.close()  # gone at their turn: the table waits out the grace
+        hub = hub_of(client)
+        wait_until(lambda: not hub.tables[tid].any_human_connected(), "the player gone")
+        running = _programs()
+        assert running >= 1
+        assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
+        now[0] += 31 * 60
+        assert client.portal.call(janitor.sweep) == [tid]  # type: ignore[union-attr]
+        wait_until(lambda: _programs() == 0, f"the {running} programs to be stopped",
+                   seconds=10)
