@@ -155,6 +155,13 @@ def test_a_table_abandoned_mid_match_stops_its_outside_programs(
         assert p.request({"type": "create", "cpus": True, "options": {
             "profile": "cardems", "cpu": "simple", "grace_seconds": 600}})["type"] == "ack"
         p.until(lambda m: p.my_turn())
+        for _ in range(4):  # (the player may have been first to bid: no CPU asked yet)
+            if _programs():
+                break
+            assert p.view is not None
+            assert p.request({"type": "act", "action": p.view["legal_actions"][0]}
+                             )["type"] == "ack"
+            p.until(lambda m: p.my_turn())
         assert p.table is not None
         tid = p.table["id"]
         p.close()  # gone at their turn: the table waits out the grace
