@@ -43,6 +43,7 @@ from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost, die_at
 from spades.server.janitor import Janitor
 from spades.server.limits import (
+    RECORD_COST_BYTES,
     REPLAY_COST_HANDS,
     Buckets,
     check_address,
@@ -202,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     signups = Buckets(settings.signup_rate, settings.signup_burst)
     replays = Buckets(settings.replay_rate, settings.replay_burst)
+    uploads = Buckets(settings.upload_address_rate, settings.upload_address_burst)
 
     def before_replay(address: str) -> None:
         """Refuse (429) a match replayed from the store for an HTTP answer past
@@ -609,15 +611,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = client_address(request)
         cost = record_cost(len(raw))  # read, replayed and stored, every action a row
 
+        def stored_wait() -> float:
+            """The wait for the address's rate of records stored (``upload_address_rate``)."""
+            return uploads.wait(address, cost) if address else 0.0
+
         def spend() -> None:
+            wait = stored_wait()
+            if wait > 0:  # each is stored for good: about 15 times its size
+                raise HTTPException(
+                    429, f"too many records uploaded from your address: at most "
+                    f"{settings.upload_address_rate * RECORD_COST_BYTES / 1000:g} KB of "
+                    f"records a second, all its players together (each counts once per "
+                    f"{RECORD_COST_BYTES // 1000} KB begun); try again in "
+                    f"{retry_after(wait)} s", headers={"Retry-After": retry_after(wait)})
             try:
                 hub.create_gate.take(user.id, address, cost)
             except TableError as exc:
                 wait = hub.create_gate.wait(user.id, address, cost)
                 raise HTTPException(429, exc.message,
                                     headers={"Retry-After": retry_after(wait)}) from None
+            if address:
+                uploads.take(address, cost)
 
-        if hub.create_gate.wait(user.id, address, cost) > 0:
+        if hub.create_gate.wait(user.id, address, cost) > 0 or stored_wait() > 0:
             spend()  # refused before it is read (on the event loop: 1 MB, up to 45 ms)
         try:
             body = RecordIn.model_validate_json(raw)

@@ -381,6 +381,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
+    "upload_address_rate", "upload_address_burst",
 )
 
 
@@ -402,7 +403,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "idle_seconds", "spectators_per_address", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "frame_rate", "frame_burst", "program_tables_per_address",
-    "program_tables",
+    "program_tables", "upload_address_rate", "upload_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.

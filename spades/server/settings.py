@@ -89,6 +89,13 @@ class Settings:
     #: ``tables_per_address`` tables kept 150 of them running.
     program_tables_per_address: int = 5
     program_tables: int = 50
+    #: Records uploaded (``POST /api/records``, either mode) a second per client address,
+    #: all its users together (bursts), each counted once per 100 KB begun
+    #: (``limits.RECORD_COST_BYTES``): each is stored for good, every action a row (about
+    #: 15 times its size in the database), and the create rates above let one address
+    #: store over 1 MB a second.
+    upload_address_rate: float = 0.01
+    upload_address_burst: float = 30.0
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,9 @@ from typing import Any
 
 import pytest
 
+from spades.engine import Match, profile, to_record
 from spades.server import cpu
+from spades.server.cpu import bot_act
 from tests.server.helpers import (
     Player,
     hub_of,
@@ -174,3 +177,35 @@ def test_a_table_abandoned_mid_match_stops_its_outside_programs(
         assert client.portal.call(janitor.sweep) == [tid]  # type: ignore[union-attr]
         wait_until(lambda: _programs() == 0, f"the {running} programs to be stopped",
                    seconds=10)
+
+
+def test_one_address_cannot_fill_the_disk_with_records_uploaded_for_review(
+        tmp_path: Path) -> None:
+    """A record uploaded (``POST /api/records``) is stored for good, every action a row:
+    in the database it takes about 15 times its size (a 258 KB record of 374 hands, 4 MB
+    on SQLite, measured), and review uploads are never pruned. They were counted only in
+    the create rates, one a second per address (a record once per 100 KB begun): one
+    address's guests stored about 1.3 MB a second, over 100 GB a day. Now the records an
+    address uploads have a rate of their own, in the same units (``upload_address_rate``,
+    one 100 KB every 100 s, bursts of 30): 429 with ``Retry-After`` past it."""
+    settings = limited(tmp_path, upload_address_rate=0.001, upload_address_burst=3,
+                       create_rate=0.0, create_address_rate=0.0)
+    record = _small_record()
+    with in_process(settings) as client:
+        answers = []
+        for i in range(5):  # a new guest for each: the per-user rate is no help
+            token = client.post("/api/guest", json={"name": f"Hoarder{i}"}).json()["token"]
+            answers.append(client.post("/api/records", json={"record": record},
+                                       headers={"Authorization": f"Bearer {token}"}))
+        assert [a.status_code for a in answers] == [200, 200, 200, 429, 429], answers
+        assert "Retry-After" in answers[3].headers
+        assert "your address" in answers[3].json()["detail"], answers[3].json()
+
+
+def _small_record() -> dict[str, Any]:
+    """A one-hand match played by CPUs, as ``spades export`` writes it."""
+    m = Match(profile("cardems", one_hand=True), dealer=0, rng=random.Random(3))
+    while not m.is_over():
+        m.apply(bot_act("random", 1, m.observation(m.current_player)))
+    record: dict[str, Any] = to_record(m)
+    return record
