@@ -471,13 +471,15 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
-    "sessions_per_user",
+    "sessions_per_user", "program_tables_per_address", "program_tables",
+    "upload_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
-                                    "change_address_burst", "replay_burst", "frame_burst"})
+                                    "change_address_burst", "replay_burst", "frame_burst",
+                                    "upload_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

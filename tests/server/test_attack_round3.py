@@ -24,6 +24,7 @@ import pytest
 from spades.engine import Match, profile, to_record
 from spades.server import cpu
 from spades.server.cpu import bot_act
+from spades.server.limits import parse_limit
 from tests.server.helpers import (
     Player,
     hub_of,
@@ -209,3 +210,12 @@ def _small_record() -> dict[str, Any]:
         m.apply(bot_act("random", 1, m.observation(m.current_player)))
     record: dict[str, Any] = to_record(m)
     return record
+
+
+def test_the_new_limits_are_checked_as_the_others() -> None:
+    """0 turns the new caps and rate off (as docs/server.md says of caps and rates); a
+    burst below 1 is refused at the start, as every other burst."""
+    for name in ("program_tables", "program_tables_per_address", "upload_address_rate"):
+        assert parse_limit(f"{name}=0") == (name, 0)
+    with pytest.raises(ValueError, match="1 or more"):
+        parse_limit("upload_address_burst=0.5")
