@@ -43,9 +43,11 @@ from spades.server.headers import SecurityHeaders
 from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost, die_at
 from spades.server.janitor import Janitor
 from spades.server.limits import (
+    RECORD_COST_BYTES,
     REPLAY_COST_HANDS,
     Buckets,
     check_address,
+    check_programs,
     check_tables,
     check_upload,
     client_limits,
@@ -201,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     signups = Buckets(settings.signup_rate, settings.signup_burst)
     replays = Buckets(settings.replay_rate, settings.replay_burst)
+    uploads = Buckets(settings.upload_address_rate, settings.upload_address_burst)
 
     def before_replay(address: str) -> None:
         """Refuse (429) a match replayed from the store for an HTTP answer past
@@ -336,7 +339,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     scores_kept: OrderedDict[str, tuple[datetime, tuple[int, list[int]]]] = OrderedDict()
 
     @app.get("/api/users/{user_id}/history", response_model=list[HistoryItem], tags=["people"])
-    async def user_history(user_id: int, hub: HubDep,
+    async def user_history(user_id: int, hub: HubDep, request: Request,
                            authorization: Annotated[str | None, Header()] = None
                            ) -> list[HistoryItem]:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
@@ -350,19 +353,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   if not _private(g) or _member(g, viewer)]  # a private table's id is
         # for its own people. An unfinished match's scores so far are replayed from its
         # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.
+        # Each replay counts in ``replay_rate`` for the client's address, as a record's or
+        # a sheet's does (a stored move changes what it was worked out for: asked for after
+        # every move of a long match, it replayed it each time, uncounted). Past the rate a
+        # match shows the scores it last had worked out ("after N hands": true of N), or
+        # none; the history itself is always answered.
         unfinished = [g for g in listed if g.status != "finished"][:HISTORY_REPLAYS]
-        so_far = {g.id: kept[1] for g in unfinished
-                  if (kept := scores_kept.get(g.id)) is not None and kept[0] == g.updated_at}
-        missing = [g for g in unfinished if g.id not in so_far]
-        if missing:
-            worked = await hub.db(hub.store.scores_so_far, missing)
-            for g in missing:
-                if g.id in worked:
-                    so_far[g.id] = worked[g.id]
-                    scores_kept[g.id] = (g.updated_at, worked[g.id])
-                    scores_kept.move_to_end(g.id)
-            while len(scores_kept) > SO_FAR_KEPT:
-                scores_kept.popitem(last=False)
+        so_far: dict[str, tuple[int, list[int]]] = {}
+        missing = []
+        for g in unfinished:
+            kept = scores_kept.get(g.id)
+            if kept is not None:
+                so_far[g.id] = kept[1]  # (worked out for an older state: used if no other)
+            if kept is None or kept[0] != g.updated_at:
+                missing.append(g)
+        address = client_address(request)
+        for g in missing:
+            if address and replays.wait(address) > 0:
+                break
+            worked = await hub.db(hub.store.scores_so_far, [g])
+            if g.id in worked:
+                scored = worked[g.id][0]
+                so_far[g.id] = worked[g.id]
+                scores_kept[g.id] = (g.updated_at, worked[g.id])
+                scores_kept.move_to_end(g.id)
+            else:
+                scored = 0
+            if address:
+                replays.charge(address, replay_cost(scored + 1))  # (the hand going on too)
+        while len(scores_kept) > SO_FAR_KEPT:
+            scores_kept.popitem(last=False)
         out = []
         for g in listed:
             sat = next((i for i, s in enumerate(g.seats) if s.get("user_id") == user_id), None)
@@ -592,15 +612,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = client_address(request)
         cost = record_cost(len(raw))  # read, replayed and stored, every action a row
 
+        def stored_wait() -> float:
+            """The wait for the address's rate of records stored (``upload_address_rate``)."""
+            return uploads.wait(address, cost) if address else 0.0
+
         def spend() -> None:
+            wait = stored_wait()
+            if wait > 0:  # each is stored for good: about 15 times its size
+                raise HTTPException(
+                    429, f"too many records uploaded from your address: at most "
+                    f"{settings.upload_address_rate * RECORD_COST_BYTES / 1000:g} KB of "
+                    f"records a second, all its players together (each counts once per "
+                    f"{RECORD_COST_BYTES // 1000} KB begun); try again in "
+                    f"{retry_after(wait)} s", headers={"Retry-After": retry_after(wait)})
             try:
                 hub.create_gate.take(user.id, address, cost)
             except TableError as exc:
                 wait = hub.create_gate.wait(user.id, address, cost)
                 raise HTTPException(429, exc.message,
                                     headers={"Retry-After": retry_after(wait)}) from None
+            if address:
+                uploads.take(address, cost)
 
-        if hub.create_gate.wait(user.id, address, cost) > 0:
+        if hub.create_gate.wait(user.id, address, cost) > 0 or stored_wait() > 0:
             spend()  # refused before it is read (on the event loop: 1 MB, up to 45 ms)
         try:
             body = RecordIn.model_validate_json(raw)
@@ -610,6 +644,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:  # refused before the record is replayed
             if body.mode == "continue":
                 check_upload(hub, user.id, address)
+                check_programs(hub, address, (body.options or hub.default_options()).cpu)
         except TableError as exc:
             raise HTTPException(429, exc.message) from None
         spend()
@@ -1022,6 +1057,8 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     hub.check_options(options)  # refuse before anything changes
     check_tables(hub, conn.user_id, leaving=conn.table)
     check_address(hub, conn.address, leaving=conn.table)
+    leaving = conn.table if conn.table is not None and conn.table.status == "waiting" else None
+    check_programs(hub, conn.address, options.cpu, but=leaving)
     hub.create_gate.take(conn.user_id, conn.address)  # last: a refusal spends nothing
     if hub.cluster is not None:
         hub.cluster.leaving_remote(conn)
@@ -1308,6 +1345,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         elif kind == "teammate":
             await table.choose_team(conn, None, mate=msg.seat)
         elif kind == "options":
+            if (msg.options.cpu != table.cpu_default and table.status == "waiting"
+                    and table.is_owner(conn, table.seat_of_conn(conn))):
+                check_programs(hub, table.address, msg.options.cpu, but=table)
             await table.set_options(conn, msg.options)
         elif kind == "add_cpu":
             await table.add_cpu(conn, msg.seat)

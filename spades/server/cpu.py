@@ -26,8 +26,9 @@ _USED: dict[tuple[str, int], float] = {}
 _ACTING: set[tuple[str, int]] = set()
 _CLOSE_AFTER: dict[tuple[str, int], Any] = {}
 _LOCK = threading.Lock()
-#: A cached external program idle this long (seconds) is stopped: its table was closed or
-#: abandoned mid-match. Asked again, it starts anew.
+#: A cached external program idle this long (seconds) is stopped: its table stopped
+#: mid-match without releasing it (an abandoned one releases its programs:
+#: ``Table.release_programs``). Asked again, it starts anew.
 EXTERNAL_IDLE = 600.0
 #: External programs the operator offers as CPU strengths (``spades serve --bot NAME=cmd:...``).
 _EXTERNAL: dict[str, str] = {}

@@ -407,6 +407,7 @@ class Hub:
         table.spectators.clear()
         table.replaced.clear()
         table.close_timers()
+        table.release_programs()  # (its new process starts its own)
         table.status = "closed"  # inert: no turn, deal, timer or join any more
         if self.tables.get(table.id) is table:
             del self.tables[table.id]

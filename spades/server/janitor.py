@@ -134,6 +134,7 @@ class Janitor:
                 return False
             table.status = "closed"
             table.close_timers()
+            table.release_programs()  # (mid-match: nothing else stops them)
             await table.save_meta()  # stored as "abandoned"
             table.emit({"kind": "left", "text": f"the table closes: nobody has been "
                         f"connected for {minutes:g} minutes"}, with_table=True)

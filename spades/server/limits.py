@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Protocol
 
 from spades.server import frames
+from spades.server.cpu import is_external, spec_of
 from spades.server.netlimits import abort, close_reason
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
@@ -178,6 +179,39 @@ def check_address(hub: Holder, address: str, leaving: Table | None = None) -> No
     if held >= cap:
         raise TableError("limit", f"your address already has {held} unfinished tables on "
                          f"this server (at most {cap}): finish or leave one first")
+
+
+def runs_programs(cpu: str) -> bool:
+    """Whether a table of CPU strength ``cpu`` runs outside programs (``--bot``)."""
+    try:
+        return is_external(spec_of(cpu))
+    except ValueError:
+        return False
+
+
+def check_programs(hub: Holder, address: str, cpu: str, but: Table | None = None) -> None:
+    """Refuse a table whose CPUs are outside programs (``cpu``: its CPU strength; made, or
+    a table's options changed to it) past ``program_tables_per_address`` unfinished ones
+    made from ``address`` or ``program_tables`` in all on this process: each runs a process
+    for each CPU seat. ``but``: a table not counted (the one whose options change, or a
+    table not yet started that a new one makes its owner leave)."""
+    s = hub.settings
+    if not runs_programs(cpu):
+        return
+    running = [t for t in hub.tables.values() if live(t) and t is not but
+               and runs_programs(t.cpu_default)]
+    cap = s.program_tables_per_address
+    if cap > 0 and address:
+        held = sum(1 for t in running if t.address == address)
+        if held >= cap:
+            raise TableError("limit", f"your address already has {held} unfinished tables "
+                             f"whose CPUs are {cpu} (at most {cap}, each runs a program for "
+                             "every CPU): finish or leave one first, or choose another "
+                             "CPU strength")
+    if 0 < s.program_tables <= len(running):
+        raise TableError("limit", f"this server runs {len(running)} tables whose CPUs are "
+                         f"outside programs already (at most {s.program_tables}): choose "
+                         "another CPU strength, or try again once a match has ended")
 
 
 def check_upload(hub: Holder, user_id: int, address: str = "") -> None:
@@ -346,7 +380,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "join_miss_rate", "join_miss_burst", "signup_rate", "signup_burst",
     "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
-    "replay_burst", "handover_ms",
+    "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
+    "upload_address_rate", "upload_address_burst",
 )
 
 
@@ -367,7 +402,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "signup_rate", "signup_burst", "chat_address_rate", "chat_address_burst",
     "idle_seconds", "spectators_per_address", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
-    "replay_burst", "frame_rate", "frame_burst",
+    "replay_burst", "frame_rate", "frame_burst", "program_tables_per_address",
+    "program_tables", "upload_address_rate", "upload_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -435,13 +471,15 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "create_rate", "create_address_rate", "join_miss_rate", "signup_rate",
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
-    "sessions_per_user",
+    "sessions_per_user", "program_tables_per_address", "program_tables",
+    "upload_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
-                                    "change_address_burst", "replay_burst", "frame_burst"})
+                                    "change_address_burst", "replay_burst", "frame_burst",
+                                    "upload_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

@@ -81,6 +81,21 @@ class Settings:
     create_burst: float = 10.0
     create_address_rate: float = 1.0
     create_address_burst: float = 30.0
+    #: Unfinished tables (waiting or active) whose CPUs are outside programs an operator
+    #: offers (``spades serve --bot``) made from one client address, and from everyone on
+    #: this process (0: no cap). Each such table runs a program for each of up to three
+    #: CPU seats (with ``--bots process``, one in each worker that decides for it), a
+    #: process of its own of maybe tens of MB: one address's guests at
+    #: ``tables_per_address`` tables kept 150 of them running.
+    program_tables_per_address: int = 5
+    program_tables: int = 50
+    #: Records uploaded (``POST /api/records``, either mode) a second per client address,
+    #: all its users together (bursts), each counted once per 100 KB begun
+    #: (``limits.RECORD_COST_BYTES``): each is stored for good, every action a row (about
+    #: 15 times its size in the database), and the create rates above let one address
+    #: store over 1 MB a second.
+    upload_address_rate: float = 0.01
+    upload_address_burst: float = 30.0
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).
@@ -143,6 +158,8 @@ class Settings:
     #: (bursts): a finished game's record or score sheet not kept ready, or the sheet of a
     #: table another process runs. Each replay runs on the database thread every table's
     #: moves use; a long match counts once per 100 hands begun (limits.REPLAY_COST_HANDS).
+    #: A history's scores so far (an unfinished match replayed once per state of its
+    #: moves) count too: past the rate they are the ones last worked out, or none.
     replay_rate: float = 1.0
     replay_burst: float = 30.0
     #: People one table keeps as removed by its owner (``remove``; ``readmit`` lets one

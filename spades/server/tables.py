@@ -1566,16 +1566,18 @@ class Table:
             return
         self.finish_failures = 0
         self.status = "finished"
-        self._release_programs()
+        self.release_programs()
         over = MatchOver(m.winner, tuple(m.scores))
         self.emit({"kind": "match_over", "hand": m.hand_number, "winner": m.winner,
                    "text": lambda n: n.say(over)}, with_table=True)
         await self._owner_gone()
         self.hub.lobby_changed(self)
 
-    def _release_programs(self) -> None:
-        """The match is over: its external programs are told ``quit`` and reaped (they were
-        left running until the server stopped, three for a table of them)."""
+    def release_programs(self) -> None:
+        """The match is over, or the table stops mid-match (abandoned, or run by another
+        process now): its external programs are told ``quit`` and reaped (they were left
+        running until the server stopped, three for a table of them; a table stopped
+        mid-match left them until idle for ``cpu.EXTERNAL_IDLE`` at a later decision)."""
         for seat, place in enumerate(self.places):
             try:
                 spec = spec_of(place.cpu or self.cpu_default)

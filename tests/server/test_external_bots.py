@@ -79,8 +79,8 @@ def test_the_programs_are_stopped_when_the_match_is_over(registered: None,
 
 
 def test_a_program_idle_too_long_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A table closed or abandoned mid-match (or finished in another worker process) never
-    # releases its programs: they are stopped once idle, at the next decision of any seat.
+    # A program whose table stopped without releasing it (an abandoned table releases its
+    # programs: test_attack_round3.py) is stopped once idle, at the next decision of any seat.
     match = Match.new(profile("cardems"), seed=1)
     obs = match.observation(match.current_player)
     spec = f"cmd:{sys.executable} {SIMPLE_BOT}"
