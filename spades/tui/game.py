@@ -394,7 +394,7 @@ class TerminalGame:
         if self.explained != self.match.hand_number:
             self.explained = self.match.hand_number
             self.say("Your cards are numbered for this hand, and keep their numbers until it "
-                     f"is over: {text.number_ranges(self.dealt())}.")
+                     f"is over: {text.number_ranges(self.dealt(), obs.hand)}.")
         if obs.phase is PLAY and self.told_cards != self.match.hand_number:
             self.told_cards = self.match.hand_number  # at the first card prompt of a hand
             self.say("Type a card by its number or its name, like qh or queen of hearts; "

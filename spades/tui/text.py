@@ -168,15 +168,25 @@ def card_numbers(dealt: int) -> dict[int, int]:
     return {c: i for i, c in enumerate(sorted_for_display(dealt), start=1)}
 
 
-def number_ranges(dealt: int) -> str:
-    """``hearts 1 to 2, spades 3 to 5, diamonds 6, clubs 7 to 13``: the numbers of each suit."""
+def number_ranges(dealt: int, held: int | None = None) -> str:
+    """``hearts 1 to 2, spades 3 to 5, diamonds 6, clubs 7 to 13``: the numbers of each suit
+    of the cards ``held`` (default: all ``dealt``), which keep their numbers of the deal: a
+    suit with a number gone between is said in runs, ``clubs 7 to 9 and 11``; a suit no
+    longer held is not named (a resume mid-hand said "clubs 8" of a club played)."""
     numbers = card_numbers(dealt)
+    keep = dealt if held is None else held
     parts = []
     for suit in DISPLAY_SUIT_ORDER:
-        own = [n for c, n in numbers.items() if SUIT_OF[c] == suit]
-        if own:
-            span = str(own[0]) if len(own) == 1 else f"{own[0]} to {own[-1]}"
-            parts.append(f"{SUIT_NAMES[suit]} {span}")
+        own = [n for c, n in numbers.items() if SUIT_OF[c] == suit and keep >> c & 1]
+        runs: list[list[int]] = []
+        for n in own:
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        if runs:
+            spans = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+            parts.append(f"{SUIT_NAMES[suit]} {' and '.join(spans)}")
     return ", ".join(parts)
 
 

@@ -76,6 +76,11 @@ def test_hand_is_read_in_words_in_seed_002_order() -> None:
     assert text.hand_plain(hand, legal, "You can play") == (
         "You can play, 2 cards: hearts: three, queen.")
     assert text.number_ranges(hand) == "hearts 1 to 2, spades 3 to 4, diamonds 5, clubs 6"
+    # mid-hand, only what is held: a played suit not named, a gap said in runs
+    held = hand & ~(1 << parse_card("2C")) & ~(1 << parse_card("4S"))
+    assert text.number_ranges(hand, held) == "hearts 1 to 2, spades 4, diamonds 5"
+    six = sum(1 << parse_card(c) for c in ["2C", "3C", "4C", "5C", "6C"])
+    assert text.number_ranges(six, six & ~(1 << parse_card("4C"))) == "clubs 1 to 2 and 4 to 5"
     played = hand & ~(1 << parse_card("3H")) & ~(1 << parse_card("4S"))
     assert text.numbered_cards(hand, played) == (
         "Card numbers: 2 queen of hearts, 4 ace of spades, 5 king of diamonds, "

@@ -449,6 +449,37 @@ def test_a_resume_during_others_bids_tells_the_bids_so_far(tmp_path: Path) -> No
             "played.") in out, out
 
 
+def test_a_resume_mid_hand_numbers_only_the_cards_still_held(tmp_path: Path) -> None:
+    # "Your cards are numbered for this hand ...: hearts 1 to 3, ..., clubs 8 to 13" named
+    # the numbers of every card dealt, those played too ("clubs 8" with no club left).
+    import json
+    import random
+
+    from spades.engine import Match, profile
+    from spades.tui import text
+
+    db = str(tmp_path / "g.sqlite3")
+    match = Match(profile("cardems"), rng=random.Random(5), dealer=1)  # South leads
+    while match.phase == "bid":
+        match.apply(match.legal_actions()[-1] if match.current_player != 2 else
+                    match.legal_actions()[3])
+    while len(match.log[-1].plays) < 20:  # five tricks
+        match.apply(match.legal_actions()[0])
+    dealt, held = match.log[-1].deal[2], match.hands[2]
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(match.to_record(human=2)), encoding="utf-8")
+    assert run_cli("import", str(record), "--db", db).returncode == 0
+    out = run_cli("play", "--plain", "--resume", "last", "--db", db, input="q\n").stdout
+    said = re.search(r"keep their numbers until it is over: (.*)\.\n", out)
+    assert said, out
+    named: set[int] = set()
+    for span in re.findall(r"\d+(?: to \d+)?", said.group(1)):
+        a, _, b = span.partition(" to ")
+        named |= set(range(int(a), int(b or a) + 1))
+    numbers = text.card_numbers(dealt)
+    assert named == {numbers[c] for c in numbers if held >> c & 1}, (said.group(1), out)
+
+
 def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
     # On a resume mid-trick it said "This trick: South played the three of hearts" of
     # the reader's own card.
