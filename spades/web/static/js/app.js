@@ -961,9 +961,11 @@ class App {
 
   async renderStats() {
     const page = this.page("Statistics and history");
-    if (!store.token() || !this.user) {
-      if (store.token()) { this.conn.open(); }
-      try { this.user = this.user || await api("GET", "/api/me"); } catch { /* no session */ }
+    // No token, no session: not asked of /api/me (its 401 was a failed request in the
+    // console of every fresh visitor's statistics page).
+    if (store.token() && !this.user) {
+      this.conn.open();
+      try { this.user = await api("GET", "/api/me"); } catch { /* the session has ended */ }
     }
     if (!this.user) { page.append(h("p", { id: "stats-none" }, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
     page.append(...await this.userSections());
