@@ -24,7 +24,7 @@ from spades.cli.play import (
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
-from spades.present.sheet import score_sheet, side_name, unmarked
+from spades.present.sheet import look_note, score_sheet, side_name, unmarked
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
@@ -361,11 +361,13 @@ def run_show(args: argparse.Namespace) -> int:
                 if game.kind == "import" else "a table of the game server (spades serve)")
         print(f"Game {game.id[:8]}, started {when}: {what}. "
               f"Result: {'finished' if match.is_over() else 'unfinished'}.")
-    print(score_sheet(match, names))
+    print(score_sheet(match, names, looks=True))  # (who looked before bidding: not Blind Nil)
     if match.phase in ("bid", "play"):
         plain = [unmarked(n) for n in names]
         for line in text.status_lines(match, plain)[:-1]:  # (marked above)
             print(line)
+        if match.log and (note := look_note(match.rules, match.log[-1], plain.__getitem__)):
+            print(note)  # the hand it stopped in: looked, Blind Nil, or not yet
         trick = text.open_trick_sentence(match, plain)  # the cards of the trick it stopped in
         if trick is not None:
             print(trick)
