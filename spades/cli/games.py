@@ -78,7 +78,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("stats", help="your statistics, per rules profile",
                        description="Matches and hands played and won, average points per "
                        "hand, bids made and set, nil and blind nil tried and made, bags and bag "
-                       "penalties: over the games played in the terminal (and imported ones).")
+                       "penalties: over the games played in the terminal (and imported ones), "
+                       "an unfinished game's hands so far included (Matches counts finished "
+                       "ones only).")
     p.add_argument("--rules", metavar="PROFILE", help="only this rules profile (or custom: "
                    "the games of no profile, such as imported records with custom rules)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
