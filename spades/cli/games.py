@@ -24,7 +24,7 @@ from spades.cli.play import (
 from spades.cli.replay import read_input, read_records
 from spades.engine import Match, RecordError, RulesError, SpadesError, profile, replay
 from spades.engine.rules import shown
-from spades.present.sheet import score_sheet, side_name, unmarked
+from spades.present.sheet import look_note, score_sheet, side_name, unmarked
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
@@ -78,7 +78,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("stats", help="your statistics, per rules profile",
                        description="Matches and hands played and won, average points per "
                        "hand, bids made and set, nil and blind nil tried and made, bags and bag "
-                       "penalties: over the games played in the terminal (and imported ones).")
+                       "penalties: over the games played in the terminal (and imported ones), "
+                       "an unfinished game's hands so far included (Matches counts finished "
+                       "ones only).")
     p.add_argument("--rules", metavar="PROFILE", help="only this rules profile (or custom: "
                    "the games of no profile, such as imported records with custom rules)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -361,11 +363,13 @@ def run_show(args: argparse.Namespace) -> int:
                 if game.kind == "import" else "a table of the game server (spades serve)")
         print(f"Game {game.id[:8]}, started {when}: {what}. "
               f"Result: {'finished' if match.is_over() else 'unfinished'}.")
-    print(score_sheet(match, names))
+    print(score_sheet(match, names, looks=True))  # (who looked before bidding: not Blind Nil)
     if match.phase in ("bid", "play"):
         plain = [unmarked(n) for n in names]
         for line in text.status_lines(match, plain)[:-1]:  # (marked above)
             print(line)
+        if match.log and (note := look_note(match.rules, match.log[-1], plain.__getitem__)):
+            print(note)  # the hand it stopped in: looked, Blind Nil, or not yet
         trick = text.open_trick_sentence(match, plain)  # the cards of the trick it stopped in
         if trick is not None:
             print(trick)
@@ -444,7 +448,29 @@ STAT_LINES: tuple[tuple[str, str], ...] = (
 )
 
 
-def stats_lines(title: str, stats: Stats) -> list[str]:
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def counted_line(stats: Stats, unfinished: tuple[int, int] = (0, 0)) -> str:
+    """What the lines above count, said plainly: the finished matches, and the hands scored
+    so far of the unfinished ones, ``unfinished`` = (matches, their hands), which the page's
+    statistics (a server's finished matches only) leave out: ``Counted: 2 finished matches
+    and 1 unfinished one, whose 3 hands so far are in Hands, Bids, Nil and Bags (Matches
+    counts finished ones only).``"""
+    done = _count(stats.matches_played, "finished match", "finished matches")
+    matches, hands = unfinished
+    if not matches:
+        return f"  Counted: {done}, no unfinished one."
+    return (f"  Counted: {done} and {_count(matches, 'unfinished one', 'unfinished ones')}, "
+            f"whose {_count(hands, 'hand', 'hands')} so far "
+            f"{'is' if hands == 1 else 'are'} in Hands, Bids, Nil and Bags (Matches counts "
+            "finished ones only).")
+
+
+def stats_lines(title: str, stats: Stats, unfinished: tuple[int, int] = (0, 0)) -> list[str]:
+    """A profile's statistics as ``spades stats`` says them; ``unfinished``: how many of
+    the matches counted are not finished, and their hands so far (which are counted)."""
     data = stats.to_json()
     data["average_points"] = stats.average_points
     # (no hand scored yet, as in a profile of unfinished games alone: no average, not 0.0)
@@ -452,7 +478,8 @@ def stats_lines(title: str, stats: Stats) -> list[str]:
                             if stats.hands_played else "no average yet")
     penalties = data["bag_penalties"]  # "1 bag penalty", not "1 bag penalties"
     data["bag_penalties_said"] = f"{penalties} bag penalt{'y' if penalties == 1 else 'ies'}"
-    return [title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]
+    return ([title] + [f"  {label}: {fmt.format(**data)}." for label, fmt in STAT_LINES]
+            + [counted_line(stats, unfinished)])
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -466,8 +493,21 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.rules:
         pairs = [(m, s) for m, s in pairs if m.rules.name == args.rules]
     book = compute(pairs)
-    if args.json:
-        print(json.dumps(book.to_json()))
+    # Unfinished games count too, their hands so far (the server's page counts finished
+    # matches only): how many, per profile, so that the lines and the JSON say so.
+    unfinished: dict[str, tuple[int, int]] = {}
+    for m, _ in pairs:
+        if not m.is_over():
+            count, hands = unfinished.get(m.rules.name, (0, 0))
+            unfinished[m.rules.name] = (count + 1, hands + len(m.results))
+    every = (sum(u[0] for u in unfinished.values()), sum(u[1] for u in unfinished.values()))
+    if args.json:  # (the totals above count the hands of the unfinished ones too)
+        data = book.to_json()
+        data["total"].update(matches_unfinished=every[0], hands_unfinished=every[1])
+        for name, stats in data["by_profile"].items():
+            count, hands = unfinished.get(name, (0, 0))
+            stats.update(matches_unfinished=count, hands_unfinished=hands)
+        print(json.dumps(data))
         return 0
     if not book.by_profile:
         which = f" under {args.rules} rules" if args.rules else ""
@@ -475,9 +515,9 @@ def run_stats(args: argparse.Namespace) -> int:
         return 0
     lines: list[str] = []
     for name, stats in sorted(book.by_profile.items()):
-        lines += stats_lines(f"{name} rules:", stats)
+        lines += stats_lines(f"{name} rules:", stats, unfinished.get(name, (0, 0)))
     if len(book.by_profile) > 1:
-        lines += stats_lines("All rules together:", book.total)
+        lines += stats_lines("All rules together:", book.total, every)
     print("\n".join(lines))
     return 0
 

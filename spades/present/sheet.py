@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spades.engine import HandResult, Match
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
+from spades.engine.hands import HandLog
 from spades.engine.rules import Rules
 from spades.engine.scoring import bags_to_warn
 from spades.present.rules import bonus_note, ten_for_200_note
@@ -128,11 +130,36 @@ def points_detail(rules: Rules, result: HandResult, side: int) -> str:
     return f"{ten}: {said}" if ten and not plain else ten if ten else "" if plain else said
 
 
-def score_sheet(match: Match, names: list[str] | None = None) -> str:
+def look_note(rules: Rules, log: HandLog, name: Callable[[int], str]) -> str:
+    """Whether the first bidder of a hand where blind nil was open to it looked at its cards
+    (a bid made after looking) or bid Blind Nil unseen, as a sentence; '' where the rules
+    have no blind nil. The record holds it: a look is the LOOK before that seat's bid (a
+    record written without it gets it back on replay, docs/records.md), and the hand's
+    ``looked`` in a hand cut between the look and the bid."""
+    if not rules.blind_nil:
+        return ""
+    first = name((log.dealer + 1) % rules.players)
+    bids = [(n, a) for n, a in enumerate(log.actions) if BID_BASE <= a <= BLIND_NIL]
+    bid = bids[0][1] if bids else None
+    if bid == BLIND_NIL:
+        return f"{first} bid Blind Nil without looking at the cards."
+    if LOOK not in log.actions:  # (no bid yet: the choice is still open)
+        return f"{first} has not looked at the cards yet: Blind Nil is still open."
+    timer = " (the turn timer showed them)" if log.actions.index(LOOK) in log.timeouts else ""
+    if bid is None:
+        return (f"{first} looked at the cards{timer} and has yet to bid: too late for "
+                "Blind Nil.")
+    return (f"{first} looked at the cards{timer} before bidding "
+            f"{bid_words(bid - BID_BASE)}, so not Blind Nil.")
+
+
+def score_sheet(match: Match, names: list[str] | None = None, *, looks: bool = False) -> str:
     """A plain-text score sheet, one line per hand and side, then the totals. Its words are
     read aloud as they are written: "Score sheet: cardems, ..." (not an em dash), "North and
     South" (not "&"); a continued record's CPU is "Nora (CPU)" where its side is first
-    named, then "Nora" (not in every hand)."""
+    named, then "Nora" (not in every hand). With ``looks``, a hand where blind nil was open
+    says after its bids whether the first bidder looked at the cards first (see
+    :func:`look_note`), as ``spades show`` does."""
     if not isinstance(match, Match):
         raise TypeError(f"score_sheet takes a Match (replay(record) gives one), "
                         f"not a {type(match).__name__}")
@@ -166,6 +193,9 @@ def score_sheet(match: Match, names: list[str] | None = None) -> str:
                 + (f" ({detail})" if detail else "") + ", "
                 f"total {r.scores[k]}, bags {r.bags[k]}"
             )
+        if looks and 0 < r.number <= len(match.log) and (
+                note := look_note(rules, match.log[r.number - 1], name)):
+            lines.append(f"  {note}")
     lines.append("Totals: " + "; ".join(
         f"{side(k)} {match.scores[k]} ({match.bags[k]} "
         + ("bag" if match.bags[k] == 1 else "bags")

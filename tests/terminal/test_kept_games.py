@@ -562,3 +562,28 @@ def test_a_game_between_hands_is_said_after_its_hand_everywhere(tmp_path: Path) 
     out = run_cli("import", str(none), "--db", str(db))
     assert "(unfinished, not dealt yet)." in out.stdout, out.stdout
     assert ", cardems, unfinished, not dealt yet: " in run_cli("history", "--db", str(db)).stdout
+
+
+def test_stats_say_that_unfinished_games_count_their_hands_so_far(tmp_path: Path) -> None:
+    """``spades stats`` counts the hands so far of an unfinished game (the page's statistics,
+    a server's finished matches only, do not): "Matches: 1 played" beside the hands of two
+    matches, and nothing said of it, so the same games gave other numbers on the page."""
+    db = tmp_path / "g.sqlite3"
+    record = example()
+    cut = tmp_path / "cut.json"  # one hand and a half of another match: one hand scored
+    second = record["hands"][1]
+    cut.write_text(json.dumps({**record, "hands": [record["hands"][0],
+                                                   {**second, "plays": second["plays"][:6]}]}),
+                   encoding="utf-8")
+    out = run_cli("import", str(cut), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    text = run_cli("stats", "--db", str(db)).stdout
+    assert ("  Counted: 0 finished matches and 1 unfinished one, whose 1 hand so far is in "
+            "Hands, Bids, Nil and Bags (Matches counts finished ones only).") in text, text
+    book = stats(db)["total"]
+    assert (book["matches_unfinished"], book["hands_unfinished"]) == (1, 1), book
+    assert run_cli("import", str(EXAMPLE), "--db", str(db)).returncode == 0  # it ended
+    text = run_cli("stats", "--db", str(db)).stdout
+    assert "  Counted: 1 finished match, no unfinished one.\n" in text, text
+    book = stats(db)["total"]
+    assert (book["matches_unfinished"], book["hands_unfinished"]) == (0, 0), book

@@ -157,7 +157,9 @@ def test_a_terminal_record_continues_at_the_seat_it_says_is_yours(
 
 def test_the_statistics_say_whose_counts_they_are(new_page: Any, server: str) -> None:
     """"Bids made" counted the side's contracts, "Nil tried" your own bids, "Bags" the side's:
-    the page did not say so (nor that only finished matches count)."""
+    the page did not say so (nor that only finished matches count). Nor that an unfinished
+    match's hands are not counted here, which ``spades stats`` counts: the same games gave
+    other numbers in the terminal, and neither said why."""
     page = new_page()
     page.goto(server + "#/stats")
     page.evaluate("fetch('/api/guest', {method: 'POST', headers: {'Content-Type': "
@@ -166,7 +168,9 @@ def test_the_statistics_say_whose_counts_they_are(new_page: Any, server: str) ->
                   "JSON.stringify(s.token)); location.reload(); })")
     page.wait_for_selector(".stats-note")
     assert page.text_content(".stats-note") == (
-        "Over your finished matches. Bids made and set are your side's contracts; nil and "
+        "Over your finished matches only: a match not finished adds nothing here, not even "
+        "its hands, until it ends (spades stats in the terminal also counts the hands so far "
+        "of its unfinished games). Bids made and set are your side's contracts; nil and "
         "blind nil, your own bids; bags and bag penalties, your side's.")
     assert not page.errors, page.errors
 

@@ -961,9 +961,11 @@ class App {
 
   async renderStats() {
     const page = this.page("Statistics and history");
-    if (!store.token() || !this.user) {
-      if (store.token()) { this.conn.open(); }
-      try { this.user = this.user || await api("GET", "/api/me"); } catch { /* no session */ }
+    // No token, no session: not asked of /api/me (its 401 was a failed request in the
+    // console of every fresh visitor's statistics page).
+    if (store.token() && !this.user) {
+      this.conn.open();
+      try { this.user = await api("GET", "/api/me"); } catch { /* the session has ended */ }
     }
     if (!this.user) { page.append(h("p", { id: "stats-none" }, "Play a match first: your statistics and history appear here.")); this.recordsPanel(page); return; }
     page.append(...await this.userSections());
@@ -1045,8 +1047,9 @@ class App {
       dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v))));
     }
     sec.append(dl);
-    // whose counts they are (as spades.stats counts them, and spades stats says in the terminal)
-    sec.append(h("p", { class: "stats-note" }, "Over your finished matches. Bids made and set are your side's contracts; nil and blind nil, your own bids; bags and bag penalties, your side's."));
+    // whose counts they are (as spades.stats counts them, and spades stats says in the
+    // terminal), and which matches: the server keeps totals of finished matches alone
+    sec.append(h("p", { class: "stats-note" }, "Over your finished matches only: a match not finished adds nothing here, not even its hands, until it ends (spades stats in the terminal also counts the hands so far of its unfinished games). Bids made and set are your side's contracts; nil and blind nil, your own bids; bags and bag penalties, your side's."));
     return sec;
   }
 
