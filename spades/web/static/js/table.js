@@ -174,6 +174,7 @@ export class TableView {
     this.lastTrick = null; // {cards, winner} shown until the next card
     this.selected = null;
     this.warned = null; // turn key already warned about
+    this.warnAfterTurn = null; // a turn whose server warning waits for "your turn" to be said
     this.turnKey = null; // last turn announced to me
     this.hintAsked = null; // this turn's request for the server's hint: {key, answer}
     this.sheetData = null;
@@ -612,7 +613,13 @@ export class TableView {
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
     if (ev.kind === "timer_warning") {
-      if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
+      if (ev.seat === this.mySeat && this.isPlayer) {
+        // a turn not shown yet (its deal held behind the hand's summary, or cards still on
+        // their way): the warning comes after "your turn", in order (checkTurn), not before it
+        if (msg.view && this.turnKey !== turnKeyOf(msg.view)) { this.warnAfterTurn = turnKeyOf(msg.view); return; }
+        this.warnTimer(ev.seconds_left, msg.view);
+        return;
+      }
       // dropped if that player has acted before it is read
       const at = this.arrivedSeq;
       this.say(`${this.seatName(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`,
@@ -944,6 +951,11 @@ export class TableView {
     }
     // after everything said before it (polite, in order); dropped if the turn has passed
     this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
+    if (this.warnAfterTurn === key) { // the server's warning came before the turn was shown
+      this.warnAfterTurn = null;
+      const left = this.timeLeft();
+      if (left !== null && left > 0) this.warnTimer(left, v, { inOrder: true });
+    }
     if (this.app.settings.autoplay && v.phase === "play") {
       // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
