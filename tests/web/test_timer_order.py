@@ -10,6 +10,8 @@ from typing import Any
 from tests.web.helpers import Speech, create_cpu_table
 from tests.web.test_summary_timer import KEEP, play_to_summary
 
+CHIP = ("(() => { const c = document.getElementById('timer-chip');"
+        " return c && c.offsetParent ? c.textContent : null; })()")
 WARNING_QUEUED = """() => spadesApp.table.queue.some(
   m => m.event && m.event.kind === 'timer_warning' && m.event.seat === spadesApp.table.mySeat)"""
 
@@ -33,5 +35,27 @@ def test_the_warning_of_a_turn_held_behind_the_summary_comes_after_your_turn(
     warn = speech.wait_for("seconds left to bid", timeout=5)
     assert warn["kind"] == "polite", warn  # in order, after the turn
     assert turn
+    speech.wait_for("Time is up for you", timeout=10)
+    assert not page.errors, page.errors
+
+
+def test_the_clock_behind_the_summary_is_shown_and_told(new_page: Any, server: str) -> None:
+    """The same clock, running behind the hand's summary: the countdown was gone from the
+    status line ("the seconds left show all the time"), and Y said "There is no turn timer
+    running." while your time ran out. Both follow the turn waiting behind the summary."""
+    page = new_page(settings=KEEP)
+    speech = Speech(page)
+    create_cpu_table(page, server, "Tos", profile="cards4net", timer=5, first_dealer=2)
+    play_to_summary(page)
+    page.evaluate("clearTimeout(spadesApp.table.summaryTimer)")
+    page.wait_for_function("""() => spadesApp.table.queue.some(
+      m => m.event && m.event.kind === 'deal')""", timeout=10000)
+    page.wait_for_function(f"({CHIP} || '').endsWith(' s left')", timeout=3000)
+    assert page.evaluate("spadesApp.table.summaryShown()")
+    speech.new()
+    page.keyboard.press("y")
+    told = speech.wait_for("left", timeout=3)
+    assert told["text"].startswith("You have ") and told["text"].endswith("seconds left."), told
+    page.keyboard.press("Escape")
     speech.wait_for("Time is up for you", timeout=10)
     assert not page.errors, page.errors
