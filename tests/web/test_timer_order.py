@@ -59,3 +59,16 @@ def test_the_clock_behind_the_summary_is_shown_and_told(new_page: Any, server: s
     page.keyboard.press("Escape")
     speech.wait_for("Time is up for you", timeout=10)
     assert not page.errors, page.errors
+
+
+def test_one_second_left_is_said_in_the_singular(new_page: Any, server: str) -> None:
+    """Y in the last second of your turn said "You have 1 seconds left."."""
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, "Tsg", profile="race400", timer=5)
+    page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
+    page.wait_for_function(f"{CHIP} === '1 s left'", timeout=8000)
+    page.keyboard.press("y")
+    told = speech.wait_for("left.", timeout=3)
+    assert told["text"] == "You have 1 second left.", told
+    assert not page.errors, page.errors

@@ -1364,7 +1364,7 @@ class App {
         const left = t.timeLeft();
         const turn = t.clockTurn(); // (the next hand's, behind the hand's summary)
         const mine = turn && turn.seat === t.mySeat && t.isPlayer;
-        say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(turn.seat)} has ${left} seconds left.`);
+        say(left === null ? "There is no turn timer running." : mine ? `You have ${plural(left, "second")} left.` : `${t.seatName(turn.seat)} has ${plural(left, "second")} left.`);
       },
       j: () => t.jumpToHand(),
       b: () => t.focusBid(),

@@ -1183,7 +1183,7 @@ export class TableView {
     if (this.warned === key) return;
     this.warned = key;
     this.app.sounds.play("timer");
-    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
+    this.say(`${plural(Math.round(seconds ?? this.timeLeft() ?? 0), "second")} left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
   }
 
   // ------------------------------------------------------------------ actions
