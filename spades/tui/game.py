@@ -306,6 +306,7 @@ class TerminalGame:
                          + ", or ? for the commands.")
                 continue
             if self.command(entry, obs):
+                self.tell_time_left(deadline)
                 continue
             if obs.hand is not None and self.is_look(entry):
                 # a harmless request, not an error: the cards are there, and how to hear them
@@ -323,8 +324,18 @@ class TerminalGame:
                 self.commit(self.human, action)
                 obs = m.observation(self.human)
                 self.show_turn(obs)
+                self.tell_time_left(deadline)  # the same turn: its clock runs on
                 continue
             return action, False
+
+    def tell_time_left(self, deadline: float | None) -> None:
+        """With the turn timer on, the seconds left, before the prompt comes back after a
+        command or a look at the cards (the clock ran on while they were told)."""
+        if deadline is None:
+            return
+        left = round(deadline - self.console.clock())
+        if left >= 1:
+            self.say(f"You have {left} second{'' if left == 1 else 's'} left.")
 
     def playable_instead(self, card: int, obs: Observation) -> str:
         """After a card you hold is refused (follow suit, spades not broken), the cards you

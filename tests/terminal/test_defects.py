@@ -627,3 +627,29 @@ def test_export_does_not_replace_a_file_without_force(tmp_path: Path) -> None:
         done = run_cli("export", "last", *args, "--db", str(db))
         assert done.returncode == 0 and json.loads(done.stdout)["format"] == "spades-record/1"
     assert "--force" in run_cli("export", "--help").stdout
+
+
+def test_the_time_left_is_said_after_a_look_and_a_command(tmp_path: Path) -> None:
+    """With the turn timer, "look" shows the hand and asks for the bid again within the same
+    turn, whose clock runs on: the prompt came back without the seconds left (only "You have
+    30 seconds." before the look). Now they are said before the prompt comes back, after a
+    look and after a command (the status, the hint) too."""
+    child = spawn(tmp_path / "l.sqlite3", "--plain", "--one-hand", "--rules", "cards4net",
+                  "--timer", "30", "--seed", "7", "--opener", "south", "--cpu", "random")
+    child.expect(r"You have 30 seconds\.\r?\n")
+    child.expect(BID_PROMPT)
+    child.sendline("look")
+    child.expect(r"You look at your cards\.")
+    child.expect(r"Type a bid: [^\r\n]*\r?\n")
+    child.expect(r"\A(You have (\d+) seconds left\.\r?\n)")
+    assert 1 <= int(child.match.group(2)) <= 30
+    child.expect(r"\AYour bid: ")
+    child.sendline("s")
+    child.expect(r"Scores: [^\r\n]*\r?\n")
+    child.expect(r"\AYou have \d+ seconds? left\.\r?\nYour bid: ")
+    child.sendline("2")
+    child.expect(r"You bid 2\.")
+    child.expect(r"You have 30 seconds\.\r?\n")
+    child.expect(CARD_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)

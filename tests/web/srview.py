@@ -198,7 +198,7 @@ def check_order(h: Heard) -> list[str]:
     if not turns:
         problems.append("'Your turn' was never said")
     for a in h.adds:
-        if a["kind"] == "assertive" and not re.match(r"(Refused|\d+ seconds left)", a["text"]):
+        if a["kind"] == "assertive" and not re.match(r"(Refused|\d+ seconds? left)", a["text"]):
             problems.append(f"assertive for something that need not interrupt: {a['text']!r}")
     return problems
 

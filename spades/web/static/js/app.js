@@ -1365,8 +1365,9 @@ class App {
         // (offline, the deadline known is the old one: no count from it)
         if (t.blocked) { say(`${t.blockedWords()} The time left is known again once the table is back.`); return; }
         const left = t.timeLeft();
-        const mine = t.turn && t.turn.seat === t.mySeat && t.isPlayer;
-        say(left === null ? "There is no turn timer running." : mine ? `You have ${left} seconds left.` : `${t.seatName(t.turn.seat)} has ${left} seconds left.`);
+        const turn = t.clockTurn(); // (the next hand's, behind the hand's summary)
+        const mine = turn && turn.seat === t.mySeat && t.isPlayer;
+        say(left === null ? "There is no turn timer running." : mine ? `You have ${plural(left, "second")} left.` : `${t.seatName(turn.seat)} has ${plural(left, "second")} left.`);
       },
       j: () => t.jumpToHand(),
       b: () => t.focusBid(),

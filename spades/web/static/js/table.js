@@ -174,6 +174,7 @@ export class TableView {
     this.lastTrick = null; // {cards, winner} shown until the next card
     this.selected = null;
     this.warned = null; // turn key already warned about
+    this.warnAfterTurn = null; // a turn whose server warning waits for "your turn" to be said
     this.turnKey = null; // last turn announced to me
     this.hintAsked = null; // this turn's request for the server's hint: {key, answer}
     this.sheetData = null;
@@ -612,7 +613,13 @@ export class TableView {
     }
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
     if (ev.kind === "timer_warning") {
-      if (ev.seat === this.mySeat && this.isPlayer) { this.warnTimer(ev.seconds_left, msg.view); return; }
+      if (ev.seat === this.mySeat && this.isPlayer) {
+        // a turn not shown yet (its deal held behind the hand's summary, or cards still on
+        // their way): the warning comes after "your turn", in order (checkTurn), not before it
+        if (msg.view && this.turnKey !== turnKeyOf(msg.view)) { this.warnAfterTurn = turnKeyOf(msg.view); return; }
+        this.warnTimer(ev.seconds_left, msg.view);
+        return;
+      }
       // dropped if that player has acted before it is read
       const at = this.arrivedSeq;
       this.say(`${this.seatName(ev.seat)} has ${plural(Math.round(ev.seconds_left), "second")} left.`,
@@ -944,6 +951,11 @@ export class TableView {
     }
     // after everything said before it (polite, in order); dropped if the turn has passed
     this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
+    if (this.warnAfterTurn === key) { // the server's warning came before the turn was shown
+      this.warnAfterTurn = null;
+      const left = this.timeLeft();
+      if (left !== null && left > 0) this.warnTimer(left, v, { inOrder: true });
+    }
     if (this.app.settings.autoplay && v.phase === "play") {
       // the only legal card goes by itself, unless you played it first (one play per turn)
       const legal = this.legalCards();
@@ -1145,9 +1157,23 @@ export class TableView {
     return `The match is over. ${name} ${name === "You" || this.sides[winner].length > 1 ? "win" : "wins"}!${scores}`;
   }
 
+  /** The turn whose clock runs: while the hand's summary holds the next deal back, the
+   * newest turn waiting behind it (its clock runs on the server all the same), else the
+   * turn shown. */
+  clockTurn() {
+    if (this.summaryShown()) {
+      for (let i = this.queue.length - 1; i >= 0; i--) {
+        const m = this.queue[i];
+        if (m.type === "event" && m.turn !== undefined) return m.turn;
+      }
+    }
+    return this.turn;
+  }
+
   timeLeft() {
-    if (!this.turn || !this.turn.deadline) return null;
-    return Math.max(0, Math.round(this.turn.deadline - Date.now() / 1000));
+    const turn = this.clockTurn();
+    if (!turn || !turn.deadline) return null;
+    return Math.max(0, Math.round(turn.deadline - Date.now() / 1000));
   }
 
   /** The timer's last warning for your turn: said at once (assertive), once per turn; with
@@ -1157,7 +1183,7 @@ export class TableView {
     if (this.warned === key) return;
     this.warned = key;
     this.app.sounds.play("timer");
-    this.say(`${Math.round(seconds ?? this.timeLeft() ?? 0)} seconds left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
+    this.say(`${plural(Math.round(seconds ?? this.timeLeft() ?? 0), "second")} left to ${view && view.phase === "bid" ? "bid" : "play"}.`, { assertive: !inOrder });
   }
 
   // ------------------------------------------------------------------ actions
@@ -2185,11 +2211,13 @@ export class TableView {
     if (why) line.append(h("span", { class: "status-chip offline", id: "blocked-chip" }, this.blockedWords()), " ");
     // (offline, or the seat in another tab: whose turn it was is no longer news)
     line.append(why && v.phase !== "over" && this.status !== "finished" ? `Hand ${v.hand_number}` : `Hand ${v.hand_number} · ${text}`);
-    if (!why && this.turn && this.turn.deadline && v.phase !== "over" && this.status !== "finished") {
-      // the turn timer, visible all the time (WCAG 2.2.1); tick() keeps it current
+    const clock = this.clockTurn();
+    if (!why && clock && clock.deadline && v.phase !== "over" && this.status !== "finished") {
+      // the turn timer, visible all the time (WCAG 2.2.1), the next hand's behind the
+      // hand's summary too; tick() keeps it current
       line.append(h("span", { class: "status-chip timer-chip", id: "timer-chip", role: "timer", "aria-live": "off" },
         h("span", { class: "timer-bar", "aria-hidden": "true" }), h("span", { class: "timer-text" })));
-      this.tick();
+      this.tick({ drawn: true });
     }
     if (v.phase === "play") {
       line.append(h("span", { class: `status-chip ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), v.spades_broken ? "spades broken" : "spades not broken yet"));
@@ -2782,22 +2810,25 @@ export class TableView {
   // ---------- timer
   /** The countdown on the screen, and the page's own warning near the end of your turn (once
    * "your turn" has been said). */
-  tick({ inOrder = false } = {}) {
-    if (!this.el || !this.view || !this.turn || !this.turn.deadline) return;
+  tick({ inOrder = false, drawn = false } = {}) {
+    const turn = this.clockTurn();
+    if (!this.el || !this.view || !turn || !turn.deadline) return;
     if (this.blocked) return; // (the deadline is the old one until the table's state is back)
+    // a clock that started behind the hand's summary (the next deal came after it was drawn)
+    if (!drawn && this.summaryShown() && !this.el.querySelector("#timer-chip")) { this.renderStatus(); return; }
     const left = this.timeLeft();
-    const total = this.turn.seconds || 30;
+    const total = turn.seconds || 30;
     const warnAt = Math.min(10, total / 2);
     const urgent = left <= warnAt;
     const tag = this.el.querySelector(".seat.turn .turn-tag");
     if (tag) { tag.textContent = `${left} s`; tag.classList.add("time"); tag.classList.toggle("urgent", urgent); }
     const chip = this.el.querySelector("#timer-chip");
     if (chip) {
-      const mine = this.myTurn();
-      const who = mine ? "" : ` for ${this.seatName(this.turn.seat)}`;
+      const mine = turn.seat === this.mySeat && this.isPlayer;
+      const who = mine ? "" : ` for ${this.seatName(turn.seat)}`;
       chip.querySelector(".timer-text").textContent = `${left} s left${who}`;
       chip.setAttribute("aria-label", `${plural(left, "second")} left${who}`);
-      chip.style.setProperty("--frac", String(Math.max(0, Math.min(1, (this.turn.deadline - Date.now() / 1000) / total))));
+      chip.style.setProperty("--frac", String(Math.max(0, Math.min(1, (turn.deadline - Date.now() / 1000) / total))));
       chip.classList.toggle("urgent", urgent);
       chip.classList.toggle("mine", mine);
     }
