@@ -204,11 +204,11 @@ def create_cpu_table(page: Any, server: str, name: str, profile: str = "race400"
 def create_private_table(page: Any, server: str, name: str, table_name: str,
                          profile: str, timer: int | None = None, *, one_hand: bool = False,
                          target: int | None = None, cpu: str | None = None,
-                         grace: int | None = None) -> str:
+                         grace: int | None = None, dealer: int | None = None) -> str:
     """Fill the "Create a table" form for a private table of people (with a turn timer of
-    ``timer`` seconds, a one-hand match, a target score, a CPU strength or the seconds a
-    dropped player's seat waits, if given) and create it; wait for the waiting room's
-    invitation. Returns the invitation code."""
+    ``timer`` seconds, a one-hand match, a target score, a CPU strength, the seconds a
+    dropped player's seat waits or the first dealer's place, if given) and create it; wait
+    for the waiting room's invitation. Returns the invitation code."""
     page.goto(server + "#/create")
     page.fill("#c-your-name", name)
     page.fill("#c-name", table_name)
@@ -226,6 +226,8 @@ def create_private_table(page: Any, server: str, name: str, table_name: str,
         page.select_option("#c-cpu", cpu)
     if grace is not None:
         page.fill("#c-grace_seconds", str(grace))
+    if dealer is not None:
+        page.select_option("#c-first_dealer", str(dealer))
     page.click("text=Create the table")
     wait_table_opened(page, lambda: page.wait_for_selector(".invite"))
     return str(page.text_content(".invite")).strip()

@@ -14,7 +14,7 @@ from tests.web.helpers import (
     join_by_invite,
     take_hinted_turn,
 )
-from tests.web.test_rematch import play_both_to_end
+from tests.web.test_rematch import friends_played_to_end
 
 
 def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: str) -> None:
@@ -155,19 +155,9 @@ def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) 
     Bea's seat (its label: "disconnected") showed nothing of it on the screen, her turn's
     timer running down as if she were thinking. Now the seat shows "offline" until she
     is back ("offline", which fits beside the other tags)."""
-    olga = new_page()
-    olga.goto(server + "#/create")  # Bea (across: place 2) deals: her seat has the D chip
-    olga.fill("#c-your-name", "Olgadrop")
-    olga.fill("#c-name", "Drop night")
-    olga.select_option("#c-profile", "game93")
-    olga.check("#c-private")
-    olga.check("#c-one_hand")
-    olga.check("#c-timer-on")
-    olga.fill("#c-turn_timer", "60")
-    olga.select_option("#c-first_dealer", "2")
-    olga.click("text=Create the table")
-    olga.wait_for_selector(".invite")
-    code = str(olga.text_content(".invite")).strip()
+    olga = new_page()  # Bea (across: place 2) deals: her seat has the D chip
+    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93", 60,
+                                one_hand=True, dealer=2)
     bea = new_page()
     join_by_invite(olga, bea, server, code, "Beadrop")
     olga.click("text=Start the match")
@@ -223,17 +213,7 @@ def test_the_rematch_offered_after_the_box_is_closed_is_one_key_away(
 def rematch_ready(new_page: Any, server: str, owner: str, friend: str) -> tuple[Any, Any, int]:
     """A private one-hand table of ``owner`` and ``friend`` played to its end by both pages
     (the end-of-match box open on both)."""
-    olga = new_page()
-    code = create_private_table(olga, server, owner, "Join night", "game93", one_hand=True)
-    bea = new_page()
-    join_by_invite(olga, bea, server, code, friend)
-    olga.click("text=Start the match")
-    for page in (olga, bea):
-        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
-                               timeout=15000)
-    play_both_to_end([olga, bea])
-    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
-    bea.wait_for_selector("#match-over[open]", timeout=30000)
+    olga, bea, _ = friends_played_to_end(new_page, server, owner, friend, "Join night")
     return olga, bea, int(bea.evaluate("spadesApp.table.mySeat"))
 
 
@@ -268,16 +248,8 @@ def test_back_on_a_new_page_she_hears_what_was_played_for_her(
     for you while you were away: …"). The page now keeps her hand in the browser as the game
     goes, and says it after a new start too."""
     olga = new_page()
-    olga.goto(server + "#/create")
-    olga.fill("#c-your-name", "Olgaheld")
-    olga.fill("#c-name", "Held night")
-    olga.select_option("#c-profile", "game93")
-    olga.check("#c-private")
-    olga.check("#c-one_hand")
-    olga.fill("#c-grace_seconds", "1")
-    olga.click("text=Create the table")
-    olga.wait_for_selector(".invite")
-    code = str(olga.text_content(".invite")).strip()
+    code = create_private_table(olga, server, "Olgaheld", "Held night", "game93",
+                                one_hand=True, grace=1)
     bea_first = new_page()
     join_by_invite(olga, bea_first, server, code, "Beaheld")
     olga.click("text=Start the match")

@@ -35,26 +35,35 @@ def play_both_to_end(pages: list[Any], seconds: float = 180) -> None:
                 take_hinted_turn(p, p.evaluate("spadesApp.table.view.phase"))
 
 
+def friends_played_to_end(new_page: Any, server: str, owner: str, friend: str,
+                          table_name: str) -> tuple[Any, Any, str]:
+    """A private one-hand game93 table of ``owner`` and ``friend`` (CPUs in the other
+    places), started and played to its end by both pages: the end-of-match box open on
+    both, the owner's with its Rematch button. Their pages and the table's invite code."""
+    olga = new_page()
+    code = create_private_table(olga, server, owner, table_name, "game93", one_hand=True)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, friend)
+    olga.click("text=Start the match")
+    for page in (olga, bea):
+        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    play_both_to_end([olga, bea])
+    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
+    bea.wait_for_selector("#match-over[open]", timeout=30000)
+    return olga, bea, code
+
+
 def rematch_room(new_page: Any, server: str, olga_name: str, fred_name: str
                  ) -> tuple[Any, Any, int]:
     """Olga's private one-hand table with Fred, played to the end by both pages; Olga
     presses Rematch by keyboard and the new waiting room opens (checked): Olga's and
     Fred's pages and Fred's place."""
-    olga = new_page()
-    code = create_private_table(olga, server, olga_name, "Club evening", "game93",
-                                one_hand=True)
-    fred = new_page()
-    join_by_invite(olga, fred, server, code, fred_name)
+    olga, fred, code = friends_played_to_end(new_page, server, olga_name, fred_name,
+                                             "Club evening")
     old = olga.evaluate("spadesApp.table.id")
     fred_seat = fred.evaluate("spadesApp.table.mySeat")
-    olga.click("text=Start the match")
-    for page in (olga, fred):
-        page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
-                               timeout=15000)
-    play_both_to_end([olga, fred])
     # the owner's match-over box has Rematch beside New match (the friend's has not)
-    olga.wait_for_selector("#match-over[open] #over-rematch", timeout=30000)
-    fred.wait_for_selector("#match-over[open]", timeout=30000)
     assert fred.query_selector("#over-rematch") is None
     olga.focus("#over-rematch")
     olga.keyboard.press("Enter")
