@@ -98,15 +98,14 @@ def test_a_record_kept_for_review_is_in_the_uploaders_history(client: TestClient
                       headers={"Authorization": f"Bearer {bob}"}).json() == []
 
 
-def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
-    """Before: continuing a record on the server renamed its players "CPU 1"..."CPU 4", at
-    the table and in the finished match's record. The CPUs keep the record's names, marked
-    "(CPU)"; the uploader sits under their own name."""
-    from tests.server.helpers import Player, play_to_end
+def _continued_at_west(client: TestClient, **fields: Any) -> tuple[Any, dict[str, str], str]:
+    """Ann continues GOOD's first hand, cut after nine cards (with ``fields`` of the record
+    changed), at West (seat 3) against random CPUs, to a target of 1 (over after a hand or
+    so), and joins the table: her Player, her auth header and the table's id."""
+    from tests.server.helpers import Player
 
     partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
-                   names=["Nora", "Emil", "", "Walt"],
-                   rules={"preset": "cardems", "target": 1})  # over after a hand or so
+                   rules={"preset": "cardems", "target": 1}, **fields)
     ann = Player(client, "Ann")
     auth = {"Authorization": f"Bearer {ann.token}"}
     r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 3,
@@ -114,6 +113,16 @@ def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     tid = r.json()["table_id"]
     assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    return ann, auth, tid
+
+
+def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
+    """Before: continuing a record on the server renamed its players "CPU 1"..."CPU 4", at
+    the table and in the finished match's record. The CPUs keep the record's names, marked
+    "(CPU)"; the uploader sits under their own name."""
+    from tests.server.helpers import play_to_end
+
+    ann, auth, tid = _continued_at_west(client, names=["Nora", "Emil", "", "Walt"])
     ann.until(lambda m: m["type"] == "table")
     assert ann.table is not None
     seats = [(s["kind"], s["name"]) for s in ann.table["seats"]]
@@ -260,17 +269,9 @@ def test_a_players_download_says_which_seat_was_theirs(client: TestClient) -> No
     their statistics from there, though they sat West. It names the downloader's seat, as
     ``spades export`` does; to someone who did not sit there, and for a record kept for
     review (where nobody sat), it names none."""
-    from tests.server.helpers import Player, play_to_end
+    from tests.server.helpers import play_to_end
 
-    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
-                   rules={"preset": "cardems", "target": 1})
-    ann = Player(client, "Ann")
-    auth = {"Authorization": f"Bearer {ann.token}"}
-    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 3,
-                                          "options": {"cpu": "random"}}, headers=auth)
-    assert r.status_code == 200, r.text
-    tid = r.json()["table_id"]
-    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    ann, auth, tid = _continued_at_west(client)
     play_to_end([ann])
     for _ in range(2):  # made, then from the kept copy
         mine = client.get(f"/api/games/{tid}/record", headers=auth).json()
