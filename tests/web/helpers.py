@@ -233,6 +233,24 @@ def create_private_table(page: Any, server: str, name: str, table_name: str,
     return str(page.text_content(".invite")).strip()
 
 
+def friends_at_table(new_page: Any, server: str, owner: str, friend: str, table_name: str,
+                     profile: str = "game93", timer: int | None = None, *, start: bool = True,
+                     **options: Any) -> tuple[Any, Any, str]:
+    """``owner``'s private table (``timer`` and ``options`` as :func:`create_private_table`
+    takes them), ``friend`` seated by its invitation, CPUs in the other places; when
+    ``start``, the owner starts it and her page waits for the bidding. Their two pages and
+    the invitation code."""
+    olga = new_page()
+    code = create_private_table(olga, server, owner, table_name, profile, timer, **options)
+    bea = new_page()
+    join_by_invite(olga, bea, server, code, friend)
+    if start:
+        olga.click("text=Start the match")
+        olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
+                               timeout=15000)
+    return olga, bea, code
+
+
 def join_by_invite(owner: Any, guest: Any, server: str, code: str, name: str) -> None:
     """``guest`` (a page) joins the owner's table by invitation ``code`` under ``name``, and
     the owner's waiting room shows them seated."""

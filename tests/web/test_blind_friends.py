@@ -10,8 +10,7 @@ from tests.server.helpers import wait_until
 from tests.web.helpers import (
     Speech,
     create_cpu_table,
-    create_private_table,
-    join_by_invite,
+    friends_at_table,
     take_hinted_turn,
 )
 from tests.web.test_rematch import friends_played_to_end
@@ -22,13 +21,8 @@ def test_the_invite_link_offers_to_watch_a_started_match(new_page: Any, server: 
     match has started: join as a spectator", and nothing to do it with (a private table cannot
     be watched from the lobby, and #/watch needs the code the page had not kept). Now the
     page offers "Watch the table" there, which opens the table to watch, by keyboard."""
-    olga = new_page()
-    code = create_private_table(olga, server, "Olgawatch", "Watch night", "cards4net")
-    carl = new_page()
-    join_by_invite(olga, carl, server, code, "Carlwatch")
-    olga.click("text=Start the match")
-    olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
-                           timeout=15000)
+    olga, _, code = friends_at_table(new_page, server, "Olgawatch", "Carlwatch",
+                                     "Watch night", "cards4net")
     wes = new_page()
     wes.goto(server + f"#/join/{code}")
     wes.fill("#invite-name", "Weswatch")
@@ -55,12 +49,8 @@ def test_back_mid_hand_she_hears_the_bids_tricks_and_the_last_trick(
     heard "You are back. You sit South at … Hand 1, playing. You hold 10 cards: … Your turn to
     lead." The trick finished while she was away had gone to her: nothing said so, nor what
     anyone had bid and taken. Now where the hand stands is said after where she sits."""
-    olga = new_page()
-    code = create_private_table(olga, server, "Olgaback2", "Back night", "game93",
-                                one_hand=True)
-    bea_first = new_page()
-    join_by_invite(olga, bea_first, server, code, "Beaback2")
-    olga.click("text=Start the match")
+    olga, bea_first, _ = friends_at_table(new_page, server, "Olgaback2", "Beaback2",
+                                             "Back night", one_hand=True)
     pages = [olga, bea_first]
     for _ in range(40):  # hinted turns until Bea's turn after the first trick
         wait_until(lambda: any(p.evaluate(MY_TURN) for p in pages), "a turn", 30, 0.05)
@@ -129,11 +119,8 @@ def test_escape_in_the_chat_box_goes_back_to_the_hand(new_page: Any, server: str
     box, where the keys (J, I, B) only type letters, and Escape did nothing: her hand was
     fifteen Shift+Tabs away. Escape now takes her back to her hand (and, in the waiting room,
     to the seats' heading)."""
-    olga = new_page()
-    code = create_private_table(olga, server, "Olgachat", "Chat night", "game93",
-                                one_hand=True)
-    bea = new_page()
-    join_by_invite(olga, bea, server, code, "Beachat")
+    olga, bea, _ = friends_at_table(new_page, server, "Olgachat", "Beachat", "Chat night",
+                                    start=False, one_hand=True)
     bea.focus("#chat-input")
     bea.keyboard.type("ready")
     bea.keyboard.press("Escape")
@@ -155,14 +142,9 @@ def test_a_player_who_dropped_is_shown_disconnected(new_page: Any, server: str) 
     Bea's seat (its label: "disconnected") showed nothing of it on the screen, her turn's
     timer running down as if she were thinking. Now the seat shows "offline" until she
     is back ("offline", which fits beside the other tags)."""
-    olga = new_page()  # Bea (across: place 2) deals: her seat has the D chip
-    code = create_private_table(olga, server, "Olgadrop", "Drop night", "game93", 60,
-                                one_hand=True, dealer=2)
-    bea = new_page()
-    join_by_invite(olga, bea, server, code, "Beadrop")
-    olga.click("text=Start the match")
-    olga.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
-                           timeout=15000)
+    # Bea (across: place 2) deals: her seat has the D chip
+    olga, bea, _ = friends_at_table(new_page, server, "Olgadrop", "Beadrop", "Drop night",
+                                    timer=60, one_hand=True, dealer=2)
     mine = bea.evaluate("spadesApp.table.mySeat")
     assert mine == 2 and olga.evaluate("spadesApp.table.view.dealer") == mine
 
@@ -221,11 +203,8 @@ def test_your_own_chat_line_is_said_as_yours(new_page: Any, server: str) -> None
     """Bea sent "hello from Bea" and heard "Bea, guest says: hello from Bea", as if another
     Bea (a guest) had written: every other news of hers says "you". Now "You say: …"; the
     others hear her name, as before."""
-    olga = new_page()
-    code = create_private_table(olga, server, "Olgaself", "Self night", "game93",
-                                one_hand=True)
-    bea = new_page()
-    join_by_invite(olga, bea, server, code, "Beaself")
+    olga, bea, _ = friends_at_table(new_page, server, "Olgaself", "Beaself", "Self night",
+                                    start=False, one_hand=True)
     heard, told = Speech(bea), Speech(olga)
     bea.focus("#chat-input")
     bea.keyboard.type("hello from Bea")
@@ -247,12 +226,8 @@ def test_back_on_a_new_page_she_hears_what_was_played_for_her(
     and the cards played for her meanwhile, which a reconnect without closing says ("Played
     for you while you were away: …"). The page now keeps her hand in the browser as the game
     goes, and says it after a new start too."""
-    olga = new_page()
-    code = create_private_table(olga, server, "Olgaheld", "Held night", "game93",
-                                one_hand=True, grace=1)
-    bea_first = new_page()
-    join_by_invite(olga, bea_first, server, code, "Beaheld")
-    olga.click("text=Start the match")
+    olga, bea_first, _ = friends_at_table(new_page, server, "Olgaheld", "Beaheld",
+                                             "Held night", one_hand=True, grace=1)
     bea_first.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'"
                                 " && spadesApp.table.view.hand", timeout=15000)
     before = bea_first.evaluate("spadesApp.table.view.hand")

@@ -11,8 +11,7 @@ from typing import Any
 
 from tests.web.helpers import (
     Speech,
-    create_private_table,
-    join_by_invite,
+    friends_at_table,
     play_hinted_to_end,
     start_quick_match,
     tab_to,
@@ -40,11 +39,8 @@ def friends_played_to_end(new_page: Any, server: str, owner: str, friend: str,
     """A private one-hand game93 table of ``owner`` and ``friend`` (CPUs in the other
     places), started and played to its end by both pages: the end-of-match box open on
     both, the owner's with its Rematch button. Their pages and the table's invite code."""
-    olga = new_page()
-    code = create_private_table(olga, server, owner, table_name, "game93", one_hand=True)
-    bea = new_page()
-    join_by_invite(olga, bea, server, code, friend)
-    olga.click("text=Start the match")
+    olga, bea, code = friends_at_table(new_page, server, owner, friend, table_name,
+                                       one_hand=True)
     for page in (olga, bea):
         page.wait_for_function("spadesApp.table.view && spadesApp.table.view.phase === 'bid'",
                                timeout=15000)
