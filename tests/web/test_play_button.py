@@ -106,8 +106,9 @@ def check_hint_sources(page: Any, speech: Speech) -> None:
     assert page.evaluate("spadesApp.table.legalCards().includes(spadesApp.table.selected)")
     assert page.evaluate("spadesApp.table.turnKey") == key
     card = page.evaluate("spadesApp.table.legalCards().at(-1)")
+    # (a turn's hint is asked once and said again: asked anew here, of the stand-in)
     page.evaluate("""c => { const conn = spadesApp.conn; const real = conn.request.bind(conn);
-      spadesApp.serverHints = true;
+      spadesApp.serverHints = true; spadesApp.table.hintAsked = null;
       conn.request = (m) => m.type === 'hint'
         ? Promise.resolve({ type: 'hint', action: c, reason: 'the bots say so.' }) : real(m);
       window.__realRequest = real; }""", card)
@@ -116,7 +117,8 @@ def check_hint_sources(page: Any, speech: Speech) -> None:
     assert "the bots say so" in said["text"]
     assert page.evaluate("spadesApp.table.selected") == card
     # the server's hint fails (offline, or refused): the page's own is given instead
-    page.evaluate("""() => { spadesApp.conn.request = (m) => m.type === 'hint'
+    page.evaluate("""() => { spadesApp.table.hintAsked = null;
+      spadesApp.conn.request = (m) => m.type === 'hint'
         ? Promise.reject(Object.assign(new Error('gone'), { code: 'offline' }))
         : window.__realRequest(m); }""")
     page.keyboard.press("i")

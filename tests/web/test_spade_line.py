@@ -27,7 +27,9 @@ UNDER = """Number(getComputedStyle(document.querySelector('.trick-info')).zIndex
 def test_the_spade_line_covers_no_seat_on_a_phone(new_page: Any, server: str,
                                                   artifacts: Any) -> None:
     ann, bob = new_page(), new_page(viewport={"width": 390, "height": 844})
-    code = create_private_table(ann, server, "Ann Chip", "Spade line", "race400", timer=60)
+    # Ann deals (the first place is hers): her seat at its widest, the D chip beside her name
+    code = create_private_table(ann, server, "Ann Chip", "Spade line", "race400", timer=60,
+                                dealer=0)
     join_by_invite(ann, bob, server, code, "Bob Chip")  # Ann sits at his East or West
     ann.click("text=Start the match")
     bob.wait_for_function("spadesApp.table && spadesApp.table.view"
