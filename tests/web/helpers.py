@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 ACTIVE_LABEL = """(() => {
@@ -325,3 +326,22 @@ def continue_upload(page: Any, server: str, name: str, path: Any, seat: int) -> 
     page.check("input[name=mode][value=continue]")
     page.select_option("#rec-seat", str(seat))
     page.click("form[aria-labelledby=rec-title] button[type=submit]")
+
+
+@contextmanager
+def browser_reopened(browser: Any, state: Any, server: str, table_name: str) -> Iterator[Any]:
+    """The browser opened again from a closed one's saved `state` (its cookies and storage), back
+    at `table_name` by its "Return to" link and the keyboard; the page's errors are kept in
+    `page.errors`, and the browser is closed again at the end."""
+    ctx = browser.new_context(storage_state=state, bypass_csp=True, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(server)
+        page.get_by_role("link", name=f"Return to {table_name}").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("spadesApp.table && spadesApp.table.view")
+        yield page
+    finally:
+        ctx.close()

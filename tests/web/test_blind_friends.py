@@ -9,6 +9,7 @@ from typing import Any
 from tests.server.helpers import wait_until
 from tests.web.helpers import (
     Speech,
+    browser_reopened,
     create_cpu_table,
     friends_at_table,
     take_hinted_turn,
@@ -67,16 +68,7 @@ def test_back_mid_hand_she_hears_the_bids_tricks_and_the_last_trick(
     state = bea_first.context.storage_state()
     bea_first.context.close()  # the browser closed
     Speech(olga).wait_for("Beaback2 lost the connection")
-    ctx = browser.new_context(storage_state=state, bypass_csp=True, reduced_motion="reduce")
-    try:
-        bea = ctx.new_page()
-        bea.errors = []
-        bea.on("pageerror", lambda e: bea.errors.append(str(e)))
-        bea.goto(server)
-        back = bea.get_by_role("link", name="Return to Back night")
-        back.focus()
-        bea.keyboard.press("Enter")
-        bea.wait_for_function("spadesApp.table && spadesApp.table.view")
+    with browser_reopened(browser, state, server, "Back night") as bea:
         heard = Speech(bea)
         heard.wait_for("You are back")
         said = heard.wait_for("You sit South at Back night")["text"]
@@ -90,8 +82,6 @@ def test_back_mid_hand_she_hears_the_bids_tricks_and_the_last_trick(
         turn = heard.wait_for("Your turn")  # and then her turn, after it
         assert turn["text"].startswith("Your turn"), turn
         assert not bea.errors, bea.errors
-    finally:
-        ctx.close()
 
 
 def test_the_hint_to_look_at_your_cards_says_it_once(new_page: Any, server: str) -> None:
@@ -241,15 +231,7 @@ def test_back_on_a_new_page_she_hears_what_was_played_for_her(
         return bool(olga.evaluate("s => spadesApp.table.view.phase === 'play'"
                                   " && spadesApp.table.view.hand_sizes[s] <= 11", seat))
     wait_until(two_played, "two cards played for Bea", 90, 0.1)
-    ctx = browser.new_context(storage_state=state, bypass_csp=True, reduced_motion="reduce")
-    try:
-        bea = ctx.new_page()
-        bea.errors = []
-        bea.on("pageerror", lambda e: bea.errors.append(str(e)))
-        bea.goto(server)
-        bea.get_by_role("link", name="Return to Held night").focus()
-        bea.keyboard.press("Enter")
-        bea.wait_for_function("spadesApp.table && spadesApp.table.view")
+    with browser_reopened(browser, state, server, "Held night") as bea:
         said = Speech(bea).wait_for("You sit South at Held night")["text"]
         view = bea.evaluate("spadesApp.table.view")
         gone = [c for c in before if c not in view["hand"]]
@@ -263,5 +245,3 @@ def test_back_on_a_new_page_she_hears_what_was_played_for_her(
         assert bea.evaluate("spadesApp.table.handSummary(['2D'])") == (
             "You hold 1 card: 1 diamond.")
         assert not bea.errors, bea.errors
-    finally:
-        ctx.close()
