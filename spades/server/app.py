@@ -1272,6 +1272,9 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if came and conn.table is table:
             await _tell_rematch(hub, table, conn)  # (a rematch made before they came back)
     elif kind == "leave":
+        if msg.table_id is not None and (conn.table is None or conn.table.id != msg.table_id):
+            conn.send(_ack(ref))  # (you are not there: a stale page's leave changes nothing)
+            return
         table = _table(conn)
         await table.detach(conn, leaving=True)
         conn.send(_ack(ref))

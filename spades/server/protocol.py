@@ -446,7 +446,14 @@ class JoinMsg(_Msg):
 
 
 class LeaveMsg(_Msg):
+    """Leave the table you are at (a player's seat is played by the CPU until you join again)."""
+
     type: Literal["leave"]
+    table_id: str | None = Field(
+        default=None, max_length=40, description="the table you mean to leave. When the "
+        "server has put you at another table meanwhile (a rematch you made or joined), a "
+        "`leave` sent by the old table's page is answered with `ack` and changes nothing. "
+        "Without it, you leave whatever table you are at")
 
 
 class SeatMsg(_Msg):

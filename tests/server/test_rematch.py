@@ -431,3 +431,20 @@ def test_an_old_player_back_at_the_kept_place_is_told_so(client: TestClient) -> 
     assert said["event"]["text"].startswith("Bob sits down at"), said
     assert own_words(cal) == ("you are back at your place of the match before, across from "
                               "your partner Zed")
+
+
+def test_a_leave_naming_the_old_table_does_not_leave_the_rematch(client: TestClient) -> None:
+    """A `leave` named no table: sent by the finished table's page after the server had put
+    its owner at the rematch, it left the rematch (the page had to hold it back). A `leave`
+    may name its table now, and one naming another table changes nothing."""
+    ann, _bob, _eve, tid = finished(client, OPTIONS)
+    new = rematch_made(ann)
+    seat = ann.seat
+    assert ann.request({"type": "leave", "table_id": tid})["type"] == "ack"
+    assert ann.welcome["user"]["id"] in hub_of(client).tables[new].members, "left the rematch"
+    assert ann.table is not None and ann.table["id"] == new and ann.seat == seat
+    # naming the table she is at, she leaves it; and again, she is at none, which is no error
+    assert ann.request({"type": "leave", "table_id": new})["type"] == "ack"
+    assert ann.request({"type": "leave", "table_id": new})["type"] == "ack"
+    # without a table id, a leave from nowhere is refused as before
+    assert ann.request({"type": "leave"})["code"] == "state"

@@ -1724,7 +1724,7 @@ export class TableView {
 
   leave() {
     if (!this.isPlayer) { location.hash = "#/lobby"; return; } // (depart() says leave)
-    this.app.conn.send({ type: "leave" });
+    this.app.conn.send({ type: "leave", table_id: this.id });
     store.setLastTable(null);
     location.hash = "#/";
   }
@@ -1738,10 +1738,10 @@ export class TableView {
     clearTimeout(this.spectatorTimer);
     if (!this.msg || this.offTable || (this.isPlayer && this.status !== "active" && this.status !== "finished")) return;
     // the server has put you at another table already (a rematch you made, whose waiting room
-    // opens now): a `leave` (which names no table) would leave that one
+    // opens now): nothing to leave (the server, told which table, would ignore it too)
     const next = this.app.pendingTable;
     if (next && next.table.id !== this.id) return;
-    this.app.conn.send({ type: "leave" });
+    this.app.conn.send({ type: "leave", table_id: this.id });
     const name = this.msg.table.name || "the table";
     this.say(!this.isPlayer ? `You stopped watching ${name}.` : this.status === "active"
       ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
