@@ -1525,6 +1525,7 @@ class Table:
                               "(%s); after a restart a CPU covers it until its player "
                               "joins again", self.id, seat, exc)
             if scored is not None:
+                self.turns.hand_scored()
                 result = m.results[-1]
                 self.emit({"kind": "hand_scored", "hand": scored.hand,
                            "result": views.result_row(result),

@@ -26,6 +26,12 @@ from spades.server.settings import Settings
 
 log = logging.getLogger("spades.server")
 
+#: At a table with a turn timer the page shows a hand's summary for up to this long (its
+#: ``armSummary``), and holds the next deal's events back behind it: a person's turn that
+#: starts meanwhile has its clock started when the summary goes, so that the summary takes
+#: none of the turn's time (with a 5 s timer, "Your turn" came with 2 s left).
+SUMMARY_SECONDS = 3.0
+
 
 class Refused(Exception):
     """What :meth:`Turned.act` raises for a refused action (the table's TableError)."""
@@ -89,6 +95,7 @@ class Turns:
         self.table = table
         self.refused = refused  # what the table's act raises for a refused action
         self.deadline: float | None = None  # unix time when the turn timer fires
+        self.summary_until = 0.0  # (unix time) the last hand's summary shown until then
         self.closed = False
         self._handles: list[asyncio.TimerHandle] = []
         self._cpu_task: asyncio.Task[None] | None = None
@@ -99,6 +106,10 @@ class Turns:
         #: ``idle_seconds``, a CPU covers the seat (``Turned.cover_idle``)
         self._idle: asyncio.TimerHandle | None = None
         self._idle_turn: tuple[int, int] | None = None  # (seat, version) it watches
+
+    def hand_scored(self) -> None:
+        """A hand ended: its summary is on the pages for ``SUMMARY_SECONDS`` from now."""
+        self.summary_until = time.time() + SUMMARY_SECONDS
 
     def turn_over(self) -> None:
         """The seat acted: its timer (and warning) no longer run."""
@@ -154,11 +165,13 @@ class Turns:
         if self._handles:
             return
         loop = asyncio.get_running_loop()
-        self.deadline = time.time() + seconds
+        now = time.time()
+        held = max(0.0, self.summary_until - now)  # (behind the last hand's summary)
+        self.deadline = now + held + seconds
         warn_in = max(seconds / 2, seconds - 10)
         left = seconds - warn_in
-        self._handles.append(loop.call_later(warn_in, self._warn, seat, version, left))
-        self._handles.append(loop.call_later(seconds, self._time_out, seat, version))
+        self._handles.append(loop.call_later(held + warn_in, self._warn, seat, version, left))
+        self._handles.append(loop.call_later(held + seconds, self._time_out, seat, version))
 
     def watch_idle(self, seat: int, version: int) -> None:
         """A person's turn at a table without a turn timer: after ``idle_seconds`` of it

@@ -9,6 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from spades.server import turns
 from spades.server.app import create_app
 from spades.server.settings import Settings
 from tests.server.helpers import (
@@ -421,6 +422,29 @@ def test_turn_timer_warns_then_acts_and_penalizes(client: TestClient) -> None:
     assert 4.5 < time.time() - start < 9
     assert out["event"]["seat"] == ann.seat and out["event"]["penalty_bags"] == 1
     assert out["score"]["bags"][ann.seat] >= 1 or out["score"]["scores"][ann.seat] < 0
+
+
+def test_the_hands_summary_takes_none_of_the_next_turns_time(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page shows a hand's summary (up to 3 s with a turn timer) and says "Your turn"
+    after it: a turn that started meanwhile had its clock running (with a 5 s timer, "Your
+    turn" came with 2 s left). Its clock starts when the summary goes now."""
+    monkeypatch.setattr(turns, "SUMMARY_SECONDS", 60.0)  # (a summary no test outlasts)
+    ann = Player(client, "Ann")
+    tid = new_table(ann, {"profile": "race400", "turn_timer": 30, "players": 3})
+    started(ann)
+    ann.play_first_until(lambda p: p.my_turn())
+    first = ann.turn
+    assert first is not None and first["deadline"] is not None  # the first deal: no summary
+    assert first["deadline"] - time.time() <= 30
+    ann.play_first_until(lambda p: any(
+        m["type"] == "event" and m["event"]["kind"] == "hand_scored" for m in p.frames))
+    ann.play_first_until(lambda p: p.my_turn())
+    assert ann.turn is not None and ann.turn["seconds"] == 30
+    assert ann.turn["deadline"] - time.time() > 60, ann.turn  # 60 s of summary, then 30
+    # the warning (10 s before the end) and the timer's end wait as long (the loop's clock is monotonic)
+    warn, end = (h.when() - time.monotonic() for h in hub_of(client).tables[tid].turns._handles)
+    assert 60 < warn <= 60 + 20 and 60 + 20 < end <= 60 + 30, (warn, end)  # (before: 20, 30)
 
 
 def test_chat_is_limited_and_escaped(client: TestClient) -> None:
