@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,16 +32,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.services import free_port  # noqa: E402
+from tests.web.conftest import served  # noqa: E402
 from tests.web.srview import RECORDER, check_order, delays, heard, play_match, start_match  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 RESULTS = ROOT / "bench" / "results"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(db: Path, port: int, cpu_delay: float | None, log: Any) -> subprocess.Popen[bytes]:
@@ -51,19 +45,7 @@ def start_server(db: Path, port: int, cpu_delay: float | None, log: Any) -> subp
            "--log-level", "warning"]
     if cpu_delay is not None:
         cmd += ["--cpu-delay", str(cpu_delay)]
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    deadline = time.time() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if json.load(r).get("ok"):
-                    return proc
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("spades serve did not start")
-        time.sleep(0.1)
+    return served(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT), port, log)
 
 
 def pct(xs: list[float], q: float) -> float:

@@ -18,16 +18,9 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from tests.services import PostgresServer, RedisServer
+from tests.services import PostgresServer, RedisServer, free_port
 
 Msg = dict[str, Any]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:

@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,18 +21,14 @@ from typing import Any
 
 import pytest
 
+from tests.services import free_port
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "web"
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
 pytestmark = pytest.mark.browser
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
@@ -50,6 +45,12 @@ def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
                             "replay_rate", "upload_address_rate")
            for arg in ("--limit", f"{name}=0")), *extra],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    return served(proc, port, log)
+
+
+def served(proc: subprocess.Popen[bytes], port: int, log: Any) -> subprocess.Popen[bytes]:
+    """``proc``, a ``spades serve`` on ``port``, once its health check answers (within 30 s,
+    else it is killed and the error names its ``log``)."""
     deadline = time.time() + 30
     while True:
         try:
@@ -68,7 +69,7 @@ def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
 def serving(folder: Path, *extra: str) -> Iterator[str]:
     """A ``spades serve`` of a test's own, its database and log in ``folder``, with more
     options ``extra`` (``"--limit", "idle_seconds=2"``): its address, stopped after."""
-    port = _free_port()
+    port = free_port()
     with open(folder / "serve.log", "w") as log:
         proc = start_serve(port, str(folder / "spades.sqlite3"), log, extra)
         try:
@@ -87,7 +88,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (scripts/test installs Debian's chromium)")
     db = tmp_path_factory.mktemp("web") / "spades.sqlite3"
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path_factory.mktemp("weblog") / "serve.log", "w")  # noqa: SIM115
     url = f"http://127.0.0.1:{port}/"
     proc = start_serve(port, str(db), log)

@@ -207,9 +207,10 @@ def test_j_brings_the_hand_and_the_felt_into_view(new_page: Any, server: str) ->
 
 def test_after_a_server_restart_the_page_says_where_the_game_stands(
         browser: Any, tmp_path: Any) -> None:
-    from tests.web.conftest import FAST, _free_port
+    from tests.services import free_port
+    from tests.web.conftest import FAST
 
-    port, db = _free_port(), str(tmp_path / "restart.sqlite3")
+    port, db = free_port(), str(tmp_path / "restart.sqlite3")
     url = f"http://127.0.0.1:{port}/"
     with open(tmp_path / "serve.log", "w") as log:
         proc = start_serve(port, db, log)

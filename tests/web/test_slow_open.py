@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.server.helpers import process_family
-from tests.web.conftest import FAST, _free_port, start_serve
+from tests.services import free_port
+from tests.web.conftest import FAST, start_serve
 from tests.web.helpers import Speech
 
 #: How long the server stays paused, in the page's own clock: past the old 10 s.
@@ -24,7 +25,7 @@ PAUSED_MS = 11000
 @contextlib.contextmanager
 def own_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A ``spades serve`` of this test's own (it is paused and killed): address, process."""
-    port = _free_port()
+    port = free_port()
     with open(folder / "serve.log", "w") as log:
         proc = start_serve(port, str(folder / "spades.sqlite3"), log)
         family: list[int] = []
