@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from spades.bots.hints import compass_names
 from spades.engine import (
     PROFILES,
     Match,
@@ -666,8 +667,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return RecordOut(game_id=gid, summary=summary(match))
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
+        # Without ``seat``, the seat the record names as its ``human`` (spades export and a
+        # player's own download write it); before, the uploader was sat at seat 0 unasked.
+        seat = body.seat if body.seat is not None else record_seat(body.record,
+                                                                   match.rules.players)
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options, address,
+            table = await hub.continue_match(user, match, seat, body.options, address,
                                              names)
         except LeaseLost as exc:
             # Stored (marked an upload), but this process was cut off before it ran the
@@ -780,6 +785,33 @@ def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
     return None
+
+
+def record_seat(record: dict[str, Any], players: int) -> int:
+    """The seat a record names as its ``human`` (a seat's number, or its name as ``spades
+    import --seat`` takes it: ``"west"``, at four players also ``"w"``), for a ``continue``
+    upload that gives no ``seat``: 400 saying that ``seat`` is needed, and which values it
+    takes, when the record names none, or names no seat of its table."""
+    names = compass_names(players)
+    choices = (f"give seat, a number from 0 to {players - 1} "
+               f"({', '.join(f'{i} {n}' for i, n in enumerate(names))})")
+    value = record.get("human")
+    if value is None:
+        raise HTTPException(400, "seat is needed: the record does not say which seat is yours "
+                            f"(it has no \"human\"); {choices}")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    if isinstance(value, str):
+        said = value.strip().lower()
+        words = [n.lower() for n in names]
+        if said in words:
+            return words.index(said)
+        if players == 4 and said in ("n", "e", "s", "w"):
+            return "nesw".index(said)
+        if said.isascii() and said.isdecimal() and int(said) < players:
+            return int(said)
+    raise HTTPException(400, f"seat is needed: the record's \"human\", {shown(value)}, is not "
+                        f"a seat at its table of {players}; {choices}")
 
 
 def _private(game: GameRow) -> bool:
