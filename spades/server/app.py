@@ -991,7 +991,12 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
             if msg.type == "hello":
                 found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
-            pass
+            # The refusal answers the message: with its ref when that is a good one, as a
+            # refusal of any later message is (before: "ref": null for a hello whose token,
+            # say, was no string).
+            with contextlib.suppress(ValueError, RecursionError):
+                data = json.loads(text)
+                ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
         except SQLAlchemyError as exc:
             log.error("database error at hello: %s", exc)
             why = "the database is not answering: try again shortly"
