@@ -578,7 +578,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
         uploader = game.options.get("uploader")
-        if game.kind == "import" and uploader is not None:
+        if game.kind == "import" and uploader is not None and (
+                game.status == "finished" or (viewer is not None and uploader == viewer.id)):
             await hub.upload_opened(game_id)  # kept while it is opened (review_unopened_days)
         if hit is not None:
             return _record_for(hit[1], game, viewer)
