@@ -9,7 +9,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Generic, TypeVar
@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from spades.bots.hints import compass_names
 from spades.engine import (
     PROFILES,
     Match,
@@ -77,7 +78,7 @@ from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError, rejoin_of
 from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
-from spades.store import GameRow, NameTaken, StoreError, UserRow, one_line, record_of
+from spades.store import GameRow, NameTaken, StoreError, UserRow, one_line, record_of, upkeep
 
 log = logging.getLogger("spades.server")
 
@@ -114,6 +115,12 @@ class BodyCache(Generic[T]):
         if item is not None:
             self.items.move_to_end(key)
         return item
+
+    def drop(self, key: str) -> None:
+        """Forget ``key``'s answer (its game was deleted)."""
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.used -= len(old[1])
 
     def put(self, key: str, tag: T, body: bytes) -> None:
         """Keep ``body`` for ``key`` (in place of what it had)."""
@@ -167,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             attach(hub)
         app.state.hub = hub
+        hub.deleted_hooks.append(forget_deleted)
         janitor = app.state.janitor = Janitor(hub)
         if hub.cluster is not None:
             hub.cluster.dispatch = dispatch
@@ -485,6 +493,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             viewer = await hub.db(hub.user_for, _bearer(authorization))
             if not _member(game, viewer):
                 raise missing
+        if uploaded:  # kept while it is opened (review_unopened_days)
+            await hub.upload_opened(game_id)
         if hit is not None:
             return Response(hit[1], media_type="application/json")
         before_replay(address)
@@ -546,6 +556,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     finished_records = RecordCache(RECORD_CACHE_BYTES)
 
+    def forget_deleted(ids: Collection[str]) -> None:
+        """Records kept for review were deleted: their answers kept ready go too."""
+        for gid in ids:
+            finished_records.drop(gid)
+            finished_sheets.drop(gid)
+
     @app.get("/api/games/{game_id}/record", tags=["records"], response_model=None)
     async def game_record(game_id: str, hub: HubDep, request: Request,
                           authorization: Annotated[str | None, Header()] = None
@@ -561,9 +577,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         viewer = await hub.db(hub.user_for, _bearer(authorization))
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
+        uploader = game.options.get("uploader")
+        if game.kind == "import" and uploader is not None and (
+                game.status == "finished" or (viewer is not None and uploader == viewer.id)):
+            await hub.upload_opened(game_id)  # kept while it is opened (review_unopened_days)
         if hit is not None:
             return _record_for(hit[1], game, viewer)
-        uploader = game.options.get("uploader")
         mine = viewer is not None and uploader == viewer.id
         unfinished = HTTPException(403, "the match is not finished: its record would show "
                                    "hidden cards")
@@ -661,13 +680,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # A seat the record names not stays unnamed: its download names no one there
             # (not "Seat 1" for seat 0, North, which the record's readers would then show).
             seats = [{"name": name} for name in names]
-            gid = await hub.db(hub.store.save_record, match, kind="import", seats=seats,
-                               options={"uploader": user.id})
+            try:
+                gid = await hub.db(upkeep.keep_upload, hub.store, match, seats=seats,
+                                   uploader=user.id, address=address, cost=int(cost),
+                                   per_address=settings.review_uploads_per_address,
+                                   most=settings.review_uploads)
+            except upkeep.UploadsFull as exc:
+                raise HTTPException(413, uploads_full(exc, int(cost))) from None
             return RecordOut(game_id=gid, summary=summary(match))
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
+        # Without ``seat``, the seat the record names as its ``human`` (spades export and a
+        # player's own download write it); before, the uploader was sat at seat 0 unasked.
+        seat = body.seat if body.seat is not None else record_seat(body.record,
+                                                                   match.rules.players)
         try:
-            table = await hub.continue_match(user, match, body.seat, body.options, address,
+            table = await hub.continue_match(user, match, seat, body.options, address,
                                              names)
         except LeaseLost as exc:
             # Stored (marked an upload), but this process was cut off before it ran the
@@ -682,6 +710,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with table.lock:
             await table.save_meta()  # remembers that it is an upload
         return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
+
+    def uploads_full(exc: upkeep.UploadsFull, cost: int) -> str:
+        """Why a record cannot be kept for review (413), and how room is made."""
+        unit = f"{RECORD_COST_BYTES // 1000} KB"
+        if exc.whose == "address":
+            said = (f"your address keeps {exc.mine} records uploaded for review, the most "
+                    f"one address may keep is {settings.review_uploads_per_address} "
+                    "(review_uploads_per_address)")
+        else:
+            said = (f"this server keeps {exc.total} records uploaded for review, the most "
+                    f"it keeps for everyone is {settings.review_uploads} (review_uploads)")
+        days = settings.review_unopened_days
+        freed = (f"a record kept for review that nobody opens (downloads, or looks at its "
+                 f"score sheet) for {days:g} days is deleted; " if days > 0 else "")
+        return (f"no room to keep this record for review: {said}, each record counted once "
+                f"per {unit} begun (this one {cost}). To make room, {freed}the uploader may "
+                "delete one with DELETE /api/games/{game_id}. A match not over can be "
+                "continued instead (mode continue)")
+
+    @app.delete("/api/games/{game_id}", status_code=204, tags=["records"],
+                response_model=None)
+    async def delete_upload(game_id: str, hub: HubDep, user: UserDep) -> Response:
+        """Delete a record you uploaded for review (your own only: 404 for any other
+        game, and for one that is not there)."""
+        try:
+            game = await hub.db(hub.store.game, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        if game.kind != "import" or game.options.get("uploader") != user.id:
+            raise HTTPException(404, "no such record of yours: only a record you uploaded "
+                                "for review can be deleted")
+        await hub.db(upkeep.delete_uploads, hub.store, [game_id])
+        hub.games_deleted([game_id])
+        return Response(status_code=204)
 
     @app.get("/api/health", tags=["tables"])
     async def health(hub: HubDep, response: Response) -> dict[str, Any]:
@@ -780,6 +842,33 @@ def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
     return None
+
+
+def record_seat(record: dict[str, Any], players: int) -> int:
+    """The seat a record names as its ``human`` (a seat's number, or its name as ``spades
+    import --seat`` takes it: ``"west"``, at four players also ``"w"``), for a ``continue``
+    upload that gives no ``seat``: 400 saying that ``seat`` is needed, and which values it
+    takes, when the record names none, or names no seat of its table."""
+    names = compass_names(players)
+    choices = (f"give seat, a number from 0 to {players - 1} "
+               f"({', '.join(f'{i} {n}' for i, n in enumerate(names))})")
+    value = record.get("human")
+    if value is None:
+        raise HTTPException(400, "seat is needed: the record does not say which seat is yours "
+                            f"(it has no \"human\"); {choices}")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    if isinstance(value, str):
+        said = value.strip().lower()
+        words = [n.lower() for n in names]
+        if said in words:
+            return words.index(said)
+        if players == 4 and said in ("n", "e", "s", "w"):
+            return "nesw".index(said)
+        if said.isascii() and said.isdecimal() and int(said) < players:
+            return int(said)
+    raise HTTPException(400, f"seat is needed: the record's \"human\", {shown(value)}, is not "
+                        f"a seat at its table of {players}; {choices}")
 
 
 def _private(game: GameRow) -> bool:
@@ -903,7 +992,12 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
             if msg.type == "hello":
                 found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
-            pass
+            # The refusal answers the message: with its ref when that is a good one, as a
+            # refusal of any later message is (before: "ref": null for a hello whose token,
+            # say, was no string).
+            with contextlib.suppress(ValueError, RecursionError):
+                data = json.loads(text)
+                ref = echo_ref(data.get("ref")) if isinstance(data, dict) else None
         except SQLAlchemyError as exc:
             log.error("database error at hello: %s", exc)
             why = "the database is not answering: try again shortly"

@@ -14,7 +14,7 @@ import signal
 import time
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
@@ -49,7 +49,7 @@ from spades.server.settings import Settings
 from spades.server.tables import Table, TableError
 from spades.server.text import names_a_seat
 from spades.server.throttle import TokenBucket
-from spades.store import ConflictError, Store, UserRow
+from spades.store import ConflictError, Store, UserRow, upkeep
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
     from spades.server.room import Room, SharedLogins, SharedMisses
@@ -63,6 +63,10 @@ SEQ_EPOCH = 1_000_000_000
 #: its own first).
 SIGNED_OUT = "the session was signed out elsewhere"
 MOVED = "this table has moved to another server: try again in a moment"
+#: A record kept for review opened again within this long (s) is not noted again, and how
+#: many such notes a process keeps (:meth:`Hub.upload_opened`).
+OPENED_EVERY = 3600.0
+OPENED_KEPT = 10_000
 
 #: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
 #: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
@@ -340,6 +344,12 @@ class Hub:
         self.lobby_cache = LobbyCache(self)
         self.lobby_notices = LobbyNotices(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
+        #: Called with the ids of games deleted (records kept for review): answers kept
+        #: ready of them are dropped.
+        self.deleted_hooks: list[Callable[[Collection[str]], None]] = []
+        #: Records kept for review noted as opened here (id -> monotonic time): noted in
+        #: the store at most once an hour each (:meth:`upload_opened`).
+        self.opened_at: dict[str, float] = {}
         self.hint_gate = HintGate(settings)
         #: Chat lines and joins per user (all connections together), chat lines per table.
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
@@ -422,6 +432,27 @@ class Hub:
             if conn.table is table:
                 conn.table = None
             conn.send(text)
+
+    def games_deleted(self, ids: Collection[str]) -> None:
+        """Games were deleted from the store (records kept for review)."""
+        for gid in ids:
+            self.opened_at.pop(gid, None)
+        for hook in self.deleted_hooks:
+            hook(ids)
+
+    async def upload_opened(self, game_id: str) -> None:
+        """A record kept for review was opened (its record downloaded, or its score
+        sheet): stored (at most once an hour a record from this process), so that pruning
+        (``review_unopened_days``) counts its days unopened from now."""
+        now = time.monotonic()
+        if now - self.opened_at.get(game_id, -OPENED_EVERY) < OPENED_EVERY:
+            return
+        if len(self.opened_at) >= OPENED_KEPT:  # the oldest half goes
+            for gid in sorted(self.opened_at, key=self.opened_at.__getitem__)[
+                    :OPENED_KEPT // 2]:
+                del self.opened_at[gid]
+        self.opened_at[game_id] = now
+        await self.db(upkeep.mark_opened, self.store, game_id)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)

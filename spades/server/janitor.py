@@ -4,7 +4,8 @@ A table where no person has been connected for ``abandon_minutes`` (a ``continue
 ``upload_idle_minutes``) ends: it is stored as ``abandoned``, leaves the lobby and memory, and
 is not brought back at the next start. At start, an unfinished table untouched for
 ``abandon_minutes`` is marked abandoned before the others are restored. Every
-``prune_minutes`` expired sessions, idle guests and old chat of ended tables are deleted.
+``prune_minutes`` expired sessions, idle guests, old chat of ended tables and records kept
+for review that nobody opened for ``review_unopened_days`` are deleted.
 
 Every write of a table is made like the table's own writes, under its fencing number
 (``Store.take_game``): with several processes (``--redis``) a table that another live
@@ -145,14 +146,31 @@ class Janitor:
         log.info("table %s abandoned: nobody connected for %g minutes", table.id, minutes)
         return True
 
+    async def prune_uploads(self, now: datetime) -> int:
+        """Delete the records kept for review (``POST /api/records`` ``review``) that
+        nobody has opened for ``review_unopened_days`` (made and last opened before then;
+        at most ``upkeep.PRUNE_UPLOADS_AT_ONCE`` a round): how many went. Only such
+        records: no table (a continued upload is a game of its own, with its own copy of
+        the moves), no game imported in the terminal, nothing running here."""
+        hub, days = self.hub, self.hub.settings.review_unopened_days
+        if days <= 0:
+            return 0
+        ids = await hub.db(upkeep.unopened_uploads, hub.store, now - timedelta(days=days),
+                           set(hub.tables))
+        gone = await hub.db(upkeep.delete_uploads, hub.store, ids)
+        hub.games_deleted(ids)
+        return gone
+
     async def prune(self) -> dict[str, int]:
         s = self.hub.settings
         now = self.wall()
         got = await self.hub.db(upkeep.prune, self.hub.store, now=now,
                                 guests_before=now - timedelta(days=s.guest_days),
                                 chat_before=now - timedelta(days=s.chat_days))
+        got["uploads"] = await self.prune_uploads(now)
         self.pruned = got
         if any(got.values()):
-            log.info("pruned %d expired sessions, %d idle guests, %d old chat lines",
-                     got["sessions"], got["guests"], got["chat"])
+            log.info("pruned %d expired sessions, %d idle guests, %d old chat lines, %d "
+                     "records kept for review unopened for %g days", got["sessions"],
+                     got["guests"], got["chat"], got["uploads"], s.review_unopened_days)
         return got

@@ -381,7 +381,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "chat_address_rate", "chat_address_burst", "idle_seconds", "change_rate", "change_burst",
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
-    "upload_address_rate", "upload_address_burst",
+    "upload_address_rate", "upload_address_burst", "review_uploads_per_address",
+    "review_uploads", "review_unopened_days",
 )
 
 
@@ -404,6 +405,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "frame_rate", "frame_burst", "program_tables_per_address",
     "program_tables", "upload_address_rate", "upload_address_burst",
+    "review_uploads_per_address", "review_uploads", "review_unopened_days",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -472,7 +474,8 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
     "sessions_per_user", "program_tables_per_address", "program_tables",
-    "upload_address_rate",
+    "upload_address_rate", "review_uploads_per_address", "review_uploads",
+    "review_unopened_days",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",

@@ -773,7 +773,10 @@ class ProfilesOut(BaseModel):
 class RecordIn(_Strict):
     record: dict[str, Any]
     mode: Literal["review", "continue"] = "review"
-    seat: Int = Field(default=0, ge=0, le=5, description="continue: the seat you take")
+    seat: Int | None = Field(default=None, ge=0, le=5, description="continue: the seat you "
+                             "take; left out, the seat the record names as its `human` (as "
+                             "`spades export` and a player's own download write it), else "
+                             "refused (400)")
     options: TableOptions | None = Field(default=None, description="continue: table options "
                                          "(cpu, timer, private...); rules come from the record")
 

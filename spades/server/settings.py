@@ -96,6 +96,15 @@ class Settings:
     #: store over 1 MB a second.
     upload_address_rate: float = 0.01
     upload_address_burst: float = 30.0
+    #: Records kept for review (``POST /api/records`` ``review``) that the database holds
+    #: from one client address, and from everyone (0: no cap), each counted once per 100 KB
+    #: begun (``limits.RECORD_COST_BYTES``): past either, an upload for review is refused
+    #: (413). The rate above slows one address down; these bound what it keeps in the end.
+    review_uploads_per_address: int = 100
+    review_uploads: int = 10000
+    #: A record kept for review that nobody has opened (its record downloaded, or its score
+    #: sheet) for this many days is deleted by the janitor's pruning (0: never).
+    review_unopened_days: float = 60.0
     #: Live tables made by ``continue`` uploads per user.
     uploads_per_user: int = 2
     #: A ``continue`` table with no person connected for this long ends (abandoned).

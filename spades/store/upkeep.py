@@ -1,15 +1,135 @@
 """Upkeep of a server's database: tables nobody came back to, and pruning of what nobody
-needs any more (expired sessions, guests with nothing left, old chat of ended tables)."""
+needs any more (expired sessions, guests with nothing left, old chat of ended tables,
+records kept for review that nobody opens)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import hashlib
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, select, update
+from sqlalchemy import Integer, and_, cast, delete, exists, func, select, update
 
+from spades.engine import Match
 from spades.store import Store
-from spades.store.schema import chat_lines, game_players, games, sessions, users
+from spades.store.schema import chat_lines, events, game_players, games, sessions, users
+
+#: Records kept for review deleted by one round of :func:`prune` at most (the next round
+#: goes on): one round's transaction stays short.
+PRUNE_UPLOADS_AT_ONCE = 500
+
+
+class UploadsFull(Exception):
+    """A record cannot be kept for review: the address's or everyone's cap is reached
+    (:func:`keep_upload`). ``mine`` and ``total``: what is kept now, in cost units."""
+
+    def __init__(self, whose: str, mine: int, total: int) -> None:
+        super().__init__(whose)
+        self.whose = whose  # "address" or "all"
+        self.mine = mine
+        self.total = total
+
+
+def address_tag(address: str) -> str:
+    """What a record kept for review stores of its uploader's client address (as the caps
+    per address count it): a hash, not the address itself."""
+    return hashlib.sha256(f"spades-upload:{address}".encode()).hexdigest()[:24]
+
+
+def _review_uploads() -> Any:
+    """Games that are records kept for review on the server (``import`` with an
+    ``uploader``), not games imported in the terminal nor tables (continued uploads)."""
+    return and_(games.c.kind == "import", games.c.options["uploader"].as_string().is_not(None))
+
+
+def kept_uploads(store: Store, address: str) -> tuple[int, int]:
+    """The records kept for review from ``address`` (a client address as the caps count
+    it) and from everyone, in cost units (``options["cost"]``; 1 for one stored without)."""
+    cost = func.coalesce(cast(games.c.options["cost"].as_string(), Integer), 1)
+    with store.engine.connect() as conn:
+        total = conn.execute(select(func.coalesce(func.sum(cost), 0))
+                             .where(_review_uploads())).scalar() or 0
+        mine = conn.execute(select(func.coalesce(func.sum(cost), 0)).where(
+            _review_uploads(),
+            games.c.options["address"].as_string() == address_tag(address))).scalar() or 0
+    return int(mine), int(total)
+
+
+def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uploader: int,
+                address: str, cost: int, per_address: int, most: int) -> str:
+    """Store a record kept for review (its game's id), unless it would take what
+    ``address`` keeps past ``per_address`` or what everyone keeps past ``most`` (cost
+    units; 0: no cap): :class:`UploadsFull`. Run on the one database thread of a process,
+    the count and the write are not interleaved with another upload's there (processes of
+    one room may each go past a cap by an upload at once)."""
+    if per_address or most:
+        mine, total = kept_uploads(store, address)
+        if per_address and address and mine + cost > per_address:
+            raise UploadsFull("address", mine, total)
+        if most and total + cost > most:
+            raise UploadsFull("all", mine, total)
+    options: dict[str, Any] = {"uploader": uploader, "cost": cost}
+    if address:
+        options["address"] = address_tag(address)
+    return store.save_record(match, kind="import", seats=seats, options=options)
+
+
+def mark_opened(store: Store, game_id: str, now: datetime | None = None) -> None:
+    """Note that a record kept for review was opened (downloaded, or its score sheet):
+    pruning counts its days unopened from now. The game's ``updated_at`` is left as it
+    is (histories list by it)."""
+    when = (now or datetime.now(UTC)).isoformat()
+    with store.engine.begin() as conn:
+        row = conn.execute(select(games.c.options).where(games.c.id == game_id,
+                                                         _review_uploads())).first()
+        if row is None or not isinstance(row[0], dict):
+            return
+        conn.execute(update(games).where(games.c.id == game_id)
+                     .values(options={**row[0], "opened": when}))
+
+
+def _opened(options: Any, created: datetime) -> datetime:
+    """When a record kept for review was last opened (its creation if never)."""
+    when = options.get("opened") if isinstance(options, dict) else None
+    try:
+        at = datetime.fromisoformat(when) if isinstance(when, str) else created
+    except ValueError:
+        at = created
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
+                     most: int = PRUNE_UPLOADS_AT_ONCE) -> list[str]:
+    """Records kept for review made and last opened before ``before`` (at most ``most``,
+    the oldest first), but none of ``keep`` (games running here)."""
+    q = (select(games.c.id, games.c.options, games.c.created_at)
+         .where(_review_uploads(), games.c.created_at < before)
+         .order_by(games.c.created_at))
+    out: list[str] = []
+    with store.engine.connect() as conn:
+        for gid, options, created in conn.execute(q):
+            made = created if created.tzinfo is not None else created.replace(tzinfo=UTC)
+            if gid not in keep and _opened(options, made) < before:
+                out.append(str(gid))
+                if len(out) >= most:
+                    break
+    return out
+
+
+def delete_uploads(store: Store, ids: Collection[str]) -> int:
+    """Delete records kept for review (their events, chat and players with them); ids
+    that are not such records are left alone. How many went."""
+    if not ids:
+        return 0
+    with store.engine.begin() as conn:
+        gone = [str(g) for g in conn.execute(select(games.c.id).where(
+            games.c.id.in_(list(ids)), _review_uploads())).scalars()]
+        if not gone:
+            return 0
+        for table in (events, chat_lines, game_players):
+            conn.execute(delete(table).where(table.c.game_id.in_(gone)))
+        return int(conn.execute(delete(games).where(games.c.id.in_(gone))).rowcount)
 
 
 def abandon_stale_tables(store: Store, before: datetime) -> list[str]:
@@ -77,7 +197,8 @@ def prune(store: Store, *, now: datetime, guests_before: datetime,
           chat_before: datetime) -> dict[str, int]:
     """Delete expired sessions, guests created before ``guests_before`` that have no
     session and no game left, and chat lines older than ``chat_before`` of finished or
-    abandoned games. Returns how many rows of each went."""
+    abandoned games. Returns how many rows of each went. (Records kept for review that
+    nobody opens: :func:`unopened_uploads` and :func:`delete_uploads`.)"""
     with store.engine.begin() as conn:
         n_sessions = conn.execute(delete(sessions).where(sessions.c.expires_at <= now)).rowcount
         idle = and_(users.c.guest.is_(True), users.c.created_at < guests_before,

@@ -330,3 +330,24 @@ def test_a_close_reason_is_cut_to_123_bytes_not_characters() -> None:
         cut = ws.reason.encode("utf-8")
         assert len(cut) <= 123 and text.startswith(ws.reason), (text, ws.reason)
         assert len(cut) > 119 or ws.reason == text, (text, ws.reason)
+
+
+def test_a_refused_hello_that_is_no_hello_still_answers_with_its_ref(
+        settings: Settings) -> None:
+    """The ``error auth`` refusing a first message answers it, so it carries the message's
+    ``ref``, as the refusal of any later message does (a bad_message about the rest of a
+    message still echoes a good ref). A hello that did not match its schema (a token that
+    is no string, a field too many) was refused with ``"ref": null``; a bad ref is still
+    not echoed."""
+    cases: list[tuple[dict[str, Any], Any]] = [
+        ({"type": "hello", "token": 5, "ref": 7}, 7),
+        ({"type": "hello", "token": "x", "ref": "r1", "extra": 1}, "r1"),
+        ({"type": "hello", "token": "x" * 200, "ref": 0}, 0),
+        ({"type": "hello", "token": 5, "ref": 2**60}, None),
+        ({"type": "hello", "token": 5}, None)]
+    with in_process(settings) as client:
+        for first, ref in cases:
+            with client.websocket_connect("/ws") as ws:
+                ws.send_json(first)
+                answer = ws.receive_json()
+                assert answer["code"] == "auth" and answer["ref"] == ref, (first, answer)

@@ -74,7 +74,7 @@ def test_live_uploads_are_capped(make: Callable[..., TestClient]) -> None:
     token = guest(client, "Uploader")
     auth = {"Authorization": f"Bearer {token}"}
     record = partial_record()
-    codes = [client.post("/api/records", json={"record": record, "mode": "continue"},
+    codes = [client.post("/api/records", json={"record": record, "mode": "continue", "seat": 0},
                          headers=auth).status_code for _ in range(3)]
     assert codes[:2] == [200, 200] and codes[2] == 429, codes
     # Reviews (stored, not live) are not capped by it.
@@ -89,7 +89,8 @@ def test_uploads_stay_uploads_after_a_restart(make: Callable[..., TestClient]) -
     client = make()
     token = guest(client, "Uploader")
     auth = {"Authorization": f"Bearer {token}"}
-    ids = [client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+    ids = [client.post("/api/records", json={"record": partial_record(), "mode": "continue",
+                                          "seat": 0},
                        headers=auth).json()["table_id"] for _ in range(2)]
     close_all()
     client.__exit__(None, None, None)
@@ -97,7 +98,8 @@ def test_uploads_stay_uploads_after_a_restart(make: Callable[..., TestClient]) -
     hub = hub_of(again)
     assert set(ids) <= set(hub.tables) and set(ids) <= hub.uploads
     assert all(hub.store.game(tid).options.get("upload") is True for tid in ids)
-    third = again.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+    third = again.post("/api/records", json={"record": partial_record(), "mode": "continue",
+                                          "seat": 0},
                        headers=auth)
     assert third.status_code == 429, third.text
 
@@ -165,7 +167,8 @@ def test_idle_upload_ends_sooner(make: Callable[..., TestClient]) -> None:
     now = [0.0]
     janitor.clock = lambda: now[0]
     token = guest(client, "Uploader")
-    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue",
+                                          "seat": 0},
                     headers={"Authorization": f"Bearer {token}"})
     tid = r.json()["table_id"]
     assert client.portal.call(janitor.sweep) == []  # type: ignore[union-attr]
@@ -676,7 +679,8 @@ def test_guests_of_one_address_cannot_fill_the_server_with_tables(
     assert len(hub.tables) == 6
     # uploads of a continued match count as well
     token = guest(client, "Uploader")
-    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue"},
+    r = client.post("/api/records", json={"record": partial_record(), "mode": "continue",
+                                          "seat": 0},
                     headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 429 and "address" in r.json()["detail"], r.text
     assert len(hub.tables) == 6

@@ -285,3 +285,48 @@ def test_a_players_download_says_which_seat_was_theirs(client: TestClient) -> No
     kept = client.post("/api/records", json={"record": GOOD, "mode": "review"}, headers=auth)
     review = client.get(f"/api/games/{kept.json()['game_id']}/record", headers=auth).json()
     assert "human" not in review
+
+
+def test_a_continue_upload_without_a_seat_takes_the_records_human_or_asks_for_one(
+        client: TestClient) -> None:
+    """``continue`` without ``seat`` sat the uploader at seat 0 (North) unasked, though
+    records of ``spades export`` and a player's own download name their seat as ``human``.
+    Now the seat is the record's ``human`` (a number, or a seat's name as ``spades import``
+    takes it); a record that names none, or names no seat, is refused (400) saying that
+    ``seat`` is needed and which values it takes. A ``seat`` given still wins."""
+    from tests.server.helpers import hub_of
+
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])])
+    hub = hub_of(client)
+
+    def continued(name: str, **fields: Any) -> tuple[int, Any]:
+        token = client.post("/api/guest", json={"name": name}).json()["token"]
+        body = {"record": {**partial, **fields["record"]}, "mode": "continue",
+                "options": {"cpu": "random"}, **{k: v for k, v in fields.items()
+                                                 if k != "record"}}
+        r = client.post("/api/records", json=body,
+                        headers={"Authorization": f"Bearer {token}"})
+        return r.status_code, r.json()
+
+    def seat_of(answer: Any, name: str) -> int:
+        places = hub.tables[answer["table_id"]].places
+        return next(i for i, p in enumerate(places) if p.kind == "human" and p.name == name)
+
+    for i, (human, seat) in enumerate([(3, 3), ("west", 3), (" East ", 1), ("s", 2)]):
+        status, answer = continued(f"Ann{i}", record={"human": human})
+        assert status == 200, answer
+        assert seat_of(answer, f"Ann{i}") == seat, (human, answer)  # before: 0
+    status, answer = continued("Bob", record={"human": 3}, seat=1)
+    assert status == 200 and seat_of(answer, "Bob") == 1, answer
+    status, answer = continued("Cara", record={})  # GOOD names no human
+    assert "human" not in GOOD
+    assert status == 400, answer  # before: 200, at seat 0
+    assert answer["detail"] == (
+        'seat is needed: the record does not say which seat is yours (it has no "human"); '
+        "give seat, a number from 0 to 3 (0 North, 1 East, 2 South, 3 West)"), answer
+    for human in (7, "up", True, [1]):
+        status, answer = continued("Dan", record={"human": human})
+        assert status == 400, (human, answer)
+        assert answer["detail"].startswith('seat is needed: the record\'s "human", '), answer
+        assert answer["detail"].endswith("is not a seat at its table of 4; give seat, a number "
+                                         "from 0 to 3 (0 North, 1 East, 2 South, 3 West)")

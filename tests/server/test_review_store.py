@@ -1,0 +1,111 @@
+"""Records kept for review (``POST /api/records`` ``review``) are a bounded store: caps on
+what one client address and everyone keep (``review_uploads_per_address``,
+``review_uploads``), a record's uploader may delete it, and the janitor deletes those that
+nobody opens for ``review_unopened_days``, never a table or a game imported in the
+terminal. Each test runs on SQLite and on PostgreSQL (the ``make`` fixture)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import update
+from starlette.testclient import TestClient
+
+from spades.engine import replay
+from spades.store.schema import games
+from tests.server.helpers import guest, hub_of
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+#: No rate gets in the way: the caps are what is tested.
+NO_RATES = {"upload_address_rate": 0.0, "create_rate": 0.0, "create_address_rate": 0.0}
+
+
+def _keep(client: TestClient, token: str, record: dict[str, Any] = GOOD) -> Any:
+    return client.post("/api/records", json={"record": record, "mode": "review"},
+                       headers={"Authorization": f"Bearer {token}"})
+
+
+def test_a_hostile_address_cannot_keep_records_for_review_without_end(
+        make: Callable[..., TestClient]) -> None:
+    """A record kept for review was stored for good, and none was ever deleted: one
+    address's guests, each a new user, kept uploading at the upload rate until the disk was
+    full. Now what one address keeps, and what everyone keeps, is capped (413 saying which
+    limit and how to make room); the uploader may delete a record of theirs, which makes
+    room again; another address is not held to the first one's cap."""
+    client = make(review_uploads_per_address=3, review_uploads=5, **NO_RATES)
+    answers = []
+    tokens = []
+    for i in range(5):  # a new guest for each: the caps per user are no help
+        tokens.append(guest(client, f"Hoarder{i}"))
+        answers.append(_keep(client, tokens[-1]))
+    assert [a.status_code for a in answers] == [200, 200, 200, 413, 413], [
+        a.text for a in answers]  # before: all 200
+    detail = answers[3].json()["detail"]
+    assert detail.startswith("no room to keep this record for review: your address keeps 3 "
+                             "records uploaded for review, the most one address may keep is "
+                             "3 (review_uploads_per_address)"), detail
+    assert "DELETE /api/games/{game_id}" in detail and "days is deleted" in detail, detail
+    # another address keeps its own until everyone's cap
+    other = TestClient(client.app, client=("192.0.2.7", 50000))
+    there = guest(other, "Elsewhere")
+    codes = [_keep(other, there).status_code for _ in range(3)]
+    assert codes == [200, 200, 413], codes
+    full = _keep(other, there).json()["detail"]
+    assert full.startswith("no room to keep this record for review: this server keeps 5 "
+                           "records uploaded for review, the most it keeps for everyone is 5 "
+                           "(review_uploads)"), full
+    # the uploader deletes one (the others cannot), and there is room again
+    first = answers[0].json()["game_id"]
+    mine = {"Authorization": f"Bearer {tokens[0]}"}
+    assert client.get(f"/api/games/{first}/record", headers=mine).status_code == 200  # kept
+    for who in (tokens[1], there):
+        r = client.delete(f"/api/games/{first}", headers={"Authorization": f"Bearer {who}"})
+        assert r.status_code == 404, r.text
+    assert client.delete(f"/api/games/{first}").status_code == 401
+    assert client.delete(f"/api/games/{first}", headers=mine).status_code == 204
+    assert client.get(f"/api/games/{first}/record", headers=mine).status_code == 404
+    assert client.delete(f"/api/games/{first}", headers=mine).status_code == 404
+    assert _keep(other, there).status_code == 200
+    assert _keep(client, tokens[0]).status_code == 413  # everyone's cap again
+
+
+def test_records_kept_for_review_that_nobody_opens_are_pruned_and_nothing_else(
+        make: Callable[..., TestClient]) -> None:
+    """The janitor's pruning deletes a record kept for review that was neither made nor
+    opened (its record downloaded, or its score sheet) within ``review_unopened_days``;
+    one opened since stays, and so does every game that is not such a record, however old:
+    a table continued from an upload and a game imported in the terminal."""
+    client = make(review_unopened_days=30, sweep_seconds=3600, **NO_RATES)
+    hub = hub_of(client)
+    janitor = client.app.state.janitor  # type: ignore[attr-defined]
+    token = guest(client, "Ann")
+    auth = {"Authorization": f"Bearer {token}"}
+    unread, downloaded, looked_at = (_keep(client, token).json()["game_id"] for _ in range(3))
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])])
+    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 0,
+                                          "options": {"cpu": "random"}}, headers=auth)
+    assert r.status_code == 200, r.text
+    table = r.json()["table_id"]
+    terminal = hub.store.save_record(replay(GOOD), kind="import",
+                                     seats=[{"name": "You"}] * 4, options={"human": 2})
+    long_ago = datetime.now(UTC) - timedelta(days=40)
+    with hub.store.engine.begin() as conn:
+        conn.execute(update(games).values(created_at=long_ago, updated_at=long_ago))
+    assert client.get(f"/api/games/{downloaded}/record", headers=auth).status_code == 200
+    assert client.get(f"/api/tables/{looked_at}/sheet", headers=auth).status_code == 200
+    got = client.portal.call(janitor.prune)  # type: ignore[union-attr]
+    assert got["uploads"] == 1, got  # before: no such count, nothing pruned
+    assert client.get(f"/api/games/{unread}/record", headers=auth).status_code == 404
+    for gid in (downloaded, looked_at, table, terminal):
+        assert hub.store.game(gid).id == gid  # kept
+    # a month on, unopened since, the other two go as well; never the two games
+    janitor.wall = lambda: datetime.now(UTC) + timedelta(days=31)
+    got = client.portal.call(janitor.prune)  # type: ignore[union-attr]
+    assert got["uploads"] == 2, got
+    for gid in (table, terminal):
+        assert hub.store.game(gid).id == gid
