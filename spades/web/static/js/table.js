@@ -188,6 +188,7 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
+    this.sentPlay = null; // {card, view}: the last card this page sent, and the state it was sent on
     this.answered = new Set(); // the keys (W, R, P) that have answered once: they said which players are CPUs ("Nora (CPU)")
     this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
@@ -356,10 +357,31 @@ export class TableView {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
         parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
-      const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
+      let gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
+      // the card this page sent just before the connection went (its answer never came):
+      // when the first card the server has at your seat since is that one, it was your
+      // own play, said in the words of one ("You played the seven of hearts."), not one
+      // made for you (before: "Played for you while you were away")
+      const own = this.ownPlayWhileAway(gone);
+      if (own) {
+        parts.push(`You played the ${cardName(own)}.`);
+        gone = gone.filter((c) => c !== own);
+      }
       if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
     }
     return parts;
+  }
+
+  /** Of the cards `gone` from your hand while you were away, the one this page sent
+   * (`sentPlay`) if the server has it as the first card played at your seat since the
+   * state it was sent on (the same hand), else null: made by the timer or a CPU instead. */
+  ownPlayWhileAway(gone) {
+    const sent = this.sentPlay;
+    const v = this.view;
+    if (!sent || !gone.includes(sent.card) || !sent.view || sent.view.hand_number !== v.hand_number) return null;
+    const from = sent.view.plays ? sent.view.plays.length : 0;
+    const at = (v.plays || []).slice(from).find((p) => p[0] === this.mySeat);
+    return at && at[1] === sent.card ? sent.card : null;
   }
 
   /** What this browser keeps of your seat's hand (localStorage, per table) as the game goes,
@@ -1197,12 +1219,19 @@ export class TableView {
       return false;
     }
     this.actingOn = this.view;
+    // the card this page sent, with the state it was sent on: the connection may close
+    // before its answer comes (the catch-up then tells it as your own play, not as one
+    // made for you, when the server says it was played at your seat: awayParts)
+    if (isCard(action)) this.sentPlay = { card: action, view: this.view };
     try {
       await this.app.conn.request({ type: "act", action });
       return true;
     } catch (err) {
       this.actingOn = null;
-      this.refuse(err.message || "That was refused.");
+      // (the connection closed before the answer: made or not, the catch-up says which
+      // once the table is back; it was not refused)
+      if (err.code === "offline") this.say("The connection was lost before your move was confirmed: when the table is back, it says where the game stands.", { assertive: true });
+      else this.refuse(err.message || "That was refused.");
       return false;
     }
   }
