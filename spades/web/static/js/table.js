@@ -836,7 +836,9 @@ export class TableView {
           // from the Score sheet button where the focus is: say how to get there (J), once
           // (a player's page: J goes to your hand's place)
           const over = this.el.querySelector("#match-over");
-          if (!known && ev.text && this.isPlayer && !(over && over.open)) this.say("J goes to the Join the rematch button.");
+          // (a spectator's page too, unless the rematch is private and it has no code for it)
+          const locked = !this.isPlayer && this.msg.table.options && this.msg.table.options.private && !this.invite;
+          if (!known && ev.text && !locked && !(over && over.open)) this.say(this.isPlayer ? "J goes to the Join the rematch button." : "J goes to the Join the rematch button; Watch the rematch is next to it.");
         }
         break;
       case "match_over":
@@ -1933,13 +1935,23 @@ export class TableView {
     const had = box && box.contains(document.activeElement);
     if (box) box.remove();
     const { id, text } = this.rematch;
-    // a spectator of a private table was never given its code: the owner has it
-    const locked = !this.isPlayer && this.msg.table.options && this.msg.table.options.private;
+    const watcher = !this.isPlayer;
+    // a spectator of a private table came with its code (kept by the page): the rematch
+    // takes it (the new code is sent to nobody); without it, the owner has the new one
+    const locked = watcher && this.msg.table.options && this.msg.table.options.private && !this.invite;
+    const follow = (watch) => {
+      if (this.invite) store.setInvite(id, this.invite);
+      location.hash = `#/${watch ? "watch" : "table"}/${id}`;
+    };
     box = h("section", { class: "panel rematch-box", id: "rematch-box", "aria-labelledby": "rematch-title" },
       h("h2", { id: "rematch-title" }, "Rematch"),
       h("p", {}, sentence(text || "The owner started a rematch", this.playerNames())),
-      locked ? h("p", {}, "The new table is private: ask its owner for the invite code.")
-        : h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => { location.hash = `#/table/${id}`; } }, "Join the rematch"));
+      ...(locked ? [h("p", {}, "The new table is private: ask its owner for the invite code.")]
+        : watcher ? [h("p", {}, "Join the rematch to sit at a free place at the new table, or watch it."),
+          h("div", { class: "button-row" },
+            h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => follow(false) }, "Join the rematch"),
+            h("button", { type: "button", id: "rematch-watch", onclick: () => follow(true) }, "Watch the rematch"))]
+          : [h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => follow(false) }, "Join the rematch")]));
     if (card) card.insertBefore(box, card.querySelector(".button-row")); else this.el.prepend(box);
     if (had) box.querySelector("button")?.focus();
   }
