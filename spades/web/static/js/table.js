@@ -907,7 +907,8 @@ export class TableView {
     if (!felt) return;
     let box = felt.querySelector(".hand-summary");
     const row = this.summaryRow;
-    if (!row) { if (box) box.remove(); return; }
+    // (gone: the felt grown for it, fitSummary, back to its size)
+    if (!row) { if (box) { box.remove(); this.fitSeats(); } return; }
     if (box && box.dataset.hand === String(row.number)) return;
     if (box) box.remove();
     const over = this.status === "finished" || (this.view && this.view.phase === "over") || this.queue.some((m) => m.event && m.event.kind === "match_over");
@@ -952,6 +953,7 @@ export class TableView {
         h("span", { class: "note" }, "or press Escape")));
     box.addEventListener("click", () => this.dismissSummary());
     felt.append(box);
+    this.fitSeats(); // (the felt grown for it where it would scroll inside: fitSummary)
   }
 
   /** Say "your turn" once per turn, with a sound, after what came before it. */
@@ -2067,6 +2069,7 @@ export class TableView {
     if (area) area.classList.remove("grown");
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
     const least = 1.9 * rem;  // the smallest trick card (as in the CSS)
+    this.fitSummary(felt, area);
     const base = felt.offsetHeight;
     const place = (look) => {
       felt.classList.remove(...looks);
@@ -2098,6 +2101,22 @@ export class TableView {
     let w = full;
     while (w > least && this.trickRects(felt, w).some((c) => placed.boxes.some((b) => overlaps(b, c)))) w -= 1;
     if (w < full) felt.style.setProperty("--trick-cap", `${Math.max(w, least)}px`);
+  }
+
+  /** The hand's summary whole on the felt, never scrolling inside: where it is taller than
+   * the felt leaves it (a phone, 360x640: a four-player hand's lines), the felt is made
+   * that much taller (the page then scrolls, as for long names: fitSeats), rather than the
+   * type smaller. Called by fitSeats, which first takes back what it grew before. */
+  fitSummary(felt, area) {
+    const box = felt.querySelector(".hand-summary");
+    for (let i = 0; box && area && i < 4; i++) {
+      const over = box.scrollHeight - box.clientHeight;
+      if (over <= 1) break;
+      area.classList.add("grown");
+      // (its max-height is a share of the felt's: the felt grows by more than it lacks)
+      const share = box.clientHeight / Math.max(1, felt.clientHeight);
+      felt.style.minHeight = `${Math.ceil(felt.offsetHeight + over / Math.min(1, Math.max(0.5, share)) + 2)}px`;
+    }
   }
 
   /** Where the trick's cards of width ``w`` land on ``felt`` (every seat's, the winner a little
