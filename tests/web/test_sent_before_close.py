@@ -65,3 +65,20 @@ def test_a_card_the_page_did_not_send_is_still_played_for_you(
     assert "played for you while you were away" in text.lower(), text
     for card in gone:
         assert spoken(card) in text, (card, text)
+
+
+def test_a_bid_sent_before_the_connection_closed_is_your_own_bid(
+        new_page: Any, server: str) -> None:
+    page = new_page()
+    create_cpu_table(page, server, "Bidbeforeclose", profile="game93")
+    page.wait_for_function("() => { const t = spadesApp.table;"
+                           " return t && t.view && t.view.phase === 'bid' && t.myTurn(); }",
+                           timeout=15000)
+    said = Speech(page)
+    said.seen = len(said.all())
+    page.evaluate("() => { spadesApp.table.bid(3); spadesApp.conn.ws.close(); }")
+    back = said.wait_for("Back at the table")["text"]
+    assert "You bid 3." in back, back
+    assert "bid for you" not in back.lower(), back
+    assert not [e["text"] for e in said.all() if e["text"].startswith("Refused")]
+    assert not page.errors, page.errors

@@ -189,6 +189,7 @@ export class TableView {
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
     this.sentPlay = null; // {card, view}: the last card this page sent, and the state it was sent on
+    this.sentBid = null; // {bid, view}: the last bid this page sent, and the state it was sent on
     this.answered = new Set(); // the keys (W, R, P) that have answered once: they said which players are CPUs ("Nora (CPU)")
     this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
@@ -355,7 +356,12 @@ export class TableView {
     if (b.hand_number === v.hand_number && scored < from && this.isPlayer
         && (v.phase === "bid" || v.phase === "play")) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
-        parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
+        // the bid this page sent just before the connection went, as the server has it:
+        // your own ("You bid 3."), as a card is (ownPlayWhileAway)
+        const sent = this.sentBid;
+        const own = sent && sent.view && sent.view.hand_number === v.hand_number
+          && this.bidText(sent.bid) === this.bidText(v.bids[me]);
+        parts.push(own ? `You bid ${this.bidText(v.bids[me])}.` : `Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
       let gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
       // the card this page sent just before the connection went (its answer never came):
@@ -1227,6 +1233,7 @@ export class TableView {
     // before its answer comes (the catch-up then tells it as your own play, not as one
     // made for you, when the server says it was played at your seat: awayParts)
     if (isCard(action)) this.sentPlay = { card: action, view: this.view };
+    else this.sentBid = { bid: action, view: this.view };
     try {
       await this.app.conn.request({ type: "act", action });
       return true;
