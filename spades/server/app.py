@@ -1168,7 +1168,9 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
             await rematch_of.keep_rematch(gid, conn.name)
         die_at("rematch_half")
     try:
-        table = await hub.create_table(conn, options, invited, names, gid)
+        earlier = () if rematch_of is None else (rematch_of.invite,
+                                                 *rematch_of.earlier_invites)
+        table = await hub.create_table(conn, options, invited, names, gid, earlier)
     except SQLAlchemyError:  # (its primary key: another process made it under that id)
         if gid is not None and await _stored(hub, gid):
             raise MadeElsewhere(gid) from None

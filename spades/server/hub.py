@@ -58,6 +58,9 @@ log = logging.getLogger("spades.server")
 T = TypeVar("T")
 #: A restored table's event numbers start at ``restarts * SEQ_EPOCH`` (above any seen before).
 SEQ_EPOCH = 1_000_000_000
+#: A rematch keeps the invite codes of at most this many tables it follows (a rematch of
+#: a rematch of …): :attr:`Table.earlier_invites`.
+EARLIER_INVITES = 8
 #: What the clients of a table instance that stopped (another runs the table now) are told.
 #: Why a signed-out session's sockets elsewhere are closed (the page signing out has closed
 #: its own first).
@@ -608,12 +611,13 @@ class Hub:
     async def create_table(self, conn: Conn, options: TableOptions,
                            invited: Mapping[int, int] | None = None,
                            names: Mapping[int, str] | None = None,
-                           gid: str | None = None) -> Table:
+                           gid: str | None = None, earlier: Sequence[str] = ()) -> Table:
         """``invited``: a rematch's players (user id: place at the table before): the
         owner sits at their old place, the others may sit down without the invite code,
         and their places (``names``: theirs) are kept for them until the start. ``gid``:
         its id, reserved already (:meth:`reserve_table_id`: a rematch's, stored with the
-        finished table first); by default a new one."""
+        finished table first); by default a new one. ``earlier``: a rematch's, the invite
+        codes of the tables it follows (:attr:`Table.earlier_invites`)."""
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
@@ -627,6 +631,9 @@ class Hub:
             meta["invited"] = sorted(invited.items())
         if names:
             meta["invited_names"] = sorted(names.items())
+        earlier = tuple(earlier)[:EARLIER_INVITES]
+        if earlier:
+            meta["earlier_invites"] = list(earlier)
         if gid is None:
             gid = await self.reserve_table_id()
         elif not await self._holds(gid):  # (reserved before: still ours?)
@@ -648,6 +655,7 @@ class Hub:
         table.address = conn.address
         table.invited = dict(invited or {})
         table.invited_names = dict(names or {})
+        table.earlier_invites = earlier
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -826,6 +834,10 @@ class Hub:
             table.invited_names = {u: n for u, n in (p for p in names if isinstance(p, list)
                                                      and len(p) == 2)
                                    if type(u) is int and isinstance(n, str)}
+        earlier = meta.get("earlier_invites")
+        if isinstance(earlier, list):  # a rematch's: the codes of the tables it follows
+            table.earlier_invites = tuple(c for c in earlier
+                                          if isinstance(c, str) and c)[:EARLIER_INVITES]
         rematched = meta.get("rematched")
         if isinstance(rematched, str) and rematched:  # the rematch made of it (keep_rematch)
             table.rematched = rematched

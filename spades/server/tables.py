@@ -270,6 +270,12 @@ class Table:
         self.invited: dict[int, int] = {}
         #: their names (user id: name), to say for whom a place is kept (:meth:`kept`)
         self.invited_names: dict[int, str] = {}
+        #: a rematch: the invite codes of the tables it follows (the finished one's, and
+        #: those it took from the tables before it), newest first: someone let into one of
+        #: them with its code (a spectator of a private table, who came by its invitation)
+        #: may follow the table to its rematch with that code, to watch it or to sit at a
+        #: free place (:meth:`check_private`); the new code is still sent to nobody
+        self.earlier_invites: tuple[str, ...] = ()
 
     @property
     def match(self) -> Match | None:
@@ -543,6 +549,8 @@ class Table:
             meta["unseated"] = sorted(self.unseated)
         if self.invited_names:
             meta["invited_names"] = sorted(self.invited_names.items())
+        if self.earlier_invites:
+            meta["earlier_invites"] = list(self.earlier_invites)
         if self.rematched is not None:  # (kept with several processes: keep_rematch)
             meta["rematched"] = self.rematched
             meta["rematched_by"] = self.rematched_by
@@ -574,9 +582,17 @@ class Table:
             return  # watched it when it moved: let in again without the code
         if (self.options.private and self.place_of(conn.user_id) is None
                 and conn.user_id not in self.invited
-                and not (invite and secrets.compare_digest(invite_code(invite),
-                                                           self.invite))):
+                and not (invite and self.knows_code(invite_code(invite)))):
             raise TableError("not_allowed", "this table is private: join with its invite code")
+
+    def knows_code(self, code: str) -> bool:
+        """Whether ``code`` (as :func:`invite_code` writes it) lets one into this table: its
+        own invite code, or at a rematch one of the tables it follows
+        (:attr:`earlier_invites`). Each is compared in constant time."""
+        found = False
+        for known in (self.invite, *self.earlier_invites):
+            found |= secrets.compare_digest(code, known)
+        return found
 
     def no_seat_words(self, why: str) -> str:
         """Why a player's join finds no seat, and (where the table allows spectators only)

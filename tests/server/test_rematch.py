@@ -97,6 +97,54 @@ def test_rematch_of_a_private_table_needs_no_code_for_its_players(client: TestCl
     assert zed.request({"type": "join", "table_id": new["id"]})["code"] == "not_allowed"
 
 
+def test_a_spectator_follows_a_private_table_to_its_rematch_with_its_code(
+        client: TestClient) -> None:
+    """Eve watched the private table (let in with its code): she may follow it to its
+    rematch with that code, to watch it or to sit at a free place (before: refused, "this
+    table is private", and the new code is in no frame). A code of another table does not
+    open it, nor does the old code open any other table."""
+    ann, _bob, eve, tid = finished(client, {**OPTIONS, "private": True})
+    old_invite = hub_of(client).tables[tid].invite
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new = ann.until(lambda m: m["type"] == "table")["table"]["id"]
+    rematch_news(eve)
+    # the code of another private table does not open it
+    other = Player(client, "Otto")
+    assert other.request({"type": "create", "options": {**OPTIONS, "private": True}}
+                         )["type"] == "ack"
+    other_table = other.until(lambda m: m["type"] == "table")["table"]
+    zed = Player(client, "Zed")
+    assert zed.request({"type": "join", "table_id": new, "role": "spectator",
+                        "invite": other_table["invite"]})["code"] == "not_allowed"
+    assert zed.request({"type": "join", "table_id": other_table["id"], "role": "spectator",
+                        "invite": old_invite})["code"] == "not_allowed"
+    # Eve watches the rematch with the old table's code (any case, as typed)
+    ans = eve.request({"type": "join", "table_id": new, "role": "spectator",
+                       "invite": old_invite.lower()})
+    assert ans["type"] == "ack", ans
+    eve.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    assert eve.you is not None and eve.you["role"] == "spectator"
+    # and sits down at a free place (not Bob's, kept for him)
+    ans = eve.request({"type": "join", "table_id": new, "invite": old_invite})
+    assert ans["type"] == "ack", ans
+    eve.until(lambda m: m["type"] == "table" and m["you"]["role"] == "player")
+    assert eve.seat is not None and eve.seat not in kept(eve)
+
+
+def test_a_restart_keeps_the_codes_a_rematch_follows(restart: Any) -> None:
+    client = restart()
+    ann, _, _, tid = finished(client, {**OPTIONS, "private": True})
+    old_invite = hub_of(client).tables[tid].invite
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new = ann.until(lambda m: m["type"] == "table")["table"]["id"]
+    client = restart()
+    assert hub_of(client).tables[new].earlier_invites == (old_invite,)
+    eve = Player(client, "Eve")
+    ans = eve.request({"type": "join", "table_id": new, "role": "spectator",
+                       "invite": old_invite})
+    assert ans["type"] == "ack", ans
+
+
 def test_no_rematch_before_the_end_or_from_nowhere(client: TestClient) -> None:
     ann, bob = Player(client, "Ann"), Player(client, "Bob")
     assert ann.request({"type": "rematch"})["code"] == "state"  # at no table

@@ -682,7 +682,9 @@ class App {
     clear(this.main);
     this.table = new TableView(this, id);
     this.table.watching = watch;
-    if (watch) this.table.invite = store.invite(id); // (a private table's, when you had it)
+    // (a private table's, when you had it: watched, or followed to its rematch with the
+    // code of the table before, which the rematch takes)
+    this.table.invite = store.invite(id);
     this.table.mount(this.main);
     if (this.pendingTable && this.pendingTable.table.id === id) {
       const m = this.pendingTable;

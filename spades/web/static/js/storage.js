@@ -6,7 +6,8 @@
 //   spades.lastTable       the table last opened (offered on the home page, "Your tables")
 //   spades.tableNames      the names of the last tables opened, by id ("Your tables")
 //   spades.invites         invitation codes of private tables you watch, by id (a spectator
-//                          needs it to join again: a reload, a reconnect)
+//                          needs it to join again: a reload, a reconnect), and for a rematch
+//                          you follow from watching, the code of the table before (it takes it)
 //   spades.held.<table>    your seat's hand, bids and phase as the game goes: opened anew
 //                          (the browser closed meanwhile), the page says what was bid and
 //                          played for you while you were away

@@ -188,6 +188,8 @@ export class TableView {
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
+    this.sentPlay = null; // {card, view}: the last card this page sent, and the state it was sent on
+    this.sentBid = null; // {bid, view}: the last bid this page sent, and the state it was sent on
     this.answered = new Set(); // the keys (W, R, P) that have answered once: they said which players are CPUs ("Nora (CPU)")
     this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
@@ -354,12 +356,38 @@ export class TableView {
     if (b.hand_number === v.hand_number && scored < from && this.isPlayer
         && (v.phase === "bid" || v.phase === "play")) {
       if ((b.bids[me] === null || b.bids[me] === undefined) && v.bids[me] !== null && v.bids[me] !== undefined) {
-        parts.push(`Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
+        // the bid this page sent just before the connection went, as the server has it:
+        // your own ("You bid 3."), as a card is (ownPlayWhileAway)
+        const sent = this.sentBid;
+        const own = sent && sent.view && sent.view.hand_number === v.hand_number
+          && this.bidText(sent.bid) === this.bidText(v.bids[me]);
+        parts.push(own ? `You bid ${this.bidText(v.bids[me])}.` : `Bid for you while you were away: ${this.bidText(v.bids[me])}.`);
       }
-      const gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
+      let gone = b.hand && v.hand ? b.hand.filter((c) => !v.hand.includes(c)) : [];
+      // the card this page sent just before the connection went (its answer never came):
+      // when the first card the server has at your seat since is that one, it was your
+      // own play, said in the words of one ("You played the seven of hearts."), not one
+      // made for you (before: "Played for you while you were away")
+      const own = this.ownPlayWhileAway(gone);
+      if (own) {
+        parts.push(`You played the ${cardName(own)}.`);
+        gone = gone.filter((c) => c !== own);
+      }
       if (gone.length) parts.push(`Played for you while you were away: ${listJoin(gone.map((c) => cardName(c)))}.`);
     }
     return parts;
+  }
+
+  /** Of the cards `gone` from your hand while you were away, the one this page sent
+   * (`sentPlay`) if the server has it as the first card played at your seat since the
+   * state it was sent on (the same hand), else null: made by the timer or a CPU instead. */
+  ownPlayWhileAway(gone) {
+    const sent = this.sentPlay;
+    const v = this.view;
+    if (!sent || !gone.includes(sent.card) || !sent.view || sent.view.hand_number !== v.hand_number) return null;
+    const from = sent.view.plays ? sent.view.plays.length : 0;
+    const at = (v.plays || []).slice(from).find((p) => p[0] === this.mySeat);
+    return at && at[1] === sent.card ? sent.card : null;
   }
 
   /** What this browser keeps of your seat's hand (localStorage, per table) as the game goes,
@@ -814,7 +842,9 @@ export class TableView {
           // from the Score sheet button where the focus is: say how to get there (J), once
           // (a player's page: J goes to your hand's place)
           const over = this.el.querySelector("#match-over");
-          if (!known && ev.text && this.isPlayer && !(over && over.open)) this.say("J goes to the Join the rematch button.");
+          // (a spectator's page too, unless the rematch is private and it has no code for it)
+          const locked = !this.isPlayer && this.msg.table.options && this.msg.table.options.private && !this.invite;
+          if (!known && ev.text && !locked && !(over && over.open)) this.say(this.isPlayer ? "J goes to the Join the rematch button." : "J goes to the Join the rematch button; Watch the rematch is next to it.");
         }
         break;
       case "match_over":
@@ -883,7 +913,8 @@ export class TableView {
     if (!felt) return;
     let box = felt.querySelector(".hand-summary");
     const row = this.summaryRow;
-    if (!row) { if (box) box.remove(); return; }
+    // (gone: the felt grown for it, fitSummary, back to its size)
+    if (!row) { if (box) { box.remove(); this.fitSeats(); } return; }
     if (box && box.dataset.hand === String(row.number)) return;
     if (box) box.remove();
     const over = this.status === "finished" || (this.view && this.view.phase === "over") || this.queue.some((m) => m.event && m.event.kind === "match_over");
@@ -928,6 +959,7 @@ export class TableView {
         h("span", { class: "note" }, "or press Escape")));
     box.addEventListener("click", () => this.dismissSummary());
     felt.append(box);
+    this.fitSeats(); // (the felt grown for it where it would scroll inside: fitSummary)
   }
 
   /** Say "your turn" once per turn, with a sound, after what came before it. */
@@ -1197,12 +1229,20 @@ export class TableView {
       return false;
     }
     this.actingOn = this.view;
+    // the card this page sent, with the state it was sent on: the connection may close
+    // before its answer comes (the catch-up then tells it as your own play, not as one
+    // made for you, when the server says it was played at your seat: awayParts)
+    if (isCard(action)) this.sentPlay = { card: action, view: this.view };
+    else this.sentBid = { bid: action, view: this.view };
     try {
       await this.app.conn.request({ type: "act", action });
       return true;
     } catch (err) {
       this.actingOn = null;
-      this.refuse(err.message || "That was refused.");
+      // (the connection closed before the answer: made or not, the catch-up says which
+      // once the table is back; it was not refused)
+      if (err.code === "offline") this.say("The connection was lost before your move was confirmed: when the table is back, it says where the game stands.", { assertive: true });
+      else this.refuse(err.message || "That was refused.");
       return false;
     }
   }
@@ -1904,13 +1944,23 @@ export class TableView {
     const had = box && box.contains(document.activeElement);
     if (box) box.remove();
     const { id, text } = this.rematch;
-    // a spectator of a private table was never given its code: the owner has it
-    const locked = !this.isPlayer && this.msg.table.options && this.msg.table.options.private;
+    const watcher = !this.isPlayer;
+    // a spectator of a private table came with its code (kept by the page): the rematch
+    // takes it (the new code is sent to nobody); without it, the owner has the new one
+    const locked = watcher && this.msg.table.options && this.msg.table.options.private && !this.invite;
+    const follow = (watch) => {
+      if (this.invite) store.setInvite(id, this.invite);
+      location.hash = `#/${watch ? "watch" : "table"}/${id}`;
+    };
     box = h("section", { class: "panel rematch-box", id: "rematch-box", "aria-labelledby": "rematch-title" },
       h("h2", { id: "rematch-title" }, "Rematch"),
       h("p", {}, sentence(text || "The owner started a rematch", this.playerNames())),
-      locked ? h("p", {}, "The new table is private: ask its owner for the invite code.")
-        : h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => { location.hash = `#/table/${id}`; } }, "Join the rematch"));
+      ...(locked ? [h("p", {}, "The new table is private: ask its owner for the invite code.")]
+        : watcher ? [h("p", {}, "Join the rematch to sit at a free place at the new table, or watch it."),
+          h("div", { class: "button-row" },
+            h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => follow(false) }, "Join the rematch"),
+            h("button", { type: "button", id: "rematch-watch", onclick: () => follow(true) }, "Watch the rematch"))]
+          : [h("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => follow(false) }, "Join the rematch")]));
     if (card) card.insertBefore(box, card.querySelector(".button-row")); else this.el.prepend(box);
     if (had) box.querySelector("button")?.focus();
   }
@@ -2026,6 +2076,7 @@ export class TableView {
     if (area) area.classList.remove("grown");
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
     const least = 1.9 * rem;  // the smallest trick card (as in the CSS)
+    this.fitSummary(felt, area);
     const base = felt.offsetHeight;
     const place = (look) => {
       felt.classList.remove(...looks);
@@ -2057,6 +2108,22 @@ export class TableView {
     let w = full;
     while (w > least && this.trickRects(felt, w).some((c) => placed.boxes.some((b) => overlaps(b, c)))) w -= 1;
     if (w < full) felt.style.setProperty("--trick-cap", `${Math.max(w, least)}px`);
+  }
+
+  /** The hand's summary whole on the felt, never scrolling inside: where it is taller than
+   * the felt leaves it (a phone, 360x640: a four-player hand's lines), the felt is made
+   * that much taller (the page then scrolls, as for long names: fitSeats), rather than the
+   * type smaller. Called by fitSeats, which first takes back what it grew before. */
+  fitSummary(felt, area) {
+    const box = felt.querySelector(".hand-summary");
+    for (let i = 0; box && area && i < 4; i++) {
+      const over = box.scrollHeight - box.clientHeight;
+      if (over <= 1) break;
+      area.classList.add("grown");
+      // (its max-height is a share of the felt's: the felt grows by more than it lacks)
+      const share = box.clientHeight / Math.max(1, felt.clientHeight);
+      felt.style.minHeight = `${Math.ceil(felt.offsetHeight + over / Math.min(1, Math.max(0.5, share)) + 2)}px`;
+    }
   }
 
   /** Where the trick's cards of width ``w`` land on ``felt`` (every seat's, the winner a little

@@ -1,0 +1,103 @@
+"""Spectators of a private table follow it to its rematch. Two people came by the invite
+link after the match had started and chose "Watch the table"; at the end the owner made a
+rematch, and they got only "The new table is private: ask its owner for the invite code"
+(the new code is sent to nobody). Now the rematch takes the code they came with: their
+Rematch box has "Join the rematch" (a free place at the new table) and "Watch the rematch",
+J goes there and says so, and each opens the new table, the one sitting down at a place not
+kept for the players of the match before, the other watching it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, friends_at_table
+from tests.web.test_rematch import play_both_to_end
+
+
+def watch_by_invite(page: Any, server: str, code: str, name: str) -> None:
+    """``page`` follows the invite link of a match that started: a name, Join (refused:
+    the match has started), then Watch the table."""
+    page.goto(server + f"#/join/{code}")
+    page.fill("#invite-name", name)
+    page.click("form.panel button[type=submit]")
+    page.wait_for_selector("#invite-watch")
+    page.click("#invite-watch")
+    page.wait_for_function("spadesApp.table && spadesApp.table.msg"
+                           " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)
+
+
+def test_spectators_of_a_private_table_follow_it_to_its_rematch(new_page: Any,
+                                                               server: str) -> None:
+    olga, bea, code = friends_at_table(new_page, server, "Olgawatch", "Beawatch",
+                                       "Watched club", one_hand=True)
+    vera, walt = new_page(), new_page()
+    watch_by_invite(vera, server, code, "Verawatch")
+    watch_by_invite(walt, server, code, "Waltwatch")
+    old = olga.evaluate("spadesApp.table.id")
+    play_both_to_end([olga, bea])
+    for page in (vera, walt):
+        page.wait_for_selector("#match-over[open]", timeout=30000)
+    heard = [Speech(p) for p in (vera, walt)]
+    for s in heard:
+        s.seen = len(s.all())
+    olga.wait_for_selector("#match-over[open] #over-rematch")
+    olga.click("#over-rematch")
+    olga.wait_for_function("o => spadesApp.table && spadesApp.table.id !== o"
+                           " && spadesApp.table.status === 'waiting'", arg=old, timeout=15000)
+    new = olga.evaluate("spadesApp.table.id")
+    for page, s in zip((vera, walt), heard, strict=True):
+        s.wait_for("Olgawatch started a rematch")
+        page.wait_for_selector("#match-over[open] #rematch-join")
+        box = str(page.text_content("#rematch-box"))
+        assert "Olgawatch started a rematch" in box, box
+        assert "Join the rematch to sit at a free place at the new table, or watch it." in box
+        assert "ask its owner" not in box, box
+        assert page.text_content("#rematch-watch") == "Watch the rematch"
+        # the match-over box closed, the focus is on Join the rematch, and J goes back there
+        page.keyboard.press("Escape")
+        page.wait_for_function("document.activeElement && document.activeElement.id"
+                               " === 'rematch-join'")
+        page.focus("#sheet-btn")
+        page.keyboard.press("j")
+        assert page.evaluate("document.activeElement.id") == "rematch-join"
+    # Vera: Watch the rematch, by keyboard
+    vera.keyboard.press("Tab")
+    assert vera.evaluate("document.activeElement.id") == "rematch-watch"
+    vera.keyboard.press("Enter")
+    vera.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
+                           " && spadesApp.table.msg && spadesApp.table.msg.you.role === 'spectator'",
+                           arg=new, timeout=15000)
+    assert vera.evaluate("location.hash") == f"#/watch/{new}"
+    # Walt: Join the rematch, and he sits at a free place (Bea's is kept for her)
+    walt.keyboard.press("Enter")
+    walt.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
+                           " && spadesApp.table.msg && spadesApp.table.isPlayer",
+                           arg=new, timeout=15000)
+    seat = walt.evaluate("spadesApp.table.mySeat")
+    kept = olga.evaluate("spadesApp.table.msg.table.seats.map(s => s.kept_for || null)")
+    assert kept[seat] is None, (seat, kept)
+    olga.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Waltwatch')")
+    for page in (olga, bea, vera, walt):
+        assert not page.errors, page.errors
+
+
+def test_a_spectator_hears_where_j_goes_when_the_rematch_comes(new_page: Any,
+                                                              server: str) -> None:
+    """The words said with the news to a spectator whose match-over box is closed."""
+    olga, bea, code = friends_at_table(new_page, server, "Olgajkey", "Beajkey",
+                                       "J key club", one_hand=True)
+    vera = new_page()
+    watch_by_invite(vera, server, code, "Verajkey")
+    play_both_to_end([olga, bea])
+    vera.wait_for_selector("#match-over[open]", timeout=30000)
+    vera.keyboard.press("Escape")
+    vera.wait_for_selector("#match-over", state="hidden")
+    said = Speech(vera)
+    said.seen = len(said.all())
+    olga.wait_for_selector("#match-over[open] #over-rematch")
+    olga.click("#over-rematch")
+    said.wait_for("Olgajkey started a rematch")
+    said.wait_for("J goes to the Join the rematch button; Watch the rematch is next to it.")
+    vera.wait_for_selector("#rematch-box #rematch-watch")
+    assert not vera.errors, vera.errors
