@@ -136,6 +136,8 @@ def winner(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[bool
     The side with the unique highest score wins once it reaches the target; a tie at the
     top plays on. A one-hand match ends after its hand, and equal top scores draw.
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
     top = max(scores)
     leaders = [k for k, v in enumerate(scores) if v == top]
     if rules.one_hand:
