@@ -39,7 +39,7 @@ from spades.engine.errors import IllegalAction
 from spades.engine.observation import Observation
 from spades.engine.phase import Phase
 from spades.engine.rules import Rules
-from spades.engine.scoring import SideScore, score_side
+from spades.engine.scoring import SideScore, score_side_int
 
 #: Every card numbered this or above is a trump (spades and jokers).
 SPADE_LOW: Final = 39
@@ -459,7 +459,7 @@ class HandState:
         """Each side's score of the hand and its bag counter after it (from :attr:`bags`)."""
         rules = self.rules
         bids, blind, tricks, bags = self.bids, self.blind, self.tricks, self.bags
-        return [score_side(rules, seats, bids, blind, tricks, bags[k])
+        return [score_side_int(rules, seats, bids, blind, tricks, bags[k])
                 for k, seats in enumerate(self.sides)]
 
     def side_values(self, bag_weight: float = 0.5) -> list[float]:

@@ -335,6 +335,20 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     ("winner of a profile name", lambda: __import__("spades.engine.scoring").engine.scoring
      .winner("cardems", [0, 0], 1), TypeError,
      r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    # (score_side's seats=0 was "'int' object is not iterable", bids=None "object of type
+    # 'NoneType' has no len()", bags_before='9' "can only concatenate str (not "int") to str"
+    # in pure Python and mypyc's "int object expected; got str" compiled)
+    ("score_side of a seat for seats", lambda: __import__("spades.engine.scoring").engine
+     .scoring.score_side(profile("cardems"), 0, [3, 1, 3, 1], [False] * 4, [5, 0, 3, 0], 9),
+     TypeError, r"^seats must be the side's seats, like \[0, 2\], not 0$"),
+    ("score_side of no bids", lambda: __import__("spades.engine.scoring").engine
+     .scoring.score_side(profile("cardems"), [0, 2], None, [False] * 4, [5, 0, 3, 0], 9),
+     TypeError, r"^bids, blind and tricks must be lists by seat, like \[3, 1, 3, 1\], "
+     r"not None$"),
+    ("score_side of bags as text", lambda: __import__("spades.engine.scoring").engine
+     .scoring.score_side(profile("cardems"), [0, 2], [3, 1, 3, 1], [False] * 4, [5, 0, 3, 0],
+                         "9"), TypeError,
+     r"^bags_before must be a whole number \(the side's bags before the hand\), not '9'$"),
 ]
 
 
@@ -604,6 +618,11 @@ def test_score_side_refuses_rules_by_name_and_lists_per_side() -> None:
     score, bags = score_side(profile("cardems"), [0, 2], [3, 1, 3, 1], [False] * 4,
                              [5, 0, 3, 0], 9)
     assert (score.points, bags) == (-38, 1)
+    # seats and bags of another integer type, seats as a tuple or a range: the same
+    assert score_side(profile("cardems"), (0, 2), [3, 1, 3, 1], [False] * 4, [5, 0, 3, 0],
+                      _Index(9)) == (score, bags)
+    assert score_side(profile("cardems"), range(0, 4, 2), [3, 1, 3, 1], [False] * 4,
+                      [5, 0, 3, 0], 9) == (score, bags)
 
 
 @pytest.mark.parametrize("make", [lambda: profile("cardems", name="mine"),
