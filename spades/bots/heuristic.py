@@ -16,7 +16,7 @@ from spades.engine.cards import (
     SUIT_MASKS,
     SUIT_OF,
     above,
-    cards_of,
+    cards_of_int,
     highest,
     lowest,
 )
@@ -143,16 +143,16 @@ class BeginnerBot:
             spades = keep & SPADE_MASK
             if (hand & SPADE_MASK).bit_count() >= 5 and spades:
                 return lowest(spades)
-            for c in sorted(cards_of(keep & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
+            for c in sorted(cards_of_int(keep & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
                 if not out & above(c):
                     return c
             side_cards = keep & NON_SPADE_MASK or keep
-            return min(cards_of(side_cards), key=lambda c: RANK_OF[c])
+            return min(cards_of_int(side_cards), key=lambda c: RANK_OF[c])
         if pos == 1:
             return _discard(s, seat, keep, out)
         if s.best_seat in mates:
             return _discard(s, seat, keep, out)
-        winners = [c for c in cards_of(keep) if c > s.best and (
+        winners = [c for c in cards_of_int(keep) if c > s.best and (
             SUIT_OF[c] == s.led or SUIT_OF[c] == SPADES)]
         if winners:
             if keep & SUIT_MASKS[s.led]:
@@ -180,10 +180,10 @@ def beginner_count(hand: int) -> int:
 def _under_or_low(s: HandState, legal: int) -> int:
     """The highest card that does not take the trick, else the lowest."""
     if s.trick:
-        unders = [c for c in cards_of(legal) if not (c > s.best and (
+        unders = [c for c in cards_of_int(legal) if not (c > s.best and (
             SUIT_OF[c] == s.led or SUIT_OF[c] == SPADES))]
         if unders:
             side = [c for c in unders if c < 39]
             return max(side or unders, key=lambda c: RANK_OF[c])
         return highest(legal) if len(s.trick) == s.n - 1 else lowest(legal)
-    return min(cards_of(legal & NON_SPADE_MASK or legal), key=lambda c: RANK_OF[c])
+    return min(cards_of_int(legal & NON_SPADE_MASK or legal), key=lambda c: RANK_OF[c])

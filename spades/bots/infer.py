@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from spades.bots.policy import estimate_tricks, nil_risk, play_card
 from spades.engine import IllegalAction, Observation, SpadesError, unseen_cards
+from spades.engine.actions import whole_number
 from spades.engine.cards import SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF
+from spades.engine.errors import check_flag
 from spades.engine.handstate import BID, PLAY, HandState, public_voids
 
 if TYPE_CHECKING:
@@ -125,8 +127,8 @@ def play_mismatches(obs: Observation, hands: list[int]) -> int:
     return misses
 
 
-def sample_deals(obs: Observation, rng: random.Random, count: int,
-                 evidence: bool = True,
+def sample_deals(obs: Observation, rng: random.Random, count: object,
+                 evidence: object = True,
                  models: Sequence[SeatModel] | None = None,
                  play_weight: float = 1.0) -> list[list[int]]:
     """``count`` guesses of every seat's cards (the observer's own hand as it is). With
@@ -134,7 +136,10 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
     that overbids by a trick is taken to hold a trick less than its bid says.
 
     ``obs`` must be of a hand under way (bidding or play: else :class:`SpadesError`, as
-    there is nothing to sample), ``rng`` a ``random.Random`` and ``count`` 0 or more."""
+    there is nothing to sample), ``rng`` a ``random.Random``, ``count`` a whole number 0 or
+    more (numpy's integers too; a bool is refused) and ``evidence`` ``True`` or ``False``.
+    (``count`` and ``evidence`` are typed ``object`` so that the compiled build checks them
+    here too, in these words, rather than take ``True`` as 1.)"""
     if not isinstance(obs, Observation):
         raise TypeError(f"sample_deals takes an Observation (match.observation(seat)), "
                         f"not a {type(obs).__name__}")
@@ -143,9 +148,11 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
                           f"not phase {str(obs.phase)!r}")
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    wanted = whole_number(count)
+    if wanted is None or wanted < 0:
         raise ValueError(f"count must be a whole number 0 or more, not {count!r}"[:200])
-    if count == 0:  # (with bids to weigh by, it asked max() of no weights)
+    weigh = check_flag("evidence", evidence)
+    if wanted == 0:  # (with bids to weigh by, it asked max() of no weights)
         return []
     rules = obs.rules
     n = rules.players
@@ -157,13 +164,13 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
         sizes[me] = 0
     voids = public_voids(obs)
     need = spade_requirements(obs)
-    bid_evidence = evidence and rules.bidding in ("standard", "suicide") and any(
+    bid_evidence = weigh and rules.bidding in ("standard", "suicide") and any(
         b is not None and not bl and s != me
         for s, (b, bl) in enumerate(zip(obs.bids, obs.blind, strict=True)))
-    play_evidence = evidence and play_weight < 1.0 and bool(obs.plays)
+    play_evidence = weigh and play_weight < 1.0 and bool(obs.plays)
     use_evidence = bid_evidence or play_evidence
     log_play = math.log(play_weight) if play_evidence else 0.0
-    pool = count * 3 if use_evidence else count
+    pool = wanted * 3 if use_evidence else wanted
     out: list[list[int]] = []
     failures = 0
     while len(out) < pool:
@@ -204,16 +211,16 @@ def sample_deals(obs: Observation, rng: random.Random, count: int,
     w = [math.exp(x - top) for x in weights]
     # Systematic resampling: low variance and deterministic given the rng.
     total = sum(w)
-    step = total / count
+    step = total / wanted
     x = rng.random() * step
     chosen: list[list[int]] = []
     acc = 0.0
     for hands, weight in zip(out, w, strict=True):
         acc += weight
-        while x < acc and len(chosen) < count:
+        while x < acc and len(chosen) < wanted:
             chosen.append(hands)
             x += step
-    while len(chosen) < count:
+    while len(chosen) < wanted:
         chosen.append(out[-1])
     return chosen
 

@@ -22,7 +22,7 @@ from spades.bots.heuristic import settled
 from spades.bots.infer import sample_deals
 from spades.bots.policy import rollout
 from spades.engine import BID, DEAL, PLAY, Observation
-from spades.engine.cards import cards_of
+from spades.engine.cards import cards_of_int
 from spades.engine.errors import check_flag
 from spades.engine.handstate import HandState
 
@@ -45,7 +45,7 @@ class _Node:
 def _actions(s: HandState) -> list[int]:
     if s.phase is BID:
         return list(s.legal_bids())
-    return cards_of(s.legal_mask())
+    return cards_of_int(s.legal_mask())
 
 
 def tree_search(obs: Observation, root_actions: Collection[int],

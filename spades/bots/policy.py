@@ -20,7 +20,7 @@ from spades.engine.cards import (
     SUIT_MASKS,
     SUIT_OF,
     above,
-    cards_of,
+    cards_of_int,
     count_spades,
     highest,
     lowest,
@@ -226,7 +226,7 @@ def _discard(s: HandState, seat: int, legal: int, out: int) -> int:
     hand = s.hands[seat]
     best_card = -1
     best_key = (99, 99)
-    for c in cards_of(pool):
+    for c in cards_of_int(pool):
         suit = SUIT_OF[c]
         is_boss = not (out & above(c))
         key = (RANK_OF[c] + (6 if is_boss and suit != SPADES else 0),
@@ -239,7 +239,7 @@ def _discard(s: HandState, seat: int, legal: int, out: int) -> int:
 def _dump(s: HandState, legal: int) -> int:
     """When not wanting the trick: the highest card that does not win it, else (if every
     card wins) the lowest when someone may still overtake, the highest when last."""
-    cards = cards_of(legal)
+    cards = cards_of_int(legal)
     unders = [c for c in cards if not _beats(s, c)]
     if unders:
         side = [c for c in unders if c < _SPADE_LOW]
@@ -291,18 +291,18 @@ def play_card(s: HandState) -> int:
         m = mate_nil[0]
         if pos == 0:
             side_cards = legal & NON_SPADE_MASK or legal
-            return max(cards_of(side_cards),
+            return max(cards_of_int(side_cards),
                        key=lambda c: (RANK_OF[c], -(hand & SUIT_MASKS[SUIT_OF[c]]).bit_count()))
         if m in in_trick:
             if s.best_seat == m:
-                winners = [c for c in cards_of(legal) if _beats(s, c)]
+                winners = [c for c in cards_of_int(legal) if _beats(s, c)]
                 if winners:
                     return min(winners, key=_rank_key) if legal & SUIT_MASKS[s.led] else min(winners)
         else:
             if legal & SUIT_MASKS[s.led]:
                 return highest(legal)
             if RANK_OF[s.best] < 10 or s.best >= _SPADE_LOW:
-                winners = [c for c in cards_of(legal) if _beats(s, c)]
+                winners = [c for c in cards_of_int(legal) if _beats(s, c)]
                 if winners:
                     return min(winners)
 
@@ -317,7 +317,7 @@ def play_card(s: HandState) -> int:
                 if v >> suit & 1:
                     pool &= ~SUIT_MASKS[suit]
             if pool:
-                return min(cards_of(pool), key=_rank_key)
+                return min(cards_of_int(pool), key=_rank_key)
         elif target in in_trick:
             if s.best_seat == target:
                 return _dump(s, legal)
@@ -346,7 +346,7 @@ def play_card(s: HandState) -> int:
         return _lead_for_tricks(s, seat, legal, out, mates)
     if s.best_seat in mates and not _threatened(s, s.best, later, out):
         return _discard(s, seat, legal, out)
-    winners = [c for c in cards_of(legal) if _beats(s, c)]
+    winners = [c for c in cards_of_int(legal) if _beats(s, c)]
     if not winners:
         return _discard(s, seat, legal, out)
     safe = [c for c in winners if not _threatened(s, c, later, out)]
@@ -364,7 +364,7 @@ def _lead_for_tricks(s: HandState, seat: int, legal: int, out: int, mates: list[
     opps = [p for p in range(s.n) if p != seat and p not in mates]
     spades_out = out & SPADE_MASK
     # Cash a side-suit winner no opponent can trump.
-    for c in sorted(cards_of(legal & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
+    for c in sorted(cards_of_int(legal & NON_SPADE_MASK), key=lambda c: -RANK_OF[c]):
         if out & above(c):
             continue
         suit = SUIT_OF[c]

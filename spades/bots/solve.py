@@ -5,7 +5,7 @@ Compiled with mypyc at install with the other hot modules (setup.py).
 
 from __future__ import annotations
 
-from spades.engine.cards import cards_of
+from spades.engine.cards import cards_of_int
 from spades.engine.handstate import PLAY, HandState
 
 
@@ -19,7 +19,7 @@ def _alphabeta(s: HandState, side: int, alpha: float, beta: float, bag_weight: f
                rel: float) -> float:
     if s.phase is not PLAY:
         return s.utility(side, bag_weight, rel)
-    cards = cards_of(s.legal_mask())
+    cards = cards_of_int(s.legal_mask())
     maximize = s.side_of[s.turn] == side
     if maximize:
         value = -1e9

@@ -157,8 +157,39 @@ def _parse_words(text: str) -> int:
     raise CardError(f"{text!r} is not a card: write it like 'queen of hearts' or 'QH'")
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a bitmask in ascending order."""
+def _mask_arg(mask: object, who: str) -> int:
+    """``mask`` as an int: a card mask of any integer type (numpy's too), never a bool;
+    else a ``TypeError`` saying that ``who`` takes a mask."""
+    if type(mask) is int:
+        hand: int = mask
+    else:
+        try:
+            if isinstance(mask, bool) or type(mask).__name__ == "bool_":  # numpy's too
+                raise TypeError
+            hand = operator.index(mask)  # type: ignore[arg-type]
+        except TypeError:
+            hint = (" (mask_of(parse_card(c) for c in text.split()) reads cards' text)"
+                    if isinstance(mask, str) else "")
+            raise TypeError(f"{who} takes a card mask (a whole number: mask_of(cards)), "
+                            f"not {mask!r}"[:200] + hint) from None
+    if hand < 0:
+        raise CardError(f"{hand} is not a card mask: a mask is 0 or more")
+    return hand
+
+
+def cards_of(mask: object) -> list[int]:
+    """The cards of a bitmask in ascending order. The mask is an ``int`` or a whole number
+    of another integer type (numpy's); anything else is a ``TypeError`` saying so.
+
+    >>> cards_of(0b1011)
+    [0, 1, 3]
+    """
+    return cards_of_int(_mask_arg(mask, "cards_of"))
+
+
+def cards_of_int(mask: int) -> list[int]:
+    """:func:`cards_of` for a plain ``int`` mask, without checking its type: the engine's
+    and the search's own masks."""
     if mask < 0:  # it has no highest bit: the loop below would never end
         raise CardError(f"{mask} is not a card mask: a mask is 0 or more")
     out = []
@@ -197,18 +228,10 @@ DISPLAY_SUIT_ORDER: Final[tuple[int, ...]] = (HEARTS, SPADES, DIAMONDS, CLUBS)
 
 def sorted_for_display(mask: object) -> list[int]:
     """A hand sorted as seed 002 sorts it: hearts, spades, diamonds, clubs, weakest first."""
-    try:  # another integer type (numpy's) is that int; never a bool
-        if isinstance(mask, bool):
-            raise TypeError
-        hand: int = operator.index(mask)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(f"sorted_for_display takes a card mask (a whole number: "
-                        f"mask_of(cards)), not {mask!r}"[:200]) from None
-    if hand < 0:
-        raise CardError(f"{hand} is not a card mask: a mask is 0 or more")
+    hand = _mask_arg(mask, "sorted_for_display")  # numpy's integers too; never a bool
     out: list[int] = []
     for suit in DISPLAY_SUIT_ORDER:
-        out.extend(cards_of(hand & SUIT_MASKS[suit]))
+        out.extend(cards_of_int(hand & SUIT_MASKS[suit]))
     return out
 
 

@@ -32,14 +32,14 @@ from spades.engine.cards import (
     SUIT_NAMES,
     SUIT_OF,
     card_name,
-    cards_of,
+    cards_of_int,
     count_spades,
 )
 from spades.engine.errors import IllegalAction
 from spades.engine.observation import Observation
 from spades.engine.phase import Phase
 from spades.engine.rules import Rules
-from spades.engine.scoring import SideScore, score_side
+from spades.engine.scoring import SideScore, score_side_int
 
 #: Every card numbered this or above is a trump (spades and jokers).
 SPADE_LOW: Final = 39
@@ -200,9 +200,20 @@ class HandState:
         given: object = hands  # (typed as given: compiled, a narrowed name is cast)
         if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
             raise TypeError(f"hands: one card mask per seat ({n}), not {given!r}"[:200])
-        s.hands = list(hands)
-        if len(s.hands) != n:
-            raise ValueError(f"hands: one card mask per seat ({n}), not {len(s.hands)}")
+        raw: list[object] = list(given)  # (objects: compiled, a list[int] casts each)
+        if len(raw) != n:
+            raise ValueError(f"hands: one card mask per seat ({n}), not {len(raw)}")
+        masks: list[int] = []
+        for seat, m in enumerate(raw):  # (a check per seat, not per card)
+            number = m if type(m) is int else whole_number(m)
+            if number is None:
+                raise TypeError(f"hands: seat {seat}: a hand must be a card mask (a whole "
+                                f"number: mask_of(cards)), not {m!r}"[:200])
+            if number < 0:
+                raise ValueError(f"hands: seat {seat}: {number} is not a card mask: a mask is "
+                                 f"0 or more")
+            masks.append(number)
+        s.hands = masks
         s.bids = [-1 if b is None else b for b in obs.bids]
         s.blind = list(obs.blind)
         s.looked = [True] * n
@@ -448,7 +459,7 @@ class HandState:
         """Each side's score of the hand and its bag counter after it (from :attr:`bags`)."""
         rules = self.rules
         bids, blind, tricks, bags = self.bids, self.blind, self.tricks, self.bags
-        return [score_side(rules, seats, bids, blind, tricks, bags[k])
+        return [score_side_int(rules, seats, bids, blind, tricks, bags[k])
                 for k, seats in enumerate(self.sides)]
 
     def side_values(self, bag_weight: float = 0.5) -> list[float]:
@@ -509,7 +520,7 @@ def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
     cards = table[bits]
     if not cards and bits:
         base = _SHIFT[suit]
-        cards = table[bits] = tuple(base + c for c in cards_of(bits))
+        cards = table[bits] = tuple(base + c for c in cards_of_int(bits))
     return cards
 
 

@@ -20,7 +20,7 @@ in (or the deals given to :meth:`Match.deal`). An illegal action raises
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from spades.engine._pickling import get_state, set_state
@@ -31,7 +31,7 @@ from spades.engine.cards import (
     SPADES,
     SUIT_MASKS,
     card_str,
-    cards_of,
+    cards_of_int,
 )
 from spades.engine.errors import IllegalAction, SpadesError, check_flag
 from spades.engine.events import (
@@ -91,14 +91,15 @@ class Match(HandState):
     def __init__(
         self,
         rules: Rules,
-        *,
         rng: random.Random | None = None,
+        *,
         dealer: object = None,
-        events: bool = False,
+        events: object = False,
         _copy_of: Match | None = None,
     ) -> None:
-        """Start a match. With ``rng``, hands are shuffled and dealt automatically (and the
-        first dealer drawn from it unless given); without, call :meth:`deal` each hand.
+        """Start a match. With ``rng`` (by name, or second by position), hands are shuffled
+        and dealt automatically (and the first dealer drawn from it unless given); without,
+        call :meth:`deal` each hand.
         With ``events``, the match records its events in :attr:`events` (see
         :mod:`spades.engine.events`)."""
         if _copy_of is not None:
@@ -107,11 +108,14 @@ class Match(HandState):
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}")
         if rng is not None and not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, like random.Random(7), not {rng!r}")
-        check_flag("events", events)
+            seed = " (Match.new(rules, seed) deals from a seed)" if isinstance(
+                rng, (int, str)) and not isinstance(rng, bool) else ""
+            raise TypeError(f"rng must be a random.Random, like random.Random(7), "
+                            f"not {rng!r}"[:200] + seed)
+        recording = check_flag("events", events)  # (typed object: compiled, in its words)
         self._start(rules)
         self.rng = rng
-        self.deck_cards = cards_of(rules.deck)
+        self.deck_cards = cards_of_int(rules.deck)
         self.pending_deals: list[tuple[int, ...]] = []
         if dealer is None:
             dealer = rng.randrange(self.n) if rng is not None else 0
@@ -119,7 +123,7 @@ class Match(HandState):
             raise SpadesError(f"dealer must be a seat from 0 to {self.n - 1}, not {dealer!r}")
         self.dealer = dealer
         #: The events recorded since the last :meth:`take_events`, or None: not recording.
-        self.events: list[Event] | None = [] if events else None
+        self.events: list[Event] | None = [] if recording else None
         nsides = len(self.sides)
         self.scores = [0] * nsides
         self.bags = [0] * nsides
@@ -132,7 +136,7 @@ class Match(HandState):
 
     @classmethod
     def new(cls, rules: Rules, seed: Any = None, dealer: object = None,
-            *, events: bool = False) -> Match:
+            *, events: object = False) -> Match:
         """A match dealt from ``random.Random(seed)``."""
         return cls(rules, rng=random.Random(seed), dealer=dealer, events=events)
 
@@ -173,6 +177,10 @@ class Match(HandState):
 
     def _check_deal(self, hands: Sequence[object]) -> list[int]:
         """``hands`` as card masks, or :class:`SpadesError` saying which seat's is wrong."""
+        given: object = hands  # (typed as given: compiled, a narrowed name is cast)
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise SpadesError(f"deal takes one card mask per seat ({self.n}), like "
+                              f"[mask_of(cards), ...], not {given!r}"[:200])
         masks: list[int] = []
         for seat, m in enumerate(hands):
             if not isinstance(m, int) or isinstance(m, bool) or m < 0:
@@ -188,10 +196,10 @@ class Match(HandState):
                 raise SpadesError(f"seat {seat}: a hand must be a card mask, and bit "
                                   f"{m.bit_length() - 1} is no card (cards are 0 to {NUM_CARDS - 1})")
             if m & ~deck:
-                extra = ", ".join(card_str(c) for c in cards_of(m & ~deck))
+                extra = ", ".join(card_str(c) for c in cards_of_int(m & ~deck))
                 raise SpadesError(f"seat {seat} holds {extra}, not in this deck")
             if m & seen:  # and which seat holds them too: one of the two is wrong
-                dup = ", ".join(card_str(c) for c in cards_of(m & seen))
+                dup = ", ".join(card_str(c) for c in cards_of_int(m & seen))
                 also = [str(s) for s in range(seat) if masks[s] & m]
                 raise SpadesError(f"seat {seat} holds {dup}, dealt twice (also to seat"
                                   f"{'s' if len(also) > 1 else ''} {', '.join(also)})")
@@ -359,7 +367,7 @@ class Match(HandState):
 
     # Events -----------------------------------------------------------------------------
 
-    def record_events(self, on: bool = True) -> None:
+    def record_events(self, on: object = True) -> None:
         """Start recording events from now on (into a fresh :attr:`events`), or stop: for a
         match rebuilt quietly (a replay, a resumed game) that is to tell what comes next.
         ``on`` is ``True`` or ``False`` (anything else: ``TypeError``)."""
@@ -492,7 +500,7 @@ class Match(HandState):
         if self.phase == PLAY:
             legal = self.legal_mask()
             pool = legal & NON_SPADE_MASK or legal
-            return min(cards_of(pool), key=lambda c: (c % 13 if c < 52 else c, c))
+            return min(cards_of_int(pool), key=lambda c: (c % 13 if c < 52 else c, c))
         if self.phase != BID:
             raise IllegalAction(self._why_illegal(LOOK))
         if not self.looked[self.turn]:

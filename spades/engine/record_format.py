@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spades.engine.actions import BLIND_NIL, LOOK, NIL, action_str
-from spades.engine.cards import card_str, cards_of
+from spades.engine.cards import card_str, cards_of_int
 from spades.engine.errors import SpadesError
 from spades.engine.hands import HandLog
 from spades.engine.rules import Rules, profile_base
@@ -37,7 +37,7 @@ def record_of(rules: Rules, logs: Sequence[HandLog], /, **extra: Any) -> dict[st
     for log in logs:
         hand: dict[str, Any] = {
             "dealer": log.dealer,
-            "deal": [[card_str(c) for c in cards_of(m)] for m in log.deal],
+            "deal": [[card_str(c) for c in cards_of_int(m)] for m in log.deal],
             "bids": [action_str(a) if a in (NIL, BLIND_NIL) else a - NIL for a in log.bids],
             "plays": [card_str(c) for c in log.plays],
         }

@@ -144,10 +144,29 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some knobs changed (validated again). As with :func:`profile`,
-        choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too."""
+        choosing ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
+
+        A profile's rules given another number of players that the profile is played by
+        are that profile's for the new number, with every knob that differs from the
+        profile's kept (as :meth:`to_json` writes them) and the changes on top:
+        ``profile("race400", target=300).replace(players=6) == profile("race400",
+        players=6, target=300)``, so the knobs the profile derives from the number of
+        players (race400's ``hard_contract_from``) are the new number's.
+
+        >>> profile("race400").replace(players=6) == profile("race400", players=6)
+        True
+        """
         for key in changes:
             if key not in _KNOBS:
                 raise RulesError(_not_a_knob(key))
+        if "players" in changes and changes["players"] != self.players:
+            entry = PROFILES.get(self.name)
+            base = profile_base(self)
+            new = whole_number(changes["players"])
+            if entry is not None and base is not None and new in entry[0]:
+                kept = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                        if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)}
+                return profile(self.name, **{**kept, **changes})
         if changes.get("bidding") == "mirror" and "blind_nil" not in changes:
             changes["blind_nil"] = False  # choosing Mirror turns blind nil off, as in profile()
         return dataclasses.replace(self, **changes)
@@ -326,9 +345,10 @@ def _not_a_knob(key: str) -> str:
     return f"{key}: unknown rules knob; known: {', '.join(sorted(_KNOBS))}"[:500]
 
 
-def profile(name: str, /, **overrides: Any) -> Rules:
+def profile(name: str = "", /, **overrides: Any) -> Rules:
     """The rules of a named profile, with knob overrides (validated). Choosing
-    ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too.
+    ``bidding="mirror"`` turns blind nil off unless ``blind_nil`` is given too. The name
+    comes first, by position: ``profile(name="cardems")`` is refused with that advice.
 
     >>> profile("race400", players=3).hand_size
     17
@@ -340,7 +360,18 @@ def profile(name: str, /, **overrides: Any) -> Rules:
         given = repr(name) if name is None or isinstance(name, bool) else shown(name)
         raise RulesError(f"a rules profile is named by text, one of {', '.join(PROFILES)}; "
                          f"not {given}")
+    if not name:  # profile() or profile(name="cardems"): Python's words named no profile
+        given = overrides.get("name")
+        if isinstance(given, str) and given in PROFILES:
+            raise RulesError(f"profile takes the profile's name first, by position: "
+                             f"profile({given!r}), not profile(name={given!r})")
+        raise RulesError(f"profile takes a profile's name first, like profile('cardems'): "
+                         f"one of {', '.join(PROFILES)}")
     if name not in PROFILES:
+        if name == "custom":  # a record's "preset": "custom" is no profile
+            raise RulesError("'custom' is no profile: rules of your own are "
+                             "Rules(name='mine', ...knobs), or rules_from_json({'preset': "
+                             "'custom', ...})")
         raise RulesError(f"unknown rules profile {shown(name)}; choose one of {', '.join(PROFILES)}")
     counts, values = PROFILES[name]
     players = overrides.pop("players", counts[0] if len(counts) == 1 else 4)

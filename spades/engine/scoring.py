@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from spades.engine._pickling import by_fields
+from spades.engine.actions import whole_number
 from spades.engine.rules import Rules
 
 
@@ -66,18 +67,51 @@ def score_side(
     bids: Sequence[int],
     blind: Sequence[bool],
     tricks: Sequence[int],
-    bags_before: int,
+    bags_before: object,
 ) -> tuple[SideScore, int]:
     """Score one side's hand: its ``seats``, and ``bids``, ``blind`` and ``tricks`` by seat
     (``bids[s]`` is seat ``s``'s bid, 0 for Nil). Returns the score and the side's bag
     counter after the hand (penalties already settled). Rules that are not a
-    :class:`Rules`, or lists without an entry for one of the seats, are refused by name."""
+    :class:`Rules`, seats that are no list of seats, lists without an entry for one of the
+    seats, or ``bags_before`` that is no whole number, are refused by name.
+    (``bags_before`` is typed ``object`` so that the compiled build says so too; the
+    engine's own hands call :func:`score_side_int`.)"""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
+    given: object = seats  # (typed as given: compiled, a narrowed name is cast)
+    side: list[int] = []
+    if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+        raise TypeError(f"seats must be the side's seats, like [0, 2], not {given!r}"[:200])
+    for seat in given:
+        number = whole_number(seat)
+        if number is None:
+            raise TypeError(f"seats must be the side's seats, like [0, 2], not {given!r}"[:200])
+        side.append(number)
     for values in (bids, blind, tricks):
-        for s in seats:
+        shown: object = values
+        if isinstance(shown, (str, bytes)) or not isinstance(shown, Sequence):
+            raise TypeError(f"bids, blind and tricks must be lists by seat, like [3, 1, 3, "
+                            f"1], not {shown!r}"[:200])
+        for s in side:
             if not 0 <= s < len(values):
                 raise ValueError(_no_entry(s, bids, blind, tricks))
+    bags = whole_number(bags_before)
+    if bags is None:
+        raise TypeError(f"bags_before must be a whole number (the side's bags before the "
+                        f"hand), not {bags_before!r}"[:200])
+    return score_side_int(rules, side, bids, blind, tricks, bags)
+
+
+def score_side_int(
+    rules: Rules,
+    seats: Sequence[int],
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+    bags_before: int,
+) -> tuple[SideScore, int]:
+    """:func:`score_side` without checking its arguments: the engine's own hands, scored
+    at the end of every hand and of every play-out of the search."""
     contract = 0
     contract_tricks = 0
     nil_points = 0
@@ -136,6 +170,8 @@ def winner(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[bool
     The side with the unique highest score wins once it reaches the target; a tie at the
     top plays on. A one-hand match ends after its hand, and equal top scores draw.
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
     top = max(scores)
     leaders = [k for k, v in enumerate(scores) if v == top]
     if rules.one_hand:
