@@ -6,7 +6,7 @@ import { clear, h, listJoin, plural, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
-import { PLACES, sheetContent, sheetDialog, TableView, unmarked } from "./table.js";
+import { PLACES, sheetContent, sheetDialog, TableView, trapTab, unmarked } from "./table.js";
 import { Voice } from "./voice.js";
 
 /** How often a visitor's lobby (no socket yet) asks for the tables again. */
@@ -15,6 +15,8 @@ const LOBBY_POLL_MS = 5000;
 const STILL_OPENING_MS = 3000;
 /** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
 const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
+/** How the server refuses an upload for review past its caps on records kept (413). */
+const NO_ROOM = /^no room to keep this record for review/;
 
 /** The offset of the first byte of ``bytes`` that is not UTF-8 (a lead byte with its
  * continuation bytes), or null when none is found. */
@@ -988,17 +990,22 @@ class App {
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
    * West and East", "… so far, after 3 hands", "not finished"), its record and, finished, its score sheet (the table's
-   * sheet dialog); the records the user uploaded for review too, marked. */
+   * sheet dialog); the records the user uploaded for review too, marked, each with a Delete
+   * button (asked first: :meth:`deleteDialog`). */
   async historySection() {
     let hist;
     try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${err.message}`); }
-    const sec = h("section", { class: "panel", id: "history", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title" }, "Match history"));
+    // (the heading takes the focus when the last record kept for review is deleted)
+    const sec = h("section", { class: "panel", id: "history", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title", tabindex: "-1" }, "Match history"));
     if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
     const t = h("table", { class: "history-table" },
       h("caption", {}, "Your matches and uploaded records, newest first; each score gives your side's first."),
       h("thead", {}, h("tr", {}, ["When", "Rules", "Players", "Score", "Result", "Record"].map((x) => h("th", { scope: "col", class: x === "Rules" || x === "Result" ? "wide-only" : null }, x)))));
     const b = h("tbody");
     const dlg = sheetDialog();
+    // why a deletion failed, shown where the history starts (and said by the announcer)
+    const note = h("p", { class: "form-error", id: "history-note" });
+    const askDelete = this.deleteDialog(sec, note);
     let opener = null;
     dlg.addEventListener("close", () => { if (opener && opener.isConnected) opener.focus(); });
     const openSheet = async (it, namer, button) => {
@@ -1020,6 +1027,10 @@ class App {
       // a record uploaded for review has its sheet finished or not: the hands played so far
       const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
+      // a record kept for review is the uploader's to delete (it counts towards the server's
+      // caps on records kept for review, past which an upload for review is refused)
+      const del = it.uploaded ? h("button", { type: "button", class: "history-delete", "aria-label": `Delete ${what}`, "aria-haspopup": "dialog" }, "Delete") : null;
+      if (del) del.addEventListener("click", () => askDelete({ it, what, button: del }));
       b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : null },
         // on a phone the rules go under the date (their column is hidden)
         h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
@@ -1031,11 +1042,76 @@ class App {
           it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
         h("td", { class: "wide-only" }, result),
         h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
-          sheet ? " " : null, sheet)));
+          sheet ? " " : null, sheet, del ? " " : null, del)));
     }
     t.append(b);
-    sec.append(t, dlg);
+    sec.append(note, t, dlg, askDelete.dialog);
     return sec;
+  }
+
+  /** The confirmation asked before a record kept for review is deleted: a modal dialog (the
+   * focus on "Keep it", as Blind Nil's on "Cancel"; Tab kept inside; Escape keeps the record
+   * too, the focus back on its Delete button). Its answer "Delete the record" sends
+   * `DELETE /api/games/{id}` (:meth:`deleteKept`). Returns the function that asks it of a row
+   * (`{it, what, button}`), with the dialog as its `dialog`. */
+  deleteDialog(sec, note) {
+    const dlg = h("dialog", { class: "confirm-dialog", id: "delete-dialog", role: "alertdialog", "aria-labelledby": "delete-title", "aria-describedby": "delete-text" },
+      h("h2", { id: "delete-title" }, "Delete this record?"),
+      h("p", { id: "delete-text" }),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", id: "delete-keep", class: "primary", onclick: () => dlg.close("keep") }, "Keep it"),
+        h("button", { type: "button", id: "delete-yes", class: "danger", onclick: () => dlg.close("delete") }, "Delete the record")));
+    dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+    let asked = null;
+    dlg.addEventListener("close", () => {
+      const row = asked;
+      asked = null;
+      if (!row) return;
+      if (dlg.returnValue === "delete") this.deleteKept(row, sec, note);
+      else if (row.button.isConnected) row.button.focus();
+    });
+    const ask = (row) => {
+      if (row.button.getAttribute("aria-busy") === "true" || dlg.open) return; // (being deleted)
+      asked = row;
+      dlg.querySelector("#delete-text").textContent = `Delete ${row.what} from the server? Its download and its score sheet go with it, for good.`;
+      dlg.returnValue = ""; // (not the answer of an earlier question: Escape leaves it empty)
+      dlg.showModal();
+      dlg.querySelector("#delete-keep").focus();
+    };
+    ask.dialog = dlg;
+    return ask;
+  }
+
+  /** `DELETE /api/games/{id}` of a record kept for review (`row`: `{it, what, button}`).
+   * Deleted: its row goes, "Record deleted." is said, and the focus goes to the next record's
+   * Delete button (else the one before, else the history's heading). Refused or not sent: why,
+   * in words (said, and shown in `note`); the row stays, the focus on its button. */
+  async deleteKept({ it, what, button }, sec, note) {
+    button.setAttribute("aria-busy", "true");
+    if (button.isConnected) button.focus();
+    try {
+      await api("DELETE", `/api/games/${encodeURIComponent(it.game_id)}`);
+    } catch (err) {
+      button.removeAttribute("aria-busy");
+      const why = err.status === 404 ? "the server has no such record of yours (it may have been deleted already: reload the page to see your history as it is now)"
+        : err.status ? err.message
+          : "the server could not be reached. Check your connection and try again";
+      const words = `The record was not deleted: ${why}.`;
+      note.textContent = words;
+      this.announcer.say(words, { assertive: true });
+      if (button.isConnected) button.focus();
+      return;
+    }
+    const all = [...sec.querySelectorAll(".history-delete")];
+    const i = all.indexOf(button);
+    const next = all[i + 1] || all[i - 1] || sec.querySelector("#hist-title");
+    const row = button.closest("tr");
+    const table = row && row.closest("table");
+    if (row) row.remove();
+    if (table && !table.querySelector("tbody tr")) table.replaceWith(h("p", {}, "No matches yet."));
+    note.textContent = "";
+    if (next) next.focus();
+    this.announcer.say(`Record deleted: ${what}.`);
   }
 
   statsTable(stats) {
@@ -1118,9 +1194,35 @@ class App {
         // a first upload (its name field made the session): the page said "Play a match
         // first", and the history the status points to was nowhere; now it is shown
         else if (none && this.user) none.replaceWith(...await this.userSections());
-      } catch (ex) { this.showError(err, ex); }
+      } catch (ex) {
+        if (ex.status === 413 && NO_ROOM.test(ex.message)) await this.showNoRoom(page, err, ex.message);
+        else this.showError(err, ex);
+      }
     });
     page.append(form);
+  }
+
+  /** An upload for review refused for the server's caps on records kept for review (413):
+   * the server's reason, then the way this page makes room (its words name an API call): the
+   * Delete buttons of the records you kept, in the history above, and a button to them; or,
+   * keeping none, that the server deletes one nobody opens. */
+  async showNoRoom(page, box, message) {
+    // a first upload (its name field made the session): the history is shown, as after an
+    // upload that was kept
+    const none = page.querySelector("#stats-none");
+    if (none && this.user) none.replaceWith(...await this.userSections());
+    const reason = message.split(/\. To make room, /)[0].replace(/^./, (c) => c.toUpperCase());
+    const days = /nobody opens .*? for ([\d.]+) days is deleted/.exec(message);
+    const pruned = days ? ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${days[1]} days.` : "";
+    const mine = page.querySelector(".history-delete");
+    this.showError(box, new Error("")); // (the name field no longer marked invalid)
+    box.append(`${reason}.`, mine
+      ? " To make room, delete a record you kept for review: each has a Delete button in your match history, above."
+      : " You keep no record for review yourself that you could delete.",
+    pruned, " An unfinished match can be continued instead: choose “Continue the match”.");
+    if (mine) {
+      box.append(" ", h("button", { type: "button", class: "small", onclick: () => (page.querySelector(".history-delete") || page.querySelector("#hist-title"))?.focus() }, "Go to the records you kept"));
+    }
   }
 
   /** A record file read and parsed: refused when over the server's limit (the file, and

@@ -96,7 +96,7 @@ function listenGestures(el, onGesture) {
 } // how long the hand's last trick stays alone on the felt
 
 /** Keep Tab inside a modal dialog: from its last control to its first and back. */
-function trapTab(e, box) {
+export function trapTab(e, box) {
   if (e.key !== "Tab") return;
   const all = [...box.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")]
     .filter((el) => el.offsetParent !== null || el === document.activeElement);
