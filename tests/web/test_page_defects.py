@@ -34,7 +34,9 @@ def test_r_says_a_cpu_is_one_once(new_page: Any, server: str, tmp_path: Path) ->
     page = new_page()
     _continue_example(page, server, tmp_path, "Roundcpu")
     heard = Speech(page)
-    heard.new()
+    # where the game stands ("You sit South at … Hand 8, bidding."), said after the table
+    # opens: waited for, or it may come after the R below and be taken for its answer
+    heard.wait_for("You sit South at")
     page.keyboard.press("j")
     page.keyboard.press("r")
     first = heard.wait_for("Hand 8,")["text"]
