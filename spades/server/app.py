@@ -91,6 +91,10 @@ SHEET_CACHE_BYTES = 8_000_000
 #: Unfinished matches of a history (GET /api/users/{id}/history), the newest first, whose
 #: scores so far are worked out, each by replaying its stored events (a few ms a match).
 HISTORY_REPLAYS = 20
+#: What a history reads of each finished match's stored result (its summary): not its
+#: ``hands``, every hand's result, hundreds of KB for a long match, which decoding for each
+#: of up to 200 matches a request kept the database thread busy for a second.
+HISTORY_RESULT = ("scores", "winner")
 #: Unfinished matches whose scores so far are kept, with the ``updated_at`` they were
 #: worked out for (a move stored changes it): a history asked for again replays none.
 SO_FAR_KEPT = 10_000
@@ -349,7 +353,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # names in them may be anyone's), marked: they were not played here.
         mine = viewer is not None and viewer.id == user_id
         listed = [g for g in await hub.db(hub.store.list_games, user_id=user_id,
-                                          uploader=user_id if mine else None, limit=200)
+                                          uploader=user_id if mine else None, limit=200,
+                                          result_keys=HISTORY_RESULT)
                   if not _private(g) or _member(g, viewer)]  # a private table's id is
         # for its own people. An unfinished match's scores so far are replayed from its
         # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.

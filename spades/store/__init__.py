@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -429,13 +429,24 @@ class Store:
         limit: int = 100,
         offset: int = 0,
         unreadable: list[tuple[str, StoreError]] | None = None,
+        result_keys: Sequence[str] | None = None,
     ) -> list[GameRow]:
         """Games, newest first (``limit`` of them, past the first ``offset``): those
         ``user_id`` sat at, and (or, alone) the records ``uploader`` uploaded for review
         (``import`` games with that ``uploader`` option). A row that cannot be read is left
         out: logged, or, given ``unreadable``, added to it as its id and why (for the caller
-        to say)."""
-        q = (select(games).order_by(games.c.updated_at.desc(), games.c.id)
+        to say). ``result_keys``: only these keys of each finished game's ``result`` are
+        read (by the database: ``{"scores": ..., "winner": ...}``), not the whole summary,
+        whose ``hands`` holds every hand's result (a long match's: hundreds of KB, decoded
+        in Python on the thread that reads it)."""
+        if result_keys is None:
+            columns: list[Any] = [games]
+        else:
+            columns = [c for c in games.c if c.name != "result"]
+            columns.append(games.c.result.is_(None).label("result_none"))
+            columns += [games.c.result[key].label(f"result_{i}")
+                        for i, key in enumerate(result_keys)]
+        q = (select(*columns).order_by(games.c.updated_at.desc(), games.c.id)
              .limit(limit).offset(offset))
         if kind is not None:
             q = q.where(games.c.kind == kind)
@@ -455,7 +466,10 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         out = []
-        for r in rows:
+        for row in rows:
+            r: Mapping[Any, Any] = row
+            if result_keys is not None:
+                r = {**row, "result": _result_of(row, result_keys)}
             try:
                 out.append(_game_row(r))
             except StoreError as exc:  # one bad row must not hide the others
@@ -805,6 +819,15 @@ def storable_rules(rules: Rules) -> Rules:
     if back != rules:
         raise StoreError("rules: they would not come back the same after a restart")
     return back
+
+
+def _result_of(r: Mapping[Any, Any], keys: Sequence[str]) -> dict[str, Any] | None:
+    """A game's ``result`` of :meth:`Store.list_games` with ``result_keys``: those keys of
+    it that the row has (None: no result, as in a row read whole)."""
+    if r["result_none"]:
+        return None
+    found = {key: r[f"result_{i}"] for i, key in enumerate(keys)}
+    return {key: value for key, value in found.items() if value is not None} or None
 
 
 def _game_row(r: Any) -> GameRow:
