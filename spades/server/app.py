@@ -1328,13 +1328,14 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         # the seats named as the asking page shows them, when it says (one name a seat)
         names = tuple(msg.names) if msg.names and len(msg.names) == m.rules.players \
             and all(msg.names) else None
-        hub.hint_gate.enter(conn.user_id)  # its own rate and workers: CPU turns go on
+        # its own rates (per player and per address) and workers: CPU turns go on
+        hub.hint_gate.enter(conn.user_id, conn.address)
         try:
             action, reason = await hub.cpu.hint(obs, names)
         except Exception:  # no hint rather than a broken connection
             raise TableError("state", "no hint is available now") from None
         finally:
-            hub.hint_gate.leave(conn.user_id)
+            hub.hint_gate.leave(conn.user_id, conn.address)
         if action not in obs.legal_actions:
             raise TableError("state", "no hint is available now")
         conn.send(frames.hint(ref, table.id, action_str(action), reason))

@@ -172,6 +172,13 @@ class Settings:
     #: Hints a second per player (bursts of ``hint_burst``).
     hint_rate: float = 0.5
     hint_burst: float = 3.0
+    #: Hints a second per client address, all its players together (bursts); an address
+    #: may also have at most half of ``hint_queue`` waiting or running at once. A hint is
+    #: 50 to 200 ms of search on the hint workers: one address's guests, each at a table of
+    #: their own at the per-player rate, kept the workers busy and every other player's
+    #: hint refused (``busy``).
+    hint_address_rate: float = 1.0
+    hint_address_burst: float = 6.0
     #: Spectators per table.
     spectators_per_table: int = 50
     #: Spectators per table from one client address (people, however many tabs each):

@@ -1,5 +1,5 @@
 """Hostile clients against what is newest (a fourth round): the history and its stored
-results. Each test reproduces a finding and fails
+results, hints from many guests of one address. Each test reproduces a finding and fails
 without its fix. In process, loopback only, bounded in count; conditions waited for, never
 a fixed time.
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,8 +27,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from spades.engine import Match, profile, to_record
+from spades.server import cpu
 from spades.server.cpu import bot_act
-from tests.server.helpers import guest, hub_of
+from spades.server.limits import parse_limit
+from tests.server.helpers import Msg, Player, guest, hub_of, wait_until
+from tests.server.test_attack_limits import create
+from tests.server.test_attack_owner import far_client
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +92,96 @@ def test_a_history_does_not_read_every_hand_of_every_match(
 def replay_scores(record: dict[str, Any]) -> list[int]:
     from spades.engine import replay
     return list(replay(record).scores)
+
+
+# Hints -----------------------------------------------------------------------------------
+
+def _at_my_turn(p: Player) -> None:
+    """``p`` creates a one-hand table of CPUs, started, and reads up to its own turn."""
+    assert create(p, one_hand=True)["type"] == "ack"
+    assert p.request({"type": "start"})["type"] == "ack"
+    while not p.my_turn():
+        p.recv()
+
+
+def test_one_address_cannot_keep_everyone_elses_hints_busy(
+        make: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint is 50 to 200 ms of search (measured: 101 ms for a bid, 120 ms for a lead) on
+    the one hint worker, and at most ``hint_queue`` (4) wait or run at once; the rate was per
+    player. Four guests of one address, each on its turn at a table of its own, filled the
+    queue, and a player elsewhere was refused, ``busy`` (with hints of 0.1 s, twenty such
+    guests at the per-player rate keep the worker busy for good). Now one address holds at
+    most half the queue: its third hint at once is refused, the other player's is worked
+    out."""
+    release = threading.Event()
+    real = cpu.hint_for
+
+    def slow_hint(obs: Any, names: tuple[str, ...] | None = None) -> tuple[int, str]:
+        release.wait(60)
+        return real(obs, names)
+
+    monkeypatch.setattr(cpu, "hint_for", slow_hint)
+    client = make(bot_executor="thread", bot_workers=2, hint_workers=1, hint_queue=4,
+                  signup_rate=0.0)
+    gate = hub_of(client).hint_gate
+    asked: list[int] = []
+    enter = gate.enter
+
+    def counted(*args: Any) -> None:  # every hint asked, let through or refused
+        asked.append(args[0])
+        enter(*args)
+
+    monkeypatch.setattr(gate, "enter", counted)
+    try:
+        crowd = [Player(client, f"H{i}") for i in range(4)]
+        for p in crowd:
+            _at_my_turn(p)
+        zed = Player(far_client(client, 7), "Zed")
+        _at_my_turn(zed)
+        for p in crowd:
+            p.send({"type": "hint", "ref": "many"})
+        wait_until(lambda: len(asked) == 4, "the four hints asked")
+        zed.send({"type": "hint", "ref": "mine"})
+        wait_until(lambda: len(asked) == 5, "Zed's hint asked")
+        release.set()
+        got = zed.until(lambda m: m.get("ref") == "mine")
+        assert got["type"] == "hint", got  # (before: error busy, "hints are busy")
+        answers = [p.until(lambda m: m.get("ref") == "many") for p in crowd]
+        refused = [a for a in answers if a["type"] == "error"]  # (whichever came last)
+        assert len(refused) == 2 and all(a["code"] == "busy" and "your address" in a["message"]
+                                         for a in refused), answers
+    finally:
+        release.set()
+
+
+def _hint(p: Player) -> Msg:
+    """Ask for a hint; its answer (``hint``, or ``error``)."""
+    ref = f"hint{len(p.frames)}"
+    p.send({"type": "hint", "ref": ref})
+    return p.until(lambda m: m.get("ref") == ref)
+
+
+def test_hints_have_a_rate_per_address(make: Callable[..., TestClient]) -> None:
+    """Each guest of one address had ``hint_rate`` to itself: hints one after the other from
+    a new guest each time were never refused. Now the address's guests share
+    ``hint_address_rate``; another address is not held back by it."""
+    client = make(hint_address_rate=0.001, hint_address_burst=2, signup_rate=0.0)
+    crowd = [Player(client, f"R{i}") for i in range(3)]
+    got: list[Msg] = []
+    for p in crowd:
+        _at_my_turn(p)
+        got.append(_hint(p))
+    assert [g["type"] for g in got] == ["hint", "hint", "error"], got
+    assert got[2]["code"] == "rate_limit" and "your address" in got[2]["message"]
+    far = Player(far_client(client, 8), "Far")
+    _at_my_turn(far)
+    assert _hint(far)["type"] == "hint"
+
+
+def test_the_hint_limits_per_address_are_checked_as_the_others() -> None:
+    """0 turns the rate (and the cap of hints at once per address) off; a burst below 1 is
+    refused at the start, as every other burst."""
+    assert parse_limit("hint_address_rate=0") == ("hint_address_rate", 0.0)
+    assert parse_limit("hint_address_burst=4") == ("hint_address_burst", 4.0)
+    with pytest.raises(ValueError, match="1 or more"):
+        parse_limit("hint_address_burst=0")
