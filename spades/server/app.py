@@ -1262,10 +1262,24 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
+        # A join that seats or watches (not one back to one's own seat: a reconnect, a
+        # reload) counts for the address too: each guest had join_rate to itself, so one
+        # address's guests, sitting down and leaving in turn, told a table "sits down" and
+        # "leaves" as often as they liked (each written, and sent whole to everyone there).
+        counted = rejoin is None and bool(conn.address) \
+            and table.place_of(conn.user_id) is None
+        if counted:
+            wait = hub.join_address_buckets.wait(conn.address)
+            if wait > 0:
+                raise TableError("rate_limit", f"your address may join tables at most "
+                                 f"{hub.settings.join_address_rate:g} times a second, all "
+                                 f"its players together: try again in {retry_after(wait)} s")
         if rejoin is None and not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
+        if counted:
+            hub.join_address_buckets.take(conn.address)
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         came = conn.table is not table

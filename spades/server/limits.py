@@ -417,6 +417,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
     "upload_address_rate", "upload_address_burst", "hint_address_rate", "hint_address_burst",
+    "join_address_rate", "join_address_burst",
 )
 
 
@@ -439,7 +440,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "frame_rate", "frame_burst", "program_tables_per_address",
     "program_tables", "upload_address_rate", "upload_address_burst", "hint_address_rate",
-    "hint_address_burst",
+    "hint_address_burst", "join_address_rate", "join_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -508,14 +509,15 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "chat_address_rate", "idle_seconds", "spectators_per_address", "change_rate",
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
     "sessions_per_user", "program_tables_per_address", "program_tables",
-    "upload_address_rate", "hint_address_rate",
+    "upload_address_rate", "hint_address_rate", "join_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
                                     "change_address_burst", "replay_burst", "frame_burst",
-                                    "upload_address_burst", "hint_address_burst"})
+                                    "upload_address_burst", "hint_address_burst",
+                                    "join_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

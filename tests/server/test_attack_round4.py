@@ -185,3 +185,47 @@ def test_the_hint_limits_per_address_are_checked_as_the_others() -> None:
     assert parse_limit("hint_address_burst=4") == ("hint_address_burst", 4.0)
     with pytest.raises(ValueError, match="1 or more"):
         parse_limit("hint_address_burst=0")
+
+
+# Joins ------------------------------------------------------------------------------------
+
+def test_one_address_cannot_churn_a_table_with_sit_downs_and_leaves(
+        make: Callable[..., TestClient]) -> None:
+    """Each guest had ``join_rate`` (1 a second, bursts of 8) to itself, and guests cost one
+    request each: one address's guests sitting down at a stranger's table and leaving it in
+    turn (measured: 20 guests, 40 "sits down"/"leaves" told to the table in 0.07 s, and as
+    many again every second, each one written and the whole table sent to everyone there,
+    spectators too) had no bound but their number (64 connections an address). Now joins
+    that seat or watch share ``join_address_rate`` per address; a join back to one's own
+    seat (a reconnect) is not counted, and other addresses are not held back."""
+    client = make(join_address_rate=0.001, join_address_burst=5, signup_rate=0.0)
+    olga = Player(far_client(client, 9), "Olga")
+    assert create(olga)["type"] == "ack"
+    assert olga.table is not None
+    table_id = olga.table["id"]
+    kim = Player(client, "Kim")  # sits down first, from the crowd's address
+    assert kim.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    answers = []
+    for i in range(12):
+        p = Player(client, f"J{i}")
+        answer = p.request({"type": "join", "table_id": table_id})
+        answers.append(answer)
+        if answer["type"] == "ack":
+            assert p.request({"type": "leave"})["type"] == "ack"
+            assert p.request({"type": "join", "table_id": table_id, "role": "spectator"}
+                             )["type"] in ("ack", "error")
+            p.close()
+    taken = [a for a in answers if a["type"] == "ack"]
+    refused = [a for a in answers if a["type"] == "error"]
+    assert len(taken) <= 4 and refused, answers  # (before: all 12)
+    assert all(a["code"] == "rate_limit" and "your address" in a["message"]
+               for a in refused), refused
+    # a reconnect to one's own seat is not held back (Kim's page reloaded), nor another
+    # address
+    kim.close()
+    kim = Player(client, "Kim", token=kim.token)
+    assert kim.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    kim.until(lambda m: m["type"] == "table")
+    assert kim.seat is not None
+    far = Player(far_client(client, 10), "Far")
+    assert far.request({"type": "join", "table_id": table_id})["type"] == "ack"
