@@ -474,8 +474,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         to others, is not found."""
         missing = TableError("not_found", "no such table (it may have finished)")
         hit = finished_sheets.get(game_id)
-        try:
-            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: the refusals need none of it)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id, ())
         except StoreError:
             if hub.cluster is not None:
                 return None  # (as before: stored_sheet says it)
@@ -559,8 +559,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # events (on the database thread every table's moves use) is for an answer only,
         # and a finished game's record, which never changes, is made once.
         hit = finished_records.get(game_id)
-        try:
-            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: the refusals need none of it)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id, ())
         except StoreError:
             raise HTTPException(404, "no such game") from None
         viewer = await hub.db(hub.user_for, _bearer(authorization))
