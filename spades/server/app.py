@@ -1270,12 +1270,15 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
-        # A join that seats or watches (not one back to one's own seat: a reconnect, a
-        # reload) counts for the address too: each guest had join_rate to itself, so one
-        # address's guests, sitting down and leaving in turn, told a table "sits down" and
-        # "leaves" as often as they liked (each written, and sent whole to everyone there).
-        counted = rejoin is None and bool(conn.address) \
-            and table.place_of(conn.user_id) is None
+        # A join that seats or watches, or takes back a seat a CPU covers (not one back to
+        # one's own seat within its grace: a reconnect, a reload) counts for the address
+        # too: each guest had join_rate to itself, so one address's guests, sitting down
+        # and leaving in turn, told a table "sits down" and "leaves" as often as they liked
+        # (each written, and sent whole to everyone there), and at tables of their own,
+        # leaving and coming back, wrote each seat twice a second.
+        place = table.place_of(conn.user_id)
+        counted = rejoin is None and bool(conn.address) and (
+            place is None or table.places[place].covered)
         if counted:
             wait = hub.join_address_buckets.wait(conn.address)
             if wait > 0:

@@ -144,10 +144,11 @@ class Settings:
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0
     join_burst: float = 8.0
-    #: The same per client address, all its users together, for joins that seat or watch
-    #: (a join back to one's own seat, a reconnect or a reload, is not counted here): each
-    #: guest had ``join_rate`` to itself, and one address's guests sitting down and leaving
-    #: in turn told a table "sits down", "leaves" as often as they liked.
+    #: The same per client address, all its users together, for joins that seat, watch, or
+    #: take back a seat a CPU covers (a join back to one's own seat within its grace, a
+    #: reconnect or a reload, is not counted here): each guest had ``join_rate`` to itself,
+    #: and one address's guests sitting down and leaving in turn told a table "sits
+    #: down", "leaves" as often as they liked.
     join_address_rate: float = 3.0
     join_address_burst: float = 30.0
     #: Changes to a table a second per user, all of their connections together (bursts),

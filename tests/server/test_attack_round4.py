@@ -312,3 +312,28 @@ def test_records_refused_to_a_stranger_do_not_read_every_hand_each_time(
     assert len(read) == 3 and max(sizes) < 200, sizes  # (before: 9.6 KB each here)
     mine = client.get(f"/api/games/{gid}/record", headers=auth)  # its player's, whole
     assert mine.status_code == 200 and len(mine.json()["hands"]) == len(long_record["hands"])
+
+
+def test_one_address_cannot_leave_and_take_back_seats_at_any_pace(
+        make: Callable[..., TestClient]) -> None:
+    """``leave`` at a match going on hands the seat to a CPU (written, told to the table) and
+    a join takes it back (written, told): each guest at a table of its own could do both
+    once a second (its ``join_rate``), and one address's guests as many times over as it had
+    guests. Taking back a covered seat now counts in ``join_address_rate``; a reconnect
+    within the grace does not."""
+    client = make(join_address_rate=0.001, join_address_burst=3, signup_rate=0.0)
+    crowd = [Player(client, f"L{i}") for i in range(5)]
+    back = []
+    for p in crowd:
+        _at_my_turn(p)
+        assert p.table is not None
+        table_id = p.table["id"]
+        assert p.request({"type": "leave"})["type"] == "ack"
+        back.append(p.request({"type": "join", "table_id": table_id}))
+    assert [b["type"] for b in back] == ["ack"] * 3 + ["error"] * 2, back
+    assert back[-1]["code"] == "rate_limit" and "your address" in back[-1]["message"]
+    # a reload at one's seat, not covered, is let in
+    first = crowd[0]
+    assert first.table is not None
+    again = Player(client, "L0", token=first.token)
+    assert again.request({"type": "join", "table_id": first.table["id"]})["type"] == "ack"
