@@ -92,6 +92,10 @@ SHEET_CACHE_BYTES = 8_000_000
 #: Unfinished matches of a history (GET /api/users/{id}/history), the newest first, whose
 #: scores so far are worked out, each by replaying its stored events (a few ms a match).
 HISTORY_REPLAYS = 20
+#: What a history reads of each finished match's stored result (its summary): not its
+#: ``hands``, every hand's result, hundreds of KB for a long match, which decoding for each
+#: of up to 200 matches a request kept the database thread busy for a second.
+HISTORY_RESULT = ("scores", "winner")
 #: Unfinished matches whose scores so far are kept, with the ``updated_at`` they were
 #: worked out for (a move stored changes it): a history asked for again replays none.
 SO_FAR_KEPT = 10_000
@@ -357,7 +361,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # names in them may be anyone's), marked: they were not played here.
         mine = viewer is not None and viewer.id == user_id
         listed = [g for g in await hub.db(hub.store.list_games, user_id=user_id,
-                                          uploader=user_id if mine else None, limit=200)
+                                          uploader=user_id if mine else None, limit=200,
+                                          result_keys=HISTORY_RESULT)
                   if not _private(g) or _member(g, viewer)]  # a private table's id is
         # for its own people. An unfinished match's scores so far are replayed from its
         # events (not stored until it ends): for the newest HISTORY_REPLAYS of them only.
@@ -477,8 +482,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         to others, is not found."""
         missing = TableError("not_found", "no such table (it may have finished)")
         hit = finished_sheets.get(game_id)
-        try:
-            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: the refusals need none of it)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id, ())
         except StoreError:
             if hub.cluster is not None:
                 return None  # (as before: stored_sheet says it)
@@ -570,8 +575,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # events (on the database thread every table's moves use) is for an answer only,
         # and a finished game's record, which never changes, is made once.
         hit = finished_records.get(game_id)
-        try:
-            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: the refusals need none of it)
+            game = hit[0] if hit is not None else await hub.db(hub.store.game, game_id, ())
         except StoreError:
             raise HTTPException(404, "no such game") from None
         viewer = await hub.db(hub.user_for, _bearer(authorization))
@@ -884,11 +889,19 @@ def _record_for(body: bytes | memoryview, game: GameRow, viewer: UserRow | None)
     one kept for everyone, and a record uploaded for review, where nobody sat)."""
     seats = [i for i, s in enumerate(game.seats) if viewer is not None and isinstance(s, dict)
              and s.get("user_id") == viewer.id]
+    data = bytes(body)
     if len(seats) != 1 or game.kind == "import":
-        return Response(bytes(body), media_type="application/json")
-    record = json.loads(bytes(body))
-    record["human"] = seats[0]
-    return JSONResponse(record)
+        return Response(data, media_type="application/json")
+    # "human" added to the record's object as it is sent, not parsed and written again (a
+    # long match's record, 216 KB for 374 hands: 6 ms of the event loop for each download
+    # at the HTTP rate). A server's record (record_of) never has "human" of its own (had
+    # it one, the last of a repeated key is the one JSON readers keep: this one).
+    if data[-1:] != b"}":  # (no object: as before)
+        record = json.loads(data)
+        record["human"] = seats[0]
+        return JSONResponse(record)
+    return Response(b"%s,\"human\":%d}" % (data[:-1].rstrip(), seats[0]),
+                    media_type="application/json")
 
 
 def _member(game: GameRow, viewer: UserRow | None) -> bool:
@@ -1353,10 +1366,27 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
+        # A join that seats or watches, or takes back a seat a CPU covers (not one back to
+        # one's own seat within its grace: a reconnect, a reload) counts for the address
+        # too: each guest had join_rate to itself, so one address's guests, sitting down
+        # and leaving in turn, told a table "sits down" and "leaves" as often as they liked
+        # (each written, and sent whole to everyone there), and at tables of their own,
+        # leaving and coming back, wrote each seat twice a second.
+        place = table.place_of(conn.user_id)
+        counted = rejoin is None and bool(conn.address) and (
+            place is None or table.places[place].covered)
+        if counted:
+            wait = hub.join_address_buckets.wait(conn.address)
+            if wait > 0:
+                raise TableError("rate_limit", f"your address may join tables at most "
+                                 f"{hub.settings.join_address_rate:g} times a second, all "
+                                 f"its players together: try again in {retry_after(wait)} s")
         if rejoin is None and not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
+        if counted:
+            hub.join_address_buckets.take(conn.address)
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         came = conn.table is not table
@@ -1422,13 +1452,14 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         # the seats named as the asking page shows them, when it says (one name a seat)
         names = tuple(msg.names) if msg.names and len(msg.names) == m.rules.players \
             and all(msg.names) else None
-        hub.hint_gate.enter(conn.user_id)  # its own rate and workers: CPU turns go on
+        # its own rates (per player and per address) and workers: CPU turns go on
+        hub.hint_gate.enter(conn.user_id, conn.address)
         try:
             action, reason = await hub.cpu.hint(obs, names)
         except Exception:  # no hint rather than a broken connection
             raise TableError("state", "no hint is available now") from None
         finally:
-            hub.hint_gate.leave(conn.user_id)
+            hub.hint_gate.leave(conn.user_id, conn.address)
         if action not in obs.legal_actions:
             raise TableError("state", "no hint is available now")
         conn.send(frames.hint(ref, table.id, action_str(action), reason))

@@ -358,6 +358,9 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
+        #: Joins that seat or watch (not back to one's own seat) per client address.
+        self.join_address_buckets = Buckets(settings.join_address_rate,
+                                            settings.join_address_burst)
         #: Chat lines per client address, all its users together.
         self.chat_address_buckets = Buckets(settings.chat_address_rate,
                                             settings.chat_address_burst)

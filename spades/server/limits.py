@@ -337,27 +337,62 @@ def _every(rate: float) -> str:
 
 class HintGate:
     """Hints: ``hint_rate`` a second per player, one at a time per player, and at most
-    ``hint_queue`` waiting or running on the hint workers."""
+    ``hint_queue`` waiting or running at once; per client address, all its players
+    together, ``hint_address_rate`` a second and at most half of ``hint_queue`` (one at
+    least) at once: one address's guests, each at a table of their own, cannot keep the
+    hint workers busy and every other player's hint refused (``busy``)."""
 
     def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
         self.settings = settings
         self.buckets = Buckets(settings.hint_rate, settings.hint_burst, clock=clock)
+        self.address_buckets = Buckets(settings.hint_address_rate,
+                                       settings.hint_address_burst, clock=clock)
         self.busy: set[int] = set()
+        #: hints waiting or running per client address
+        self.addresses: dict[str, int] = {}
 
-    def enter(self, user_id: int) -> None:
+    def address_most(self) -> int:
+        """Hints one address may have waiting or running at once (0: no cap, as with
+        ``hint_address_rate`` 0, which turns the per-address limits off)."""
+        queue = self.settings.hint_queue
+        if queue <= 0 or self.settings.hint_address_rate <= 0:
+            return 0
+        return max(1, queue // 2)
+
+    def enter(self, user_id: int, address: str = "") -> None:
         s = self.settings
         if user_id in self.busy:
             raise TableError("rate_limit", "your last hint is still being worked out")
         if s.hint_queue > 0 and len(self.busy) >= s.hint_queue:
             raise TableError("busy", "hints are busy: try again in a moment")
+        most = self.address_most()
+        if address and most and self.addresses.get(address, 0) >= most:
+            raise TableError("busy", f"{most} hints from your address are being worked "
+                             "out already, the most at once from one address: try again in "
+                             "a moment")
         b = self.buckets.get(user_id)
-        if not b.take():
+        if b.wait() > 0:
             raise TableError("rate_limit", f"at most {s.hint_rate:g} hints a second: try "
                              f"again in {retry_after(b.wait())} s")
+        if address:
+            wait = self.address_buckets.wait(address)
+            if wait > 0:
+                raise TableError("rate_limit", f"at most {s.hint_address_rate:g} hints a "
+                                 "second from your address, all its players together: try "
+                                 f"again in {retry_after(wait)} s")
+            self.address_buckets.take(address)
+            self.addresses[address] = self.addresses.get(address, 0) + 1
+        b.take()
         self.busy.add(user_id)
 
-    def leave(self, user_id: int) -> None:
+    def leave(self, user_id: int, address: str = "") -> None:
         self.busy.discard(user_id)
+        if address:
+            left = self.addresses.get(address, 0) - 1
+            if left > 0:
+                self.addresses[address] = left
+            else:
+                self.addresses.pop(address, None)
 
 
 # ``spades serve --limit NAME=VALUE`` ---------------------------------------------------------
@@ -382,7 +417,8 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "change_address_rate", "change_address_burst", "removed_per_table", "replay_rate",
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
     "upload_address_rate", "upload_address_burst", "review_uploads_per_address",
-    "review_uploads", "review_unopened_days",
+    "review_uploads", "review_unopened_days", "hint_address_rate", "hint_address_burst",
+    "join_address_rate", "join_address_burst",
 )
 
 
@@ -406,6 +442,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "replay_burst", "frame_rate", "frame_burst", "program_tables_per_address",
     "program_tables", "upload_address_rate", "upload_address_burst",
     "review_uploads_per_address", "review_uploads", "review_unopened_days",
+    "hint_address_rate", "hint_address_burst", "join_address_rate", "join_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -475,14 +512,15 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
     "sessions_per_user", "program_tables_per_address", "program_tables",
     "upload_address_rate", "review_uploads_per_address", "review_uploads",
-    "review_unopened_days",
+    "review_unopened_days", "hint_address_rate", "join_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",
                                     "change_address_burst", "replay_burst", "frame_burst",
-                                    "upload_address_burst"})
+                                    "upload_address_burst", "hint_address_burst",
+                                    "join_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

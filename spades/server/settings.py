@@ -153,6 +153,13 @@ class Settings:
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0
     join_burst: float = 8.0
+    #: The same per client address, all its users together, for joins that seat, watch, or
+    #: take back a seat a CPU covers (a join back to one's own seat within its grace, a
+    #: reconnect or a reload, is not counted here): each guest had ``join_rate`` to itself,
+    #: and one address's guests sitting down and leaving in turn told a table "sits
+    #: down", "leaves" as often as they liked.
+    join_address_rate: float = 3.0
+    join_address_burst: float = 30.0
     #: Changes to a table a second per user, all of their connections together (bursts),
     #: and per client address, all its users together: ``seat``, ``team``, ``teammate``,
     #: ``options``, ``add_cpu``, ``remove``, ``readmit``, ``give_owner``. Each writes the
@@ -181,6 +188,13 @@ class Settings:
     #: Hints a second per player (bursts of ``hint_burst``).
     hint_rate: float = 0.5
     hint_burst: float = 3.0
+    #: Hints a second per client address, all its players together (bursts); an address
+    #: may also have at most half of ``hint_queue`` waiting or running at once. A hint is
+    #: 50 to 200 ms of search on the hint workers: one address's guests, each at a table of
+    #: their own at the per-player rate, kept the workers busy and every other player's
+    #: hint refused (``busy``).
+    hint_address_rate: float = 1.0
+    hint_address_burst: float = 6.0
     #: Spectators per table.
     spectators_per_table: int = 50
     #: Spectators per table from one client address (people, however many tabs each):

@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -387,14 +387,17 @@ class Store:
                                 .where(user_stats.c.user_id == user_id)).all()
         return StatsBook.from_profiles({p: Stats.from_counts(c) for p, c in sorted(rows)})
 
-    def game(self, game_id: str) -> GameRow:
+    def game(self, game_id: str, result_keys: Sequence[str] | None = None) -> GameRow:
+        """A game's row. ``result_keys``: only these keys of its ``result`` are read, as
+        :meth:`list_games` does (``()``: none of it, ``result`` None)."""
         if "\x00" in game_id:  # no id holds one (PostgreSQL refuses the query)
             raise StoreError(f"no game {game_id!r}")
         with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            row = conn.execute(select(*_game_columns(result_keys))
+                               .where(games.c.id == game_id)).mappings().first()
         if row is None:
             raise StoreError(f"no game {game_id!r}")
-        return _game_row(row)
+        return _game_row(_with_result(row, result_keys))
 
     def find_game(self, prefix: str, shown: int = 5) -> GameRow:
         """A game by its id or a unique prefix of it (as people type them). A prefix of
@@ -429,13 +432,17 @@ class Store:
         limit: int = 100,
         offset: int = 0,
         unreadable: list[tuple[str, StoreError]] | None = None,
+        result_keys: Sequence[str] | None = None,
     ) -> list[GameRow]:
         """Games, newest first (``limit`` of them, past the first ``offset``): those
         ``user_id`` sat at, and (or, alone) the records ``uploader`` uploaded for review
         (``import`` games with that ``uploader`` option). A row that cannot be read is left
         out: logged, or, given ``unreadable``, added to it as its id and why (for the caller
-        to say)."""
-        q = (select(games).order_by(games.c.updated_at.desc(), games.c.id)
+        to say). ``result_keys``: only these keys of each finished game's ``result`` are
+        read (by the database: ``{"scores": ..., "winner": ...}``), not the whole summary,
+        whose ``hands`` holds every hand's result (a long match's: hundreds of KB, decoded
+        in Python on the thread that reads it)."""
+        q = (select(*_game_columns(result_keys)).order_by(games.c.updated_at.desc(), games.c.id)
              .limit(limit).offset(offset))
         if kind is not None:
             q = q.where(games.c.kind == kind)
@@ -455,7 +462,8 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         out = []
-        for r in rows:
+        for row in rows:
+            r = _with_result(row, result_keys)
             try:
                 out.append(_game_row(r))
             except StoreError as exc:  # one bad row must not hide the others
@@ -805,6 +813,30 @@ def storable_rules(rules: Rules) -> Rules:
     if back != rules:
         raise StoreError("rules: they would not come back the same after a restart")
     return back
+
+
+def _game_columns(result_keys: Sequence[str] | None) -> list[Any]:
+    """What to select of ``games``: every column, or with ``result_keys`` (read by
+    :func:`_with_result`) only those keys of ``result``, taken out by the database: the
+    whole of it, a summary with every hand's result, is hundreds of KB for a long match,
+    decoded in Python on the thread that reads it."""
+    if result_keys is None:
+        return [games]
+    columns: list[Any] = [c for c in games.c if c.name != "result"]
+    columns.append(games.c.result.is_(None).label("result_none"))
+    columns += [games.c.result[key].label(f"result_{i}") for i, key in enumerate(result_keys)]
+    return columns
+
+
+def _with_result(r: Mapping[Any, Any], keys: Sequence[str] | None) -> Mapping[Any, Any]:
+    """A row selected by :func:`_game_columns`, with its ``result``: the keys read that it
+    has (None: no result, as in a row read whole, or none of the keys)."""
+    if keys is None:
+        return r
+    found = {key: r[f"result_{i}"] for i, key in enumerate(keys)}
+    result = None if r["result_none"] else (
+        {key: value for key, value in found.items() if value is not None} or None)
+    return {**r, "result": result}
 
 
 def _game_row(r: Any) -> GameRow:
