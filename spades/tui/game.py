@@ -34,6 +34,7 @@ from spades.engine import (
     HandDealt,
     HandScored,
     IllegalAction,
+    LookedAtCards,
     Match,
     MatchOver,
     Observation,
@@ -62,6 +63,9 @@ LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
 #: The answer to ``look`` when the cards are already seen: not a refusal (nothing was
 #: wrong), and how to hear them, as ``numbers`` before looking says how to see them.
 ALREADY_SHOWN = "Your cards are already shown: type h to hear your hand, or n for their numbers."
+#: When the turn timer looks at the cards for the player (blind nil was open): not "You look
+#: at your cards.", which the player did not do.
+TIMER_LOOKS = "The game looks at your cards for you."
 
 
 class QuitGame(Exception):
@@ -220,12 +224,21 @@ class TerminalGame:
         belong: a blank line before a deal, what was typed when the timer ran out, the
         hand's details after its score; then the pause before the next deal."""
         scored = False
+        timed_out = False  # the turn timer acts for the human in these events
         for event in events:
             if isinstance(event, HandDealt):
                 self.say("")
+            if isinstance(event, LookedAtCards) and timed_out:
+                # the timer looked, not the player: said so, and the cards are read now,
+                # before the bid it makes and the bids after it (not at the card prompt)
+                self.say(TIMER_LOOKS)
+                self.show_looked_hand()
+                continue
             self.say(self.narrator.say(event))
-            if isinstance(event, TimedOut) and typed:
-                self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
+            if isinstance(event, TimedOut):
+                timed_out = event.seat == self.human
+                if typed:
+                    self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
             elif isinstance(event, HandScored):
                 scored = True
                 for line in self.hand_details():
@@ -402,14 +415,35 @@ class TerminalGame:
             if legal and legal != obs.hand:
                 self.say(text.hand_plain(obs.hand, legal, title="You can play"))
         self.hand_told = self.match.hand_number
-        if self.explained != self.match.hand_number:
-            self.explained = self.match.hand_number
-            self.say("Your cards are numbered for this hand, and keep their numbers until it "
-                     f"is over: {text.number_ranges(self.dealt(), obs.hand)}.")
+        self.explain_numbers(obs.hand)
         if obs.phase is PLAY and self.told_cards != self.match.hand_number:
             self.told_cards = self.match.hand_number  # at the first card prompt of a hand
             self.say("Type a card by its number or its name, like qh or queen of hearts; "
                      "n lists the numbers.")
+
+    def explain_numbers(self, hand: int) -> None:
+        """How the cards are numbered, once a hand, where they are first shown."""
+        if self.explained != self.match.hand_number:
+            self.explained = self.match.hand_number
+            self.say("Your cards are numbered for this hand, and keep their numbers until it "
+                     f"is over: {text.number_ranges(self.dealt(), hand)}.")
+
+    def show_looked_hand(self) -> None:
+        """The cards the turn timer has just looked at for the human (blind nil was open and
+        the player had not looked): read at once, with how they are numbered, so that the
+        player hears the hand before the bid the timer makes for it and the bids after it;
+        the card prompt does not read the whole hand again for it (``h`` does)."""
+        hand = self.match.observation(self.human).hand
+        if hand is None:  # not reached: the look has been applied
+            return
+        if self.console.rich:
+            for row in text.hand_rich(hand, 0, symbols=self.console.symbols,
+                                      numbers=text.card_numbers(self.dealt())):
+                self.say(row)
+        else:
+            self.say(text.hand_plain(hand))
+        self.hand_told = self.match.hand_number
+        self.explain_numbers(hand)
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
         """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;

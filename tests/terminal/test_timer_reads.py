@@ -1,0 +1,82 @@
+"""What a player who listens hears when the turn timer acts for them: ``spades play`` in
+process, with a clock the test moves (no waiting) and the answers piped in."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from spades.engine import Match, profile
+from spades.store import Store
+from spades.tui import text
+from spades.tui.console import Console, LineReader
+from spades.tui.game import TerminalGame
+
+
+def timed_game(tmp_path: Path, answers: bytes, runs_out: Callable[[TerminalGame], bool],
+               *, rich: bool = False, rules_name: str = "cards4net", **knobs: object
+               ) -> tuple[TerminalGame, io.StringIO]:
+    """South bids first (East deals) under a 5-second turn timer. The clock jumps 4 seconds
+    at each reading while ``runs_out(game)``, so that turn's time runs out at once; otherwise
+    it stands still, so ``answers`` (piped in from the start) are read in time."""
+    store = Store.open(tmp_path / "g.sqlite3")
+    rules = profile(rules_name, turn_timer=5, one_hand=True, **knobs)
+    gid = store.create_game("terminal", rules, seats=[{"name": n} for n in text.COMPASS],
+                            first_dealer=1, options={"human": 2, "seed": 5})
+    now = [0.0]
+    holder: list[TerminalGame] = []
+
+    def clock() -> float:
+        if holder and runs_out(holder[0]):
+            now[0] += 4
+        return now[0]
+
+    r, w = os.pipe()
+    os.write(w, answers)
+    out = io.StringIO()
+    console = Console(out, LineReader(r, clock), rich=rich, clock=clock,
+                      columns=lambda: None)
+    game = TerminalGame(store, gid, Match(rules, dealer=1), console, names=list(text.COMPASS),
+                        human=2, levels=["random", "random", None, "random"], seed=5,
+                        pause=False)
+    holder.append(game)
+    return game, out
+
+
+def not_looked(game: TerminalGame) -> bool:
+    return game.match.phase == "bid" and not game.match.looked[game.human]
+
+
+def test_the_hand_is_read_when_the_timer_looks_at_it_not_at_the_card_prompt(
+        tmp_path: Path) -> None:
+    """Blind nil open, the player does not look, and time runs out: the timer looks at the
+    cards and bids. The hand was read only at the first card prompt, after the whole
+    bidding: too late to think about the bid. Now it is read where it is looked at (and the
+    look said to be the game's, not the player's), then not again at the card prompt."""
+    game, out = timed_game(tmp_path, b"q\n", not_looked)
+    assert game.run() == 0
+    lines = out.getvalue().splitlines()
+    timed = next(i for i, line in enumerate(lines) if line.startswith("Time is up for you"))
+    assert lines[timed + 1] == "The game looks at your cards for you."
+    assert lines[timed + 2].startswith("Your hand, 13 cards: ")
+    assert lines[timed + 3].startswith("Your cards are numbered for this hand")
+    assert lines[timed + 4].startswith("You bid ")
+    assert "You look at your cards." not in lines
+    assert sum(line.startswith("Your hand, ") for line in lines) == 1, lines[timed:]
+    assert sum(line.startswith("Your cards are numbered") for line in lines) == 1
+    lead = lines.index("Your turn to lead. Spades are not broken yet.")
+    assert lines[lead + 1].startswith("You can play, ")
+    assert lines[-1].endswith("Your card: The game is saved. Resume it with: spades play --resume")
+
+
+def test_the_richer_view_shows_the_hand_the_timer_looked_at_before_the_bid(
+        tmp_path: Path) -> None:
+    game, out = timed_game(tmp_path, b"q\n", not_looked, rich=True)
+    assert game.run() == 0
+    lines = out.getvalue().splitlines()
+    look = lines.index("The game looks at your cards for you.")
+    assert lines[look + 1] == "Your hand (13 cards):"
+    bid = next(i for i, line in enumerate(lines) if line.startswith("You bid "))
+    assert look + 1 < bid and lines[bid - 1].startswith("Your cards are numbered")
