@@ -317,6 +317,7 @@ class TerminalGame:
             if not entry:
                 self.say("Type a " + ("bid" if bidding else "card")
                          + ", or ? for the commands.")
+                self.tell_time_left(deadline)
                 continue
             if self.command(entry, obs):
                 self.tell_time_left(deadline)
@@ -324,6 +325,7 @@ class TerminalGame:
             if obs.hand is not None and self.is_look(entry):
                 # a harmless request, not an error: the cards are there, and how to hear them
                 self.say(ALREADY_SHOWN)
+                self.tell_time_left(deadline)
                 continue
             action = -1
             try:
@@ -332,6 +334,7 @@ class TerminalGame:
             except ValueError as exc:  # a SpadesError, or anything else the entry upset
                 self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
                          + self.playable_instead(action, obs) + "It is still your turn.")
+                self.tell_time_left(deadline)
                 continue
             if action == LOOK:
                 self.commit(self.human, action)
@@ -343,7 +346,8 @@ class TerminalGame:
 
     def tell_time_left(self, deadline: float | None) -> None:
         """With the turn timer on, the seconds left, before the prompt comes back after a
-        command or a look at the cards (the clock ran on while they were told)."""
+        command, a look at the cards, or an answer refused or empty (the clock ran on while
+        they were told): every time the prompt is asked again within the turn."""
         if deadline is None:
             return
         left = round(deadline - self.console.clock())

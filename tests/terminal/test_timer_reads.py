@@ -80,3 +80,21 @@ def test_the_richer_view_shows_the_hand_the_timer_looked_at_before_the_bid(
     assert lines[look + 1] == "Your hand (13 cards):"
     bid = next(i for i, line in enumerate(lines) if line.startswith("You bid "))
     assert look + 1 < bid and lines[bid - 1].startswith("Your cards are numbered")
+
+
+def test_the_seconds_left_are_said_whenever_the_prompt_comes_back_in_the_turn(
+        tmp_path: Path) -> None:
+    """After a look, a command, the answer that the cards are already shown, a refused bid
+    and an empty line, the same turn's clock runs on: the seconds left are said before the
+    prompt each time (they were not after "already shown", a refusal or an empty line)."""
+    game, out = timed_game(tmp_path, b"look\nlook\nlots\n\ns\nq\n", lambda g: False)
+    assert game.run() == 0
+    said = out.getvalue().replace("Your bid: ", "Your bid: \n").splitlines()
+    asked = [i for i, line in enumerate(said) if line == "Your bid: "]
+    assert len(asked) == 6
+    for before in asked[1:]:  # every prompt after the first of the turn
+        assert said[before - 1] == "You have 5 seconds left.", said[before - 3:before + 1]
+    assert said[asked[2] - 2] == ("Your cards are already shown: type h to hear your hand, "
+                                  "or n for their numbers.")
+    assert said[asked[3] - 2].startswith("Refused: 'lots' is not a bid: ")
+    assert said[asked[4] - 2] == "Type a bid, or ? for the commands."
