@@ -63,6 +63,9 @@ LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
 #: The answer to ``look`` when the cards are already seen: not a refusal (nothing was
 #: wrong), and how to hear them, as ``numbers`` before looking says how to see them.
 ALREADY_SHOWN = "Your cards are already shown: type h to hear your hand, or n for their numbers."
+#: The engine's reason for a bid before looking while blind nil is open (said in words that
+#: say what to type: :meth:`TerminalGame.friendly`).
+NOT_LOOKED = "first bid blind nil or look at the cards"
 #: When the turn timer looks at the cards for the player (blind nil was open): not "You look
 #: at your cards.", which the player did not do.
 TIMER_LOOKS = "The game looks at your cards for you."
@@ -339,7 +342,7 @@ class TerminalGame:
             if action == LOOK:
                 self.commit(self.human, action)
                 obs = m.observation(self.human)
-                self.show_turn(obs)
+                self.show_turn(obs, again=True)  # the hand and the bids: the turn was said
                 self.tell_time_left(deadline)  # the same turn: its clock runs on
                 continue
             return action, False
@@ -366,12 +369,16 @@ class TerminalGame:
     def warn(self, left: float) -> None:
         self.say(f"{round(left)} seconds left.")
 
-    def show_turn(self, obs: Observation) -> None:
+    def show_turn(self, obs: Observation, again: bool = False) -> None:
+        """Whose turn and what it is about, the hand, and what may be typed; ``again``
+        (after a look at the cards, in the same turn) leaves out the first line, said
+        already."""
         con = self.console
         if obs.phase is BID:
             done = text.bids_so_far(obs, self.plain)
-            self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
-                                              else "You bid first."))
+            if not again:
+                self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
+                                                  else "You bid first."))
             if obs.hand is None:
                 self.say(f"You may bid blind nil (worth {obs.rules.blind_nil_points}) before "
                          "looking at your cards: type blind nil, or look to see them.")
@@ -545,7 +552,9 @@ class TerminalGame:
         me = f"seat {self.human}"
         reason = (reason.replace(f"{me} does not hold", "you do not hold")
                   .replace(f"{me} holds", "you hold").replace(f"{me} must", "you must")
-                  .replace("this hand holds", "you hold"))
+                  .replace("this hand holds", "you hold")
+                  .replace(NOT_LOOKED, "your cards are not shown yet, so the only bids are blind "
+                           "nil and look: type look to see them and then bid, or blind nil"))
         return re.sub(r"\s+", " ", reason).strip().rstrip(".")
 
     # Commands ---------------------------------------------------------------------------

@@ -16,13 +16,14 @@ from spades.tui.game import TerminalGame
 
 
 def timed_game(tmp_path: Path, answers: bytes, runs_out: Callable[[TerminalGame], bool],
-               *, rich: bool = False, rules_name: str = "cards4net", **knobs: object
+               *, rich: bool = False, rules_name: str = "cards4net", timer: int | None = 5,
+               **knobs: object
                ) -> tuple[TerminalGame, io.StringIO]:
-    """South bids first (East deals) under a 5-second turn timer. The clock jumps 4 seconds
+    """South bids first (East deals) under a turn timer of ``timer`` seconds. The clock jumps 4 seconds
     at each reading while ``runs_out(game)``, so that turn's time runs out at once; otherwise
     it stands still, so ``answers`` (piped in from the start) are read in time."""
     store = Store.open(tmp_path / "g.sqlite3")
-    rules = profile(rules_name, turn_timer=5, one_hand=True, **knobs)
+    rules = profile(rules_name, turn_timer=timer, one_hand=True, **knobs)
     gid = store.create_game("terminal", rules, seats=[{"name": n} for n in text.COMPASS],
                             first_dealer=1, options={"human": 2, "seed": 5})
     now = [0.0]
@@ -98,3 +99,21 @@ def test_the_seconds_left_are_said_whenever_the_prompt_comes_back_in_the_turn(
                                   "or n for their numbers.")
     assert said[asked[3] - 2].startswith("Refused: 'lots' is not a bid: ")
     assert said[asked[4] - 2] == "Type a bid, or ? for the commands."
+
+
+def test_a_bid_before_looking_is_refused_with_what_to_type_and_the_turn_said_once(
+        tmp_path: Path) -> None:
+    """Blind nil open: a bid typed before looking was refused with the engine's "first bid
+    blind nil or look at the cards" (which reads as if "first bid" were a thing); it now
+    says what to type. After "look", "Your turn to bid. You bid first." was said a second
+    time in the same turn, before the hand: now the hand follows the look at once."""
+    game, out = timed_game(tmp_path, b"5\nnil\nlook\n3\nq\n", lambda g: False, timer=None)
+    assert game.run() == 0
+    said = out.getvalue().replace("Your bid: ", "Your bid: \n").splitlines()
+    refusal = ("Refused: your cards are not shown yet, so the only bids are blind nil and look: "
+               "type look to see them and then bid, or blind nil. It is still your turn.")
+    assert said.count(refusal) == 2, said
+    assert said.count("Your turn to bid. You bid first.") == 1, said
+    looked = said.index("You look at your cards.")
+    assert said[looked + 1].startswith("Your hand, 13 cards: "), said[looked:]
+    assert said.index("You bid 3.") > looked
