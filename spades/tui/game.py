@@ -29,6 +29,7 @@ from spades.engine import (
     NIL,
     OVER,
     PLAY,
+    BidMade,
     CardError,
     Event,
     HandDealt,
@@ -242,6 +243,8 @@ class TerminalGame:
                 timed_out = event.seat == self.human
                 if typed:
                     self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
+            elif isinstance(event, BidMade) and event.blind and event.seat == self.human:
+                self.show_looked_hand()  # Blind Nil bid: the cards are seen from now on
             elif isinstance(event, HandScored):
                 scored = True
                 for line in self.hand_details():
@@ -440,10 +443,11 @@ class TerminalGame:
                      f"is over: {text.number_ranges(self.dealt(), hand)}.")
 
     def show_looked_hand(self) -> None:
-        """The cards the turn timer has just looked at for the human (blind nil was open and
-        the player had not looked): read at once, with how they are numbered, so that the
-        player hears the hand before the bid the timer makes for it and the bids after it;
-        the card prompt does not read the whole hand again for it (``h`` does)."""
+        """The cards the human has just seen without a prompt to read them: the turn timer
+        looked at them for the player (blind nil was open), or the player bid Blind Nil. Read
+        at once, with how they are numbered, so that the player hears the hand before the bid
+        the timer makes and the bids after it; the card prompt does not read the whole hand
+        again for it (``h`` does)."""
         hand = self.match.observation(self.human).hand
         if hand is None:  # not reached: the look has been applied
             return

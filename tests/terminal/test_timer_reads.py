@@ -117,3 +117,15 @@ def test_a_bid_before_looking_is_refused_with_what_to_type_and_the_turn_said_onc
     looked = said.index("You look at your cards.")
     assert said[looked + 1].startswith("Your hand, 13 cards: "), said[looked:]
     assert said.index("You bid 3.") > looked
+
+
+def test_the_hand_is_read_as_soon_as_blind_nil_is_bid(tmp_path: Path) -> None:
+    """After Blind Nil the cards are seen: they were read only at the first card prompt,
+    after everyone's bids; now right after "You bid Blind Nil.", once."""
+    game, out = timed_game(tmp_path, b"blind nil\nq\n", lambda g: False, timer=None)
+    assert game.run() == 0
+    lines = out.getvalue().replace("Your bid: ", "").splitlines()
+    bid = lines.index("You bid Blind Nil.")
+    assert lines[bid + 1].startswith("Your hand, 13 cards: "), lines[bid:]
+    assert lines[bid + 2].startswith("Your cards are numbered for this hand")
+    assert sum(line.startswith("Your hand, ") for line in lines) == 1, lines[bid:]
