@@ -64,6 +64,8 @@ LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
 #: The answer to ``look`` when the cards are already seen: not a refusal (nothing was
 #: wrong), and how to hear them, as ``numbers`` before looking says how to see them.
 ALREADY_SHOWN = "Your cards are already shown: type h to hear your hand, or n for their numbers."
+#: How a card is typed, for a refusal at the card prompt.
+HOW_TO_TYPE_A_CARD = "type a card like QH, 10h or queen of hearts, or its number"
 #: The engine's reason for a bid before looking while blind nil is open (said in words that
 #: say what to type: :meth:`TerminalGame.friendly`).
 NOT_LOOKED = "first bid blind nil or look at the cards"
@@ -492,7 +494,7 @@ class TerminalGame:
         if number is not None:
             return self.card_numbered(number, obs)
         if t in ("nil", "blind nil", "look"):
-            raise SpadesError("bidding is over: play a card")
+            raise SpadesError(f"bidding is over: {HOW_TO_TYPE_A_CARD}")
         try:
             return parse_card(t)
         except CardError as exc:

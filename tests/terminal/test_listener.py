@@ -1,5 +1,6 @@
-"""What a player who listens hears when the turn timer acts for them: ``spades play`` in
-process, with a clock the test moves (no waiting) and the answers piped in."""
+"""What a player who listens to ``spades play`` (a screen reader, line mode) hears, above all
+when the turn timer acts for them: the game in process, with a clock the test moves (no
+waiting) and the answers piped in."""
 
 from __future__ import annotations
 
@@ -129,3 +130,15 @@ def test_the_hand_is_read_as_soon_as_blind_nil_is_bid(tmp_path: Path) -> None:
     assert lines[bid + 1].startswith("Your hand, 13 cards: "), lines[bid:]
     assert lines[bid + 2].startswith("Your cards are numbered for this hand")
     assert sum(line.startswith("Your hand, ") for line in lines) == 1, lines[bid:]
+
+
+def test_a_bid_at_the_card_prompt_is_refused_with_how_to_type_a_card(tmp_path: Path) -> None:
+    """"nil" at the card prompt was refused with "bidding is over: play a card", which does
+    not say how: now it says how a card is typed, as for any other entry that is no card."""
+    game, out = timed_game(tmp_path, b"look\n3\nnil\nblind nil\nq\n", lambda g: False,
+                           timer=None)
+    assert game.run() == 0
+    refusals = [line for line in out.getvalue().replace("Your card: ", "\n").splitlines()
+                if line.startswith("Refused: ")]
+    assert refusals == ["Refused: bidding is over: type a card like QH, 10h or queen of hearts, "
+                        "or its number. It is still your turn."] * 2, refusals
