@@ -212,10 +212,18 @@ def build_rules(args: argparse.Namespace) -> Rules:
             msg += " (race400 is played by 3 to 6)"
         knob, _, why = msg.partition(": ")
         given = {"teams": args.teams, "players": args.players, "turn_timer": args.timer,
-                 **{k: getattr(args, k) for k in ("target", "bag_limit", "bag_penalty")}}
-        if given.get(knob) is not None and not any(i.startswith(f"{knob}=") for i in args.set):
-            # said by the option as typed: "--timer: ..., not 3" (not "turn_timer: ...")
+                 **{k: getattr(args, k) for k in ("target", "bag_limit", "bag_penalty",
+                                                  "bidding", "blind_nil", "nil", "jokers",
+                                                  "ten_for_200", "one_hand")}}
+        value = given.get(knob)
+        if value is not None and not any(i.startswith(f"{knob}=") for i in args.set):
+            # said by the option as typed: "--timer: ..., not 3" (not "turn_timer: ..."),
+            # "--bidding suicide: ..." (not "bidding: ..."), "--no-nil: ..."
             option = "--timer" if knob == "turn_timer" else "--" + knob.replace("_", "-")
+            if value is False:
+                option = "--no-" + option[2:]
+            elif knob == "bidding":
+                option += f" {value}"
             why = why.replace("off (null) or ", "off or ")
             if knob == "teams" and ", got " in why:
                 why = why.rpartition(", got ")[0] + f", not {args.teams}"

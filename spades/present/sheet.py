@@ -143,9 +143,15 @@ def look_note(rules: Rules, log: HandLog, name: Callable[[int], str]) -> str:
     bid = bids[0][1] if bids else None
     if bid == BLIND_NIL:
         return f"{first} bid Blind Nil without looking at the cards."
-    if LOOK not in log.actions:  # (no bid yet: the choice is still open)
-        return f"{first} has not looked at the cards yet: Blind Nil is still open."
-    timer = " (the turn timer showed them)" if log.actions.index(LOOK) in log.timeouts else ""
+    if LOOK not in log.actions:
+        if bid is None:  # no bid yet: the choice is still open
+            return f"{first} has not looked at the cards yet: Blind Nil is still open."
+        # a bid the turn timer made for a seat that had not looked: the timer looked for it,
+        # within that one move (no look of its own is logged)
+        timer = " (the turn timer showed them)"
+    else:
+        timer = (" (the turn timer showed them)" if log.actions.index(LOOK) in log.timeouts
+                 else "")
     if bid is None:
         return (f"{first} looked at the cards{timer} and has yet to bid: too late for "
                 "Blind Nil.")

@@ -29,11 +29,13 @@ from spades.engine import (
     NIL,
     OVER,
     PLAY,
+    BidMade,
     CardError,
     Event,
     HandDealt,
     HandScored,
     IllegalAction,
+    LookedAtCards,
     Match,
     MatchOver,
     Observation,
@@ -62,6 +64,14 @@ LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
 #: The answer to ``look`` when the cards are already seen: not a refusal (nothing was
 #: wrong), and how to hear them, as ``numbers`` before looking says how to see them.
 ALREADY_SHOWN = "Your cards are already shown: type h to hear your hand, or n for their numbers."
+#: How a card is typed, for a refusal at the card prompt.
+HOW_TO_TYPE_A_CARD = "type a card like QH, 10h or queen of hearts, or its number"
+#: The engine's reason for a bid before looking while blind nil is open (said in words that
+#: say what to type: :meth:`TerminalGame.friendly`).
+NOT_LOOKED = "first bid blind nil or look at the cards"
+#: When the turn timer looks at the cards for the player (blind nil was open): not "You look
+#: at your cards.", which the player did not do.
+TIMER_LOOKS = "The game looks at your cards for you."
 
 
 class QuitGame(Exception):
@@ -220,12 +230,23 @@ class TerminalGame:
         belong: a blank line before a deal, what was typed when the timer ran out, the
         hand's details after its score; then the pause before the next deal."""
         scored = False
+        timed_out = False  # the turn timer acts for the human in these events
         for event in events:
             if isinstance(event, HandDealt):
                 self.say("")
+            if isinstance(event, LookedAtCards) and timed_out:
+                # the timer looked, not the player: said so, and the cards are read now,
+                # before the bid it makes and the bids after it (not at the card prompt)
+                self.say(TIMER_LOOKS)
+                self.show_looked_hand()
+                continue
             self.say(self.narrator.say(event))
-            if isinstance(event, TimedOut) and typed:
-                self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
+            if isinstance(event, TimedOut):
+                timed_out = event.seat == self.human
+                if typed:
+                    self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
+            elif isinstance(event, BidMade) and event.blind and event.seat == self.human:
+                self.show_looked_hand()  # Blind Nil bid: the cards are seen from now on
             elif isinstance(event, HandScored):
                 scored = True
                 for line in self.hand_details():
@@ -304,6 +325,7 @@ class TerminalGame:
             if not entry:
                 self.say("Type a " + ("bid" if bidding else "card")
                          + ", or ? for the commands.")
+                self.tell_time_left(deadline)
                 continue
             if self.command(entry, obs):
                 self.tell_time_left(deadline)
@@ -311,6 +333,7 @@ class TerminalGame:
             if obs.hand is not None and self.is_look(entry):
                 # a harmless request, not an error: the cards are there, and how to hear them
                 self.say(ALREADY_SHOWN)
+                self.tell_time_left(deadline)
                 continue
             action = -1
             try:
@@ -319,18 +342,20 @@ class TerminalGame:
             except ValueError as exc:  # a SpadesError, or anything else the entry upset
                 self.say(self.console.style("Refused:", RED) + f" {self.friendly(str(exc))}. "
                          + self.playable_instead(action, obs) + "It is still your turn.")
+                self.tell_time_left(deadline)
                 continue
             if action == LOOK:
                 self.commit(self.human, action)
                 obs = m.observation(self.human)
-                self.show_turn(obs)
+                self.show_turn(obs, again=True)  # the hand and the bids: the turn was said
                 self.tell_time_left(deadline)  # the same turn: its clock runs on
                 continue
             return action, False
 
     def tell_time_left(self, deadline: float | None) -> None:
         """With the turn timer on, the seconds left, before the prompt comes back after a
-        command or a look at the cards (the clock ran on while they were told)."""
+        command, a look at the cards, or an answer refused or empty (the clock ran on while
+        they were told): every time the prompt is asked again within the turn."""
         if deadline is None:
             return
         left = round(deadline - self.console.clock())
@@ -349,12 +374,16 @@ class TerminalGame:
     def warn(self, left: float) -> None:
         self.say(f"{round(left)} seconds left.")
 
-    def show_turn(self, obs: Observation) -> None:
+    def show_turn(self, obs: Observation, again: bool = False) -> None:
+        """Whose turn and what it is about, the hand, and what may be typed; ``again``
+        (after a look at the cards, in the same turn) leaves out the first line, said
+        already."""
         con = self.console
         if obs.phase is BID:
             done = text.bids_so_far(obs, self.plain)
-            self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
-                                              else "You bid first."))
+            if not again:
+                self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
+                                                  else "You bid first."))
             if obs.hand is None:
                 self.say(f"You may bid blind nil (worth {obs.rules.blind_nil_points}) before "
                          "looking at your cards: type blind nil, or look to see them.")
@@ -402,14 +431,36 @@ class TerminalGame:
             if legal and legal != obs.hand:
                 self.say(text.hand_plain(obs.hand, legal, title="You can play"))
         self.hand_told = self.match.hand_number
-        if self.explained != self.match.hand_number:
-            self.explained = self.match.hand_number
-            self.say("Your cards are numbered for this hand, and keep their numbers until it "
-                     f"is over: {text.number_ranges(self.dealt(), obs.hand)}.")
+        self.explain_numbers(obs.hand)
         if obs.phase is PLAY and self.told_cards != self.match.hand_number:
             self.told_cards = self.match.hand_number  # at the first card prompt of a hand
             self.say("Type a card by its number or its name, like qh or queen of hearts; "
                      "n lists the numbers.")
+
+    def explain_numbers(self, hand: int) -> None:
+        """How the cards are numbered, once a hand, where they are first shown."""
+        if self.explained != self.match.hand_number:
+            self.explained = self.match.hand_number
+            self.say("Your cards are numbered for this hand, and keep their numbers until it "
+                     f"is over: {text.number_ranges(self.dealt(), hand)}.")
+
+    def show_looked_hand(self) -> None:
+        """The cards the human has just seen without a prompt to read them: the turn timer
+        looked at them for the player (blind nil was open), or the player bid Blind Nil. Read
+        at once, with how they are numbered, so that the player hears the hand before the bid
+        the timer makes and the bids after it; the card prompt does not read the whole hand
+        again for it (``h`` does)."""
+        hand = self.match.observation(self.human).hand
+        if hand is None:  # not reached: the look has been applied
+            return
+        if self.console.rich:
+            for row in text.hand_rich(hand, 0, symbols=self.console.symbols,
+                                      numbers=text.card_numbers(self.dealt())):
+                self.say(row)
+        else:
+            self.say(text.hand_plain(hand))
+        self.hand_told = self.match.hand_number
+        self.explain_numbers(hand)
 
     def parse_entry(self, entry: str, obs: Observation) -> int:
         """A bid or a card as typed: ``3`` (or ``+3``), ``nil``, ``blind nil``, ``look``;
@@ -443,7 +494,7 @@ class TerminalGame:
         if number is not None:
             return self.card_numbered(number, obs)
         if t in ("nil", "blind nil", "look"):
-            raise SpadesError("bidding is over: play a card")
+            raise SpadesError(f"bidding is over: {HOW_TO_TYPE_A_CARD}")
         try:
             return parse_card(t)
         except CardError as exc:
@@ -507,7 +558,9 @@ class TerminalGame:
         me = f"seat {self.human}"
         reason = (reason.replace(f"{me} does not hold", "you do not hold")
                   .replace(f"{me} holds", "you hold").replace(f"{me} must", "you must")
-                  .replace("this hand holds", "you hold"))
+                  .replace("this hand holds", "you hold")
+                  .replace(NOT_LOOKED, "your cards are not shown yet, so the only bids are blind "
+                           "nil and look: type look to see them and then bid, or blind nil"))
         return re.sub(r"\s+", " ", reason).strip().rstrip(".")
 
     # Commands ---------------------------------------------------------------------------

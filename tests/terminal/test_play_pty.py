@@ -223,6 +223,11 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     (["--rules", "race400", "--players", "5", "--teams", "0,1/2,3"],
      "--teams: every seat 0 to 4 must be on exactly one side, not 0,1/2,3"),
     (["--bag-limit", "0"], "--bag-limit: must be a whole number 1 or more, not 0"),
+    # (were "bidding: ..." and "blind_nil: ...": the rules knobs, not the options typed)
+    (["--no-nil", "--bidding", "suicide"],
+     "spades play: --bidding suicide: suicide bidding needs Nil to be allowed\n"),
+    (["--blind-nil", "--bidding", "mirror"],
+     "spades play: --blind-nil: mirror bidding has no blind nil\n"),
     (["--rules", "race400", "--players", "5", "--teams", "teams"], "not possible with 5"),
     (["--set", "bogus=1"], "bogus: unknown rules knob"),
     (["--resume", "ffffffff"], "no game with id 'ffffffff'"),

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from spades.engine import Match, profile
-from spades.engine.actions import BLIND_NIL, LOOK
+from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
 from tests.terminal.driver import run_cli
 
 
@@ -49,3 +49,33 @@ def test_show_says_who_looked_before_bidding_and_who_bid_blind_nil(tmp_path: Pat
     assert said[0].endswith(", so not Blind Nil."), said
     # the hand it stopped in: Cy looked, and has yet to bid
     assert "Cy looked at the cards and has yet to bid: too late for Blind Nil." in lines, lines
+
+
+def test_show_says_the_turn_timer_looked_for_a_first_bidder_who_had_not(tmp_path: Path) -> None:
+    """The turn timer ran out for a first bidder who had not looked: it looks for them and
+    bids, in one move, so no look of their own is in the hand. ``spades show`` said of that
+    hand, finished or under way, "has not looked at the cards yet: Blind Nil is still
+    open." It says the timer showed them the cards, as docs/terminal.md says."""
+    match = Match(profile("cards4net", turn_timer=30), rng=random.Random(5), dealer=3)
+    pick = random.Random(2)
+    bids = []
+    for _ in range(2):
+        assert not match.looked[match.turn]
+        bids.append(match.apply_timeout())
+        number = match.hand_number
+        while len(match.results) < number and number == 1:
+            match.apply(pick.choice(list(match.legal_actions())))
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(match.to_record(names=["Ann", "Bob", "Cy", "Di"], human=0)),
+                    encoding="utf-8")
+    db = tmp_path / "g.sqlite3"
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    out = run_cli("show", "last", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "has not looked" not in out.stdout, out.stdout
+    from spades.present.sheet import bid_words
+
+    for who, bid in zip(("Ann", "Bob"), bids, strict=True):
+        said = (f"{who} looked at the cards (the turn timer showed them) before bidding "
+                f"{bid_words(bid - BID_BASE)}")
+        assert said in out.stdout, out.stdout
