@@ -594,10 +594,13 @@ class Table:
             found |= secrets.compare_digest(code, known)
         return found
 
-    def no_seat_words(self, why: str) -> str:
+    def no_seat_words(self, why: str, conn: Member | None = None) -> str:
         """Why a player's join finds no seat, and (where the table allows spectators only)
         that it can be watched: a table without spectators was said to be one to "join as a
-        spectator", which it then refused."""
+        spectator", which it then refused. Someone watching it already (``conn`` among the
+        spectators, asking for a seat) is told they watch on, not to join as one."""
+        if conn is not None and conn in self.spectators:
+            return f"{why}: you go on watching it"
         return f"{why}: join as a spectator" if self.options.spectators else why
 
     def check_join(self, conn: Member, role: str, invite: str | None) -> None:
@@ -609,12 +612,12 @@ class Table:
             return
         if role == "player":
             if self.status != "waiting":
-                raise TableError("state", self.no_seat_words("the match has started"))
+                raise TableError("state", self.no_seat_words("the match has started", conn))
             if conn.user_id in self.removed:
                 raise TableError("not_allowed", REMOVED + (
                     "; you may watch it as a spectator" if self.options.spectators else ""))
             if not any(p.kind == "empty" for p in self.places):
-                raise TableError("state", self.no_seat_words("the table is full"))
+                raise TableError("state", self.no_seat_words("the table is full", conn))
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
@@ -726,11 +729,11 @@ class Table:
             return
         if role == "player":
             if self.status != "waiting":
-                raise TableError("state", self.no_seat_words("the match has started"))
+                raise TableError("state", self.no_seat_words("the match has started", conn))
             free = join_order([i for i, p in enumerate(self.places) if p.kind == "empty"],
                               self.rules)
             if not free:
-                raise TableError("state", self.no_seat_words("the table is full"))
+                raise TableError("state", self.no_seat_words("the table is full", conn))
             was = self.invited.get(conn.user_id)
             back = was is not None and was in free
             if was is not None and was in free:  # a rematch: back at one's place then

@@ -4,7 +4,8 @@ rematch, and they got only "The new table is private: ask its owner for the invi
 (the new code is sent to nobody). Now the rematch takes the code they came with: their
 Rematch box has "Join the rematch" (a free place at the new table) and "Watch the rematch",
 J goes there and says so, and each opens the new table, the one sitting down at a place not
-kept for the players of the match before, the other watching it."""
+kept for the players of the match before, the other watching it; she then sits down after
+all (Sit down at the table, by J)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from tests.web.helpers import Speech, friends_at_table
 from tests.web.test_rematch import play_both_to_end
+from tests.web.test_watcher_sits import sat_down_by_keyboard
 
 
 def watch_by_invite(page: Any, server: str, code: str, name: str) -> None:
@@ -78,6 +80,15 @@ def test_spectators_of_a_private_table_follow_it_to_its_rematch(new_page: Any,
     assert kept[seat] is None, (seat, kept)
     olga.wait_for_function(
         "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Waltwatch')")
+    # Vera, watching the rematch, wants to play after all: J goes to Sit down at the table,
+    # and Enter seats her at the place still free (with the code her page kept)
+    vera.wait_for_function("spadesApp.table.msg.table.seats.filter(s => s.kind === 'human')"
+                           ".length === 2")
+    sat_down_by_keyboard(vera, new, "Watched club")
+    seat = vera.evaluate("spadesApp.table.mySeat")
+    assert kept[seat] is None, (seat, kept)
+    olga.wait_for_function(
+        "[...document.querySelectorAll('.seat-who')].some(e => e.textContent === 'Verawatch')")
     for page in (olga, bea, vera, walt):
         assert not page.errors, page.errors
 

@@ -1329,7 +1329,7 @@ class App {
       table("Your hand (one focusable list of cards)", HAND_KEYS),
       table("Shortcut keys at the table", SHORTCUTS),
       table("Before the match starts (the waiting room)", WAITING_KEYS),
-      h("p", {}, "Before the start, the keys about cards, bids and scores say that the match has not started yet."),
+      h("p", {}, "Before the start, the keys about cards, bids and scores say that the match has not started yet (J too, for a player)."),
       h("p", {}, "Everything that happens is announced as it happens, in order, one sentence at a time; your turn comes after what happened before it. Only refused actions and the timer's last warning interrupt. The last announcements are also listed under “Table talk”."),
       h("p", {}, this.idleHelp()),
       h("p", {}, "On touch screens: tap a card to select it, tap it again (or “Play selected card”) to play it. While you bid, the Bid card opens a box to type your number and the Nil card bids Nil. With two fingers on the table (three on an iPhone): tap for whose turn, swipe up for the trick, down for the round, left for the scores, right to repeat. No gesture is needed for anything: the same are buttons under “Ask the table”."),
@@ -1451,6 +1451,8 @@ class App {
         "?": () => this.openHelp(),
       };
       for (const key of ["t", "p", "o", "i", "y", "j", "b", "B"]) waiting[key] = () => say("The match has not started yet.");
+      // watching: J goes to the Sit down at the table button (or says why there is none)
+      if (!t.isPlayer) waiting.j = () => t.jumpToSit();
       const fn = waiting[k];
       if (!fn) return false;
       fn();

@@ -257,6 +257,7 @@ export const SHORTCUTS = [
 export const WAITING_KEYS = [
   ["Whether the match has started, and who starts it", "W"],
   ["Who sits where", "R"],
+  ["Watching: go to the Sit down at the table button (or hear why you may not sit down)", "J"],
   ["Repeat the last announcement (a chat line, say)", "L"],
   ["Stop the voice (self-voicing)", "X"],
   ["In the chat box: back to the Seats heading", "Escape"],

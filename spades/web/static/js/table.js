@@ -186,6 +186,7 @@ export class TableView {
     this.offTable = null; // why you are no longer at the table (removed, no spectators allowed)
     this.rejoinWatching = false; // removed from your seat: watching, rejoined as a spectator
     this.letBack = false; // removed, watching, and let back in by the owner: may sit again
+    this.cannotSit = null; // the server refused this watcher a seat for good (removed, private): its words
     this.away = null; // {view, score} when the connection went (or the seat went to another tab)
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
     this.sentPlay = null; // {card, view}: the last card this page sent, and the state it was sent on
@@ -828,8 +829,9 @@ export class TableView {
         // (a reconnect asks for a seat no more than before: you watch until you sit down)
         if (this.app.user && ev.user_id === this.app.user.id && !this.isPlayer) {
           this.letBack = true;
+          this.cannotSit = null;
           // where the way to sit is (the focus stays where it was: the news was said)
-          if (this.msg.table.seats.some((s) => s.kind === "empty")) this.say("The Sit down at the table button is next to Stop watching.");
+          if (this.sitDownWhy() === null) this.say("The Sit down at the table button is next to Stop watching. J goes there.");
         }
         break;
       case "rematch":
@@ -1017,6 +1019,8 @@ export class TableView {
       // a rematch: the places of the players of the match before, until they come back
       const kept = (t.seats || []).filter((s) => s.kind === "empty" && s.kept_for);
       if (kept.length) parts.push(`Rematch: ${kept.length === 1 ? "a place is" : "places are"} kept for the players of the match before: ${listJoin(kept.map((s) => `${this.compass(s.seat)} for ${s.kept_for}`))}.`);
+      // watching it: you may sit down at a free place (J goes to the button)
+      if (this.sitDownWhy() === null) parts.push("J goes to the Sit down at the table button.");
     } else if (t.status === "finished") parts.push(this.overText(t.winner));
     else if (v) {
       parts.push(`Hand ${v.hand_number}, ${v.phase === "bid" ? "bidding" : v.phase === "play" ? "playing" : "between hands"}.`);
@@ -1651,19 +1655,32 @@ export class TableView {
       optionsForm.hidden = !amOwner;
       this.fillOptionsForm(optionsForm, o);
     }
-    const actions = clear(this.el.querySelector("#owner-actions"));
+    const box = this.el.querySelector("#owner-actions");
+    // the button there with the focus (Sit down at the table, say): redrawn, it keeps it
+    const held = box.contains(document.activeElement) ? document.activeElement.id || null : null;
+    const actions = clear(box);
     if (amOwner) {
       actions.append(h("button", { type: "button", class: "primary", onclick: () => this.request({ type: "start" }) }, "Start the match"));
       actions.append(h("span", { class: "note" }, "Empty seats are filled with CPU players."));
     } else {
       actions.append(h("p", {}, "The owner starts the match."));
     }
-    // let back in after a removal, watching: the way to sit down again
-    if (this.letBack && !this.isPlayer && t.seats.some((s) => s.kind === "empty")) {
+    // watching (from the lobby, an invitation, a rematch, or let back in after a removal):
+    // the way to sit down at a free place, else why not
+    const why = this.sitDownWhy();
+    if (why === null) {
       actions.append(h("button", { type: "button", class: "primary", id: "sit-again", onclick: () => this.sitAgain() }, "Sit down at the table"));
+    } else if (why) {
+      actions.append(h("p", { id: "sit-why" }, why));
     }
     actions.append(h("button", { type: "button", onclick: () => this.leave() }, this.isPlayer ? "Leave the table" : "Stop watching"));
     actions.append(h("button", { type: "button", id: "waiting-keys-btn", onclick: () => this.app.openHelp() }, "Keys"));
+    if (held) {
+      // (Sit down at the table gone, no place being free: its reason, next to Stop watching)
+      const back = actions.querySelector(`#${held}`) || actions.querySelector("#sit-why") || this.el.querySelector("#seats-title");
+      if (back && back.id === "sit-why") back.tabIndex = -1;
+      if (back) back.focus();
+    }
     this.renderChat();
   }
 
@@ -1695,13 +1712,43 @@ export class TableView {
     if (target) target.focus();
   }
 
-  /** Let back in by the owner while watching: sit down at the table (the usual join, with
-   * a private table's code the page kept); the page is then a player's. */
+  /** Watching a table not started yet: why you may not sit down at it now, in words, or
+   * null when you may ("Sit down at the table": a place is free, and the page holds a
+   * private table's invite code); "" where there is nothing to say (a player, a match
+   * under way). */
+  sitDownWhy() {
+    const t = this.msg && this.msg.table;
+    if (!t || this.isPlayer || this.status !== "waiting") return "";
+    if (this.cannotSit) return this.cannotSit;
+    if (this.rejoinWatching && !this.letBack) return "The owner removed you from your seat: you may watch, and sit down again once they let you back in.";
+    if (!t.seats.some((s) => s.kind === "empty")) return "No place is free: you may sit down when one is.";
+    if (t.options && t.options.private && !this.invite) return "This table is private: to sit down, open it with its invite code (ask its owner for it).";
+    return null;
+  }
+
+  /** The waiting room's J for a watcher: to the Sit down at the table button, else why
+   * there is none. */
+  jumpToSit() {
+    const btn = this.el && this.el.querySelector("#sit-again");
+    if (btn) { btn.focus(); return; }
+    this.say(this.sitDownWhy() || "The match has not started yet.");
+  }
+
+  /** Sit down at the table while watching it before the start (come to watch, or let back
+   * in by the owner after a removal): the usual join as a player, with a private table's
+   * code the page kept; the page is then a player's. */
   async sitAgain() {
     try {
       await this.app.conn.request({ type: "join", table_id: this.id, role: "player", ...(this.invite ? { invite: this.invite } : {}) });
     } catch (err) {
       this.refuse(err.message);
+      // refused for good (removed from the table, private without its code): the button
+      // gives way to the server's reason; a full table or a started match show themselves
+      if (err.code === "not_allowed" && !this.isPlayer) {
+        const m = err.message || "the server refused it";
+        this.cannotSit = `You cannot sit down: ${m}.`;
+        this.render();
+      }
       return;
     }
     this.letBack = false;
