@@ -171,14 +171,43 @@ def _sqlstate(exc: DatabaseError) -> str | None:
     return getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
 
 
+def _foreign_tables(engine: Engine) -> tuple[list[tuple[str, str]], str | None]:
+    """The spades tables of this PostgreSQL database that the connected user may not use as
+    their owner, each with its owner, and the name of the database's bootstrap superuser
+    (``postgres``; ``REASSIGN OWNED`` refuses to give away its objects). Empty if it cannot
+    be read."""
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text(
+                "SELECT tablename, tableowner FROM pg_tables WHERE schemaname = "
+                "current_schema() AND tablename = ANY(:names) AND NOT "
+                "pg_has_role(tableowner, 'USAGE') ORDER BY tablename"),
+                {"names": sorted(metadata.tables)}).all()
+            boot = conn.execute(text("SELECT rolname FROM pg_roles WHERE oid = 10")).scalar()
+    except DatabaseError:
+        return [], None
+    return [(str(t), str(o)) for t, o in rows], (str(boot) if boot is not None else None)
+
+
 def _no_privilege(engine: Engine, reason: str) -> str:
     """What to do about a database user without the rights spades needs (in one line)."""
     user = engine.url.username or "this user"
     db = engine.url.database or "DB"
     if "table" in reason:  # the tables are there, made by another user
+        tables, boot = _foreign_tables(engine)
+        owners = sorted({owner for _, owner in tables})
+        if boot is not None and boot in owners:
+            # REASSIGN OWNED BY postgres: "cannot reassign ownership of objects owned by
+            # role postgres because they are required by the database system"
+            alter = "; ".join(f"ALTER TABLE {t} OWNER TO {user}" for t, _ in tables)
+            how = f"sudo -u {boot} psql -d {db} -c '{alter}'"
+        else:
+            how = (f"psql -d {db}, as that user or postgres: REASSIGN OWNED BY "
+                   f"{owners[0] if len(owners) == 1 else 'THAT_USER'} TO {user}")
+        made = f"the user that made them ({', '.join(owners)})" if owners else \
+            "the user that made them"
         return (f"the database user {user} may not use or change the spades tables there "
-                f"({reason}): give --db the user that made them, or make {user} their owner "
-                f"(psql -d {db}, as that user or postgres: REASSIGN OWNED BY THAT_USER TO {user})")
+                f"({reason}): give --db {made}, or make {user} their owner ({how})")
     return (f"the database user {user} may not create the spades tables there ({reason}): "
             f"make it the database's owner (sudo -u postgres psql -c 'ALTER DATABASE {db} "
             f"OWNER TO {user}', or a new database: createdb -O {user} {db}), or let it "
@@ -261,6 +290,7 @@ class Store:
                 # grant, not only PostgreSQL's "permission denied for schema public" and the
                 # statement it refused.
                 why = _no_privilege(engine, str(why).splitlines()[0].strip())
+                engine.dispose()  # (it looked up the tables' owners)
             # One line (a driver's reason may span several: psycopg adds "Is the server
             # running on that host ...?" on a line of its own).
             why = "; ".join(line.strip() for line in str(why).splitlines() if line.strip())

@@ -406,11 +406,58 @@ def test_a_database_user_without_rights_is_told_what_to_grant(postgres: Postgres
     Store.open(url).close()  # made by the database's owner: the role may not use them
     for args in (("--check-db",), ("--port", "0")):
         one_line_refusal(serve(*args, "--db", as_role), "permission denied for table",
-                         "give --db the user that made them", "REASSIGN OWNED BY")
+                         "give --db the user that made them", f"OWNER TO {role}")
     with psycopg.connect(postgres.dsn(url.rpartition("/")[2]), autocommit=True) as conn:
         conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
     done = serve("--check-db", "--db", as_role)  # it may look, not write: not "0 tables"
     one_line_refusal(done, "a start would fail", f"{role} may not write to the tables")
+
+
+def _advice(stderr: str) -> str:
+    """The SQL of the last ``psql ... -c '...'`` or ``REASSIGN ...`` a refusal suggests."""
+    if "-c '" in stderr:
+        return stderr.rpartition("-c '")[2].partition("'")[0]
+    return "REASSIGN OWNED BY " + stderr.rpartition("REASSIGN OWNED BY ")[2].partition(")")[0]
+
+
+def test_tables_of_another_owner_are_given_to_the_user_as_the_refusal_says(
+        postgres: PostgresServer) -> None:
+    """Tables restored by the superuser ``postgres`` (docs/deploy.md, Backups): the refusal
+    said to run ``REASSIGN OWNED BY THAT_USER TO spades``, which PostgreSQL refuses for the
+    bootstrap superuser ("cannot reassign ownership of objects owned by role postgres
+    because they are required by the database system"). It now gives the ``ALTER TABLE``s
+    that work; for tables of an ordinary role, the ``REASSIGN OWNED BY`` with its name.
+    Either, run as the refusal says, lets the user in."""
+    import psycopg
+
+    from spades.store import Store
+
+    role, maker = f"player_{os.getpid()}", f"maker_{os.getpid()}"
+    with psycopg.connect(postgres.dsn("postgres"), autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"CREATE ROLE {maker} LOGIN")
+    for owner in ("spades", maker):
+        url = postgres.create_database("owned")
+        name = url.rpartition("/")[2]
+        with psycopg.connect(postgres.dsn(name), autocommit=True) as conn:
+            conn.execute(f"GRANT CREATE ON SCHEMA public TO {maker}")
+        Store.open(url.replace("spades@", f"{owner}@")).close()
+        as_role = url.replace("spades@", f"{role}@")
+        done = serve("--check-db", "--db", as_role)
+        one_line_refusal(done, "may not use or change the spades tables",
+                         f"give --db the user that made them ({owner})")
+        sql = _advice(done.stderr)
+        assert "THAT_USER" not in sql, done.stderr
+        if owner == "spades":
+            assert sql.startswith("ALTER TABLE") and f"OWNER TO {role}" in sql, done.stderr
+            assert f"sudo -u spades psql -d {name} -c" in done.stderr, done.stderr
+        else:
+            assert sql == f"REASSIGN OWNED BY {maker} TO {role}", done.stderr
+        with psycopg.connect(postgres.dsn(name), autocommit=True) as conn:
+            conn.execute(sql)  # as the refusal says (as the superuser): it is not refused
+        done = serve("--check-db", "--db", as_role)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.startswith("0 table(s) cannot be restored"), done.stderr
 
 
 def test_a_database_url_of_no_known_kind_names_the_form_to_use() -> None:
