@@ -204,14 +204,20 @@ class SideHand:
     #: Of ``nil_points``, what blind nil bids scored (a part of it, not one more part), so
     #: that a Blind Nil's points are told as Blind Nil.
     blind_nil_points: int = 0
+    #: What each of the side's Nil bids scored, and each Blind Nil, in seat order (they add
+    #: up to ``nil_points`` and ``blind_nil_points``): two Nils on a side, one made and one
+    #: broken, are told as two, not as nothing.
+    nil_bids: tuple[int, ...] = ()
+    blind_nil_bids: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Every field, by name: ``{"side": 0, "contract": 7, "tricks": 8, "made": true,
         "contract_points": 70, "overtrick_points": 1, "nil_points": 0, "blind_nil_points": 0,
         "bonus_points": 0, "loose_trick_points": 0, "bag_penalty_points": 0,
         "timer_penalty_points": 0, "points": 71, "score": 152, "new_bags": 1, "timer_bags": 0,
-        "bags": 3}``; the parts add up to ``points``, ``blind_nil_points`` is a share of
-        ``nil_points``, ``score`` and ``bags`` are after the hand."""
+        "bags": 3, "nil_bids": [], "blind_nil_bids": []}``; the parts add up to ``points``,
+        ``blind_nil_points`` is a share of ``nil_points``, ``score`` and ``bags`` are after
+        the hand, ``nil_bids`` and ``blind_nil_bids`` what each Nil and Blind Nil scored."""
         return {
             "side": self.side,
             "contract": self.contract,
@@ -230,6 +236,8 @@ class SideHand:
             "new_bags": self.new_bags,
             "timer_bags": self.timer_bags,
             "bags": self.bags,
+            "nil_bids": list(self.nil_bids),
+            "blind_nil_bids": list(self.blind_nil_bids),
         }
 
 

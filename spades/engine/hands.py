@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from spades.engine.actions import BID_BASE, BLIND_NIL
-from spades.engine.scoring import SideScore
+from spades.engine.rules import Rules
+from spades.engine.scoring import SideScore, nil_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,12 @@ class HandResult:
     scores: tuple[int, ...]  # per side, after this hand
     bags: tuple[int, ...]  # per side, after this hand
     timeout_bags: tuple[int, ...]  # per side, penalty bags from the turn timer this hand
+
+    def nil_bids(self, rules: Rules, side: int, blind: bool = False) -> tuple[int, ...]:
+        """What each Nil bid of ``side`` scored (``blind``: each Blind Nil), in seat order:
+        ``(100, -100)`` for two Nils on one side, one made and one broken."""
+        return tuple(nil_score(rules, blind, self.tricks[s]) for s in rules.sides[side]
+                     if self.bids[s] == 0 and self.blind[s] == blind)
 
     def to_json(self) -> dict[str, Any]:
         """``{"tricks": [5, 2, 4, 2], "points": [81, 31], "scores": [81, 31], "bags": [1, 1]}``:

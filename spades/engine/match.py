@@ -480,6 +480,8 @@ class Match(HandState):
                 timer_bags=result.timeout_bags[k],
                 bags=result.bags[k],
                 blind_nil_points=side.blind_nil_points,
+                nil_bids=result.nil_bids(self.rules, k),
+                blind_nil_bids=result.nil_bids(self.rules, k, blind=True),
             ))
         events.append(HandScored(result.number, tuple(sides)))
         if finished:

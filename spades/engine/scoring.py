@@ -102,6 +102,13 @@ def score_side(
     return score_side_int(rules, side, bids, blind, tricks, bags)
 
 
+def nil_score(rules: Rules, blind: bool, tricks: int) -> int:
+    """What one Nil bid scores (a Blind Nil with ``blind``): its worth if its bidder took no
+    trick (``tricks``), else that much off."""
+    worth = rules.blind_nil_points if blind else rules.nil_points
+    return worth if tricks == 0 else -worth
+
+
 def score_side_int(
     rules: Rules,
     seats: Sequence[int],
@@ -122,10 +129,10 @@ def score_side_int(
             contract += bids[s]
             contract_tricks += tricks[s]
             continue
-        worth = rules.blind_nil_points if blind[s] else rules.nil_points
-        nil_points += worth if tricks[s] == 0 else -worth
+        points = nil_score(rules, blind[s], tricks[s])
+        nil_points += points
         if blind[s]:
-            blind_nil_points += worth if tricks[s] == 0 else -worth
+            blind_nil_points += points
         if rules.failed_nil_tricks_count:
             contract_tricks += tricks[s]
         else:

@@ -241,9 +241,14 @@ class Narrator:
         parts = []
         if s.contract:
             parts.append(f"contract {_signed(s.contract_points)}")
-        nil = s.nil_points - s.blind_nil_points  # a Blind Nil's points are told as its own
-        for points, label in ((s.overtrick_points, "overtricks"), (nil, bid_words(0)),
-                              (s.blind_nil_points, bid_words(0, blind=True)),
+        # each Nil apart (a Blind Nil as one): two on a side, one made and one broken, are
+        # not "nothing"; an event made without them (an older program's) has the sums only
+        nils = ([(p, bid_words(0)) for p in s.nil_bids]
+                + [(p, bid_words(0, blind=True)) for p in s.blind_nil_bids]
+                if s.nil_bids or s.blind_nil_bids else
+                [(s.nil_points - s.blind_nil_points, bid_words(0)),
+                 (s.blind_nil_points, bid_words(0, blind=True))])
+        for points, label in ((s.overtrick_points, "overtricks"), *nils,
                               (s.bonus_points, "bonus"),
                               (s.loose_trick_points, "failed-Nil tricks"),
                               (s.bag_penalty_points, "bag penalty"),

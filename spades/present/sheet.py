@@ -101,9 +101,10 @@ def points_parts(rules: Rules, result: HandResult, side: int) -> list[str]:
     up to the hand's points."""
     s = result.sides[side]
     parts = [f"contract {s.contract_points - s.overtricks:+d}"] if s.contract else []
-    for points, label in ((s.overtricks, "overtricks"),
-                          (s.nil_points - s.blind_nil_points, bid_words(0)),
-                          (s.blind_nil_points, bid_words(0, blind=True)),
+    # each Nil apart: two on a side, one made and one broken, are not "nothing"
+    nils = [(p, bid_words(0, blind=b)) for b in (False, True)
+            for p in result.nil_bids(rules, side, blind=b)]
+    for points, label in ((s.overtricks, "overtricks"), *nils,
                           (s.bonus_points, "bonus"),
                           (s.loose_tricks, "failed-Nil tricks"),
                           (-s.penalties * rules.bag_penalty, "bag penalty"),

@@ -297,6 +297,10 @@ class SideHandInfo(BaseModel):
     overtrick_points: int
     nil_points: int
     blind_nil_points: int = Field(0, description="of nil_points, what blind nil bids scored")
+    nil_bids: list[int] = Field(default_factory=list, description="what each Nil bid of the "
+                                "side scored, in seat order (Blind Nils apart)")
+    blind_nil_bids: list[int] = Field(default_factory=list, description="what each Blind Nil "
+                                      "of the side scored, in seat order")
     bonus_points: int
     loose_trick_points: int
     bag_penalty_points: int

@@ -141,3 +141,26 @@ def test_a_draw_of_sides_of_partners_tells_the_sides_apart() -> None:
     end = score_sheet(match).splitlines()[-1]
     assert end == (f"The match is a draw: {names[tied[0]]} tie with "
                    + " and with ".join(names[k] for k in tied[1:]) + f" at {top} points."), end
+
+
+def test_two_nils_on_a_side_are_said_apart() -> None:
+    """North and South both bid Nil; North made it, South took 10 tricks: the sheet said
+    "points -90 (overtricks +10, bag penalty -100)", and the end of the hand the same: the
+    Nil made and the Nil broken summed to nothing and were not said. Each is said now, and
+    the parts still add up to the points."""
+    from spades.engine import HandScored, replay
+    from spades.present import Narrator
+
+    match = first_hand("cardems", {0: 0, 2: 0}, 0, one_hand=True)
+    r = match.results[0]
+    assert (r.tricks[0], r.tricks[2], r.points[0]) == (0, 10, -90)  # (the deal of seed 0)
+    assert r.nil_bids(match.rules, 0) == (100, -100) and r.nil_bids(match.rules, 1) == ()
+    line = next(x for x in score_sheet(match).splitlines() if x.startswith("  North and "))
+    assert "; points -90 (overtricks +10, Nil +100, Nil -100, bag penalty -100), total " in line, line
+    # the end of the hand, told from the same event the server and the terminal tell
+    scored = next(e for e in replay(match.to_record(), events=True).events
+                  if isinstance(e, HandScored))
+    assert scored.sides[0].nil_bids == (100, -100) and scored.sides[0].blind_nil_bids == ()
+    assert scored.to_json()["sides"][0]["nil_bids"] == [100, -100]
+    said = Narrator(match.rules).say(scored)
+    assert "North and South -90 (overtricks +10, Nil +100, Nil -100, bag penalty -100)" in said, said
