@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -228,3 +230,49 @@ def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
         if name in Settings.__dataclass_fields__:
             setattr(s, name, value)
     return s
+
+
+def finished_record(target: int, seed: int) -> dict[str, Any]:
+    """A cardems match to ``target`` points played by beginners (dealer North, deals of
+    ``seed``), as a record: a long one for the tests of what the server does with many
+    hands."""
+    from spades.engine import Match, profile, to_record
+    from spades.server.cpu import bot_act
+
+    m = Match(profile("cardems", target=target), dealer=0, rng=random.Random(seed))
+    while not m.is_over():
+        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
+    return to_record(m)
+
+
+@contextlib.contextmanager
+def spied(obj: Any, name: str) -> Iterator[list[Any]]:
+    """Within the block, what ``obj.name(...)`` returns is also appended to the list given."""
+    seen: list[Any] = []
+    real = getattr(obj, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        out = real(*args, **kwargs)
+        seen.append(out)
+        return out
+
+    setattr(obj, name, spy)
+    try:
+        yield seen
+    finally:
+        delattr(obj, name)
+
+
+def stuck_hints(monkeypatch: Any) -> threading.Event:
+    """Every hint waits (at most 60 s) until the event returned is set."""
+    from spades.server import cpu
+
+    release = threading.Event()
+    real = cpu.hint_for
+
+    def slow_hint(obs: Any, names: tuple[str, ...] | None = None) -> tuple[int, str]:
+        release.wait(60)
+        return real(obs, names)
+
+    monkeypatch.setattr(cpu, "hint_for", slow_hint)
+    return release

@@ -18,11 +18,20 @@ from sqlalchemy import func, select, update
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from spades.engine import Match, profile, to_record
-from spades.server import cpu
 from spades.server.limits import parse_limit
 from spades.store import Store
 from spades.store.schema import chat_lines, users
-from tests.server.helpers import Msg, Player, close_all, guest, hub_of, limited, play_to_end, wait_until
+from tests.server.helpers import (
+    Msg,
+    Player,
+    close_all,
+    guest,
+    hub_of,
+    limited,
+    play_to_end,
+    stuck_hints,
+    wait_until,
+)
 
 
 def create(p: Player, **options: Any) -> Msg:
@@ -291,14 +300,7 @@ def test_hints_are_rate_limited_per_player(make: Callable[..., TestClient]) -> N
 def test_hint_spam_does_not_hold_up_cpu_turns(make: Callable[..., TestClient],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Six players' hints are stuck (a slow hint); another table's CPUs still play at once."""
-    release = threading.Event()
-    real = cpu.hint_for
-
-    def slow_hint(obs: Any, names: tuple[str, ...] | None = None) -> tuple[int, str]:
-        release.wait(60)
-        return real(obs, names)
-
-    monkeypatch.setattr(cpu, "hint_for", slow_hint)
+    release = stuck_hints(monkeypatch)
     client = make(bot_executor="thread", bot_workers=2, hint_workers=1, hint_queue=4)
     try:
         spammers = [Player(client, f"S{i}") for i in range(6)]

@@ -16,17 +16,14 @@ from spades.engine import Match, profile, to_record
 from spades.server import views
 from spades.server.cpu import bot_act
 from spades.server.settings import Settings
-from tests.server.helpers import Player, guest, in_process
+from tests.server.helpers import Player, finished_record, guest, in_process
 
 
 @pytest.fixture(scope="module")
 def long_record() -> dict[str, Any]:
     """A finished match to 10,000 points (the highest target a table takes): hundreds of
     hands, every one of them stored as events."""
-    m = Match(profile("cardems", target=10000), dealer=0, rng=random.Random(5))
-    while not m.is_over():
-        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
-    record = to_record(m)
+    record = finished_record(10000, 5)
     assert len(record["hands"]) > 200
     return record
 

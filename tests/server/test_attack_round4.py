@@ -18,20 +18,24 @@ member)."""
 from __future__ import annotations
 
 import json
-import random
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from spades.engine import Match, profile, to_record
 from spades.server import app as app_module
-from spades.server import cpu
-from spades.server.cpu import bot_act
 from spades.server.limits import parse_limit
-from tests.server.helpers import Msg, Player, guest, hub_of, wait_until
+from tests.server.helpers import (
+    Msg,
+    Player,
+    finished_record,
+    guest,
+    hub_of,
+    spied,
+    stuck_hints,
+    wait_until,
+)
 from tests.server.test_attack_limits import create
 from tests.server.test_attack_owner import far_client
 
@@ -40,10 +44,7 @@ from tests.server.test_attack_owner import far_client
 def long_record() -> dict[str, Any]:
     """A finished match to 3,000 points: over a hundred hands, each of them a row of the
     result the store keeps with the game (its ``hands``)."""
-    m = Match(profile("cardems", target=3000), dealer=0, rng=random.Random(7))
-    while not m.is_over():
-        m.apply(bot_act("beginner", 1, m.observation(m.current_player)))
-    record = to_record(m)
+    record = finished_record(3000, 7)
     assert len(record["hands"]) > 60
     return record
 
@@ -65,20 +66,9 @@ def test_a_history_does_not_read_every_hand_of_every_match(
         done = client.post("/api/records", json={"record": long_record}, headers=auth)
         assert done.status_code == 200, done.text
     me = client.get("/api/me", headers=auth).json()["id"]
-    store = hub_of(client).store
-    read: list[Any] = []
-    listed = store.list_games
-
-    def seen(*args: Any, **kwargs: Any) -> Any:
-        rows = listed(*args, **kwargs)
-        read.extend(rows)
-        return rows
-
-    store.list_games = seen  # type: ignore[method-assign]
-    try:
+    with spied(hub_of(client).store, "list_games") as lists:
         answer = client.get(f"/api/users/{me}/history", headers=auth)
-    finally:
-        del store.list_games
+    read = [g for rows in lists for g in rows]
     assert answer.status_code == 200, answer.text
     items = answer.json()
     assert len(items) == 3 and all(i["uploaded"] and i["finished"] for i in items), items
@@ -114,14 +104,7 @@ def test_one_address_cannot_keep_everyone_elses_hints_busy(
     guests at the per-player rate keep the worker busy for good). Now one address holds at
     most half the queue: its third hint at once is refused, the other player's is worked
     out."""
-    release = threading.Event()
-    real = cpu.hint_for
-
-    def slow_hint(obs: Any, names: tuple[str, ...] | None = None) -> tuple[int, str]:
-        release.wait(60)
-        return real(obs, names)
-
-    monkeypatch.setattr(cpu, "hint_for", slow_hint)
+    release = stuck_hints(monkeypatch)
     client = make(bot_executor="thread", bot_workers=2, hint_workers=1, hint_queue=4,
                   signup_rate=0.0)
     gate = hub_of(client).hint_gate
@@ -291,22 +274,10 @@ def test_records_refused_to_a_stranger_do_not_read_every_hand_each_time(
     play_to_end([owl])
     wait_until(lambda: gid not in hub_of(client).tables or
                hub_of(client).store.game(gid).status == "finished", "the result stored")
-    store = hub_of(client).store
-    read: list[Any] = []
-    game = store.game
-
-    def seen(*args: Any, **kwargs: Any) -> Any:
-        row = game(*args, **kwargs)
-        read.append(row)
-        return row
-
     stranger = {"Authorization": f"Bearer {guest(client, 'Stranger')}"}
-    store.game = seen  # type: ignore[method-assign]
-    try:
+    with spied(hub_of(client).store, "game") as read:
         answers = [client.get(f"/api/games/{gid}/record", headers=stranger)
                    for _ in range(3)]
-    finally:
-        del store.game
     assert [a.status_code for a in answers] == [404] * 3, answers
     sizes = [len(json.dumps(g.result)) for g in read]
     assert len(read) == 3 and max(sizes) < 200, sizes  # (before: 9.6 KB each here)
