@@ -53,14 +53,16 @@ class HandDealt:
 
 @dataclass(frozen=True, slots=True)
 class LookedAtCards:
-    """A seat who could still bid blind nil looked at the cards instead."""
+    """A seat who could still bid blind nil looked at the cards instead (``timer``: the turn
+    timer looked for it, its time being up)."""
 
     kind: ClassVar[str] = "look"
     seat: int
+    timer: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"type": "look", "seat": 0}``."""
-        return {"type": self.kind, "seat": self.seat}
+        """``{"type": "look", "seat": 0, "timer": false}``."""
+        return {"type": self.kind, "seat": self.seat, "timer": self.timer}
 
 
 @dataclass(frozen=True, slots=True)

@@ -567,7 +567,7 @@ class Match(HandState):
         if events is not None:
             events.append(TimedOut(seat, action, k, bags, self.bags[k], lost))
             if looks:
-                events.append(LookedAtCards(seat))
+                events.append(LookedAtCards(seat, timer=True))
         self.apply(action)
         return action
 

@@ -181,6 +181,10 @@ class Narrator:
                 return (f"hand {e.hand}: {self.seat(e.dealer)} "
                         f"{self._verb(e.dealer, 'deal', 'deals')} and {self.seat(first)} "
                         f"{self._verb(first, 'bid', 'bids')} first")
+            case LookedAtCards(timer=True):  # (not "you look at your cards": you did not)
+                if self._is_me(e.seat):
+                    return "the game looks at your cards for you"
+                return f"the game looks at {self.seat_poss(e.seat)} cards for them"
             case LookedAtCards():
                 if self._is_me(e.seat):
                     return "you look at your cards"

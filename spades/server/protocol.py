@@ -234,6 +234,7 @@ class DealNews(_News):
 class LookNews(_News):
     type: Literal["look"]
     seat: int
+    timer: bool = Field(False, description="the turn timer looked for the seat (its time up)")
 
 
 class BidNews(_News):

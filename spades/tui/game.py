@@ -69,9 +69,6 @@ HOW_TO_TYPE_A_CARD = "type a card like QH, 10h or queen of hearts, or its number
 #: The engine's reason for a bid before looking while blind nil is open (said in words that
 #: say what to type: :meth:`TerminalGame.friendly`).
 NOT_LOOKED = "first bid blind nil or look at the cards"
-#: When the turn timer looks at the cards for the player (blind nil was open): not "You look
-#: at your cards.", which the player did not do.
-TIMER_LOOKS = "The game looks at your cards for you."
 
 
 class QuitGame(Exception):
@@ -230,19 +227,16 @@ class TerminalGame:
         belong: a blank line before a deal, what was typed when the timer ran out, the
         hand's details after its score; then the pause before the next deal."""
         scored = False
-        timed_out = False  # the turn timer acts for the human in these events
         for event in events:
             if isinstance(event, HandDealt):
                 self.say("")
-            if isinstance(event, LookedAtCards) and timed_out:
-                # the timer looked, not the player: said so, and the cards are read now,
-                # before the bid it makes and the bids after it (not at the card prompt)
-                self.say(TIMER_LOOKS)
-                self.show_looked_hand()
-                continue
             self.say(self.narrator.say(event))
-            if isinstance(event, TimedOut):
-                timed_out = event.seat == self.human
+            if isinstance(event, LookedAtCards) and event.timer and event.seat == self.human:
+                # the timer looked, not the player ("The game looks at your cards for you."):
+                # the cards are read now, before the bid it makes and the bids after it (not
+                # at the card prompt)
+                self.show_looked_hand()
+            elif isinstance(event, TimedOut):
                 if typed:
                     self.say(f"What you had typed ({text.cut_short(typed)}) was not used.")
             elif isinstance(event, BidMade) and event.blind and event.seat == self.human:

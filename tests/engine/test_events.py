@@ -437,10 +437,11 @@ def test_events_agree_with_the_match(variant: Variant, seed: int) -> None:
 
 
 def timer_looks(events: list[Event]) -> list[Event]:
-    """A look followed by the timer's bid for the same seat, as the timer looking for them."""
+    """A look followed by the timer's bid for the same seat, as the timer looking for them
+    (``timer``: the record does not tell them apart)."""
     out = list(events)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if isinstance(a, LookedAtCards) and isinstance(b, TimedOut) and a.seat == b.seat:
-            out[i:i + 2] = [b, a]
+            out[i:i + 2] = [b, LookedAtCards(a.seat, timer=True)]
     return out

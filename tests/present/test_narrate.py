@@ -114,6 +114,10 @@ def test_deal_look_play_trick_and_spades() -> None:
     assert n.say(HandDealt(3, 0)) == "Hand 3: North deals and your partner East bids first."
     assert n.say(LookedAtCards(3)) == "You look at your cards."
     assert n.say(LookedAtCards(0)) == "North looks at their cards."
+    # the turn timer's look, its time up: not "You look at your cards.", which you did not
+    assert n.say(LookedAtCards(3, timer=True)) == "The game looks at your cards for you."
+    assert n.say(LookedAtCards(0, timer=True)) == "The game looks at North's cards for them."
+    assert LookedAtCards(3, timer=True).to_json() == {"type": "look", "seat": 3, "timer": True}
     assert n.say(CardPlayed(3, parse_card("2C"), 1)) == "You play the two of clubs."
     assert n.say(SpadesBroken(3, parse_card("AS"), 4)) == "Spades are broken."
     won = TrickWon(1, 5, ((0, 1), (1, 51)), 51, 3)
