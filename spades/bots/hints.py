@@ -248,32 +248,33 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     last = len(trick) == n - 1
     legal = [a for a in obs.legal_actions if a < BID_BASE]
     if obs.bids[seat] == 0 and obs.tricks[seat] == 0:
+        mine = "Blind Nil" if obs.blind[seat] else "Nil"  # (a Blind Nil is said as one)
         if not trick:
             if out & above(card):
                 low = "a low card" if card % 13 <= LOW_RANK else "a card"  # (an eight or lower)
                 return (f"Lead the {name}: {low} others are likely to beat keeps your "
-                        "Nil safe.")
-            return (f"Lead the {name}: every lead you have is risky for your Nil, and this "
-                    "one leaves you the safest cards for later.")
+                        f"{mine} safe.")
+            return (f"Lead the {name}: every lead you have is risky for your {mine}, and "
+                    "this one leaves you the safest cards for later.")
         if not wins_now:
             under = [c for c in legal if not _beats(c, best, led) and SUIT_OF[c] == led]
             if SUIT_OF[card] == led and card == max(under):
                 return (f"Play the {name}: the highest card you can play without taking "
                         "the trick.")
             return (f"Play the {name}: it stays under the {card_name(best)}, keeping your "
-                    "Nil safe on this trick.")
+                    f"{mine} safe on this trick.")
         if not all(_beats(c, best, led) for c in legal):
             return (f"Play the {name}: it takes the trick for now, though a lower card would "
-                    "keep your Nil safe; a later player may still beat it.")
+                    f"keep your {mine} safe; a later player may still beat it.")
         if last:
             return (f"Play the {name}: every card you may play takes this trick, so your "
-                    "Nil is lost; this one keeps your lower cards.")
+                    f"{mine} is lost; this one keeps your lower cards.")
         return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
                 "a later player may still take the trick from you.")
     mate_nil = [m for m in mates if obs.bids[m] == 0 and obs.tricks[m] == 0]
     if mate_nil:
         nil = _partner(obs, mate_nil[0], who)
-        nil_name = f"{nil}'s Nil"
+        nil_name = f"{nil}'s {'Blind Nil' if obs.blind[mate_nil[0]] else 'Nil'}"
         if not trick and not out & above(card):
             return (f"Lead the {name}: it should win the trick, so {nil_name} is not "
                     "exposed.")
@@ -293,7 +294,8 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     opp_nil = [p for p in range(n) if obs.rules.side_of[p] != side and obs.bids[p] == 0
                and obs.tricks[p] == 0 and p not in played]
     if opp_nil and card % 13 <= 5 and SUIT_OF[card] != SPADES and not (trick and wins_now):
-        return (f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s Nil.")
+        blind = "Blind Nil" if obs.blind[opp_nil[0]] else "Nil"
+        return f"Play the {name}: a low card keeps pressure on {who[opp_nil[0]]}'s {blind}."
     from spades.bots.heuristic import own_state
 
     s = own_state(obs)

@@ -357,3 +357,28 @@ def test_hint_names_given_as_one_text_are_refused() -> None:
                                         r"'Bob', 'Cy', 'Di'\], not the text 'Ann Bob Cy Di'$"):
         hint(obs, names="Ann Bob Cy Di")  # type: ignore[arg-type]
     assert hint(obs, worlds=4, names=["Ann", "Bob", "Cy", "Di"]).reason
+
+
+def test_a_hint_under_blind_nil_names_it_blind_nil() -> None:
+    """Every card after a Blind Nil bid was explained as keeping "your Nil" safe: a Blind
+    Nil is said as one, as the bids and the scores say it."""
+    import random
+
+    from spades.engine import BLIND_NIL, LOOK
+
+    said: list[str] = []
+    for seed in range(30):
+        m = Match(profile("cards4net"), dealer=3, rng=random.Random(seed))
+        m.apply(BLIND_NIL)  # North, first to bid, before looking
+        while m.phase == "bid":
+            m.apply(LOOK if LOOK in m.legal_actions() else m.legal_actions()[1])
+        while m.phase == "play" and m.tricks[0] == 0:
+            obs = m.observation(m.current_player)
+            if m.current_player == 0:
+                said.append(hint(obs, worlds=4).reason)
+            m.apply(m.legal_actions()[0])
+        if len(said) >= 6:
+            break
+    nil_talk = [s for s in said if "Nil" in s]
+    assert nil_talk, said
+    assert all("Blind Nil" in s for s in nil_talk), nil_talk
