@@ -475,7 +475,8 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
             console.say(f"{short_quote(t)} begins the ids of {len(found)} of these games: "
                         "type more of the id, or the game's number.")
             continue
-        console.say(f"{short_quote(t)} is not one of the numbers 1 to {len(readable)}.")
+        console.say(f"{short_quote(t)} is not one of the numbers 1 to {len(readable)}, nor "
+                    "the start of one of these games' ids.")
 
 
 def load_game(store: Store, game_id: str) -> tuple[GameRow, Match, int]:
@@ -601,7 +602,7 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
                 f" (hand {m.hand_number} is over)" if m.hand_number else "")
         else:
             where = f"in hand {m.hand_number}"
-        say(f"Resuming game {game.id[:8]}, {rules.name} rules: {where}.")
+        say(f"Resuming game {game.id[:8]}: {where}.")  # (the rules: the next line)
     goal = "a one-hand match" if rules.one_hand else f"to {rules.target} points"
     if rules.teams is None:
         say(f"Spades, {rules.name} rules, {rules.players} players each on their own, {goal}.")

@@ -224,7 +224,9 @@ def test_resuming_between_hands_says_the_next_hand(tmp_path: Path) -> None:
     db = str(tmp_path / "r.sqlite3")
     assert run_cli("import", str(_one_hand_played(tmp_path)), "--db", db).returncode == 0
     out = run_cli("play", "--resume", "last", "--plain", "--db", db, input="q\n").stdout
-    assert "cardems rules: hand 2 is next (hand 1 is over)." in out
+    # (the rules are said once, on the line after it: "Spades, cardems rules: ...")
+    assert re.search(r"Resuming game \w+: hand 2 is next \(hand 1 is over\)\.\r?\n"
+                     r"Spades, cardems rules: ", out), out
     assert "hand 1." not in out.split("Resuming game", 1)[1].splitlines()[0]
     assert "Hand 2:" in out
 
@@ -321,7 +323,8 @@ def test_long_junk_piped_in_is_quoted_short(tmp_path: Path) -> None:
     run_cli("play", "--plain", "--seed", "2", "--db", db, input="q\n")
     out = run_cli("play", "--plain", "--resume", "--db", db,
                   input="z" * 200_000 + "\nq\n").stdout
-    assert "'zzzzzzzzzzzzzzzzzzzz...' is not one of the numbers 1 to 2." in out
+    assert ("'zzzzzzzzzzzzzzzzzzzz...' is not one of the numbers 1 to 2, nor the start of "
+            "one of these games' ids.") in out
     assert len(out) < 5000
 
 

@@ -421,7 +421,7 @@ def test_the_resume_list_takes_a_game_by_the_id_it_shows(tmp_path: Path) -> None
     assert f"Resuming game {older}" in out.stdout, out.stdout
     assert "or its id (Enter for 1, q to quit)" in out.stdout
     out = run_cli("play", "--plain", "--resume", "--db", str(db), input="zz\nq\n")
-    assert "'zz' is not one of the numbers 1 to 2." in out.stdout
+    assert "'zz' is not one of the numbers 1 to 2, nor the start of one of these games' ids." in out.stdout
     assert "Nothing resumed." in out.stdout
 
 
