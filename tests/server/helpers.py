@@ -250,6 +250,7 @@ def spied(obj: Any, name: str) -> Iterator[list[Any]]:
     """Within the block, what ``obj.name(...)`` returns is also appended to the list given."""
     seen: list[Any] = []
     real = getattr(obj, name)
+    own = name in vars(obj)  # (a module's function; else a method of the object's class)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         out = real(*args, **kwargs)
@@ -260,7 +261,10 @@ def spied(obj: Any, name: str) -> Iterator[list[Any]]:
     try:
         yield seen
     finally:
-        delattr(obj, name)
+        if own:
+            setattr(obj, name, real)
+        else:
+            delattr(obj, name)
 
 
 def stuck_hints(monkeypatch: Any) -> threading.Event:
