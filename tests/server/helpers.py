@@ -280,3 +280,17 @@ def stuck_hints(monkeypatch: Any) -> threading.Event:
 
     monkeypatch.setattr(cpu, "hint_for", slow_hint)
     return release
+
+
+def continued_upload(client: TestClient, name: str, record: dict[str, Any], seat: int
+                     ) -> tuple[Player, dict[str, str], str]:
+    """``name`` uploads ``record`` to continue it at ``seat`` against random CPUs and joins
+    the table: their Player, their auth header and the table's id."""
+    player = Player(client, name)
+    auth = {"Authorization": f"Bearer {player.token}"}
+    r = client.post("/api/records", json={"record": record, "mode": "continue", "seat": seat,
+                                          "options": {"cpu": "random"}}, headers=auth)
+    assert r.status_code == 200, r.text
+    tid: str = r.json()["table_id"]
+    assert player.request({"type": "join", "table_id": tid})["type"] == "ack"
+    return player, auth, tid

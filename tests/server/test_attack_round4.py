@@ -29,6 +29,7 @@ from spades.server.limits import parse_limit
 from tests.server.helpers import (
     Msg,
     Player,
+    continued_upload,
     finished_record,
     guest,
     hub_of,
@@ -264,13 +265,7 @@ def test_records_refused_to_a_stranger_do_not_read_every_hand_each_time(
     last = long_record["hands"][-1]
     cut = dict(long_record, hands=[*long_record["hands"][:-1],
                                    dict(last, plays=last["plays"][:-4])])
-    owl = Player(client, "Owl")
-    auth = {"Authorization": f"Bearer {owl.token}"}
-    made = client.post("/api/records", json={"record": cut, "mode": "continue", "seat": 0,
-                                             "options": {"cpu": "random"}}, headers=auth)
-    assert made.status_code == 200, made.text
-    gid = made.json()["table_id"]
-    assert owl.request({"type": "join", "table_id": gid})["type"] == "ack"
+    owl, auth, gid = continued_upload(client, "Owl", cut, 0)
     play_to_end([owl])
     wait_until(lambda: gid not in hub_of(client).tables or
                hub_of(client).store.game(gid).status == "finished", "the result stored")

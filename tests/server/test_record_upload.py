@@ -102,18 +102,11 @@ def _continued_at_west(client: TestClient, **fields: Any) -> tuple[Any, dict[str
     """Ann continues GOOD's first hand, cut after nine cards (with ``fields`` of the record
     changed), at West (seat 3) against random CPUs, to a target of 1 (over after a hand or
     so), and joins the table: her Player, her auth header and the table's id."""
-    from tests.server.helpers import Player
+    from tests.server.helpers import continued_upload
 
     partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])],
                    rules={"preset": "cardems", "target": 1}, **fields)
-    ann = Player(client, "Ann")
-    auth = {"Authorization": f"Bearer {ann.token}"}
-    r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 3,
-                                          "options": {"cpu": "random"}}, headers=auth)
-    assert r.status_code == 200, r.text
-    tid = r.json()["table_id"]
-    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
-    return ann, auth, tid
+    return continued_upload(client, "Ann", partial, 3)
 
 
 def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
