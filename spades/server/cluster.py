@@ -46,7 +46,7 @@ import itertools
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -488,6 +488,11 @@ class Cluster:
     def signed_out(self, digest: str) -> None:
         """A session was signed out here: every process closes its sockets of it."""
         self.room.broadcast({"k": "signout", "s": digest})
+
+    def games_deleted(self, ids: Collection[str]) -> None:
+        """Games were deleted here (records kept for review): every process forgets what
+        it keeps of them (its answers kept ready), so that none serves a deleted record."""
+        self.room.broadcast({"k": "deleted", "ids": list(ids)})
 
     # Clients of this node ---------------------------------------------------------------
 
@@ -941,6 +946,10 @@ class Cluster:
             self._lobby_row(str(d.get("id")), d.get("row"))
         elif kind == "signout":
             self.hub.end_session(str(d.get("s")), SIGNED_OUT)
+        elif kind == "deleted":
+            ids = d.get("ids")
+            if isinstance(ids, list):
+                self.hub.forget_games([str(i) for i in ids])
 
     @staticmethod
     def _current(conn: Conn, d: dict[str, Any]) -> bool:

@@ -117,6 +117,7 @@ class Peers(Protocol):
     def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
     def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None: ...
     def signed_out(self, digest: str) -> None: ...
+    def games_deleted(self, ids: Collection[str]) -> None: ...
     def register(self, conn: Conn) -> None: ...
     def unregister(self, conn: Conn) -> None: ...
     async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
@@ -440,7 +441,16 @@ class Hub:
             conn.send(text)
 
     def games_deleted(self, ids: Collection[str]) -> None:
-        """Games were deleted from the store (records kept for review)."""
+        """Games were deleted from the store (records kept for review): forgotten here,
+        and with several processes at every other one too (told through Redis: before,
+        another process went on answering a deleted record from what it kept ready)."""
+        self.forget_games(ids)
+        if self.cluster is not None and ids:
+            self.cluster.games_deleted(ids)
+
+    def forget_games(self, ids: Collection[str]) -> None:
+        """Forget what this process keeps of the games ``ids`` (deleted from the store):
+        the answers kept ready (``deleted_hooks``), when each was last opened."""
         for gid in ids:
             self.opened_at.pop(gid, None)
         for hook in self.deleted_hooks:
