@@ -1375,8 +1375,12 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         place = table.place_of(conn.user_id)
         counted = rejoin is None and bool(conn.address) and (
             place is None or table.places[place].covered)
+        # With several processes they are counted in Redis for all of them (before: by
+        # each process, and N processes gave an address N times the joins).
+        joins = hub.shared_joins
         if counted:
-            wait = hub.join_address_buckets.wait(conn.address)
+            wait = (hub.join_address_buckets.wait(conn.address) if joins is None
+                    else await joins.wait(conn.address))
             if wait > 0:
                 raise TableError("rate_limit", f"your address may join tables at most "
                                  f"{hub.settings.join_address_rate:g} times a second, all "
@@ -1386,7 +1390,10 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
         if counted:
-            hub.join_address_buckets.take(conn.address)
+            if joins is None:
+                hub.join_address_buckets.take(conn.address)
+            else:
+                await joins.take(conn.address)
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         came = conn.table is not table

@@ -58,7 +58,7 @@ from spades.engine import SpadesError, parse_action
 from spades.server import frames
 from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
-from spades.server.room import Room, SharedLogins, SharedMisses
+from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
 from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
 from spades.store import StoreError, one_line, upkeep
@@ -150,8 +150,8 @@ _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
 
 def attach(hub: Hub) -> Cluster:
     """Join ``hub`` to the room of processes its settings name (``redis``): its peers, and
-    failed sign-ins and joins that miss counted for the whole room rather than per
-    process."""
+    failed sign-ins, joins that miss and joins per address counted for the whole room
+    rather than per process."""
     settings = hub.settings
     if not settings.redis:
         raise ValueError("no room to join: the settings name no redis server")
@@ -166,6 +166,9 @@ def attach(hub: Hub) -> Cluster:
     if settings.join_miss_rate > 0:
         hub.shared_misses = SharedMisses(settings.redis, hub.join_misses,
                                          prefix=settings.redis_prefix)
+    if settings.join_address_rate > 0:
+        hub.shared_joins = SharedJoins(settings.redis, hub.join_address_buckets,
+                                       prefix=settings.redis_prefix)
     return cluster
 
 

@@ -52,7 +52,7 @@ from spades.server.throttle import TokenBucket
 from spades.store import ConflictError, Store, UserRow, upkeep
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
-    from spades.server.room import Room, SharedLogins, SharedMisses
+    from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -359,7 +359,8 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
-        #: Joins that seat or watch (not back to one's own seat) per client address.
+        #: Joins that seat or watch (not back to one's own seat) per client address (with
+        #: several processes, counted in Redis for all of them: ``shared_joins``).
         self.join_address_buckets = Buckets(settings.join_address_rate,
                                             settings.join_address_burst)
         #: Chat lines per client address, all its users together.
@@ -386,6 +387,9 @@ class Hub:
         self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
         #: the joins that miss, counted for the whole room (None: ``join_misses`` alone)
         self.shared_misses: SharedMisses | None = None
+        #: the joins per address, counted for the whole room (None:
+        #: ``join_address_buckets`` alone)
+        self.shared_joins: SharedJoins | None = None
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -502,6 +506,8 @@ class Hub:
                 await self.cluster.close()
         if self.shared_misses is not None:
             await self.shared_misses.close()
+        if self.shared_joins is not None:
+            await self.shared_joins.close()
         for task in list(self.tasks):
             task.cancel()
         self.cpu.close()
