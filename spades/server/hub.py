@@ -70,6 +70,8 @@ MOVED = "this table has moved to another server: try again in a moment"
 #: many such notes a process keeps (:meth:`Hub.upload_opened`).
 OPENED_EVERY = 3600.0
 OPENED_KEPT = 10_000
+#: What a continued upload's options keep for the caps on uploads (``Table.upload_kept``).
+UPLOAD_KEPT = ("upload_cost", "upload_address", "upload_by")
 
 #: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
 #: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
@@ -461,9 +463,10 @@ class Hub:
             hook(ids)
 
     async def upload_opened(self, game_id: str) -> None:
-        """A record kept for review was opened (its record downloaded, or its score
-        sheet): stored (at most once an hour a record from this process), so that pruning
-        (``review_unopened_days``) counts its days unopened from now."""
+        """A record kept for review, or a continued upload that ended, was opened (its
+        record downloaded, or its score sheet): stored (at most once an hour a record from
+        this process), so that pruning (``review_unopened_days``) counts its days unopened
+        from now."""
         now = time.monotonic()
         if now - self.opened_at.get(game_id, -OPENED_EVERY) < OPENED_EVERY:
             return
@@ -705,11 +708,15 @@ class Hub:
 
     async def continue_match(self, user: UserRow, match: Match, seat: int,
                              options: TableOptions | None, address: str = "",
-                             names: Sequence[str] = ()) -> Table:
+                             names: Sequence[str] = (), cost: int = 0,
+                             room: Callable[[], None] | None = None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
         (uploading from ``address``), CPUs at the others under the record's ``names``
-        (:func:`continued_cpu_name`). :class:`LeaseLost`: stored, but run by another
-        process (this one lost its lease before it ran it)."""
+        (:func:`continued_cpu_name`). ``cost``: the upload's, in units of
+        ``RECORD_COST_BYTES``, stored with it for the caps on uploads, which ``room``
+        checks (raising :class:`upkeep.UploadsFull`) on the database thread just before
+        the table is stored. :class:`LeaseLost`: stored, but run by another process (this
+        one lost its lease before it ran it)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -732,12 +739,22 @@ class Hub:
         invite = self.new_invite()
         # ("upload" stored from the first: a process that takes it over before this one
         # has run it knows it is one)
+        # (what the caps on uploads count, kept in its options from now on: Table.meta)
+        kept: dict[str, Any] = {"upload_cost": max(1, cost), "upload_by": user.id}
+        if address:
+            kept["upload_address"] = upkeep.address_tag(address)
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite,
-                "upload": True}
+                "upload": True, **kept}
         gid = await self.reserve_table_id()
+
+        def store() -> None:
+            if room is not None:  # (on the one database thread: no other upload between)
+                room()
+            self.store.save_record(match, kind="table", game_id=gid,
+                                   seats=[p.to_db() for p in places], options=meta)
+
         try:
-            await self.db(self.store.save_record, match, kind="table", game_id=gid,
-                          seats=[p.to_db() for p in places], options=meta)
+            await self.db(store)
         except BaseException:
             await self._unreserve(gid)
             raise
@@ -749,6 +766,7 @@ class Hub:
             raise LeaseLost(gid)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.address = address
+        table.upload_kept = kept
         table.seq = len(await self.db(self.store.events, gid))
         table.resume(match, table.seq)
         table.unseated.add(seat)
@@ -843,6 +861,7 @@ class Hub:
             table.invited = {u: s for u, s in (p for p in invited if isinstance(p, list)
                                                and len(p) == 2)
                              if type(u) is int and type(s) is int}
+        table.upload_kept = {k: meta[k] for k in UPLOAD_KEPT if k in meta}
         unseated = meta.get("unseated")
         if isinstance(unseated, list):  # a continued record's uploader not seated yet
             table.unseated = {s for s in unseated if type(s) is int
