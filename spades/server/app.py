@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -142,6 +143,12 @@ class BodyCache(Generic[T]):
 
 #: Finished games' records (they never change), with their rows.
 RecordCache = BodyCache[GameRow]
+
+
+def _continued_upload(game: GameRow) -> bool:
+    """Is ``game`` a table carrying on an upload (``continue``) that the caps on uploads
+    count (stored with its ``upload_cost``)?"""
+    return game.kind == "table" and game.options.get("upload_cost") is not None
 
 
 def _user_info(u: UserRow) -> UserInfo:
@@ -498,7 +505,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             viewer = await hub.db(hub.user_for, _bearer(authorization))
             if not _member(game, viewer):
                 raise missing
-        if uploaded:  # kept while it is opened (review_unopened_days)
+        if uploaded or _continued_upload(game):  # kept while opened (review_unopened_days)
             await hub.upload_opened(game_id)
         if hit is not None:
             return Response(hit[1], media_type="application/json")
@@ -583,8 +590,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if _private(game) and not _member(game, viewer):
             raise HTTPException(404, "no such game")
         uploader = game.options.get("uploader")
-        if game.kind == "import" and uploader is not None and (
-                game.status == "finished" or (viewer is not None and uploader == viewer.id)):
+        review = game.kind == "import" and uploader is not None and (
+            game.status == "finished" or (viewer is not None and uploader == viewer.id))
+        if review or (_continued_upload(game) and game.status == "finished"):
             await hub.upload_opened(game_id)  # kept while it is opened (review_unopened_days)
         if hit is not None:
             return _record_for(hit[1], game, viewer)
@@ -699,9 +707,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # player's own download write it); before, the uploader was sat at seat 0 unasked.
         seat = body.seat if body.seat is not None else record_seat(body.record,
                                                                    match.rules.players)
+        # Stored for good once it ends, as a record kept for review is: counted in the
+        # same caps (before: only while it was a live table, so one address's guests
+        # could store continued uploads without end, at the upload rate).
+        room = functools.partial(upkeep.check_room, hub.store, address=address,
+                                 cost=int(cost), per_address=settings.review_uploads_per_address,
+                                 most=settings.review_uploads)
         try:
             table = await hub.continue_match(user, match, seat, body.options, address,
-                                             names)
+                                             names, cost=int(cost), room=room)
+        except upkeep.UploadsFull as exc:
+            raise HTTPException(413, uploads_full(exc, int(cost), continued=True)) from None
         except LeaseLost as exc:
             # Stored (marked an upload), but this process was cut off before it ran the
             # table and another one found it and runs it: the uploader joins it there.
@@ -716,36 +732,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await table.save_meta()  # remembers that it is an upload
         return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
 
-    def uploads_full(exc: upkeep.UploadsFull, cost: int) -> str:
-        """Why a record cannot be kept for review (413), and how room is made."""
+    def uploads_full(exc: upkeep.UploadsFull, cost: int, continued: bool = False) -> str:
+        """Why a record cannot be kept for review, or continued (413), and how room is
+        made. (Records kept for review and matches continued from uploads are counted
+        together: each is stored for good once it has ended.)"""
         unit = f"{RECORD_COST_BYTES // 1000} KB"
+        what = "records uploaded for review or continued" if continued else \
+            "records uploaded for review"
         if exc.whose == "address":
-            said = (f"your address keeps {exc.mine} records uploaded for review, the most "
-                    f"one address may keep is {settings.review_uploads_per_address} "
-                    "(review_uploads_per_address)")
+            said = (f"your address keeps {exc.mine} {what}, the most one address may keep "
+                    f"is {settings.review_uploads_per_address} (review_uploads_per_address)")
         else:
-            said = (f"this server keeps {exc.total} records uploaded for review, the most "
-                    f"it keeps for everyone is {settings.review_uploads} (review_uploads)")
+            said = (f"this server keeps {exc.total} {what}, the most it keeps for everyone "
+                    f"is {settings.review_uploads} (review_uploads)")
         days = settings.review_unopened_days
-        freed = (f"a record kept for review that nobody opens (downloads, or looks at its "
-                 f"score sheet) for {days:g} days is deleted; " if days > 0 else "")
-        return (f"no room to keep this record for review: {said}, each record counted once "
-                f"per {unit} begun (this one {cost}). To make room, {freed}the uploader may "
-                "delete one with DELETE /api/games/{game_id}. A match not over can be "
-                "continued instead (mode continue)")
+        freed = (f"a record kept for review, or a continued match that has ended, that "
+                 f"nobody opens (downloads, or looks at its score sheet) for {days:g} days "
+                 "is deleted; " if days > 0 else "")
+        head = "no room to keep this upload to continue" if continued else \
+            "no room to keep this record for review"
+        return (f"{head}: {said}, records kept for review and matches continued from "
+                f"uploads counted together, each once per {unit} begun (this one {cost}). "
+                f"To make room, {freed}the uploader may delete one (a continued match once "
+                "it has ended) with DELETE /api/games/{game_id}")
 
     @app.delete("/api/games/{game_id}", status_code=204, tags=["records"],
                 response_model=None)
     async def delete_upload(game_id: str, hub: HubDep, user: UserDep) -> Response:
-        """Delete a record you uploaded for review (your own only: 404 for any other
-        game, and for one that is not there)."""
+        """Delete a record you uploaded for review, or a match you continued from an
+        upload once it has ended (your own only: 404 for any other game, one still going,
+        and one that is not there)."""
         try:
             game = await hub.db(hub.store.game, game_id)
         except StoreError:
             raise HTTPException(404, "no such game") from None
-        if game.kind != "import" or game.options.get("uploader") != user.id:
+        review = game.kind == "import" and game.options.get("uploader") == user.id
+        continued = (_continued_upload(game) and game.options.get("upload_by") == user.id
+                     and game.status in ("finished", "abandoned"))
+        if not (review or continued):
             raise HTTPException(404, "no such record of yours: only a record you uploaded "
-                                "for review can be deleted")
+                                "for review, or a match you continued from an upload once "
+                                "it has ended, can be deleted")
+        if continued and game_id in hub.tables:
+            raise HTTPException(409, "this match is still open at its table: it can be "
+                                "deleted once everyone there has left it")
         await hub.db(upkeep.delete_uploads, hub.store, [game_id])
         hub.games_deleted([game_id])
         return Response(status_code=204)
@@ -1375,8 +1405,12 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         place = table.place_of(conn.user_id)
         counted = rejoin is None and bool(conn.address) and (
             place is None or table.places[place].covered)
+        # With several processes they are counted in Redis for all of them (before: by
+        # each process, and N processes gave an address N times the joins).
+        joins = hub.shared_joins
         if counted:
-            wait = hub.join_address_buckets.wait(conn.address)
+            wait = (hub.join_address_buckets.wait(conn.address) if joins is None
+                    else await joins.wait(conn.address))
             if wait > 0:
                 raise TableError("rate_limit", f"your address may join tables at most "
                                  f"{hub.settings.join_address_rate:g} times a second, all "
@@ -1386,7 +1420,10 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
         if counted:
-            hub.join_address_buckets.take(conn.address)
+            if joins is None:
+                hub.join_address_buckets.take(conn.address)
+            else:
+                await joins.take(conn.address)
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         came = conn.table is not table

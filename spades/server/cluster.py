@@ -46,7 +46,7 @@ import itertools
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -58,7 +58,7 @@ from spades.engine import SpadesError, parse_action
 from spades.server import frames
 from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
-from spades.server.room import Room, SharedLogins, SharedMisses
+from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
 from spades.server.tables import REJOIN, Rejoin, Table, TableError
 from spades.server.text import TextError
 from spades.store import StoreError, one_line, upkeep
@@ -150,8 +150,8 @@ _ANSWERING: contextvars.ContextVar[_Answering | None] = contextvars.ContextVar(
 
 def attach(hub: Hub) -> Cluster:
     """Join ``hub`` to the room of processes its settings name (``redis``): its peers, and
-    failed sign-ins and joins that miss counted for the whole room rather than per
-    process."""
+    failed sign-ins, joins that miss and joins per address counted for the whole room
+    rather than per process."""
     settings = hub.settings
     if not settings.redis:
         raise ValueError("no room to join: the settings name no redis server")
@@ -166,6 +166,9 @@ def attach(hub: Hub) -> Cluster:
     if settings.join_miss_rate > 0:
         hub.shared_misses = SharedMisses(settings.redis, hub.join_misses,
                                          prefix=settings.redis_prefix)
+    if settings.join_address_rate > 0:
+        hub.shared_joins = SharedJoins(settings.redis, hub.join_address_buckets,
+                                       prefix=settings.redis_prefix)
     return cluster
 
 
@@ -488,6 +491,11 @@ class Cluster:
     def signed_out(self, digest: str) -> None:
         """A session was signed out here: every process closes its sockets of it."""
         self.room.broadcast({"k": "signout", "s": digest})
+
+    def games_deleted(self, ids: Collection[str]) -> None:
+        """Games were deleted here (records kept for review): every process forgets what
+        it keeps of them (its answers kept ready), so that none serves a deleted record."""
+        self.room.broadcast({"k": "deleted", "ids": list(ids)})
 
     # Clients of this node ---------------------------------------------------------------
 
@@ -941,6 +949,10 @@ class Cluster:
             self._lobby_row(str(d.get("id")), d.get("row"))
         elif kind == "signout":
             self.hub.end_session(str(d.get("s")), SIGNED_OUT)
+        elif kind == "deleted":
+            ids = d.get("ids")
+            if isinstance(ids, list):
+                self.hub.forget_games([str(i) for i in ids])
 
     @staticmethod
     def _current(conn: Conn, d: dict[str, Any]) -> bool:

@@ -52,7 +52,7 @@ from spades.server.throttle import TokenBucket
 from spades.store import ConflictError, Store, UserRow, upkeep
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
-    from spades.server.room import Room, SharedLogins, SharedMisses
+    from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -70,6 +70,8 @@ MOVED = "this table has moved to another server: try again in a moment"
 #: many such notes a process keeps (:meth:`Hub.upload_opened`).
 OPENED_EVERY = 3600.0
 OPENED_KEPT = 10_000
+#: What a continued upload's options keep for the caps on uploads (``Table.upload_kept``).
+UPLOAD_KEPT = ("upload_cost", "upload_address", "upload_by")
 
 #: Tests only: the point at which this process kills itself (SIGKILL), as a crash there
 #: would (tests/server/test_rematch_cluster.py, test_create_cluster.py); unset (always,
@@ -117,6 +119,7 @@ class Peers(Protocol):
     def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
     def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None: ...
     def signed_out(self, digest: str) -> None: ...
+    def games_deleted(self, ids: Collection[str]) -> None: ...
     def register(self, conn: Conn) -> None: ...
     def unregister(self, conn: Conn) -> None: ...
     async def route(self, conn: Conn, msg: Any, data: dict[str, Any]) -> bool: ...
@@ -358,7 +361,8 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
-        #: Joins that seat or watch (not back to one's own seat) per client address.
+        #: Joins that seat or watch (not back to one's own seat) per client address (with
+        #: several processes, counted in Redis for all of them: ``shared_joins``).
         self.join_address_buckets = Buckets(settings.join_address_rate,
                                             settings.join_address_burst)
         #: Chat lines per client address, all its users together.
@@ -385,6 +389,9 @@ class Hub:
         self.logins: SharedLogins | None = None  # None: app.py's LoginGuard of this process
         #: the joins that miss, counted for the whole room (None: ``join_misses`` alone)
         self.shared_misses: SharedMisses | None = None
+        #: the joins per address, counted for the whole room (None:
+        #: ``join_address_buckets`` alone)
+        self.shared_joins: SharedJoins | None = None
 
     # Plumbing ---------------------------------------------------------------------------
 
@@ -440,16 +447,26 @@ class Hub:
             conn.send(text)
 
     def games_deleted(self, ids: Collection[str]) -> None:
-        """Games were deleted from the store (records kept for review)."""
+        """Games were deleted from the store (records kept for review): forgotten here,
+        and with several processes at every other one too (told through Redis: before,
+        another process went on answering a deleted record from what it kept ready)."""
+        self.forget_games(ids)
+        if self.cluster is not None and ids:
+            self.cluster.games_deleted(ids)
+
+    def forget_games(self, ids: Collection[str]) -> None:
+        """Forget what this process keeps of the games ``ids`` (deleted from the store):
+        the answers kept ready (``deleted_hooks``), when each was last opened."""
         for gid in ids:
             self.opened_at.pop(gid, None)
         for hook in self.deleted_hooks:
             hook(ids)
 
     async def upload_opened(self, game_id: str) -> None:
-        """A record kept for review was opened (its record downloaded, or its score
-        sheet): stored (at most once an hour a record from this process), so that pruning
-        (``review_unopened_days``) counts its days unopened from now."""
+        """A record kept for review, or a continued upload that ended, was opened (its
+        record downloaded, or its score sheet): stored (at most once an hour a record from
+        this process), so that pruning (``review_unopened_days``) counts its days unopened
+        from now."""
         now = time.monotonic()
         if now - self.opened_at.get(game_id, -OPENED_EVERY) < OPENED_EVERY:
             return
@@ -492,6 +509,8 @@ class Hub:
                 await self.cluster.close()
         if self.shared_misses is not None:
             await self.shared_misses.close()
+        if self.shared_joins is not None:
+            await self.shared_joins.close()
         for task in list(self.tasks):
             task.cancel()
         self.cpu.close()
@@ -689,11 +708,15 @@ class Hub:
 
     async def continue_match(self, user: UserRow, match: Match, seat: int,
                              options: TableOptions | None, address: str = "",
-                             names: Sequence[str] = ()) -> Table:
+                             names: Sequence[str] = (), cost: int = 0,
+                             room: Callable[[], None] | None = None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
         (uploading from ``address``), CPUs at the others under the record's ``names``
-        (:func:`continued_cpu_name`). :class:`LeaseLost`: stored, but run by another
-        process (this one lost its lease before it ran it)."""
+        (:func:`continued_cpu_name`). ``cost``: the upload's, in units of
+        ``RECORD_COST_BYTES``, stored with it for the caps on uploads, which ``room``
+        checks (raising :class:`upkeep.UploadsFull`) on the database thread just before
+        the table is stored. :class:`LeaseLost`: stored, but run by another process (this
+        one lost its lease before it ran it)."""
         rules = match.rules
         try:
             restartable(rules)
@@ -716,12 +739,22 @@ class Hub:
         invite = self.new_invite()
         # ("upload" stored from the first: a process that takes it over before this one
         # has run it knows it is one)
+        # (what the caps on uploads count, kept in its options from now on: Table.meta)
+        kept: dict[str, Any] = {"upload_cost": max(1, cost), "upload_by": user.id}
+        if address:
+            kept["upload_address"] = upkeep.address_tag(address)
         meta = {"table": opts.model_dump(), "owner": user.id, "invite": invite,
-                "upload": True}
+                "upload": True, **kept}
         gid = await self.reserve_table_id()
+
+        def store() -> None:
+            if room is not None:  # (on the one database thread: no other upload between)
+                room()
+            self.store.save_record(match, kind="table", game_id=gid,
+                                   seats=[p.to_db() for p in places], options=meta)
+
         try:
-            await self.db(self.store.save_record, match, kind="table", game_id=gid,
-                          seats=[p.to_db() for p in places], options=meta)
+            await self.db(store)
         except BaseException:
             await self._unreserve(gid)
             raise
@@ -733,6 +766,7 @@ class Hub:
             raise LeaseLost(gid)
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.address = address
+        table.upload_kept = kept
         table.seq = len(await self.db(self.store.events, gid))
         table.resume(match, table.seq)
         table.unseated.add(seat)
@@ -827,6 +861,7 @@ class Hub:
             table.invited = {u: s for u, s in (p for p in invited if isinstance(p, list)
                                                and len(p) == 2)
                              if type(u) is int and type(s) is int}
+        table.upload_kept = {k: meta[k] for k in UPLOAD_KEPT if k in meta}
         unseated = meta.get("unseated")
         if isinstance(unseated, list):  # a continued record's uploader not seated yet
             table.unseated = {s for s in unseated if type(s) is int

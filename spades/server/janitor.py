@@ -149,9 +149,10 @@ class Janitor:
     async def prune_uploads(self, now: datetime) -> int:
         """Delete the records kept for review (``POST /api/records`` ``review``) that
         nobody has opened for ``review_unopened_days`` (made and last opened before then;
-        at most ``upkeep.PRUNE_UPLOADS_AT_ONCE`` a round): how many went. Only such
-        records: no table (a continued upload is a game of its own, with its own copy of
-        the moves), no game imported in the terminal, nothing running here."""
+        at most ``upkeep.PRUNE_UPLOADS_AT_ONCE`` a round), and the matches continued from
+        uploads (``continue``) that ended and that nobody has opened since: how many went.
+        Only such games: no table still going, no other table, no game imported in the
+        terminal, nothing running here."""
         hub, days = self.hub, self.hub.settings.review_unopened_days
         if days <= 0:
             return 0

@@ -25,6 +25,8 @@ nodes share
 * **the joins that miss per address** (:class:`SharedMisses`): joins of no table, or of a
   private table with a wrong invite code, so that N nodes do not give N times the guesses
   of ``join_miss_rate``.
+* **the joins per address** (:class:`SharedJoins`): joins that seat or watch, so that N
+  nodes do not give one address's guests N times ``join_address_rate``.
 
 The database stays the single source of truth for games, and it enforces the one writer:
 a node that takes a table over raises the game's fencing number (``Store.take_game``)
@@ -697,6 +699,8 @@ class SharedMisses(_FailOpen):
 
     WHAT = "the joins that miss per address"
     ALONE = "each process counts its own"
+    #: the key's start (then the address)
+    KEY = "misses:"
 
     def __init__(self, url: str, local: Buckets, *, prefix: str = "spades:",
                  timeout: float = 1.0, retry: float = 5.0) -> None:
@@ -721,7 +725,7 @@ class SharedMisses(_FailOpen):
                     self.url, decode_responses=True, socket_timeout=self.timeout,
                     socket_connect_timeout=self.timeout)
                 self._script = self._redis.register_script(_GCRA)
-            waited = await self._script(keys=[self.prefix + "misses:" + address], args=[
+            waited = await self._script(keys=[self.prefix + self.KEY + address], args=[
                 f"{self.cost_us:.0f}", f"{self.tolerance_us:.0f}", "1" if look else "0"])
         except Exception as exc:
             self._failed(exc)
@@ -738,7 +742,7 @@ class SharedMisses(_FailOpen):
         return self.local.wait(address) if shared is None else shared
 
     async def take(self, address: str) -> None:
-        """Count a miss of ``address``."""
+        """Count one (a miss) of ``address``."""
         self.local.take(address)
         if self.cost_us > 0:
             await self._ask(address, look=False)
@@ -748,3 +752,15 @@ class SharedMisses(_FailOpen):
         if redis is not None:
             with contextlib.suppress(Exception):
                 await redis.aclose()
+
+
+class SharedJoins(SharedMisses):
+    """The joins that seat or watch per client address (``join_address_rate``, bursts of
+    ``join_address_burst``), counted in Redis for every process of the room as
+    :class:`SharedMisses` counts the misses (key ``joins:ADDRESS``): N processes do not give
+    one address's guests N times the joins. Each process counts in its own ``local``
+    buckets too, and if Redis cannot be reached those decide (fail open to the process's
+    own count, as without Redis: nobody is locked out), said once in the log."""
+
+    WHAT = "the joins per address"
+    KEY = "joins:"

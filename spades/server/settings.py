@@ -157,7 +157,8 @@ class Settings:
     #: take back a seat a CPU covers (a join back to one's own seat within its grace, a
     #: reconnect or a reload, is not counted here): each guest had ``join_rate`` to itself,
     #: and one address's guests sitting down and leaving in turn told a table "sits
-    #: down", "leaves" as often as they liked.
+    #: down", "leaves" as often as they liked. With ``redis``, counted for all the
+    #: processes of the room together (``spades.server.room.SharedJoins``).
     join_address_rate: float = 3.0
     join_address_burst: float = 30.0
     #: Changes to a table a second per user, all of their connections together (bursts),

@@ -247,6 +247,10 @@ class Table:
         #: the client address that made the table ("": not known, such as a restored one);
         #: counted against ``tables_per_address``
         self.address = ""
+        #: a continued upload's ``upload_cost``, ``upload_address`` (a hash) and
+        #: ``upload_by`` (the uploader's id), kept in :meth:`meta`: what the caps on
+        #: uploads count of it, and whose it is to delete once it has ended
+        self.upload_kept: dict[str, Any] = {}
         #: the id of the rematch this (finished) table's owner made, if any
         self.rematched: str | None = None
         self.rematched_by = ""  # the name of the owner who made it
@@ -554,6 +558,7 @@ class Table:
         if self.rematched is not None:  # (kept with several processes: keep_rematch)
             meta["rematched"] = self.rematched
             meta["rematched_by"] = self.rematched_by
+        meta.update(self.upload_kept)
         return meta
 
     async def save_meta(self) -> None:

@@ -1,6 +1,7 @@
 """Upkeep of a server's database: tables nobody came back to, and pruning of what nobody
 needs any more (expired sessions, guests with nothing left, old chat of ended tables,
-records kept for review that nobody opens)."""
+records kept for review and matches continued from uploads that ended that nobody
+opens)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Integer, and_, cast, delete, exists, func, select, update
+from sqlalchemy import Integer, and_, cast, delete, exists, func, or_, select, update
 
 from spades.engine import Match
 from spades.store import Store
@@ -43,17 +44,54 @@ def _review_uploads() -> Any:
     return and_(games.c.kind == "import", games.c.options["uploader"].as_string().is_not(None))
 
 
+def _continued_uploads(ended: bool = False) -> Any:
+    """Tables that carry on an uploaded match (``POST /api/records`` ``continue``) stored
+    with the cost of their upload (``options["upload_cost"]``: those made since continued
+    uploads count in the caps); ``ended``: only those finished or abandoned."""
+    made = and_(games.c.kind == "table",
+                games.c.options["upload_cost"].as_string().is_not(None))
+    return and_(made, games.c.status.in_(["finished", "abandoned"])) if ended else made
+
+
+def _uploads_kept() -> Any:
+    """What the caps on uploads count: records kept for review, and continued uploads
+    (ended or not)."""
+    return or_(_review_uploads(), _continued_uploads())
+
+
+def _uploads_prunable() -> Any:
+    """What the uploader may delete and pruning deletes: records kept for review, and
+    continued uploads that have ended (never a table still going)."""
+    return or_(_review_uploads(), _continued_uploads(ended=True))
+
+
 def kept_uploads(store: Store, address: str) -> tuple[int, int]:
-    """The records kept for review from ``address`` (a client address as the caps count
-    it) and from everyone, in cost units (``options["cost"]``; 1 for one stored without)."""
-    cost = func.coalesce(cast(games.c.options["cost"].as_string(), Integer), 1)
+    """The records kept for review and the continued uploads from ``address`` (a client
+    address as the caps count it) and from everyone, in cost units (``options["cost"]``,
+    a continued upload's ``options["upload_cost"]``; 1 for a record stored without)."""
+    cost = func.coalesce(cast(games.c.options["cost"].as_string(), Integer),
+                         cast(games.c.options["upload_cost"].as_string(), Integer), 1)
+    tag = func.coalesce(games.c.options["address"].as_string(),
+                        games.c.options["upload_address"].as_string())
     with store.engine.connect() as conn:
         total = conn.execute(select(func.coalesce(func.sum(cost), 0))
-                             .where(_review_uploads())).scalar() or 0
+                             .where(_uploads_kept())).scalar() or 0
         mine = conn.execute(select(func.coalesce(func.sum(cost), 0)).where(
-            _review_uploads(),
-            games.c.options["address"].as_string() == address_tag(address))).scalar() or 0
+            _uploads_kept(), tag == address_tag(address))).scalar() or 0
     return int(mine), int(total)
+
+
+def check_room(store: Store, *, address: str, cost: int, per_address: int,
+               most: int) -> None:
+    """Refuse (:class:`UploadsFull`) an upload of ``cost`` units that would take what
+    ``address`` keeps past ``per_address`` or what everyone keeps past ``most`` (0: no
+    cap), records kept for review and continued uploads together."""
+    if per_address or most:
+        mine, total = kept_uploads(store, address)
+        if per_address and address and mine + cost > per_address:
+            raise UploadsFull("address", mine, total)
+        if most and total + cost > most:
+            raise UploadsFull("all", mine, total)
 
 
 def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uploader: int,
@@ -63,12 +101,7 @@ def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uplo
     units; 0: no cap): :class:`UploadsFull`. Run on the one database thread of a process,
     the count and the write are not interleaved with another upload's there (processes of
     one room may each go past a cap by an upload at once)."""
-    if per_address or most:
-        mine, total = kept_uploads(store, address)
-        if per_address and address and mine + cost > per_address:
-            raise UploadsFull("address", mine, total)
-        if most and total + cost > most:
-            raise UploadsFull("all", mine, total)
+    check_room(store, address=address, cost=cost, per_address=per_address, most=most)
     options: dict[str, Any] = {"uploader": uploader, "cost": cost}
     if address:
         options["address"] = address_tag(address)
@@ -76,13 +109,14 @@ def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uplo
 
 
 def mark_opened(store: Store, game_id: str, now: datetime | None = None) -> None:
-    """Note that a record kept for review was opened (downloaded, or its score sheet):
+    """Note that a record kept for review, or a continued upload that ended, was opened
+    (downloaded, or its score sheet):
     pruning counts its days unopened from now. The game's ``updated_at`` is left as it
     is (histories list by it)."""
     when = (now or datetime.now(UTC)).isoformat()
     with store.engine.begin() as conn:
         row = conn.execute(select(games.c.options).where(games.c.id == game_id,
-                                                         _review_uploads())).first()
+                                                         _uploads_prunable())).first()
         if row is None or not isinstance(row[0], dict):
             return
         conn.execute(update(games).where(games.c.id == game_id)
@@ -101,15 +135,17 @@ def _opened(options: Any, created: datetime) -> datetime:
 
 def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
                      most: int = PRUNE_UPLOADS_AT_ONCE) -> list[str]:
-    """Records kept for review made and last opened before ``before`` (at most ``most``,
-    the oldest first), but none of ``keep`` (games running here)."""
-    q = (select(games.c.id, games.c.options, games.c.created_at)
-         .where(_review_uploads(), games.c.created_at < before)
-         .order_by(games.c.created_at))
+    """Records kept for review made and last opened before ``before``, and continued
+    uploads that ended and were last opened before then (at most ``most``, the oldest
+    first), but none of ``keep`` (games running here). A game's last write
+    (``updated_at``: a record's making, a continued upload's end) counts as its making."""
+    q = (select(games.c.id, games.c.options, games.c.updated_at)
+         .where(_uploads_prunable(), games.c.updated_at < before)
+         .order_by(games.c.updated_at))
     out: list[str] = []
     with store.engine.connect() as conn:
-        for gid, options, created in conn.execute(q):
-            made = created if created.tzinfo is not None else created.replace(tzinfo=UTC)
+        for gid, options, written in conn.execute(q):
+            made = written if written.tzinfo is not None else written.replace(tzinfo=UTC)
             if gid not in keep and _opened(options, made) < before:
                 out.append(str(gid))
                 if len(out) >= most:
@@ -118,13 +154,13 @@ def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
 
 
 def delete_uploads(store: Store, ids: Collection[str]) -> int:
-    """Delete records kept for review (their events, chat and players with them); ids
-    that are not such records are left alone. How many went."""
+    """Delete records kept for review and continued uploads that ended (their events,
+    chat and players with them); ids that are neither are left alone. How many went."""
     if not ids:
         return 0
     with store.engine.begin() as conn:
         gone = [str(g) for g in conn.execute(select(games.c.id).where(
-            games.c.id.in_(list(ids)), _review_uploads())).scalars()]
+            games.c.id.in_(list(ids)), _uploads_prunable())).scalars()]
         if not gone:
             return 0
         for table in (events, chat_lines, game_players):

@@ -1047,3 +1047,30 @@ def test_a_chat_line_stored_by_a_process_that_died_before_answering_is_not_said_
         assert [line["text"] for line in store.chat(r.tid, 50)] == ["said once"]
         assert [x for x in _answers(bob, since) if x[1] is not None] == [("ack", "kept")]
         assert "Traceback" not in b.log()
+
+
+def test_a_record_deleted_at_one_process_is_not_served_by_another(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The uploader deletes a record kept for review at one process: another process that
+    kept its record and score sheet ready answers 404 for both at once (before: it went on
+    serving them from what it kept, until they were pushed out by others)."""
+    from tests.server.helpers import finished_record
+
+    with card_room(2, postgres, redis_server, "deleted") as (a, b):
+        r = httpx.post(a.url + "/api/guest", json={"name": "Uma"}, timeout=30)
+        assert r.status_code == 200, r.text
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+        r = httpx.post(a.url + "/api/records", json={"record": finished_record(200, 3),
+                                                     "mode": "review"},
+                       headers=auth, timeout=60)
+        assert r.status_code == 200, r.text
+        gid = r.json()["game_id"]
+        urls = [f"{b.url}/api/games/{gid}/record", f"{b.url}/api/tables/{gid}/sheet"]
+        for url in urls * 2:  # made at b, then kept there
+            got = httpx.get(url, headers=auth, timeout=30)
+            assert got.status_code == 200, got.text
+        r = httpx.delete(f"{a.url}/api/games/{gid}", headers=auth, timeout=30)
+        assert r.status_code == 204, r.text
+        for url in urls:
+            wait_until(lambda url=url: httpx.get(url, headers=auth, timeout=30).status_code
+                       == 404, f"{url} refused after the delete", seconds=30, every=0.05)

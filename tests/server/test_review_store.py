@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from spades.engine import replay
 from spades.store.schema import games
-from tests.server.helpers import guest, hub_of
+from tests.server.helpers import guest, hub_of, wait_until
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
 GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
@@ -109,3 +109,65 @@ def test_records_kept_for_review_that_nobody_opens_are_pruned_and_nothing_else(
     assert got["uploads"] == 2, got
     for gid in (table, terminal):
         assert hub.store.game(gid).id == gid
+
+
+def test_continued_uploads_are_bounded_after_they_end_too(
+        make: Callable[..., TestClient]) -> None:
+    """A continued upload (``continue``) is a table: the caps on live tables held it while
+    it was going, but once it had ended its stored copy of the record stayed for good and
+    counted nowhere, so one address's guests stored continued uploads without end (each
+    played to its end in a trick, then the next). Now they count in the caps on records
+    kept for review, ended or not; the uploader may delete one that has ended (not one
+    still going), which makes room, and the janitor prunes one that ended and that nobody
+    opens for ``review_unopened_days``, as a record kept for review."""
+    from tests.server.helpers import continued_upload, finished_record, play_to_end
+
+    client = make(review_uploads_per_address=3, review_uploads=100, tables_per_address=2,
+                  uploads_per_user=1, review_unopened_days=30, sweep_seconds=3600,
+                  **NO_RATES)
+    hub = hub_of(client)
+    record = finished_record(150, 11)
+    last = record["hands"][-1]
+    cut = dict(record, hands=[*record["hands"][:-1], dict(last, plays=last["plays"][:-4])])
+    ended, players = [], []
+    for i in range(3):  # each played to its end (the live caps let the next one in)
+        player, auth, tid = continued_upload(client, f"Again{i}", cut, 0)
+        play_to_end([player])
+        wait_until(lambda tid=tid: hub.store.game(tid).status == "finished",
+                   "the result stored")
+        ended.append((tid, auth))
+        players.append(player)
+    token = guest(client, "Again3")
+    refused = client.post("/api/records", json={"record": cut, "mode": "continue",
+                                                 "seat": 0, "options": {"cpu": "random"}},
+                          headers={"Authorization": f"Bearer {token}"})
+    assert refused.status_code == 413, refused.text  # before: 200, and so on without end
+    detail = refused.json()["detail"]
+    assert detail.startswith("no room to keep this upload to continue: your address keeps 3 "
+                             "records uploaded for review or continued"), detail
+    assert _keep(client, token).status_code == 413  # the same caps as records for review
+    # the uploader deletes one that has ended (nobody else can; not while it is open at
+    # its table), and there is room again
+    first, mine = ended[0]
+    assert client.delete(f"/api/games/{first}", headers=mine).status_code == 409
+    for player, (tid, _) in zip(players, ended, strict=True):
+        player.close()  # (a table that ended leaves memory when its last member leaves)
+        wait_until(lambda tid=tid: tid not in hub.tables, "the table gone from memory")
+    assert client.delete(f"/api/games/{first}", headers=ended[1][1]).status_code == 404
+    assert client.delete(f"/api/games/{first}", headers=mine).status_code == 204
+    assert client.get(f"/api/games/{first}/record", headers=mine).status_code == 404
+    player, auth, live = continued_upload(client, "Again4", cut, 0)
+    # one still going is not deleted
+    assert client.delete(f"/api/games/{live}", headers=auth).status_code == 404
+    # one that ended and nobody opens is pruned, one opened since is kept, one going too
+    long_ago = datetime.now(UTC) - timedelta(days=40)
+    with hub.store.engine.begin() as conn:
+        conn.execute(update(games).values(created_at=long_ago, updated_at=long_ago))
+    opened, unread = ended[1][0], ended[2][0]
+    assert client.get(f"/api/games/{opened}/record", headers=ended[1][1]).status_code == 200
+    got = client.portal.call(client.app.state.janitor.prune)  # type: ignore[attr-defined]
+    assert got["uploads"] == 1, got
+    assert client.get(f"/api/games/{unread}/record", headers=ended[2][1]).status_code == 404
+    for gid in (opened, live):
+        assert hub.store.game(gid).id == gid  # kept
+    player.close()

@@ -241,3 +241,52 @@ def test_redis_unreachable_counts_the_joins_that_miss_per_process(
     assert waits[:3] == [0.0, 0.0, 0.0] and waits[3] > 60, waits
     said = [r for r in caplog.records if "cannot be counted in Redis" in r.getMessage()]
     assert len(said) == 1, said
+
+
+def test_joins_per_address_are_counted_for_the_whole_room(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """One address's joins spread over two processes share one ``join_address_burst``
+    (before: each process counted its own, and N processes gave the address N times the
+    joins)."""
+    from tests.server.netclient import NetPlayer, card_room, new_table
+
+    with card_room(2, postgres, redis_server, "joins", "--limit", "join_address_rate=0.001",
+                   "--limit", "join_address_burst=4", "--limit", "signup_rate=0") as (a, b):
+        tables = [(s, new_table(NetPlayer(s, f"Own{i}"), {})) for i, s in enumerate((a, b))]
+        answers = []
+        for i in range(8):  # four at each process, in turn, each at the table it runs
+            server, tid = tables[i % 2]
+            p = NetPlayer(server, f"Joe{i}")
+            answers.append(p.request({"type": "join", "table_id": tid, "role": "spectator"}))
+        assert [m["type"] for m in answers] == ["ack"] * 4 + ["error"] * 4, answers
+        assert all(m["code"] == "rate_limit" and "your address" in m["message"]
+                   for m in answers[4:]), answers
+
+
+def test_redis_unreachable_counts_the_joins_per_address_per_process(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """With Redis not answering, the joins per address are counted by the process alone (as
+    without Redis: nobody is locked out, nor let through past the process's own burst),
+    and the log says so once."""
+    from spades.server.limits import Buckets
+    from spades.server.room import SharedJoins
+
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    joins = SharedJoins(closed, Buckets(0.001, 3), timeout=0.5)
+
+    async def go() -> list[float]:
+        try:
+            waits = []
+            for _ in range(4):
+                waits.append(await joins.wait("198.51.100.4"))
+                await joins.take("198.51.100.4")
+            return waits
+        finally:
+            await joins.close()
+
+    with caplog.at_level(logging.WARNING, logger="spades.server"):
+        waits = asyncio.run(asyncio.wait_for(go(), 60))
+    assert waits[:3] == [0.0, 0.0, 0.0] and waits[3] > 60, waits
+    said = [r for r in caplog.records if "the joins per address cannot be counted in Redis"
+            in r.getMessage()]
+    assert len(said) == 1, said

@@ -1219,7 +1219,7 @@ class App {
     box.append(`${reason}.`, mine
       ? " To make room, delete a record you kept for review: each has a Delete button in your match history, above."
       : " You keep no record for review yourself that you could delete.",
-    pruned, " An unfinished match can be continued instead: choose “Continue the match”.");
+    pruned);
     if (mine) {
       box.append(" ", h("button", { type: "button", class: "small", onclick: () => (page.querySelector(".history-delete") || page.querySelector("#hist-title"))?.focus() }, "Go to the records you kept"));
     }
