@@ -1748,8 +1748,19 @@ export class TableView {
     if (!t || this.isPlayer || this.status !== "waiting") return "";
     if (this.cannotSit) return this.cannotSit;
     if (this.rejoinWatching && !this.letBack) return "The owner removed you from your seat: you may watch, and sit down again once they let you back in.";
-    if (!t.seats.some((s) => s.kind === "empty")) return "No place is free: you may sit down when one is.";
-    if (t.options && t.options.private && !this.invite) return "This table is private: to sit down, open it with its invite code (ask its owner for it).";
+    const free = t.seats.filter((s) => s.kind === "empty");
+    if (!free.length) return "No place is free: you may sit down when one is.";
+    // a player of the match before watching its rematch sits down without the code (the
+    // server says so: `you.invited`); only its own kept place (`you.kept`) is theirs
+    const you = this.msg.you || {};
+    if (t.options && t.options.private && !this.invite && !you.invited) return "This table is private: to sit down, open it with its invite code (ask its owner for it).";
+    // a rematch's places kept for the players of the match before stay theirs
+    if (!free.some((s) => !s.kept_for || s.seat === you.kept)) {
+      const names = free.map((s) => s.kept_for);
+      return free.length === 1
+        ? `The free place is kept for ${names[0]}, who played the match before, until they are back or the match starts: you may sit down when a place is free for you.`
+        : `The free places are kept for the players of the match before (${listJoin(names)}) until they are back or the match starts: you may sit down when a place is free for you.`;
+    }
     return null;
   }
 
