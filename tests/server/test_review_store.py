@@ -50,6 +50,9 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
                              "records uploaded for review, the most one address may keep is "
                              "3 (review_uploads_per_address)"), detail
     assert "DELETE /api/games/{game_id}" in detail and "days is deleted" in detail, detail
+    # and in numbers, for a page to say in plain words (not by the limit's name)
+    assert answers[3].json()["room"] == {"whose": "address", "kept": 3, "most": 3, "cost": 1,
+                                         "unopened_days": 60}, answers[3].text
     # another address keeps its own until everyone's cap
     other = TestClient(client.app, client=("192.0.2.7", 50000))
     there = guest(other, "Elsewhere")
@@ -59,6 +62,8 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     assert full.startswith("no room to keep this record for review: this server keeps 5 "
                            "records uploaded for review, the most it keeps for everyone is 5 "
                            "(review_uploads)"), full
+    room = _keep(other, there).json()["room"]
+    assert room == {"whose": "all", "kept": 5, "most": 5, "cost": 1, "unopened_days": 60}, room
     # the uploader deletes one (the others cannot), and there is room again
     first = answers[0].json()["game_id"]
     mine = {"Authorization": f"Bearer {tokens[0]}"}
