@@ -624,7 +624,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _record_for(answer.body, game, viewer)
 
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
-    async def upload_record(request: Request, hub: HubDep, user: UserDep) -> RecordOut:
+    async def upload_record(request: Request, hub: HubDep, user: UserDep
+                            ) -> RecordOut | JSONResponse:
         declared = request.headers.get("content-length") or "0"
         if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
             raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "
@@ -699,7 +700,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                    per_address=settings.review_uploads_per_address,
                                    most=settings.review_uploads)
             except upkeep.UploadsFull as exc:
-                raise HTTPException(413, uploads_full(exc, int(cost))) from None
+                return JSONResponse(uploads_full_body(exc, int(cost)), status_code=413)
             return RecordOut(game_id=gid, summary=summary(match))
         if match.is_over():
             raise HTTPException(422, "this match is over: upload it to review instead")
@@ -717,7 +718,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             table = await hub.continue_match(user, match, seat, body.options, address,
                                              names, cost=int(cost), room=room)
         except upkeep.UploadsFull as exc:
-            raise HTTPException(413, uploads_full(exc, int(cost), continued=True)) from None
+            return JSONResponse(uploads_full_body(exc, int(cost), continued=True),
+                                status_code=413)
         except LeaseLost as exc:
             # Stored (marked an upload), but this process was cut off before it ran the
             # table and another one found it and runs it: the uploader joins it there.
@@ -731,6 +733,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with table.lock:
             await table.save_meta()  # remembers that it is an upload
         return RecordOut(game_id=table.id, table_id=table.id, summary=summary(match))
+
+    def uploads_full_body(exc: upkeep.UploadsFull, cost: int,
+                          continued: bool = False) -> dict[str, Any]:
+        """The 413's body: ``detail`` (the words for API clients and operators, naming the
+        limit) and ``room``, the same in numbers for a page to say in its own words
+        (``whose``: "address" or "all"; ``kept`` and ``most``: what is kept and the cap, in
+        records counted once per 100 KB begun, records kept for review and matches
+        continued from uploads together; ``cost``: this record's count; ``unopened_days``:
+        after how long one nobody opens is deleted, 0: never; ``continued``: the refused
+        upload was to continue the match)."""
+        mine = exc.whose == "address"
+        return {"detail": uploads_full(exc, cost, continued), "room": {
+            "whose": "address" if mine else "all",
+            "kept": exc.mine if mine else exc.total,
+            "most": settings.review_uploads_per_address if mine else settings.review_uploads,
+            "cost": cost, "unopened_days": settings.review_unopened_days,
+            "continued": continued}}
 
     def uploads_full(exc: upkeep.UploadsFull, cost: int, continued: bool = False) -> str:
         """Why a record cannot be kept for review, or continued (413), and how room is

@@ -180,9 +180,22 @@ def table(seq: int, state: TableState, you: YouInfo, view: dict[str, Any] | None
     """The ``table`` snapshot for one client (``ref``: of the resync it answers; ``back``:
     the join it answers brings the client back to its seat; ``arrival``: it seats the
     client at a continued record's table for the first time)."""
-    return _dump_answer(TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
-                                 score=score, chat=list(chat), back=back,
-                                 arrival=arrival), ref)
+    out = TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
+                   score=score, chat=list(chat), back=back, arrival=arrival)
+    exclude: dict[str, Any] = {"you": _you_unsaid(you)}
+    if ref is None:
+        exclude["ref"] = True
+    return out.model_dump_json(exclude=exclude)
+
+
+def _you_unsaid(you: YouInfo) -> set[str]:
+    """``you``'s fields left out of a frame: those only a rematch's watcher has (``invited``,
+    ``kept``), when they say nothing (``{"role": "player", "seat": 2}`` as before)."""
+    return {"invited", "kept"} if not you.invited else set()
+
+
+def you_json(you: YouInfo) -> str:
+    return you.model_dump_json(exclude=_you_unsaid(you))
 
 
 def _json(value: Any) -> str:
@@ -258,7 +271,7 @@ class EventFrames:
             shown = self._tables[0] if you.role == "player" else self._tables[1]
             if owner and self._owners is not None and you.role == "player":
                 shown = self._owners
-            tail += f',"table":{shown},"you":{you.model_dump_json()}'
+            tail += f',"table":{shown},"you":{you_json(you)}'
         return self._head + tail + "}"
 
 

@@ -131,8 +131,9 @@ class SeatInfo(BaseModel):
     kept_for: str | None = Field(default=None, description="before the start of a rematch: "
                                  "this empty place is kept for the named player of the "
                                  "match before until they are back (or the match starts): "
-                                 "nobody else may choose it, and a newcomer gets it only "
-                                 "when no other place is free")
+                                 "nobody else may choose it or sit there (a join that "
+                                 "finds only kept places free is refused, saying so) "
+                                 "unless the owner frees it (`remove`)")
 
 
 class TurnInfo(BaseModel):
@@ -208,6 +209,13 @@ class YouInfo(BaseModel):
         description="none: no longer at the table (the owner removed you from a table that "
         "allows no spectators: the frame that tells you so is the last one)")
     seat: int | None
+    invited: bool = Field(
+        default=False, description="watching a rematch before its start: you played the "
+        "match before, so you may sit down without its invite code (`join` as a player)")
+    kept: int | None = Field(
+        default=None, description="with `invited`: the empty place kept for you (you sit "
+        "there when you join), if it still is; the other places `kept_for` someone are not "
+        "yours to take")
 
 
 class ChatLine(BaseModel):

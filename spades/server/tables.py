@@ -35,6 +35,7 @@ from spades.engine.actions import is_play
 from spades.engine.events import Event, HandScored, MatchOver, TimedOut, TrickWon
 from spades.present.hand import hand_details
 from spades.present.narrate import Narrator
+from spades.present.sheet import and_list
 from spades.server import frames, views
 from spades.server.cpu import CpuPool, is_external, spec_of
 from spades.server.options import build_rules, changes_said, invite_code
@@ -414,7 +415,15 @@ class Table:
         if seat is not None:
             return YouInfo(role="player", seat=seat)
         # (a member who is neither seated nor watching was just removed from the table)
-        return YouInfo(role="spectator" if conn in self.spectators else "none", seat=None)
+        if conn not in self.spectators:
+            return YouInfo(role="none", seat=None)
+        if self.status == "waiting" and conn.user_id in self.invited:
+            # a player of the match before watching its rematch: may sit down without the
+            # code, at the place kept for them (the page cannot tell them from the names)
+            kept = [s for s, u in self.kept().items() if u == conn.user_id]
+            return YouInfo(role="spectator", seat=None, invited=True,
+                           kept=kept[0] if kept else None)
+        return YouInfo(role="spectator", seat=None)
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         m = self.match
@@ -623,6 +632,8 @@ class Table:
                     "; you may watch it as a spectator" if self.options.spectators else ""))
             if not any(p.kind == "empty" for p in self.places):
                 raise TableError("state", self.no_seat_words("the table is full", conn))
+            if not self.free_for(conn.user_id):
+                raise TableError("state", self.no_seat_words(self.kept_words(), conn))
         elif not self.options.spectators:
             raise TableError("not_allowed", "this table does not allow spectators")
         else:
@@ -741,12 +752,12 @@ class Table:
                 raise TableError("state", self.no_seat_words("the table is full", conn))
             was = self.invited.get(conn.user_id)
             back = was is not None and was in free
-            if was is not None and was in free:  # a rematch: back at one's place then
+            # a rematch: back at one's place then, else a place not kept for another old
+            # player (the kept ones stay theirs while they are kept: check_join)
+            free = [i for i in free if i in self.free_for(conn.user_id)]
+            if was is not None and back:
                 free.remove(was)
                 free.insert(0, was)
-            else:  # else a place not kept for another old player, if one is free
-                kept = self.kept()
-                free.sort(key=lambda i: i in kept)
             self.places[free[0]] = Place("human", conn.user_id, conn.name,
                                          guest=conn.guest)
             self.members[conn.user_id] = conn
@@ -1124,6 +1135,24 @@ class Table:
         return {s: u for u, s in self.invited.items()
                 if u not in seated and u not in self.removed
                 and 0 <= s < len(self.places) and self.places[s].kind == "empty"}
+
+    def free_for(self, user_id: int) -> list[int]:
+        """The empty places ``user_id`` may sit at: none kept for someone else (a kept
+        place stays for its player of the match before until they are back, the owner frees
+        it or the match starts: before, a newcomer took one when no other place was free)."""
+        kept = self.kept()
+        return [i for i, p in enumerate(self.places)
+                if p.kind == "empty" and kept.get(i, user_id) == user_id]
+
+    def kept_words(self) -> str:
+        """Why someone finds no place though places are empty: they are kept."""
+        kept = self.kept()
+        names = [self.kept_name(kept[s]) for s in sorted(kept)]
+        if len(names) == 1:
+            return (f"the free place is kept for {names[0]}, who played the match before, "
+                    "until they are back or the match starts")
+        return (f"the free places are kept for the players of the match before "
+                f"({and_list(names)}) until they are back or the match starts")
 
     def kept_name(self, user_id: int) -> str:
         return self.invited_names.get(user_id) or "a player of the match before"

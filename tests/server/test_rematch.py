@@ -76,6 +76,30 @@ def test_rematch_same_options_and_the_others_join(client: TestClient) -> None:
     play_to_end([ann, bob])
 
 
+def test_an_old_player_watching_a_private_rematch_is_told_they_may_sit(
+        client: TestClient) -> None:
+    """Bob, who played the match before, watching its private rematch without the code: his
+    page was not told he may sit down (the server seats him without it), so it said he
+    needed the code. His role now says so (``invited``) and which place is kept for him."""
+    ann, bob, eve, tid = finished(client, {**OPTIONS, "private": True})
+    was, code = bob.seat, hub_of(client).tables[tid].invite
+    new = rematch_made(ann)
+    assert bob.request({"type": "join", "table_id": new, "role": "spectator"})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    assert bob.you == {"role": "spectator", "seat": None, "invited": True, "kept": was}, bob.you
+    # Eve, who watched the match before with its code, is not a player of it
+    rematch_news(eve)
+    assert eve.request({"type": "join", "table_id": new, "role": "spectator",
+                        "invite": code})["type"] == "ack"
+    eve.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    assert eve.you == {"role": "spectator", "seat": None}, eve.you
+    # Ann frees his place: he still may sit down (no place kept for him)
+    assert ann.request({"type": "remove", "seat": was})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "freed")
+    assert bob.you == {"role": "spectator", "seat": None, "invited": True, "kept": None}
+    assert sat_down(bob, new) is not None
+
+
 def test_rematch_of_a_private_table_needs_no_code_for_its_players(client: TestClient
                                                                   ) -> None:
     ann, bob, eve, tid = finished(client, {**OPTIONS, "private": True})
@@ -270,21 +294,51 @@ def test_a_newcomer_gets_a_place_not_kept_for_an_old_player(client: TestClient) 
     assert kept(cal) == {}
 
 
-def test_a_kept_place_goes_to_a_newcomer_only_when_no_other_is_free(client: TestClient
-                                                                    ) -> None:
-    ann, bob, cal, was = finished_three(client, PUBLIC)
+def test_kept_places_stay_for_their_players(client: TestClient) -> None:
+    """Before: when only places kept for the old players were free, a newcomer (someone
+    watching the rematch too) took one, and its player found another's place, or none. Now
+    the join is refused, saying why (and that one watching goes on watching)."""
+    ann, bob, cal, was = finished_three(client, OPTIONS)
     new = rematch_made(ann)
     zed, dan = Player(client, "Zed"), Player(client, "Dan")
     sat_down(zed, new)
-    dan_at = sat_down(dan, new)  # only kept places are left: Dan takes one
-    assert dan_at in (was["Bob"], was["Cal"])
-    left = ({was["Bob"], was["Cal"]} - {dan_at}).pop()
-    first, second = (bob, cal) if dan_at == was["Bob"] else (cal, bob)
-    # the one whose place was taken gets the one free place, though it is kept: the
-    # other's (the table is not full); then the table is full
-    assert sat_down(first, new) == left
-    ans = second.request({"type": "join", "table_id": new})
+    names = " and ".join(n for n, _ in sorted((("Bob", was["Bob"]), ("Cal", was["Cal"])),
+                                              key=lambda x: x[1]))
+    both = (f"the free places are kept for the players of the match before ({names}) "
+            "until they are back or the match starts")
+    ans = dan.request({"type": "join", "table_id": new})
     assert ans["type"] == "error" and ans["code"] == "state", ans
+    assert ans["message"] == both + ": join as a spectator", ans
+    # watching, he asks to sit down: refused, and he watches on
+    assert dan.request({"type": "join", "table_id": new, "role": "spectator"})["type"] == "ack"
+    dan.until(lambda m: m["type"] == "table" and m["table"]["id"] == new)
+    ans = dan.request({"type": "join", "table_id": new, "role": "player"})
+    assert ans["message"] == both + ": you go on watching it", ans
+    assert dan.you == {"role": "spectator", "seat": None}, dan.you
+    assert kept(ann) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    # Bob is back at his place; Cal's stays his
+    assert sat_down(bob, new) == was["Bob"]
+    ans = dan.request({"type": "join", "table_id": new, "role": "player"})
+    assert ans["message"] == ("the free place is kept for Cal, who played the match before, "
+                              "until they are back or the match starts: you go on watching "
+                              "it"), ans
+    assert sat_down(cal, new) == was["Cal"]
+    assert kept(cal) == {}
+    ans = Player(client, "Zoe").request({"type": "join", "table_id": new})
+    assert ans["type"] == "error" and ans["message"].startswith("the table is full"), ans
+
+
+def test_a_place_the_owner_frees_is_anyones_again(client: TestClient) -> None:
+    ann, _bob, cal, was = finished_three(client, OPTIONS)
+    new = rematch_made(ann)
+    sat_down(Player(client, "Zed"), new)
+    dan = Player(client, "Dan")
+    assert dan.request({"type": "join", "table_id": new})["type"] == "error"
+    assert ann.request({"type": "remove", "seat": was["Cal"]})["type"] == "ack"
+    assert sat_down(dan, new) == was["Cal"]
+    # Cal, whose place was freed and taken, finds only Bob's kept place: refused
+    ans = cal.request({"type": "join", "table_id": new})
+    assert ans["type"] == "error" and "kept for Bob" in ans["message"], ans
 
 
 def test_starting_releases_the_kept_places(client: TestClient) -> None:

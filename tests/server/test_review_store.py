@@ -50,6 +50,9 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
                              "records uploaded for review, the most one address may keep is "
                              "3 (review_uploads_per_address)"), detail
     assert "DELETE /api/games/{game_id}" in detail and "days is deleted" in detail, detail
+    # and in numbers, for a page to say in plain words (not by the limit's name)
+    assert answers[3].json()["room"] == {"whose": "address", "kept": 3, "most": 3, "cost": 1,
+                                         "unopened_days": 60, "continued": False}, answers[3].text
     # another address keeps its own until everyone's cap
     other = TestClient(client.app, client=("192.0.2.7", 50000))
     there = guest(other, "Elsewhere")
@@ -59,6 +62,9 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     assert full.startswith("no room to keep this record for review: this server keeps 5 "
                            "records uploaded for review, the most it keeps for everyone is 5 "
                            "(review_uploads)"), full
+    room = _keep(other, there).json()["room"]
+    assert room == {"whose": "all", "kept": 5, "most": 5, "cost": 1, "unopened_days": 60,
+                    "continued": False}, room
     # the uploader deletes one (the others cannot), and there is room again
     first = answers[0].json()["game_id"]
     mine = {"Authorization": f"Bearer {tokens[0]}"}
@@ -145,6 +151,7 @@ def test_continued_uploads_are_bounded_after_they_end_too(
     detail = refused.json()["detail"]
     assert detail.startswith("no room to keep this upload to continue: your address keeps 3 "
                              "records uploaded for review or continued"), detail
+    assert refused.json()["room"]["continued"] is True, refused.text  # (the page's words)
     assert _keep(client, token).status_code == 413  # the same caps as records for review
     # the uploader deletes one that has ended (nobody else can; not while it is open at
     # its table), and there is room again

@@ -5,8 +5,8 @@ its record, that asks first in a modal dialog (the focus on "Keep it", Escape ke
 focus back on the button), then sends ``DELETE /api/games/{id}``: the row goes, "Record
 deleted" is said and the focus goes to the next record's button (or the history's heading);
 a refusal or a network failure is said in words and the row stays. The 413 of an upload
-says the server's reason and leads to those buttons. On a server of the test's own, whose
-cap is 2 (the shared one turns the cap off)."""
+says why in plain words (not the cap's --limit name) and leads to those buttons. On a
+server of the test's own, whose cap is 2 (the shared one turns the cap off)."""
 
 from __future__ import annotations
 
@@ -87,10 +87,13 @@ def test_a_record_kept_for_review_is_deleted_from_the_history_by_keyboard(
     error = page.locator("#rec-error")
     error.get_by_role("button", name="Go to the records you kept").wait_for()
     said = error.inner_text()
-    assert said.startswith("No room to keep this record for review: your address keeps 2 "
-                           "records uploaded for review"), said
-    assert "To make room, delete a record you kept for review: each has a Delete button in " \
-           "your match history, above." in said, said
+    # in plain words: before, the limit by its --limit name ("… is 2
+    # (review_uploads_per_address)"), meaningless to a player
+    assert said.startswith("No room to keep this record for review. You keep 2 records "
+                           "uploaded, the most one address may keep: delete some to make room "
+                           "(each has a Delete button in your match history, above)."), said
+    assert "review_uploads" not in said and "(this one 1)" not in said, said
+    assert "nobody opens (downloads, or looks at its score sheet) for 60 days." in said, said
     assert "DELETE /api" not in said, said  # (before: the server's words for API clients)
     page.keyboard.press("Shift+Tab")  # from Upload, back to the way there
     assert page.evaluate(ACTIVE) == "Go to the records you kept"

@@ -23,6 +23,25 @@ def spoken(card: str) -> str:
     return f"{NAMES[card[:-1]]} of {SUITS[card[-1]]}"
 
 
+def _hold_answers(page: Any) -> None:
+    """The table's answers from now on are held back from the page (kept in
+    ``window.__answers``): the page never hears them."""
+    page.evaluate("""() => { const ws = spadesApp.conn.ws; window.__answers = [];
+      ws.onmessage = (e) => window.__answers.push(JSON.parse(e.data)); }""")
+
+
+def _sent_then_closed(page: Any, send: str) -> Any:
+    """``send`` (JS taking the table, returning what it sent), its answer held back from the
+    page; once the server has answered (it made the move: before, the socket was closed at
+    once, and the server now and then never took the move), the socket closes. Returns
+    what was sent."""
+    _hold_answers(page)
+    sent = page.evaluate(f"() => {{ const t = spadesApp.table; {send} }}")
+    page.wait_for_function("() => window.__answers.some((m) => m.type === 'ack')")
+    page.evaluate("spadesApp.conn.ws.close()")
+    return sent
+
+
 def test_a_card_sent_before_the_connection_closed_is_your_own_play(
         new_page: Any, server: str) -> None:
     page = new_page()
@@ -30,9 +49,8 @@ def test_a_card_sent_before_the_connection_closed_is_your_own_play(
     _to_my_play_turn(page)
     said = Speech(page)
     said.seen = len(said.all())
-    # the card goes out and the socket closes at once: its answer never comes
-    card = page.evaluate("""() => { const t = spadesApp.table; const c = t.legalCards()[0];
-      t.play(c); spadesApp.conn.ws.close(); return c; }""")
+    # the card goes out and the socket closes before its answer comes
+    card = _sent_then_closed(page, "const c = t.legalCards()[0]; t.play(c); return c;")
     back = said.wait_for("Back at the table")["text"]
     assert f"You played the {spoken(card)}." in back, back
     assert "played for you" not in back.lower(), back
@@ -76,9 +94,67 @@ def test_a_bid_sent_before_the_connection_closed_is_your_own_bid(
                            timeout=15000)
     said = Speech(page)
     said.seen = len(said.all())
-    page.evaluate("() => { spadesApp.table.bid(3); spadesApp.conn.ws.close(); }")
+    _sent_then_closed(page, "t.bid(3); return 3;")
     back = said.wait_for("Back at the table")["text"]
     assert "You bid 3." in back, back
     assert "bid for you" not in back.lower(), back
     assert not [e["text"] for e in said.all() if e["text"].startswith("Refused")]
+    assert not page.errors, page.errors
+
+
+def _sent_and_reloaded(page: Any, send: str) -> Any:
+    """``send`` (JS taking the table, returning what it sent) with the table's answers held
+    back from the page (the connection as good as dropped: the page never hears them), then,
+    once the server has answered (it made the move), the page reloaded. Returns what was
+    sent."""
+    _hold_answers(page)
+    sent = page.evaluate(f"() => {{ const t = spadesApp.table; {send} }}")
+    page.wait_for_function("() => window.__answers.some((m) => m.type === 'ack')")
+    page.reload()
+    page.wait_for_function("() => spadesApp.table && spadesApp.table.view"
+                           " && spadesApp.table.isPlayer")
+    return sent
+
+
+def test_a_card_sent_before_a_reload_is_your_own_play(new_page: Any, server: str) -> None:
+    """The page that sent a card knew it was its own; a page opened anew in the same tab (a
+    reload after the connection dropped) did not, and said "Played for you while you were
+    away: the seven of hearts." The tab now keeps what it sent (sessionStorage)."""
+    page = new_page()
+    create_cpu_table(page, server, "Sentreload", profile="game93")
+    _to_my_play_turn(page)
+    card = _sent_and_reloaded(page, "const c = t.legalCards()[0]; t.play(c); return c;")
+    said = Speech(page).wait_for("You sit")["text"]
+    assert f"You played the {spoken(card)}." in said, said
+    assert "played for you" not in said.lower(), said
+    assert not page.errors, page.errors
+
+
+def test_a_bid_sent_before_a_reload_is_your_own_bid(new_page: Any, server: str) -> None:
+    page = new_page()
+    create_cpu_table(page, server, "Bidreload", profile="game93")
+    page.wait_for_function("() => { const t = spadesApp.table;"
+                           " return t && t.view && t.view.phase === 'bid' && t.myTurn(); }",
+                           timeout=15000)
+    _sent_and_reloaded(page, "t.bid(3); return 3;")
+    said = Speech(page).wait_for("You sit")["text"]
+    assert "You bid 3." in said, said
+    assert "bid for you" not in said.lower(), said
+    assert not page.errors, page.errors
+
+
+def test_what_another_player_sent_in_this_tab_is_not_yours(
+        new_page: Any, server: str) -> None:
+    """What the tab kept is said as your own only for the player who sent it."""
+    page = new_page()
+    create_cpu_table(page, server, "Sentother", profile="game93")
+    page.wait_for_function("() => spadesApp.table && spadesApp.table.isPlayer")
+    tid = page.evaluate("spadesApp.table.id")
+    page.evaluate("""t => sessionStorage.setItem('spades.sent.' + t, JSON.stringify({
+      user: -1, seat: spadesApp.table.mySeat, play: { card: '2C', view: { hand_number: 1,
+      plays: [] } }, bid: { bid: 3, view: { hand_number: 1 } } }))""", tid)
+    page.reload()
+    page.wait_for_function("() => spadesApp.table && spadesApp.table.msg"
+                           " && spadesApp.table.isPlayer")
+    assert page.evaluate("[spadesApp.table.sentPlay, spadesApp.table.sentBid]") == [None, None]
     assert not page.errors, page.errors

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.helpers import Speech, friends_at_table
-from tests.web.test_rematch import play_both_to_end
+from tests.web.test_rematch import play_both_to_end, rematch_room
 from tests.web.test_watcher_sits import sat_down_by_keyboard
 
 
@@ -112,3 +112,77 @@ def test_a_spectator_hears_where_j_goes_when_the_rematch_comes(new_page: Any,
     said.wait_for("J goes to the Join the rematch button; Watch the rematch is next to it.")
     vera.wait_for_selector("#rematch-box #rematch-watch")
     assert not vera.errors, vera.errors
+
+
+def _fill_places_kept_for_nobody(olga: Any) -> None:
+    """The owner puts CPUs at the rematch's free places kept for nobody (a kept place has
+    no Add a CPU button)."""
+    while olga.locator("button[data-act=add]").count():
+        n = olga.locator("button[data-act=add]").count()
+        olga.locator("button[data-act=add]").first.click()
+        olga.wait_for_function(f"document.querySelectorAll('button[data-act=add]').length < {n}")
+
+
+def test_an_old_player_watching_the_private_rematch_may_sit_without_its_code(
+        new_page: Any, server: str) -> None:
+    """Fred, who played the match before, opens its private rematch to watch (#/watch/<id>),
+    its code unknown to his page: it said "This table is private: to sit down, open it with
+    its invite code", though the server seats him without it. His role now says he may
+    (``you.invited``): Sit down at the table, and he is at his kept place (the only free
+    one, kept for him)."""
+    olga, fred, fred_seat = rematch_room(new_page, server, "Olgaoldwatch", "Fredoldwatch")
+    new = olga.evaluate("spadesApp.table.id")
+    _fill_places_kept_for_nobody(olga)
+    fred.goto(server + f"#/watch/{new}")
+    fred.wait_for_function("n => spadesApp.table && spadesApp.table.id === n"
+                           " && spadesApp.table.msg && spadesApp.table.msg.you.role"
+                           " === 'spectator'", arg=new, timeout=15000)
+    assert fred.evaluate("spadesApp.table.msg.you") == {
+        "role": "spectator", "seat": None, "invited": True, "kept": fred_seat}
+    fred.wait_for_selector("#sit-again")
+    assert fred.locator("#sit-why").count() == 0
+    sat_down_by_keyboard(fred, new, "Club evening")
+    assert fred.evaluate("spadesApp.table.mySeat") == fred_seat
+    for page in (olga, fred):
+        assert not page.errors, page.errors
+
+
+def test_a_watcher_is_told_the_free_places_are_kept(new_page: Any, server: str) -> None:
+    """Only the place kept for Bea is free at the rematch: Vera, watching it, was offered
+    Sit down at the table, and took Bea's place. Now she is told why she cannot sit (shown,
+    and said by J) until the owner frees it."""
+    olga, bea, code = friends_at_table(new_page, server, "Olgakeptw", "Beakeptw",
+                                       "Kept club", one_hand=True)
+    vera = new_page()
+    watch_by_invite(vera, server, code, "Verakeptw")
+    old = olga.evaluate("spadesApp.table.id")
+    play_both_to_end([olga, bea])
+    vera.wait_for_selector("#match-over[open]", timeout=30000)
+    olga.wait_for_selector("#match-over[open] #over-rematch")
+    olga.click("#over-rematch")
+    olga.wait_for_function("o => spadesApp.table && spadesApp.table.id !== o"
+                           " && spadesApp.table.status === 'waiting'", arg=old, timeout=15000)
+    new = olga.evaluate("spadesApp.table.id")
+    vera.wait_for_selector("#match-over[open] #rematch-watch")
+    vera.click("#rematch-watch")
+    vera.wait_for_function("n => spadesApp.table && spadesApp.table.id === n && spadesApp"
+                           ".table.msg && spadesApp.table.msg.you.role === 'spectator'",
+                           arg=new, timeout=15000)
+    _fill_places_kept_for_nobody(olga)
+    why = ("The free place is kept for Beakeptw, who played the match before, until they are"
+           " back or the match starts: you may sit down when a place is free for you.")
+    vera.wait_for_selector("#sit-why")
+    assert vera.text_content("#sit-why") == why
+    assert vera.locator("#sit-again").count() == 0
+    said = Speech(vera)
+    said.seen = len(said.all())
+    vera.focus("#seats-title")
+    vera.keyboard.press("j")
+    said.wait_for(why)
+    # the owner frees Bea's place: Vera may sit there now
+    olga.locator("button[data-act=free]").first.click()
+    vera.wait_for_selector("#sit-again")
+    assert vera.locator("#sit-why").count() == 0
+    sat_down_by_keyboard(vera, new, "Kept club")
+    for page in (olga, bea, vera):
+        assert not page.errors, page.errors

@@ -16,7 +16,7 @@ const STILL_OPENING_MS = 3000;
 /** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
 const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
 /** How the server refuses an upload for review past its caps on records kept (413). */
-const NO_ROOM = /^no room to keep this record for review/;
+const NO_ROOM = /^no room to keep this (record for review|upload to continue)/;
 
 /** The offset of the first byte of ``bytes`` that is not UTF-8 (a lead byte with its
  * continuation bytes), or null when none is found. */
@@ -1195,7 +1195,7 @@ class App {
         // first", and the history the status points to was nowhere; now it is shown
         else if (none && this.user) none.replaceWith(...await this.userSections());
       } catch (ex) {
-        if (ex.status === 413 && NO_ROOM.test(ex.message)) await this.showNoRoom(page, err, ex.message);
+        if (ex.status === 413 && NO_ROOM.test(ex.message)) await this.showNoRoom(page, err, ex);
         else this.showError(err, ex);
       }
     });
@@ -1203,24 +1203,46 @@ class App {
   }
 
   /** An upload for review refused for the server's caps on records kept for review (413):
-   * the server's reason, then the way this page makes room (its words name an API call): the
+   * in plain words from the numbers the server sends with it (`room`: its `detail` names the
+   * cap by its `--limit` name, for operators), then the way this page makes room: the
    * Delete buttons of the records you kept, in the history above, and a button to them; or,
    * keeping none, that the server deletes one nobody opens. */
-  async showNoRoom(page, box, message) {
+  async showNoRoom(page, box, ex) {
     // a first upload (its name field made the session): the history is shown, as after an
     // upload that was kept
     const none = page.querySelector("#stats-none");
     if (none && this.user) none.replaceWith(...await this.userSections());
-    const reason = message.split(/\. To make room, /)[0].replace(/^./, (c) => c.toUpperCase());
-    const days = /nobody opens .*? for ([\d.]+) days is deleted/.exec(message);
-    const pruned = days ? ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${days[1]} days.` : "";
-    const mine = page.querySelector(".history-delete");
+    const message = ex.message || "";
+    const room = ex.data && typeof ex.data === "object" && ex.data.room ? ex.data.room : null;
+    const own = page.querySelectorAll(".history-delete").length;
+    let reason;
+    let pruned = "";
+    if (room) {
+      const records = (n) => plural(n, "record");
+      const yours = own ? "delete some of yours to make room (each has a Delete button in your match history, above)." : "you keep none yourself that you could delete.";
+      if (room.whose === "address") {
+        reason = own >= room.kept
+          ? `You keep ${records(room.kept)} uploaded, the most one address may keep: delete some to make room (each has a Delete button in your match history, above).`
+          : `Your address keeps ${records(room.kept)} uploaded${own ? ` (${own} of them yours)` : ""}, the most one address may keep: ${yours}`;
+      } else {
+        reason = `The server keeps ${records(room.kept)} uploaded by everyone, the most it may keep: ${yours}`;
+      }
+      if (room.cost > 1) reason += ` This record counts as ${room.cost} (a record counts once for each 100 KB begun).`;
+      if (room.unopened_days > 0) pruned = ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${plural(room.unopened_days, "day")}.`;
+    } else {
+      // (a server without `room`: its reason, the limit's name taken out)
+      const said = message.split(/\. To make room, /)[0].replace(/ \((review_uploads_per_address|review_uploads)\)/g, "");
+      const days = /nobody opens .*? for ([\d.]+) days is deleted/.exec(message);
+      if (days) pruned = ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${days[1]} days.`;
+      reason = `${said.replace(/^./, (c) => c.toUpperCase())}. ${own
+        ? "To make room, delete a record you kept for review: each has a Delete button in your match history, above."
+        : "You keep no record for review yourself that you could delete."}`;
+    }
     this.showError(box, new Error("")); // (the name field no longer marked invalid)
-    box.append(`${reason}.`, mine
-      ? " To make room, delete a record you kept for review: each has a Delete button in your match history, above."
-      : " You keep no record for review yourself that you could delete.",
-    pruned);
-    if (mine) {
+    // (records kept for review and matches continued from uploads count together)
+    const head = room && room.continued ? "No room to keep this match to continue." : "No room to keep this record for review.";
+    box.append(room ? `${head} ${reason}` : reason, pruned);
+    if (own) {
       box.append(" ", h("button", { type: "button", class: "small", onclick: () => (page.querySelector(".history-delete") || page.querySelector("#hist-title"))?.focus() }, "Go to the records you kept"));
     }
   }

@@ -24,6 +24,7 @@ export async function api(method, path, body) {
     const err = new Error(msg);
     err.status = res.status;
     err.detail = detail;
+    err.data = data; // the whole answer (a 413 of POST /api/records has `room` beside `detail`)
     err.retryAfter = res.headers.get("Retry-After");
     throw err;
   }

@@ -11,6 +11,12 @@
 //   spades.held.<table>    your seat's hand, bids and phase as the game goes: opened anew
 //                          (the browser closed meanwhile), the page says what was bid and
 //                          played for you while you were away
+// and in this tab only (sessionStorage: a reload keeps it, another tab has its own):
+//   spades.sent.<table>    the last card and the last bid this tab sent at the table, with
+//                          the hand (and the cards played) they were sent on and whose they
+//                          were: reloaded before their answer came (the connection dropped),
+//                          the page says them as your own ("You played the seven of hearts."),
+//                          not as played for you while you were away
 
 const PREFIX = "spades.";
 
@@ -28,6 +34,22 @@ function write(key, value) {
     if (value === undefined || value === null) localStorage.removeItem(PREFIX + key);
     else localStorage.setItem(PREFIX + key, JSON.stringify(value));
   } catch { /* private mode or full: the game still works, it just forgets */ }
+}
+
+function readSession(key, fallback) {
+  try {
+    const raw = sessionStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function writeSession(key, value) {
+  try {
+    if (value === undefined || value === null) sessionStorage.removeItem(PREFIX + key);
+    else sessionStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch { /* private mode or full: a reload then says it as played for you */ }
 }
 
 export const DEFAULT_SETTINGS = {
@@ -72,6 +94,8 @@ export const store = {
     for (const old of Object.keys(all).slice(0, -20)) delete all[old]; // the last 20
     write("invites", all);
   },
+  sent: (table) => readSession(`sent.${table}`, null),
+  setSent: (table, sent) => writeSession(`sent.${table}`, sent),
   read,
   write,
 };

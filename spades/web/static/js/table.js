@@ -391,6 +391,30 @@ export class TableView {
     return at && at[1] === sent.card ? sent.card : null;
   }
 
+  /** The last card and bid this page sent, kept in this tab (sessionStorage, per table),
+   * with whose they were: a reload before their answer came (the connection dropped) then
+   * says them as your own, as the page that sent them does (`recallSent`). Only what
+   * `awayParts` reads of the state they were sent on is kept (the hand number, the cards
+   * played). */
+  keepSent() {
+    const seat = this.msg && this.mySeat !== null ? this.msg.table.seats[this.mySeat] : null;
+    if (!seat || seat.user_id === null || seat.user_id === undefined) return;
+    const brief = (sent) => sent && sent.view
+      ? { ...sent, view: { hand_number: sent.view.hand_number, plays: sent.view.plays || [] } } : null;
+    store.setSent(this.id, { user: seat.user_id, seat: this.mySeat,
+      play: brief(this.sentPlay), bid: brief(this.sentBid) });
+  }
+
+  /** On a page opened anew: the card and bid this tab sent at the table before (`keepSent`),
+   * if they were sent by the player now at this seat. */
+  recallSent() {
+    const kept = store.sent(this.id);
+    const seat = this.msg && this.mySeat !== null ? this.msg.table.seats[this.mySeat] : null;
+    if (!kept || !seat || kept.user !== seat.user_id || kept.seat !== this.mySeat) return;
+    if (!this.sentPlay && kept.play) this.sentPlay = kept.play;
+    if (!this.sentBid && kept.bid) this.sentBid = kept.bid;
+  }
+
   /** What this browser keeps of your seat's hand (localStorage, per table) as the game goes,
    * so that a page opened anew (the browser closed and opened again) can say what was bid
    * and played for you meanwhile, as a reconnect does. */
@@ -548,6 +572,8 @@ export class TableView {
     if (this.isPlayer) store.setLastTable(this.id);
     store.setTableName(this.id, msg.table.name || "a table");
     if (first) this.spectatorsSaid = msg.table.spectating || 0;
+    // (what this tab sent before a reload: said as your own in the catch-up below)
+    if (first && this.isPlayer) this.recallSent();
     this.loadDraft();
     this.render();
     // (the server answers a join with this snapshot first, then the table's `returned` event:
@@ -1238,6 +1264,7 @@ export class TableView {
     // made for you, when the server says it was played at your seat: awayParts)
     if (isCard(action)) this.sentPlay = { card: action, view: this.view };
     else this.sentBid = { bid: action, view: this.view };
+    this.keepSent();
     try {
       await this.app.conn.request({ type: "act", action });
       return true;
@@ -1721,8 +1748,19 @@ export class TableView {
     if (!t || this.isPlayer || this.status !== "waiting") return "";
     if (this.cannotSit) return this.cannotSit;
     if (this.rejoinWatching && !this.letBack) return "The owner removed you from your seat: you may watch, and sit down again once they let you back in.";
-    if (!t.seats.some((s) => s.kind === "empty")) return "No place is free: you may sit down when one is.";
-    if (t.options && t.options.private && !this.invite) return "This table is private: to sit down, open it with its invite code (ask its owner for it).";
+    const free = t.seats.filter((s) => s.kind === "empty");
+    if (!free.length) return "No place is free: you may sit down when one is.";
+    // a player of the match before watching its rematch sits down without the code (the
+    // server says so: `you.invited`); only its own kept place (`you.kept`) is theirs
+    const you = this.msg.you || {};
+    if (t.options && t.options.private && !this.invite && !you.invited) return "This table is private: to sit down, open it with its invite code (ask its owner for it).";
+    // a rematch's places kept for the players of the match before stay theirs
+    if (!free.some((s) => !s.kept_for || s.seat === you.kept)) {
+      const names = free.map((s) => s.kept_for);
+      return free.length === 1
+        ? `The free place is kept for ${names[0]}, who played the match before, until they are back or the match starts: you may sit down when a place is free for you.`
+        : `The free places are kept for the players of the match before (${listJoin(names)}) until they are back or the match starts: you may sit down when a place is free for you.`;
+    }
     return null;
   }
 
@@ -1796,6 +1834,7 @@ export class TableView {
   /** The match is over: no longer one of "Your tables" on the home page. */
   forget() {
     if (store.lastTable() === this.id) store.setLastTable(null);
+    store.setSent(this.id, null);
     this.app.myTables = this.app.myTables.filter((id) => id !== this.id);
   }
 
