@@ -998,11 +998,13 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     text = raw.get("text")
     found = None
     ref = None
+    results_new = False  # (the hello asks for only the new results in its event frames)
     if isinstance(text, str) and not too_big(text, s.max_frame):
         try:
             msg = client_message.validate_json(text)
             ref = msg.ref
             if msg.type == "hello":
+                results_new = msg.results == "new"
                 found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
             # The refusal answers the message: with its ref when that is a good one, as a
@@ -1027,6 +1029,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
         return None
     user, digest, expires = found
     conn = Conn(ws, user, s, hub.send_budget)
+    conn.results_new = results_new
     hub.open_session(conn, digest, expires)
     if hub.cluster is not None:  # tables may be run by any process: ask the store
         rows = await hub.db(hub.store.list_games, kind="table", status=["waiting", "active"],

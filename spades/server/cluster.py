@@ -749,7 +749,8 @@ class Cluster:
         refused). ``key``: a chat line's number when first sent (``o``), which the line is
         stored with, to tell whether it was if no answer comes."""
         out: dict[str, Any] = {"k": "msg", "from": self.node, "c": conn.cid,
-                               "u": [conn.user_id, conn.name, conn.guest, conn.address],
+                               "u": [conn.user_id, conn.name, conn.guest, conn.address,
+                                     conn.results_new],
                                "m": data}
         if number is not None:
             out["a"] = number
@@ -958,6 +959,8 @@ class Cluster:
             stand_in = RemoteConn(self, key[0], key[1], int(uid), str(name), bool(guest))
             if len(user) > 3:  # (a node of an older version sends no address)
                 stand_in.address = str(user[3])
+            if len(user) > 4:  # (nor whether its client keeps the scored hands itself)
+                stand_in.results_new = bool(user[4])
             self.stand_ins[key] = stand_in
             stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())
         return stand_in
@@ -1249,6 +1252,8 @@ class RemoteConn:
         #: the client's address, as the node it is connected to sees it ("": not known),
         #: for the caps per address of this node's tables (``spectators_per_address``)
         self.address = ""
+        #: the client's hello asked for only the new scored hands in its event frames
+        self.results_new = False
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""

@@ -191,6 +191,9 @@ class Conn:
         self.settings = settings
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: Table | None = None
+        #: its hello asked for only the new scored hands in its event frames' views
+        #: (``Hello.results``: "new"); else every one, as before
+        self.results_new = False
         self.lobby = False
         self.closed = False
         self.close_code = 1000

@@ -132,6 +132,9 @@ class Member(Protocol):
     @property
     def address(self) -> str: ...
     table: Table | None
+    #: its event frames' views carry only the hands scored since the previous event
+    #: (``Hello.results``: "new")
+    results_new: bool
 
     def send(self, text: str) -> None: ...
 
@@ -237,6 +240,10 @@ class Table:
         #: older tab showed the table for a moment, said "You play in this tab again" and was
         #: replaced again)
         self._handover: dict[int, tuple[Member, asyncio.TimerHandle]] = {}
+        #: (the match, how many of its hands were scored) at the last event: the event
+        #: frames of a client that keeps the results itself (``Member.results_new``) carry
+        #: only the hands scored since
+        self._results_told: tuple[Match, int] | None = None
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -303,6 +310,7 @@ class Table:
     def resume(self, match: Match, stored: int) -> None:
         """Carry on ``match``, of which the store holds the first ``stored`` moves."""
         self.session = Session(match, stored)
+        self._results_told = (match, len(match.results))
 
     # Who is who -----------------------------------------------------------------------
 
@@ -418,6 +426,16 @@ class Table:
             return None
         return views.seat_view(m, seat) if seat is not None else views.public_view(m)
 
+    def new_results(self) -> int:
+        """How many hands were scored before those scored since the last event (this one
+        is the next): the first hand a client that keeps the results itself is sent."""
+        m = self.match
+        if m is None:
+            return 0
+        told, scored = self._results_told, len(m.results)
+        self._results_told = (m, scored)
+        return min(told[1], scored) if told is not None and told[0] is m else 0
+
     def turn_info(self) -> TurnInfo | None:
         m = self.match
         if m is None or self.status != "active" or m.current_player < 0:
@@ -493,7 +511,10 @@ class Table:
             self.score(), (self.state(True), self.state(False)) if with_table else None,
             owner_table=owners)
         places = tuple((p.kind, p.name) for p in self.places)
-        public: str | None = None  # the spectators' view, the same for all of them
+        start = self.new_results()
+        # the spectators' view, the same for all of them (with every scored hand, and
+        # with the new ones only)
+        public: dict[bool, str] = {}
         recipients = self.recipients()
         personal = dict(told or {})
         # someone no longer at the table (removed from a table without spectators) hears
@@ -516,12 +537,17 @@ class Table:
                     said = out.said(text, details=told_parts)
                 said_to[seat] = said
             you = self.you(conn) if with_table else None
+            new = conn.results_new
             if seat is None:
-                if public is None:
-                    public = frames.view_json(self.view_for(None))
-                conn.send(out.frame(said, None, you, view_json=public))
+                shared = public.get(new)
+                if shared is None:
+                    shared = public[new] = frames.view_json(
+                        views.new_results(self.view_for(None), start) if new
+                        else self.view_for(None))
+                conn.send(out.frame(said, None, you, view_json=shared))
             else:
-                conn.send(out.frame(said, self.view_for(seat), you,
+                view = self.view_for(seat)
+                conn.send(out.frame(said, views.new_results(view, start) if new else view, you,
                                     owner=owners is not None and self.is_owner(conn, seat)))
         return self.seq
 
