@@ -19,6 +19,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.server.helpers import Player, in_process, limited
+from tests.server.netclient import NetPlayer, card_room, new_table, step
+from tests.services import PostgresServer, RedisServer
 
 HANDS = 120  # scored before the table goes on: a long match
 
@@ -151,3 +153,40 @@ def test_a_hello_that_says_nothing_new_is_as_before(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": p.token, "results": "some"}))
         assert json.loads(ws.receive_text())["code"] == "auth"
+
+
+def test_a_client_of_another_process_gets_what_it_asked_for(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """With several processes, a client's hello is at the process it is connected to, its
+    table run by another: that one sends it only the new hands when it asked for that
+    (before: every hand, as it had not heard), and every hand to a client there that did not
+    ask."""
+    with card_room(2, postgres, redis_server, "newres", "--bots", "inline", "--cpu-delay",
+                   "0") as (a, b):
+        ann = NetPlayer(a, "Ann")
+        tid = new_table(ann, {"one_hand": True, "profile": "cardems"})
+        bob = NetPlayer(b, "Bob", results="new")
+        cat = NetPlayer(b, "Cat")
+        for p, role in ((bob, "player"), (cat, "spectator")):
+            assert p.request({"type": "join", "table_id": tid, "role": role})["type"] == "ack"
+            p.until(lambda m: m["type"] == "table")
+        assert ann.request({"type": "start"})["type"] == "ack"
+        players = [ann, bob]
+        for _ in range(3000):
+            if bob.view is not None and bob.view["phase"] == "over":
+                break
+            step(players)
+        for p in (bob, cat):
+            if not any(f["type"] == "event" and f["event"]["kind"] == "match_over"
+                       for f in p.frames):
+                p.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "match_over")
+        views = {p.name: [f["view"] for f in p.frames
+                          if f["type"] == "event" and f["view"] is not None]
+                 for p in (bob, cat)}
+        # Bob: every event after the start says where its hands go, the one hand once
+        assert all("results_from" in v for v in views["Bob"]), views["Bob"][-1]
+        assert [(v["results_from"], len(v["results"])) for v in views["Bob"]
+                if v["results"]] == [(0, 1)]
+        # Cat: every hand, as before
+        assert not any("results_from" in v for v in views["Cat"])
+        assert len(views["Cat"][-1]["results"]) == 1
