@@ -120,6 +120,17 @@ def _waits(conn: Member, table_id: str) -> None:
         note(table_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """What the spectators of a finished table keep of it once it has left memory
+    (:meth:`Table.let_watchers_go`): its last snapshot as they saw it and its score sheet,
+    the same frames (shared) for all of them, which answer their ``resync`` and ``sheet``."""
+
+    table_id: str
+    snapshot: str  # the ``table`` frame, without a ref
+    sheet: str  # the ``sheet`` frame, without a ref
+
+
 class Member(Protocol):
     """What a table needs of a client's connection (:class:`spades.server.hub.Conn`)."""
 
@@ -135,6 +146,8 @@ class Member(Protocol):
     #: its event frames' views carry only the hands scored since the previous event
     #: (``Hello.results``: "new")
     results_new: bool
+    #: the finished table it watched, gone from memory since (:class:`Ended`)
+    ended: Ended | None
 
     def send(self, text: str) -> None: ...
 
@@ -956,6 +969,23 @@ class Table:
     def maybe_forget(self) -> None:
         """Leave memory if this table has ended and nobody is at it."""
         self._maybe_forget()
+
+    async def let_watchers_go(self) -> bool:
+        """A finished table that only spectators are at (its players gone) leaves memory
+        (True): each spectator keeps its last snapshot and sheet (:class:`Ended`, shared),
+        and hears nothing more of it (it has nothing more to tell). Before, a spectator kept
+        the whole table in memory for as long as they watched."""
+        async with self.lock:
+            if self.status != "finished" or self.members or not self.spectators:
+                return False
+            first = next(iter(self.spectators))
+            ended = Ended(self.id, self.snapshot(first), self.sheet_text())
+            for conn in list(self.spectators):
+                conn.ended = ended  # (first: a client of another process is sent it)
+                conn.table = None
+            self.spectators.clear()
+            self._maybe_forget()  # (or, its rematch waiting, a sweep of the janitor later)
+        return True
 
     def _maybe_forget(self) -> None:
         if self.status in ("finished", "closed") and not self.members and not self.spectators:

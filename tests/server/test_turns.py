@@ -20,6 +20,7 @@ class Member:
         self.guest = False
         self.table: Table | None = None
         self.results_new = False
+        self.ended = None
         self.frames: list[str] = []
 
     def send(self, text: str) -> None:
