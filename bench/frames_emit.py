@@ -23,6 +23,8 @@ class Recipient:
     def __init__(self, uid: int) -> None:
         self.user_id = uid
         self.sent = 0
+        self.results_new = False  # (its hello asked for every scored hand, as before)
+        self.ended = None
 
     def send(self, text: str) -> None:
         self.sent += len(text)

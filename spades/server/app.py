@@ -1047,11 +1047,13 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
     text = raw.get("text")
     found = None
     ref = None
+    results_new = False  # (the hello asks for only the new results in its event frames)
     if isinstance(text, str) and not too_big(text, s.max_frame):
         try:
             msg = client_message.validate_json(text)
             ref = msg.ref
             if msg.type == "hello":
+                results_new = msg.results == "new"
                 found = await hub.db(hub.session_of, msg.token)
         except ValidationError:
             # The refusal answers the message: with its ref when that is a good one, as a
@@ -1076,6 +1078,7 @@ async def hello(ws: WebSocket, hub: Hub) -> Conn | None:
         return None
     user, digest, expires = found
     conn = Conn(ws, user, s, hub.send_budget)
+    conn.results_new = results_new
     hub.open_session(conn, digest, expires)
     if hub.cluster is not None:  # tables may be run by any process: ask the store
         rows = await hub.db(hub.store.list_games, kind="table", status=["waiting", "active"],
@@ -1181,6 +1184,9 @@ async def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | N
 
 def _table(conn: Conn) -> Table:
     if conn.table is None:
+        if conn.ended is not None:
+            raise TableError("state", "the finished table you watched has closed: it has "
+                             "nothing more to tell (its score sheet and record stay)")
         raise TableError("state", "you are not at a table: join one first")
     return conn.table
 
@@ -1390,6 +1396,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         limit = None if msg.limit is None else min(msg.limit, hub.settings.lobby_page_max)
         conn.send(hub.lobby_cache.message(msg.offset, limit, ref))
     elif kind == "create":
+        conn.ended = None  # (at another table now: the one watched is forgotten)
         try:
             await _create(hub, conn, msg.options, ref)
         except LeaseLost as exc:
@@ -1412,6 +1419,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         async with old.rematch_lock:  # (two tabs of the owner at once: one rematch)
             await _rematch(hub, conn, old, ref)
     elif kind == "join":
+        conn.ended = None
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
@@ -1454,6 +1462,10 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         if came and conn.table is table:
             await _tell_rematch(hub, table, conn)  # (a rematch made before they came back)
     elif kind == "leave":
+        if conn.table is None and conn.ended is not None:  # (the table watched, gone since)
+            conn.ended = None
+            conn.send(_ack(ref))
+            return
         if msg.table_id is not None and (conn.table is None or conn.table.id != msg.table_id):
             conn.send(_ack(ref))  # (you are not there: a stale page's leave changes nothing)
             return
@@ -1495,8 +1507,14 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
     elif kind == "resync":
+        if conn.table is None and conn.ended is not None:  # (as it was at its end)
+            conn.send(frames.with_ref(conn.ended.snapshot, ref))
+            return
         conn.send(_table(conn).snapshot(conn, ref))
     elif kind == "sheet":
+        if conn.table is None and conn.ended is not None:
+            conn.send(frames.with_ref(conn.ended.sheet, ref))
+            return
         conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
     elif kind == "hint":
         table = _table(conn)

@@ -59,7 +59,7 @@ from spades.server import frames
 from spades.server.hub import SIGNED_OUT, ForwardedAct
 from spades.server.protocol import client_message, echo_ref
 from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
-from spades.server.tables import REJOIN, Rejoin, Table, TableError
+from spades.server.tables import REJOIN, Ended, Rejoin, Table, TableError
 from spades.server.text import TextError
 from spades.store import StoreError, one_line, upkeep
 
@@ -757,7 +757,8 @@ class Cluster:
         refused). ``key``: a chat line's number when first sent (``o``), which the line is
         stored with, to tell whether it was if no answer comes."""
         out: dict[str, Any] = {"k": "msg", "from": self.node, "c": conn.cid,
-                               "u": [conn.user_id, conn.name, conn.guest, conn.address],
+                               "u": [conn.user_id, conn.name, conn.guest, conn.address,
+                                     conn.results_new],
                                "m": data}
         if number is not None:
             out["a"] = number
@@ -904,6 +905,11 @@ class Cluster:
                 conn.remote_watching = bool(conn.remote_table and d.get("w"))
                 if conn.remote_table:
                     conn.waits = None  # (handed its seat back, or at another table)
+                ended = d.get("e")
+                if (conn.remote_table is None and conn.table is None and isinstance(ended, list)
+                        and len(ended) == 3 and all(isinstance(x, str) for x in ended)):
+                    # the finished table it watched there left memory: its last frames
+                    conn.ended = Ended(*ended)
         elif kind == "lead":  # a rematch forwarded from here is answered by a join to make
             conn = self.local.get(str(d.get("c")))
             data = d.get("m")
@@ -970,6 +976,8 @@ class Cluster:
             stand_in = RemoteConn(self, key[0], key[1], int(uid), str(name), bool(guest))
             if len(user) > 3:  # (a node of an older version sends no address)
                 stand_in.address = str(user[3])
+            if len(user) > 4:  # (nor whether its client keeps the scored hands itself)
+                stand_in.results_new = bool(user[4])
             self.stand_ins[key] = stand_in
             stand_in.task = asyncio.get_running_loop().create_task(stand_in.run())
         return stand_in
@@ -1261,6 +1269,9 @@ class RemoteConn:
         #: the client's address, as the node it is connected to sees it ("": not known),
         #: for the caps per address of this node's tables (``spectators_per_address``)
         self.address = ""
+        #: the client's hello asked for only the new scored hands in its event frames
+        self.results_new = False
+        self.ended: Ended | None = None  # (the finished table it watched here, gone since)
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -1302,10 +1313,15 @@ class RemoteConn:
         (``w``: it holds no seat), for the join it makes if the table moves."""
         table = self._table
         self._watching = table is not None and table.place_of(self.user_id) is None
-        self.cluster.room.send(self.node, {"k": "at", "from": self.cluster.node,
-                                           "c": self.cid,
-                                           "table": None if table is None else table.id,
-                                           "w": self._watching})
+        out: dict[str, Any] = {"k": "at", "from": self.cluster.node, "c": self.cid,
+                               "table": None if table is None else table.id,
+                               "w": self._watching}
+        if table is None and self.ended is not None:
+            # the finished table it watched left memory here: its last frames are kept by
+            # the client's process, which answers its resync and sheet from them
+            out["e"] = [self.ended.table_id, self.ended.snapshot, self.ended.sheet]
+            self.ended = None
+        self.cluster.room.send(self.node, out)
 
     def send(self, text: str) -> None:
         table = self._table

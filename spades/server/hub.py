@@ -46,7 +46,7 @@ from spades.server.restore import (
 )
 from spades.server.seating import Place
 from spades.server.settings import Settings
-from spades.server.tables import Table, TableError
+from spades.server.tables import Ended, Table, TableError
 from spades.server.text import names_a_seat
 from spades.server.throttle import TokenBucket
 from spades.store import ConflictError, Store, UserRow, upkeep
@@ -194,6 +194,11 @@ class Conn:
         self.settings = settings
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: Table | None = None
+        #: its hello asked for only the new scored hands in its event frames' views
+        #: (``Hello.results``: "new"); else every one, as before
+        self.results_new = False
+        #: the finished table it watched, gone from memory since (its last frames)
+        self.ended: Ended | None = None
         self.lobby = False
         self.closed = False
         self.close_code = 1000

@@ -2,7 +2,9 @@
 
 A table where no person has been connected for ``abandon_minutes`` (a ``continue`` upload:
 ``upload_idle_minutes``) ends: it is stored as ``abandoned``, leaves the lobby and memory, and
-is not brought back at the next start. At start, an unfinished table untouched for
+is not brought back at the next start. A finished table that only spectators have been at for
+``watch_finished_minutes`` leaves memory; they keep its last frames
+(:meth:`spades.server.tables.Table.let_watchers_go`). At start, an unfinished table untouched for
 ``abandon_minutes`` is marked abandoned before the others are restored. Every
 ``prune_minutes`` expired sessions, idle guests, old chat of ended tables and records kept
 for review that nobody opened for ``review_unopened_days`` are deleted.
@@ -45,6 +47,9 @@ class Janitor:
         #: finished tables nobody was at when last swept (restored for people who did not
         #: come back): forgotten if still so at the next sweep
         self.empty: set[str] = set()
+        #: finished tables only spectators are at: since when (they leave memory after
+        #: ``watch_finished_minutes``, :meth:`Table.let_watchers_go`)
+        self.watched: dict[str, float] = {}
 
     async def at_start(self) -> list[str]:
         """Mark abandoned the unfinished tables untouched for ``abandon_minutes``."""
@@ -87,6 +92,7 @@ class Janitor:
         ended: list[str] = []
         touch: dict[str, int] = {}  # table id -> the fencing number of its instance here
         empty: set[str] = set()
+        watched: dict[str, float] = {}
         for table in list(hub.tables.values()):
             if table.status == "finished" and not table.members and not table.spectators:
                 # restored (a take-over) for people who did not come back to it: it leaves
@@ -96,6 +102,14 @@ class Janitor:
                     hub.forget(table)
                 else:
                     empty.add(table.id)
+            if table.status == "finished" and not table.members and table.spectators:
+                since = watched[table.id] = self.watched.get(table.id, now)
+                if s.watch_finished_minutes > 0 and (
+                        now - since >= s.watch_finished_minutes * 60) and (
+                        await table.let_watchers_go()):
+                    log.info("table %s: finished, watched by spectators only for %g "
+                             "minutes: it leaves memory", table.id, s.watch_finished_minutes)
+                    watched.pop(table.id, None)
             if table.status not in ("waiting", "active"):
                 continue
             if table.any_human_connected():
@@ -110,6 +124,7 @@ class Janitor:
                                                                                   minutes):
                 ended.append(table.id)
         self.empty = empty
+        self.watched = watched
         for gone in set(self.seen) - set(hub.tables):
             self.seen.pop(gone, None)
             self.touched.pop(gone, None)

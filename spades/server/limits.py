@@ -418,7 +418,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
     "upload_address_rate", "upload_address_burst", "review_uploads_per_address",
     "review_uploads", "review_unopened_days", "hint_address_rate", "hint_address_burst",
-    "join_address_rate", "join_address_burst",
+    "join_address_rate", "join_address_burst", "watch_finished_minutes",
 )
 
 
@@ -443,6 +443,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "program_tables", "upload_address_rate", "upload_address_burst",
     "review_uploads_per_address", "review_uploads", "review_unopened_days",
     "hint_address_rate", "hint_address_burst", "join_address_rate", "join_address_burst",
+    "watch_finished_minutes",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.

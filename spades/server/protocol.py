@@ -408,6 +408,12 @@ class Hello(_Msg):
 
     type: Literal["hello"]
     token: str = Field(max_length=100)
+    results: Literal["all", "new"] = Field(
+        default="all", description="what ``view.results`` of this connection's ``event`` "
+        "frames carries: ``all`` (the default) every scored hand; ``new`` only the hands "
+        "scored since the table's previous event, with ``view.results_from``: how many "
+        "scored hands come before them (a client that keeps the list itself: its first "
+        "``results_from`` hands, then these). A ``table`` snapshot always carries them all")
 
 
 class LobbyMsg(_Msg):

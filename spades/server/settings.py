@@ -112,6 +112,11 @@ class Settings:
     #: Any unfinished table with no person connected for this long ends (abandoned), and
     #: one untouched for this long is not brought back at start.
     abandon_minutes: float = 30.0
+    #: A finished table whose players have all gone, watched by spectators only, leaves
+    #: memory after this long (checked every ``sweep_seconds``): its spectators keep its
+    #: last snapshot and score sheet (their ``resync`` and ``sheet`` are answered with them)
+    #: but hear nothing more of it (0: it stays while anyone watches).
+    watch_finished_minutes: float = 10.0
     #: At a table without a turn timer, a person's turn that has waited this long (s) is
     #: played by a CPU covering their seat, as a dropped player's is, until they act or
     #: join again: one person cannot stall a table for ever (0: never).

@@ -121,6 +121,17 @@ def _waits(conn: Member, table_id: str) -> None:
         note(table_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """What the spectators of a finished table keep of it once it has left memory
+    (:meth:`Table.let_watchers_go`): its last snapshot as they saw it and its score sheet,
+    the same frames (shared) for all of them, which answer their ``resync`` and ``sheet``."""
+
+    table_id: str
+    snapshot: str  # the ``table`` frame, without a ref
+    sheet: str  # the ``sheet`` frame, without a ref
+
+
 class Member(Protocol):
     """What a table needs of a client's connection (:class:`spades.server.hub.Conn`)."""
 
@@ -133,6 +144,11 @@ class Member(Protocol):
     @property
     def address(self) -> str: ...
     table: Table | None
+    #: its event frames' views carry only the hands scored since the previous event
+    #: (``Hello.results``: "new")
+    results_new: bool
+    #: the finished table it watched, gone from memory since (:class:`Ended`)
+    ended: Ended | None
 
     def send(self, text: str) -> None: ...
 
@@ -238,6 +254,10 @@ class Table:
         #: older tab showed the table for a moment, said "You play in this tab again" and was
         #: replaced again)
         self._handover: dict[int, tuple[Member, asyncio.TimerHandle]] = {}
+        #: (the match, how many of its hands were scored) at the last event: the event
+        #: frames of a client that keeps the results itself (``Member.results_new``) carry
+        #: only the hands scored since
+        self._results_told: tuple[Match, int] | None = None
         self.last_active = time.time()
         self.deal_failures = 0  # deals in a row that could not be stored
         self.finish_failures = 0  # tries in a row to store the result that failed
@@ -308,6 +328,7 @@ class Table:
     def resume(self, match: Match, stored: int) -> None:
         """Carry on ``match``, of which the store holds the first ``stored`` moves."""
         self.session = Session(match, stored)
+        self._results_told = (match, len(match.results))
 
     # Who is who -----------------------------------------------------------------------
 
@@ -431,6 +452,16 @@ class Table:
             return None
         return views.seat_view(m, seat) if seat is not None else views.public_view(m)
 
+    def new_results(self) -> int:
+        """How many hands were scored before those scored since the last event (this one
+        is the next): the first hand a client that keeps the results itself is sent."""
+        m = self.match
+        if m is None:
+            return 0
+        told, scored = self._results_told, len(m.results)
+        self._results_told = (m, scored)
+        return min(told[1], scored) if told is not None and told[0] is m else 0
+
     def turn_info(self) -> TurnInfo | None:
         m = self.match
         if m is None or self.status != "active" or m.current_player < 0:
@@ -506,7 +537,10 @@ class Table:
             self.score(), (self.state(True), self.state(False)) if with_table else None,
             owner_table=owners)
         places = tuple((p.kind, p.name) for p in self.places)
-        public: str | None = None  # the spectators' view, the same for all of them
+        start = self.new_results()
+        # the spectators' view, the same for all of them (with every scored hand, and
+        # with the new ones only)
+        public: dict[bool, str] = {}
         recipients = self.recipients()
         personal = dict(told or {})
         # someone no longer at the table (removed from a table without spectators) hears
@@ -529,12 +563,17 @@ class Table:
                     said = out.said(text, details=told_parts)
                 said_to[seat] = said
             you = self.you(conn) if with_table else None
+            new = conn.results_new
             if seat is None:
-                if public is None:
-                    public = frames.view_json(self.view_for(None))
-                conn.send(out.frame(said, None, you, view_json=public))
+                shared = public.get(new)
+                if shared is None:
+                    shared = public[new] = frames.view_json(
+                        views.new_results(self.view_for(None), start) if new
+                        else self.view_for(None))
+                conn.send(out.frame(said, None, you, view_json=shared))
             else:
-                conn.send(out.frame(said, self.view_for(seat), you,
+                view = self.view_for(seat)
+                conn.send(out.frame(said, views.new_results(view, start) if new else view, you,
                                     owner=owners is not None and self.is_owner(conn, seat)))
         return self.seq
 
@@ -946,6 +985,23 @@ class Table:
     def maybe_forget(self) -> None:
         """Leave memory if this table has ended and nobody is at it."""
         self._maybe_forget()
+
+    async def let_watchers_go(self) -> bool:
+        """A finished table that only spectators are at (its players gone) leaves memory
+        (True): each spectator keeps its last snapshot and sheet (:class:`Ended`, shared),
+        and hears nothing more of it (it has nothing more to tell). Before, a spectator kept
+        the whole table in memory for as long as they watched."""
+        async with self.lock:
+            if self.status != "finished" or self.members or not self.spectators:
+                return False
+            first = next(iter(self.spectators))
+            ended = Ended(self.id, self.snapshot(first), self.sheet_text())
+            for conn in list(self.spectators):
+                conn.ended = ended  # (first: a client of another process is sent it)
+                conn.table = None
+            self.spectators.clear()
+            self._maybe_forget()  # (or, its rematch waiting, a sweep of the janitor later)
+        return True
 
     def _maybe_forget(self) -> None:
         if self.status in ("finished", "closed") and not self.members and not self.spectators:

@@ -25,6 +25,17 @@ def public_view(match: Match) -> dict[str, Any]:
     return view
 
 
+def new_results(view: dict[str, Any] | None, start: int) -> dict[str, Any] | None:
+    """``view`` for a client that keeps the scored hands itself (``Hello.results``:
+    "new"): ``results`` only from hand ``start`` on (0-based; the hands scored since the
+    table's previous event), and ``results_from``: ``start``."""
+    if view is None:
+        return None
+    view["results"] = view["results"][start:]
+    view["results_from"] = start
+    return view
+
+
 def score_info(match: Match) -> dict[str, Any]:
     rules = match.rules
     warnings = [bag_warning(rules, b) for b in match.bags]

@@ -88,7 +88,8 @@ def guest(client: TestClient, name: str) -> str:
 class Player:
     """One connection: reads frames, checks sequence numbers, remembers the latest state."""
 
-    def __init__(self, client: TestClient, name: str, token: str | None = None) -> None:
+    def __init__(self, client: TestClient, name: str, token: str | None = None,
+                 results: str | None = None) -> None:
         self.client = client
         self.name = name
         self.token = token or guest(client, name)
@@ -102,7 +103,13 @@ class Player:
         self.you: Msg | None = None
         self.turn: Msg | None = None
         self.errors: list[Msg] = []
-        self.send({"type": "hello", "token": self.token})
+        #: every scored hand, kept from the snapshot and each event's new ones (a hello
+        #: with ``results``: "new")
+        self.results: list[Msg] = []
+        hello: Msg = {"type": "hello", "token": self.token}
+        if results is not None:
+            hello["results"] = results
+        self.send(hello)
         self.welcome = self.until(lambda m: m["type"] == "welcome")
 
     def send(self, msg: Msg) -> None:
@@ -115,6 +122,7 @@ class Player:
         if t == "table":
             self.seq = m["seq"]
             self.table, self.you, self.view, self.turn = m["table"], m["you"], m["view"], m["turn"]
+            self.results = list(m["view"]["results"]) if m["view"] is not None else []
         elif t in ("event", "chat"):
             if self.table is not None and m["table_id"] != self.table["id"]:
                 self.seq = None  # another table: its own numbering
@@ -123,6 +131,12 @@ class Player:
             self.seq = m["seq"]
             if t == "event":
                 self.view, self.turn = m["view"], m["turn"]
+                v = self.view
+                if v is not None and "results_from" in v:  # only the new ones: kept here
+                    assert v["results_from"] <= len(self.results), (self.name, v)
+                    self.results = self.results[:v["results_from"]] + v["results"]
+                elif v is not None:
+                    self.results = list(v["results"])
                 if m.get("table") is not None:
                     self.table, self.you = m["table"], m["you"]
         elif t == "error":

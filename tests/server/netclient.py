@@ -85,7 +85,8 @@ class NetPlayer:
     """One player's connection to ``server``: anything with ``url`` and ``ws_url`` (and
     ``ssl`` and ``origin`` for a TLS front such as nginx)."""
 
-    def __init__(self, server: Any, name: str, token: str | None = None) -> None:
+    def __init__(self, server: Any, name: str, token: str | None = None,
+                 results: str | None = None) -> None:
         tls = getattr(server, "ssl", None)
         if token is None:
             r = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=60,
@@ -103,7 +104,10 @@ class NetPlayer:
         self.you: Msg | None = None
         self.table: Msg | None = None
         self.n = 0
-        self.send({"type": "hello", "token": token})
+        hello: Msg = {"type": "hello", "token": token}
+        if results is not None:  # ("new": only the newly scored hands in event frames)
+            hello["results"] = results
+        self.send(hello)
         self.welcome = self.until(lambda m: m["type"] == "welcome")
 
     def send(self, msg: Msg) -> None:

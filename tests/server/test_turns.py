@@ -19,6 +19,8 @@ class Member:
         self.name = f"P{uid}"
         self.guest = False
         self.table: Table | None = None
+        self.results_new = False
+        self.ended = None
         self.frames: list[str] = []
 
     def send(self, text: str) -> None:

@@ -68,7 +68,9 @@ export class Connection {
     this.setStatus("connecting");
     ws.onopen = () => {
       this.backoff = 500;
-      ws.send(JSON.stringify({ type: "hello", token: store.token() || "" }));
+      // (results "new": the page keeps the scored hands itself, TableView.keepResults, and
+      // each event frame brings only the new ones: frames do not grow as a match goes on)
+      ws.send(JSON.stringify({ type: "hello", token: store.token() || "", results: "new" }));
     };
     ws.onmessage = (e) => {
       let msg;

@@ -165,6 +165,7 @@ export class TableView {
     this.id = tableId;
     this.msg = null; // last table snapshot
     this.view = null;
+    this.results = []; // every scored hand: the snapshot's, then each event's new ones
     this.turn = null;
     this.score = null;
     this.chat = [];
@@ -563,6 +564,7 @@ export class TableView {
     this.away = null;
     this.msg = msg;
     this.view = msg.view;
+    this.results = msg.view && msg.view.results ? msg.view.results : [];
     this.turn = msg.turn;
     this.score = msg.score;
     this.chat = msg.chat || [];
@@ -618,6 +620,7 @@ export class TableView {
 
   onEvent(msg) {
     if (!this.inOrder(msg)) return;
+    this.keepResults(msg);
     this.tell(msg);
     this.queue.push(msg);
     this.pump();
@@ -632,6 +635,24 @@ export class TableView {
     this.say(mine ? `You say: ${line.text}` : `${line.name}${guestWords(line)} says: ${line.text}`, { event: true });
     this.queue.push(msg);
     this.pump();
+  }
+
+  /** An event's view with every scored hand in `results`, as the snapshot has them: the
+   * server sends only those scored since the table's previous event (the hello asks for that,
+   * net.js), after the first `results_from` hands, which this page kept (`this.results`).
+   * A frame that has more before them than the page kept (something was missed) asks for a
+   * snapshot. */
+  keepResults(msg) {
+    const v = msg.view;
+    if (!v) return;
+    if (v.results_from === undefined) { this.results = v.results || []; return; }
+    const from = v.results_from;
+    const kept = this.results;
+    delete v.results_from;
+    if (from > kept.length) this.app.conn.send({ type: "resync" });
+    // (a new list only when it changes: a view kept from before, `away`, keeps its own)
+    this.results = v.results.length || from < kept.length ? kept.slice(0, from).concat(v.results) : kept;
+    v.results = this.results;
   }
 
   /** A numbered frame of this table that comes next: true. One already seen: false. One after
