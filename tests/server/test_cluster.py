@@ -236,7 +236,8 @@ def test_a_message_between_owners_is_sent_after_the_join_that_brings_the_client_
         bob = SimpleNamespace(cid="c1", user_id=7, name="Bob", guest=True, address="",
                               table=None, remote_table="T", remote_node=None,
                               remote_watching=watching, waits=None, joining=None,
-                              rematching=None, acting=[], quiet=[], told=None)
+                              rematching=None, acting=[], quiet=[], told=None,
+                              results_new=False)
         cluster.local["c1"] = bob  # type: ignore[assignment]
         data = {"type": "rematch", "ref": "r1"}
         forwarded = asyncio.run(cluster.route(
