@@ -216,6 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     signups = Buckets(settings.signup_rate, settings.signup_burst)
     replays = Buckets(settings.replay_rate, settings.replay_burst)
     uploads = Buckets(settings.upload_address_rate, settings.upload_address_burst)
+    sign_ins = Buckets(settings.login_address_rate, settings.login_address_burst)
 
     def before_replay(address: str) -> None:
         """Refuse (429) a match replayed from the store for an HTTP answer past
@@ -292,6 +293,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         address = client_address(request, "?")
+        # Every password check is an argon2 hash on the workers all sign-ins wait for: the
+        # address's checks are counted, failed or not (only failures were: one account's
+        # right password sent at the HTTP rate kept the cores busy). Spent below, once the
+        # failure limits let the attempt through: a guesser they refuse spends none of it.
+        wait = sign_ins.wait(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many sign-ins from your address: at most "
+                                f"{settings.login_address_rate:g} a second, all its names "
+                                f"together; try again in {retry_after(wait)} s",
+                                headers={"Retry-After": retry_after(wait)})
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
             if shared is not None:
@@ -309,6 +320,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             wait = math.ceil(exc.wait)
             raise HTTPException(429, f"{exc}: try again in {wait} s",
                                 headers={"Retry-After": str(wait)}) from None
+        sign_ins.charge(address, 1.0)  # (after an await: sign-ins at once may overdraw it)
         user = await hub.db(hub.store.account, body.name)
         digest = user.password_hash if user is not None else None
         ok = await passwords.verified(digest, body.password)  # as slow for

@@ -225,4 +225,12 @@ class Settings:
     #: account before is held only to ``login_failures`` for it (spades/server/auth.py).
     login_account_failures: int = 100
     login_address_failures: int = 100
+    #: Sign-ins that reach their password check a second per client address, all its
+    #: names together (bursts; 0: no limit). Each is an argon2 check (0.16 s of CPU, 64 MiB)
+    #: on the password workers every sign-in and registration waits for; only failures
+    #: were counted, so one account's right password, sent again and again at the HTTP
+    #: rate, kept the machine's cores busy. A sign-in refused by the failure limits above
+    #: spends none of it.
+    login_address_rate: float = 1.0
+    login_address_burst: float = 20.0
     web_static: str | None = None

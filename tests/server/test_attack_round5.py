@@ -1,0 +1,75 @@
+"""Hostile clients, a fifth round: what the rounds before did not cover. Each test
+reproduces a finding and fails without its fix. In process, loopback only, bounded in
+count; conditions waited for, never a fixed time.
+
+Tried and found sound (no test: nothing to fix) are listed in the report of the round and
+in docs/server.md ("Limits")."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from starlette.testclient import TestClient
+
+from spades.server.auth import Passwords
+from spades.server.limits import parse_limit
+from tests.server.helpers import spied
+from tests.server.test_attack_owner import far_client
+
+# Signing in ---------------------------------------------------------------------------------
+
+
+def _sign_in(client: TestClient, name: str, password: str) -> int:
+    return client.post("/api/login", json={"name": name, "password": password}).status_code
+
+
+def test_one_address_cannot_keep_the_password_checks_busy_by_signing_in(
+        make: Callable[..., TestClient]) -> None:
+    """Only failed sign-ins were counted (``login_failures`` and the others): a guest with
+    an account of their own signed in with its right password as often as the HTTP rate
+    let them, 10 a second (bursts of 60), each an argon2 check of 0.16 s of CPU on the
+    machine and a place in the two password workers every other sign-in and registration
+    waits for: one address kept a 2-core machine's cores most of the time busy and
+    everyone's sign-in waiting. Now every sign-in that reaches its password check counts in
+    ``login_address_rate`` for the address; another address is not held back by it."""
+    client = make(login_address_rate=0.01, login_address_burst=3)
+    r = client.post("/api/register", json={"name": "Mallory", "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    tries = 12
+    with spied(Passwords, "verify") as checked:
+        start = time.monotonic()
+        got = [_sign_in(client, "Mallory", "correct horse") for _ in range(tries)]
+        took = time.monotonic() - start
+    print(f"{tries} sign-ins: {got.count(200)} let in, {len(checked)} argon2 checks, "
+          f"{took:.2f} s")
+    assert got[:3] == [200, 200, 200]
+    assert got.count(429) == tries - 3, got
+    assert len(checked) == 3  # refused before the password is checked
+    r = client.post("/api/login", json={"name": "Mallory", "password": "correct horse"})
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    assert "your address" in r.json()["detail"]
+    # another address signs in meanwhile
+    assert _sign_in(far_client(client, 9), "Mallory", "correct horse") == 200
+
+
+def test_sign_ins_refused_for_failures_do_not_spend_the_address_rate(
+        make: Callable[..., TestClient]) -> None:
+    """A guesser held back by the failure limits spends none of the address's sign-ins: its
+    refusals (429) come before the password check, so someone else at the address (behind
+    the same NAT, who signed in there before) still signs in."""
+    client = make(login_address_rate=0.01, login_address_burst=4, login_address_failures=2)
+    r = client.post("/api/register", json={"name": "Owner", "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    assert _sign_in(client, "Owner", "correct horse") == 200  # (known here from now on)
+    assert [_sign_in(client, f"Nobody{i}", "wrong password") for i in range(5)] == [
+        401, 401, 429, 429, 429]
+    assert _sign_in(client, "Owner", "correct horse") == 200
+
+
+def test_the_sign_in_rate_is_checked_as_the_other_limits() -> None:
+    assert parse_limit("login_address_rate=0") == ("login_address_rate", 0.0)
+    assert parse_limit("login_address_burst=5") == ("login_address_burst", 5.0)
+    with pytest.raises(ValueError, match="1 or more"):
+        parse_limit("login_address_burst=0")
