@@ -1450,10 +1450,18 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
-    elif kind == "resync":
-        conn.send(_table(conn).snapshot(conn, ref))
-    elif kind == "sheet":
-        conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
+    elif kind in ("resync", "sheet"):
+        table = _table(conn)
+        # Each is a copy of the whole table (its chat too: 35 KB) or of its score sheet:
+        # the message rate alone let one address's connections ask for a thousand a second.
+        if not conn.snapshot_bucket.take():
+            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
+                             f"sheet (sheet) may be asked for at most "
+                             f"{hub.settings.snapshot_rate:g} times a second")
+        if kind == "resync":
+            conn.send(table.snapshot(conn, ref))
+        else:
+            conn.send(table.sheet_text(ref))  # made once per state of the table
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)

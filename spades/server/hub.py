@@ -202,6 +202,7 @@ class Conn:
         self.queued_bytes = 0
         self.budget = budget
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
+        self.snapshot_bucket = TokenBucket(settings.snapshot_rate, settings.snapshot_burst)
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
         #: the client's address (behind a trusted proxy: from X-Forwarded-For) as the caps

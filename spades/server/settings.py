@@ -57,6 +57,12 @@ class Settings:
     #: Seconds a dropped connection's close frame may wait to be written before the socket
     #: is cut (a client that reads nothing never receives it).
     send_close_timeout: float = 2.0
+    #: ``resync`` and ``sheet`` messages a second per connection (bursts): each answers with
+    #: a copy of the whole table (its chat lines too: 35 KB and 0.25 ms of the event loop)
+    #: or of its score sheet, and the message rate alone let one address's connections ask
+    #: for over a thousand a second.
+    snapshot_rate: float = 2.0
+    snapshot_burst: float = 10.0
     #: ``lobby`` messages a second per connection (bursts of ``lobby_burst``).
     lobby_rate: float = 1.0
     lobby_burst: float = 5.0

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from spades.server.auth import Passwords
 from spades.server.limits import parse_limit
-from tests.server.helpers import spied
+from tests.server.helpers import Player, spied
 from tests.server.test_attack_owner import far_client
 
 # Signing in ---------------------------------------------------------------------------------
@@ -73,3 +73,45 @@ def test_the_sign_in_rate_is_checked_as_the_other_limits() -> None:
     assert parse_limit("login_address_burst=5") == ("login_address_burst", 5.0)
     with pytest.raises(ValueError, match="1 or more"):
         parse_limit("login_address_burst=0")
+
+
+# Copies of the whole table ----------------------------------------------------------------
+
+def test_resync_and_sheet_are_not_a_cheap_way_to_make_the_server_copy_the_table(
+        make: Callable[..., TestClient]) -> None:
+    """``resync`` (the whole table, its 50 chat lines included: 35 KB, 0.25 ms of the event
+    loop every table runs on) and ``sheet`` were held back by the message rate alone, 20 a
+    second per connection: one address's 64 connections asked for 1,280 copies a second,
+    a third of the loop and 45 MB a second written, for 50-byte messages. Now they share
+    ``snapshot_rate`` per connection (``error rate_limit`` past it, with the ref); other
+    messages, and another connection, go on."""
+    client = make(rate_per_second=0.0, snapshot_rate=0.01, snapshot_burst=4, chat_rate=0,
+                  table_chat_rate=0, chat_address_rate=0)
+    ann = Player(client, "Ann")
+    assert ann.request({"type": "create", "options": {"cpu": "random"}, "cpus": True}
+                       )["type"] == "ack"
+    ann.until(lambda m: m["type"] == "table")
+    for _ in range(10):
+        assert ann.request({"type": "chat", "text": "é" * 300})["type"] == "ack"
+    answers = []
+    for i in range(12):
+        kind = "resync" if i % 2 == 0 else "sheet"
+        ann.send({"type": kind, "ref": f"c{i}"})
+        answers.append(ann.until(lambda m, i=i: m.get("ref") == f"c{i}"))
+    got = [a["type"] for a in answers]
+    print("answers:", got)
+    assert got[:4] == ["table", "sheet", "table", "sheet"], got
+    assert got[4:] == ["error"] * 8, got
+    assert all(a["code"] == "rate_limit" for a in answers[4:])
+    assert "copies of the table" in answers[4]["message"]
+    assert ann.request({"type": "chat", "text": "still here"})["type"] == "ack"
+    again = Player(client, "Ann", token=ann.token)  # another tab: its own allowance
+    assert again.request({"type": "join", "table_id": ann.table["id"]})["type"] == "ack"
+    again.send({"type": "resync", "ref": "mine"})
+    assert again.until(lambda m: m.get("ref") == "mine")["type"] == "table"
+
+
+def test_the_snapshot_rate_is_checked_as_the_other_limits() -> None:
+    assert parse_limit("snapshot_rate=0") == ("snapshot_rate", 0.0)
+    with pytest.raises(ValueError, match="1 or more"):
+        parse_limit("snapshot_burst=0")
