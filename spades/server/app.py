@@ -1454,10 +1454,21 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         table = _table(conn)
         # Each is a copy of the whole table (its chat too: 35 KB) or of its score sheet:
         # the message rate alone let one address's connections ask for a thousand a second.
-        if not conn.snapshot_bucket.take():
+        s = hub.settings
+        if conn.snapshot_bucket.wait() > 0:
+            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
+                             f"sheet (sheet) may be asked for at most {s.snapshot_rate:g} "
+                             "times a second")
+        wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
+        if wait > 0:  # (an address has many connections; a long match's copy is big)
             raise TableError("rate_limit", f"copies of the table (resync) and of its score "
                              f"sheet (sheet) may be asked for at most "
-                             f"{hub.settings.snapshot_rate:g} times a second")
+                             f"{s.snapshot_address_rate:g} times a second from your "
+                             "address, all its connections together: try again in "
+                             f"{retry_after(wait)} s")
+        conn.snapshot_bucket.take()
+        if conn.address:
+            hub.snapshot_address_buckets.take(conn.address)
         if kind == "resync":
             conn.send(table.snapshot(conn, ref))
         else:

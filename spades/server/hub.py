@@ -359,6 +359,9 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
+        #: ``resync`` and ``sheet`` per client address, all its connections together.
+        self.snapshot_address_buckets = Buckets(settings.snapshot_address_rate,
+                                                settings.snapshot_address_burst)
         #: Joins that seat or watch (not back to one's own seat) per client address.
         self.join_address_buckets = Buckets(settings.join_address_rate,
                                             settings.join_address_burst)

@@ -419,7 +419,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "upload_address_rate", "upload_address_burst", "review_uploads_per_address",
     "review_uploads", "review_unopened_days", "hint_address_rate", "hint_address_burst",
     "join_address_rate", "join_address_burst", "login_address_rate", "login_address_burst",
-    "snapshot_rate", "snapshot_burst",
+    "snapshot_rate", "snapshot_burst", "snapshot_address_rate", "snapshot_address_burst",
 )
 
 
@@ -445,6 +445,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "review_uploads_per_address", "review_uploads", "review_unopened_days",
     "hint_address_rate", "hint_address_burst", "join_address_rate", "join_address_burst",
     "login_address_rate", "login_address_burst", "snapshot_rate", "snapshot_burst",
+    "snapshot_address_rate", "snapshot_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -515,7 +516,7 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "sessions_per_user", "program_tables_per_address", "program_tables",
     "upload_address_rate", "review_uploads_per_address", "review_uploads",
     "review_unopened_days", "hint_address_rate", "join_address_rate", "login_address_rate",
-    "snapshot_rate",
+    "snapshot_rate", "snapshot_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
@@ -524,7 +525,7 @@ BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "
                                     "change_address_burst", "replay_burst", "frame_burst",
                                     "upload_address_burst", "hint_address_burst",
                                     "join_address_burst", "login_address_burst",
-                                    "snapshot_burst"})
+                                    "snapshot_burst", "snapshot_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

@@ -135,7 +135,8 @@ def test_slow_readers_are_dropped_and_memory_stays_bounded(
     server = serve("--limit", "http_rate=0", "--limit", "chat_rate=0",  # (the chat history
                    "--limit", "table_chat_rate=0",                   # is written quickly)
                    "--limit", "chat_address_rate=0",
-                   "--limit", "snapshot_rate=0")  # (resyncs fill the queues)
+                   "--limit", "snapshot_rate=0",  # (resyncs fill the queues)
+                   "--limit", "snapshot_address_rate=0")
     assert isinstance(server, LimitedServer)
     readers: list[RawSocket] = []
     try:
