@@ -2,8 +2,23 @@
 reproduces a finding and fails without its fix. In process, loopback only, bounded in
 count; conditions waited for, never a fixed time.
 
-Tried and found sound (no test: nothing to fix) are listed in the report of the round and
-in docs/server.md ("Limits")."""
+Tried and found sound (no test: nothing to fix): JSON nested too deeply in an HTTP body
+(16 KiB of brackets, or a record of 100,000 levels: 400 or 422 at once) and in a WebSocket
+message (``bad_message``); a lone UTF-16 surrogate in a name, a password, a table's name, a
+chat line, an invite code or a hint's seat names (refused, or taken out: nothing stored); a
+signed-in user's own history, whose query ORs in their review uploads by a JSON option
+(answered through the index on kind and status: 1 ms at 100,000 abandoned tables); 100 HTTP
+clients that never read a 0.9 MB record download (the server's memory did not grow: the
+keep-alive closes them and the kernel holds the bytes); static files, not under the HTTP
+rate, from 8 keep-alive connections (pings still answered in milliseconds; Starlette merges
+and caps Range requests); permessage-deflate is off unless ``--ws-compression`` (and then
+capped at ``hard_frame`` decompressed); a table closed before its start leaves its creator's
+history (tables thrown away do not pad it).
+
+Found and not fixed: every ``event`` frame's view at a long match's table (a continued
+record's) carries each scored hand, and the engine works the view out by copying every past
+hand (110 hands: 10.5 KB a frame; 483 hands: 37 KB and several ms a member, with the
+engine's Python sources); the game's pace bounds it."""
 
 from __future__ import annotations
 
