@@ -223,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     signups = Buckets(settings.signup_rate, settings.signup_burst)
     replays = Buckets(settings.replay_rate, settings.replay_burst)
     uploads = Buckets(settings.upload_address_rate, settings.upload_address_burst)
+    sign_ins = Buckets(settings.login_address_rate, settings.login_address_burst)
 
     def before_replay(address: str) -> None:
         """Refuse (429) a match replayed from the store for an HTTP answer past
@@ -299,6 +300,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/login", response_model=SessionOut, tags=["people"])
     async def login(body: AccountIn, hub: HubDep, request: Request) -> SessionOut:
         address = client_address(request, "?")
+        # Every password check is an argon2 hash on the workers all sign-ins wait for: the
+        # address's checks are counted, failed or not (only failures were: one account's
+        # right password sent at the HTTP rate kept the cores busy). Spent below, once the
+        # failure limits let the attempt through: a guesser they refuse spends none of it.
+        wait = sign_ins.wait(address)
+        if wait > 0:
+            raise HTTPException(429, f"too many sign-ins from your address: at most "
+                                f"{settings.login_address_rate:g} a second, all its names "
+                                f"together; try again in {retry_after(wait)} s",
+                                headers={"Retry-After": retry_after(wait)})
         shared = hub.logins  # several processes: counted in Redis for all of them
         try:  # counted before the password is checked: concurrent guesses cannot outrun it
             if shared is not None:
@@ -316,6 +327,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             wait = math.ceil(exc.wait)
             raise HTTPException(429, f"{exc}: try again in {wait} s",
                                 headers={"Retry-After": str(wait)}) from None
+        sign_ins.charge(address, 1.0)  # (after an await: sign-ins at once may overdraw it)
         user = await hub.db(hub.store.account, body.name)
         digest = user.password_hash if user is not None else None
         ok = await passwords.verified(digest, body.password)  # as slow for
@@ -1506,16 +1518,32 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             await hub.table_write(table, hub.store.add_chat, table.id, line)
             seq = table.emit_chat(line)
         conn.send(_ack(ref, seq))
-    elif kind == "resync":
-        if conn.table is None and conn.ended is not None:  # (as it was at its end)
-            conn.send(frames.with_ref(conn.ended.snapshot, ref))
-            return
-        conn.send(_table(conn).snapshot(conn, ref))
-    elif kind == "sheet":
-        if conn.table is None and conn.ended is not None:
-            conn.send(frames.with_ref(conn.ended.sheet, ref))
-            return
-        conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
+    elif kind in ("resync", "sheet"):
+        # Each is a copy of the whole table (its chat too: 35 KB) or of its score sheet:
+        # the message rate alone let one address's connections ask for a thousand a second.
+        s = hub.settings
+        if conn.snapshot_bucket.wait() > 0:
+            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
+                             f"sheet (sheet) may be asked for at most {s.snapshot_rate:g} "
+                             "times a second")
+        wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
+        if wait > 0:  # (an address has many connections; a long match's copy is big)
+            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
+                             f"sheet (sheet) may be asked for at most "
+                             f"{s.snapshot_address_rate:g} times a second from your "
+                             "address, all its connections together: try again in "
+                             f"{retry_after(wait)} s")
+        conn.snapshot_bucket.take()
+        if conn.address:
+            hub.snapshot_address_buckets.take(conn.address)
+        ended = conn.ended if conn.table is None else None
+        if ended is not None:  # (a finished table watched, gone: as it was at its end)
+            conn.send(frames.with_ref(ended.snapshot if kind == "resync" else ended.sheet,
+                                      ref))
+        elif kind == "resync":
+            conn.send(_table(conn).snapshot(conn, ref))
+        else:
+            conn.send(_table(conn).sheet_text(ref))  # made once per state of the table
     elif kind == "hint":
         table = _table(conn)
         seat = table.seat_of_conn(conn)

@@ -1297,6 +1297,7 @@ class RemoteConn:
 
         s = cluster.hub.settings
         self.lobby_bucket = TokenBucket(s.lobby_rate, s.lobby_burst)
+        self.snapshot_bucket = TokenBucket(s.snapshot_rate, s.snapshot_burst)
 
     @property
     def table(self) -> Table | None:

@@ -210,6 +210,7 @@ class Conn:
         self.queued_bytes = 0
         self.budget = budget
         self.lobby_bucket = TokenBucket(settings.lobby_rate, settings.lobby_burst)
+        self.snapshot_bucket = TokenBucket(settings.snapshot_rate, settings.snapshot_burst)
         self._sender: asyncio.Task[None] | None = None
         self.session = ""  # the hash of the session token it signed in with
         #: the client's address (behind a trusted proxy: from X-Forwarded-For) as the caps
@@ -366,6 +367,9 @@ class Hub:
         self.chat_buckets = Buckets(settings.chat_rate, settings.chat_burst)
         self.table_chat_buckets = Buckets(settings.table_chat_rate, settings.table_chat_burst)
         self.join_buckets = Buckets(settings.join_rate, settings.join_burst)
+        #: ``resync`` and ``sheet`` per client address, all its connections together.
+        self.snapshot_address_buckets = Buckets(settings.snapshot_address_rate,
+                                                settings.snapshot_address_burst)
         #: Joins that seat or watch (not back to one's own seat) per client address (with
         #: several processes, counted in Redis for all of them: ``shared_joins``).
         self.join_address_buckets = Buckets(settings.join_address_rate,

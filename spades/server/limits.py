@@ -418,7 +418,9 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "replay_burst", "handover_ms", "program_tables_per_address", "program_tables",
     "upload_address_rate", "upload_address_burst", "review_uploads_per_address",
     "review_uploads", "review_unopened_days", "hint_address_rate", "hint_address_burst",
-    "join_address_rate", "join_address_burst", "watch_finished_minutes",
+    "join_address_rate", "join_address_burst", "login_address_rate", "login_address_burst",
+    "snapshot_rate", "snapshot_burst", "snapshot_address_rate", "snapshot_address_burst",
+    "watch_finished_minutes",
 )
 
 
@@ -443,6 +445,8 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "program_tables", "upload_address_rate", "upload_address_burst",
     "review_uploads_per_address", "review_uploads", "review_unopened_days",
     "hint_address_rate", "hint_address_burst", "join_address_rate", "join_address_burst",
+    "login_address_rate", "login_address_burst", "snapshot_rate", "snapshot_burst",
+    "snapshot_address_rate", "snapshot_address_burst",
     "watch_finished_minutes",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
@@ -513,7 +517,8 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "change_address_rate", "removed_per_table", "replay_rate", "frame_rate",
     "sessions_per_user", "program_tables_per_address", "program_tables",
     "upload_address_rate", "review_uploads_per_address", "review_uploads",
-    "review_unopened_days", "hint_address_rate", "join_address_rate",
+    "review_unopened_days", "hint_address_rate", "join_address_rate", "login_address_rate",
+    "snapshot_rate", "snapshot_address_rate",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
@@ -521,7 +526,8 @@ BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "
                                     "signup_burst", "chat_address_burst", "change_burst",
                                     "change_address_burst", "replay_burst", "frame_burst",
                                     "upload_address_burst", "hint_address_burst",
-                                    "join_address_burst"})
+                                    "join_address_burst", "login_address_burst",
+                                    "snapshot_burst", "snapshot_address_burst"})
 
 
 # Spectators ----------------------------------------------------------------------------------

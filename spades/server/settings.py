@@ -57,6 +57,18 @@ class Settings:
     #: Seconds a dropped connection's close frame may wait to be written before the socket
     #: is cut (a client that reads nothing never receives it).
     send_close_timeout: float = 2.0
+    #: ``resync`` and ``sheet`` messages a second per connection (bursts): each answers with
+    #: a copy of the whole table (its chat lines too: 35 KB and 0.25 ms of the event loop)
+    #: or of its score sheet, and the message rate alone let one address's connections ask
+    #: for over a thousand a second.
+    snapshot_rate: float = 2.0
+    snapshot_burst: float = 10.0
+    #: The same per client address, all its connections together: an address has
+    #: ``conns_per_address`` of them, and at a long match's table (a continued record's:
+    #: every view is worked out from, and carries, each scored hand) a copy is bigger and
+    #: slower by the hand (483 hands: 37 KB and 7 ms).
+    snapshot_address_rate: float = 5.0
+    snapshot_address_burst: float = 30.0
     #: ``lobby`` messages a second per connection (bursts of ``lobby_burst``).
     lobby_rate: float = 1.0
     lobby_burst: float = 5.0
@@ -231,4 +243,12 @@ class Settings:
     #: account before is held only to ``login_failures`` for it (spades/server/auth.py).
     login_account_failures: int = 100
     login_address_failures: int = 100
+    #: Sign-ins that reach their password check a second per client address, all its
+    #: names together (bursts; 0: no limit). Each is an argon2 check (0.16 s of CPU, 64 MiB)
+    #: on the password workers every sign-in and registration waits for; only failures
+    #: were counted, so one account's right password, sent again and again at the HTTP
+    #: rate, kept the machine's cores busy. A sign-in refused by the failure limits above
+    #: spends none of it.
+    login_address_rate: float = 1.0
+    login_address_burst: float = 20.0
     web_static: str | None = None

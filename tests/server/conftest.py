@@ -18,8 +18,11 @@ def settings(database: str, tmp_path: Path) -> Settings:
     """Every in-process server test runs once on SQLite and once on PostgreSQL. Its clients
     act as fast as the server answers, so the message rate per connection is off (a whole
     match between two test clients went over 20 a second on a fast machine, or in bursts on
-    a busy one); the tests of that rate set it themselves (test_fuzz, test_attack_limits)."""
+    a busy one); the tests of that rate set it themselves (test_fuzz, test_attack_limits).
+    So is the rate of ``resync`` and ``sheet`` (tests ask for a snapshot after a step;
+    test_attack_round5 sets it)."""
     return Settings(db=database, bot_executor="inline", cpu_delay=0.0, rate_per_second=0.0,
+                    snapshot_rate=0.0, snapshot_address_rate=0.0,
                     web_static=str(tmp_path / "noweb"))
 
 

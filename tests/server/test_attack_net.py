@@ -134,7 +134,9 @@ def test_slow_readers_are_dropped_and_memory_stays_bounded(
         serve: Callable[..., Server]) -> None:
     server = serve("--limit", "http_rate=0", "--limit", "chat_rate=0",  # (the chat history
                    "--limit", "table_chat_rate=0",                   # is written quickly)
-                   "--limit", "chat_address_rate=0")
+                   "--limit", "chat_address_rate=0",
+                   "--limit", "snapshot_rate=0",  # (resyncs fill the queues)
+                   "--limit", "snapshot_address_rate=0")
     assert isinstance(server, LimitedServer)
     readers: list[RawSocket] = []
     try:

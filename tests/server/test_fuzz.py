@@ -56,7 +56,9 @@ def hostile(rng: random.Random, table_id: str) -> list[str | bytes]:
 @pytest.fixture
 def fast_client(tmp_path: Path) -> Iterator[TestClient]:
     s = Settings(db=str(tmp_path / "f.sqlite3"), bot_executor="inline", cpu_delay=0.0,
-                 rate_per_second=10000, rate_burst=10000, web_static=str(tmp_path / "x"))
+                 rate_per_second=10000, rate_burst=10000, snapshot_rate=0.0,
+                 snapshot_address_rate=0.0,
+                 web_static=str(tmp_path / "x"))
     with in_process(s) as c:
         yield c
 
