@@ -636,7 +636,9 @@ export class TableView {
       if (item.type === "deal" && v && this.isPlayer) {
         if (v.hand) this.say(this.handSummary(v.hand), { event: true });
         else if (v.hand === null) this.say("Your cards are face down: you may bid Blind Nil before you look.", { event: true });
-      } else if (item.type === "look" && item.seat === this.mySeat && this.isPlayer && v && v.hand) {
+      } else if ((item.type === "look" || (item.type === "bid" && item.bid === "blind-nil"))
+        && item.seat === this.mySeat && this.isPlayer && v && v.hand) {
+        // looked at, or face up once your Blind Nil is bid (the terminal shows them too)
         this.say(this.handSummary(v.hand), { event: true });
       }
     }

@@ -1,0 +1,31 @@
+"""A blind player's trial by ear and keyboard (cards4net with Blind Nil, a turn timer, a
+reload, a rematch): what the live regions said where it was missing or wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.helpers import Speech, create_cpu_table, wait_my_turn_or_over
+
+
+def test_your_cards_are_told_after_you_bid_blind_nil(new_page: Any, server: str) -> None:
+    """After "You bid Blind Nil." the cards turn face up, but nothing said so or what they
+    were (looking at them says "You hold 13 cards: …"; the terminal shows the hand after a
+    Blind Nil too): a listener had to walk 13 cards with the arrows to learn them."""
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, "Blindear", profile="cards4net", first_dealer=3)
+    assert wait_my_turn_or_over(page) == "bid"
+    speech.wait_for("Your turn to bid. You may bid Blind Nil")
+    page.keyboard.press("Shift+B")
+    page.wait_for_selector("#blind-nil-dialog[open]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "blind-nil-yes"
+    page.keyboard.press("Enter")
+    speech.wait_for("You bid Blind Nil.")
+    told = speech.wait_for("You hold 13 cards")
+    after = [s["text"] for s in speech.all()]
+    # said at once, before the next player's bid
+    i = after.index(told["text"])
+    assert after[i - 1] == "You bid Blind Nil.", after[i - 3:i + 1]
+    assert not page.errors, page.errors
