@@ -29,3 +29,17 @@ def test_your_cards_are_told_after_you_bid_blind_nil(new_page: Any, server: str)
     i = after.index(told["text"])
     assert after[i - 1] == "You bid Blind Nil.", after[i - 3:i + 1]
     assert not page.errors, page.errors
+
+
+def test_every_column_of_the_lobby_has_a_name(new_page: Any, server: str) -> None:
+    """The lobby's table of open tables had a last column (Join / Watch) with an empty
+    header: walking its cells, a screen reader named that column with nothing (axe:
+    empty-table-header)."""
+    host = new_page()
+    create_cpu_table(host, server, "Lobbyear", table_name="Lobby ear table")
+    page = new_page()
+    page.goto(server + "#/lobby")
+    page.wait_for_selector(".lobby-table thead th")
+    heads = page.eval_on_selector_all(".lobby-table thead th", "els => els.map(e => e.textContent.trim())")
+    assert all(heads), heads
+    assert heads[-1] == "Action", heads

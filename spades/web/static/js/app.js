@@ -818,7 +818,9 @@ class App {
     if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
     const table = h("table", { class: "lobby-table" },
       h("caption", { class: "sr-only" }, "Open tables"),
-      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null }, t)))));
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", "Action"].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null },
+        // the Join / Watch column: named for a screen reader, blank on the screen
+        t === "Action" ? h("span", { class: "sr-only" }, t) : t)))));
     const body = h("tbody");
     for (const t of this.lobby) {
       const timer = t.turn_timer ? `${t.turn_timer}s` : "off";
