@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import Speech, create_cpu_table, wait_my_turn_or_over
+from tests.web.helpers import Speech, create_cpu_table, tab_to, wait_my_turn_or_over
+from tests.web.test_rematch import rematch_room
 
 
 def test_your_cards_are_told_after_you_bid_blind_nil(new_page: Any, server: str) -> None:
@@ -43,3 +44,21 @@ def test_every_column_of_the_lobby_has_a_name(new_page: Any, server: str) -> Non
     heads = page.eval_on_selector_all(".lobby-table thead th", "els => els.map(e => e.textContent.trim())")
     assert all(heads), heads
     assert heads[-1] == "Action", heads
+
+
+def test_joining_the_rematch_does_not_say_you_left_the_table_you_sit_at(new_page: Any,
+                                                                       server: str) -> None:
+    """Joining the rematch (the new table has the old one's name), the friend heard "You left
+    Club evening." and at once "You sit … at Club evening.": as if thrown out of the table
+    just joined. What is left is the match that is over, for its rematch."""
+    _olga, fred, _seat = rematch_room(new_page, server, "Olgaear", "Fredear")
+    said = Speech(fred)
+    said.wait_for("Olgaear started a rematch")
+    fred.wait_for_selector("#match-over[open] #rematch-join")
+    tab_to(fred, "rematch-join", 12)
+    fred.keyboard.press("Enter")
+    said.wait_for("You sit")
+    told = [s["text"] for s in said.all()]
+    assert "You left Club evening." not in told, told
+    assert "You left the finished match for its rematch." in told, told
+    assert not fred.errors, fred.errors

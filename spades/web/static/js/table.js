@@ -1832,6 +1832,12 @@ export class TableView {
     if (next && next.table.id !== this.id) return;
     this.app.conn.send({ type: "leave", table_id: this.id });
     const name = this.msg.table.name || "the table";
+    // for its rematch, which has the same name: not "You left Club evening." then "You sit …
+    // at Club evening."
+    if (this.toRematch && this.status === "finished") {
+      this.say(this.isPlayer ? "You left the finished match for its rematch." : "You stopped watching the finished match, for its rematch.");
+      return;
+    }
     this.say(!this.isPlayer ? `You stopped watching ${name}.` : this.status === "active"
       ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
       : `You left ${name}.`);
@@ -1999,6 +2005,7 @@ export class TableView {
     const locked = watcher && this.msg.table.options && this.msg.table.options.private && !this.invite;
     const follow = (watch) => {
       if (this.invite) store.setInvite(id, this.invite);
+      this.toRematch = true; // (depart() says what is left: the match that is over)
       location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     };
     box = h("section", { class: "panel rematch-box", id: "rematch-box", "aria-labelledby": "rematch-title" },
