@@ -62,3 +62,29 @@ def test_joining_the_rematch_does_not_say_you_left_the_table_you_sit_at(new_page
     assert "You left Club evening." not in told, told
     assert "You left the finished match for its rematch." in told, told
     assert not fred.errors, fred.errors
+
+
+def test_the_keys_and_the_score_sheet_open_at_their_start(new_page: Any, server: str) -> None:
+    """? at the table opened the Keys dialog with the focus on the "Settings" link in the
+    middle of its first sentence (a screen reader said "Keys, dialog, Settings, link"; Enter
+    there took the player away from the table), and the Score sheet with the focus on Close,
+    after the whole sheet (reading on from there: nothing). Both now start at their heading,
+    as the end-of-match box does; Escape gives the focus back."""
+    page = new_page()
+    create_cpu_table(page, server, "Keysear", profile="game93")
+    assert wait_my_turn_or_over(page) == "bid"
+    page.keyboard.press("j")
+    page.keyboard.press("?")
+    page.wait_for_selector("#help-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "help-title"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#help-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'hand'")
+    page.focus("#sheet-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "sheet-title"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet-dialog:not([open])", state="attached")
+    page.wait_for_function("document.activeElement.id === 'sheet-btn'")
+    assert not page.errors, page.errors

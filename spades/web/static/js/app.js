@@ -1014,7 +1014,7 @@ class App {
       opener = button;
       const body = dlg.querySelector("#sheet-body");
       clear(body).append(h("p", {}, "Loading…"));
-      if (!dlg.open) dlg.showModal();
+      if (!dlg.open) { dlg.showModal(); dlg.querySelector("#sheet-title").focus(); }
       try {
         const d = await api("GET", `/api/tables/${encodeURIComponent(it.game_id)}/sheet`);
         clear(body).append(...sheetContent(d, namer));
@@ -1354,11 +1354,13 @@ class App {
     let dlg = document.getElementById("help-dialog");
     if (!dlg) {
       dlg = h("dialog", { id: "help-dialog", class: "help-dialog", "aria-labelledby": "help-title" },
-        h("h2", { id: "help-title" }, "Keys"), ...this.helpContent(),
+        h("h2", { id: "help-title", tabindex: "-1" }, "Keys"), ...this.helpContent(),
         h("form", { method: "dialog", class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Close")));
       document.body.append(dlg);
     }
-    if (!dlg.open) dlg.showModal();
+    // at its start (a screen reader reads on from there), not on the first link, "Settings"
+    // in its first sentence, which would take a player away from the table
+    if (!dlg.open) { dlg.showModal(); dlg.querySelector("#help-title").focus(); }
   }
 
   renderSettings() {

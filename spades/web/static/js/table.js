@@ -112,7 +112,8 @@ export function trapTab(e, box) {
  * a match of the history (the same dialog, filled by :func:`sheetContent`). */
 export function sheetDialog() {
   return h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
-    h("h2", { id: "sheet-title" }, "Score sheet"),
+    // (focused when it opens: read from its start, not from Close after the whole sheet)
+    h("h2", { id: "sheet-title", tabindex: "-1" }, "Score sheet"),
     h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
     h("form", { method: "dialog", class: "button-row" },
       h("button", { type: "submit", class: "primary" }, "Close")));
@@ -2895,7 +2896,7 @@ export class TableView {
     if (!dlg) return;
     if (!this.sheetData) { this.pendingSheet = true; this.requestSheet(); }
     this.renderSheet();
-    if (!dlg.open) dlg.showModal();
+    if (!dlg.open) { dlg.showModal(); dlg.querySelector("#sheet-title").focus(); }
   }
 
   renderSheet() {
