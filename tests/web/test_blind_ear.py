@@ -88,3 +88,28 @@ def test_the_keys_and_the_score_sheet_open_at_their_start(new_page: Any, server:
     page.wait_for_selector("#sheet-dialog:not([open])", state="attached")
     page.wait_for_function("document.activeElement.id === 'sheet-btn'")
     assert not page.errors, page.errors
+
+
+# the text of an element as a screen reader reads it: aria-hidden left out, sr-only text in
+SPOKEN = """(el) => {
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
+    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
+    return [...n.childNodes].map(walk).join('');
+  };
+  return walk(el).replace(/\\s+/g, ' ').trim();
+}"""
+
+
+def test_the_lobby_says_the_turn_timer_in_seconds(new_page: Any, server: str) -> None:
+    """The lobby's Timer column read "30s" (a speech synthesizer says "thirties"); it says
+    "30 seconds" now, and shows "30s" as before."""
+    host = new_page()
+    create_cpu_table(host, server, "Timerear", table_name="Timer ear table", timer=30)
+    page = new_page()
+    page.goto(server + "#/lobby")
+    row = page.locator(".lobby-table tbody tr", has_text="Timer ear table")
+    row.wait_for()
+    spoken = row.evaluate(SPOKEN)
+    assert "30 seconds" in spoken and "30s" not in spoken, spoken
+    assert "30s" in row.inner_text()

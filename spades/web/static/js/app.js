@@ -823,15 +823,16 @@ class App {
         t === "Action" ? h("span", { class: "sr-only" }, t) : t)))));
     const body = h("tbody");
     for (const t of this.lobby) {
-      const timer = t.turn_timer ? `${t.turn_timer}s` : "off";
+      // "30s" on the screen, "30 seconds" to a screen reader (a synthesizer says "thirties")
+      const timer = () => (t.turn_timer ? [h("span", { "aria-hidden": "true" }, `${t.turn_timer}s`), h("span", { class: "sr-only" }, `${t.turn_timer} seconds`)] : "off");
       body.append(h("tr", {},
         // on a phone the rules and the timer go under the name (their columns are hidden)
         h("th", { scope: "row" }, t.name || t.id, t.owner ? [h("br"), h("small", {}, `owner ${t.owner}`)] : null,
-          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer ${timer}`)),
+          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer `, timer())),
         h("td", { class: "wide-only" }, t.profile),
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
         h("td", {}, t.paused ? "paused: waits for its players" : t.status),
-        h("td", { class: "wide-only" }, timer),
+        h("td", { class: "wide-only" }, timer()),
         h("td", {}, t.paused ? null : (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
           return h("a", { class: "button small", href: `#/${verb === "Join" ? "table" : "watch"}/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
