@@ -163,12 +163,14 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
     held = ", ".join(parts)
     mates = [m for m in obs.sides[obs.my_side] if m != obs.seat]
     nil_mate = next((m for m in mates if obs.bids[m] == 0), None)
+    # a Blind Nil is said as one, and Nil with its capital, as the bids say them
+    mate_nil = "Blind Nil" if nil_mate is not None and obs.blind[nil_mate] else "Nil"
     if rules.bidding == "whiz":
         return f"Bid {n}: Whiz allows only Nil or your {spades} spades, and {n} is the safer."
     if abs(n - float(f"{est:.1f}")) < 0.5:  # the worth as said rounds to the bid
         extra = ""
         if nil_mate is not None:
-            extra = f"; {_partner(obs, nil_mate, who)} bid nil, so you will need to cover"
+            extra = f"; {_partner(obs, nil_mate, who)} bid {mate_nil}, so you will need to cover"
         return f"Bid {n}: your hand is worth about {est:.1f} tricks ({held}){extra}."
     numbers = [a - BID_BASE for a in obs.legal_actions if BID_BASE < a < BLIND_NIL]
     if n > est:
@@ -176,7 +178,7 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
             return f"Bid {n}: the lowest number bid allowed here."
         if nil_mate is not None:
             return (f"Bid {n}: more than your cards promise on their own ({held}), because "
-                    f"{_partner(obs, nil_mate, who)} bid nil and you will be covering, "
+                    f"{_partner(obs, nil_mate, who)} bid {mate_nil} and you will be covering, "
                     "winning tricks your partner must lose.")
         return (f"Bid {n}: a bold bid for {held}; played out over likely deals, this hand "
                 "takes more tricks than its high cards suggest.")

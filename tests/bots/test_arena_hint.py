@@ -382,3 +382,28 @@ def test_a_hint_under_blind_nil_names_it_blind_nil() -> None:
     nil_talk = [s for s in said if "Nil" in s]
     assert nil_talk, said
     assert all("Blind Nil" in s for s in nil_talk), nil_talk
+
+
+def test_a_bid_hint_after_a_partners_blind_nil_names_it_blind_nil() -> None:
+    """A blind trial heard "Your partner North bids Blind Nil.", then the hint "bid 2: …; your
+    partner North bid nil, so you will need to cover": a Blind Nil is said as one (and Nil
+    with its capital, as the bids say it)."""
+    import random
+
+    from spades.engine import BLIND_NIL, LOOK
+
+    said: list[str] = []
+    for seed in range(40):
+        m = Match(profile("cards4net"), dealer=3, rng=random.Random(seed))
+        m.apply(BLIND_NIL)  # North, first to bid, before looking
+        while m.current_player != 2:  # East looks and bids
+            m.apply(LOOK if LOOK in m.legal_actions() else m.legal_actions()[1])
+        if LOOK in m.legal_actions():
+            m.apply(LOOK)
+        reason = hint(m.observation(2), worlds=4).reason
+        if "nil" in reason.lower():
+            said.append(reason)
+        if len(said) >= 4:
+            break
+    assert said
+    assert all("bid Blind Nil" in s for s in said), said

@@ -818,18 +818,21 @@ class App {
     if (!this.lobby.length) { box.append(h("p", {}, "No open tables right now.")); return; }
     const table = h("table", { class: "lobby-table" },
       h("caption", { class: "sr-only" }, "Open tables"),
-      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", ""].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null }, t)))));
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Players", "Status", "Timer", "Action"].map((t) => h("th", { scope: "col", class: t === "Rules" || t === "Timer" ? "wide-only" : null },
+        // the Join / Watch column: named for a screen reader, blank on the screen
+        t === "Action" ? h("span", { class: "sr-only" }, t) : t)))));
     const body = h("tbody");
     for (const t of this.lobby) {
-      const timer = t.turn_timer ? `${t.turn_timer}s` : "off";
+      // "30s" on the screen, "30 seconds" to a screen reader (a synthesizer says "thirties")
+      const timer = () => (t.turn_timer ? [h("span", { "aria-hidden": "true" }, `${t.turn_timer}s`), h("span", { class: "sr-only" }, `${t.turn_timer} seconds`)] : "off");
       body.append(h("tr", {},
         // on a phone the rules and the timer go under the name (their columns are hidden)
         h("th", { scope: "row" }, t.name || t.id, t.owner ? [h("br"), h("small", {}, `owner ${t.owner}`)] : null,
-          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer ${timer}`)),
+          h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer `, timer())),
         h("td", { class: "wide-only" }, t.profile),
         h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
         h("td", {}, t.paused ? "paused: waits for its players" : t.status),
-        h("td", { class: "wide-only" }, timer),
+        h("td", { class: "wide-only" }, timer()),
         h("td", {}, t.paused ? null : (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
           return h("a", { class: "button small", href: `#/${verb === "Join" ? "table" : "watch"}/${t.id}`, "aria-label": `${verb} ${t.name || t.id}` }, verb);
@@ -1012,7 +1015,7 @@ class App {
       opener = button;
       const body = dlg.querySelector("#sheet-body");
       clear(body).append(h("p", {}, "Loading…"));
-      if (!dlg.open) dlg.showModal();
+      if (!dlg.open) { dlg.showModal(); dlg.querySelector("#sheet-title").focus(); }
       try {
         const d = await api("GET", `/api/tables/${encodeURIComponent(it.game_id)}/sheet`);
         clear(body).append(...sheetContent(d, namer));
@@ -1374,11 +1377,13 @@ class App {
     let dlg = document.getElementById("help-dialog");
     if (!dlg) {
       dlg = h("dialog", { id: "help-dialog", class: "help-dialog", "aria-labelledby": "help-title" },
-        h("h2", { id: "help-title" }, "Keys"), ...this.helpContent(),
+        h("h2", { id: "help-title", tabindex: "-1" }, "Keys"), ...this.helpContent(),
         h("form", { method: "dialog", class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Close")));
       document.body.append(dlg);
     }
-    if (!dlg.open) dlg.showModal();
+    // at its start (a screen reader reads on from there), not on the first link, "Settings"
+    // in its first sentence, which would take a player away from the table
+    if (!dlg.open) { dlg.showModal(); dlg.querySelector("#help-title").focus(); }
   }
 
   renderSettings() {

@@ -112,7 +112,8 @@ export function trapTab(e, box) {
  * a match of the history (the same dialog, filled by :func:`sheetContent`). */
 export function sheetDialog() {
   return h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
-    h("h2", { id: "sheet-title" }, "Score sheet"),
+    // (focused when it opens: read from its start, not from Close after the whole sheet)
+    h("h2", { id: "sheet-title", tabindex: "-1" }, "Score sheet"),
     h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
     h("form", { method: "dialog", class: "button-row" },
       h("button", { type: "submit", class: "primary" }, "Close")));
@@ -683,7 +684,9 @@ export class TableView {
       if (item.type === "deal" && v && this.isPlayer) {
         if (v.hand) this.say(this.handSummary(v.hand), { event: true });
         else if (v.hand === null) this.say("Your cards are face down: you may bid Blind Nil before you look.", { event: true });
-      } else if (item.type === "look" && item.seat === this.mySeat && this.isPlayer && v && v.hand) {
+      } else if ((item.type === "look" || (item.type === "bid" && item.bid === "blind-nil"))
+        && item.seat === this.mySeat && this.isPlayer && v && v.hand) {
+        // looked at, or face up once your Blind Nil is bid (the terminal shows them too)
         this.say(this.handSummary(v.hand), { event: true });
       }
     }
@@ -1890,6 +1893,12 @@ export class TableView {
     if (next && next.table.id !== this.id) return;
     this.app.conn.send({ type: "leave", table_id: this.id });
     const name = this.msg.table.name || "the table";
+    // for its rematch, which has the same name: not "You left Club evening." then "You sit …
+    // at Club evening."
+    if (this.toRematch && this.status === "finished") {
+      this.say(this.isPlayer ? "You left the finished match for its rematch." : "You stopped watching the finished match, for its rematch.");
+      return;
+    }
     this.say(!this.isPlayer ? `You stopped watching ${name}.` : this.status === "active"
       ? `You left ${name}: a CPU plays for you until you return (Your tables, on the home page).`
       : `You left ${name}.`);
@@ -2057,6 +2066,7 @@ export class TableView {
     const locked = watcher && this.msg.table.options && this.msg.table.options.private && !this.invite;
     const follow = (watch) => {
       if (this.invite) store.setInvite(id, this.invite);
+      this.toRematch = true; // (depart() says what is left: the match that is over)
       location.hash = `#/${watch ? "watch" : "table"}/${id}`;
     };
     box = h("section", { class: "panel rematch-box", id: "rematch-box", "aria-labelledby": "rematch-title" },
@@ -2946,7 +2956,7 @@ export class TableView {
     if (!dlg) return;
     if (!this.sheetData) { this.pendingSheet = true; this.requestSheet(); }
     this.renderSheet();
-    if (!dlg.open) dlg.showModal();
+    if (!dlg.open) { dlg.showModal(); dlg.querySelector("#sheet-title").focus(); }
   }
 
   renderSheet() {
