@@ -113,3 +113,20 @@ def test_the_lobby_says_the_turn_timer_in_seconds(new_page: Any, server: str) ->
     spoken = row.evaluate(SPOKEN)
     assert "30 seconds" in spoken and "30s" not in spoken, spoken
     assert "30s" in row.inner_text()
+
+
+def test_the_lobby_says_players_and_status_in_words(new_page: Any, server: str) -> None:
+    """A lobby row was read "1 of 4" with the server's own status word, "active" (and "· 3
+    open", whose dot a screen reader leaves unsaid: "1 of 4 3 open"); it says "1 of 4
+    players" and "playing" now, and shows what it showed."""
+    host = new_page()
+    create_cpu_table(host, server, "Wordsear", table_name="Words ear table", timer=30)
+    page = new_page()
+    page.goto(server + "#/lobby")
+    row = page.locator(".lobby-table tbody tr", has_text="Words ear table")
+    row.wait_for()
+    page.wait_for_function("""() => [...document.querySelectorAll('.lobby-table tbody tr')]
+      .some((r) => r.textContent.includes('Words ear table') && r.textContent.includes('playing'))""")
+    spoken = row.evaluate(SPOKEN)
+    assert "1 of 4 players" in spoken and "playing" in spoken, spoken
+    assert "active" not in spoken, spoken

@@ -16,6 +16,8 @@ const STILL_OPENING_MS = 3000;
 /** How JSON.parse says the text ended too early (Chromium, Firefox, Safari). */
 const ENDED = /end of JSON|Unexpected end|end of data|Unexpected EOF/i;
 /** How the server refuses an upload for review past its caps on records kept (413). */
+/** A lobby row's status in words (the server's are "waiting", "active", "finished"). */
+const LOBBY_STATUS = { waiting: "waiting to start", active: "playing", finished: "finished" };
 const NO_ROOM = /^no room to keep this (record for review|upload to continue)/;
 
 /** The offset of the first byte of ``bytes`` that is not UTF-8 (a lead byte with its
@@ -830,8 +832,11 @@ class App {
         h("th", { scope: "row" }, t.name || t.id, t.owner ? [h("br"), h("small", {}, `owner ${t.owner}`)] : null,
           h("small", { class: "narrow-only" }, h("br"), `${t.profile}, timer `, timer())),
         h("td", { class: "wide-only" }, t.profile),
-        h("td", {}, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
-        h("td", {}, t.paused ? "paused: waits for its players" : t.status),
+        // "2 of 4 · 2 open" on the screen; in words to a screen reader, which leaves the dot
+        // unsaid ("2 of 4 2 open")
+        h("td", {}, h("span", { "aria-hidden": "true" }, `${t.humans} of ${t.players}${t.open_seats ? ` · ${t.open_seats} open` : ""}`),
+          h("span", { class: "sr-only" }, `${t.humans} of ${t.players} players${t.open_seats ? `, ${plural(t.open_seats, "place")} open` : ""}`)),
+        h("td", {}, t.paused ? "paused: waits for its players" : LOBBY_STATUS[t.status] || t.status),
         h("td", { class: "wide-only" }, timer()),
         h("td", {}, t.paused ? null : (() => {
           const verb = t.status === "waiting" && t.open_seats ? "Join" : "Watch";
