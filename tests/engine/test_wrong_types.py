@@ -335,6 +335,21 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     ("winner of a profile name", lambda: __import__("spades.engine.scoring").engine.scoring
      .winner("cardems", [0, 0], 1), TypeError,
      r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    # (winner(rules, 5, 3) was "'int' object is not iterable", winner(rules, [1, 'x'], 3)
+    # "'>' not supported between instances of 'str' and 'int'", and three scores for two
+    # sides, or hands_played='x', were taken)
+    ("winner of one score", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), 5, 3), TypeError,
+     r"^scores must be a whole number per side, like \[120, 85\], not 5$"),
+    ("winner of a score as text", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), [1, "x"], 3), TypeError,
+     r"^scores must be a whole number per side, like \[120, 85\], not \[1, 'x'\]$"),
+    ("winner of a score too many", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), [500, 0, 0], 3), ValueError,
+     r"^scores: 2 sides need 2 scores, not 3$"),
+    ("winner of hands played as text", lambda: __import__("spades.engine.scoring").engine
+     .scoring.winner(profile("cardems"), [500, 0], "3"), TypeError,
+     r"^hands_played must be a whole number 0 or more, not '3'$"),
     # (score_side's seats=0 was "'int' object is not iterable", bids=None "object of type
     # 'NoneType' has no len()", bags_before='9' "can only concatenate str (not "int") to str"
     # in pure Python and mypyc's "int object expected; got str" compiled)
