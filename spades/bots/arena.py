@@ -400,10 +400,10 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
         raise TypeError("run_arena takes an ArenaConfig, like ArenaConfig(a='expert', "
                         "b='beginner', rules=profile('cardems'), deals=10, seed=1), "
                         f"not {what}")
-    count = whole_number(jobs)
-    if count is None or count < 1:
+    processes = whole_number(jobs)
+    if processes is None or processes < 1:
         raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}"[:200])
-    jobs = count
+    jobs = processes
     earlier = {i: o for i, o in (done or {}).items() if 0 <= i < cfg.deals}
     tasks = [(cfg, i) for i in range(cfg.deals) if i not in earlier]
     arrived: list[float] = []
