@@ -270,7 +270,11 @@ def _validate_teams(teams: Teams, players: int) -> None:
         raise bad("there must be at least two sides")
     seats = [s for side in teams for s in side]
     if sorted(seats) != list(range(players)):
-        raise bad(f"every seat 0 to {players - 1} must be on exactly one side, got {list(map(list, teams))}")
+        why = f"every seat 0 to {players - 1} must be on exactly one side, got {list(map(list, teams))}"
+        if sorted(seats) == list(range(len(seats))):  # the seating of another count (a default)
+            why += (f": those are teams of {len(seats)} players; give the teams of {players} "
+                    "(teams=None: everyone alone)")
+        raise bad(why)
     sizes = {len(side) for side in teams}
     if len(sizes) != 1 or sizes.pop() < 2:
         raise bad("sides must be of equal size, two or more players each")

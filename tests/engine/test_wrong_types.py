@@ -650,3 +650,20 @@ def test_a_name_given_as_a_knob_is_told_it_is_the_rules_own(make: Any) -> None:
                                          r"own are Rules\(name='mine', \.\.\.knobs\)$"):
         make()
     assert Rules(name="mine").name == "mine"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Rules(name="mine", players=3),
+    lambda: profile("cardems").replace(players=3),
+    lambda: __import__("spades.engine").engine.rules_from_json({"preset": "custom",
+                                                                 "players": 3}),
+])
+def test_another_count_of_players_with_the_default_teams_says_to_give_teams(make: Any) -> None:
+    # Rules(name="mine", players=3) said only "teams: every seat 0 to 2 must be on exactly
+    # one side, got [[0, 2], [1, 3]]": teams the caller never gave.
+    with pytest.raises(RulesError, match=r"^teams: every seat 0 to 2 must be on exactly one "
+                                         r"side, got \[\[0, 2\], \[1, 3\]\]: those are teams "
+                                         r"of 4 players; give the teams of 3 \(teams=None: "
+                                         r"everyone alone\)$"):
+        make()
+    assert Rules(name="mine", players=3, teams=None).sides == ((0,), (1,), (2,))
