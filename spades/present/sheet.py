@@ -87,7 +87,9 @@ def marked_once(rules: Rules, names: list[str] | None = None) -> Callable[[int],
 def bag_warning(rules: Rules, bags: int) -> str:
     """Seed 004's warning within three bags of the next penalty ('' when not close; see
     :func:`spades.engine.scoring.bags_to_warn`); ``bags`` is a side's bag count (a whole
-    number, else ``TypeError``)."""
+    number, else ``TypeError``; so are rules that are not a :class:`Rules`)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
     if isinstance(bags, bool) or not isinstance(bags, int):
         raise TypeError(f"bags: a side's bag count (a whole number), not {bags!r}"[:200])
     if left := bags_to_warn(rules, bags):

@@ -220,6 +220,14 @@ def _playing(rules: Rules) -> Match:
     return match
 
 
+def _scored() -> Any:
+    """The result of a one-hand cardems match, played with the lowest legal actions."""
+    match = Match(profile("cardems", one_hand=True), rng=random.Random(3))
+    while not match.is_over():
+        match.apply(match.legal_actions()[0])
+    return match.results[0]
+
+
 WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     # (what, call, error, message): the same in the compiled build as in pure Python (the
     # compiled one said mypyc's "int object expected; got str" and the like)
@@ -335,6 +343,15 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     ("winner of a profile name", lambda: __import__("spades.engine.scoring").engine.scoring
      .winner("cardems", [0, 0], 1), TypeError,
      r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    # (engine.md's HandResult.nil_bids(rules, side): a side not at the table was IndexError:
+    # tuple index out of range, rules by name AttributeError: 'str' object has no attribute
+    # 'sides', blind="yes" counted no Nil at all)
+    ("nil_bids of a side not at the table", lambda: _scored().nil_bids(profile("cardems"), 2),
+     ValueError, r"^side: a side from 0 to 1, not 2$"),
+    ("nil_bids of a profile name", lambda: _scored().nil_bids("cardems", 0), TypeError,
+     r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    ("nil_bids of blind as text", lambda: _scored().nil_bids(profile("cardems"), 0, "yes"),
+     TypeError, r"^blind must be True or False, not 'yes'$"),
     # (winner(rules, 5, 3) was "'int' object is not iterable", winner(rules, [1, 'x'], 3)
     # "'>' not supported between instances of 'str' and 'int'", and three scores for two
     # sides, or hands_played='x', were taken)

@@ -78,3 +78,11 @@ def test_names_that_are_no_list_are_refused_by_name(names: Any) -> None:
     with pytest.raises(TypeError, match=message):
         seat_name(profile("cardems"), 0, names)
     assert "Ann and Cy" in score_sheet(_played(), ("Ann", "Bob", "Cy", "Di"))  # type: ignore[arg-type]
+
+
+def test_bag_warning_refuses_rules_given_by_name() -> None:
+    # bag_warning("cardems", 8) was AttributeError: 'str' object has no attribute 'bag_limit'.
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$"):
+        bag_warning("cardems", 8)  # type: ignore[arg-type]
+    assert bag_warning(profile("cardems"), 8) == "2 bags from a penalty"
