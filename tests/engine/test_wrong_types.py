@@ -401,6 +401,17 @@ def test_suggested_bid_takes_a_mask_of_any_integer_type() -> None:
         hand, profile("cardems")) == 6
 
 
+def test_a_numpy_seed_deals_as_that_int_and_a_seed_of_no_kind_is_refused_by_name() -> None:
+    # Match.new(rules, np.int64(3)) raised Python's "The only supported seed types are:
+    # None, int, float, str, bytes, and bytearray."
+    np = pytest.importorskip("numpy")
+    assert Match.new(profile("cardems"), np.int64(3)).hands == Match.new(
+        profile("cardems"), 3).hands
+    with pytest.raises(TypeError, match=r"^seed must be a whole number or text, like "
+                                        r"Match\.new\(rules, 7\), not \[3\]$"):
+        Match.new(profile("cardems"), [3])
+
+
 def test_a_text_seed_deals_in_either_build() -> None:
     # Match.new(rules, "x") dealt in pure Python; compiled, it was "int or None object expected".
     assert Match.new(profile("cardems"), "x").hands == Match.new(profile("cardems"), "x").hands
