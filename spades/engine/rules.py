@@ -243,7 +243,8 @@ def _validate(r: Rules) -> None:
         not isinstance(r.turn_timer, int) or isinstance(r.turn_timer, bool)
         or not 5 <= r.turn_timer <= 600
     ):
-        raise bad("turn_timer", f"must be off (null) or 5 to 600 seconds, not {r.turn_timer!r}")
+        raise bad("turn_timer", f"must be off (null) or a whole number of seconds, 5 to 600, "
+                                f"not {r.turn_timer!r}")
     hand_size = deck_mask(r.players, r.jokers).bit_count() // r.players
     if r.hard_contract_from is not None and (
         not isinstance(r.hard_contract_from, int) or not 0 <= r.hard_contract_from < hand_size

@@ -695,3 +695,13 @@ def test_another_count_of_players_with_the_default_teams_says_to_give_teams(make
                                          r"everyone alone\)$"):
         make()
     assert Rules(name="mine", players=3, teams=None).sides == ((0,), (1,), (2,))
+
+
+@pytest.mark.parametrize("timer", [20.0, "20"])
+def test_a_turn_timer_in_range_but_no_whole_number_says_whole(timer: object) -> None:
+    # profile("race400", turn_timer=20.0) said "must be off (null) or 5 to 600 seconds, not
+    # 20.0": 20 is from 5 to 600; what is wrong is that it is not a whole number.
+    with pytest.raises(RulesError, match=r"^turn_timer: must be off \(null\) or a whole number "
+                                         r"of seconds, 5 to 600, not "):
+        profile("race400", turn_timer=timer)
+    assert profile("race400", turn_timer=20).turn_timer == 20
