@@ -410,10 +410,13 @@ def _teams_tuple(teams: Any) -> Teams:
     for k, side in enumerate(teams):
         if not isinstance(side, Sequence) or isinstance(side, str):
             raise RulesError(f"teams: side {k}: must be a list of seat numbers, not {shown(side)}")
+        seats = []
         for s in side:
-            if not isinstance(s, int) or isinstance(s, bool):
+            number = whole_number(s)  # (a numpy integer is that seat, as for every knob)
+            if number is None:
                 raise RulesError(f"teams: side {k}: a seat must be a whole number, not {shown(s)}")
-        out.append(tuple(side))
+            seats.append(number)
+        out.append(tuple(seats))
     return tuple(out)
 
 

@@ -705,3 +705,15 @@ def test_a_turn_timer_in_range_but_no_whole_number_says_whole(timer: object) -> 
                                          r"of seconds, 5 to 600, not "):
         profile("race400", turn_timer=timer)
     assert profile("race400", turn_timer=20).turn_timer == 20
+
+
+def test_teams_of_numpy_seats_are_those_seats() -> None:
+    # profile("cardems", teams=[[np.int64(0), 2], [1, 3]]) said "teams: side 0: a seat must
+    # be a whole number, not a int64", though a numpy integer is taken for every other knob.
+    np = pytest.importorskip("numpy")
+    rules = profile("race400", players=6, teams=[[np.int64(0), np.int64(3)], [1, 4], [2, 5]])
+    assert rules == profile("race400", players=6, teams=[[0, 3], [1, 4], [2, 5]])
+    assert type(rules.teams[0][0]) is int
+    with pytest.raises(RulesError, match=r"^teams: side 0: a seat must be a whole number, "
+                                         r"not 0\.0$"):
+        profile("cardems", teams=[[0.0, 2], [1, 3]])
