@@ -108,6 +108,10 @@ class Rules:
                 number = whole_number(value)
                 if number is not None:
                     object.__setattr__(self, knob, number)
+        for knob in _FLAG_KNOBS:  # numpy's bool (from an array of settings): that bool
+            value = getattr(self, knob)
+            if type(value).__name__ in ("bool", "bool_") and type(value).__module__ == "numpy":
+                object.__setattr__(self, knob, bool(value))
         if self.teams is not None and not (
                 isinstance(self.teams, tuple) and all(isinstance(t, tuple) for t in self.teams)):
             # Lists of seats, as profile() and records take them: frozen, so set it here.
@@ -227,8 +231,7 @@ def _validate(r: Rules) -> None:
         v = getattr(r, knob)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise bad(knob, f"must be a whole number 0 or more, not {v!r}")
-    for knob in ("jokers", "nil", "blind_nil", "failed_nil_tricks_count", "bags_reset",
-                 "ten_for_200", "one_hand"):
+    for knob in _FLAG_KNOBS:
         if not isinstance(getattr(r, knob), bool):
             raise bad(knob, f"must be true or false, not {getattr(r, knob)!r}")
     if not isinstance(r.bag_limit, int) or isinstance(r.bag_limit, bool) or r.bag_limit < 1:
@@ -336,6 +339,8 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
 #: The knobs that are whole numbers (or ``None``).
+_FLAG_KNOBS = ("jokers", "nil", "blind_nil", "failed_nil_tricks_count", "bags_reset",
+               "ten_for_200", "one_hand")
 _WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_penalty",
                 "small_contract_bonus", "hard_contract_from", "target", "turn_timer",
                 "timeout_penalty_bags")

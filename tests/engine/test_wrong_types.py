@@ -717,3 +717,14 @@ def test_teams_of_numpy_seats_are_those_seats() -> None:
     with pytest.raises(RulesError, match=r"^teams: side 0: a seat must be a whole number, "
                                          r"not 0\.0$"):
         profile("cardems", teams=[[0.0, 2], [1, 3]])
+
+
+def test_a_numpy_bool_knob_is_that_bool() -> None:
+    # profile("cardems", jokers=np.True_) said "jokers: must be true or false, not np.True_"
+    # (a setting read from a numpy array, as numpy integers are taken for whole knobs).
+    np = pytest.importorskip("numpy")
+    rules = profile("cards4net", jokers=np.True_, blind_nil=np.bool_(False))
+    assert rules == profile("cards4net", jokers=True, blind_nil=False)
+    assert type(rules.jokers) is bool and type(rules.blind_nil) is bool
+    with pytest.raises(RulesError, match=r"^jokers: must be true or false, not 1$"):
+        profile("cardems", jokers=1)
