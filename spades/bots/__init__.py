@@ -23,6 +23,7 @@ from spades.bots.heuristic import BeginnerBot, IntermediateBot
 from spades.bots.hints import Hint, hint
 from spades.bots.human import HUMAN_MODELS, HumanBot
 from spades.engine import Observation
+from spades.engine.actions import whole_number
 
 LEVELS = ("random", "beginner", "intermediate", "expert", "ismcts", "human")
 #: The suffix that turns the expert's adaptation off.
@@ -47,10 +48,18 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Every project bot (not a ``py:`` one, your own code) refuses in ``act`` what is not
     the observation of the seat to act (:func:`~spades.bots.base.check_turn`): a
     ``SpadesError`` (a ``ValueError``) naming the seat and whose turn it is, or a
-    ``TypeError``."""
+    ``TypeError``.
+
+    ``seed`` is a whole number of any integer type (numpy's are that int) or None (a seed
+    of the system's randomness); anything else, a float or text, is a ``TypeError``."""
     if not isinstance(spec, str):
         raise TypeError(not_a_spec(spec, "a bot spec is text like 'expert' or "
                                          "'cmd:python3 my_bot.py'"))
+    if seed is not None:
+        number = whole_number(seed)
+        if number is None:  # (1.5 or "x" seeded the bot all the same, another way)
+            raise TypeError(f"seed: must be a whole number (or None), not {seed!r}"[:200])
+        seed = number
     if spec.startswith("cmd:"):
         from spades.bots.external import ExternalBot
 

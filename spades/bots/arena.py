@@ -392,9 +392,18 @@ def run_arena(cfg: ArenaConfig, jobs: int = 1,
     in ``range(cfg.deals)`` are not played again but counted in the summary (and in
     ``progress``) as if they had been; ``on_outcome`` is only called for deals played
     now. The summary is over the deals in index order, whatever order they finish in.
-    ``jobs`` that is not a whole number 1 or more is a ``ValueError``, as ``--jobs`` is."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    ``jobs`` that is not a whole number 1 or more is a ``ValueError``, as ``--jobs`` is (one
+    of any integer type, numpy's, is that int); ``cfg`` that is not an
+    :class:`ArenaConfig` is a ``TypeError``."""
+    if not isinstance(cfg, ArenaConfig):
+        what = repr(cfg)[:80] if isinstance(cfg, str) else f"a {type(cfg).__name__}"
+        raise TypeError("run_arena takes an ArenaConfig, like ArenaConfig(a='expert', "
+                        "b='beginner', rules=profile('cardems'), deals=10, seed=1), "
+                        f"not {what}")
+    processes = whole_number(jobs)
+    if processes is None or processes < 1:
         raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}"[:200])
+    jobs = processes
     earlier = {i: o for i, o in (done or {}).items() if 0 <= i < cfg.deals}
     tasks = [(cfg, i) for i in range(cfg.deals) if i not in earlier]
     arrived: list[float] = []

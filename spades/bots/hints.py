@@ -22,6 +22,7 @@ from spades.engine import (
     card_name,
     unseen_cards,
 )
+from spades.engine.actions import whole_number
 from spades.engine.cards import (
     SPADE_MASK,
     SPADES,
@@ -73,14 +74,21 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
     (default: :func:`compass_names`). Raises ``ValueError`` when it is not that seat's
     turn (a ``SpadesError``), ``TypeError`` for what is not an observation, and
     ``ValueError`` for ``worlds`` (sampled deals) that is not a whole number 1 or more;
-    ``names`` given as one text (not a list by seat) is a ``TypeError``."""
+    ``names`` given as one text (not a list by seat), or as anything else that is no list,
+    is a ``TypeError``, and so is a ``seed`` that is no whole number (of any integer type)."""
     check_turn(obs, "hint")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise ValueError(f"worlds: must be a whole number 1 or more, not {worlds!r}"[:200])
     if isinstance(names, str):  # (its letters would name the seats)
         raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
                         f"not the text {names!r}"[:200])
-    bot = ExpertBot(seed, worlds=worlds)
+    if names is not None and not isinstance(names, Sequence):
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not {names!r}"[:200])
+    number = whole_number(seed)
+    if number is None:  # (a float or text seeded another search: another hint, silently)
+        raise TypeError(f"seed: must be a whole number, not {seed!r}"[:200])
+    bot = ExpertBot(number, worlds=worlds)
     action = nil_duck(obs, bot.act(obs))
     return Hint(action, explain(obs, action, names))
 

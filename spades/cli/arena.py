@@ -189,7 +189,8 @@ def run(args: argparse.Namespace) -> int:
 def print_report(r: dict[str, Any]) -> None:
     teams = "teams" if r["teams"] else "solo"
     print(f"{r['a']} (A) vs {r['b']} (B): {r['rules']}, {r['players']} players ({teams}), "
-          f"{r['deals']} duplicate {'matches' if r['mode'] == 'matches' else 'deals'}"
+          f"{r['deals']} duplicate {'match' if r['mode'] == 'matches' else 'deal'}"
+          f"{'' if r['deals'] == 1 else ('es' if r['mode'] == 'matches' else 's')}"
           + (f", {r['void']} void" if r["void"] else ""))
     if r["mean"] is None:
         print("A minus B: no result (no deal was played to the end)")

@@ -50,10 +50,11 @@ def register(sub: Any) -> None:
                    "(default: the seat to act; with --hand, 0)")
     p.add_argument("--hand", metavar="CARDS",
                    help="your cards, like 'AS KH 10D 2C ...': a bid hint as the first bidder")
-    p.add_argument("--rules", default="cardems", choices=sorted(PROFILES),
+    p.add_argument("--rules", default=None, choices=sorted(PROFILES),
                    help="rules profile for --hand (default cardems)")
     p.add_argument("--players", type=int, default=None, help="players for --hand")
-    p.add_argument("--seed", type=int, default=1, help="deal of the other cards for --hand")
+    p.add_argument("--seed", type=int, default=None,
+                   help="deal of the other cards for --hand (default 1)")
     p.add_argument("--worlds", type=positive_int, default=HINT_WORLDS,
                    help=f"sampled deals to think with, 1 or more (default {HINT_WORLDS})")
     p.add_argument("--json", action="store_true",
@@ -69,6 +70,12 @@ def _fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if (args.record is None) == (args.hand is None):
         return _fail("give a RECORD file or --hand CARDS (one of the two)")
+    if args.record is not None:  # (they were ignored: the record's own rules were used)
+        given = [name for name, value in (("--rules", args.rules), ("--players", args.players),
+                                          ("--seed", args.seed)) if value is not None]
+        if given:
+            return _fail(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for "
+                         "--hand only: a record holds its own rules and cards")
     try:
         match = _from_hand(args) if args.hand is not None else _from_record(args.record)
         seat = (match.current_player if args.seat is None
@@ -116,7 +123,7 @@ def _from_hand(args: argparse.Namespace) -> Match:
     kwargs: dict[str, Any] = {}
     if args.players is not None:
         kwargs["players"] = args.players
-    rules = profile(args.rules, **kwargs)
+    rules = profile(args.rules or "cardems", **kwargs)
     seat = parse_seat(args.seat, rules.players, "--seat") if args.seat is not None else 0
     mine = 0
     for word in args.hand.replace(",", " ").split():
@@ -129,7 +136,7 @@ def _from_hand(args: argparse.Namespace) -> Match:
     if mine.bit_count() != rules.hand_size:
         raise SpadesError(f"--hand needs {rules.hand_size} cards, not {mine.bit_count()}")
     rest = [c for c in range(54) if rules.deck >> c & 1 and not mine >> c & 1]
-    random.Random(args.seed).shuffle(rest)
+    random.Random(1 if args.seed is None else args.seed).shuffle(rest)
     hands = []
     size = rules.hand_size
     others = iter(range(rules.players - 1))

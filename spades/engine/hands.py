@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spades.engine.actions import BID_BASE, BLIND_NIL
+from spades.engine.actions import BID_BASE, BLIND_NIL, whole_number
+from spades.engine.errors import check_flag
 from spades.engine.rules import Rules
 from spades.engine.scoring import SideScore, nil_score
 
@@ -27,7 +28,16 @@ class HandResult:
 
     def nil_bids(self, rules: Rules, side: int, blind: bool = False) -> tuple[int, ...]:
         """What each Nil bid of ``side`` scored (``blind``: each Blind Nil), in seat order:
-        ``(100, -100)`` for two Nils on one side, one made and one broken."""
+        ``(100, -100)`` for two Nils on one side, one made and one broken. Rules that are
+        not a :class:`Rules`, a side not at the table, or ``blind`` that is not ``True`` or
+        ``False``, are refused by name."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
+        number = whole_number(side)
+        if number is None or not 0 <= number < len(rules.sides):
+            raise ValueError(f"side: a side from 0 to {len(rules.sides) - 1}, not {side!r}"[:200])
+        side = number
+        check_flag("blind", blind)
         return tuple(nil_score(rules, blind, self.tricks[s]) for s in rules.sides[side]
                      if self.bids[s] == 0 and self.blind[s] == blind)
 

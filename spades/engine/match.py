@@ -137,8 +137,16 @@ class Match(HandState):
     @classmethod
     def new(cls, rules: Rules, seed: Any = None, dealer: object = None,
             *, events: object = False) -> Match:
-        """A match dealt from ``random.Random(seed)``."""
-        return cls(rules, rng=random.Random(seed), dealer=dealer, events=events)
+        """A match dealt from ``random.Random(seed)``: a whole number of any integer type
+        (numpy's is that int), text, or None; anything else is a ``TypeError`` naming
+        ``seed``."""
+        number = whole_number(seed)
+        try:
+            rng = random.Random(seed if number is None else number)
+        except TypeError:
+            raise TypeError(f"seed must be a whole number or text, like Match.new(rules, 7), "
+                            f"not {seed!r}"[:200]) from None
+        return cls(rules, rng=rng, dealer=dealer, events=events)
 
     def _reset_hand(self, hands: list[int] | None = None, first: int = -1) -> None:
         """A new hand (see :meth:`HandState._new_hand`) with an empty log."""

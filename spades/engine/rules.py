@@ -108,6 +108,10 @@ class Rules:
                 number = whole_number(value)
                 if number is not None:
                     object.__setattr__(self, knob, number)
+        for knob in _FLAG_KNOBS:  # numpy's bool (from an array of settings): that bool
+            value = getattr(self, knob)
+            if type(value).__name__ in ("bool", "bool_") and type(value).__module__ == "numpy":
+                object.__setattr__(self, knob, bool(value))
         if self.teams is not None and not (
                 isinstance(self.teams, tuple) and all(isinstance(t, tuple) for t in self.teams)):
             # Lists of seats, as profile() and records take them: frozen, so set it here.
@@ -227,8 +231,7 @@ def _validate(r: Rules) -> None:
         v = getattr(r, knob)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise bad(knob, f"must be a whole number 0 or more, not {v!r}")
-    for knob in ("jokers", "nil", "blind_nil", "failed_nil_tricks_count", "bags_reset",
-                 "ten_for_200", "one_hand"):
+    for knob in _FLAG_KNOBS:
         if not isinstance(getattr(r, knob), bool):
             raise bad(knob, f"must be true or false, not {getattr(r, knob)!r}")
     if not isinstance(r.bag_limit, int) or isinstance(r.bag_limit, bool) or r.bag_limit < 1:
@@ -243,7 +246,8 @@ def _validate(r: Rules) -> None:
         not isinstance(r.turn_timer, int) or isinstance(r.turn_timer, bool)
         or not 5 <= r.turn_timer <= 600
     ):
-        raise bad("turn_timer", f"must be off (null) or 5 to 600 seconds, not {r.turn_timer!r}")
+        raise bad("turn_timer", f"must be off (null) or a whole number of seconds, 5 to 600, "
+                                f"not {r.turn_timer!r}")
     hand_size = deck_mask(r.players, r.jokers).bit_count() // r.players
     if r.hard_contract_from is not None and (
         not isinstance(r.hard_contract_from, int) or not 0 <= r.hard_contract_from < hand_size
@@ -270,7 +274,11 @@ def _validate_teams(teams: Teams, players: int) -> None:
         raise bad("there must be at least two sides")
     seats = [s for side in teams for s in side]
     if sorted(seats) != list(range(players)):
-        raise bad(f"every seat 0 to {players - 1} must be on exactly one side, got {list(map(list, teams))}")
+        why = f"every seat 0 to {players - 1} must be on exactly one side, got {list(map(list, teams))}"
+        if sorted(seats) == list(range(len(seats))):  # the seating of another count (a default)
+            why += (f": those are teams of {len(seats)} players; give the teams of {players} "
+                    "(teams=None: everyone alone)")
+        raise bad(why)
     sizes = {len(side) for side in teams}
     if len(sizes) != 1 or sizes.pop() < 2:
         raise bad("sides must be of equal size, two or more players each")
@@ -331,6 +339,8 @@ PROFILE_OPTIONS: dict[str, tuple[str, ...]] = {
 
 _KNOBS = {f.name for f in dataclasses.fields(Rules)} - {"name"}
 #: The knobs that are whole numbers (or ``None``).
+_FLAG_KNOBS = ("jokers", "nil", "blind_nil", "failed_nil_tricks_count", "bags_reset",
+               "ten_for_200", "one_hand")
 _WHOLE_KNOBS = ("players", "nil_points", "blind_nil_points", "bag_limit", "bag_penalty",
                 "small_contract_bonus", "hard_contract_from", "target", "turn_timer",
                 "timeout_penalty_bags")
@@ -405,10 +415,13 @@ def _teams_tuple(teams: Any) -> Teams:
     for k, side in enumerate(teams):
         if not isinstance(side, Sequence) or isinstance(side, str):
             raise RulesError(f"teams: side {k}: must be a list of seat numbers, not {shown(side)}")
+        seats = []
         for s in side:
-            if not isinstance(s, int) or isinstance(s, bool):
+            number = whole_number(s)  # (a numpy integer is that seat, as for every knob)
+            if number is None:
                 raise RulesError(f"teams: side {k}: a seat must be a whole number, not {shown(s)}")
-        out.append(tuple(side))
+            seats.append(number)
+        out.append(tuple(seats))
     return tuple(out)
 
 

@@ -171,14 +171,30 @@ def score_side_int(
     return score, bags
 
 
-def winner(rules: Rules, scores: Sequence[int], hands_played: int) -> tuple[bool, int | None]:
+def winner(rules: Rules, scores: Sequence[int], hands_played: object) -> tuple[bool, int | None]:
     """``(finished, winning side or None)`` after a hand has been scored.
 
     The side with the unique highest score wins once it reaches the target; a tie at the
     top plays on. A one-hand match ends after its hand, and equal top scores draw.
+    Rules that are not a :class:`Rules`, ``scores`` that are not one whole number per side,
+    or ``hands_played`` that is no whole number 0 or more, are refused by name.
+    (``hands_played`` is typed ``object`` so that the compiled build says so too.)
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
+    given: object = scores  # (typed as given: compiled, a narrowed name is cast)
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence) or any(
+            whole_number(v) is None for v in given):
+        raise TypeError(f"scores must be a whole number per side, like [120, 85], "
+                        f"not {given!r}"[:200])
+    if len(given) != len(rules.sides):
+        raise ValueError(f"scores: {len(rules.sides)} sides need {len(rules.sides)} scores, "
+                         f"not {len(given)}")
+    played = whole_number(hands_played)
+    if played is None or played < 0:
+        error = TypeError if played is None else ValueError
+        raise error(f"hands_played must be a whole number 0 or more, "
+                    f"not {hands_played!r}"[:200])
     top = max(scores)
     leaders = [k for k, v in enumerate(scores) if v == top]
     if rules.one_hand:

@@ -141,7 +141,10 @@ class SpadesEnv(AECEnv[str, dict[str, Any], int | np.integer[Any] | None]):  # t
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            number = whole_number(seed)  # (a numpy integer is that int)
+            if number is None:
+                raise ValueError(f"seed: must be a whole number or None, not {seed!r}"[:200])
+            self._rng = random.Random(number)
         self.match = Match(self.rules, rng=random.Random(self._rng.getrandbits(64)))
         self._played_by = [0] * self.rules.players
         self.agents = self.possible_agents[:]

@@ -116,6 +116,11 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None:  # (gymnasium takes a Python int only: a numpy one is that int)
+            number = whole_number(seed)
+            if number is None:
+                raise ValueError(f"seed: must be a whole number or None, not {seed!r}"[:200])
+            seed = number
         super().reset(seed=seed)
         self._halted = NOT_RESET
         base = int(self.np_random.integers(2**62))

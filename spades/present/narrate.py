@@ -80,6 +80,9 @@ class Narrator:
         if isinstance(self.names, str):  # ("ABCD" would name four seats by its letters)
             raise TypeError(f"names: {n} seat names, like ('Ann', 'Bob', 'Cy', 'Di'), "
                             f"not the text {self.names!r}"[:200])
+        if self.names is not None and not isinstance(self.names, Sequence):
+            raise TypeError(f"names: {n} seat names, like ('Ann', 'Bob', 'Cy', 'Di'), "
+                            f"not {self.names!r}"[:200])
         if not self.names:
             object.__setattr__(self, "names", seat_names(self.rules))
         elif len(self.names) != n:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from spades.engine import HandResult, Match
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK
@@ -15,6 +15,17 @@ from spades.present.rules import bonus_note, ten_for_200_note
 SEAT_NAMES_4 = ("North", "East", "South", "West")
 
 
+def check_names(names: object) -> None:
+    """``names`` must be None or a list (or tuple) of names by seat: one text is a
+    ``TypeError`` (its letters would name the seats), and so is anything else."""
+    if isinstance(names, str):  # (its letters would name the seats)
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not the text {names!r}"[:200])
+    if names is not None and not isinstance(names, Sequence):
+        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
+                        f"not {names!r}"[:200])
+
+
 def seat_name(rules: Rules, seat: int, names: list[str] | None = None) -> str:
     """A seat as the text names it: its name from ``names`` (a list by seat; a missing or
     empty one is left out), else North, East, South or West at four players and ``Seat N``
@@ -22,9 +33,7 @@ def seat_name(rules: Rules, seat: int, names: list[str] | None = None) -> str:
     ``TypeError``."""
     if type(seat) is not int or not 0 <= seat < rules.players:
         raise ValueError(f"seat: a seat from 0 to {rules.players - 1}, not {seat!r}"[:200])
-    if isinstance(names, str):  # (its letters would name the seats)
-        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
-                        f"not the text {names!r}"[:200])
+    check_names(names)
     if names and seat < len(names) and names[seat]:
         return names[seat]
     if rules.players == 4:
@@ -78,7 +87,9 @@ def marked_once(rules: Rules, names: list[str] | None = None) -> Callable[[int],
 def bag_warning(rules: Rules, bags: int) -> str:
     """Seed 004's warning within three bags of the next penalty ('' when not close; see
     :func:`spades.engine.scoring.bags_to_warn`); ``bags`` is a side's bag count (a whole
-    number, else ``TypeError``)."""
+    number, else ``TypeError``; so are rules that are not a :class:`Rules`)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, like profile('cardems'), not {rules!r}"[:200])
     if isinstance(bags, bool) or not isinstance(bags, int):
         raise TypeError(f"bags: a side's bag count (a whole number), not {bags!r}"[:200])
     if left := bags_to_warn(rules, bags):
@@ -170,9 +181,7 @@ def score_sheet(match: Match, names: list[str] | None = None, *, looks: bool = F
     if not isinstance(match, Match):
         raise TypeError(f"score_sheet takes a Match (replay(record) gives one), "
                         f"not a {type(match).__name__}")
-    if isinstance(names, str):
-        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
-                        f"not the text {names!r}"[:200])
+    check_names(names)
     rules = match.rules
     lines = [f"Score sheet: {rules.name}, {rules.players} players, "
              + ("one-hand match" if rules.one_hand else f"target {rules.target}")]

@@ -137,3 +137,20 @@ def test_a_bot_of_ones_own_given_for_a_spec_is_told_how_to_name_it(given: object
     with pytest.raises(TypeError, match=rf"^a bot spec is text like 'expert' or .*{where}"):
         make_bot(given, 1)  # type: ignore[arg-type]
     assert make_bot(f"py:{__name__}:_MyBot", 1).name == "mine"
+
+
+@pytest.mark.parametrize("cfg, what", [("intermediate", "'intermediate'"),
+                                       ({"a": "expert"}, "a dict"), (None, "a NoneType")])
+def test_run_arena_refuses_what_is_no_arena_config(cfg: object, what: str) -> None:
+    # run_arena("intermediate") was AttributeError: 'str' object has no attribute 'deals'.
+    with pytest.raises(TypeError, match=r"^run_arena takes an ArenaConfig, like ArenaConfig\("
+                                        rf"a='expert', .*\), not {re.escape(what)}$"):
+        run_arena(cfg)  # type: ignore[arg-type]
+
+
+def test_run_arena_takes_jobs_of_any_integer_type() -> None:
+    # run_arena(cfg, jobs=np.int64(1)) said "jobs must be a whole number 1 or more, not
+    # np.int64(1)", a whole number 1 (ArenaConfig takes a numpy seed as that int).
+    np = pytest.importorskip("numpy")
+    summary = run_arena(config(deals=1), jobs=np.int64(1))
+    assert summary["deals"] == 1

@@ -407,3 +407,22 @@ def test_a_bid_hint_after_a_partners_blind_nil_names_it_blind_nil() -> None:
             break
     assert said
     assert all("bid Blind Nil" in s for s in said), said
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--rules", "race400"], "--rules is"),
+    (["--players", "5"], "--players is"),
+    (["--seed", "3"], "--seed is"),
+    (["--rules", "race400", "--seed", "3"], "--rules and --seed are"),
+])
+def test_hint_of_a_record_refuses_the_options_of_hand(
+        extra: list[str], said: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # spades hint game.json --rules race400 gave the cardems record's hint as if the
+    # option had been read: --rules, --players and --seed were silently ignored.
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(Match.new(profile("cardems"), 1).to_record()), encoding="utf-8")
+    assert main(["hint", str(path), *extra]) == 2
+    assert capsys.readouterr().err == (f"spades hint: {said} for --hand only: a record holds "
+                                       "its own rules and cards\n")
+    assert main(["hint", str(path)]) == 0

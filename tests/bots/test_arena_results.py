@@ -219,3 +219,21 @@ def test_save_gets_the_deals_played_in_this_run(tmp_path: Path,
     assert code == 0 and extended is not None and extended["resumed"] == 2
     records = [json.loads(line) for line in lines_of(save)]
     assert [r["arena"]["deal"] for r in records] == [2, 2]
+
+
+
+@pytest.mark.parametrize("deals, said", [(1, "1 duplicate deal"), (2, "2 duplicate deals")])
+def test_the_report_counts_one_deal_in_the_singular(
+        deals: int, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # spades arena --deals 1 reported "1 duplicate deals" (and --matches "1 duplicate matches").
+    assert main(["arena", "--a", "random", "--b", "random", "--deals", str(deals), "--jobs",
+                 "1", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(f", {said}")
+    from spades.bots.arena import ArenaConfig
+    from spades.cli.arena import print_report
+    from spades.engine import profile
+
+    print_report(run_arena(ArenaConfig(a="random", b="random", deals=deals, seed=1,
+                                       rules=profile("game93", one_hand=True), matches=True)))
+    plural = "" if deals == 1 else "es"
+    assert capsys.readouterr().out.splitlines()[0].endswith(f", {deals} duplicate match{plural}")

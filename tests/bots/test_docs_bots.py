@@ -72,3 +72,22 @@ def test_the_protocol_docs_shell_bot_plays_a_hand(tmp_path: Path) -> None:
         with ExternalBot(f"sh {tmp_path / 'first_legal.sh'}") as bot:
             play_hand(match, [bot if s == 0 else make_bot("beginner", s) for s in range(4)])
         assert len(match.results) == 1 and bot.problems == []
+
+
+def test_the_bot_of_your_own_plays_in_the_arena_saved_as_my_bots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # bots.md: "Saved as my_bots.py, the same class plays in the arena from that folder"
+    # (PYTHONPATH=. spades arena --a py:my_bots:HighCard ...): run by no test.
+    from spades.bots.arena import ArenaConfig, run_arena
+    from spades.engine import profile
+
+    [block] = [b for b in BLOCKS if "class HighCard" in b]
+    assert "spades arena --a py:my_bots:HighCard --b beginner" in DOC
+    (tmp_path / "my_bots.py").write_text(block, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "my_bots", raising=False)
+    with contextlib.redirect_stdout(io.StringIO()):  # (the block's own match prints scores)
+        summary = run_arena(ArenaConfig(a="py:my_bots:HighCard", b="beginner",
+                                        rules=profile("cardems"), deals=1, seed=1))
+    assert summary["deals"] == 1 and summary["void"] == 0
+    assert summary["stats"]["a"]["spec"] == "py:my_bots:HighCard"

@@ -220,6 +220,14 @@ def _playing(rules: Rules) -> Match:
     return match
 
 
+def _scored() -> Any:
+    """The result of a one-hand cardems match, played with the lowest legal actions."""
+    match = Match(profile("cardems", one_hand=True), rng=random.Random(3))
+    while not match.is_over():
+        match.apply(match.legal_actions()[0])
+    return match.results[0]
+
+
 WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     # (what, call, error, message): the same in the compiled build as in pure Python (the
     # compiled one said mypyc's "int object expected; got str" and the like)
@@ -335,6 +343,30 @@ WRONG_TYPES: list[tuple[str, Any, type[Exception], str]] = [
     ("winner of a profile name", lambda: __import__("spades.engine.scoring").engine.scoring
      .winner("cardems", [0, 0], 1), TypeError,
      r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    # (engine.md's HandResult.nil_bids(rules, side): a side not at the table was IndexError:
+    # tuple index out of range, rules by name AttributeError: 'str' object has no attribute
+    # 'sides', blind="yes" counted no Nil at all)
+    ("nil_bids of a side not at the table", lambda: _scored().nil_bids(profile("cardems"), 2),
+     ValueError, r"^side: a side from 0 to 1, not 2$"),
+    ("nil_bids of a profile name", lambda: _scored().nil_bids("cardems", 0), TypeError,
+     r"^rules must be a Rules, like profile\('cardems'\), not 'cardems'$"),
+    ("nil_bids of blind as text", lambda: _scored().nil_bids(profile("cardems"), 0, "yes"),
+     TypeError, r"^blind must be True or False, not 'yes'$"),
+    # (winner(rules, 5, 3) was "'int' object is not iterable", winner(rules, [1, 'x'], 3)
+    # "'>' not supported between instances of 'str' and 'int'", and three scores for two
+    # sides, or hands_played='x', were taken)
+    ("winner of one score", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), 5, 3), TypeError,
+     r"^scores must be a whole number per side, like \[120, 85\], not 5$"),
+    ("winner of a score as text", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), [1, "x"], 3), TypeError,
+     r"^scores must be a whole number per side, like \[120, 85\], not \[1, 'x'\]$"),
+    ("winner of a score too many", lambda: __import__("spades.engine.scoring").engine.scoring
+     .winner(profile("cardems"), [500, 0, 0], 3), ValueError,
+     r"^scores: 2 sides need 2 scores, not 3$"),
+    ("winner of hands played as text", lambda: __import__("spades.engine.scoring").engine
+     .scoring.winner(profile("cardems"), [500, 0], "3"), TypeError,
+     r"^hands_played must be a whole number 0 or more, not '3'$"),
     # (score_side's seats=0 was "'int' object is not iterable", bids=None "object of type
     # 'NoneType' has no len()", bags_before='9' "can only concatenate str (not "int") to str"
     # in pure Python and mypyc's "int object expected; got str" compiled)
@@ -367,6 +399,17 @@ def test_suggested_bid_takes_a_mask_of_any_integer_type() -> None:
     hand = mask_of(parse_card(c) for c in ("AS", "KS", "QS", "AH", "AD", "AC"))
     assert suggested_bid(np.int64(hand), profile("cardems")) == suggested_bid(
         hand, profile("cardems")) == 6
+
+
+def test_a_numpy_seed_deals_as_that_int_and_a_seed_of_no_kind_is_refused_by_name() -> None:
+    # Match.new(rules, np.int64(3)) raised Python's "The only supported seed types are:
+    # None, int, float, str, bytes, and bytearray."
+    np = pytest.importorskip("numpy")
+    assert Match.new(profile("cardems"), np.int64(3)).hands == Match.new(
+        profile("cardems"), 3).hands
+    with pytest.raises(TypeError, match=r"^seed must be a whole number or text, like "
+                                        r"Match\.new\(rules, 7\), not \[3\]$"):
+        Match.new(profile("cardems"), [3])
 
 
 def test_a_text_seed_deals_in_either_build() -> None:
@@ -635,3 +678,53 @@ def test_a_name_given_as_a_knob_is_told_it_is_the_rules_own(make: Any) -> None:
                                          r"own are Rules\(name='mine', \.\.\.knobs\)$"):
         make()
     assert Rules(name="mine").name == "mine"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Rules(name="mine", players=3),
+    lambda: profile("cardems").replace(players=3),
+    lambda: __import__("spades.engine").engine.rules_from_json({"preset": "custom",
+                                                                 "players": 3}),
+])
+def test_another_count_of_players_with_the_default_teams_says_to_give_teams(make: Any) -> None:
+    # Rules(name="mine", players=3) said only "teams: every seat 0 to 2 must be on exactly
+    # one side, got [[0, 2], [1, 3]]": teams the caller never gave.
+    with pytest.raises(RulesError, match=r"^teams: every seat 0 to 2 must be on exactly one "
+                                         r"side, got \[\[0, 2\], \[1, 3\]\]: those are teams "
+                                         r"of 4 players; give the teams of 3 \(teams=None: "
+                                         r"everyone alone\)$"):
+        make()
+    assert Rules(name="mine", players=3, teams=None).sides == ((0,), (1,), (2,))
+
+
+@pytest.mark.parametrize("timer", [20.0, "20"])
+def test_a_turn_timer_in_range_but_no_whole_number_says_whole(timer: object) -> None:
+    # profile("race400", turn_timer=20.0) said "must be off (null) or 5 to 600 seconds, not
+    # 20.0": 20 is from 5 to 600; what is wrong is that it is not a whole number.
+    with pytest.raises(RulesError, match=r"^turn_timer: must be off \(null\) or a whole number "
+                                         r"of seconds, 5 to 600, not "):
+        profile("race400", turn_timer=timer)
+    assert profile("race400", turn_timer=20).turn_timer == 20
+
+
+def test_teams_of_numpy_seats_are_those_seats() -> None:
+    # profile("cardems", teams=[[np.int64(0), 2], [1, 3]]) said "teams: side 0: a seat must
+    # be a whole number, not a int64", though a numpy integer is taken for every other knob.
+    np = pytest.importorskip("numpy")
+    rules = profile("race400", players=6, teams=[[np.int64(0), np.int64(3)], [1, 4], [2, 5]])
+    assert rules == profile("race400", players=6, teams=[[0, 3], [1, 4], [2, 5]])
+    assert type(rules.teams[0][0]) is int
+    with pytest.raises(RulesError, match=r"^teams: side 0: a seat must be a whole number, "
+                                         r"not 0\.0$"):
+        profile("cardems", teams=[[0.0, 2], [1, 3]])
+
+
+def test_a_numpy_bool_knob_is_that_bool() -> None:
+    # profile("cardems", jokers=np.True_) said "jokers: must be true or false, not np.True_"
+    # (a setting read from a numpy array, as numpy integers are taken for whole knobs).
+    np = pytest.importorskip("numpy")
+    rules = profile("cards4net", jokers=np.True_, blind_nil=np.bool_(False))
+    assert rules == profile("cards4net", jokers=True, blind_nil=False)
+    assert type(rules.jokers) is bool and type(rules.blind_nil) is bool
+    with pytest.raises(RulesError, match=r"^jokers: must be true or false, not 1$"):
+        profile("cardems", jokers=1)

@@ -315,3 +315,16 @@ def test_every_agents_observation_equals_a_fresh_encoding(name: str, knobs: dict
                 assert np.array_equal(kept, encode(e.match, seat)), (agent, e.match)
                 assert np.array_equal(kept, encode_observation(e.match.observation(seat)))
             e.step(rng.choice(list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+
+
+def test_reset_takes_a_numpy_seed_as_that_int_and_refuses_what_is_no_whole_number() -> None:
+    # reset(seed=np.int64(3)) raised Python's "The only supported seed types are: None,
+    # int, float, str, bytes, and bytearray."; reset(seed=1.5) dealt from it silently.
+    a, b = env("cardems"), env("cardems")
+    a.reset(seed=np.int64(3))
+    b.reset(seed=3)
+    assert a.unwrapped.match.to_record() == b.unwrapped.match.to_record()
+    for seed in (1.5, "3", True):
+        with pytest.raises(ValueError, match=rf"^seed: must be a whole number or None, "
+                                             rf"not {re.escape(repr(seed))}$"):
+            a.reset(seed=seed)  # type: ignore[arg-type]

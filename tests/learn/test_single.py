@@ -261,3 +261,16 @@ def test_a_seat_and_a_hand_count_of_any_integer_type_are_that_int() -> None:
     assert (e.seat, e.max_hands, e.rules.players) == (1, 3, 5)
     assert type(e.seat) is int and type(e.max_hands) is int and type(e.rules.players) is int
     e.reset(seed=1)
+
+
+def test_reset_takes_a_numpy_seed_as_that_int_and_refuses_what_is_no_whole_number() -> None:
+    # reset(seed=np.int64(3)) raised gymnasium's "Seed must be a python integer, actual
+    # type: <class 'numpy.int64'>" (learn.md: numpy integers are taken as that int).
+    a = single_agent_env("cardems", opponents="random")
+    b = single_agent_env("cardems", opponents="random")
+    a.reset(seed=np.int64(3))
+    b.reset(seed=3)
+    assert a.unwrapped.match.to_record() == b.unwrapped.match.to_record()
+    for seed in (1.5, "3", True):
+        with pytest.raises(ValueError, match=r"^seed: must be a whole number or None, not "):
+            a.reset(seed=seed)  # type: ignore[arg-type]

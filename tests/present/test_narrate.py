@@ -339,3 +339,11 @@ def test_the_hand_scored_sentence_names_10_for_200() -> None:
         "200, made: contract +200, overtricks +1, Nil -100), 101 in all, 1 bag.")
     # without the rule, a contract of 10 is 100, and nothing is said of it
     assert "10 for 200" not in Narrator(CARDEMS).say(HandScored(1, (plain, made10)))
+
+
+@pytest.mark.parametrize("names", [5, 2.5, {0: "Ann"}])
+def test_names_that_are_no_list_are_refused_by_name(names: object) -> None:
+    # Narrator(rules, names=5) was "object of type 'int' has no len()".
+    with pytest.raises(TypeError, match=r"^names: 4 seat names, like \('Ann', 'Bob', 'Cy', "
+                                        r"'Di'\), not "):
+        Narrator(CARDEMS, names=names)  # type: ignore[arg-type]

@@ -66,3 +66,23 @@ def test_a_narrator_refuses_names_as_one_text_and_a_seat_that_is_no_number() -> 
         Narrator(profile("cardems"), me="0")  # type: ignore[arg-type]
     assert Narrator(profile("cardems"), names=("Ann", "Bob", "Cy", "Di"), me=0).seat(2) == \
         "your partner Cy"
+
+
+@pytest.mark.parametrize("names", [5, {0: "Ann"}, 2.5])
+def test_names_that_are_no_list_are_refused_by_name(names: Any) -> None:
+    # score_sheet(match, 5) and seat_name(rules, 0, 5) were "object of type 'int' has no
+    # len()"; a dict by seat was read as a list.
+    message = r"^names: a list of names by seat, like \['Ann', 'Bob', 'Cy', 'Di'\], not "
+    with pytest.raises(TypeError, match=message):
+        score_sheet(_played(), names)
+    with pytest.raises(TypeError, match=message):
+        seat_name(profile("cardems"), 0, names)
+    assert "Ann and Cy" in score_sheet(_played(), ("Ann", "Bob", "Cy", "Di"))  # type: ignore[arg-type]
+
+
+def test_bag_warning_refuses_rules_given_by_name() -> None:
+    # bag_warning("cardems", 8) was AttributeError: 'str' object has no attribute 'bag_limit'.
+    with pytest.raises(TypeError, match=r"^rules must be a Rules, like profile\('cardems'\), "
+                                        r"not 'cardems'$"):
+        bag_warning("cardems", 8)  # type: ignore[arg-type]
+    assert bag_warning(profile("cardems"), 8) == "2 bags from a penalty"
