@@ -130,3 +130,13 @@ def test_the_lobby_says_players_and_status_in_words(new_page: Any, server: str) 
     spoken = row.evaluate(SPOKEN)
     assert "1 of 4 players" in spoken and "playing" in spoken, spoken
     assert "active" not in spoken, spoken
+
+
+def test_the_tables_heading_is_its_name(new_page: Any, server: str) -> None:
+    """The heading a screen reader lists first at a table (H, or its list of headings) was
+    "Spades table" at every table; it is the table's name now, as in the waiting room."""
+    page = new_page()
+    create_cpu_table(page, server, "Headear", table_name="Heading ear table")
+    wait_my_turn_or_over(page)
+    page.wait_for_function(
+        "document.getElementById('table-title')?.textContent === 'Heading ear table'")

@@ -2032,6 +2032,10 @@ export class TableView {
   }
 
   renderGame() {
+    // the page's heading, read by screen readers: the table's name (the owner's words: text
+    // only), as the waiting room's is; it was "Spades table" at every table
+    const title = this.el.querySelector("#table-title");
+    if (title) title.textContent = (this.msg.table && this.msg.table.name) || "Spades table";
     this.renderLeave();
     this.renderSeats();
     this.renderTrick();
