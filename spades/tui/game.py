@@ -379,7 +379,7 @@ class TerminalGame:
                 self.say("Your turn to bid. " + (f"Bids so far: {done}." if done
                                                   else "You bid first."))
             if obs.hand is None:
-                self.say(f"You may bid blind nil (worth {obs.rules.blind_nil_points}) before "
+                self.say(f"You may bid Blind Nil (worth {obs.rules.blind_nil_points}) before "
                          "looking at your cards: type blind nil, or look to see them.")
                 return
             self.show_hand(obs, 0)

@@ -115,6 +115,9 @@ def test_a_bid_before_looking_is_refused_with_what_to_type_and_the_turn_said_onc
                "type look to see them and then bid, or blind nil. It is still your turn.")
     assert said.count(refusal) == 2, said
     assert said.count("Your turn to bid. You bid first.") == 1, said
+    # named as the bids are said ("You bid Blind Nil."): it was "blind nil (worth 200)"
+    assert ("You may bid Blind Nil (worth 200) before looking at your cards: type blind nil, "
+            "or look to see them.") in said, said
     looked = said.index("You look at your cards.")
     assert said[looked + 1].startswith("Your hand, 13 cards: "), said[looked:]
     assert said.index("You bid 3.") > looked
