@@ -17,20 +17,7 @@ from typing import Any
 
 from spades.engine import Match, profile, to_record
 from spades.server.cpu import bot_act
-from tests.server.helpers import Player, in_process, limited
-
-
-class Sized(Player):
-    """A Player that keeps the size of each frame as sent."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.sizes: list[int] = []
-        super().__init__(*args, **kwargs)
-
-    def _next_text(self) -> str:
-        text = super()._next_text()
-        self.sizes.append(len(text.encode()))
-        return text
+from tests.server.helpers import Sized, in_process, limited
 
 
 def record_of(hands: int, seed: int = 1) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from spades.engine.cards import (
     above,
     below,
 )
+from spades.present.sheet import check_names
 
 #: Sampled deals per hint (about a tenth of a second).
 HINT_WORLDS = 40
@@ -79,12 +80,7 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
     check_turn(obs, "hint")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise ValueError(f"worlds: must be a whole number 1 or more, not {worlds!r}"[:200])
-    if isinstance(names, str):  # (its letters would name the seats)
-        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
-                        f"not the text {names!r}"[:200])
-    if names is not None and not isinstance(names, Sequence):
-        raise TypeError(f"names: a list of names by seat, like ['Ann', 'Bob', 'Cy', 'Di'], "
-                        f"not {names!r}"[:200])
+    check_names(names)
     number = whole_number(seed)
     if number is None:  # (a float or text seeded another search: another hint, silently)
         raise TypeError(f"seed: must be a whole number, not {seed!r}"[:200])

@@ -209,6 +209,19 @@ class Player:
             self.cm.__exit__(None, None, None)
 
 
+class Sized(Player):
+    """A Player that keeps the size of each frame's text, as sent."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.sizes: list[int] = []
+        super().__init__(*args, **kwargs)
+
+    def _next_text(self) -> str:
+        text = super()._next_text()
+        self.sizes.append(len(text.encode()))
+        return text
+
+
 def play_to_end(players: list[Player], choose: Callable[[Msg], str] | None = None,
                 limit: int = 20000) -> Msg:
     """Drive humans (and wait for CPUs) until the match is over; returns the last event."""

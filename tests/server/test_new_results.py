@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.helpers import Player, in_process, limited
+from tests.server.helpers import Player, Sized, in_process, limited
 from tests.server.netclient import NetPlayer, card_room, new_table, step
 from tests.services import PostgresServer, RedisServer
 
@@ -36,17 +36,6 @@ def _record(hands: int, seed: int = 5) -> dict[str, Any]:
     return to_record(m)
 
 
-class Sized(Player):
-    """A Player that keeps the size of each frame's text, as sent."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.sizes: list[int] = []
-        super().__init__(*args, **kwargs)
-
-    def _next_text(self) -> str:
-        text = super()._next_text()
-        self.sizes.append(len(text.encode()))
-        return text
 
 
 @pytest.fixture()
