@@ -345,3 +345,15 @@ def browser_reopened(browser: Any, state: Any, server: str, table_name: str) -> 
         yield page
     finally:
         ctx.close()
+
+
+# the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
+# the visually hidden words in
+SPOKEN = """(el) => {
+  const walk = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
+    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
+    return [...n.childNodes].map(walk).join('');
+  };
+  return walk(el).replace(/\\s+/g, ' ').trim();
+}"""

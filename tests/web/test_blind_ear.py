@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.helpers import Speech, create_cpu_table, tab_to, wait_my_turn_or_over
+from tests.web.helpers import SPOKEN, Speech, create_cpu_table, tab_to, wait_my_turn_or_over
 from tests.web.test_rematch import rematch_room
 
 
@@ -90,15 +90,6 @@ def test_the_keys_and_the_score_sheet_open_at_their_start(new_page: Any, server:
     assert not page.errors, page.errors
 
 
-# the text of an element as a screen reader reads it: aria-hidden left out, sr-only text in
-SPOKEN = """(el) => {
-  const walk = (n) => {
-    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
-    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
-    return [...n.childNodes].map(walk).join('');
-  };
-  return walk(el).replace(/\\s+/g, ' ').trim();
-}"""
 
 
 def test_the_lobby_says_the_turn_timer_in_seconds(new_page: Any, server: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.helpers import (
+    SPOKEN,
     Speech,
     continue_upload,
     create_private_table,
@@ -24,17 +25,6 @@ from tests.web.helpers import (
 )
 from tests.web.test_idle import IDLE, idle_match, serving_with_idle
 from tests.web.test_rematch import play_both_to_end, rematch_room
-
-# the text of an element as a screen reader reads it in browse mode: aria-hidden left out,
-# the visually hidden words in
-SPOKEN = """(el) => {
-  const walk = (n) => {
-    if (n.nodeType === Node.TEXT_NODE) return n.textContent;
-    if (n.nodeType !== Node.ELEMENT_NODE || n.getAttribute('aria-hidden') === 'true') return '';
-    return [...n.childNodes].map(walk).join('');
-  };
-  return walk(el).replace(/\\s+/g, ' ').trim();
-}"""
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.web.helpers import Speech, friends_at_table
 from tests.web.test_rematch import play_both_to_end, rematch_room
-from tests.web.test_watcher_sits import sat_down_by_keyboard
+from tests.web.test_watcher_sits import sat_down_by_keyboard, told_why_then_seated
 
 
 def watch_by_invite(page: Any, server: str, code: str, name: str) -> None:
@@ -171,18 +171,7 @@ def test_a_watcher_is_told_the_free_places_are_kept(new_page: Any, server: str) 
     _fill_places_kept_for_nobody(olga)
     why = ("The free place is kept for Beakeptw, who played the match before, until they are"
            " back or the match starts: you may sit down when a place is free for you.")
-    vera.wait_for_selector("#sit-why")
-    assert vera.text_content("#sit-why") == why
-    assert vera.locator("#sit-again").count() == 0
-    said = Speech(vera)
-    said.seen = len(said.all())
-    vera.focus("#seats-title")
-    vera.keyboard.press("j")
-    said.wait_for(why)
     # the owner frees Bea's place: Vera may sit there now
-    olga.locator("button[data-act=free]").first.click()
-    vera.wait_for_selector("#sit-again")
-    assert vera.locator("#sit-why").count() == 0
-    sat_down_by_keyboard(vera, new, "Kept club")
+    told_why_then_seated(vera, olga, why, "button[data-act=free]", new, "Kept club")
     for page in (olga, bea, vera):
         assert not page.errors, page.errors

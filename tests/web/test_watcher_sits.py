@@ -41,6 +41,25 @@ def sat_down_by_keyboard(page: Any, tid: str, table_name: str) -> str:
     return str(heard["text"])
 
 
+def told_why_then_seated(page: Any, owner: Any, why: str, free: str, tid: str,
+                         table_name: str) -> None:
+    """``page``, watching the waiting room of ``tid`` where it may not sit: shown and told
+    (J) ``why``, no button; once ``owner`` presses the first ``free`` button (frees a
+    place), the button comes and the reason goes, and ``page`` sits down by keyboard."""
+    page.wait_for_selector("#sit-why")
+    assert page.text_content("#sit-why") == why
+    assert page.locator("#sit-again").count() == 0
+    said = Speech(page)
+    said.seen = len(said.all())
+    page.focus("#seats-title")
+    page.keyboard.press("j")
+    said.wait_for(why)
+    owner.locator(free).first.click()
+    page.wait_for_selector("#sit-again")
+    assert page.locator("#sit-why").count() == 0
+    sat_down_by_keyboard(page, tid, table_name)
+
+
 def test_a_watcher_of_a_public_waiting_table_sits_down(new_page: Any, server: str) -> None:
     """Opened to watch (the lobby's Watch: #/watch/<id>), the waiting room says J goes to
     Sit down at the table; J and Enter seat the watcher, and the owner sees them."""
@@ -87,20 +106,9 @@ def test_a_watcher_of_a_full_private_table_sits_once_a_place_is_free(new_page: A
     vera.click("#invite-watch")
     vera.wait_for_function("spadesApp.table && spadesApp.table.msg"
                            " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)
-    vera.wait_for_selector("#sit-why")
-    why = "No place is free: you may sit down when one is."
-    assert vera.text_content("#sit-why") == why
-    assert vera.locator("#sit-again").count() == 0
-    said = Speech(vera)
-    said.seen = len(said.all())
-    vera.focus("#seats-title")
-    vera.keyboard.press("j")
-    said.wait_for(why)
     # the owner frees a place: the button comes, the reason goes
-    olga.locator("button[data-act=remove]").first.click()
-    vera.wait_for_selector("#sit-again")
-    assert vera.locator("#sit-why").count() == 0
-    sat_down_by_keyboard(vera, tid, "Full den")
+    told_why_then_seated(vera, olga, "No place is free: you may sit down when one is.",
+                         "button[data-act=remove]", tid, "Full den")
     olga.wait_for_function(f"{SEATS}.some(s => s.name === 'Verafull')")
     for page in (olga, vera):
         assert not page.errors, page.errors
