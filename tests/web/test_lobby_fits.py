@@ -41,3 +41,28 @@ def test_the_lobby_fits_a_small_phone(new_page: Any, server: str, artifacts: Pat
         box = button.bounding_box()
         assert box["x"] + box["width"] <= 360, box
     assert not page.errors, page.errors
+
+
+WIDTH = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+
+
+def test_a_long_one_word_table_name_fits_a_small_phone(new_page: Any, server: str,
+                                                       artifacts: Path) -> None:
+    """A table named with one long word (40 letters, the most a name may have): its
+    waiting room's title made the page 481 px wide on a 360 px phone, and the home page's
+    "Return to …" link 377 px."""
+    page = new_page(viewport={"width": 360, "height": 640})
+    name = "Donaudampfschifffahrtsgesellschaftskapit"
+    assert len(name) == 40
+    _open_table(page, server, "Longword Owner", name, cpus=False)
+    page.wait_for_function("n => document.getElementById('waiting-title').textContent === n",
+                           arg=name)
+    settle(page)
+    page.screenshot(path=str(artifacts / "waiting-long-name-360x640.png"), full_page=True)
+    width = page.evaluate(WIDTH)
+    assert width[0] <= width[1], width  # before: 481 > 360
+    page.goto(server + "#/")
+    page.get_by_role("link", name=f"Return to {name}").wait_for()
+    width = page.evaluate(WIDTH)
+    assert width[0] <= width[1], width  # before: 377 > 360
+    assert not page.errors, page.errors
