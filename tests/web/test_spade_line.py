@@ -1,6 +1,6 @@
 """The spade line in the middle of the felt ("♠ Spades not broken yet") at 390×844: it ran
 over the bid of a side seat (a guest's, with the turn timer's chip) while the table bid. Now
-it says "♠ not broken yet" on a phone's felt, and lies under the seats (on a shorter felt,
+it says "♠ not broken" on a phone's felt, and lies under the seats (on a shorter felt,
 360×640 or a phone held sideways, it may still meet a seat's edge: the seat is on top)."""
 
 from __future__ import annotations
@@ -51,3 +51,25 @@ def test_the_spade_line_covers_no_seat_on_a_phone(new_page: Any, server: str,
     assert covered == [], covered
     assert bob.evaluate(UNDER)
     assert bob.text_content(".trick-info .broken") == " Spades not broken yet"  # for the DOM
+
+
+def test_the_spade_line_is_one_line_on_a_small_phone(new_page: Any, server: str) -> None:
+    """At 360x640 "♠ not broken yet" took three lines ("yet" alone on the last) on a felt
+    whose middle is about two lines high between North's seat and yours: the seats covered
+    its first or last line, and it read "♠ broken" (under North's seat with its turn tag)
+    or "not broken". Now "♠ not broken" on one line, clear of the seats."""
+    page = new_page(viewport={"width": 360, "height": 640})
+    page.fill("#quick-name", "Maximilianakonstantinope")  # 24 letters: two lines of seat
+    page.check("input[name=length][value=one]")
+    page.click("text=Deal me in")
+    page.wait_for_selector(".trick-info .broken.no")
+    settle(page)
+    lines = page.evaluate("""(() => { const e = document.querySelector('.trick-info .broken');
+      const s = getComputedStyle(e);
+      return Math.round((e.getBoundingClientRect().height - parseFloat(s.paddingTop)
+        - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight)); })()""")
+    assert lines == 1, lines  # before: 3
+    assert not page.evaluate(COVERED), page.evaluate(COVERED)
+    assert page.inner_text(".trick-info .broken").split() == ["not", "broken"]
+    assert page.text_content(".trick-info .broken") == " Spades not broken yet"  # for the DOM
+    assert not page.errors, page.errors

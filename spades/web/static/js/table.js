@@ -2356,7 +2356,7 @@ export class TableView {
     this.renderTrickList(showing, done);
     clear(info);
     // (on a phone's felt the suit's symbol stands for "Spades": the words fit between the side seats)
-    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), h("span", { class: "broken-word" }, " Spades"), v.spades_broken ? " broken" : " not broken yet"));
+    info.append(h("span", { class: `broken ${v.spades_broken ? "yes" : "no"}` }, svgUse("suit-S", "mini"), h("span", { class: "broken-word" }, " Spades"), v.spades_broken ? " broken" : [" not broken", h("span", { class: "broken-yet" }, " yet")]));
     if (done) info.append(h("span", { class: "won" }, `${this.seatName(this.lastTrick.winner)} ${this.verb(this.lastTrick.winner, "takes", "take")} the trick`));
   }
 
