@@ -131,3 +131,25 @@ def test_the_tables_heading_is_its_name(new_page: Any, server: str) -> None:
     wait_my_turn_or_over(page)
     page.wait_for_function(
         "document.getElementById('table-title')?.textContent === 'Heading ear table'")
+
+
+def test_a_spectator_lands_on_the_tables_heading_not_an_empty_hand(
+        new_page: Any, server: str) -> None:
+    """A spectator arrived with the focus on an empty list, "Spectating: no hand", and J went
+    there too (Escape from the chat went to the table's heading): both go to the heading, the
+    table's name, from which the felt reads on."""
+    host = new_page()
+    create_cpu_table(host, server, "Spechost", table_name="Spectator ear table")
+    wait_my_turn_or_over(host)
+    table = host.evaluate("spadesApp.table.id")
+    watcher = new_page()
+    watcher.goto(f"{server}#/watch/{table}")
+    watcher.fill("#table-name", "Specwatcher")
+    watcher.keyboard.press("Enter")
+    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    watcher.wait_for_function("document.activeElement && document.activeElement.id === 'table-title'")
+    watcher.focus("#chat-log")
+    watcher.keyboard.press("j")
+    watcher.wait_for_function("document.activeElement && document.activeElement.id === 'table-title'")
+    assert watcher.evaluate("document.activeElement.textContent") == "Spectator ear table"
+    assert not watcher.errors, watcher.errors

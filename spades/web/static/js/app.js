@@ -717,7 +717,8 @@ class App {
     }
     const focusTitle = () => {
       if (this.table && this.table.el && this.table.el.contains(document.activeElement)) return; // already at the table
-      const hand = this.main.querySelector("#hand");
+      // (a spectator has no hand: the table's heading, TableView.focusHand)
+      const hand = this.table && this.table.isPlayer && this.main.querySelector("#hand");
       if (hand) hand.focus(); else { const t = this.main.querySelector("h1"); if (t) t.focus(); }
     };
     setTimeout(focusTitle, 50);

@@ -1512,7 +1512,7 @@ export class TableView {
     // never leave the keyboard user stranded on <body> when what they were on went away
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
       const target = (!rebuilt && this.el.querySelector("#bid-panel:not([hidden]) input[name=bid]:checked, #bid-panel:not([hidden]) input[name=bid]"))
-        || this.el.querySelector("#hand") || this.el.querySelector("h1");
+        || (this.isPlayer && this.el.querySelector("#hand")) || this.el.querySelector("h1");
       if (target) target.focus();
     }
   }
@@ -2541,7 +2541,11 @@ export class TableView {
 
   focusHand() {
     const hand = this.el && this.el.querySelector("#hand");
-    if (hand) hand.focus();
+    if (!hand) return;
+    // a spectator has no hand ("Spectating: no hand", an empty list): the table's heading,
+    // from which the felt reads on, as Escape from the chat goes
+    const title = !this.isPlayer && this.el.querySelector("#table-title");
+    (title || hand).focus();
   }
 
   /** A bid dialog closed: back to the hand, or to "Take my seat back" when a CPU has taken your
@@ -2559,7 +2563,8 @@ export class TableView {
     // (the match over, the hand is hidden: the Join the rematch button when a rematch is
     // offered, else the Score sheet button beside where it was)
     const join = this.el.querySelector("#rematch-join");
-    const to = hand.hidden ? (join && !join.closest("dialog") ? join : this.el.querySelector("#sheet-btn")) || hand : hand;
+    const title = !this.isPlayer && this.el.querySelector("#table-title"); // (no hand: as focusHand)
+    const to = hand.hidden ? (join && !join.closest("dialog") ? join : this.el.querySelector("#sheet-btn")) || hand : title || hand;
     to.focus({ preventScroll: true });
     this.showTable();
     hand.scrollIntoView({ block: "nearest", behavior: "instant" });
