@@ -880,12 +880,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ws_without_upgrade(request: Request) -> JSONResponse:
         """``/ws`` asked as plain HTTP: a proxy that does not pass the WebSocket's
         ``Upgrade``/``Connection`` headers (before: 404, as if there were no such path, and
-        nothing in the log). 426 saying so, and a warning for the operator."""
+        nothing in the log). 426 saying so, and a warning for the operator. The 426's
+        ``Upgrade``/``Connection`` fields go only to a client that asked directly: behind a
+        proxy the client may speak HTTP/2, which forbids them (nginx passed ``Upgrade`` on,
+        and the browser got a protocol error instead of this answer)."""
         not_upgraded(request)
+        proxied = any(name in request.headers for name in ("x-forwarded-for", "x-forwarded-proto",
+                                                            "forwarded", "via"))
         return JSONResponse(
             {"detail": "/ws is a WebSocket: the request came without its Upgrade and "
                        "Connection headers (a proxy in between that does not pass them?)"},
-            status_code=426, headers={"Upgrade": "websocket", "Connection": "Upgrade"})
+            status_code=426,
+            headers=None if proxied else {"Upgrade": "websocket", "Connection": "Upgrade"})
 
     web = settings.web_static or str(Path(__file__).resolve().parent.parent / "web" / "static")
     if Path(web, "index.html").is_file():

@@ -182,6 +182,35 @@ def test_a_proxy_that_drops_the_upgrade_headers_is_told_to_the_operator(tmp_path
         server.stop()
 
 
+def test_a_plain_request_to_ws_over_http2_through_nginx_is_told_426(tmp_path: Path) -> None:
+    """The deploy site speaks HTTP/2 to browsers. A plain ``GET /ws`` through it (a page or a
+    script that asks /ws as HTTP) got a protocol error instead of the 426 that says what is
+    wrong: the 426 carried ``Upgrade`` and ``Connection``, header fields HTTP/2 forbids, and
+    nginx passed ``Upgrade`` on. Behind a proxy the server no longer sends them."""
+    cert, key = certificate(tmp_path)
+    server = Server(tmp_path / "s.sqlite3", free_port(), "--bots", "inline").start()
+    try:
+        nginx = start_nginx(lambda port: site_for_test([server.port], port, free_port(), cert, key))
+        try:
+            url = f"https://localhost:{nginx.port}/ws"
+            for version in ("--http2", "--http1.1"):
+                answer = subprocess.run(
+                    ["curl", "-sS", version, "--cacert", str(cert), "-o", "-",
+                     "-w", "\n%{http_code} %{http_version}", url],
+                    capture_output=True, text=True, timeout=60)
+                assert answer.returncode == 0, (version, answer.stderr)
+                body, _, status = answer.stdout.rpartition("\n")
+                assert status == ("426 2" if version == "--http2" else "426 1.1"), status
+                assert "Upgrade" in json.loads(body)["detail"]
+        finally:
+            nginx.stop()
+        direct = httpx.get(server.url + "/ws", timeout=30)  # no proxy: HTTP/1.1's 426 in full
+        assert direct.status_code == 426
+        assert direct.headers["upgrade"] == "websocket", direct.headers
+    finally:
+        server.stop()
+
+
 def test_each_process_says_how_many_processes_share_its_room(postgres: PostgresServer,
                                                               redis_server: RedisServer) -> None:
     """An operator could not tell from a deployment whether its processes share one Redis
