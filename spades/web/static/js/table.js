@@ -1475,7 +1475,7 @@ export class TableView {
     container.append(this.el);
     this.el.append(h("p", { class: "loading" }, "Joining the table…"));
     this.timerHandle = setInterval(() => this.tick(), 250);
-    this.onResize = () => { this.fitHand(); this.fitSeats(); };
+    this.onResize = () => { this.fitBids(); this.fitHand(); this.fitSeats(); };
     window.addEventListener("resize", this.onResize);
     // the felt changes size without the window (the bid panel goes, a box opens above the
     // hand): the seats are fitted to it again (in the next frame: fitting may make it taller)
@@ -2459,6 +2459,7 @@ export class TableView {
       group.append(h("span", { class: `bid-choice${o === "nil" ? " nil" : ""}` }, input, h("label", { for: id }, o === "nil" ? "Nil" : o)));
     }
     panel.append(group);
+    this.fitBids();
     const confirm = h("button", { type: "button", class: "primary", id: "bid-confirm", onclick: () => {
       const choice = panel.querySelector("input[name=bid]:checked");
       if (!choice) { this.refuse("choose a bid first."); return; }
@@ -2471,6 +2472,25 @@ export class TableView {
       const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]");
       if (target) target.focus();
     }
+  }
+
+  /** The bid buttons in even rows: as few rows as the panel's width holds (each button at
+   * least its `--bid-min` wide, in rem), the bids shared out evenly among them (Nil to 13 in
+   * a 768 px window: 7 and 7, where they ran 13 to a row and 13 alone on the next). The grid's
+   * columns are its `--bid-cols`. */
+  fitBids() {
+    const group = this.el && this.el.querySelector("#bid-panel .bid-choices");
+    if (!group) return;
+    const n = group.children.length;
+    const width = group.clientWidth;
+    if (!n || !width) return; // (not laid out: the stylesheet's 7 columns until it is)
+    const style = getComputedStyle(group);
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const least = (parseFloat(style.getPropertyValue("--bid-min")) || 3) * rem;
+    const gap = parseFloat(style.columnGap) || 0;
+    const perRow = Math.max(1, Math.floor((width + gap) / (least + gap)));
+    const rows = Math.ceil(n / perRow);
+    group.style.setProperty("--bid-cols", String(Math.ceil(n / rows)));
   }
 
   /** While offline (or the table is open in another tab) the bid buttons are off and say why. */
