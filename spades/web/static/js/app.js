@@ -999,8 +999,9 @@ class App {
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
    * West and East", "… so far, after 3 hands", "not finished"), its record and, finished, its score sheet (the table's
-   * sheet dialog); the records the user uploaded for review too, marked, each with a Delete
-   * button (asked first: :meth:`deleteDialog`). */
+   * sheet dialog); the records the user uploaded for review too, marked; each of those, and
+   * each match the user continued from an upload once it has ended, with a Delete button
+   * (asked first: :meth:`deleteDialog`), as the server says (`deletable`). */
   async historySection() {
     let hist;
     try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${err.message}`); }
@@ -1030,17 +1031,20 @@ class App {
     for (const it of hist) {
       const namer = historyNamer(it);
       const when = new Date(it.updated_at * 1000).toLocaleString();
-      const what = `${it.uploaded ? "the uploaded record" : "the match"} of ${when} (${it.names.join(", ")})`;
+      const what = `${it.uploaded ? "the uploaded record" : it.continued ? "the continued match" : "the match"} of ${when} (${it.names.join(", ")})`;
       const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
         : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
       // a record uploaded for review has its sheet finished or not: the hands played so far
       const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
-      // a record kept for review is the uploader's to delete (it counts towards the server's
-      // caps on records kept for review, past which an upload for review is refused)
-      const del = it.uploaded ? h("button", { type: "button", class: "history-delete", "aria-label": `Delete ${what}`, "aria-haspopup": "dialog" }, "Delete") : null;
+      // a record kept for review is the uploader's to delete, and so is a match continued
+      // from an upload once it has ended (both count towards the server's caps on records
+      // kept for review, past which an upload is refused: 413); `deletable` says which (a
+      // server without it: the records kept for review)
+      const deletable = "deletable" in it ? it.deletable : it.uploaded;
+      const del = deletable ? h("button", { type: "button", class: "history-delete", "aria-label": `Delete ${what}`, "aria-haspopup": "dialog" }, "Delete") : null;
       if (del) del.addEventListener("click", () => askDelete({ it, what, button: del }));
-      b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : null },
+      b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : it.continued ? "continued" : null },
         // on a phone the rules go under the date (their column is hidden)
         h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
         h("td", { class: "wide-only" }, it.profile),
@@ -1058,11 +1062,12 @@ class App {
     return sec;
   }
 
-  /** The confirmation asked before a record kept for review is deleted: a modal dialog (the
-   * focus on "Keep it", as Blind Nil's on "Cancel"; Tab kept inside; Escape keeps the record
-   * too, the focus back on its Delete button). Its answer "Delete the record" sends
-   * `DELETE /api/games/{id}` (:meth:`deleteKept`). Returns the function that asks it of a row
-   * (`{it, what, button}`), with the dialog as its `dialog`. */
+  /** The confirmation asked before a record kept for review (or a continued match that has
+   * ended) is deleted: a modal dialog (the focus on "Keep it", as Blind Nil's on "Cancel";
+   * Tab kept inside; Escape keeps the record too, the focus back on its Delete button). Its
+   * answer "Delete the record" sends `DELETE /api/games/{id}` (:meth:`deleteKept`). Returns
+   * the function that asks it of a row (`{it, what, button}`), with the dialog as its
+   * `dialog`. */
   deleteDialog(sec, note) {
     const dlg = h("dialog", { class: "confirm-dialog", id: "delete-dialog", role: "alertdialog", "aria-labelledby": "delete-title", "aria-describedby": "delete-text" },
       h("h2", { id: "delete-title" }, "Delete this record?"),
@@ -1091,7 +1096,8 @@ class App {
     return ask;
   }
 
-  /** `DELETE /api/games/{id}` of a record kept for review (`row`: `{it, what, button}`).
+  /** `DELETE /api/games/{id}` of a record kept for review, or of a continued match that has
+   * ended (`row`: `{it, what, button}`; 409 while someone is still at its table: said).
    * Deleted: its row goes, "Record deleted." is said, and the focus goes to the next record's
    * Delete button (else the one before, else the history's heading). Refused or not sent: why,
    * in words (said, and shown in `note`); the row stays, the focus on its button. */
@@ -1214,8 +1220,9 @@ class App {
   /** An upload for review refused for the server's caps on records kept for review (413):
    * in plain words from the numbers the server sends with it (`room`: its `detail` names the
    * cap by its `--limit` name, for operators), then the way this page makes room: the
-   * Delete buttons of the records you kept, in the history above, and a button to them; or,
-   * keeping none, that the server deletes one nobody opens. */
+   * Delete buttons of the records you kept for review and of the continued matches of yours
+   * that have ended, in the history above, and a button to them; or, having none, that the
+   * server deletes one nobody opens. */
   async showNoRoom(page, box, ex) {
     // a first upload (its name field made the session): the history is shown, as after an
     // upload that was kept
@@ -1223,16 +1230,20 @@ class App {
     if (none && this.user) none.replaceWith(...await this.userSections());
     const message = ex.message || "";
     const room = ex.data && typeof ex.data === "object" && ex.data.room ? ex.data.room : null;
+    // what you may delete (a Delete button each), and what of yours counts, deletable or not
+    // yet (a continued match still going)
     const own = page.querySelectorAll(".history-delete").length;
+    const mine = Math.max(own, page.querySelectorAll(".history-table tr.uploaded, .history-table tr.continued").length);
     let reason;
     let pruned = "";
     if (room) {
       const records = (n) => plural(n, "record");
-      const yours = own ? "delete some of yours to make room (each has a Delete button in your match history, above)." : "you keep none yourself that you could delete.";
+      const yours = own ? "delete some of yours to make room (each has a Delete button in your match history, above)."
+        : mine ? "none of yours can be deleted yet: a continued match can be once it has ended." : "you keep none yourself that you could delete.";
       if (room.whose === "address") {
-        reason = own >= room.kept
+        reason = own && own >= room.kept
           ? `You keep ${records(room.kept)} uploaded, the most one address may keep: delete some to make room (each has a Delete button in your match history, above).`
-          : `Your address keeps ${records(room.kept)} uploaded${own ? ` (${own} of them yours)` : ""}, the most one address may keep: ${yours}`;
+          : `Your address keeps ${records(room.kept)} uploaded${mine ? ` (${mine} of them yours)` : ""}, the most one address may keep: ${yours}`;
       } else {
         reason = `The server keeps ${records(room.kept)} uploaded by everyone, the most it may keep: ${yours}`;
       }
@@ -1244,8 +1255,8 @@ class App {
       const days = /nobody opens .*? for ([\d.]+) days is deleted/.exec(message);
       if (days) pruned = ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${days[1]} days.`;
       reason = `${said.replace(/^./, (c) => c.toUpperCase())}. ${own
-        ? "To make room, delete a record you kept for review: each has a Delete button in your match history, above."
-        : "You keep no record for review yourself that you could delete."}`;
+        ? "To make room, delete a record you kept for review or a continued match of yours that has ended: each has a Delete button in your match history, above."
+        : "You keep no record for review, nor a continued match that has ended, that you could delete."}`;
     }
     this.showError(box, new Error("")); // (the name field no longer marked invalid)
     // (records kept for review and matches continued from uploads count together)
