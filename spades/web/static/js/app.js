@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
-import { clear, h, listJoin, plural, scoreText } from "./dom.js";
+import { clear, h, listJoin, plural, reasonEnd, reasonSentence, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -183,8 +183,8 @@ class App {
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       this.announcer.say("The record is downloaded.");
     } catch (err) {
-      this.announcer.say(`The record could not be downloaded: ${err.message}`, { assertive: true });
-      if (link) link.setAttribute("aria-description", err.message);
+      this.announcer.say(`The record could not be downloaded: ${reasonEnd(err.message)}`, { assertive: true });
+      if (link) link.setAttribute("aria-description", reasonSentence(err.message));
     }
   }
 
@@ -260,7 +260,7 @@ class App {
         return;
       }
       if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
-      if (m.ref == null) this.announcer.say(`Refused: ${m.message}`, { assertive: true });
+      if (m.ref == null) this.announcer.say(`Refused: ${reasonEnd(m.message)}`, { assertive: true });
     });
     c.on("table", (m) => {
       if (!this.table || m.table.id !== this.table.id) return;
@@ -315,7 +315,7 @@ class App {
    * about the name is tied to the form's name field: marked invalid, described by the error,
    * and focused (so that it is heard, and typed again, there). */
   showError(box, err) {
-    clear(box).append(err.message);
+    clear(box).append(reasonSentence(err.message)); // (the server's reason as a sentence)
     const form = box.closest("form");
     const name = form && form.querySelector("input[name=name]");
     if (name) {
@@ -410,7 +410,7 @@ class App {
         let text = err.message;
         if (err.status === 429) text = `Too many tries: try again in ${this.waitWords(err.retryAfter)}.`;
         const box = where ? form.querySelector(`#${p}-${where}-error`) : form.querySelector(`#${p}-error`);
-        box.textContent = text.replace(/^(name|password): /, "");
+        box.textContent = reasonSentence(text.replace(/^(name|password): /, ""));
         const input = where && form.querySelector(`#${p}-${where}`);
         if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
       }
@@ -733,11 +733,11 @@ class App {
     this.conn.request(this.joinMessage()).catch((err) => {
       if (this.table !== t) return;
       const what = t.watching ? "watch" : "join";
-      this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
+      this.announcer.say(`Could not ${what}: ${reasonEnd(err.message)}`, { assertive: true });
       // a match that started without you can still be watched
       const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
       const title = h("h1", { tabindex: "-1" }, `Could not ${what} the table`);
-      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, reasonSentence(err.message)), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
       // the keyboard's focus on what happened (what it was on is gone)
       const a = document.activeElement;
       if (!a || a === document.body || !document.contains(a) || t.el.contains(a)) title.focus();
@@ -769,7 +769,7 @@ class App {
       // (removed by the owner, or a match that started or a table that is full, where the
       // table allows spectators: "…: join as a spectator")
       const canWatch = !watch && /you may watch it as a spectator|: join as a spectator$/.test(err.message);
-      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, err.message),
+      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, reasonSentence(err.message)),
         canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
         h("p", {}, h("a", { href: "#/" }, "Back")));
       const title = page.querySelector("h1");
@@ -804,7 +804,7 @@ class App {
           const seen = JSON.stringify(rows);
           if (seen !== shown) { shown = seen; this.lobby = rows; this.renderLobbyList(); }
         } catch (err) {
-          if (!this.lobby.length) { clear(box); box.append(h("p", { role: "alert" }, `The tables could not be loaded: ${err.message}`)); }
+          if (!this.lobby.length) { clear(box); box.append(h("p", { role: "alert" }, `The tables could not be loaded: ${reasonEnd(err.message)}`)); }
         }
       }
       setTimeout(poll, LOBBY_POLL_MS);
@@ -992,7 +992,7 @@ class App {
     try {
       const s = await api("GET", `/api/users/${this.user.id}/stats`);
       parts.push(this.statsTable(s.stats));
-    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${err.message}`)); }
+    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${reasonEnd(err.message)}`)); }
     parts.push(await this.historySection());
     return parts;
   }
@@ -1004,7 +1004,7 @@ class App {
    * (asked first: :meth:`deleteDialog`), as the server says (`deletable`). */
   async historySection() {
     let hist;
-    try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${err.message}`); }
+    try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${reasonEnd(err.message)}`); }
     // (the heading takes the focus when the last record kept for review is deleted)
     const sec = h("section", { class: "panel", id: "history", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title", tabindex: "-1" }, "Match history"));
     if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
@@ -1026,7 +1026,7 @@ class App {
       try {
         const d = await api("GET", `/api/tables/${encodeURIComponent(it.game_id)}/sheet`);
         clear(body).append(...sheetContent(d, namer));
-      } catch (err) { clear(body).append(h("p", { role: "alert" }, `The score sheet is not available: ${err.message}`)); }
+      } catch (err) { clear(body).append(h("p", { role: "alert" }, `The score sheet is not available: ${reasonEnd(err.message)}`)); }
     };
     for (const it of hist) {
       const namer = historyNamer(it);
@@ -1111,7 +1111,7 @@ class App {
       const why = err.status === 404 ? "the server has no such record of yours (it may have been deleted already: reload the page to see your history as it is now)"
         : err.status ? err.message
           : "the server could not be reached. Check your connection and try again";
-      const words = `The record was not deleted: ${why}.`;
+      const words = `The record was not deleted: ${reasonEnd(why)}`;
       note.textContent = words;
       this.announcer.say(words, { assertive: true });
       if (button.isConnected) button.focus();
@@ -1182,7 +1182,7 @@ class App {
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
         // a record exported by the terminal (spades export) says whose seat it was: "human"
         if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
-      } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
+      } catch (ex) { form.querySelector("#rec-error").textContent = reasonSentence(ex.message); }
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
