@@ -426,13 +426,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             names = ([str(s.get("name") or "") or default_name(len(g.seats), i)
                       for i, s in enumerate(g.seats)] if uploaded
                      else history_names(g.seats, seat))
+            # what ``DELETE /api/games/{id}`` takes of the viewer's own (:func:`delete_upload`)
+            continued = _continued_upload(g) and g.options.get("upload_by") == user_id
+            deletable = mine and (
+                (uploaded and g.options.get("uploader") == user_id)
+                or (continued and g.status in ("finished", "abandoned")))
             out.append(HistoryItem(
                 game_id=g.id, kind=g.kind, status=g.status, profile=g.rules.name, seat=seat,
                 names=names, scores=scores, winner=winner,
                 won=not uploaded and winner is not None and g.rules.side_of[seat] == winner,
                 finished=g.status == "finished", updated_at=g.updated_at.timestamp(),
                 sides=[list(side) for side in g.rules.sides], uploaded=uploaded,
-                hands_scored=hands))
+                hands_scored=hands, continued=continued, deletable=deletable))
         return out
 
     # Tables and records ---------------------------------------------------------------------

@@ -827,6 +827,14 @@ class HistoryItem(BaseModel):
     #: after them; ``None`` for a finished match, or an unfinished one older than the
     #: newest 20 unfinished of the list (its ``scores`` empty: not worked out).
     hands_scored: int | None = None
+    #: A match the user continued from a record they uploaded (``POST /api/records``
+    #: ``continue``): counted, ended or not, in the caps on records kept for review.
+    continued: bool = False
+    #: The user may delete it (``DELETE /api/games/{id}``): a record they uploaded for
+    #: review, or a match they continued from an upload once it has ended (``finished`` or
+    #: ``abandoned``; answered 409 all the same while someone is still at its table). True
+    #: only in the user's own history, asked with their session.
+    deletable: bool = False
 
 
 class StatsOut(BaseModel):

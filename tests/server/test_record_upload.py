@@ -126,6 +126,39 @@ def test_a_continued_record_keeps_its_players_names(client: TestClient) -> None:
     assert record["names"] == ["Nora (CPU)", "Emil (CPU)", "CPU 3", "Ann"], record["names"]
 
 
+def test_the_history_says_which_matches_its_user_may_delete(client: TestClient) -> None:
+    """``DELETE /api/games/{id}`` takes a record kept for review and a match continued from
+    an upload once it has ended; the history marked only the first (``uploaded``), so the
+    page offered no Delete for the second, though the 413 of a full store says to delete
+    some. Now each row says ``continued`` and ``deletable`` (to its user alone)."""
+    from tests.server.helpers import play_to_end, wait_until
+
+    ann, auth, tid = _continued_at_west(client)
+    me = client.get("/api/me", headers=auth).json()["id"]
+    kept = client.post("/api/records", json={"record": GOOD, "mode": "review"}, headers=auth)
+    assert kept.status_code == 200, kept.text
+    rows = {h["game_id"]: h for h in client.get(f"/api/users/{me}/history",
+                                                  headers=auth).json()}
+    going, review = rows[tid], rows[kept.json()["game_id"]]
+    assert going["continued"] is True and going["deletable"] is False, going  # (not ended)
+    assert review["continued"] is False and review["deletable"] is True, review
+    play_to_end([ann])
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    wait_until(lambda: hub.store.game(tid).status == "finished", "the result stored")
+    ended = {h["game_id"]: h for h in client.get(f"/api/users/{me}/history",
+                                                   headers=auth).json()}[tid]
+    assert ended["continued"] is True and ended["deletable"] is True, ended  # before: neither
+    # to anyone else (or no session) nothing of Ann's is theirs to delete
+    bob = client.post("/api/guest", json={"name": "Bob"}).json()["token"]
+    for headers in ({}, {"Authorization": f"Bearer {bob}"}):
+        seen = client.get(f"/api/users/{me}/history", headers=headers).json()
+        assert not any(h["deletable"] for h in seen), seen
+    # what the row offers is taken, once Ann has left the table
+    ann.close()
+    wait_until(lambda: tid not in hub.tables, "the table gone from memory")
+    assert client.delete(f"/api/games/{tid}", headers=auth).status_code == 204
+
+
 def test_a_continued_record_of_the_terminal_names_its_cpus_by_place(client: TestClient
                                                                     ) -> None:
     """``spades export`` names the seats nobody named by their compass points ("North",

@@ -84,7 +84,7 @@ def test_the_owner_changes_options_and_removes_a_person_from_the_page(
     bob.wait_for_function("location.hash.startsWith('#/watch/')")
     bob.goto(server + "#/table/" + ann.evaluate("spadesApp.table.id"))
     bob.wait_for_selector("text=Could not join the table")
-    assert "the owner removed you" in (bob.text_content("body") or "")
+    assert "The owner removed you" in (bob.text_content("main") or "")
     assert bob.get_by_role("link", name="Watch the table instead").count() == 1
     assert ann.evaluate(f"{SEATS}[3].kind") == "empty"
 

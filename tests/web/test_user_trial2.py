@@ -71,7 +71,8 @@ def test_register_sign_in_and_out_with_the_reasons_at_their_fields(new_page: Any
     page.fill("#in-password", "not the password")
     page.click("form:has(#in-name) button[type=submit]")
     page.wait_for_function("document.getElementById('in-password-error').textContent !== ''")
-    assert "wrong name or password" in page.text_content("#in-password-error")
+    # (the server's words as a sentence: tests/web/test_refusal_sentences.py)
+    assert page.text_content("#in-password-error") == "Wrong name or password."
     # a guest who types the account's name is offered the sign-in form, and comes back
     page.goto(server + "#/")
     page.fill("#quick-name", "Rhea")

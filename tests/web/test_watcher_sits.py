@@ -102,7 +102,7 @@ def test_a_watcher_of_a_full_private_table_sits_once_a_place_is_free(new_page: A
     vera.fill("#invite-name", "Verafull")
     vera.click("form.panel button[type=submit]")
     vera.wait_for_selector("#invite-watch")
-    assert "the table is full" in str(vera.text_content("[role=alert]"))
+    assert "The table is full" in str(vera.text_content("[role=alert]"))
     vera.click("#invite-watch")
     vera.wait_for_function("spadesApp.table && spadesApp.table.msg"
                            " && spadesApp.table.msg.you.role === 'spectator'", timeout=15000)

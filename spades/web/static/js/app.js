@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
-import { clear, h, listJoin, plural, scoreText } from "./dom.js";
+import { clear, h, listJoin, plural, reasonEnd, reasonSentence, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -183,8 +183,8 @@ class App {
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       this.announcer.say("The record is downloaded.");
     } catch (err) {
-      this.announcer.say(`The record could not be downloaded: ${err.message}`, { assertive: true });
-      if (link) link.setAttribute("aria-description", err.message);
+      this.announcer.say(`The record could not be downloaded: ${reasonEnd(err.message)}`, { assertive: true });
+      if (link) link.setAttribute("aria-description", reasonSentence(err.message));
     }
   }
 
@@ -260,7 +260,7 @@ class App {
         return;
       }
       if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
-      if (m.ref == null) this.announcer.say(`Refused: ${m.message}`, { assertive: true });
+      if (m.ref == null) this.announcer.say(`Refused: ${reasonEnd(m.message)}`, { assertive: true });
     });
     c.on("table", (m) => {
       if (!this.table || m.table.id !== this.table.id) return;
@@ -315,7 +315,7 @@ class App {
    * about the name is tied to the form's name field: marked invalid, described by the error,
    * and focused (so that it is heard, and typed again, there). */
   showError(box, err) {
-    clear(box).append(err.message);
+    clear(box).append(reasonSentence(err.message)); // (the server's reason as a sentence)
     const form = box.closest("form");
     const name = form && form.querySelector("input[name=name]");
     if (name) {
@@ -410,7 +410,7 @@ class App {
         let text = err.message;
         if (err.status === 429) text = `Too many tries: try again in ${this.waitWords(err.retryAfter)}.`;
         const box = where ? form.querySelector(`#${p}-${where}-error`) : form.querySelector(`#${p}-error`);
-        box.textContent = text.replace(/^(name|password): /, "");
+        box.textContent = reasonSentence(text.replace(/^(name|password): /, ""));
         const input = where && form.querySelector(`#${p}-${where}`);
         if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
       }
@@ -733,11 +733,11 @@ class App {
     this.conn.request(this.joinMessage()).catch((err) => {
       if (this.table !== t) return;
       const what = t.watching ? "watch" : "join";
-      this.announcer.say(`Could not ${what}: ${err.message}`, { assertive: true });
+      this.announcer.say(`Could not ${what}: ${reasonEnd(err.message)}`, { assertive: true });
       // a match that started without you can still be watched
       const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
       const title = h("h1", { tabindex: "-1" }, `Could not ${what} the table`);
-      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, err.message), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, reasonSentence(err.message)), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
       // the keyboard's focus on what happened (what it was on is gone)
       const a = document.activeElement;
       if (!a || a === document.body || !document.contains(a) || t.el.contains(a)) title.focus();
@@ -769,7 +769,7 @@ class App {
       // (removed by the owner, or a match that started or a table that is full, where the
       // table allows spectators: "…: join as a spectator")
       const canWatch = !watch && /you may watch it as a spectator|: join as a spectator$/.test(err.message);
-      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, err.message),
+      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, reasonSentence(err.message)),
         canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
         h("p", {}, h("a", { href: "#/" }, "Back")));
       const title = page.querySelector("h1");
@@ -804,7 +804,7 @@ class App {
           const seen = JSON.stringify(rows);
           if (seen !== shown) { shown = seen; this.lobby = rows; this.renderLobbyList(); }
         } catch (err) {
-          if (!this.lobby.length) { clear(box); box.append(h("p", { role: "alert" }, `The tables could not be loaded: ${err.message}`)); }
+          if (!this.lobby.length) { clear(box); box.append(h("p", { role: "alert" }, `The tables could not be loaded: ${reasonEnd(err.message)}`)); }
         }
       }
       setTimeout(poll, LOBBY_POLL_MS);
@@ -992,18 +992,19 @@ class App {
     try {
       const s = await api("GET", `/api/users/${this.user.id}/stats`);
       parts.push(this.statsTable(s.stats));
-    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${err.message}`)); }
+    } catch (err) { parts.push(h("p", {}, `Statistics are not available: ${reasonEnd(err.message)}`)); }
     parts.push(await this.historySection());
     return parts;
   }
 
   /** The match history: each row's score said from the user's side ("You and Wren 320 to 280
    * West and East", "… so far, after 3 hands", "not finished"), its record and, finished, its score sheet (the table's
-   * sheet dialog); the records the user uploaded for review too, marked, each with a Delete
-   * button (asked first: :meth:`deleteDialog`). */
+   * sheet dialog); the records the user uploaded for review too, marked; each of those, and
+   * each match the user continued from an upload once it has ended, with a Delete button
+   * (asked first: :meth:`deleteDialog`), as the server says (`deletable`). */
   async historySection() {
     let hist;
-    try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${err.message}`); }
+    try { hist = await api("GET", `/api/users/${this.user.id}/history`); } catch (err) { return h("p", { id: "history" }, `History is not available: ${reasonEnd(err.message)}`); }
     // (the heading takes the focus when the last record kept for review is deleted)
     const sec = h("section", { class: "panel", id: "history", "aria-labelledby": "hist-title" }, h("h2", { id: "hist-title", tabindex: "-1" }, "Match history"));
     if (!hist.length) { sec.append(h("p", {}, "No matches yet.")); return sec; }
@@ -1025,22 +1026,25 @@ class App {
       try {
         const d = await api("GET", `/api/tables/${encodeURIComponent(it.game_id)}/sheet`);
         clear(body).append(...sheetContent(d, namer));
-      } catch (err) { clear(body).append(h("p", { role: "alert" }, `The score sheet is not available: ${err.message}`)); }
+      } catch (err) { clear(body).append(h("p", { role: "alert" }, `The score sheet is not available: ${reasonEnd(err.message)}`)); }
     };
     for (const it of hist) {
       const namer = historyNamer(it);
       const when = new Date(it.updated_at * 1000).toLocaleString();
-      const what = `${it.uploaded ? "the uploaded record" : "the match"} of ${when} (${it.names.join(", ")})`;
+      const what = `${it.uploaded ? "the uploaded record" : it.continued ? "the continued match" : "the match"} of ${when} (${it.names.join(", ")})`;
       const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
         : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
       // a record uploaded for review has its sheet finished or not: the hands played so far
       const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
-      // a record kept for review is the uploader's to delete (it counts towards the server's
-      // caps on records kept for review, past which an upload for review is refused)
-      const del = it.uploaded ? h("button", { type: "button", class: "history-delete", "aria-label": `Delete ${what}`, "aria-haspopup": "dialog" }, "Delete") : null;
+      // a record kept for review is the uploader's to delete, and so is a match continued
+      // from an upload once it has ended (both count towards the server's caps on records
+      // kept for review, past which an upload is refused: 413); `deletable` says which (a
+      // server without it: the records kept for review)
+      const deletable = "deletable" in it ? it.deletable : it.uploaded;
+      const del = deletable ? h("button", { type: "button", class: "history-delete", "aria-label": `Delete ${what}`, "aria-haspopup": "dialog" }, "Delete") : null;
       if (del) del.addEventListener("click", () => askDelete({ it, what, button: del }));
-      b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : null },
+      b.append(h("tr", { "data-game": it.game_id, class: it.uploaded ? "uploaded" : it.continued ? "continued" : null },
         // on a phone the rules go under the date (their column is hidden)
         h("td", {}, when, h("small", { class: "narrow-only" }, h("br"), it.profile)),
         h("td", { class: "wide-only" }, it.profile),
@@ -1058,11 +1062,12 @@ class App {
     return sec;
   }
 
-  /** The confirmation asked before a record kept for review is deleted: a modal dialog (the
-   * focus on "Keep it", as Blind Nil's on "Cancel"; Tab kept inside; Escape keeps the record
-   * too, the focus back on its Delete button). Its answer "Delete the record" sends
-   * `DELETE /api/games/{id}` (:meth:`deleteKept`). Returns the function that asks it of a row
-   * (`{it, what, button}`), with the dialog as its `dialog`. */
+  /** The confirmation asked before a record kept for review (or a continued match that has
+   * ended) is deleted: a modal dialog (the focus on "Keep it", as Blind Nil's on "Cancel";
+   * Tab kept inside; Escape keeps the record too, the focus back on its Delete button). Its
+   * answer "Delete the record" sends `DELETE /api/games/{id}` (:meth:`deleteKept`). Returns
+   * the function that asks it of a row (`{it, what, button}`), with the dialog as its
+   * `dialog`. */
   deleteDialog(sec, note) {
     const dlg = h("dialog", { class: "confirm-dialog", id: "delete-dialog", role: "alertdialog", "aria-labelledby": "delete-title", "aria-describedby": "delete-text" },
       h("h2", { id: "delete-title" }, "Delete this record?"),
@@ -1091,7 +1096,8 @@ class App {
     return ask;
   }
 
-  /** `DELETE /api/games/{id}` of a record kept for review (`row`: `{it, what, button}`).
+  /** `DELETE /api/games/{id}` of a record kept for review, or of a continued match that has
+   * ended (`row`: `{it, what, button}`; 409 while someone is still at its table: said).
    * Deleted: its row goes, "Record deleted." is said, and the focus goes to the next record's
    * Delete button (else the one before, else the history's heading). Refused or not sent: why,
    * in words (said, and shown in `note`); the row stays, the focus on its button. */
@@ -1105,7 +1111,7 @@ class App {
       const why = err.status === 404 ? "the server has no such record of yours (it may have been deleted already: reload the page to see your history as it is now)"
         : err.status ? err.message
           : "the server could not be reached. Check your connection and try again";
-      const words = `The record was not deleted: ${why}.`;
+      const words = `The record was not deleted: ${reasonEnd(why)}`;
       note.textContent = words;
       this.announcer.say(words, { assertive: true });
       if (button.isConnected) button.focus();
@@ -1176,7 +1182,7 @@ class App {
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
         // a record exported by the terminal (spades export) says whose seat it was: "human"
         if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
-      } catch (ex) { form.querySelector("#rec-error").textContent = ex.message; }
+      } catch (ex) { form.querySelector("#rec-error").textContent = reasonSentence(ex.message); }
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -1214,8 +1220,9 @@ class App {
   /** An upload for review refused for the server's caps on records kept for review (413):
    * in plain words from the numbers the server sends with it (`room`: its `detail` names the
    * cap by its `--limit` name, for operators), then the way this page makes room: the
-   * Delete buttons of the records you kept, in the history above, and a button to them; or,
-   * keeping none, that the server deletes one nobody opens. */
+   * Delete buttons of the records you kept for review and of the continued matches of yours
+   * that have ended, in the history above, and a button to them; or, having none, that the
+   * server deletes one nobody opens. */
   async showNoRoom(page, box, ex) {
     // a first upload (its name field made the session): the history is shown, as after an
     // upload that was kept
@@ -1223,16 +1230,20 @@ class App {
     if (none && this.user) none.replaceWith(...await this.userSections());
     const message = ex.message || "";
     const room = ex.data && typeof ex.data === "object" && ex.data.room ? ex.data.room : null;
+    // what you may delete (a Delete button each), and what of yours counts, deletable or not
+    // yet (a continued match still going)
     const own = page.querySelectorAll(".history-delete").length;
+    const mine = Math.max(own, page.querySelectorAll(".history-table tr.uploaded, .history-table tr.continued").length);
     let reason;
     let pruned = "";
     if (room) {
       const records = (n) => plural(n, "record");
-      const yours = own ? "delete some of yours to make room (each has a Delete button in your match history, above)." : "you keep none yourself that you could delete.";
+      const yours = own ? "delete some of yours to make room (each has a Delete button in your match history, above)."
+        : mine ? "none of yours can be deleted yet: a continued match can be once it has ended." : "you keep none yourself that you could delete.";
       if (room.whose === "address") {
-        reason = own >= room.kept
+        reason = own && own >= room.kept
           ? `You keep ${records(room.kept)} uploaded, the most one address may keep: delete some to make room (each has a Delete button in your match history, above).`
-          : `Your address keeps ${records(room.kept)} uploaded${own ? ` (${own} of them yours)` : ""}, the most one address may keep: ${yours}`;
+          : `Your address keeps ${records(room.kept)} uploaded${mine ? ` (${mine} of them yours)` : ""}, the most one address may keep: ${yours}`;
       } else {
         reason = `The server keeps ${records(room.kept)} uploaded by everyone, the most it may keep: ${yours}`;
       }
@@ -1244,8 +1255,8 @@ class App {
       const days = /nobody opens .*? for ([\d.]+) days is deleted/.exec(message);
       if (days) pruned = ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${days[1]} days.`;
       reason = `${said.replace(/^./, (c) => c.toUpperCase())}. ${own
-        ? "To make room, delete a record you kept for review: each has a Delete button in your match history, above."
-        : "You keep no record for review yourself that you could delete."}`;
+        ? "To make room, delete a record you kept for review or a continued match of yours that has ended: each has a Delete button in your match history, above."
+        : "You keep no record for review, nor a continued match that has ended, that you could delete."}`;
     }
     this.showError(box, new Error("")); // (the name field no longer marked invalid)
     // (records kept for review and matches continued from uploads count together)

@@ -51,3 +51,20 @@ export function listJoin(items) {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
+
+/** A reason the server gives (a WebSocket `error`'s `message`, an HTTP answer's
+ * `detail`), worded for scripts as a clause ("this table is private: join with its invite
+ * code"), ended as a sentence: "." after it unless it ends with one already (or "!", "?").
+ * For after the page's own words: `Could not join: ${reasonEnd(message)}`. */
+export function reasonEnd(text) {
+  const s = String(text ?? "").trim();
+  return !s || /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+/** A reason the server gives, shown or said on its own: a sentence, its first letter a
+ * capital ("This table is private: join with its invite code."), ended as `reasonEnd`
+ * ends it. The server's own words stay as they are on the wire (scripts read them). */
+export function reasonSentence(text) {
+  const s = reasonEnd(text);
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}

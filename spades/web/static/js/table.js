@@ -6,7 +6,7 @@ import {
   cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
-import { clear, h, listJoin, plural, scoreText, svgUse } from "./dom.js";
+import { clear, h, listJoin, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
 import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
@@ -246,7 +246,7 @@ export class TableView {
   /** "Play here": join again; the seat comes back to this tab (the other one is told). */
   playHere() {
     this.app.conn.request(this.app.joinMessage()).catch((err) => {
-      this.say(`Could not play here: ${err.message}`, { assertive: true });
+      this.say(`Could not play here: ${reasonEnd(err.message)}`, { assertive: true });
     });
   }
 
@@ -262,7 +262,7 @@ export class TableView {
    * event, "you are back", is said; the box goes with the snapshot that follows). */
   playAgain() {
     this.app.conn.request({ ...this.app.joinMessage(), back: true }).catch((err) => {
-      this.say(`Could not take your seat back: ${err.message}`, { assertive: true });
+      this.say(`Could not take your seat back: ${reasonEnd(err.message)}`, { assertive: true });
     });
   }
 
@@ -1304,7 +1304,7 @@ export class TableView {
 
   refuse(reason) {
     this.app.sounds.play("refused");
-    this.say(`Refused: ${reason}`, { assertive: true });
+    this.say(`Refused: ${reasonEnd(reason)}`, { assertive: true });
     const hand = this.el && this.el.querySelector(".hand");
     if (hand && this.app.motion()) {
       hand.classList.remove("shake");
@@ -1616,7 +1616,7 @@ export class TableView {
       // the server names the option ("options.turn_timer: ..."): say the field's label
       const m = /([a-z_]+): (.*)$/.exec(ex.message || "");
       const label = m && form.querySelector(`label[for=w-${m[1]}]`);
-      err.textContent = label ? `${label.textContent}: ${m[2]}` : ex.message;
+      err.textContent = label ? `${label.textContent}: ${reasonEnd(m[2])}` : reasonSentence(ex.message);
     }
   }
 
@@ -1808,7 +1808,7 @@ export class TableView {
       // gives way to the server's reason; a full table or a started match show themselves
       if (err.code === "not_allowed" && !this.isPlayer) {
         const m = err.message || "the server refused it";
-        this.cannotSit = `You cannot sit down: ${m}.`;
+        this.cannotSit = `You cannot sit down: ${reasonEnd(m)}`;
         this.render();
       }
       return;
@@ -2958,7 +2958,7 @@ export class TableView {
    * room opens, and the others here hear of it. */
   startRematch() {
     this.app.openNew({ type: "rematch" }).catch((err) => {
-      this.say(`Could not start a rematch: ${err.message}`, { assertive: true });
+      this.say(`Could not start a rematch: ${reasonEnd(err.message)}`, { assertive: true });
     });
   }
 
