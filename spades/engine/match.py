@@ -648,9 +648,12 @@ class Match(HandState):
 
     # Views ------------------------------------------------------------------------------
 
-    def observation(self, seat: object) -> Observation:
-        """What ``seat`` may see now: its own hand (once looked at) and public information."""
-        return observe(self, seat)
+    def observation(self, seat: object, *, past: bool = True) -> Observation:
+        """What ``seat`` may see now: its own hand (once looked at) and public information.
+        ``past=False``: without the scored hands' deals and actions (``past_deals`` and
+        ``past_actions`` empty, as they are not in :meth:`Observation.to_json`), which take
+        time in proportion to the hands scored: for a view that does not read them."""
+        return observe(self, seat, past=past)
 
     def to_record(self, **extra: Any) -> dict[str, Any]:
         """The match as a ``spades-record/1`` dictionary (see docs/records.md)."""
@@ -670,7 +673,7 @@ def _not_an_action(given: object) -> str:
     return why
 
 
-def observe(match: Match, seat: object) -> Observation:
+def observe(match: Match, seat: object, *, past: bool = True) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
     if type(seat) is not int:  # another integer type (numpy's) is that int; never a bool
         given = seat
@@ -702,6 +705,12 @@ def observe(match: Match, seat: object) -> Observation:
         trick = tuple(current)
     hand = match.hands[seat] if match.looked[seat] else None
     mine = match.current_player == seat
+    past_deals: tuple[tuple[int, ...], ...] = ()
+    past_actions: tuple[tuple[int, ...], ...] = ()
+    if past:
+        scored = match.log[:len(match.results)]
+        past_deals = tuple(h.deal for h in scored)
+        past_actions = tuple(tuple(h.actions) for h in scored)
     return Observation(
         rules=match.rules,
         seat=seat,
@@ -723,8 +732,8 @@ def observe(match: Match, seat: object) -> Observation:
         results=tuple(match.results),
         legal_actions=match.legal_actions() if mine else (),
         winner=match.winner,
-        past_deals=tuple(h.deal for h in match.log[:len(match.results)]),
-        past_actions=tuple(tuple(h.actions) for h in match.log[:len(match.results)]),
+        past_deals=past_deals,
+        past_actions=past_actions,
     )
 
 

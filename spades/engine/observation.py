@@ -56,7 +56,7 @@ class Observation:
         """The side of this seat."""
         return self.rules.side_of[self.seat]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, results_from: int | None = None) -> dict[str, Any]:
         """Plain JSON, cards spelled ``AS`` and bids as in records (a number, ``"nil"``,
         ``"blind-nil"``): ``seat``, ``phase`` (``"deal"``, ``"bid"``, ``"play"``, ``"over"``),
         ``hand_number``, ``dealer``, ``current_player``, ``hand`` (the seat's cards sorted for
@@ -65,8 +65,20 @@ class Observation:
         of the open trick), ``spades_broken``, ``plays`` (``[seat, card]`` this hand),
         ``scores`` and ``bags`` per side, ``results`` (:meth:`HandResult.to_json` per scored
         hand), ``legal_actions`` (empty unless it is this seat's turn) and ``winner``. The
-        rules and the past hands' deals are not in it."""
-        return {
+        rules and the past hands' deals are not in it.
+
+        ``results_from``: for a client that keeps the scored hands itself, ``results`` only
+        from that hand on (0-based: the first ``results_from`` hands are left out, and not
+        converted), and last ``results_from`` (that number). None (the default): every
+        scored hand, and no ``results_from``. A number below 0 or above the scored hands
+        is a ``ValueError``."""
+        results = self.results
+        if results_from is not None:
+            if not 0 <= results_from <= len(results):
+                raise ValueError(f"results_from must be 0 to {len(results)} (the scored "
+                                 f"hands), not {results_from}")
+            results = results[results_from:]
+        view: dict[str, Any] = {
             "seat": self.seat,
             "phase": self.phase.value,
             "hand_number": self.hand_number,
@@ -84,10 +96,13 @@ class Observation:
             "plays": [[s, card_str(c)] for s, c in self.plays],
             "scores": list(self.scores),
             "bags": list(self.bags),
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json() for r in results],
             "legal_actions": [action_str(a) for a in self.legal_actions],
             "winner": self.winner,
         }
+        if results_from is not None:
+            view["results_from"] = results_from
+        return view
 
 
 def unseen_cards(obs: Observation) -> int:

@@ -446,11 +446,16 @@ class Table:
                            kept=kept[0] if kept else None)
         return YouInfo(role="spectator", seat=None)
 
-    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+    def view_for(self, seat: int | None, results_from: int | None = None
+                 ) -> dict[str, Any] | None:
+        """The view of a client at ``seat`` (None: a spectator). ``results_from``: for a
+        client that keeps the scored hands itself, only those from that one on (see
+        :func:`spades.server.views.seat_view`); None: every one."""
         m = self.match
         if m is None:
             return None
-        return views.seat_view(m, seat) if seat is not None else views.public_view(m)
+        return views.seat_view(m, seat, results_from) if seat is not None \
+            else views.public_view(m, results_from)
 
     def new_results(self) -> int:
         """How many hands were scored before those scored since the last event (this one
@@ -564,16 +569,15 @@ class Table:
                 said_to[seat] = said
             you = self.you(conn) if with_table else None
             new = conn.results_new
+            # (a client that keeps the results: only the new hands are converted)
+            results_from = start if new else None
             if seat is None:
                 shared = public.get(new)
                 if shared is None:
-                    shared = public[new] = frames.view_json(
-                        views.new_results(self.view_for(None), start) if new
-                        else self.view_for(None))
+                    shared = public[new] = frames.view_json(self.view_for(None, results_from))
                 conn.send(out.frame(said, None, you, view_json=shared))
             else:
-                view = self.view_for(seat)
-                conn.send(out.frame(said, views.new_results(view, start) if new else view, you,
+                conn.send(out.frame(said, self.view_for(seat, results_from), you,
                                     owner=owners is not None and self.is_owner(conn, seat)))
         return self.seq
 

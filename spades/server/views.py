@@ -11,28 +11,23 @@ from spades.present.rules import deck_sentence
 from spades.present.sheet import bag_warning, points_detail, score_sheet
 
 
-def seat_view(match: Match, seat: int) -> dict[str, Any]:
-    """``Observation.to_json()`` of ``seat``: its own hand and public information only."""
-    return match.observation(seat).to_json()
+def seat_view(match: Match, seat: int, results_from: int | None = None) -> dict[str, Any]:
+    """``Observation.to_json()`` of ``seat``: its own hand and public information only.
+    ``results_from``: for a client that keeps the scored hands itself (``Hello.results``:
+    "new"), ``results`` only from hand ``results_from`` on (0-based; the hands scored since
+    the table's previous event) and ``results_from`` (that number); the hands before are
+    not converted. None: every scored hand."""
+    # (the past hands' deals and actions are not in the view: not gathered for it)
+    return match.observation(seat, past=False).to_json(results_from)
 
 
-def public_view(match: Match) -> dict[str, Any]:
-    """What a spectator sees: a seat's view with the hand and the legal actions taken out."""
-    view = match.observation(0).to_json()
+def public_view(match: Match, results_from: int | None = None) -> dict[str, Any]:
+    """What a spectator sees: a seat's view with the hand and the legal actions taken out
+    (``results_from``: as for :func:`seat_view`)."""
+    view = match.observation(0, past=False).to_json(results_from)
     view["seat"] = None
     view["hand"] = None
     view["legal_actions"] = []
-    return view
-
-
-def new_results(view: dict[str, Any] | None, start: int) -> dict[str, Any] | None:
-    """``view`` for a client that keeps the scored hands itself (``Hello.results``:
-    "new"): ``results`` only from hand ``start`` on (0-based; the hands scored since the
-    table's previous event), and ``results_from``: ``start``."""
-    if view is None:
-        return None
-    view["results"] = view["results"][start:]
-    view["results_from"] = start
     return view
 
 

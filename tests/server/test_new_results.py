@@ -40,7 +40,10 @@ def _record(hands: int, seed: int = 5) -> dict[str, Any]:
 
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with in_process(limited(tmp_path)) as c:
+    # (a player here acts as soon as it is her turn, the CPUs at once: three hands' acts,
+    # sheets and a resync may come faster than the message rate, whose dropped message
+    # the test would wait for until it gives up: so that it depends on no timing)
+    with in_process(limited(tmp_path, rate_per_second=10_000, rate_burst=10_000)) as c:
         yield c
 
 
@@ -133,6 +136,71 @@ def test_the_results_kept_are_every_scored_hand(client: TestClient) -> None:
     snap = ann.until(lambda m: m["type"] == "table")
     assert snap["view"]["results"] == kept
     assert "results_from" not in snap["view"]
+
+
+class _Member:
+    """A table's member that keeps the frames it is sent."""
+
+    def __init__(self, uid: int, new: bool) -> None:
+        self.user_id = uid
+        self.results_new = new
+        self.ended = None
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def test_the_hands_told_before_are_not_converted_again(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """An event at a long match's table converts no scored hand for a client that keeps
+    them (it is sent none of them): only for those that get every one (each seat's view, and
+    the spectators' once), which get what they got before, as the new ones do.
+
+    Before: every member's view converted every scored hand (``HandResult.to_json``), the
+    list then cut for those that keep them: 6 views of 40 hands here, not 3."""
+    import types
+
+    from spades.engine import PLAY, HandResult, Match, profile
+    from spades.server.cpu import bot_act
+    from spades.server.protocol import TableOptions
+    from spades.server.settings import Settings
+    from spades.server.tables import Place, Table
+
+    hands = 40
+    m = Match(profile("cardems", target=100000), dealer=0, rng=random.Random(2))
+    while len(m.results) < hands or m.phase is not PLAY:
+        m.apply(bot_act("random", 1, m.observation(m.current_player)))
+    hub: Any = types.SimpleNamespace(settings=Settings(), uploads=set())
+    table = Table(hub, "g1", TableOptions(), m.rules,
+                  [Place("human", i + 1, f"P{i}") for i in range(4)], 1, "ABC", "active")
+    seated = [_Member(i + 1, new=i < 2) for i in range(4)]  # seats 0 and 1 keep the hands
+    watching = [_Member(10, new=True), _Member(11, new=False)]
+    for i, member in enumerate(seated):
+        table.members[i + 1] = member  # type: ignore[assignment]
+    table.spectators.update(watching)  # type: ignore[arg-type]
+    table.resume(m, 0)  # (the 40 hands are in the snapshot each member was sent)
+    converted = 0
+    to_json = HandResult.to_json
+
+    def counted(self: HandResult) -> dict[str, Any]:
+        nonlocal converted
+        converted += 1
+        return to_json(self)
+
+    monkeypatch.setattr(HandResult, "to_json", counted)
+    table.emit({"kind": "play", "hand": hands + 1, "seat": 0, "action": "3C", "text": "a card"})
+    monkeypatch.setattr(HandResult, "to_json", to_json)
+    assert converted == 3 * hands, converted  # seats 2 and 3, and the spectators' once
+    public = m.observation(0).to_json()
+    public.update(seat=None, hand=None, legal_actions=[])
+    for member, full in [*((c, m.observation(s).to_json()) for s, c in enumerate(seated)),
+                         *((c, public) for c in watching)]:
+        (frame,) = member.sent
+        view = json.loads(frame)["view"]
+        if member.results_new:
+            full = {**full, "results": [], "results_from": hands}
+        assert view == full and list(view) == list(full), member.user_id
 
 
 def test_a_hello_that_says_nothing_new_is_as_before(client: TestClient) -> None:
