@@ -871,6 +871,10 @@ class Hub:
                                                and len(p) == 2)
                              if type(u) is int and type(s) is int}
         table.upload_kept = {k: meta[k] for k in UPLOAD_KEPT if k in meta}
+        if meta.get("upload") is True and "upload_cost" not in meta:
+            # stored by a version before continued uploads counted in the caps on uploads:
+            # counted from now on, as the janitor counts those that ended
+            table.upload_kept = upkeep.old_upload_kept(meta)
         unseated = meta.get("unseated")
         if isinstance(unseated, list):  # a continued record's uploader not seated yet
             table.unseated = {s for s in unseated if type(s) is int

@@ -7,7 +7,9 @@ is not brought back at the next start. A finished table that only spectators hav
 (:meth:`spades.server.tables.Table.let_watchers_go`). At start, an unfinished table untouched for
 ``abandon_minutes`` is marked abandoned before the others are restored. Every
 ``prune_minutes`` expired sessions, idle guests, old chat of ended tables and records kept
-for review that nobody opened for ``review_unopened_days`` are deleted.
+for review that nobody opened for ``review_unopened_days`` are deleted; at the start and
+before each pruning, continued uploads stored by an older version (no ``upload_cost``) are
+given what new ones keep for the caps on uploads, so they count and go as those do.
 
 Every write of a table is made like the table's own writes, under its fencing number
 (``Store.take_game``): with several processes (``--redis``) a table that another live
@@ -52,8 +54,11 @@ class Janitor:
         self.watched: dict[str, float] = {}
 
     async def at_start(self) -> list[str]:
-        """Mark abandoned the unfinished tables untouched for ``abandon_minutes``."""
+        """Mark abandoned the unfinished tables untouched for ``abandon_minutes`` (and
+        first give the continued uploads an older version stored what new ones keep for
+        the caps on uploads: :meth:`adopt_old_uploads`)."""
         s = self.hub.settings
+        await self.adopt_old_uploads()
         if s.abandon_minutes <= 0:
             return []
         before = self.wall() - timedelta(minutes=s.abandon_minutes)
@@ -161,6 +166,24 @@ class Janitor:
         log.info("table %s abandoned: nobody connected for %g minutes", table.id, minutes)
         return True
 
+    async def adopt_old_uploads(self) -> int:
+        """The continued uploads stored by a version before they counted in the caps on
+        uploads (no ``upload_cost`` in their options) are counted, deletable and pruned
+        from now on as new ones are (:func:`upkeep.adopt_old_uploads`): at the start, and
+        at each pruning (a process of an older version may have stored one since). Never
+        fatal: they are tried again at the next pruning."""
+        try:
+            n = await self.hub.db(upkeep.adopt_old_uploads, self.hub.store, self.wall())
+        except Exception:
+            log.exception("continued uploads stored by an older version could not be "
+                          "counted yet (tried again at the next pruning)")
+            return 0
+        if n:
+            log.info("%d continued uploads stored by an older version now count in the caps "
+                     "on uploads (%d each; their days unopened count from now)", n,
+                     upkeep.OLD_UPLOAD_COST)
+        return n
+
     async def prune_uploads(self, now: datetime) -> int:
         """Delete the records kept for review (``POST /api/records`` ``review``) that
         nobody has opened for ``review_unopened_days`` (made and last opened before then;
@@ -183,6 +206,7 @@ class Janitor:
         got = await self.hub.db(upkeep.prune, self.hub.store, now=now,
                                 guests_before=now - timedelta(days=s.guest_days),
                                 chat_before=now - timedelta(days=s.chat_days))
+        await self.adopt_old_uploads()
         got["uploads"] = await self.prune_uploads(now)
         self.pruned = got
         if any(got.values()):

@@ -504,7 +504,8 @@ class OptionsMsg(_Msg):
 
 
 class AddCpuMsg(_Msg):
-    """Owner, before the start: a CPU takes an empty place (first empty if None)."""
+    """Owner, before the start: a CPU takes an empty place (if None: the first empty one
+    not kept at a rematch for a player of the match before)."""
 
     type: Literal["add_cpu"]
     seat: Int | None = Field(default=None, ge=0, le=5)

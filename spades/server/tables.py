@@ -75,6 +75,10 @@ T = TypeVar("T")
 #: seat (error code ``replaced``, no ref); a join from it takes the seat back.
 REPLACED = ("this table is open in another tab (or window) of yours: this one no longer "
             "receives its events; join again to play here")
+#: How the owner may still give a place kept at a rematch to a CPU (``add_cpu`` refused
+#: it): ``remove`` of that place frees it (``Table._free_kept``), then ``add_cpu``.
+FREE_FOR_CPU = ("to give {place} to a CPU all the same, free it first (remove {which}: "
+                "it is anyone's then), then add the CPU there")
 #: ``Table.invited``'s place of a rematch's player whose kept place the owner freed
 FREED = -1
 
@@ -1217,13 +1221,33 @@ class Table:
     def kept_name(self, user_id: int) -> str:
         return self.invited_names.get(user_id) or "a player of the match before"
 
-    def _require_not_kept(self, seat: int, user_id: int | None) -> None:
-        """Refuse an explicit choice of place ``seat`` if it is kept for someone else."""
+    def _require_not_kept(self, seat: int, user_id: int | None, *, cpu: bool = False) -> None:
+        """Refuse an explicit choice of place ``seat`` if it is kept for someone else
+        (``cpu``: the owner's ``add_cpu``, told how to give it to a CPU all the same)."""
         kept = self.kept()
         if seat in kept and kept[seat] != user_id:
-            raise TableError("state", f"place {seat} is kept for "
-                             f"{self.kept_name(kept[seat])}, who sat there in the match "
-                             "before, until they are back or the match starts")
+            place = f"place {seat}"
+            how = f"; {FREE_FOR_CPU.format(place=place, which=place)}" if cpu else ""
+            raise TableError("state", f"{place} is kept for {self.kept_name(kept[seat])}, "
+                             "who sat there in the match before, until they are back or the "
+                             f"match starts{how}")
+
+    def no_place_for_cpu_words(self) -> str:
+        """Why the owner's ``add_cpu`` naming no place finds none though places are empty:
+        every one is kept for a player of the match before (which, and for whom), and how
+        the owner may still give one to a CPU."""
+        kept = self.kept()
+        if len(kept) == 1:
+            seat, = kept
+            place = f"place {seat}"
+            return (f"no place is free for a CPU: {place} is kept for "
+                    f"{self.kept_name(kept[seat])}, who played the match before, until they "
+                    "are back or the match starts; "
+                    f"{FREE_FOR_CPU.format(place=place, which=place)}")
+        each = and_list([f"place {s} for {self.kept_name(kept[s])}" for s in sorted(kept)])
+        return ("no place is free for a CPU: the free places are kept for the players of "
+                f"the match before until they are back or the match starts ({each}); "
+                f"{FREE_FOR_CPU.format(place='one of them', which='its place')}")
 
     async def keep_rematch(self, new_id: str, owner: str) -> None:
         """With several processes: the id ``new_id`` of the rematch that ``owner`` is
@@ -1375,16 +1399,21 @@ class Table:
             self._require_owner(conn)
             self._require_waiting()
             free = [i for i, p in enumerate(self.places) if p.kind == "empty"]
-            kept = self.kept()
             if seat is None:
                 if not free:
                     raise TableError("state", "no place is free")
-                seat = min(free, key=lambda i: (i in kept, i))  # a kept place last
+                # never a place kept for a player of the match before (before: taken when
+                # no other was free, and its player, back, found their place a CPU's)
+                kept = self.kept()
+                open_places = [i for i in free if i not in kept]
+                if not open_places:
+                    raise TableError("state", self.no_place_for_cpu_words())
+                seat = open_places[0]
             else:
                 self._require_place(seat)
                 if seat not in free:
                     raise TableError("state", f"place {seat} is not free")
-                self._require_not_kept(seat, None)
+                self._require_not_kept(seat, None, cpu=True)
             self.places[seat] = Place("cpu", None, f"CPU {seat + 1}", self.options.cpu)
             await self.save_meta()
             self.emit({"kind": "seated", "seat": seat,

@@ -53,6 +53,62 @@ def _continued_uploads(ended: bool = False) -> Any:
     return and_(made, games.c.status.in_(["finished", "abandoned"])) if ended else made
 
 
+#: What a continued upload stored before continued uploads counted in the caps (its options
+#: without ``upload_cost``) counts as: one, the smallest upload's cost. Its cost was the size
+#: of the upload's request body (one per ``limits.RECORD_COST_BYTES`` begun), which was
+#: never stored: its stored match holds the moves played at the table after it too, so a
+#: cost worked out from it (a replay of each such game on the database thread) would
+#: count those as uploaded, and a record of a whole match is well under 100 KB; a record
+#: kept for review stored without its ``cost`` counts one as well (:func:`kept_uploads`).
+OLD_UPLOAD_COST = 1
+
+
+def old_upload_kept(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a continued upload stored by an older version (``options["upload"]`` true, no
+    ``upload_cost``) keeps for the caps on uploads, as one stored now does
+    (``Table.upload_kept``): :data:`OLD_UPLOAD_COST`, and as its uploader (``upload_by``)
+    its owner, the one person at such a table from its upload on. Its client address was
+    not stored: it counts in everyone's cap (``review_uploads``), in no address's."""
+    kept: dict[str, Any] = {"upload_cost": OLD_UPLOAD_COST}
+    owner = options.get("upload_by", options.get("owner"))
+    if type(owner) is int:
+        kept["upload_by"] = owner
+    if isinstance(options.get("upload_address"), str):
+        kept["upload_address"] = options["upload_address"]
+    return kept
+
+
+def _old_continued_uploads() -> Any:
+    """Tables carrying on an upload stored before continued uploads counted in the caps:
+    marked ``upload`` (stored so since uploads were capped per user), without
+    ``upload_cost``."""
+    return and_(games.c.kind == "table", games.c.options["upload"].as_boolean().is_(True),
+                games.c.options["upload_cost"].as_string().is_(None))
+
+
+def adopt_old_uploads(store: Store, now: datetime | None = None) -> int:
+    """Give the continued uploads stored by an older version what one stored now keeps for
+    the caps on uploads (:func:`old_upload_kept`), so they are counted, deletable by their
+    uploader once ended, and pruned, as new ones are; how many. Their opening was never
+    noted: their days unopened (``review_unopened_days``) count from now (``opened``), not
+    from their end, so none is deleted at the first pruning for being opened unnoticed.
+    Nothing else of them changes (``updated_at``, their end, stays); each row is locked
+    while it is read and written (PostgreSQL), so no write of a table running meanwhile
+    is lost."""
+    when = (now or datetime.now(UTC)).isoformat()
+    n = 0
+    with store.engine.begin() as conn:
+        rows = conn.execute(select(games.c.id, games.c.options)
+                            .where(_old_continued_uploads()).with_for_update()).all()
+        for gid, options in rows:
+            if not isinstance(options, dict) or options.get("upload") is not True:
+                continue
+            new = {**options, **old_upload_kept(options), "opened": options.get("opened", when)}
+            conn.execute(update(games).where(games.c.id == gid).values(options=new))
+            n += 1
+    return n
+
+
 def _uploads_kept() -> Any:
     """What the caps on uploads count: records kept for review, and continued uploads
     (ended or not)."""

@@ -385,6 +385,51 @@ def test_the_owner_frees_a_place_kept_for_someone_not_coming(client: TestClient)
     assert sat_down(bob, new) == was["Bob"]
 
 
+def test_the_owners_cpu_naming_no_place_takes_no_kept_place(client: TestClient) -> None:
+    """Before: the owner's ``add_cpu`` naming no place took a place kept for a player of the
+    match before when no other was free ("a kept place last"), and that player, back,
+    found their place a CPU's. Now it takes a place kept for nobody, else it is refused,
+    saying which places are kept, for whom, and how to give one to a CPU all the same."""
+    ann, bob, cal, was = finished_three(client, PUBLIC)
+    new = rematch_made(ann)
+    open_place = ({0, 1, 2, 3} - set(was.values())).pop()
+    assert ann.request({"type": "add_cpu", "seat": None})["type"] == "ack"
+    assert ann.table is not None and ann.table["seats"][open_place]["kind"] == "cpu"
+    assert kept(ann) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    # only kept places are free: refused, nothing changes
+    (b, bname), (c, cname) = sorted(((was["Bob"], "Bob"), (was["Cal"], "Cal")))
+    ans = ann.request({"type": "add_cpu", "seat": None})
+    assert ans["type"] == "error" and ans["code"] == "state", ans
+    assert ans["message"] == (
+        "no place is free for a CPU: the free places are kept for the players of the match "
+        "before until they are back or the match starts (place "
+        f"{b} for {bname} and place {c} for {cname}); to give one of them to a CPU all the "
+        "same, free it first (remove its place: it is anyone's then), then add the CPU "
+        "there"), ans
+    assert [s["kind"] for s in ann.table["seats"]].count("cpu") == 1
+    assert kept(ann) == {was["Bob"]: "Bob", was["Cal"]: "Cal"}
+    # naming a kept place: refused too, saying how
+    ans = ann.request({"type": "add_cpu", "seat": was["Cal"]})
+    assert ans["type"] == "error" and ans["message"] == (
+        f"place {was['Cal']} is kept for Cal, who sat there in the match before, until they "
+        f"are back or the match starts; to give place {was['Cal']} to a CPU all the same, "
+        f"free it first (remove place {was['Cal']}: it is anyone's then), then add the CPU "
+        "there"), ans
+    # Bob is back; one place is kept, for Cal
+    assert sat_down(bob, new) == was["Bob"]
+    ans = ann.request({"type": "add_cpu", "seat": None})
+    assert ans["type"] == "error" and ans["message"] == (
+        f"no place is free for a CPU: place {was['Cal']} is kept for Cal, who played the "
+        "match before, until they are back or the match starts; to give place "
+        f"{was['Cal']} to a CPU all the same, free it first (remove place {was['Cal']}: it "
+        "is anyone's then), then add the CPU there"), ans
+    # the owner frees it as told: a CPU naming no place takes it
+    assert ann.request({"type": "remove", "seat": was["Cal"]})["type"] == "ack"
+    assert ann.request({"type": "add_cpu", "seat": None})["type"] == "ack"
+    assert ann.table["seats"][was["Cal"]]["kind"] == "cpu"
+    assert cal.request({"type": "join", "table_id": new})["type"] == "error"  # full
+
+
 def test_asking_again_goes_back_to_the_rematch_made(client: TestClient) -> None:
     """The owner goes back to the finished table and asks for a rematch again: she is taken
     to the rematch made already (before: another new table each time, and the old table's

@@ -178,3 +178,93 @@ def test_continued_uploads_are_bounded_after_they_end_too(
     for gid in (opened, live):
         assert hub.store.game(gid).id == gid  # kept
     player.close()
+
+
+def _old_continued_upload(client: TestClient, owner: int, record: dict[str, Any],
+                          upload: bool = True) -> str:
+    """A table continued from an upload as a version before continued uploads counted in
+    the caps stored it (``upload`` false: a table made by ``create``, as every version
+    stored those): its options without ``upload_cost``, ``upload_by`` nor
+    ``upload_address``, its owner at seat 0 and CPUs at the others. Its id."""
+    from spades.server.seating import Place
+
+    hub = hub_of(client)
+    opts = hub.default_options().model_copy(update={"private": True})
+    seats = [Place("human", owner, "Olden", guest=True).to_db()] + [
+        Place("cpu", None, f"CPU {i + 1}", "random").to_db() for i in range(1, 4)]
+    options = {"table": opts.model_dump(), "owner": owner, "invite": hub.new_invite(),
+               "epoch": 1, "upload": upload}
+    gid: str = hub.store.save_record(replay(record), kind="table", seats=seats,
+                                     options=options)
+    return gid
+
+
+def test_continued_uploads_stored_before_they_counted_count_and_are_pruned(
+        make: Callable[..., TestClient]) -> None:
+    """A continued upload stored by a version before continued uploads counted in the caps
+    on uploads has no ``upload_cost`` (nor ``upload_by``, ``upload_address``) in its
+    options: it was counted nowhere, never pruned, and its uploader could not delete it,
+    ended, however many there were. Now, from the server's start, each counts as the
+    smallest upload (1: its upload's size was never stored) in everyone's cap (its address
+    was not stored either), its uploader (its owner) may delete it once ended, and it is
+    pruned once ended and unopened for ``review_unopened_days``, counted from the start of
+    this version (its openings were never noted). One still going is brought back and
+    counted too; a table that was no upload is left alone. Nothing else of them changes."""
+    from spades.store import upkeep
+
+    limits = dict(review_uploads_per_address=10, review_uploads=3, review_unopened_days=30,
+                  sweep_seconds=3600, **NO_RATES)
+    client = make(**limits)
+    r = client.post("/api/guest", json={"name": "Olden"})
+    token, olden = r.json()["token"], r.json()["user"]["id"]
+    partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])])
+    ended, deleted, going = (_old_continued_upload(client, olden, rec)
+                             for rec in (GOOD, GOOD, partial))
+    plain = _old_continued_upload(client, olden, GOOD, upload=False)
+    hub = hub_of(client)
+    long_ago = datetime.now(UTC) - timedelta(days=40)
+    with hub.store.engine.begin() as conn:
+        conn.execute(update(games).where(games.c.id.in_([ended, deleted, plain]))
+                     .values(created_at=long_ago, updated_at=long_ago))
+    written = {g: hub.store.game(g) for g in (ended, deleted, going, plain)}
+    # the server starts again (as after an upgrade): the table going is brought back
+    client.__exit__(None, None, None)
+    client = make(**limits)
+    hub = hub_of(client)
+    assert going in hub.tables and hub.tables[going].upload_kept == {
+        "upload_cost": 1, "upload_by": olden}
+    assert hub.store.game(going).options["upload_cost"] == 1  # written with its options
+    # counted: three of three in everyone's cap, none in an address's
+    assert upkeep.kept_uploads(hub.store, "testclient") == (0, 3)  # before: (0, 0)
+    r = _keep(client, guest(client, "Newcomer"))
+    assert r.status_code == 413, r.text  # before: 200
+    assert r.json()["room"]["whose"] == "all" and r.json()["room"]["kept"] == 3, r.text
+    # what they keep for the caps is added; nothing else of them changes
+    for gid in (ended, deleted):
+        now = hub.store.game(gid)
+        before = written[gid]
+        extra = {k: v for k, v in now.options.items() if k not in before.options}
+        assert set(extra) == {"upload_cost", "upload_by", "opened"}, now.options
+        assert extra["upload_cost"] == 1 and extra["upload_by"] == olden, extra
+        assert {k: now.options[k] for k in before.options} == before.options
+        assert (now.status, now.updated_at, now.seats) == (before.status, before.updated_at,
+                                                           before.seats)
+    assert hub.store.game(plain).options == written[plain].options  # no upload: untouched
+    # the uploader may delete one that ended (nobody else may; before: 404 to them too)
+    mine = {"Authorization": f"Bearer {token}"}
+    other = {"Authorization": f"Bearer {guest(client, 'Nosy')}"}
+    assert client.delete(f"/api/games/{deleted}", headers=other).status_code == 404
+    assert client.delete(f"/api/games/{deleted}", headers=mine).status_code == 204
+    assert client.get(f"/api/games/{ended}/record", headers=mine).status_code == 200
+    # pruned when unopened for review_unopened_days from now (not at once, though they
+    # ended 40 days ago: their openings were never noted); the table going, and the
+    # table that was no upload, never
+    janitor = client.app.state.janitor  # type: ignore[attr-defined]
+    janitor.wall = lambda: datetime.now(UTC) + timedelta(days=29)
+    assert client.portal.call(janitor.prune)["uploads"] == 0  # type: ignore[union-attr]
+    janitor.wall = lambda: datetime.now(UTC) + timedelta(days=61)
+    got = client.portal.call(janitor.prune)  # type: ignore[union-attr]
+    assert got["uploads"] == 1, got  # before: 0
+    assert client.get(f"/api/games/{ended}/record", headers=mine).status_code == 404
+    for gid in (going, plain):
+        assert hub.store.game(gid).id == gid  # kept

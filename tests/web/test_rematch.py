@@ -108,6 +108,35 @@ def test_rematch_by_the_owner_and_joined_by_keyboard(new_page: Any, server: str)
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
 
 
+def test_add_a_cpu_pressed_at_a_place_kept_since_is_refused_in_the_pages_words(
+        new_page: Any, server: str) -> None:
+    """Olga's page drew Add a CPU at a place the server keeps for Fred since (he was back at
+    the rematch and left again: his place is kept once more, and her page had not drawn it
+    so yet when she pressed it). The refusal said the server's words, "place 2 is kept …
+    (remove place 2 …)", a number and a message name the page shows nowhere. Now it says
+    where the place is, for whom it is kept, and the button that frees it."""
+    olga, _fred, fred_seat = rematch_room(new_page, server, "Olgastale", "Fredstale")
+    said = Speech(olga)
+    row = f'#seat-list li[data-seat="{fred_seat}"]'
+    olga.wait_for_selector(f"{row}.kept")
+    # the view before the keeping, drawn (its Add a CPU button), then the one after it
+    # taken in without a redraw: the press crosses the new snapshot
+    olga.evaluate("""seat => { const t = spadesApp.table, s = t.msg.table.seats[seat];
+      const was = s.kept_for; s.kept_for = null; t.renderWaiting(); s.kept_for = was; }""",
+                  fred_seat)
+    add = f'{row} button[data-act="add"]'
+    olga.focus(add)
+    olga.keyboard.press("Enter")
+    where = olga.evaluate(f"spadesApp.table.compass({fred_seat})")
+    heard = said.wait_for("Refused: ")
+    assert heard["text"] == (
+        f"Refused: {where} is kept for Fredstale, who played the match before, until they "
+        f"are back or the match starts. To give it to a CPU all the same, free it first (its "
+        f"button Free {where}, kept for Fredstale), then add the CPU."), heard
+    assert olga.evaluate(f"spadesApp.table.msg.table.seats[{fred_seat}].kind") == "empty"
+    assert not olga.errors, olga.errors
+
+
 def test_a_rematch_against_cpus_starts_at_once(new_page: Any, server: str) -> None:
     """Alone against CPUs, Rematch deals the new match at once, as "Play against CPUs now"
     does (before: a waiting room, with Start to press)."""

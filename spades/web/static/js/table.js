@@ -1644,7 +1644,7 @@ export class TableView {
     const keep = was && (was.act || was.seat !== undefined) ? { act: was.act || null, seat: was.seat } : null;
     clear(list);
     const amOwner = this.amOwner();
-    const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => this.request(msg) }, text);
+    const seatButton = (s, act, text, msg) => h("button", { type: "button", class: "small", "data-act": act, "data-seat": String(s.seat), onclick: () => (msg.type === "add_cpu" ? this.addCpu(msg.seat) : this.request(msg)) }, text);
     t.seats.forEach((s) => {
       // a rematch: the empty place of a player of the match before, kept until they are back
       const kept = s.kind === "empty" && s.kept_for ? s.kept_for : null;
@@ -1866,6 +1866,20 @@ export class TableView {
     const t = this.msg.table;
     const me = t.seats.find((s) => s.seat === this.mySeat);
     return !!(me && me.owner) || (this.app.user && t.owner === this.app.user.id);
+  }
+
+  /** The owner's Add a CPU at a place. Pressed on a view the server had moved past (its
+   * player of the match before, back at the rematch, left again: the place is kept for them
+   * once more), the refusal is said in the page's words, by where the place is and with the
+   * button that frees it, not the server's place number and message name. */
+  async addCpu(seat) {
+    try { await this.app.conn.request({ type: "add_cpu", seat }); } catch (err) {
+      const s = this.msg && this.msg.table.seats[seat];
+      const kept = s && s.kind === "empty" ? s.kept_for : null;
+      if (!kept) { this.refuse(err.message); return; }
+      const where = this.compass(seat);
+      this.refuse(`${where} is kept for ${kept}, who played the match before, until they are back or the match starts. To give it to a CPU all the same, free it first (its button Free ${where}, kept for ${kept}), then add the CPU.`);
+    }
   }
 
   async request(msg) {
