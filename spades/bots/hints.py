@@ -277,6 +277,10 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
                     f"{mine} is lost; this one keeps your lower cards.")
         return (f"Play the {name}: every card you may play beats the {card_name(best)}; "
                 "a later player may still take the trick from you.")
+    if obs.bids[seat] == 0 and not any(obs.bids[m] == 0 and obs.tricks[m] == 0 for m in mates):
+        # a Nil broken (with no partner's Nil to cover): it cannot be saved, what counts
+        # is what the seat's tricks are worth now
+        return _explain_broken_nil(obs, card, who)
     mate_nil = [m for m in mates if obs.bids[m] == 0 and obs.tricks[m] == 0]
     if mate_nil:
         nil = _partner(obs, mate_nil[0], who)
@@ -361,3 +365,131 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
         return (f"Play the {name}: letting this trick go keeps your better cards for "
                 "later.")
     return f"Play the {name}: you cannot win this trick, so keep your better cards."
+
+
+def _together(names: list[str]) -> str:
+    """``East``, ``East and West``, ``North, East and West``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _explain_broken_nil(obs: Observation, card: int, who: list[str]) -> str:
+    """The reason for ``card`` of a seat whose own Nil (or Blind Nil) is broken: the Nil's
+    points are lost whatever it does now, so the reason says what its tricks are worth
+    under these rules (toward the side's bid, with ``failed_nil_tricks_count``, else a
+    point and a bag each) and why the card helps: making the side's bid, avoiding bags,
+    leaving a trick to the partner, or taking one from opponents who still need it."""
+    from spades.bots.heuristic import own_state
+
+    name = card_name(card)
+    seat = obs.seat
+    side = obs.my_side
+    rules = obs.rules
+    mine = "Blind Nil" if obs.blind[seat] else "Nil"
+    mates = [m for m in obs.sides[side] if m != seat]
+    bidders = [m for m in mates if (obs.bids[m] or 0) > 0]
+    contract = sum(obs.bids[m] or 0 for m in bidders)
+    out = unseen_cards(obs)
+    trick = obs.trick
+    legal = [a for a in obs.legal_actions if a < BID_BASE]
+    s = own_state(obs)
+    need = side_need(s, side)
+    # What the seat's tricks are worth now.
+    if rules.failed_nil_tricks_count and bidders:
+        if need > s.left:
+            worth = (f"your {mine} is broken, and your side's bid of {contract} is out of "
+                     f"reach ({need} more needed, {s.left} tricks left)")
+        elif need > 0:
+            worth = (f"your {mine} is broken, but your tricks still count toward your side's "
+                     f"bid of {contract}, {need} more to make it")
+        else:
+            worth = (f"your {mine} is broken, and your side has made its bid of {contract}, "
+                     "so more tricks would only be bags")
+        helps = 0 < need <= s.left  # a trick of this seat's is a trick toward the bid
+    else:
+        worth = f"your {mine} is broken, and each trick you take now is only a bag"
+        if bidders:
+            mate = ("your partner " if len(bidders) == 1 else "your partners ") + _together(
+                [who[m] for m in bidders])
+            worth += f", not a trick toward {mate}'s bid"
+        helps = False
+    # Opponents a trick taken from them may set: a side short of its bid that can still
+    # make it in the tricks left.
+    short = []
+    for k, seats in enumerate(obs.sides):
+        opp_need = side_need(s, k)
+        if k != side and 0 < opp_need <= s.left and any((obs.bids[p] or 0) > 0 for p in seats):
+            short.append((k, opp_need))
+    if not trick:
+        suit = SUIT_OF[card]
+        sure = not out & above(card) and bool(out & SUIT_MASKS[suit])
+        if out & above(card):  # others hold a higher card of the suit
+            if helps:
+                return (f"Lead the {name}: {worth}; it draws out the higher "
+                        f"{SUIT_NAMES[suit]} still to be played.")
+            return f"Lead the {name}: {worth}; others are likely to beat this lead."
+        if sure:
+            take = (f"it is the highest {_suit_word(suit)} left, so it should win the "
+                    "trick")
+        elif suit == SPADES:
+            take = "no other spade is left, so it takes the trick"
+        else:
+            take = (f"no other {_suit_word(suit)} is left, so the others must trump it or "
+                    "play another suit")
+        if helps:
+            return f"Lead the {name}: {worth}; {take}."
+        if short:
+            return f"Lead the {name}: {worth}, but {_set_them(short, obs, who)}; {take}."
+        return (f"Lead the {name}: {worth}; {take}, and over likely deals this lead costs "
+                "the least.")
+    best_seat, best = _winning(trick)
+    led = SUIT_OF[trick[0][1]]
+    wins_now = _beats(card, best, led)
+    last = len(trick) == rules.players - 1
+    winners = [c for c in legal if _beats(c, best, led)]
+    verb = ("Play" if SUIT_OF[card] == led else "Trump with" if wins_now
+            else "Play" if SUIT_OF[card] == SPADES else "Discard")
+    if not wins_now:
+        if best_seat in mates:
+            return (f"{verb} the {name}: {worth}; {_partner(obs, best_seat, who)} is already "
+                    "winning this trick.")
+        if not winners:
+            return (f"{verb} the {name}: {worth}; you cannot win this trick, so keep your "
+                    "better cards.")
+        if helps:
+            return (f"{verb} the {name}: {worth}; letting this trick go keeps your better "
+                    "cards for later.")
+        if verb == "Discard":
+            return f"Discard the {name}: {worth}; it leaves the trick to others."
+        return (f"{verb} the {name}: {worth}; it stays under the {card_name(best)} and "
+                "leaves the trick to others.")
+    if last:
+        take = ("the cheapest card that takes the trick"
+                if card == min(winners, key=lambda c: (SUIT_OF[c] == SPADES, c))
+                else "it takes the trick")
+    elif not out & above(card) and (led == SPADES or not out & SPADE_MASK):
+        take = "no card left in play can beat it, so it takes the trick"
+    else:
+        take = "it beats the cards played so far and may hold"
+    if helps:
+        return f"{verb} the {name}: {worth}; {take}."
+    if len(winners) == len(legal):
+        if last:
+            return (f"{verb} the {name}: {worth}, but every card you may play takes this "
+                    "trick; this one keeps your lower cards.")
+        return (f"{verb} the {name}: {worth}, but every card you may play beats the "
+                f"{card_name(best)}; a later player may still take the trick from you.")
+    # the side now winning the trick, if a trick taken from it may set it
+    short = [(k, n) for k, n in short if k == rules.side_of[best_seat]]
+    if short:
+        return f"{verb} the {name}: {worth}, but {_set_them(short, obs, who)}; {take}."
+    return (f"{verb} the {name}: {worth}; {take}, and over likely deals this card costs "
+            "the least.")
+
+
+def _set_them(short: list[tuple[int, int]], obs: Observation, who: list[str]) -> str:
+    """``a trick taken from East and West may set their bid of 5 (they need 2 more)``."""
+    k, need = short[0]
+    seats = [p for p in obs.sides[k] if (obs.bids[p] or 0) > 0]
+    bid = sum(obs.bids[p] or 0 for p in seats)
+    names = _together([who[p] for p in obs.sides[k]])
+    return f"a trick taken from {names} may set their bid of {bid} (they need {need} more)"

@@ -280,8 +280,9 @@ def play_card(s: HandState) -> int:
     later = [(seat + i) % n for i in range(1, n - pos)]
     in_trick = [(s.leader + i) % n for i in range(pos)]
 
-    # My own nil (or a failed one: its tricks are only bags now).
-    if s.bids[seat] == 0:
+    # My own nil, or a failed one whose tricks are only bags now; a failed nil whose tricks
+    # count toward the side's contract (failed_nil_tricks_count) plays for the contract.
+    if s.bids[seat] == 0 and not (s.tricks[seat] and s.rules.failed_nil_tricks_count):
         if pos == 0:
             return _lead_low(s, seat, legal, out)
         return _dump(s, legal)

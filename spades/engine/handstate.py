@@ -18,6 +18,7 @@ type (numpy's) and refuse a bool, as ``Match.apply`` does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from numbers import Real
 from typing import Final
 
 from spades.engine.actions import BID_BASE, BLIND_NIL, LOOK, NIL, whole_number
@@ -66,6 +67,21 @@ def _whole_arg(value: object, name: str, what: str) -> int:
     if number is None:
         raise TypeError(f"{name} must be a whole number ({what}), not {value!r}")
     return number
+
+
+def _real_arg(value: object, name: str, like: str) -> float:
+    """``value`` as a float if it is a number (an ``int``, a ``float``, numpy's), else a
+    :class:`TypeError` naming the argument: a bool, text, ``None``, anything else. The slow
+    path: the search passes floats, checked by ``type(value) is float`` before this."""
+    if not isinstance(value, bool) and type(value).__name__ not in ("bool", "bool_"):
+        if isinstance(value, (int, float)):
+            return float(value)
+        number = whole_number(value)  # a numpy integer
+        if number is not None:
+            return float(number)
+        if isinstance(value, Real):  # a numpy float of another size
+            return float(value)
+    raise TypeError(f"{name} must be a number, like {like}, not {value!r}"[:200])
 
 
 class HandState:
@@ -462,21 +478,39 @@ class HandState:
         return [score_side_int(rules, seats, bids, blind, tricks, bags[k])
                 for k, seats in enumerate(self.sides)]
 
-    def side_values(self, bag_weight: float = 0.5) -> list[float]:
+    def side_values(self, bag_weight: object = 0.5) -> list[float]:
         """Each side's points for the finished hand, with a bag's future cost spread evenly
-        (``bag_weight`` × penalty / limit per new bag) instead of the lumpy penalty."""
+        (``bag_weight`` × penalty / limit per new bag) instead of the lumpy penalty.
+        ``bag_weight`` is a number (an ``int`` or a numpy number too); a bool, text or
+        anything else is a :class:`TypeError` naming it. (Typed ``object`` so that the
+        compiled build says so too; a ``float``, as the search passes, is taken at once.)"""
+        weight = bag_weight if type(bag_weight) is float else _real_arg(
+            bag_weight, "bag_weight", "0.5")
         rules = self.rules
         penalty = rules.bag_penalty
-        cost = bag_weight * penalty / rules.bag_limit
+        cost = weight * penalty / rules.bag_limit
         return [sc.points + sc.penalties * penalty - cost * sc.new_bags
                 for sc, _ in self.side_scores()]
 
-    def utility(self, side: int, bag_weight: float = 0.5, rel: float = 1.0) -> float:
-        """``side``'s value minus ``rel`` times the mean of the other sides' values."""
+    def utility(self, side: object, bag_weight: object = 0.5, rel: object = 1.0) -> float:
+        """``side``'s value minus ``rel`` times the mean of the other sides' values.
+        ``side`` is a side's number, 0 to ``len(rules.sides) - 1`` (of any integer type):
+        another number is a :class:`ValueError`, a bool or anything else a
+        :class:`TypeError`, naming it; ``bag_weight`` and ``rel`` are numbers, as for
+        :meth:`side_values`."""
+        sides = len(self.sides)
+        k = side if type(side) is int else whole_number(side)
+        if k is None:
+            raise TypeError(f"side must be a whole number 0 to {sides - 1} (a side of "
+                            f"rules.sides), not {side!r}"[:200])
+        if not 0 <= k < sides:
+            raise ValueError(f"side must be 0 to {sides - 1} (a side of rules.sides), "
+                             f"not {k}")
+        weight = rel if type(rel) is float else _real_arg(rel, "rel", "1.0")
         vals = self.side_values(bag_weight)
-        mine = vals[side]
+        mine = vals[k]
         others = (sum(vals) - mine) / (len(vals) - 1)
-        return mine - rel * others
+        return mine - weight * others
 
 
 def public_voids(obs: Observation) -> list[int]:

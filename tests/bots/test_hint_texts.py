@@ -304,3 +304,96 @@ def test_a_nil_bidder_never_gets_a_card_that_wins_when_one_ducks(seed: int) -> N
                         checked += 1
             match.apply(rng.choice(obs.legal_actions))
     assert checked > 0
+
+
+# Hand 1 of a cardems deal (dealer East): South bids Nil, West 3, North 4, East 4 (or 2);
+# South's Nil is broken at trick 2 and it has taken two tricks. At trick 9 West leads the
+# eight of spades, North plays the five and East (void) the jack of hearts: South, last,
+# holds the jack of diamonds and the two, seven, nine and queen of spades.
+_BROKEN_NIL_HANDS = ("2C 4C TC KC 3D 6H 7H 8H 9H TH 5S TS KS",
+                     "6C 7C 8C 9C JC AC 5D 8D QD AD 2H 3H JH",
+                     "3C 5C 4D 7D 9D TD JD 4H KH 2S 7S 9S QS",
+                     "QC 2D 6D KD 5H QH AH 3S 4S 6S 8S JS AS")
+_BROKEN_NIL_PLAYS = ("7D 2D 3D 5D TD 6D 4C AD 8D 9D KD 8H AH TH 2H 4H 5H 6H 3H KH 5C QC "
+                     "TC AC QD 4D QH 2C 7C 3C 4S KC 8S 5S JH")
+
+
+def _broken_nil_match(rules_name: str, east_bid: int = 4) -> Match:
+    from spades.engine import parse_action
+
+    match = Match(profile(rules_name), dealer=1)
+    match.deal([_mask(h) for h in _BROKEN_NIL_HANDS])
+    for action in ["nil", "3", "4", str(east_bid), *_BROKEN_NIL_PLAYS.split()]:
+        match.apply(parse_action(action))
+    assert match.current_player == 2 and match.tricks == [0, 3, 2, 3]
+    return match
+
+
+def _never_keeps_the_nil(obs: Observation) -> None:
+    for card in obs.legal_actions:
+        reason = explain(obs, card)
+        assert "Nil is broken" in reason, reason
+        assert "safe" not in reason and "keep your Nil" not in reason, reason
+        assert "Nil is lost" not in reason, reason
+
+
+def test_a_broken_nil_is_told_what_its_tricks_are_worth_under_the_rules() -> None:
+    """Trial: once a player's own Nil was broken, the hint still played and spoke as for a
+    Nil (the rule-based play the expert keeps unless clearly beaten ducked every trick
+    after a failed Nil, as if its tricks were only bags). Under cardems a failed Nil's
+    tricks count toward the side's bid: North bid 4 and has none, South two, so South takes
+    the trick. Under cardgames-club they are only bags, and a trick taken from East and West,
+    one short of their 7, may set them; with East's 2 they have made theirs, so it is left."""
+    counts = _broken_nil_match("cardems").observation(2)
+    h = hint(counts)
+    assert h.action in (parse_card("9S"), parse_card("QS")), h  # (it takes the trick)
+    assert h.reason.startswith(
+        f"Play the {'nine' if h.action == parse_card('9S') else 'queen'} of spades: your Nil "
+        "is broken, but your tricks still count toward your side's bid of 4, 2 more to make "
+        "it; "), h.reason
+    _never_keeps_the_nil(counts)
+
+    bags = _broken_nil_match("cardgames-club").observation(2)
+    h = hint(bags)
+    assert h.action == parse_card("9S"), h
+    assert h.reason == ("Play the nine of spades: your Nil is broken, and each trick you take "
+                        "now is only a bag, not a trick toward your partner North's bid, but a "
+                        "trick taken from East and West may set their bid of 7 (they need 1 "
+                        "more); the cheapest card that takes the trick.")
+    _never_keeps_the_nil(bags)
+
+    made = _broken_nil_match("cardgames-club", east_bid=2).observation(2)
+    h = hint(made)
+    assert h.action == parse_card("7S"), h
+    assert h.reason == ("Play the seven of spades: your Nil is broken, and each trick you take "
+                        "now is only a bag, not a trick toward your partner North's bid; it "
+                        "stays under the eight of spades and leaves the trick to others.")
+    _never_keeps_the_nil(made)
+    # The intermediate level (the expert's rule-based default) plays so too.
+    from spades.bots.heuristic import own_state
+    from spades.bots.policy import play_card
+
+    assert play_card(own_state(counts)) == parse_card("9S")
+    assert play_card(own_state(made)) == parse_card("7S")
+
+
+def test_spades_hint_of_a_record_after_a_broken_nil(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from spades.cli import main
+
+    for rules_name, worth in (("cardems", "your tricks still count toward your side's bid"),
+                              ("game93", "each trick you take now is only a bag")):
+        record = tmp_path / f"{rules_name}.json"
+        record.write_text(json.dumps(_broken_nil_match(rules_name).to_record()),
+                          encoding="utf-8")
+        assert main(["hint", str(record), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["seat"] == 2 and out["action"] in ("9S", "QS"), out
+        assert f"your Nil is broken, {'but' if rules_name == 'cardems' else 'and'} {worth}" \
+            in out["reason"], out
+        assert "safe" not in out["reason"], out
+        assert main(["hint", str(record)]) == 0
+        text = capsys.readouterr().out
+        assert "Hint: Play the " in text and "your Nil is broken" in text, text

@@ -728,3 +728,58 @@ def test_a_numpy_bool_knob_is_that_bool() -> None:
     assert type(rules.jokers) is bool and type(rules.blind_nil) is bool
     with pytest.raises(RulesError, match=r"^jokers: must be true or false, not 1$"):
         profile("cardems", jokers=1)
+
+
+def _finished_hand_state() -> Any:
+    from spades.engine import HandState
+
+    m = Match(profile("cardems"), rng=random.Random(3))
+    s = HandState.from_obs(m.observation(m.current_player), list(m.hands))
+    while s.legal_actions():
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+@pytest.mark.parametrize("value", ["x", None, True, [0.5]])
+def test_side_values_refuses_a_bag_weight_that_is_no_number_by_name(value: Any) -> None:
+    # side_values("x") was "unsupported operand type(s) for /: 'str' and 'int'" in pure
+    # Python and mypyc's "float object expected; got str" compiled; True weighed as 1.
+    s = _finished_hand_state()
+    with pytest.raises(TypeError, match=rf"^bag_weight must be a number, like 0\.5, "
+                                        rf"not {re.escape(repr(value))}$"):
+        s.side_values(value)
+    with pytest.raises(TypeError, match=r"^bag_weight must be a number"):
+        s.utility(0, value)
+
+
+@pytest.mark.parametrize("value, error, message", [
+    ("x", TypeError, r"^side must be a whole number 0 to 1 \(a side of rules\.sides\), "
+                     r"not 'x'$"),
+    (None, TypeError, r"^side must be a whole number 0 to 1 .*, not None$"),
+    (True, TypeError, r"^side must be a whole number 0 to 1 .*, not True$"),
+    (1.0, TypeError, r"^side must be a whole number 0 to 1 .*, not 1\.0$"),
+    (2, ValueError, r"^side must be 0 to 1 \(a side of rules\.sides\), not 2$"),
+    (-1, ValueError, r"^side must be 0 to 1 \(a side of rules\.sides\), not -1$"),
+])
+def test_utility_refuses_a_side_that_is_no_side_by_name(value: Any, error: type[Exception],
+                                                        message: str) -> None:
+    # utility("x") was "list indices must be integers or slices, not str" (mypyc: "int
+    # object expected; got str"), utility(2) "list index out of range", and utility(-1)
+    # silently the last side's.
+    s = _finished_hand_state()
+    with pytest.raises(error, match=message):
+        s.utility(value)
+    with pytest.raises(TypeError, match=r"^rel must be a number, like 1\.0, not 'x'$"):
+        s.utility(0, 0.5, "x")
+
+
+def test_side_values_and_utility_take_any_kind_of_number() -> None:
+    s = _finished_hand_state()
+    assert s.side_values(1) == s.side_values(1.0)
+    assert s.utility(1, 0, 2) == s.utility(1, 0.0, 2.0)
+    np = pytest.importorskip("numpy")
+    assert s.side_values(np.float32(0.5)) == s.side_values(0.5)
+    assert s.side_values(np.int64(1)) == s.side_values(1.0)
+    assert s.utility(np.int64(1), np.float64(0.25), np.float32(1.0)) == s.utility(1, 0.25, 1.0)
+    with pytest.raises(TypeError, match=r"^side must be a whole number"):
+        s.utility(np.True_)
