@@ -85,6 +85,8 @@ log = logging.getLogger("spades.server")
 
 #: Seconds ``/api/health`` waits for the database's answer.
 HEALTH_DB_SECONDS = 5.0
+#: Seconds a DELETE /api/games/{id} waits for Redis to say which process runs the table.
+OWNER_SECONDS = 5.0
 #: Bytes of finished games' records kept ready to send (GET /api/games/{id}/record).
 RECORD_CACHE_BYTES = 32_000_000
 #: Bytes of score sheets of tables run by other processes kept ready to send (with
@@ -804,7 +806,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "no such record of yours: only a record you uploaded "
                                 "for review, or a match you continued from an upload once "
                                 "it has ended, can be deleted")
-        if continued and game_id in hub.tables:
+        if continued and await open_at_its_table(hub, game_id):
             raise HTTPException(409, "this match is still open at its table: it can be "
                                 "deleted once everyone there has left it")
         await hub.db(upkeep.delete_uploads, hub.store, [game_id])
@@ -1153,6 +1155,31 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
 
 def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
+
+
+async def open_at_its_table(hub: Hub, game_id: str) -> bool:
+    """Whether the table of ``game_id`` is open: run here, or, with ``--redis``, by
+    another process of the room, the one that holds its lease (``PREFIXowner:ID``, held
+    while the table runs, from before it is made or brought back until its last member
+    leaves it; before, only this process's tables were asked about, and a continued upload
+    open at another process's table was deleted under it). If Redis does not answer (within
+    :data:`OWNER_SECONDS`), 503: the table may be open elsewhere, so nothing is deleted
+    (fail safe, as the database not answering is; a rate counted in Redis fails open
+    instead, to each process's own count, which still holds)."""
+    if game_id in hub.tables:
+        return True
+    if hub.cluster is None:
+        return False
+    room = hub.cluster.room
+    try:
+        owner = await asyncio.wait_for(room.owner(game_id), OWNER_SECONDS)
+    except Exception as exc:
+        room.failed("asking which process runs a table", exc)
+        raise HTTPException(503, "cannot tell whether this match is still open at its "
+                            "table (Redis, which says which process runs it, is not "
+                            "answering): nothing was deleted, try again shortly",
+                            headers={"Retry-After": "5"}) from None
+    return owner is not None
 
 
 def client_address(request: Request, unknown: str = "") -> str:
