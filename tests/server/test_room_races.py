@@ -1,15 +1,26 @@
 """What the processes of a room must decide together, not each for itself: a continued
-upload open at another process's table is not deleted under it. Real processes on a real
-PostgreSQL and Redis."""
+upload open at another process's table is not deleted under it, and one address's joins
+at once at several processes share one burst (their check and count one script in Redis).
+Real processes on a real PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import httpx
 
+from spades.server.limits import Buckets
+from spades.server.room import SharedJoins, SharedMisses
 from spades.store import Store
 from tests.server.helpers import finished_record, wait_until
-from tests.server.netclient import NetPlayer, Server, card_room, step
+from tests.server.netclient import NetPlayer, Server, card_room, free_port, new_table, step
 from tests.services import PostgresServer, RedisServer
+
+#: the players of one address joining at once at each of two processes
+EACH = 15
+#: the burst they share
+BURST = 3
 
 
 def _prefix(server: Server) -> str:
@@ -86,3 +97,89 @@ def test_a_continued_match_open_at_another_process_s_table_is_not_deleted(
         finally:
             shared.close()
             store.close()
+
+
+def _at_once(redis_server: RedisServer, players: list[NetPlayer], join: list[dict[str, Any]]
+             ) -> list[dict[str, Any]]:
+    """Each of ``players`` sends its join of ``join``, all sent before any answer is read,
+    while Redis holds every client's commands for a moment (``CLIENT PAUSE``: the joins'
+    first questions to it wait together, so that they go on together, as joins at once
+    on a busy machine do); then their answers, in the same order. (What the test asserts
+    does not depend on it: the pause only makes the joins overlap for sure.)"""
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as admin:
+        admin.execute_command("CLIENT", "PAUSE", "300", "ALL")
+    for i, (p, msg) in enumerate(zip(players, join, strict=True)):
+        p.send({**msg, "type": "join", "ref": f"at-once{i}"})
+    return [p.until(lambda m, i=i: m["type"] in ("ack", "error")
+                    and m.get("ref") == f"at-once{i}") for i, p in enumerate(players)]
+
+
+def test_joins_at_once_at_two_processes_share_one_burst(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Thirty guests of one address join at once, fifteen at each process, each watching the
+    table its process runs, with a burst of 3 for the address and no refill meanwhile.
+    The burst was looked at before the join and charged after it, so joins at once all
+    saw room in it (and so at each process, and between them): more than 3 went in. Now
+    the check and the count are one script: 3 in, the others refused."""
+    with card_room(2, postgres, redis_server, "joinrace", "--limit",
+                   "join_address_rate=0.001", "--limit", f"join_address_burst={BURST}",
+                   "--limit", "signup_rate=0", "--limit", "spectators_per_address=0",
+                   "--limit", "http_burst=500") as (a, b):
+        tables = [new_table(NetPlayer(s, f"Own{i}"), {}) for i, s in enumerate((a, b))]
+        players = [NetPlayer((a, b)[i % 2], f"Watch{i}") for i in range(2 * EACH)]
+        answers = _at_once(redis_server, players, [
+            {"table_id": tables[i % 2], "role": "spectator"} for i in range(2 * EACH)])
+        kinds = [m["type"] for m in answers]
+        assert kinds.count("ack") == BURST, answers  # before: more
+        assert all(m["code"] == "rate_limit" and "your address" in m["message"]
+                   for m in answers if m["type"] == "error"), answers
+
+
+def test_joins_that_miss_at_once_at_two_processes_share_one_burst(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """The same for the joins that miss (wrong invite codes), ``join_miss_burst`` 3: each
+    process looked at the count before it looked up the code and counted the miss after,
+    so guesses at once all got their try. Now each join is counted as a miss before the
+    table is looked up (one script with the check), given back if it was none: 3 tries,
+    the others refused."""
+    with card_room(2, postgres, redis_server, "missrace", "--limit",
+                   "join_miss_rate=0.001", "--limit", f"join_miss_burst={BURST}",
+                   "--limit", "signup_rate=0", "--limit", "http_burst=500") as (a, b):
+        players = [NetPlayer((a, b)[i % 2], f"Guess{i}") for i in range(2 * EACH)]
+        answers = _at_once(redis_server, players,
+                           [{"invite": f"WRONG{i:03d}"} for i in range(2 * EACH)])
+        codes = [m.get("code") for m in answers]
+        assert codes.count("not_found") == BURST, answers  # before: more
+        assert codes.count("rate_limit") == 2 * EACH - BURST, answers
+
+
+def test_the_shared_count_is_checked_and_counted_at_once(redis_server: RedisServer) -> None:
+    """Two processes' counts (two SharedJoins on one Redis) asked at once, 20 times each,
+    for one address with a burst of 3: exactly 3 counted. A join given back (refused
+    after its count for another reason) gives its place to the next. And the misses:
+    taken and given back, a hit leaves the count as it was."""
+    async def go() -> None:
+        prefix = f"j{free_port()}:"
+        counts = [SharedJoins(redis_server.url, Buckets(0.001, BURST), prefix=prefix)
+                  for _ in range(2)]
+        misses = SharedMisses(redis_server.url, Buckets(0.001, BURST), prefix=prefix)
+        try:
+            waits = await asyncio.gather(*[counts[i % 2].take_if_free("198.51.100.20")
+                                           for i in range(40)])
+            assert sum(w == 0.0 for w in waits) == BURST, waits
+            assert all(w > 60 for w in waits if w != 0.0), waits
+            await counts[1].give_back("198.51.100.20")
+            assert await counts[0].take_if_free("198.51.100.20") == 0.0
+            assert await counts[1].take_if_free("198.51.100.20") > 60
+            for _ in range(2 * BURST):  # hits: each taken and given back
+                assert await misses.take_if_free("198.51.100.21") == 0.0
+                await misses.give_back("198.51.100.21")
+            assert await misses.wait("198.51.100.21") == 0.0
+            assert misses._redis is not None
+            assert await misses._redis.exists(prefix + "misses:198.51.100.21") == 0
+        finally:
+            for c in (*counts, misses):
+                await c.close()
+    asyncio.run(asyncio.wait_for(go(), 60))
