@@ -6,9 +6,11 @@ Real processes on a real PostgreSQL and Redis."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import httpx
+import pytest
 
 from spades.server.limits import Buckets
 from spades.server.room import SharedJoins, SharedMisses
@@ -183,3 +185,30 @@ def test_the_shared_count_is_checked_and_counted_at_once(redis_server: RedisServ
             for c in (*counts, misses):
                 await c.close()
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_redis_unreachable_checks_and_counts_each_process_s_own(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """With Redis not answering, the check and count at once fall back to the process's own
+    bucket (as without Redis: nobody locked out, nor let through past its own burst), a
+    join given back gives its place back there, and the log says so once."""
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    joins = SharedJoins(closed, Buckets(0.001, BURST), timeout=0.5)
+
+    async def go() -> list[float]:
+        try:
+            waits = [await joins.take_if_free("198.51.100.22") for _ in range(BURST + 1)]
+            await joins.give_back("198.51.100.22")
+            waits.append(await joins.take_if_free("198.51.100.22"))
+            waits.append(await joins.take_if_free("198.51.100.22"))
+            return waits
+        finally:
+            await joins.close()
+
+    with caplog.at_level(logging.WARNING, logger="spades.server"):
+        waits = asyncio.run(asyncio.wait_for(go(), 60))
+    assert waits[:BURST] == [0.0] * BURST and waits[BURST] > 60, waits
+    assert waits[BURST + 1] == 0.0 and waits[BURST + 2] > 60, waits
+    said = [r for r in caplog.records if "the joins per address cannot be counted in Redis"
+            in r.getMessage()]
+    assert len(said) == 1, said
