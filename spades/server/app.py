@@ -85,6 +85,8 @@ log = logging.getLogger("spades.server")
 
 #: Seconds ``/api/health`` waits for the database's answer.
 HEALTH_DB_SECONDS = 5.0
+#: Seconds a DELETE /api/games/{id} waits for Redis to say which process runs the table.
+OWNER_SECONDS = 5.0
 #: Bytes of finished games' records kept ready to send (GET /api/games/{id}/record).
 RECORD_CACHE_BYTES = 32_000_000
 #: Bytes of score sheets of tables run by other processes kept ready to send (with
@@ -809,7 +811,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "no such record of yours: only a record you uploaded "
                                 "for review, or a match you continued from an upload once "
                                 "it has ended, can be deleted")
-        if continued and game_id in hub.tables:
+        if continued and await open_at_its_table(hub, game_id):
             raise HTTPException(409, "this match is still open at its table: it can be "
                                 "deleted once everyone there has left it")
         await hub.db(upkeep.delete_uploads, hub.store, [game_id])
@@ -1166,6 +1168,31 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
+async def open_at_its_table(hub: Hub, game_id: str) -> bool:
+    """Whether the table of ``game_id`` is open: run here, or, with ``--redis``, by
+    another process of the room, the one that holds its lease (``PREFIXowner:ID``, held
+    while the table runs, from before it is made or brought back until its last member
+    leaves it; before, only this process's tables were asked about, and a continued upload
+    open at another process's table was deleted under it). If Redis does not answer (within
+    :data:`OWNER_SECONDS`), 503: the table may be open elsewhere, so nothing is deleted
+    (fail safe, as the database not answering is; a rate counted in Redis fails open
+    instead, to each process's own count, which still holds)."""
+    if game_id in hub.tables:
+        return True
+    if hub.cluster is None:
+        return False
+    room = hub.cluster.room
+    try:
+        owner = await asyncio.wait_for(room.owner(game_id), OWNER_SECONDS)
+    except Exception as exc:
+        room.failed("asking which process runs a table", exc)
+        raise HTTPException(503, "cannot tell whether this match is still open at its "
+                            "table (Redis, which says which process runs it, is not "
+                            "answering): nothing was deleted, try again shortly",
+                            headers={"Retry-After": "5"}) from None
+    return owner is not None
+
+
 def client_address(request: Request, unknown: str = "") -> str:
     """What ``request``'s client address counts as for the caps and rates per address
     (:func:`address_key`: an IPv6 client's /64); ``unknown`` when it has none."""
@@ -1179,29 +1206,34 @@ async def find_table(hub: Hub, conn: Conn, table_id: str | None, invite: str | N
     address's misses are refused past ``join_miss_rate``: invite codes cannot be guessed
     at the message rate, nor by guest after guest. With several processes the misses are
     counted in Redis for all of them (``hub.shared_misses``; before, each process counted
-    its own, and N processes gave N times the tries)."""
+    its own, and N processes gave N times the tries). There each join is counted as a miss
+    before the table is looked up, in one script with the check (``take_if_free``), and
+    given back if it was none: a look before and a count after let joins at once, at two
+    processes or at one, all pass on the last miss of a burst."""
     address, shared = conn.address, hub.shared_misses
     if not address:
         wait = 0.0
     elif shared is not None:
-        wait = await shared.wait(address)
+        wait = await shared.take_if_free(address)
     else:
-        wait = hub.join_misses.wait(address)
+        wait = hub.join_misses.wait(address)  # (nothing awaited before the take below)
     if wait > 0:
         raise TableError("rate_limit", f"too many joins of tables that do not exist or with "
                          f"a wrong invite code from your address: at most one every "
                          f"{1 / hub.settings.join_miss_rate:g} s; try again in "
                          f"{retry_after(wait)} s")
+    missed = False
     try:
         table = hub.find(table_id, invite)
         table.check_private(conn, invite)
     except TableError as exc:
-        if address and exc.code in ("not_found", "not_allowed"):
-            if shared is not None:
-                await shared.take(address)
-            else:
-                hub.join_misses.take(address)
+        missed = bool(address) and exc.code in ("not_found", "not_allowed")
+        if missed and shared is None:
+            hub.join_misses.take(address)
         raise
+    finally:
+        if address and shared is not None and not missed:
+            await shared.give_back(address)  # (no miss: its count taken back)
     return table
 
 
@@ -1456,24 +1488,26 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         counted = rejoin is None and bool(conn.address) and (
             place is None or table.places[place].covered)
         # With several processes they are counted in Redis for all of them (before: by
-        # each process, and N processes gave an address N times the joins).
+        # each process, and N processes gave an address N times the joins), checked and
+        # counted in one script (before: looked at, then counted after the join rate per
+        # user, and joins at once at two processes, or at one, all passed on the last
+        # join of a burst); given back if the join rate per user refuses it.
         joins = hub.shared_joins
         if counted:
             wait = (hub.join_address_buckets.wait(conn.address) if joins is None
-                    else await joins.wait(conn.address))
+                    else await joins.take_if_free(conn.address))
             if wait > 0:
                 raise TableError("rate_limit", f"your address may join tables at most "
                                  f"{hub.settings.join_address_rate:g} times a second, all "
                                  f"its players together: try again in {retry_after(wait)} s")
         if rejoin is None and not hub.join_buckets.take(conn.user_id):
+            if counted and joins is not None:
+                await joins.give_back(conn.address)
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
-        if counted:
-            if joins is None:
-                hub.join_address_buckets.take(conn.address)
-            else:
-                await joins.take(conn.address)
+        if counted and joins is None:  # (nothing awaited since its look)
+            hub.join_address_buckets.take(conn.address)
         if hub.cluster is not None:
             hub.cluster.leaving_remote(conn)
         came = conn.table is not table

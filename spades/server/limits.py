@@ -62,6 +62,9 @@ class Buckets:
     def charge(self, key: Any, n: float) -> None:
         self.get(key).charge(n)
 
+    def give_back(self, key: Any, n: float = 1.0) -> None:
+        self.get(key).give_back(n)
+
     def __len__(self) -> int:
         return len(self._buckets)
 

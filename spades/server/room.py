@@ -124,6 +124,23 @@ return 0
 """
 
 
+# Takes back one request counted by _GCRA (KEYS[1]; ARGV[1]: the microseconds it cost): the
+# join it counted went no further. Never past a full bucket (a key that would say so is
+# dropped).
+_GCRA_BACK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = tat - tonumber(ARGV[1])
+if back <= now then
+    redis.call('DEL', KEYS[1])
+else
+    redis.call('SET', KEYS[1], string.format('%.0f', back), 'PX', math.ceil((back - now) / 1000) + 1)
+end
+return 0
+"""
+
+
 #: Keeps this node in the room's set of live nodes (``ARGV[1]``, lapsing ``ARGV[2]`` ms from
 #: now on Redis's clock; '' only counts), drops those that lapsed, and counts the rest.
 _NODES = """
@@ -691,11 +708,15 @@ class SharedMisses(_FailOpen):
     client address, ``join_miss_rate`` a second after bursts of ``join_miss_burst``, counted
     in Redis for every process of the room (the cell rate algorithm of :class:`SharedRate`,
     the key ``misses:ADDRESS`` expiring once the address's bucket would be full again): N
-    processes do not give a guesser N times the tries. Each process counts in its own
-    ``local`` buckets too; if Redis cannot be reached, those decide (fail open to the
-    process's own count, as without Redis), said once in the log until it answers again,
-    and it is not asked again for ``retry`` seconds meanwhile (a join is not held up by a
-    Redis that does not answer). Its own connection, opened at the first use."""
+    processes do not give a guesser N times the tries. A join is counted before the table
+    is looked up (:meth:`take_if_free`: the check and the count in one script) and given
+    back if it was no miss (:meth:`give_back`): a look first and a count after let
+    concurrent joins, at several processes or at one, all pass on the last one of a burst.
+    Each process counts in its own ``local`` buckets too; if Redis cannot be reached, those
+    decide (fail open to the process's own count, as without Redis), said once in the log
+    until it answers again, and it is not asked again for ``retry`` seconds meanwhile (a
+    join is not held up by a Redis that does not answer). Its own connection, opened at
+    the first use."""
 
     WHAT = "the joins that miss per address"
     ALONE = "each process counts its own"
@@ -713,18 +734,24 @@ class SharedMisses(_FailOpen):
         self.retry = retry
         self._redis: aioredis.Redis | None = None
         self._script: Any = None
+        self._back: Any = None
+
+    def _link(self) -> None:
+        if self._redis is None:
+            self._redis = aioredis.Redis.from_url(
+                self.url, decode_responses=True, socket_timeout=self.timeout,
+                socket_connect_timeout=self.timeout)
+            self._script = self._redis.register_script(_GCRA)
+            self._back = self._redis.register_script(_GCRA_BACK)
 
     async def _ask(self, address: str, look: bool) -> float | None:
-        """The script for ``address`` (``look``: only look), the seconds to wait; None:
-        Redis did not answer (or is not asked for now)."""
+        """The script for ``address`` (``look``: only look), the seconds to wait (0.0:
+        counted, unless only looked); None: Redis did not answer (or is not asked for
+        now)."""
         if self._off():
             return None
         try:
-            if self._redis is None:
-                self._redis = aioredis.Redis.from_url(
-                    self.url, decode_responses=True, socket_timeout=self.timeout,
-                    socket_connect_timeout=self.timeout)
-                self._script = self._redis.register_script(_GCRA)
+            self._link()
             waited = await self._script(keys=[self.prefix + self.KEY + address], args=[
                 f"{self.cost_us:.0f}", f"{self.tolerance_us:.0f}", "1" if look else "0"])
         except Exception as exc:
@@ -733,16 +760,52 @@ class SharedMisses(_FailOpen):
         self._answered()
         return int(waited) / 1_000_000
 
+    async def take_if_free(self, address: str) -> float:
+        """Count one of ``address`` if its bucket has room: 0.0 (counted), else the
+        seconds to wait (nothing counted). The check and the count are one script in
+        Redis, so joins at once at several processes (or at one) cannot all pass on the
+        last one of a burst, as they did with :meth:`wait` then :meth:`take` (each looked
+        before any counted). Counted in the process's own bucket too; with Redis not
+        answering that bucket alone decides (checked and counted at once: nothing runs
+        between)."""
+        if self.cost_us <= 0:
+            return 0.0
+        shared = await self._ask(address, look=False)
+        if shared is None:
+            wait = self.local.wait(address)
+            if wait <= 0:
+                self.local.take(address)
+            return wait
+        if shared <= 0:
+            self.local.take(address)
+        return shared
+
+    async def give_back(self, address: str) -> None:
+        """Take back one that :meth:`take_if_free` counted (what it counted went no
+        further: a join that was no miss, or refused for another reason). Not given back
+        in Redis while it is not asked (it did not count it either)."""
+        self.local.give_back(address)
+        if self.cost_us <= 0 or self._off():
+            return
+        try:
+            self._link()
+            await self._back(keys=[self.prefix + self.KEY + address],
+                             args=[f"{self.cost_us:.0f}"])
+        except Exception as exc:
+            self._failed(exc)
+        else:
+            self._answered()
+
     async def wait(self, address: str) -> float:
-        """The seconds ``address`` must wait before its next join (0.0: none), nothing
-        counted."""
+        """The seconds ``address`` must wait before its next one (0.0: none), nothing
+        counted (a look: to count, :meth:`take_if_free`)."""
         if self.cost_us <= 0:
             return 0.0
         shared = await self._ask(address, look=True)
         return self.local.wait(address) if shared is None else shared
 
     async def take(self, address: str) -> None:
-        """Count one (a miss) of ``address``."""
+        """Count one of ``address`` (if its bucket has room), whatever it waits."""
         self.local.take(address)
         if self.cost_us > 0:
             await self._ask(address, look=False)
@@ -760,7 +823,9 @@ class SharedJoins(SharedMisses):
     :class:`SharedMisses` counts the misses (key ``joins:ADDRESS``): N processes do not give
     one address's guests N times the joins. Each process counts in its own ``local``
     buckets too, and if Redis cannot be reached those decide (fail open to the process's
-    own count, as without Redis: nobody is locked out), said once in the log."""
+    own count, as without Redis: nobody is locked out), said once in the log. A join is
+    checked and counted at once (:meth:`take_if_free`), and given back if it is refused
+    after that for another reason (:meth:`give_back`)."""
 
     WHAT = "the joins per address"
     KEY = "joins:"

@@ -46,6 +46,14 @@ class TokenBucket:
         self._fill()
         self.tokens = max(-self.burst, self.tokens - n)
 
+    def give_back(self, n: float = 1.0) -> None:
+        """Put back ``n`` tokens spent by :meth:`take` for something that did not happen
+        after all (never above the burst)."""
+        if self.rate <= 0:
+            return
+        self._fill()
+        self.tokens = min(self.burst, self.tokens + n)
+
     def wait(self, n: float = 1.0) -> float:
         """Seconds until ``n`` tokens (at most the burst) are there (0: now)."""
         if self.rate <= 0:
