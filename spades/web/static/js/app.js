@@ -1032,8 +1032,10 @@ class App {
       const namer = historyNamer(it);
       const when = new Date(it.updated_at * 1000).toLocaleString();
       const what = `${it.uploaded ? "the uploaded record" : it.continued ? "the continued match" : "the match"} of ${when} (${it.names.join(", ")})`;
+      // a match continued from a record you uploaded says so where its result is, as a record
+      // kept for review does ("Won, continued from a record"): read with its row
       const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
-        : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
+        : `${it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"}${it.continued ? ", continued from a record" : ""}`;
       // a record uploaded for review has its sheet finished or not: the hands played so far
       const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
@@ -1050,9 +1052,10 @@ class App {
         h("td", { class: "wide-only" }, it.profile),
         h("td", {}, it.names.join(", ")),
         // on a phone the result goes under the score (its column is hidden; an unfinished
-        // match's score already says "so far" or "not finished")
+        // match's score already says "so far" or "not finished": a continued one's, only that)
         h("td", { class: "history-score" }, namer.scoreText(),
-          it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
+          it.finished || it.uploaded || it.continued ? h("small", { class: "narrow-only" }, h("br"),
+            it.finished || it.uploaded ? result : "Continued from a record") : null),
         h("td", { class: "wide-only" }, result),
         h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
           sheet ? " " : null, sheet, del ? " " : null, del)));
