@@ -113,14 +113,15 @@ def test_a_history_with_an_unfinished_match_fits_a_phone(new_page: Any, server: 
     kept, unfinished = rows.and_(page.locator(".uploaded")), rows.and_(
         page.locator(":not(.uploaded)"))
     assert kept.locator("td.history-score").inner_text().endswith("Uploaded for review")
-    # (no hand of it is scored yet: no scores so far)
+    # (no hand of it is scored yet: no scores so far; continued from a record, and marked:
+    # test_history_continued.py)
     assert unfinished.locator("td.history-score").inner_text() == (
-        "not finished, no hand scored yet")
+        "not finished, no hand scored yet\nContinued from a record")
     # and in its own column on a wider screen
     page.set_viewport_size({"width": 1366, "height": 900})
     page.wait_for_function("document.documentElement.clientWidth > 390")
     assert kept.locator("td").nth(4).inner_text() == "Uploaded for review"
-    assert unfinished.locator("td").nth(4).inner_text() == "Unfinished"
+    assert unfinished.locator("td").nth(4).inner_text() == "Unfinished, continued from a record"
     assert not page.errors, page.errors
 
 
@@ -151,5 +152,5 @@ def test_an_unfinished_match_shows_its_scores_so_far(new_page: Any, server: str,
     score = row.locator("td.history-score").inner_text()
     assert score == (f"Ines (CPU) and you {mine} to {theirs} Emil (CPU) and Walt (CPU) so far, "
                      "after 1 hand"), score  # before: "not finished"
-    assert row.locator("td").nth(4).inner_text() == "Unfinished"
+    assert row.locator("td").nth(4).inner_text() == "Unfinished, continued from a record"
     assert not page.errors, page.errors

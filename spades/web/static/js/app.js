@@ -2,7 +2,7 @@
 
 import { Announcer } from "./announcer.js";
 import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
-import { clear, h, listJoin, plural, reasonEnd, reasonSentence, scoreText } from "./dom.js";
+import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
 import { store } from "./storage.js";
@@ -260,7 +260,11 @@ class App {
         return;
       }
       if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
-      if (m.ref == null) this.announcer.say(`Refused: ${reasonEnd(m.message)}`, { assertive: true });
+      // (one without a reason of the server's: that much, and the way to the server's table)
+      if (m.ref == null) {
+        this.announcer.say(m.message ? `Refused: ${reasonEnd(m.message)}`
+          : `Refused: ${NO_REASON}, nor said what it refused.${this.table ? " If the table seems out of date, reload the page (you keep your seat)." : ""}`, { assertive: true });
+      }
     });
     c.on("table", (m) => {
       if (!this.table || m.table.id !== this.table.id) return;
@@ -614,6 +618,7 @@ class App {
     } catch (err) {
       snapshot.catch(() => {});
       this.stopWaiting?.();
+      if (!err.message) err.message = NO_REASON; // (a refusal without one: the form says so)
       throw err;
     }
     const id = await snapshot;
@@ -733,11 +738,11 @@ class App {
     this.conn.request(this.joinMessage()).catch((err) => {
       if (this.table !== t) return;
       const what = t.watching ? "watch" : "join";
-      this.announcer.say(`Could not ${what}: ${reasonEnd(err.message)}`, { assertive: true });
+      this.announcer.say(`Could not ${what}: ${reasonEnd(err.message || NO_REASON)}`, { assertive: true });
       // a match that started without you can still be watched
       const watch = !t.watching && /spectator/.test(err.message) ? h("p", {}, h("a", { href: `#/watch/${t.id}` }, "Watch the table instead")) : null;
       const title = h("h1", { tabindex: "-1" }, `Could not ${what} the table`);
-      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, reasonSentence(err.message)), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
+      clear(t.el).append(h("div", { class: "panel" }, title, h("p", {}, reasonSentence(err.message || NO_REASON)), watch, h("p", {}, h("a", { href: "#/" }, "Back to the home page"))));
       // the keyboard's focus on what happened (what it was on is gone)
       const a = document.activeElement;
       if (!a || a === document.body || !document.contains(a) || t.el.contains(a)) title.focus();
@@ -769,7 +774,7 @@ class App {
       // (removed by the owner, or a match that started or a table that is full, where the
       // table allows spectators: "…: join as a spectator")
       const canWatch = !watch && /you may watch it as a spectator|: join as a spectator$/.test(err.message);
-      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, reasonSentence(err.message)),
+      const page = this.page(`Could not ${watch ? "watch" : "join"}`, h("p", { role: "alert" }, reasonSentence(err.message || NO_REASON)),
         canWatch ? h("p", {}, h("button", { type: "button", class: "primary", id: "invite-watch", onclick: () => this.joinInvite(code, true) }, "Watch the table")) : null,
         h("p", {}, h("a", { href: "#/" }, "Back")));
       const title = page.querySelector("h1");
@@ -1032,8 +1037,10 @@ class App {
       const namer = historyNamer(it);
       const when = new Date(it.updated_at * 1000).toLocaleString();
       const what = `${it.uploaded ? "the uploaded record" : it.continued ? "the continued match" : "the match"} of ${when} (${it.names.join(", ")})`;
+      // a match continued from a record you uploaded says so where its result is, as a record
+      // kept for review does ("Won, continued from a record"): read with its row
       const result = it.uploaded ? (it.finished ? "Uploaded for review" : "Uploaded for review, not finished")
-        : it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished";
+        : `${it.finished ? (it.won ? "Won" : it.winner === null ? "Draw" : "Lost") : "Unfinished"}${it.continued ? ", continued from a record" : ""}`;
       // a record uploaded for review has its sheet finished or not: the hands played so far
       const sheet = it.finished || it.uploaded ? h("button", { type: "button", class: "history-sheet", "aria-label": `Score sheet of ${what}`, "aria-haspopup": "dialog" }, "Score sheet") : null;
       if (sheet) sheet.addEventListener("click", () => openSheet(it, namer, sheet));
@@ -1050,9 +1057,10 @@ class App {
         h("td", { class: "wide-only" }, it.profile),
         h("td", {}, it.names.join(", ")),
         // on a phone the result goes under the score (its column is hidden; an unfinished
-        // match's score already says "so far" or "not finished")
+        // match's score already says "so far" or "not finished": a continued one's, only that)
         h("td", { class: "history-score" }, namer.scoreText(),
-          it.finished || it.uploaded ? h("small", { class: "narrow-only" }, h("br"), result) : null),
+          it.finished || it.uploaded || it.continued ? h("small", { class: "narrow-only" }, h("br"),
+            it.finished || it.uploaded ? result : "Continued from a record") : null),
         h("td", { class: "wide-only" }, result),
         h("td", {}, it.finished || it.uploaded ? h("a", { href: `/api/games/${encodeURIComponent(it.game_id)}/record`, download: `spades-${it.game_id}.json`, "data-record": it.game_id, "aria-label": `Download the record of ${what}` }, "Download") : "—",
           sheet ? " " : null, sheet, del ? " " : null, del)));

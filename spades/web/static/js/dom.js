@@ -61,6 +61,11 @@ export function reasonEnd(text) {
   return !s || /[.!?]$/.test(s) ? s : `${s}.`;
 }
 
+/** What the page says of a refusal of the server's that gives no reason (an `error` whose
+ * `message` is empty): after its own words, `Could not join: ${reasonEnd(message || NO_REASON)}`
+ * (before, nothing after the colon). */
+export const NO_REASON = "the server gave no reason";
+
 /** A reason the server gives, shown or said on its own: a sentence, its first letter a
  * capital ("This table is private: join with its invite code."), ended as `reasonEnd`
  * ends it. The server's own words stay as they are on the wire (scripts read them). */

@@ -6,7 +6,7 @@ import {
   cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
-import { clear, h, listJoin, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
+import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
 import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
@@ -246,7 +246,7 @@ export class TableView {
   /** "Play here": join again; the seat comes back to this tab (the other one is told). */
   playHere() {
     this.app.conn.request(this.app.joinMessage()).catch((err) => {
-      this.say(`Could not play here: ${reasonEnd(err.message)}`, { assertive: true });
+      this.say(`Could not play here: ${reasonEnd(err.message || NO_REASON)}`, { assertive: true });
     });
   }
 
@@ -262,7 +262,7 @@ export class TableView {
    * event, "you are back", is said; the box goes with the snapshot that follows). */
   playAgain() {
     this.app.conn.request({ ...this.app.joinMessage(), back: true }).catch((err) => {
-      this.say(`Could not take your seat back: ${reasonEnd(err.message)}`, { assertive: true });
+      this.say(`Could not take your seat back: ${reasonEnd(err.message || NO_REASON)}`, { assertive: true });
     });
   }
 
@@ -1286,6 +1286,7 @@ export class TableView {
     // the card this page sent, with the state it was sent on: the connection may close
     // before its answer comes (the catch-up then tells it as your own play, not as one
     // made for you, when the server says it was played at your seat: awayParts)
+    const sentOn = this.view;
     if (isCard(action)) this.sentPlay = { card: action, view: this.view };
     else this.sentBid = { bid: action, view: this.view };
     this.keepSent();
@@ -1297,9 +1298,26 @@ export class TableView {
       // (the connection closed before the answer: made or not, the catch-up says which
       // once the table is back; it was not refused)
       if (err.code === "offline") this.say("The connection was lost before your move was confirmed: when the table is back, it says where the game stands.", { assertive: true });
-      else this.refuse(err.message || "That was refused.");
+      else this.refuse(err.message || this.unexplainedMove(action, sentOn));
       return false;
     }
+  }
+
+  /** A move of yours refused without a reason of the server's (an `error` with an empty
+   * `message`): what was refused (your bid of 3, the queen of hearts), and what you can do
+   * now: move again while the page still has it your turn, or reload the page should it
+   * be refused again (the page and the server may not agree on where the game stands: the
+   * reload brings you back to your seat with the server's table); else W says whose turn
+   * it is. Before, "Refused: That was refused." */
+  unexplainedMove(action, sentOn) {
+    const what = isCard(action) ? `the ${cardName(action)} was not played`
+      : action === "look" ? "your cards were not shown to you"
+        : `your bid of ${this.bidText(action)} was not taken`;
+    const again = isCard(action) ? "play a card again" : action === "look" ? "look at them again, or bid" : "bid again";
+    const still = this.view === sentOn && this.myTurn()
+      ? `It is still your turn${isCard(action) ? "" : " to bid"}: ${again}; if it is refused again, reload the page (you keep your seat).`
+      : "W says whose turn it is.";
+    return `${what}, and ${NO_REASON}. ${still}`;
   }
 
   refuse(reason) {
@@ -1803,12 +1821,11 @@ export class TableView {
     try {
       await this.app.conn.request({ type: "join", table_id: this.id, role: "player", ...(this.invite ? { invite: this.invite } : {}) });
     } catch (err) {
-      this.refuse(err.message);
+      this.refuse(err.message || `you were not seated, and ${NO_REASON}. You are still watching.`);
       // refused for good (removed from the table, private without its code): the button
       // gives way to the server's reason; a full table or a started match show themselves
       if (err.code === "not_allowed" && !this.isPlayer) {
-        const m = err.message || "the server refused it";
-        this.cannotSit = `You cannot sit down: ${reasonEnd(m)}`;
+        this.cannotSit = `You cannot sit down: ${reasonEnd(err.message || NO_REASON)}`;
         this.render();
       }
       return;
@@ -1876,14 +1893,34 @@ export class TableView {
     try { await this.app.conn.request({ type: "add_cpu", seat }); } catch (err) {
       const s = this.msg && this.msg.table.seats[seat];
       const kept = s && s.kind === "empty" ? s.kept_for : null;
-      if (!kept) { this.refuse(err.message); return; }
       const where = this.compass(seat);
+      if (!kept) { this.refuse(err.message || `no CPU was added at ${where}, and ${NO_REASON}.`); return; }
       this.refuse(`${where} is kept for ${kept}, who played the match before, until they are back or the match starts. To give it to a CPU all the same, free it first (its button Free ${where}, kept for ${kept}), then add the CPU.`);
     }
   }
 
   async request(msg) {
-    try { await this.app.conn.request(msg); } catch (err) { this.refuse(err.message); }
+    try { await this.app.conn.request(msg); } catch (err) { this.refuse(err.message || `${this.notDone(msg)}, and ${NO_REASON}.`); }
+  }
+
+  /** What a request of the waiting room or the chat (`request`) did not do, refused, in
+   * words: for a refusal without a reason of the server's. */
+  notDone(msg) {
+    const s = msg.seat !== undefined && this.msg ? this.msg.table.seats[msg.seat] : null;
+    const where = msg.seat !== undefined ? this.compass(msg.seat) : "";
+    switch (msg.type) {
+      case "start": return "the match did not start";
+      case "seat": return `you did not move to ${where}`;
+      case "remove": return s && s.kind === "human" ? `${s.name} was not removed` : `${where} did not change`;
+      case "give_owner": return `${s ? s.name : "they"} did not become the owner`;
+      case "teammate": return `you did not team up${s ? ` with ${s.name}` : ""}`;
+      case "readmit": {
+        const r = this.msg && (this.msg.table.removed || []).find((x) => x.user_id === msg.user_id);
+        return `${r ? r.name : "they"} ${r ? "was" : "were"} not let back in`;
+      }
+      case "chat": return "your message was not sent";
+      default: return "that was not done";
+    }
   }
 
   leave() {
@@ -2972,7 +3009,7 @@ export class TableView {
    * room opens, and the others here hear of it. */
   startRematch() {
     this.app.openNew({ type: "rematch" }).catch((err) => {
-      this.say(`Could not start a rematch: ${reasonEnd(err.message)}`, { assertive: true });
+      this.say(`Could not start a rematch: ${reasonEnd(err.message || NO_REASON)}`, { assertive: true });
     });
   }
 

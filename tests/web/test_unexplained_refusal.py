@@ -1,0 +1,108 @@
+"""A move the server refuses without a reason of its own (an ``error`` whose ``message`` is
+empty) was said, and listed under "Table talk", as "Refused: That was refused.": nothing
+about what was refused, nor what to do. Now the page says what was refused (your bid of 3,
+the queen of hearts) and what you can do: it is still your turn, move again, and reload the
+page should it be refused again; a refusal of the waiting room's or the chat's says what was
+not done; an ``error`` without ``ref`` and without a reason says that much.
+
+This server words every refusal (``TableError`` always has a message), so the test stands
+between the page and the server (Playwright's ``route_web_socket``) and answers the page's
+move itself with such an ``error``, as a server of another version, or something on the way
+that rewrites frames, could."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.web.helpers import (
+    Speech,
+    bid_with_keyboard,
+    my_turn_key,
+    play_with_keyboard,
+    start_quick_match,
+    wait_my_turn_or_over,
+    wait_turn_passed,
+)
+
+AGAIN = "if it is refused again, reload the page (you keep your seat)."
+RANKS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+         "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
+         "A": "ace"}
+SUITS = {"H": "hearts", "S": "spades", "D": "diamonds", "C": "clubs"}
+
+
+def card_name(card: str) -> str:
+    """A card's name as the page says it ("QH": "queen of hearts")."""
+    return f"{RANKS[card[:-1]]} of {SUITS[card[-1]]}"
+
+
+def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
+        new_page: Any) -> None:
+    page = new_page()
+    refuse: dict[str, Any] = {"type": None}  # the message type to answer with a bare error
+    sockets: list[Any] = []
+
+    def between(ws: Any) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if refuse["type"] is not None and data.get("type") == refuse["type"]:
+                refuse["type"] = None
+                ws.send(json.dumps({"type": "error", "ref": data.get("ref"),
+                                    "code": "illegal", "message": ""}))
+                return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws$"), between)
+    page.reload()  # (the socket opened before the route is not routed)
+    page.wait_for_selector("#quick-name")
+    speech = Speech(page)
+    start_quick_match(page, "Una Bare", profile="game93", one_hand=True)
+    assert sockets, "the page's WebSocket was not routed"
+
+    # the bid
+    assert wait_my_turn_or_over(page) == "bid"
+    refuse["type"] = "act"
+    bid = bid_with_keyboard(page)
+    said = speech.wait_for("Refused:")["text"]
+    shown = "Nil" if bid == "nil" else bid
+    # before: "Refused: That was refused."
+    assert said == (f"Refused: your bid of {shown} was not taken, and the server gave no "
+                    f"reason. It is still your turn to bid: bid again; {AGAIN}"), said
+    page.wait_for_function("document.getElementById('event-log').textContent"
+                           ".includes('was not taken')")
+    talk = page.locator("#event-log").inner_text()
+    assert "That was refused" not in talk and f"your bid of {shown} was not taken" in talk, talk
+    key = my_turn_key(page)
+    bid_with_keyboard(page)  # (not answered by the test: taken)
+    wait_turn_passed(page, key)
+
+    # a card
+    assert wait_my_turn_or_over(page) == "play"
+    refuse["type"] = "act"
+    card = play_with_keyboard(page)
+    said = speech.wait_for("Refused:")["text"]
+    assert said == (f"Refused: the {card_name(card)} was not played, and the server gave no "
+                    f"reason. It is still your turn: play a card again; {AGAIN}"), said
+    page.wait_for_function("document.getElementById('event-log').textContent"
+                           ".includes('was not played')")
+
+    # a chat line
+    refuse["type"] = "chat"
+    page.fill("#chat-input", "hello")
+    page.press("#chat-input", "Enter")
+    said = speech.wait_for("Refused:")["text"]
+    assert said == "Refused: your message was not sent, and the server gave no reason.", said
+
+    # an error that answers nothing (no ref) and gives no reason
+    sockets[-1].send(json.dumps({"type": "error", "code": "state", "message": ""}))
+    said = speech.wait_for("Refused:")["text"]
+    assert said == ("Refused: the server gave no reason, nor said what it refused. If the "
+                    "table seems out of date, reload the page (you keep your seat)."), said
+    assert not page.errors, page.errors
