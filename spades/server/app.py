@@ -710,7 +710,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 gid = await hub.db(upkeep.keep_upload, hub.store, match, seats=seats,
                                    uploader=user.id, address=address, cost=int(cost),
                                    per_address=settings.review_uploads_per_address,
-                                   most=settings.review_uploads)
+                                   most=settings.review_uploads, counts=hub.upload_counts)
             except upkeep.UploadsFull as exc:
                 return JSONResponse(uploads_full_body(exc, int(cost)), status_code=413)
             return RecordOut(game_id=gid, summary=summary(match))
@@ -725,7 +725,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # could store continued uploads without end, at the upload rate).
         room = functools.partial(upkeep.check_room, hub.store, address=address,
                                  cost=int(cost), per_address=settings.review_uploads_per_address,
-                                 most=settings.review_uploads)
+                                 most=settings.review_uploads, counts=hub.upload_counts)
         try:
             table = await hub.continue_match(user, match, seat, body.options, address,
                                              names, cost=int(cost), room=room)
@@ -793,8 +793,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Delete a record you uploaded for review, or a match you continued from an
         upload once it has ended (your own only: 404 for any other game, one still going,
         and one that is not there)."""
-        try:
-            game = await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: every hand's, for any game id asked)
+            game = await hub.db(hub.store.game, game_id, ())
         except StoreError:
             raise HTTPException(404, "no such game") from None
         review = game.kind == "import" and game.options.get("uploader") == user.id
@@ -807,7 +807,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if continued and game_id in hub.tables:
             raise HTTPException(409, "this match is still open at its table: it can be "
                                 "deleted once everyone there has left it")
-        await hub.db(upkeep.delete_uploads, hub.store, [game_id])
+        await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
         hub.games_deleted([game_id])
         return Response(status_code=204)
 

@@ -356,6 +356,9 @@ class Hub:
         self.lobby_cache = LobbyCache(self)
         self.lobby_notices = LobbyNotices(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
+        #: what the caps on uploads count (review_uploads_per_address, review_uploads):
+        #: read from the store once a minute, not at every upload
+        self.upload_counts = upkeep.UploadCounts()
         #: Called with the ids of games deleted (records kept for review): answers kept
         #: ready of them are dropped.
         self.deleted_hooks: list[Callable[[Collection[str]], None]] = []
