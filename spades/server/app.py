@@ -1250,7 +1250,9 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     try:
         earlier = () if rematch_of is None else (rematch_of.invite,
                                                  *rematch_of.earlier_invites)
-        table = await hub.create_table(conn, options, invited, names, gid, earlier)
+        table = await hub.create_table(
+            conn, options, invited, names, gid, earlier,
+            None if rematch_of is None else rematch_of.removed)
     except SQLAlchemyError:  # (its primary key: another process made it under that id)
         if gid is not None and await _stored(hub, gid):
             raise MadeElsewhere(gid) from None

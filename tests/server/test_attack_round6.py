@@ -95,3 +95,46 @@ def test_a_delete_of_anothers_game_does_not_read_every_hand(
     assert len(read) == 3 and max(sizes) < 200, sizes  # (before: its every hand, each time)
     r = client.delete(f"/api/games/{gid}", headers={"Authorization": f"Bearer {owner}"})
     assert r.status_code == 204, r.text  # its uploader's, still
+
+
+def test_someone_removed_does_not_sit_at_the_rematch_with_the_old_code(
+        client: TestClient) -> None:
+    """The owner of a private table removed Rex from it (he knew its code): he may not sit
+    there again. Since a rematch takes the invite codes of the tables it follows (so their
+    spectators follow it), Rex sat down at the rematch with the old code, and at the next
+    one, as if never removed: the owner had to find and remove him at every rematch. Now a
+    rematch keeps whom the table it follows had removed (the owner may let them back in,
+    ``readmit``); Rex may still watch it, as he could the old table."""
+    from tests.server.helpers import Player, play_to_end
+    from tests.server.test_rematch import OPTIONS, rematch_news
+    from tests.server.test_tables import new_table, started
+
+    ann, bob, rex = Player(client, "Ann"), Player(client, "Bob"), Player(client, "Rex")
+    tid = new_table(ann, {**OPTIONS, "private": True})
+    assert ann.table is not None
+    code = ann.table["invite"]
+    assert rex.request({"type": "join", "table_id": tid, "invite": code})["type"] == "ack"
+    rex.until(lambda m: m["type"] == "table")
+    assert rex.seat is not None
+    assert ann.request({"type": "remove", "seat": rex.seat})["type"] == "ack"
+    rex.until(lambda m: m["type"] == "event" and "removed you" in m["event"]["text"])
+    refused = rex.request({"type": "join", "table_id": tid, "invite": code})
+    assert refused["code"] == "not_allowed", refused  # removed: not to sit down again
+    assert bob.request({"type": "join", "table_id": tid, "invite": code})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table")
+    started(ann, bob)
+    play_to_end([ann, bob])
+    assert ann.request({"type": "rematch"})["type"] == "ack"
+    new = ann.until(lambda m: m["type"] == "table" and m["table"]["id"] != tid)["table"]
+    rematch_news(rex)
+    sit = rex.request({"type": "join", "table_id": new["id"], "invite": code})
+    assert sit.get("code") == "not_allowed", sit  # before: ack, seated at the rematch
+    assert [r["name"] for r in new["removed"]] == ["Rex"], new["removed"]  # (to readmit)
+    watch = rex.request({"type": "join", "table_id": new["id"], "invite": code,
+                         "role": "spectator"})
+    assert watch["type"] == "ack", watch
+    # the owner lets him back in: he sits down
+    uid = new["removed"][0]["user_id"]
+    assert ann.request({"type": "readmit", "user_id": uid})["type"] == "ack"
+    sit = rex.request({"type": "join", "table_id": new["id"], "invite": code})
+    assert sit["type"] == "ack", sit
