@@ -1151,6 +1151,30 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
                            "changed, try again shortly", ref))
 
 
+def _check_copies(hub: Hub, conn: Conn) -> None:
+    """Refuse (``rate_limit``) a copy of the table or of its score sheet (``resync``,
+    ``sheet``, a ``join`` back to one's own seat) past ``snapshot_rate`` for the connection
+    or ``snapshot_address_rate`` for its address: each is the whole table (its chat too:
+    35 KB), and at a long match's table is worked out from each scored hand."""
+    s = hub.settings
+    if conn.snapshot_bucket.wait() > 0:
+        raise TableError("rate_limit", f"copies of the table (resync, or a join back to your "
+                         f"seat) and of its score sheet (sheet) may be asked for at most "
+                         f"{s.snapshot_rate:g} times a second")
+    wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
+    if wait > 0:  # (an address has many connections; a long match's copy is big)
+        raise TableError("rate_limit", f"copies of the table (resync, or a join back to your "
+                         f"seat) and of its score sheet (sheet) may be asked for at most "
+                         f"{s.snapshot_address_rate:g} times a second from your address, "
+                         f"all its connections together: try again in {retry_after(wait)} s")
+
+
+def _spend_copy(hub: Hub, conn: Conn) -> None:
+    conn.snapshot_bucket.take()
+    if conn.address:
+        hub.snapshot_address_buckets.take(conn.address)
+
+
 def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
@@ -1456,10 +1480,21 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
                 raise TableError("rate_limit", f"your address may join tables at most "
                                  f"{hub.settings.join_address_rate:g} times a second, all "
                                  f"its players together: try again in {retry_after(wait)} s")
+        # A join back to one's own seat (a reload, a reconnect), which the address's joins
+        # do not count, is answered with a copy of the whole table as a resync is, and
+        # counts in the same rates (before: only in join_rate, per user, so each of an
+        # address's guests seated at a long match had a copy a second of its own); not the
+        # uploader's first sitting down at a continued record's table.
+        copy = (rejoin is None and place is not None and not counted
+                and place not in table.unseated)
+        if copy:
+            _check_copies(hub, conn)
         if rejoin is None and not hub.join_buckets.take(conn.user_id):
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
+        if copy:
+            _spend_copy(hub, conn)
         if counted:
             if joins is None:
                 hub.join_address_buckets.take(conn.address)
@@ -1523,21 +1558,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind in ("resync", "sheet"):
         # Each is a copy of the whole table (its chat too: 35 KB) or of its score sheet:
         # the message rate alone let one address's connections ask for a thousand a second.
-        s = hub.settings
-        if conn.snapshot_bucket.wait() > 0:
-            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
-                             f"sheet (sheet) may be asked for at most {s.snapshot_rate:g} "
-                             "times a second")
-        wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
-        if wait > 0:  # (an address has many connections; a long match's copy is big)
-            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
-                             f"sheet (sheet) may be asked for at most "
-                             f"{s.snapshot_address_rate:g} times a second from your "
-                             "address, all its connections together: try again in "
-                             f"{retry_after(wait)} s")
-        conn.snapshot_bucket.take()
-        if conn.address:
-            hub.snapshot_address_buckets.take(conn.address)
+        _check_copies(hub, conn)
+        _spend_copy(hub, conn)
         ended = conn.ended if conn.table is None else None
         if ended is not None:  # (a finished table watched, gone: as it was at its end)
             conn.send(frames.with_ref(ended.snapshot if kind == "resync" else ended.sheet,
