@@ -4,7 +4,31 @@ records kept for review and their deletion). Each test reproduces a finding and 
 without its fix. In process, loopback only, bounded in count; conditions waited for, never
 a fixed time.
 
-TRIED
+Tried and found sound (no test: nothing to fix): ``hello`` with ``results`` other than
+"all" or "new" (another string, a number, null) is refused at the hello (``auth``, with its
+ref); "new" changes only which scored hands an ``event`` frame carries (``view.results_from``
+on), each view still made from its own seat's observation, the spectators' copy shared per
+kind, a snapshot carrying them all. A finished table watched only by spectators: nobody but
+its players can be a member of it (a player's ``join`` after the start is refused), a new
+spectator does not put off its release, and once it has left memory it cannot be brought
+back by a join (not found, counted as a miss); each connection keeps at most one
+``conn.ended`` (the last table it watched, dropped at its next ``join``, ``create`` or
+``leave``), the same frames for every spectator of that table, made from a spectator's copy
+(no invite code, no hand, ``you`` a spectator's), so no other table's data and no hidden
+card; their ``resync`` and ``sheet`` are in the copies' rates. A rematch's kept places: a
+``seat`` or ``add_cpu`` naming one is refused, ``remove`` frees it; ``you.invited`` and
+``you.kept`` go to that person only, and ``kept_for`` names were in the state already; the
+codes a rematch follows are capped at 8. Uploads: ``DELETE /api/games/{id}`` deletes only
+the caller's own (a record they uploaded for review, or a match they continued once it has
+ended; 404 for anything else, 401 unsigned), user ids are random up to 2**53 (a new guest
+does not come by an old one's id, nor its uploads), a refused upload spends the rates before
+it is replayed, the 413's ``room`` tells an address only its own count (and everyone's
+total), and a continued match's memory is small (374 hands: 0.56 MB) and bounded by the
+caps. A continued match still going is never served as a record to its uploader (hidden CPU
+hands).
+
+Found and not fixed: the 413's ``room`` says how many records the server keeps for
+everyone (``whose`` "all"): a number, for the page's words.
 """
 
 from __future__ import annotations
