@@ -717,7 +717,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 gid = await hub.db(upkeep.keep_upload, hub.store, match, seats=seats,
                                    uploader=user.id, address=address, cost=int(cost),
                                    per_address=settings.review_uploads_per_address,
-                                   most=settings.review_uploads)
+                                   most=settings.review_uploads, counts=hub.upload_counts)
             except upkeep.UploadsFull as exc:
                 return JSONResponse(uploads_full_body(exc, int(cost)), status_code=413)
             return RecordOut(game_id=gid, summary=summary(match))
@@ -732,7 +732,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # could store continued uploads without end, at the upload rate).
         room = functools.partial(upkeep.check_room, hub.store, address=address,
                                  cost=int(cost), per_address=settings.review_uploads_per_address,
-                                 most=settings.review_uploads)
+                                 most=settings.review_uploads, counts=hub.upload_counts)
         try:
             table = await hub.continue_match(user, match, seat, body.options, address,
                                              names, cost=int(cost), room=room)
@@ -800,8 +800,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Delete a record you uploaded for review, or a match you continued from an
         upload once it has ended (your own only: 404 for any other game, one still going,
         and one that is not there)."""
-        try:
-            game = await hub.db(hub.store.game, game_id)
+        try:  # (its stored result not read: every hand's, for any game id asked)
+            game = await hub.db(hub.store.game, game_id, ())
         except StoreError:
             raise HTTPException(404, "no such game") from None
         review = game.kind == "import" and game.options.get("uploader") == user.id
@@ -814,7 +814,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if continued and await open_at_its_table(hub, game_id):
             raise HTTPException(409, "this match is still open at its table: it can be "
                                 "deleted once everyone there has left it")
-        await hub.db(upkeep.delete_uploads, hub.store, [game_id])
+        await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
         hub.games_deleted([game_id])
         return Response(status_code=204)
 
@@ -1164,6 +1164,30 @@ async def receive_loop(ws: WebSocket, hub: Hub, conn: Conn) -> None:
                            "changed, try again shortly", ref))
 
 
+def _check_copies(hub: Hub, conn: Conn) -> None:
+    """Refuse (``rate_limit``) a copy of the table or of its score sheet (``resync``,
+    ``sheet``, a ``join`` back to one's own seat) past ``snapshot_rate`` for the connection
+    or ``snapshot_address_rate`` for its address: each is the whole table (its chat too:
+    35 KB), and at a long match's table is worked out from each scored hand."""
+    s = hub.settings
+    if conn.snapshot_bucket.wait() > 0:
+        raise TableError("rate_limit", f"copies of the table (resync, or a join back to your "
+                         f"seat) and of its score sheet (sheet) may be asked for at most "
+                         f"{s.snapshot_rate:g} times a second")
+    wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
+    if wait > 0:  # (an address has many connections; a long match's copy is big)
+        raise TableError("rate_limit", f"copies of the table (resync, or a join back to your "
+                         f"seat) and of its score sheet (sheet) may be asked for at most "
+                         f"{s.snapshot_address_rate:g} times a second from your address, "
+                         f"all its connections together: try again in {retry_after(wait)} s")
+
+
+def _spend_copy(hub: Hub, conn: Conn) -> None:
+    conn.snapshot_bucket.take()
+    if conn.address:
+        hub.snapshot_address_buckets.take(conn.address)
+
+
 def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
@@ -1293,7 +1317,9 @@ async def _create(hub: Hub, conn: Conn, options: TableOptions, ref: Any,
     try:
         earlier = () if rematch_of is None else (rematch_of.invite,
                                                  *rematch_of.earlier_invites)
-        table = await hub.create_table(conn, options, invited, names, gid, earlier)
+        table = await hub.create_table(
+            conn, options, invited, names, gid, earlier,
+            None if rematch_of is None else rematch_of.removed)
     except SQLAlchemyError:  # (its primary key: another process made it under that id)
         if gid is not None and await _stored(hub, gid):
             raise MadeElsewhere(gid) from None
@@ -1500,12 +1526,23 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
                 raise TableError("rate_limit", f"your address may join tables at most "
                                  f"{hub.settings.join_address_rate:g} times a second, all "
                                  f"its players together: try again in {retry_after(wait)} s")
+        # A join back to one's own seat (a reload, a reconnect), which the address's joins
+        # do not count, is answered with a copy of the whole table as a resync is, and
+        # counts in the same rates (before: only in join_rate, per user, so each of an
+        # address's guests seated at a long match had a copy a second of its own); not the
+        # uploader's first sitting down at a continued record's table.
+        copy = (rejoin is None and place is not None and not counted
+                and place not in table.unseated)
+        if copy:
+            _check_copies(hub, conn)
         if rejoin is None and not hub.join_buckets.take(conn.user_id):
             if counted and joins is not None:
                 await joins.give_back(conn.address)
             raise TableError("rate_limit", f"you may join tables at most "
                              f"{hub.settings.join_rate:g} times a second, all your "
                              "connections together")
+        if copy:
+            _spend_copy(hub, conn)
         if counted and joins is None:  # (nothing awaited since its look)
             hub.join_address_buckets.take(conn.address)
         if hub.cluster is not None:
@@ -1566,21 +1603,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
     elif kind in ("resync", "sheet"):
         # Each is a copy of the whole table (its chat too: 35 KB) or of its score sheet:
         # the message rate alone let one address's connections ask for a thousand a second.
-        s = hub.settings
-        if conn.snapshot_bucket.wait() > 0:
-            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
-                             f"sheet (sheet) may be asked for at most {s.snapshot_rate:g} "
-                             "times a second")
-        wait = hub.snapshot_address_buckets.wait(conn.address) if conn.address else 0.0
-        if wait > 0:  # (an address has many connections; a long match's copy is big)
-            raise TableError("rate_limit", f"copies of the table (resync) and of its score "
-                             f"sheet (sheet) may be asked for at most "
-                             f"{s.snapshot_address_rate:g} times a second from your "
-                             "address, all its connections together: try again in "
-                             f"{retry_after(wait)} s")
-        conn.snapshot_bucket.take()
-        if conn.address:
-            hub.snapshot_address_buckets.take(conn.address)
+        _check_copies(hub, conn)
+        _spend_copy(hub, conn)
         ended = conn.ended if conn.table is None else None
         if ended is not None:  # (a finished table watched, gone: as it was at its end)
             conn.send(frames.with_ref(ended.snapshot if kind == "resync" else ended.sheet,

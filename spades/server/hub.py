@@ -356,6 +356,9 @@ class Hub:
         self.lobby_cache = LobbyCache(self)
         self.lobby_notices = LobbyNotices(self)
         self.uploads: set[str] = set()  # ids of live tables made by continue uploads
+        #: what the caps on uploads count (review_uploads_per_address, review_uploads):
+        #: read from the store once a minute, not at every upload
+        self.upload_counts = upkeep.UploadCounts()
         #: Called with the ids of games deleted (records kept for review): answers kept
         #: ready of them are dropped.
         self.deleted_hooks: list[Callable[[Collection[str]], None]] = []
@@ -642,13 +645,17 @@ class Hub:
     async def create_table(self, conn: Conn, options: TableOptions,
                            invited: Mapping[int, int] | None = None,
                            names: Mapping[int, str] | None = None,
-                           gid: str | None = None, earlier: Sequence[str] = ()) -> Table:
+                           gid: str | None = None, earlier: Sequence[str] = (),
+                           removed: Mapping[int, RemovedInfo] | None = None) -> Table:
         """``invited``: a rematch's players (user id: place at the table before): the
         owner sits at their old place, the others may sit down without the invite code,
         and their places (``names``: theirs) are kept for them until the start. ``gid``:
         its id, reserved already (:meth:`reserve_table_id`: a rematch's, stored with the
         finished table first); by default a new one. ``earlier``: a rematch's, the invite
-        codes of the tables it follows (:attr:`Table.earlier_invites`)."""
+        codes of the tables it follows (:attr:`Table.earlier_invites`). ``removed``: a
+        rematch's, whom the table it follows had removed (:attr:`Table.removed`): they
+        know a code that opens it (``earlier``), and may not sit down there either until
+        the owner lets them back in."""
         self.check_options(options)
         rules = build_rules(options)
         places = [Place() for _ in range(rules.players)]
@@ -665,6 +672,10 @@ class Hub:
         earlier = tuple(earlier)[:EARLIER_INVITES]
         if earlier:
             meta["earlier_invites"] = list(earlier)
+        removed = {u: r for u, r in (removed or {}).items() if u != conn.user_id}
+        if removed:  # (as Table.meta writes them)
+            meta["removed"] = sorted(removed)
+            meta["removed_people"] = [r.model_dump() for _, r in sorted(removed.items())]
         if gid is None:
             gid = await self.reserve_table_id()
         elif not await self._holds(gid):  # (reserved before: still ours?)
@@ -687,6 +698,7 @@ class Hub:
         table.invited = dict(invited or {})
         table.invited_names = dict(names or {})
         table.earlier_invites = earlier
+        table.removed = removed
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)

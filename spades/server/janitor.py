@@ -196,7 +196,7 @@ class Janitor:
             return 0
         ids = await hub.db(upkeep.unopened_uploads, hub.store, now - timedelta(days=days),
                            set(hub.tables))
-        gone = await hub.db(upkeep.delete_uploads, hub.store, ids)
+        gone = await hub.db(upkeep.delete_uploads, hub.store, ids, hub.upload_counts)
         hub.games_deleted(ids)
         return gone
 

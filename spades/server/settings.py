@@ -57,10 +57,10 @@ class Settings:
     #: Seconds a dropped connection's close frame may wait to be written before the socket
     #: is cut (a client that reads nothing never receives it).
     send_close_timeout: float = 2.0
-    #: ``resync`` and ``sheet`` messages a second per connection (bursts): each answers with
-    #: a copy of the whole table (its chat lines too: 35 KB and 0.25 ms of the event loop)
-    #: or of its score sheet, and the message rate alone let one address's connections ask
-    #: for over a thousand a second.
+    #: ``resync`` and ``sheet`` messages a second per connection (bursts), and ``join``
+    #: back to one's own seat: each answers with a copy of the whole table (its chat lines
+    #: too: 35 KB and 0.25 ms of the event loop) or of its score sheet, and the message
+    #: rate alone let one address's connections ask for over a thousand a second.
     snapshot_rate: float = 2.0
     snapshot_burst: float = 10.0
     #: The same per client address, all its connections together: an address has

@@ -6,7 +6,9 @@ opens)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable, Mapping
+import threading
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +21,10 @@ from spades.store.schema import chat_lines, events, game_players, games, session
 #: Records kept for review deleted by one round of :func:`prune` at most (the next round
 #: goes on): one round's transaction stays short.
 PRUNE_UPLOADS_AT_ONCE = 500
+#: How often (s) a server process reads again, in one pass over the games, what the caps on
+#: uploads count (:class:`UploadCounts`); in between it adds its own uploads and takes off
+#: its own deletions.
+UPLOAD_COUNTS_EVERY = 60.0
 
 
 class UploadsFull(Exception):
@@ -121,14 +127,24 @@ def _uploads_prunable() -> Any:
     return or_(_review_uploads(), _continued_uploads(ended=True))
 
 
+def _upload_cost() -> Any:
+    """What one kept upload counts in the caps (``options["cost"]``, a continued upload's
+    ``options["upload_cost"]``; 1 for a record stored without)."""
+    return func.coalesce(cast(games.c.options["cost"].as_string(), Integer),
+                         cast(games.c.options["upload_cost"].as_string(), Integer), 1)
+
+
+def _upload_tag() -> Any:
+    """The hash of the client address a kept upload came from (None: not known)."""
+    return func.coalesce(games.c.options["address"].as_string(),
+                         games.c.options["upload_address"].as_string())
+
+
 def kept_uploads(store: Store, address: str) -> tuple[int, int]:
     """The records kept for review and the continued uploads from ``address`` (a client
     address as the caps count it) and from everyone, in cost units (``options["cost"]``,
     a continued upload's ``options["upload_cost"]``; 1 for a record stored without)."""
-    cost = func.coalesce(cast(games.c.options["cost"].as_string(), Integer),
-                         cast(games.c.options["upload_cost"].as_string(), Integer), 1)
-    tag = func.coalesce(games.c.options["address"].as_string(),
-                        games.c.options["upload_address"].as_string())
+    cost, tag = _upload_cost(), _upload_tag()
     with store.engine.connect() as conn:
         total = conn.execute(select(func.coalesce(func.sum(cost), 0))
                              .where(_uploads_kept())).scalar() or 0
@@ -137,27 +153,121 @@ def kept_uploads(store: Store, address: str) -> tuple[int, int]:
     return int(mine), int(total)
 
 
+def kept_by_address(store: Store) -> tuple[dict[str, int], int]:
+    """What the caps on uploads count, in one pass over the games: per address (its
+    :func:`address_tag`) and in all, in cost units (:func:`kept_uploads` for one address
+    reads every game twice)."""
+    rows = select(_upload_tag().label("tag"), _upload_cost().label("cost")).where(
+        _uploads_kept()).subquery()
+    by_tag: dict[str, int] = {}
+    total = 0
+    with store.engine.connect() as conn:
+        for tag, cost in conn.execute(select(rows.c.tag, func.sum(rows.c.cost))
+                                      .group_by(rows.c.tag)):
+            total += int(cost or 0)
+            if tag is not None:
+                by_tag[str(tag)] = int(cost or 0)
+    return by_tag, total
+
+
+def _cost_of(options: Any) -> tuple[str | None, int]:
+    """A kept upload's address tag and cost from its options, as :func:`kept_uploads`
+    counts them."""
+    if not isinstance(options, dict):
+        return None, 1
+    cost = 1
+    for key in ("cost", "upload_cost"):
+        try:
+            cost = int(options[key])
+            break
+        except (KeyError, TypeError, ValueError):
+            continue
+    tag = options.get("address") or options.get("upload_address")
+    return (str(tag) if tag is not None else None), cost
+
+
+class UploadCounts:
+    """What the caps on uploads count (:func:`check_room`), kept by a server process: read
+    from the store in one pass over the games at most every ``every`` seconds, and between
+    reads its own uploads added and its own deletions taken off. Before, every upload (for
+    review or to continue, refused or not) read every game twice on the one database thread
+    every table's moves use, 0.1 s at 100,000 stored tables, and one address's burst of
+    uploads held every table's moves for seconds. What other processes of a room store or
+    delete is seen at the next read (each may go past a cap by what the others stored
+    meanwhile, at the upload rate). Used on the database thread; locked all the same."""
+
+    def __init__(self, every: float = UPLOAD_COUNTS_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self._lock = threading.Lock()
+        self._by_tag: dict[str, int] | None = None
+        self._total = 0
+        self._read_at = 0.0
+        self.reads = 0  # passes over the games (tests)
+
+    def get(self, store: Store, address: str) -> tuple[int, int]:
+        """What ``address`` keeps and what everyone keeps, in cost units."""
+        with self._lock:
+            now = self.clock()
+            if self._by_tag is None or now - self._read_at >= self.every:
+                self._by_tag, self._total = kept_by_address(store)
+                self._read_at = now
+                self.reads += 1
+            return self._by_tag.get(address_tag(address), 0), self._total
+
+    def add(self, address: str, cost: int) -> None:
+        """An upload of ``cost`` from ``address`` is (about to be) stored."""
+        with self._lock:
+            if self._by_tag is None:
+                return  # (counted at the first read)
+            if address:
+                tag = address_tag(address)
+                self._by_tag[tag] = self._by_tag.get(tag, 0) + cost
+            self._total += cost
+
+    def take_off(self, gone: Iterable[tuple[str | None, int]]) -> None:
+        """Kept uploads deleted (each its address tag and cost)."""
+        with self._lock:
+            if self._by_tag is None:
+                return
+            for tag, cost in gone:
+                if tag is not None and tag in self._by_tag:
+                    left = self._by_tag[tag] - cost
+                    if left > 0:
+                        self._by_tag[tag] = left
+                    else:
+                        del self._by_tag[tag]
+                self._total = max(0, self._total - cost)
+
+
 def check_room(store: Store, *, address: str, cost: int, per_address: int,
-               most: int) -> None:
+               most: int, counts: UploadCounts | None = None) -> None:
     """Refuse (:class:`UploadsFull`) an upload of ``cost`` units that would take what
     ``address`` keeps past ``per_address`` or what everyone keeps past ``most`` (0: no
-    cap), records kept for review and continued uploads together."""
+    cap), records kept for review and continued uploads together. ``counts``: the
+    process's :class:`UploadCounts`, read instead of the store, and the upload let through
+    is added to them (it is stored next)."""
     if per_address or most:
-        mine, total = kept_uploads(store, address)
+        mine, total = (counts.get(store, address) if counts is not None
+                       else kept_uploads(store, address))
         if per_address and address and mine + cost > per_address:
             raise UploadsFull("address", mine, total)
         if most and total + cost > most:
             raise UploadsFull("all", mine, total)
+    if counts is not None:
+        counts.add(address, cost)
 
 
 def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uploader: int,
-                address: str, cost: int, per_address: int, most: int) -> str:
+                address: str, cost: int, per_address: int, most: int,
+                counts: UploadCounts | None = None) -> str:
     """Store a record kept for review (its game's id), unless it would take what
     ``address`` keeps past ``per_address`` or what everyone keeps past ``most`` (cost
     units; 0: no cap): :class:`UploadsFull`. Run on the one database thread of a process,
     the count and the write are not interleaved with another upload's there (processes of
     one room may each go past a cap by an upload at once)."""
-    check_room(store, address=address, cost=cost, per_address=per_address, most=most)
+    check_room(store, address=address, cost=cost, per_address=per_address, most=most,
+               counts=counts)
     options: dict[str, Any] = {"uploader": uploader, "cost": cost}
     if address:
         options["address"] = address_tag(address)
@@ -209,19 +319,25 @@ def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
     return out
 
 
-def delete_uploads(store: Store, ids: Collection[str]) -> int:
+def delete_uploads(store: Store, ids: Collection[str],
+                   counts: UploadCounts | None = None) -> int:
     """Delete records kept for review and continued uploads that ended (their events,
-    chat and players with them); ids that are neither are left alone. How many went."""
+    chat and players with them); ids that are neither are left alone. How many went.
+    ``counts``: the process's :class:`UploadCounts`, which they are taken off."""
     if not ids:
         return 0
     with store.engine.begin() as conn:
-        gone = [str(g) for g in conn.execute(select(games.c.id).where(
-            games.c.id.in_(list(ids)), _uploads_prunable())).scalars()]
+        found = conn.execute(select(games.c.id, games.c.options).where(
+            games.c.id.in_(list(ids)), _uploads_prunable())).all()
+        gone = [str(g) for g, _ in found]
         if not gone:
             return 0
         for table in (events, chat_lines, game_players):
             conn.execute(delete(table).where(table.c.game_id.in_(gone)))
-        return int(conn.execute(delete(games).where(games.c.id.in_(gone))).rowcount)
+        n = int(conn.execute(delete(games).where(games.c.id.in_(gone))).rowcount)
+    if counts is not None:
+        counts.take_off(_cost_of(options) for _, options in found)
+    return n
 
 
 def abandon_stale_tables(store: Store, before: datetime) -> list[str]:
