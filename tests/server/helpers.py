@@ -26,6 +26,19 @@ OPEN: list[Player] = []
 RECV_SECONDS = 120.0
 
 
+#: The example match record the docs show (a finished cardems match), and its JSON.
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+#: No upload or table rate gets in the way: the caps on uploads are what is tested.
+NO_RATES = {"upload_address_rate": 0.0, "create_rate": 0.0, "create_address_rate": 0.0}
+
+
+def keep_for_review(client: TestClient, token: str, record: dict[str, Any] = GOOD) -> Any:
+    """``POST /api/records`` of ``record`` to keep for review, as the user of ``token``."""
+    return client.post("/api/records", json={"record": record, "mode": "review"},
+                       headers={"Authorization": f"Bearer {token}"})
+
+
 def close_all() -> None:
     while OPEN:
         OPEN.pop().close()

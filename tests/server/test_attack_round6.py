@@ -35,24 +35,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 from starlette.testclient import TestClient
 
-from tests.server.helpers import finished_record, guest, hub_of, spied
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
-GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-#: No rate gets in the way: what is counted is tested.
-NO_RATES = {"upload_address_rate": 0.0, "create_rate": 0.0, "create_address_rate": 0.0}
-
-
-def _keep(client: TestClient, token: str, record: dict[str, Any] = GOOD) -> Any:
-    return client.post("/api/records", json={"record": record, "mode": "review"},
-                       headers={"Authorization": f"Bearer {token}"})
+from tests.server.helpers import (
+    NO_RATES,
+    finished_record,
+    guest,
+    hub_of,
+    keep_for_review,
+    spied,
+)
 
 
 @pytest.fixture
@@ -86,7 +82,7 @@ def test_uploads_do_not_each_read_every_game_for_the_caps(
     (``upkeep.UPLOAD_COUNTS_EVERY``) and adds its own uploads and deletions meanwhile."""
     client, seen = sums
     tokens = [guest(client, f"Counter{i}") for i in range(6)]
-    answers = [_keep(client, t) for t in tokens]
+    answers = [keep_for_review(client, t) for t in tokens]
     assert [a.status_code for a in answers] == [200] * 6, [a.text for a in answers]
     assert len(seen) <= 1, len(seen)  # before: 12, two passes over the games an upload
     # the caps still count each one: a deletion makes room at once, an upload takes it
@@ -108,7 +104,7 @@ def test_a_delete_of_anothers_game_does_not_read_every_hand(
     client = make(**NO_RATES)
     record = finished_record(1000, 3)
     owner = guest(client, "Keeper")
-    kept = _keep(client, owner, record)
+    kept = keep_for_review(client, owner, record)
     assert kept.status_code == 200, kept.text
     gid = kept.json()["game_id"]
     stranger = {"Authorization": f"Bearer {guest(client, 'Stranger')}"}

@@ -6,10 +6,8 @@ terminal. Each test runs on SQLite and on PostgreSQL (the ``make`` fixture)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import update
@@ -17,17 +15,7 @@ from starlette.testclient import TestClient
 
 from spades.engine import replay
 from spades.store.schema import games
-from tests.server.helpers import guest, hub_of, wait_until
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
-GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-#: No rate gets in the way: the caps are what is tested.
-NO_RATES = {"upload_address_rate": 0.0, "create_rate": 0.0, "create_address_rate": 0.0}
-
-
-def _keep(client: TestClient, token: str, record: dict[str, Any] = GOOD) -> Any:
-    return client.post("/api/records", json={"record": record, "mode": "review"},
-                       headers={"Authorization": f"Bearer {token}"})
+from tests.server.helpers import GOOD, NO_RATES, guest, hub_of, keep_for_review, wait_until
 
 
 def test_a_hostile_address_cannot_keep_records_for_review_without_end(
@@ -42,7 +30,7 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     tokens = []
     for i in range(5):  # a new guest for each: the caps per user are no help
         tokens.append(guest(client, f"Hoarder{i}"))
-        answers.append(_keep(client, tokens[-1]))
+        answers.append(keep_for_review(client, tokens[-1]))
     assert [a.status_code for a in answers] == [200, 200, 200, 413, 413], [
         a.text for a in answers]  # before: all 200
     detail = answers[3].json()["detail"]
@@ -56,13 +44,13 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     # another address keeps its own until everyone's cap
     other = TestClient(client.app, client=("192.0.2.7", 50000))
     there = guest(other, "Elsewhere")
-    codes = [_keep(other, there).status_code for _ in range(3)]
+    codes = [keep_for_review(other, there).status_code for _ in range(3)]
     assert codes == [200, 200, 413], codes
-    full = _keep(other, there).json()["detail"]
+    full = keep_for_review(other, there).json()["detail"]
     assert full.startswith("no room to keep this record for review: this server keeps 5 "
                            "records uploaded for review, the most it keeps for everyone is 5 "
                            "(review_uploads)"), full
-    room = _keep(other, there).json()["room"]
+    room = keep_for_review(other, there).json()["room"]
     assert room == {"whose": "all", "kept": 5, "most": 5, "cost": 1, "unopened_days": 60,
                     "continued": False}, room
     # the uploader deletes one (the others cannot), and there is room again
@@ -76,8 +64,8 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     assert client.delete(f"/api/games/{first}", headers=mine).status_code == 204
     assert client.get(f"/api/games/{first}/record", headers=mine).status_code == 404
     assert client.delete(f"/api/games/{first}", headers=mine).status_code == 404
-    assert _keep(other, there).status_code == 200
-    assert _keep(client, tokens[0]).status_code == 413  # everyone's cap again
+    assert keep_for_review(other, there).status_code == 200
+    assert keep_for_review(client, tokens[0]).status_code == 413  # everyone's cap again
 
 
 def test_records_kept_for_review_that_nobody_opens_are_pruned_and_nothing_else(
@@ -91,7 +79,7 @@ def test_records_kept_for_review_that_nobody_opens_are_pruned_and_nothing_else(
     janitor = client.app.state.janitor  # type: ignore[attr-defined]
     token = guest(client, "Ann")
     auth = {"Authorization": f"Bearer {token}"}
-    unread, downloaded, looked_at = (_keep(client, token).json()["game_id"] for _ in range(3))
+    unread, downloaded, looked_at = (keep_for_review(client, token).json()["game_id"] for _ in range(3))
     partial = dict(GOOD, hands=[dict(GOOD["hands"][0], plays=GOOD["hands"][0]["plays"][:9])])
     r = client.post("/api/records", json={"record": partial, "mode": "continue", "seat": 0,
                                           "options": {"cpu": "random"}}, headers=auth)
@@ -152,7 +140,7 @@ def test_continued_uploads_are_bounded_after_they_end_too(
     assert detail.startswith("no room to keep this upload to continue: your address keeps 3 "
                              "records uploaded for review or continued"), detail
     assert refused.json()["room"]["continued"] is True, refused.text  # (the page's words)
-    assert _keep(client, token).status_code == 413  # the same caps as records for review
+    assert keep_for_review(client, token).status_code == 413  # the same caps as records for review
     # the uploader deletes one that has ended (nobody else can; not while it is open at
     # its table), and there is room again
     first, mine = ended[0]
@@ -236,7 +224,7 @@ def test_continued_uploads_stored_before_they_counted_count_and_are_pruned(
     assert hub.store.game(going).options["upload_cost"] == 1  # written with its options
     # counted: three of three in everyone's cap, none in an address's
     assert upkeep.kept_uploads(hub.store, "testclient") == (0, 3)  # before: (0, 0)
-    r = _keep(client, guest(client, "Newcomer"))
+    r = keep_for_review(client, guest(client, "Newcomer"))
     assert r.status_code == 413, r.text  # before: 200
     assert r.json()["room"]["whose"] == "all" and r.json()["room"]["kept"] == 3, r.text
     # what they keep for the caps is added; nothing else of them changes

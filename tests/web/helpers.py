@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+#: The example match record the docs show (a finished cardems match).
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
+#: The focused element's label, or its text.
+ACTIVE = "document.activeElement && (document.activeElement.getAttribute('aria-label')" \
+         " || document.activeElement.textContent.trim())"
 
 ACTIVE_LABEL = """(() => {
   const h = document.getElementById('hand');
@@ -326,6 +334,22 @@ def continue_upload(page: Any, server: str, name: str, path: Any, seat: int) -> 
     page.check("input[name=mode][value=continue]")
     page.select_option("#rec-seat", str(seat))
     page.click("form[aria-labelledby=rec-title] button[type=submit]")
+
+
+def finish_continued(page: Any, server: str, name: str, record: dict[str, Any],
+                     folder: Path) -> Speech:
+    """``name`` continues ``record`` at seat 0, cut before its last trick (written to
+    ``folder``), and plays that trick by hints: the match ends. What the page said."""
+    last = record["hands"][-1]
+    cut_record = dict(record, hands=[*record["hands"][:-1], dict(last, plays=last["plays"][:-4])])
+    cut = folder / "cut.json"
+    cut.write_text(json.dumps(cut_record), encoding="utf-8")
+    speech = Speech(page)
+    continue_upload(page, server, name, cut, seat=0)
+    page.wait_for_function("spadesApp.table && spadesApp.table.view")
+    play_hinted_to_end(page)
+    speech.wait_for_match_over()
+    return speech
 
 
 @contextmanager

@@ -18,12 +18,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import serving
-from tests.web.helpers import Speech, continue_upload, play_hinted_to_end
+from tests.web.helpers import ACTIVE, EXAMPLE, finish_continued
 from tests.web.test_records import upload
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
-ACTIVE = "document.activeElement && (document.activeElement.getAttribute('aria-label')" \
-         " || document.activeElement.textContent.trim())"
 
 
 @pytest.fixture
@@ -39,18 +35,8 @@ def test_a_continued_match_that_has_ended_is_deleted_from_the_history(
     record["names"] = ["Cora", "Emil", "Sofia", "Walt"]
     full = tmp_path / "full.json"
     full.write_text(json.dumps(record), encoding="utf-8")
-    # the last trick of the last hand left to play: the match ends with it
-    last = record["hands"][-1]
-    record["hands"] = [*record["hands"][:-1], dict(last, plays=last["plays"][:-4])]
-    cut = tmp_path / "cut.json"
-    cut.write_text(json.dumps(record), encoding="utf-8")
-
     page = new_page()
-    speech = Speech(page)
-    continue_upload(page, capped, "Contessa", cut, seat=0)
-    page.wait_for_function("spadesApp.table && spadesApp.table.view")
-    play_hinted_to_end(page)
-    speech.wait_for_match_over()
+    speech = finish_continued(page, capped, "Contessa", record, tmp_path)
 
     # the store is full (the continued match counts): the page says to delete it, and where
     upload(page, capped, full, "review")  # (going to the statistics page leaves the table)

@@ -19,13 +19,9 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import serving
-from tests.web.helpers import Speech, settle
+from tests.web.helpers import ACTIVE, EXAMPLE, Speech, settle
 from tests.web.test_axe_and_screenshots import audit
 from tests.web.test_records import upload
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
-ACTIVE = "document.activeElement && (document.activeElement.getAttribute('aria-label')" \
-         " || document.activeElement.textContent.trim())"
 
 
 @pytest.fixture

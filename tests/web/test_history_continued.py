@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import Speech, continue_upload, play_hinted_to_end
+from tests.web.helpers import EXAMPLE, finish_continued
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
 MARKED = r"(Won|Lost|Draw), continued from a record"
 
 
@@ -22,17 +21,8 @@ def test_a_continued_match_is_marked_as_one_in_the_history(new_page: Any, server
                                                            tmp_path: Path) -> None:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     record["names"] = ["Cleo", "Hugo", "Ines", "Otto"]
-    last = record["hands"][-1]  # the last trick left to play: the match ends with it
-    record["hands"] = [*record["hands"][:-1], dict(last, plays=last["plays"][:-4])]
-    cut = tmp_path / "cut.json"
-    cut.write_text(json.dumps(record), encoding="utf-8")
-
     page = new_page()
-    speech = Speech(page)
-    continue_upload(page, server, "Carmen Marked", cut, seat=0)
-    page.wait_for_function("spadesApp.table && spadesApp.table.view")
-    play_hinted_to_end(page)
-    speech.wait_for_match_over()
+    finish_continued(page, server, "Carmen Marked", record, tmp_path)
 
     page.goto(server + "#/stats")
     row = page.locator(".history-table tbody tr.continued")
