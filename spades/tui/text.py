@@ -200,6 +200,11 @@ def numbered_cards(dealt: int, hand: int, title: str = "Card numbers") -> str:
     return f"{title}: " + ", ".join(f"{n} {card_name(c)}" for n, c in held) + "."
 
 
+#: The column where the richer view's cards of a suit start (``  ♠   5:3♠``): a row too
+#: long for the terminal goes on there, under its own cards, not under the suit's sign.
+HAND_HANG = 6
+
+
 def hand_rich(hand: int, legal: int, *, symbols: bool,
               numbers: dict[int, int] | None = None) -> list[str]:
     """One row per suit, each card with its number (``numbers``, else its place in the
@@ -287,8 +292,13 @@ def open_trick_sentence(match: Match, names: list[str]) -> str | None:
             f"{broken}")
 
 
-def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[str]:
-    """The open trick laid out round the table (the richer view)."""
+def trick_table(obs: Observation, names: list[str], *, symbols: bool,
+                width: int | None = None) -> list[str]:
+    """The open trick laid out round the table (the richer view), within ``width`` columns
+    when given (a terminal's width): at four players North above South, West and East on
+    the row between, at least three spaces apart (a long name at West pushes East along);
+    where that row does not fit, or at other numbers of players, the seats in order, as
+    many to a row as fit."""
     played = dict(obs.trick)
 
     def at(seat: int) -> str:
@@ -299,11 +309,25 @@ def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[st
             return f"{label} \x1b[1m?\x1b[0m"
         return f"{label} ·"
 
+    gap = 3
+    room = width if width and width >= 20 else None
     if obs.rules.players == 4:
-        pad = " " * 14
-        return [pad + at(0), at(3).ljust(28 + (len(at(3)) - _visible(at(3)))) + at(1),
-                pad + at(2)]
-    return ["   ".join(at(s) for s in range(obs.rules.players))]
+        west, east = at(3), at(1)
+        middle = max(28, _visible(west) + gap)  # East's column
+        if room is not None and middle + _visible(east) > room:
+            middle = _visible(west) + gap
+        if room is None or middle + _visible(east) <= room:
+            pad = " " * min(14, middle // 2)  # North and South over the gap
+            return [pad + at(0), west + " " * (middle - _visible(west)) + east, pad + at(2)]
+    rows: list[str] = []
+    row = ""
+    for seat in range(obs.rules.players):
+        item = at(seat)
+        if row and room is not None and _visible(row) + gap + _visible(item) > room:
+            rows.append(row)
+            row = ""
+        row = row + " " * gap + item if row else item
+    return [*rows, row]
 
 
 def _visible(text: str) -> int:

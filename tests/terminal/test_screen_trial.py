@@ -1,0 +1,121 @@
+"""What a sighted player saw of ``spades play``'s richer view in terminals of several sizes,
+each through a real pseudo-terminal: nothing cut by the terminal in the middle of a word or
+a card, and the open trick laid out so that each seat's card stays with its name."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from spades.engine import mask_of, parse_card
+from spades.tui import text
+from spades.tui.console import Console, LineReader
+from tests.terminal.driver import env, run_cli
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def rich(db: Path, *args: str, columns: int) -> pexpect.spawn:
+    e = env()
+    e["TERM"] = "xterm"
+    return pexpect.spawn(sys.executable, ["-m", "spades", "play", "--rich", "--db", str(db),
+                                          *args], env=e, encoding="utf-8", timeout=30,
+                         dimensions=(50, columns))
+
+
+def shown(text: str) -> list[str]:
+    """The screen's lines of ``text``, without colour codes."""
+    return ANSI.sub("", text).replace("\r", "").split("\n")
+
+
+def test_a_refusal_in_colour_breaks_between_words(tmp_path: Path) -> None:
+    # In the richer view the red "Refused:" kept the whole refusal from being broken
+    # between words: the terminal cut it at its width ("n lists the cards y" / "ou still
+    # hold"), as all lines with a colour code were left whole.
+    child = rich(tmp_path / "r.sqlite3", "--seed", "3", "--opener", "east", "--cpu", "random",
+                 columns=40)
+    child.expect(r"South, your bid: ")
+    child.sendline("lots")
+    child.expect(r"South, your bid: ")
+    lines = [line for line in shown(child.before) if line]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Refused:"))
+    refusal = lines[start:]
+    assert len(refusal) > 1 and all(len(line) <= 40 for line in refusal), refusal
+    assert " ".join(refusal) == (
+        "Refused: 'lots' is not a bid: you can bid 0 to 13, or nil, in digits or words (4 or "
+        "four); ? lists the commands. It is still your turn."), refusal
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_trick_fits_a_narrow_terminal(tmp_path: Path) -> None:
+    # At 34 columns the row "West ·                      East 9♥" was cut by the terminal
+    # between East's rank and suit; the trick now fits, West and East closer together.
+    child = rich(tmp_path / "n.sqlite3", "--seed", "3", "--opener", "east", "--cpu", "random",
+                 columns=34)
+    child.expect(r"South, your bid: ")
+    child.sendline("3")
+    child.expect(r"South, your card: ")
+    lines = shown(child.before)
+    top = max(i for i, line in enumerate(lines) if line.strip().startswith("North "))
+    table = lines[top:top + 3]
+    assert all(len(line) <= 34 for line in table), table
+    assert re.fullmatch(r"West · {3,}East \S+", table[1]), table
+    assert table[2].strip() == "South ?", table
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_long_name_at_west_stays_apart_from_east(tmp_path: Path) -> None:
+    # A West name longer than the row's first 28 columns ran into East's: "...Westmoreland
+    # ?East 9♥".
+    name = "Bartholomew the Great of Westmoreland"
+    child = rich(tmp_path / "w.sqlite3", "--seat", "west", "--name", name, "--seed", "5",
+                 "--opener", "north", "--cpu", "random", columns=100)
+    child.expect(r", your bid: ")
+    child.sendline("3")
+    child.expect(r", your card: ")
+    row = next(line for line in shown(child.before) if line.startswith(name + " "))
+    assert re.fullmatch(re.escape(name) + r" \? {3,}East \S+", row), row
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_long_row_of_cards_goes_on_under_its_cards(tmp_path: Path) -> None:
+    # A suit's row longer than the terminal (its cards have colour codes) was cut by the
+    # terminal in the middle of a card; it breaks between cards, under the first card.
+    hand = mask_of(parse_card(c) for c in ("2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h",
+                                           "th", "jh", "qh", "kh", "ah"))
+    r, _w = os.pipe()
+    out = io.StringIO()
+    console = Console(out, LineReader(r), rich=True, columns=lambda: 40)
+    for row in text.hand_rich(hand, 0, symbols=True):
+        console.say(row, hang=6)  # as the game says them (text.HAND_HANG)
+    lines = shown(out.getvalue())[:-1]
+    assert all(len(line) <= 40 for line in lines), lines
+    assert lines[1].startswith("  ♥   1:2♥") and len(lines) > 2
+    assert all(re.match(r" {6}\d+:", line) for line in lines[2:]), lines
+
+
+def test_a_set_knob_refused_is_named_as_typed(tmp_path: Path) -> None:
+    # "spades play --set spades_break=maybe" said "spades_break: must be ...": not the
+    # option, nor what was typed; and "--timer 3" said "must be off or ...", while
+    # "--timer off" is not accepted.
+    db = str(tmp_path / "s.sqlite3")
+    out = run_cli("play", "--db", db, "--set", "spades_break=maybe")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "spades play: --set spades_break=maybe: must be 'any' or 'trump', not 'maybe'")
+    out = run_cli("play", "--db", db, "--set", "foo=1")
+    assert out.returncode == 2
+    assert out.stderr.startswith("spades play: --set foo=1: unknown rules knob; known: ")
+    out = run_cli("play", "--db", db, "--timer", "3")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "spades play: --timer: must be a whole number of seconds, 5 to 600, not 3")
+    assert not (tmp_path / "s.sqlite3").exists()
