@@ -473,7 +473,9 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     console.say("Unfinished games, most recent first:")
     for i, (g, m) in enumerate(readable, start=1):
         # as spades history marks them: an imported copy and its original look alike
-        console.say(f"  {i}. {describe_game(g, m)}" + (" (imported)" if g.kind == "import" else ""))
+        head = f"  {i}. "  # a game's line goes on under its text, not under its number
+        console.say(head + describe_game(g, m) + (" (imported)" if g.kind == "import" else ""),
+                    hang=len(head))
     if len(readable) == 1:
         console.say("Continuing the only one.")
         return readable[0][0]

@@ -15,7 +15,7 @@ import pexpect
 from spades.engine import mask_of, parse_card
 from spades.tui import text
 from spades.tui.console import Console, LineReader
-from tests.terminal.driver import env, run_cli
+from tests.terminal.driver import BID_PROMPT, env, run_cli, spawn
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -119,3 +119,23 @@ def test_a_set_knob_refused_is_named_as_typed(tmp_path: Path) -> None:
     assert out.stderr.strip() == (
         "spades play: --timer: must be a whole number of seconds, 5 to 600, not 3")
     assert not (tmp_path / "s.sqlite3").exists()
+
+
+def test_the_list_to_resume_goes_on_under_each_game(tmp_path: Path) -> None:
+    # At 60 columns a game of the list went on under its number, like a game of its own:
+    # "  1. bfe21099, ..., hand 1: North and South 0 to" / "  East and West 0".
+    db = tmp_path / "l.sqlite3"
+    child = spawn(db, "--plain", "--seed", "3", "--cpu", "random", dimensions=(50, 60))
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn(db, "--plain", "--resume", dimensions=(50, 60))
+    child.expect(r"Continuing the only one\.")
+    lines = shown(child.before)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  1. "))
+    rest = lines[start + 1:lines.index("", start)] if "" in lines[start:] else lines[start + 1:]
+    assert rest and all(line.startswith("     ") and line[5] != " " for line in rest), lines
+    assert all(len(line) <= 60 for line in lines), lines
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
