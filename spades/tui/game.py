@@ -572,7 +572,9 @@ class TerminalGame:
         m = self.match
         obs = m.observation(self.human)
         if name == "help":
-            for line in text.help_lines():
+            adapting = any(text.adapts(level) for seat, level in enumerate(self.levels)
+                           if seat != self.human)
+            for line in text.help_lines(adapting):
                 self.console.say(line, hang=text.HELP_HANG if line.startswith("  ") else 0)
         elif name == "hand":
             if m.phase not in (BID, PLAY):

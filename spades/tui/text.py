@@ -556,19 +556,32 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 HELP_HANG = len("  n  numbers ")
 
 
-def help_lines() -> list[str]:
+def adapts(level: str | None) -> bool:
+    """Whether a CPU of this level learns the seats' habits during a match (``hard``,
+    ``expert``, not their ``:noadapt`` forms)."""
+    if not level:
+        return False
+    parts = level.lower().split(":")
+    return parts[0] in ("hard", "expert") and "noadapt" not in parts
+
+
+def help_lines(adapting: bool = True) -> list[str]:
     """The help: each command's line starts with two spaces (to be wrapped at
-    :data:`HELP_HANG`), the other lines with none."""
-    lines = ["Commands, at any prompt (the word or its one-key short form):"]
+    :data:`HELP_HANG`), the other lines with none. How to type cards and bids comes first
+    and the commands last, next to the prompt that follows (a small terminal scrolled the
+    commands away under the rest); with ``adapting`` (a CPU at the table that adapts), what
+    the adapting CPUs learn (at a table without one it only took room)."""
+    lines = ["To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
+             "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
+             "dealt (suit by suit, weakest first), and a card keeps its number until the "
+             "hand is over.",
+             "To bid type a number, in digits or in words (4 or four), or nil (blind nil "
+             "and look where allowed)."]
+    if adapting:
+        lines.append("The hard and expert CPUs adapt: during a match they learn each seat's "
+                     "habits from what has been played in the open (bids over or under what "
+                     "the hands were worth, bold Nils, covering a Nil partner, playing high "
+                     "when following) and play with them; they never see hidden cards.")
+    lines.append("Commands, at any prompt (the word or its one-key short form):")
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
-    lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
-                 "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
-                 "dealt (suit by suit, weakest first), and a card keeps its number until the "
-                 "hand is over.")
-    lines.append("To bid type a number, in digits or in words (4 or four), or nil (blind nil "
-                 "and look where allowed).")
-    lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
-                 "from what has been played in the open (bids over or under what the hands "
-                 "were worth, bold Nils, covering a Nil partner, playing high when following) "
-                 "and play with them; they never see hidden cards.")
     return lines

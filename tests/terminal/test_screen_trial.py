@@ -139,3 +139,28 @@ def test_the_list_to_resume_goes_on_under_each_game(tmp_path: Path) -> None:
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_the_help_keeps_the_commands_in_view_of_a_small_terminal(tmp_path: Path) -> None:
+    # At 60x20 `?` scrolled its list of commands (h, n, t, s, p) off the screen: it came
+    # first, followed by how to type cards and bids and five lines on how the hard and
+    # expert CPUs adapt, said at a table of intermediate CPUs too.
+    db = tmp_path / "h.sqlite3"
+    child = spawn(db, "--plain", "--seed", "3", "--cpu", "intermediate", dimensions=(20, 60))
+    child.expect(BID_PROMPT)
+    child.sendline("?")
+    child.expect(BID_PROMPT)
+    screen = shown(child.before)[-20:-1]  # the 19 rows above the prompt's
+    assert any(line.startswith("Commands, at any prompt") for line in screen), screen
+    assert any(line.startswith("  h  hand") for line in screen), screen
+    assert screen[-1].startswith("  ?  help"), screen
+    assert "adapt" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child = spawn(db, "--plain", "--seed", "3", "--cpu", "east=hard")
+    child.expect(BID_PROMPT)
+    child.sendline("?")
+    child.expect(r"The hard and expert CPUs adapt: [^\r\n]*they never see hidden cards\.")
+    child.expect(BID_PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
