@@ -255,24 +255,7 @@ class Console:
         that starts with spaces keeps them on its further lines, or starts them at column
         ``hang`` when given); lines with colour codes are measured by what they show (the
         codes take no room on the screen), and words longer than a line stay whole."""
-        width = self.columns()
-        if not width or width < 20:
-            return text
-        lines = []
-        for line in text.split("\n"):
-            if visible_width(line) <= width:
-                lines.append(line)
-                continue
-            indent = line[:len(line) - len(line.lstrip(" "))]
-            if 0 < hang <= width // 2:  # (a narrower terminal keeps the line's own indent)
-                indent = " " * hang
-            if "\x1b" in line:
-                lines.extend(_wrap_styled(line, width, indent))
-                continue
-            lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
-                                       break_long_words=False, break_on_hyphens=False)
-                         or [line])
-        return "\n".join(lines)
+        return wrap_text(text, self.columns(), hang=hang)
 
     def write(self, text: str) -> None:
         """Text as the output's encoding can take it (see :func:`fit`), flushed."""
@@ -319,6 +302,42 @@ class Console:
                     self.write("\n")
                     on_warning(left)
                     self.write(prompt + (self.reader.partial if keyed else ""))
+
+
+def wrap_text(text: str, width: int | None, *, hang: int = 0) -> str:
+    """``text`` broken between words at ``width`` as :meth:`Console.wrap` says (None, or a
+    width under 20: as it is)."""
+    if not width or width < 20:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if visible_width(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        if 0 < hang <= width // 2:  # (a narrower terminal keeps the line's own indent)
+            indent = " " * hang
+        if "\x1b" in line:
+            lines.extend(_wrap_styled(line, width, indent))
+            continue
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     or [line])
+    return "\n".join(lines)
+
+
+def print_wrapped(text: str = "", out: TextIO | None = None) -> None:
+    """Print ``text`` to a terminal as the game writes there: each line longer than the
+    terminal broken between words, an indented line (a list's item) going on two columns
+    further in; to anything else (a pipe, a file) as it is (``spades history``, ``show``,
+    ``stats``)."""
+    out = out if out is not None else sys.stdout
+    width = _columns(out)
+    lines = []
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        lines.append(wrap_text(line, width, hang=indent + 2 if indent else 0))
+    print("\n".join(lines), file=out)
 
 
 #: A colour code of the richer view (it takes no room on the screen).

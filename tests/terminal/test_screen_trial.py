@@ -15,7 +15,7 @@ import pexpect
 from spades.engine import mask_of, parse_card
 from spades.tui import text
 from spades.tui.console import Console, LineReader
-from tests.terminal.driver import BID_PROMPT, env, run_cli, spawn
+from tests.terminal.driver import BID_PROMPT, MATCH_OVER, env, run_cli, spawn
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -164,3 +164,41 @@ def test_the_help_keeps_the_commands_in_view_of_a_small_terminal(tmp_path: Path)
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_history_show_and_stats_break_between_words_at_a_terminal(tmp_path: Path) -> None:
+    # In a terminal of 60 columns `spades show` printed "...; you sat Sou" / "th." and
+    # "...; p" / "oints +40": its lines, and those of history and stats, were left to the
+    # terminal to cut. They break between words as the game's do, an item of a list going
+    # on two columns further in; piped, they stay whole.
+    db = tmp_path / "s.sqlite3"
+    child = spawn(db, "--plain", "--seed", "3", "--cpu", "random", "--one-hand", "--no-pause")
+    while child.expect([r"Your (?:bid|card): ", MATCH_OVER]) == 0:
+        child.sendline("i")
+        child.expect(r"Hint: [^\r\n]*")
+        hint = child.after
+        child.expect(r"Your (?:bid|card): ")
+        number = re.search(r"It is card (\d+)", hint)
+        child.sendline(number.group(1) if number else "3")
+    child.expect(pexpect.EOF)
+    for command in (["history"], ["show", "last"], ["stats"]):
+        whole = run_cli(*command, "--db", str(db)).stdout.splitlines()
+        e = env()
+        screen = pexpect.spawn(sys.executable, ["-m", "spades", *command, "--db", str(db)],
+                               env=e, encoding="utf-8", timeout=30, dimensions=(50, 60))
+        screen.expect(pexpect.EOF)
+        lines = shown(screen.before)[:-1]
+        assert all(len(line) <= 60 for line in lines), lines
+        assert len(lines) > len(whole), (command, lines)
+        # each whole line is its broken lines put together again, an item's going on two
+        # columns further in than it starts
+        rest = iter(lines)
+        for original in whole:
+            line = next(rest)
+            indent = len(line) - len(line.lstrip(" "))
+            while len(line) < len(original):
+                more = next(rest)
+                assert more.startswith(" " * (indent + 2 if indent else 0) + more.lstrip(" ")[:1])
+                line += " " + more.lstrip(" ")
+            assert line == original, (command, lines)
+        assert next(rest, None) is None
