@@ -28,6 +28,7 @@ from spades.present.sheet import look_note, score_sheet, side_name, unmarked
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
+from spades.tui.console import print_wrapped
 from spades.tui.text import spoken_time
 
 log = logging.getLogger(__name__)
@@ -322,22 +323,22 @@ def run_history(args: argparse.Namespace) -> int:
     unreadable: list[tuple[str, StoreError]] = []
     games = local_games(store, args.limit, unreadable)
     if not games and not unreadable:
-        print("No saved games yet. Play one with: spades play")
+        print_wrapped("No saved games yet. Play one with: spades play")
         return 0
-    print("Games, most recent first:")
+    print_wrapped("Games, most recent first:")
     for game in games:
         try:
             _, match = store.load_match(game.id)
         except StoreError as exc:
-            print(f"  {game.id[:8]}: cannot be read: {exc}")
+            print_wrapped(f"  {game.id[:8]}: cannot be read: {exc}")
             continue
         state = outcome(game, match)
         if state == "unfinished":
             state = unfinished_state(match)
         kind = " (imported)" if game.kind == "import" else ""
-        print(f"  {describe_game(game, match, state)}{kind}")
+        print_wrapped(f"  {describe_game(game, match, state)}{kind}")
     for gid, error in unreadable:  # (their dates may be unreadable too: listed last)
-        print(f"  {gid[:8]}: cannot be read: {why_unreadable(gid, error)}")
+        print_wrapped(f"  {gid[:8]}: cannot be read: {why_unreadable(gid, error)}")
     return 0
 
 
@@ -356,23 +357,24 @@ def run_show(args: argparse.Namespace) -> int:
     place = text.default_names(match.n, me)[me]
     sat = place if names[me] == place else f"{place} as {names[me]}"
     if is_local(game):
-        print(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
+        print_wrapped(f"Game {game.id[:8]}, started {when}; you sat {sat}. "
               f"Result: {outcome(game, match)}.")
     else:  # a server's table, or a record uploaded to it: people, not one "you" (as export)
         what = ("a record uploaded to the game server (spades serve) for review"
                 if game.kind == "import" else "a table of the game server (spades serve)")
-        print(f"Game {game.id[:8]}, started {when}: {what}. "
+        print_wrapped(f"Game {game.id[:8]}, started {when}: {what}. "
               f"Result: {'finished' if match.is_over() else 'unfinished'}.")
-    print(score_sheet(match, names, looks=True))  # (who looked before bidding: not Blind Nil)
+    # (who looked before bidding: not Blind Nil)
+    print_wrapped(score_sheet(match, names, looks=True))
     if match.phase in ("bid", "play"):
         plain = [unmarked(n) for n in names]
         for line in text.status_lines(match, plain)[:-1]:  # (marked above)
-            print(line)
+            print_wrapped(line)
         if match.log and (note := look_note(match.rules, match.log[-1], plain.__getitem__)):
-            print(note)  # the hand it stopped in: looked, Blind Nil, or not yet
+            print_wrapped(note)  # the hand it stopped in: looked, Blind Nil, or not yet
         trick = text.open_trick_sentence(match, plain)  # the cards of the trick it stopped in
         if trick is not None:
-            print(trick)
+            print_wrapped(trick)
     return 0
 
 
@@ -511,14 +513,14 @@ def run_stats(args: argparse.Namespace) -> int:
         return 0
     if not book.by_profile:
         which = f" under {args.rules} rules" if args.rules else ""
-        print(f"No games played yet{which}. Play one with: spades play")
+        print_wrapped(f"No games played yet{which}. Play one with: spades play")
         return 0
     lines: list[str] = []
     for name, stats in sorted(book.by_profile.items()):
         lines += stats_lines(f"{name} rules:", stats, unfinished.get(name, (0, 0)))
     if len(book.by_profile) > 1:
         lines += stats_lines("All rules together:", book.total, every)
-    print("\n".join(lines))
+    print_wrapped("\n".join(lines))
     return 0
 
 

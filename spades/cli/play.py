@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,13 @@ def build_rules(args: argparse.Namespace) -> Rules:
             why = why.replace("off (null) or ", "off or ")
             if knob == "teams" and ", got " in why:
                 why = why.rpartition(", got ")[0] + f", not {args.teams}"
+            if knob == "turn_timer":  # no timer is --timer left out ("off" is no SECONDS)
+                why = why.replace("must be off or ", "must be ")
             msg = f"{option}: {why}"
+        else:  # a knob set with --set: said as typed ("--set spades_break=maybe: ...")
+            typed = next((i for i in args.set if parse_knob(i)[0] == knob), None)
+            if typed is not None:
+                msg = f"--set {typed}: {why}"
         raise UsageError(msg) from None
 
 
@@ -280,7 +287,28 @@ def check_name(name: str | None, players: int, human: int) -> str | None:
     return name
 
 
-def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A new game as its options set it up, checked before anything is stored."""
+
+    rules: Rules
+    seats: list[dict[str, Any]]
+    dealer: int
+    options: dict[str, Any]
+
+
+def new_game(args: argparse.Namespace, store: Store,
+             plan: NewGame | None = None) -> tuple[GameRow, Match]:
+    """The new game the options ask for (``plan``: as :func:`plan_game` made it), stored."""
+    plan = plan if plan is not None else plan_game(args)
+    gid = store.create_game("terminal", plan.rules, seats=plan.seats,
+                            first_dealer=plan.dealer, options=plan.options)
+    return store.game(gid), Match(plan.rules, dealer=plan.dealer)
+
+
+def plan_game(args: argparse.Namespace) -> NewGame:
+    """The options for a new game, checked (:class:`UsageError`) before the database is
+    opened, so a refused option makes no database file."""
     rules = build_rules(args)
     n = rules.players
     human = parse_seat(args.seat, n, "--seat") if args.seat else (2 if n == 4 else 0)
@@ -297,9 +325,7 @@ def new_game(args: argparse.Namespace, store: Store) -> tuple[GameRow, Match]:
     names = default_names(n, human, check_name(args.name, n, human))
     seats = [{"name": names[s], "cpu": levels[s], "user_id": None} for s in range(n)]
     options = {"human": human, "seed": seed}
-    gid = store.create_game("terminal", rules, seats=seats, first_dealer=dealer,
-                            options=options)
-    return store.game(gid), Match(rules, dealer=dealer)
+    return NewGame(rules, seats, dealer, options)
 
 
 # Resuming ---------------------------------------------------------------------------------
@@ -447,7 +473,9 @@ def pick_game(args: argparse.Namespace, store: Store, console: Console) -> GameR
     console.say("Unfinished games, most recent first:")
     for i, (g, m) in enumerate(readable, start=1):
         # as spades history marks them: an imported copy and its original look alike
-        console.say(f"  {i}. {describe_game(g, m)}" + (" (imported)" if g.kind == "import" else ""))
+        head = f"  {i}. "  # a game's line goes on under its text, not under its number
+        console.say(head + describe_game(g, m) + (" (imported)" if g.kind == "import" else ""),
+                    hang=len(head))
     if len(readable) == 1:
         console.say("Continuing the only one.")
         return readable[0][0]
@@ -526,6 +554,13 @@ def run(args: argparse.Namespace) -> int:
               "keeps the rules it was started with; leave these options out to resume it, "
               "or start a new game without --resume", file=sys.stderr)
         return 2
+    plan = None
+    if args.resume is None:
+        try:
+            plan = plan_game(args)
+        except UsageError as exc:
+            print(f"spades play: {exc}", file=sys.stderr)
+            return 2
     store = open_store(args)
     console = make_console(args)
     resume_hint = "spades play --resume" + (f" --db {args.db}" if args.db else "")
@@ -543,7 +578,7 @@ def run(args: argparse.Namespace) -> int:
             game, match, stored = load_game(store, game.id)
             resumed = True
         else:
-            game, match = new_game(args, store)
+            game, match = new_game(args, store, plan)
             stored = 0
             resumed = False
     except (UsageError, StoreError) as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import select
 import sys
 import termios
@@ -252,23 +253,9 @@ class Console:
     def wrap(self, text: str, *, hang: int = 0) -> str:
         """``text`` with each line longer than the terminal broken between words (a line
         that starts with spaces keeps them on its further lines, or starts them at column
-        ``hang`` when given); lines with colour codes, whose width the codes hide, and words
-        longer than a line stay whole."""
-        width = self.columns()
-        if not width or width < 20:
-            return text
-        lines = []
-        for line in text.split("\n"):
-            if len(line) <= width or "\x1b" in line:
-                lines.append(line)
-                continue
-            indent = line[:len(line) - len(line.lstrip(" "))]
-            if 0 < hang <= width // 2:  # (a narrower terminal keeps the line's own indent)
-                indent = " " * hang
-            lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
-                                       break_long_words=False, break_on_hyphens=False)
-                         or [line])
-        return "\n".join(lines)
+        ``hang`` when given); lines with colour codes are measured by what they show (the
+        codes take no room on the screen), and words longer than a line stay whole."""
+        return wrap_text(text, self.columns(), hang=hang)
 
     def write(self, text: str) -> None:
         """Text as the output's encoding can take it (see :func:`fit`), flushed."""
@@ -315,6 +302,73 @@ class Console:
                     self.write("\n")
                     on_warning(left)
                     self.write(prompt + (self.reader.partial if keyed else ""))
+
+
+def wrap_text(text: str, width: int | None, *, hang: int = 0) -> str:
+    """``text`` broken between words at ``width`` as :meth:`Console.wrap` says (None, or a
+    width under 20: as it is)."""
+    if not width or width < 20:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if visible_width(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        if 0 < hang <= width // 2:  # (a narrower terminal keeps the line's own indent)
+            indent = " " * hang
+        if "\x1b" in line:
+            lines.extend(_wrap_styled(line, width, indent))
+            continue
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     or [line])
+    return "\n".join(lines)
+
+
+def print_wrapped(text: str = "", out: TextIO | None = None) -> None:
+    """Print ``text`` to a terminal as the game writes there: each line longer than the
+    terminal broken between words, an indented line (a list's item) going on two columns
+    further in; to anything else (a pipe, a file) as it is (``spades history``, ``show``,
+    ``stats``)."""
+    out = out if out is not None else sys.stdout
+    width = _columns(out)
+    lines = []
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        lines.append(wrap_text(line, width, hang=indent + 2 if indent else 0))
+    print("\n".join(lines), file=out)
+
+
+#: A colour code of the richer view (it takes no room on the screen).
+STYLE_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def visible_width(text: str) -> int:
+    """How many columns ``text`` takes on the screen: its colour codes take none."""
+    return len(STYLE_CODE.sub("", text))
+
+
+def _wrap_styled(line: str, width: int, indent: str) -> list[str]:
+    """A line with colour codes broken between words as :func:`textwrap.wrap` breaks plain
+    text (a refusal's red ``Refused:``, a bold prompt, a long row of cards), measured by
+    what it shows; the codes stay with their words, so the colours still start and end
+    where they did."""
+    parts = re.split(r"( +)", line)  # words, and the spaces between them
+    lines: list[str] = []
+    current = parts[0]
+    shown = visible_width(current)
+    worded = shown > 0  # the line being made shows a word already
+    for space, word in zip(parts[1::2], parts[2::2], strict=True):
+        seen = visible_width(word)
+        if seen and worded and shown + len(space) + seen > width:
+            lines.append(current)  # the spaces at the break are dropped
+            current, shown = indent + word, len(indent) + seen
+        else:
+            current, shown = current + space + word, shown + len(space) + seen
+            worded = worded or seen > 0
+    lines.append(current)
+    return lines
 
 
 def _columns(out: TextIO) -> int | None:

@@ -390,7 +390,8 @@ class TerminalGame:
             self.say(text.bid_instructions([bid_value(a) for a in legal]))
             return
         if con.rich and obs.trick:
-            for row in text.trick_table(obs, self.plain, symbols=con.symbols):
+            for row in text.trick_table(obs, self.plain, symbols=con.symbols,
+                                        width=con.columns()):
                 self.say(row)
             self.say("Spades are broken." if obs.spades_broken else "Spades are not broken.")
         else:
@@ -416,7 +417,7 @@ class TerminalGame:
         if self.console.rich:
             for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols,
                                       numbers=text.card_numbers(self.dealt())):
-                self.say(row)
+                self.console.say(row, hang=text.HAND_HANG)
         else:
             # the whole hand once a hand at least, before what may be played of it (after
             # blind nil, a bid the rules made, or a resume, no bid prompt had read it)
@@ -450,7 +451,7 @@ class TerminalGame:
         if self.console.rich:
             for row in text.hand_rich(hand, 0, symbols=self.console.symbols,
                                       numbers=text.card_numbers(self.dealt())):
-                self.say(row)
+                self.console.say(row, hang=text.HAND_HANG)
         else:
             self.say(text.hand_plain(hand))
         self.hand_told = self.match.hand_number
@@ -571,7 +572,9 @@ class TerminalGame:
         m = self.match
         obs = m.observation(self.human)
         if name == "help":
-            for line in text.help_lines():
+            adapting = any(text.adapts(level) for seat, level in enumerate(self.levels)
+                           if seat != self.human)
+            for line in text.help_lines(adapting):
                 self.console.say(line, hang=text.HELP_HANG if line.startswith("  ") else 0)
         elif name == "hand":
             if m.phase not in (BID, PLAY):

@@ -200,6 +200,11 @@ def numbered_cards(dealt: int, hand: int, title: str = "Card numbers") -> str:
     return f"{title}: " + ", ".join(f"{n} {card_name(c)}" for n, c in held) + "."
 
 
+#: The column where the richer view's cards of a suit start (``  ♠   5:3♠``): a row too
+#: long for the terminal goes on there, under its own cards, not under the suit's sign.
+HAND_HANG = 6
+
+
 def hand_rich(hand: int, legal: int, *, symbols: bool,
               numbers: dict[int, int] | None = None) -> list[str]:
     """One row per suit, each card with its number (``numbers``, else its place in the
@@ -287,8 +292,13 @@ def open_trick_sentence(match: Match, names: list[str]) -> str | None:
             f"{broken}")
 
 
-def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[str]:
-    """The open trick laid out round the table (the richer view)."""
+def trick_table(obs: Observation, names: list[str], *, symbols: bool,
+                width: int | None = None) -> list[str]:
+    """The open trick laid out round the table (the richer view), within ``width`` columns
+    when given (a terminal's width): at four players North above South, West and East on
+    the row between, at least three spaces apart (a long name at West pushes East along);
+    where that row does not fit, or at other numbers of players, the seats in order, as
+    many to a row as fit."""
     played = dict(obs.trick)
 
     def at(seat: int) -> str:
@@ -299,11 +309,25 @@ def trick_table(obs: Observation, names: list[str], *, symbols: bool) -> list[st
             return f"{label} \x1b[1m?\x1b[0m"
         return f"{label} ·"
 
+    gap = 3
+    room = width if width and width >= 20 else None
     if obs.rules.players == 4:
-        pad = " " * 14
-        return [pad + at(0), at(3).ljust(28 + (len(at(3)) - _visible(at(3)))) + at(1),
-                pad + at(2)]
-    return ["   ".join(at(s) for s in range(obs.rules.players))]
+        west, east = at(3), at(1)
+        middle = max(28, _visible(west) + gap)  # East's column
+        if room is not None and middle + _visible(east) > room:
+            middle = _visible(west) + gap
+        if room is None or middle + _visible(east) <= room:
+            pad = " " * min(14, middle // 2)  # North and South over the gap
+            return [pad + at(0), west + " " * (middle - _visible(west)) + east, pad + at(2)]
+    rows: list[str] = []
+    row = ""
+    for seat in range(obs.rules.players):
+        item = at(seat)
+        if row and room is not None and _visible(row) + gap + _visible(item) > room:
+            rows.append(row)
+            row = ""
+        row = row + " " * gap + item if row else item
+    return [*rows, row]
 
 
 def _visible(text: str) -> int:
@@ -532,19 +556,32 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 HELP_HANG = len("  n  numbers ")
 
 
-def help_lines() -> list[str]:
+def adapts(level: str | None) -> bool:
+    """Whether a CPU of this level learns the seats' habits during a match (``hard``,
+    ``expert``, not their ``:noadapt`` forms)."""
+    if not level:
+        return False
+    parts = level.lower().split(":")
+    return parts[0] in ("hard", "expert") and "noadapt" not in parts
+
+
+def help_lines(adapting: bool = True) -> list[str]:
     """The help: each command's line starts with two spaces (to be wrapped at
-    :data:`HELP_HANG`), the other lines with none."""
-    lines = ["Commands, at any prompt (the word or its one-key short form):"]
+    :data:`HELP_HANG`), the other lines with none. How to type cards and bids comes first
+    and the commands last, next to the prompt that follows (a small terminal scrolled the
+    commands away under the rest); with ``adapting`` (a CPU at the table that adapts), what
+    the adapting CPUs learn (at a table without one it only took room)."""
+    lines = ["To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
+             "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
+             "dealt (suit by suit, weakest first), and a card keeps its number until the "
+             "hand is over.",
+             "To bid type a number, in digits or in words (4 or four), or nil (blind nil "
+             "and look where allowed)."]
+    if adapting:
+        lines.append("The hard and expert CPUs adapt: during a match they learn each seat's "
+                     "habits from what has been played in the open (bids over or under what "
+                     "the hands were worth, bold Nils, covering a Nil partner, playing high "
+                     "when following) and play with them; they never see hidden cards.")
+    lines.append("Commands, at any prompt (the word or its one-key short form):")
     lines += [f"  {key}  {word:<7} {what}" for word, key, what in COMMANDS]
-    lines.append("To play a card type it like QH, qh, 10h or queen of hearts, or its number: "
-                 "the cards are numbered 1, 2, 3... in the order your hand is shown when it is "
-                 "dealt (suit by suit, weakest first), and a card keeps its number until the "
-                 "hand is over.")
-    lines.append("To bid type a number, in digits or in words (4 or four), or nil (blind nil "
-                 "and look where allowed).")
-    lines.append("The hard and expert CPUs adapt: during a match they learn each seat's habits "
-                 "from what has been played in the open (bids over or under what the hands "
-                 "were worth, bold Nils, covering a Nil partner, playing high when following) "
-                 "and play with them; they never see hidden cards.")
     return lines

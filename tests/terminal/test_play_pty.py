@@ -219,7 +219,7 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     (["--seat", "up"], "--seat: 'up' is not a seat"),
     (["--cpu", "godlike"], "unknown CPU level 'godlike'"),
     # (was "turn_timer: must be off (null) or ...": the rules knob, not the option typed)
-    (["--timer", "2"], "--timer: must be off or a whole number of seconds, 5 to 600, not 2"),
+    (["--timer", "2"], "--timer: must be a whole number of seconds, 5 to 600, not 2"),
     (["--rules", "race400", "--players", "5", "--teams", "0,1/2,3"],
      "--teams: every seat 0 to 4 must be on exactly one side, not 0,1/2,3"),
     (["--bag-limit", "0"], "--bag-limit: must be a whole number 1 or more, not 0"),
@@ -229,7 +229,7 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     (["--blind-nil", "--bidding", "mirror"],
      "spades play: --blind-nil: mirror bidding has no blind nil\n"),
     (["--rules", "race400", "--players", "5", "--teams", "teams"], "not possible with 5"),
-    (["--set", "bogus=1"], "bogus: unknown rules knob"),
+    (["--set", "bogus=1"], "--set bogus=1: unknown rules knob"),
     (["--resume", "ffffffff"], "no game with id 'ffffffff'"),
 ])
 def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
