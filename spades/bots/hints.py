@@ -364,7 +364,19 @@ def _explain_play(obs: Observation, card: int, who: list[str]) -> str:
     if any(_beats(c, best, led) for c in legal):
         return (f"Play the {name}: letting this trick go keeps your better cards for "
                 "later.")
-    return f"Play the {name}: you cannot win this trick, so keep your better cards."
+    return f"Play the {name}: {_no_win(card, legal)}."
+
+
+def _no_win(card: int, legal: list[int]) -> str:
+    """Why ``card``, when no legal card wins the trick: to keep the better ones, unless it is
+    the only card or the highest of its suit with lower ones held (a king played over the
+    queen held is not "keep your better cards")."""
+    if legal == [card]:
+        return "it is the only card you may play, and it cannot win this trick"
+    suit = [c for c in legal if SUIT_OF[c] == SUIT_OF[card]]
+    if min(suit) < card == max(suit):
+        return "you cannot win this trick with any card you may play"
+    return "you cannot win this trick, so keep your better cards"
 
 
 def _together(names: list[str]) -> str:
@@ -453,8 +465,7 @@ def _explain_broken_nil(obs: Observation, card: int, who: list[str]) -> str:
             return (f"{verb} the {name}: {worth}; {_partner(obs, best_seat, who)} is already "
                     "winning this trick.")
         if not winners:
-            return (f"{verb} the {name}: {worth}; you cannot win this trick, so keep your "
-                    "better cards.")
+            return f"{verb} the {name}: {worth}; {_no_win(card, legal)}."
         if helps:
             return (f"{verb} the {name}: {worth}; letting this trick go keeps your better "
                     "cards for later.")
