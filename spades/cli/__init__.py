@@ -7,6 +7,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
+import textwrap
 from collections.abc import Sequence
 
 import spades
@@ -15,8 +16,30 @@ import spades
 FIRST = ("play", "serve", "games")
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, wrapped only at spaces: by default it also breaks after a hyphen,
+    and a path (``/tmp/my-home/...``) or an option (``--no-color``) came out cut in two."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False,
+                             break_long_words=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False,
+                             break_long_words=False)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser with that help; its subcommands' parsers are of this class too."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="spades",
         description="Spades: play against CPU players, replay and check match records, "
         "run the game server.",
