@@ -650,6 +650,9 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
         partner = f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
             name(s) for s in mates)
     you = name(me)
+    place = text.default_names(rules.players, me)[me]
+    if plain[me] != place:  # --name (or a record's name): where you sit, as the seats are named
+        you += f" and sit {place}"
     several = len({lv for s, lv in enumerate(session.levels) if lv and s != me}) > 1
     levels = cpu_sentence(session.levels, [name(s) if several else plain[s]
                                            for s in range(rules.players)], me)

@@ -393,7 +393,7 @@ class TerminalGame:
             for row in text.trick_table(obs, self.plain, symbols=con.symbols,
                                         width=con.columns()):
                 self.say(row)
-            self.say("Spades are broken." if obs.spades_broken else "Spades are not broken.")
+            self.say("Spades are broken." if obs.spades_broken else "Spades are not broken yet.")
         else:
             if obs.trick:
                 self.say("Your turn. " + text.trick_sentence(obs, self.plain))

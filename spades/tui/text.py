@@ -298,13 +298,15 @@ def trick_table(obs: Observation, names: list[str], *, symbols: bool,
     when given (a terminal's width): at four players North above South, West and East on
     the row between, at least three spaces apart (a long name at West pushes East along);
     where that row does not fit, or at other numbers of players, the seats in order, as
-    many to a row as fit."""
+    many to a row as fit. The card that led the trick is marked ``led`` (``West 9♥ led``)."""
     played = dict(obs.trick)
+    leader = obs.trick[0][0] if obs.trick else None
 
     def at(seat: int) -> str:
         label = names[seat]
         if seat in played:
-            return f"{label} {card_label(played[seat], rich=True, symbols=symbols)}"
+            card = card_label(played[seat], rich=True, symbols=symbols)
+            return f"{label} {card} led" if seat == leader else f"{label} {card}"
         if seat == obs.current_player:
             return f"{label} \x1b[1m?\x1b[0m"
         return f"{label} ·"

@@ -65,7 +65,7 @@ def test_the_trick_fits_a_narrow_terminal(tmp_path: Path) -> None:
     top = max(i for i, line in enumerate(lines) if line.strip().startswith("North "))
     table = lines[top:top + 3]
     assert all(len(line) <= 34 for line in table), table
-    assert re.fullmatch(r"West · {3,}East \S+", table[1]), table
+    assert re.fullmatch(r"West · {3,}East \S+ led", table[1]), table
     assert table[2].strip() == "South ?", table
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -202,3 +202,53 @@ def test_history_show_and_stats_break_between_words_at_a_terminal(tmp_path: Path
                 line += " " + more.lstrip(" ")
             assert line == original, (command, lines)
         assert next(rest, None) is None
+
+
+def test_the_colour_view_says_spades_are_not_broken_yet_as_plain_does(tmp_path: Path) -> None:
+    # The plain mode said "Spades are not broken yet." and the colour view "Spades are not
+    # broken.": the same fact in other words.
+    child = rich(tmp_path / "b.sqlite3", "--seed", "3", "--opener", "east", "--cpu", "random",
+                 columns=80)
+    child.expect(r"South, your bid: ")
+    child.sendline("3")
+    child.expect(r"South, your card: ")
+    lines = shown(child.before)
+    assert "Spades are not broken yet." in lines, lines
+    assert "Spades are not broken." not in lines, lines
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_opening_says_where_a_named_player_sits(tmp_path: Path) -> None:
+    # With --name the opening said "You are Ana; your partner is North.": not at which seat
+    # Ana sits. It says so in both views, as the seats are named elsewhere ("you sit South").
+    out = run_cli("play", "--plain", "--db", str(tmp_path / "p.sqlite3"), "--name", "Ana",
+                  "--seed", "3", "--cpu", "random", input="q\n").stdout
+    assert "You are Ana and sit South; your partner is North. CPU level: random.\n" in out, out
+    out = run_cli("play", "--plain", "--db", str(tmp_path / "q.sqlite3"), "--seat", "east",
+                  "--seed", "3", "--cpu", "random", input="q\n").stdout
+    assert "You are East; your partner is West. CPU level: random.\n" in out, out
+    child = rich(tmp_path / "r.sqlite3", "--name", "Ana", "--seat", "west", "--seed", "3",
+                 "--cpu", "random", columns=80)
+    child.expect(r"Ana, your bid: ")
+    assert "You are Ana and sit West; your partner is East." in " ".join(shown(child.before))
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_the_trick_in_colour_marks_who_led_it(tmp_path: Path) -> None:
+    # The colour view laid the open trick out round the table without saying whose card
+    # led it (the plain mode names the seats in the order they played, the leader first).
+    child = rich(tmp_path / "l.sqlite3", "--seat", "west", "--seed", "5", "--opener", "north",
+                 "--cpu", "random", columns=80)
+    child.expect(r"West, your bid: ")
+    child.sendline("3")
+    child.expect(r"West, your card: ")
+    lines = shown(child.before)
+    top = max(i for i, line in enumerate(lines) if line.strip().startswith("North "))
+    table = lines[top:top + 3]
+    assert re.fullmatch(r" *North \S+ led", table[0]), table
+    assert re.fullmatch(r"West \? {3,}East \S+", table[1]), table
+    assert re.fullmatch(r" *South \S+", table[2]), table
+    child.sendline("q")
+    child.expect(pexpect.EOF)
