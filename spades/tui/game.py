@@ -57,7 +57,7 @@ from spades.present.sheet import unmarked
 from spades.session import Move, Session
 from spades.store import ConflictError, Store
 from spades.tui import cpu, text
-from spades.tui.console import BOLD, RED, Console, InputClosed
+from spades.tui.console import BOLD, RED, Console, InputClosed, sheet_hang
 
 #: What asks to look at the cards (blind nil: before seeing them).
 LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
@@ -285,12 +285,18 @@ class TerminalGame:
             self.say(self.narrator.say(MatchOver(m.winner, tuple(m.scores))))
             self.say(text.match_end_reason(m, self.names, me=self.human))
         self.say("")
-        from spades.present.sheet import score_sheet
-
-        for line in score_sheet(m, self.names).splitlines():
-            self.say(line)
+        self.show_sheet()
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
+
+    def show_sheet(self) -> None:
+        """The score sheet, each line that the terminal's width breaks going on further in
+        than any row starts (:func:`~spades.tui.console.sheet_hang`), so that it is not
+        taken for a row of its own."""
+        from spades.present.sheet import score_sheet
+
+        for line in score_sheet(self.match, self.names).splitlines():
+            self.console.say(line, hang=sheet_hang(line))
 
     # The human's turn -------------------------------------------------------------------
 
@@ -595,10 +601,7 @@ class TerminalGame:
             for line in text.status_lines(m, self.names, me=self.human):
                 self.say(line)
         elif name == "sheet":
-            from spades.present.sheet import score_sheet
-
-            for line in score_sheet(m, self.names).splitlines():
-                self.say(line)
+            self.show_sheet()
         elif name == "hint":
             self.show_hint(obs)
         elif name == "rules":
