@@ -258,9 +258,13 @@ def test_the_trick_in_colour_marks_who_led_it(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
-def continued_game(tmp_path: Path) -> Path:
-    """A database holding the example match stopped in hand 2, Sofia (South) to lead."""
+def continued_game(tmp_path: Path, names: list[str] | None = None) -> Path:
+    """A database holding the example match stopped in hand 2, Sofia (South) to lead (the
+    players named ``names`` when given)."""
+    tmp_path.mkdir(exist_ok=True)
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    if names:
+        record["names"] = names
     record["human"] = 2
     record["hands"] = record["hands"][:2]
     record["hands"][1]["plays"] = record["hands"][1]["plays"][:44]  # Sofia leads trick 12
@@ -307,3 +311,19 @@ def test_the_score_sheet_in_a_narrow_terminal_goes_on_further_in(tmp_path: Path)
         assert next(rest, None) is None, lines
         child.sendline("q")
         child.expect(pexpect.EOF)
+
+
+def test_the_opening_says_where_each_named_player_sits(tmp_path: Path) -> None:
+    # A continued record's opening said "You are Sofia and sit South; your partner is
+    # Nora.": Nora, Emil and Walt by their names alone, nowhere where they sit, while the
+    # seats are how the table is laid out (the colour view's trick, the hints). Each named
+    # player's seat is said once, in the opening.
+    db = continued_game(tmp_path, names=["Nora (CPU)", "Emil (CPU)", "Sofia", "Walt (CPU)"])
+    out = run_cli("play", "--resume", "last", "--db", str(db), "--plain", input="q\n").stdout
+    assert ("\nYou are Sofia and sit South; your partner Nora sits North; Emil sits East and "
+            "Walt sits West. CPU level: intermediate.\n") in out, out
+    # a player named by the seat is not said to sit there ("North sits North")
+    db = continued_game(tmp_path / "seats", names=["North", "Emil", "Sofia", "West"])
+    out = run_cli("play", "--resume", "last", "--db", str(db), "--plain", input="q\n").stdout
+    assert ("\nYou are Sofia and sit South; your partner is North; Emil sits East. "
+            "CPU level: intermediate.\n") in out, out
