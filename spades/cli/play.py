@@ -595,7 +595,8 @@ def run(args: argparse.Namespace) -> int:
     seed = int(game.options.get("seed", 0))
     session = TerminalGame(store, game.id, match, console, names=names, human=human,
                            levels=levels, seed=seed, delay=args.delay,
-                           pause=not args.no_pause, resume_hint=resume_hint, seq=stored)
+                           pause=not args.no_pause, resume_hint=resume_hint, seq=stored,
+                           options=dict(game.options))
     intro(session, game, resumed)
     try:
         return session.run()
