@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from spades.bots import Bot
 from spades.bots.external import ExternalBotError
 from spades.engine import (
@@ -57,7 +59,7 @@ from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
 from spades.present.sheet import unmarked
 from spades.session import Move, Session
-from spades.store import ConflictError, Store
+from spades.store import ConflictError, Store, StoreError, one_line
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed, sheet_hang
 
@@ -357,7 +359,11 @@ class TerminalGame:
         left = max(0.0, self.deadline - self.console.clock())
         self.options = {**self.options, TURN_LEFT: {"seq": self.session.stored,
                                                     "seconds": round(left, 1)}}
-        self.store.update_game(self.game_id, options=self.options)
+        try:
+            self.store.update_game(self.game_id, options=self.options)
+        except (StoreError, SQLAlchemyError) as exc:  # the moves are saved all the same
+            self.say(f"The time left of this turn could not be kept ({one_line(exc)}): "
+                     "a resume gives the whole turn timer.")
 
     def ask_turn(self, obs: Observation, deadline: float | None,
                  timer: int | None) -> tuple[int, bool]:

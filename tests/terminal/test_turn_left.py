@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+import pytest
 
 from spades.cli.play import load_game, seat_names
 from spades.engine import profile
-from spades.store import Store
+from spades.store import Store, StoreError
 from spades.tui import text
 from spades.tui.console import Console, LineReader
 from spades.tui.game import TerminalGame
@@ -129,3 +130,22 @@ def test_the_terminal_resumes_a_turn_with_what_was_left(tmp_path: Path) -> None:
     child.expect(BID_PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_a_time_left_that_cannot_be_kept_is_said_and_the_game_stays_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store.open(tmp_path / "g.sqlite3")
+    gid = new_game(store)
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise StoreError("the database is read-only")
+
+    monkeypatch.setattr(store, "update_game", refuse)
+    console = Thinking(b"q\n")
+    assert session(store, gid, console).run() == 0
+    out = console.said.getvalue()
+    assert ("The time left of this turn could not be kept (the database is read-only): a "
+            "resume gives the whole turn timer.\nThe game is saved. Resume it with: ") in out, out
+    monkeypatch.undo()
+    assert TURN_LEFT not in store.game(gid).options
+    store.close()
