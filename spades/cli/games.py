@@ -365,7 +365,7 @@ def run_show(args: argparse.Namespace) -> int:
         print_wrapped(f"Game {game.id[:8]}, started {when}: {what}. "
               f"Result: {'finished' if match.is_over() else 'unfinished'}.")
     # (who looked before bidding: not Blind Nil)
-    print_wrapped(score_sheet(match, names, looks=True))
+    print_wrapped(score_sheet(match, names, looks=True), sheet=True)
     if match.phase in ("bid", "play"):
         plain = [unmarked(n) for n in names]
         for line in text.status_lines(match, plain)[:-1]:  # (marked above)

@@ -595,7 +595,8 @@ def run(args: argparse.Namespace) -> int:
     seed = int(game.options.get("seed", 0))
     session = TerminalGame(store, game.id, match, console, names=names, human=human,
                            levels=levels, seed=seed, delay=args.delay,
-                           pause=not args.no_pause, resume_hint=resume_hint, seq=stored)
+                           pause=not args.no_pause, resume_hint=resume_hint, seq=stored,
+                           options=dict(game.options))
     intro(session, game, resumed)
     try:
         return session.run()
@@ -644,15 +645,22 @@ def intro(session: TerminalGame, game: GameRow, resumed: bool) -> None:
     else:
         sides = " against ".join(and_list([name(s) for s in seats]) for seats in rules.sides)
         say(f"Spades, {rules.name} rules: {sides}, {goal}.")
+    places = text.default_names(rules.players, me)
+    # the players named otherwise than their seats (--name, a record's names): where they sit
+    named = [s for s in range(rules.players) if s != me and plain[s] != places[s]]
     mates = [s for s in rules.sides[rules.side_of[me]] if s != me]
     partner = ""
-    if mates:
+    if len(mates) == 1 and mates[0] in named:
+        partner = f"; your partner {name(mates[0])} sits {places[mates[0]]}"
+        named.remove(mates[0])
+    elif mates:
         partner = f"; your partner{'s are' if len(mates) > 1 else ' is'} " + " and ".join(
             name(s) for s in mates)
+    if named:  # "Emil sits East and Walt sits West" (not "Walt West", said as one name)
+        partner += "; " + and_list([f"{name(s)} sits {places[s]}" for s in named])
     you = name(me)
-    place = text.default_names(rules.players, me)[me]
-    if plain[me] != place:  # --name (or a record's name): where you sit, as the seats are named
-        you += f" and sit {place}"
+    if plain[me] != places[me]:  # --name (or a record's name): where you sit
+        you += f" and sit {places[me]}"
     several = len({lv for s, lv in enumerate(session.levels) if lv and s != me}) > 1
     levels = cpu_sentence(session.levels, [name(s) if several else plain[s]
                                            for s in range(rules.players)], me)

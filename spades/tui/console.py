@@ -326,17 +326,31 @@ def wrap_text(text: str, width: int | None, *, hang: int = 0) -> str:
     return "\n".join(lines)
 
 
-def print_wrapped(text: str = "", out: TextIO | None = None) -> None:
+#: Where a score sheet's unindented line (its title, the totals, the result) goes on when
+#: broken: further in than any of its rows starts (a hand's at 0, a side's at 2).
+SHEET_HANG = 4
+
+
+def sheet_hang(line: str) -> int:
+    """The column where a line of a score sheet goes on when the terminal breaks it: a
+    side's line two columns further in than it starts, any other line at
+    :data:`SHEET_HANG`, so that a line that goes on is never taken for a new row."""
+    indent = len(line) - len(line.lstrip(" "))
+    return indent + 2 if indent else SHEET_HANG
+
+
+def print_wrapped(text: str = "", out: TextIO | None = None, *, sheet: bool = False) -> None:
     """Print ``text`` to a terminal as the game writes there: each line longer than the
     terminal broken between words, an indented line (a list's item) going on two columns
-    further in; to anything else (a pipe, a file) as it is (``spades history``, ``show``,
-    ``stats``)."""
+    further in (with ``sheet``, a score sheet: every line as :func:`sheet_hang` says); to
+    anything else (a pipe, a file) as it is (``spades history``, ``show``, ``stats``)."""
     out = out if out is not None else sys.stdout
     width = _columns(out)
     lines = []
     for line in text.split("\n"):
         indent = len(line) - len(line.lstrip(" "))
-        lines.append(wrap_text(line, width, hang=indent + 2 if indent else 0))
+        hang = sheet_hang(line) if sheet else indent + 2 if indent else 0
+        lines.append(wrap_text(line, width, hang=hang))
     print("\n".join(lines), file=out)
 
 

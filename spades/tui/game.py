@@ -12,11 +12,15 @@ only its own lines (the hand, prompts, hints, the hand's details, the score shee
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import time
 from collections.abc import Iterable
 from dataclasses import InitVar, dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from spades.bots import Bot
 from spades.bots.external import ExternalBotError
@@ -55,9 +59,9 @@ from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
 from spades.present.sheet import unmarked
 from spades.session import Move, Session
-from spades.store import ConflictError, Store
+from spades.store import ConflictError, Store, StoreError, one_line
 from spades.tui import cpu, text
-from spades.tui.console import BOLD, RED, Console, InputClosed
+from spades.tui.console import BOLD, RED, Console, InputClosed, sheet_hang
 
 #: What asks to look at the cards (blind nil: before seeing them).
 LOOK_WORDS = ("look", "l", "look at cards", "look at my cards")
@@ -69,6 +73,12 @@ HOW_TO_TYPE_A_CARD = "type a card like QH, 10h or queen of hearts, or its number
 #: The engine's reason for a bid before looking while blind nil is open (said in words that
 #: say what to type: :meth:`TerminalGame.friendly`).
 NOT_LOOKED = "first bid blind nil or look at the cards"
+#: The game's stored option that keeps what was left of the human's turn when the game was
+#: saved in it under the turn timer: ``{"seq": the last stored move, "seconds": left}``.
+TURN_LEFT = "turn_left"
+#: The fewest seconds a resumed turn is given (the shortest turn timer there is): time to
+#: hear where the game stands and the prompt, however little was left.
+LEAST_KEPT = 5
 
 
 class QuitGame(Exception):
@@ -111,6 +121,8 @@ class TerminalGame:
     resume_hint: str = "spades play --resume"
     bots: dict[int, Bot] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The game's stored options (``human``, ``seed``, and :data:`TURN_LEFT`).
+    options: dict[str, Any] = field(default_factory=dict)
     #: The number of the last stored move this session knows of: the moves ``match`` was
     #: rebuilt from (read from the store when not given). Each new move is stored at the
     #: next number or not at all.
@@ -131,6 +143,8 @@ class TerminalGame:
     plain: list[str] = field(init=False)
     #: Whether this session has told who won the match (its event).
     told_over: bool = field(init=False, default=False)
+    #: The deadline of the human's turn being asked under the turn timer (else None).
+    deadline: float | None = field(init=False, default=None)
 
     def __post_init__(self, seq: int) -> None:
         if seq < 0:
@@ -182,6 +196,7 @@ class TerminalGame:
         except (QuitGame, InputClosed) as stop:
             if isinstance(stop, InputClosed):
                 self.say("")  # Ctrl-D leaves the cursor on the prompt's line
+            self.keep_turn_left()
             self.say(f"The game is saved. Resume it with: {self.resume_hint}")
             return 0
         except ConflictError:
@@ -193,6 +208,7 @@ class TerminalGame:
             return 1
         except KeyboardInterrupt:
             self.say("")
+            self.keep_turn_left()
             self.say(f"Stopped. The game is saved. Resume it with: {self.resume_hint}")
             return 130
 
@@ -285,12 +301,18 @@ class TerminalGame:
             self.say(self.narrator.say(MatchOver(m.winner, tuple(m.scores))))
             self.say(text.match_end_reason(m, self.names, me=self.human))
         self.say("")
-        from spades.present.sheet import score_sheet
-
-        for line in score_sheet(m, self.names).splitlines():
-            self.say(line)
+        self.show_sheet()
         self.say(f"The game is saved as {self.game_id[:8]}: see its score sheet with "
                  f"spades show {self.game_id[:8]}")
+
+    def show_sheet(self) -> None:
+        """The score sheet, each line that the terminal's width breaks going on further in
+        than any row starts (:func:`~spades.tui.console.sheet_hang`), so that it is not
+        taken for a row of its own."""
+        from spades.present.sheet import score_sheet
+
+        for line in score_sheet(self.match, self.names).splitlines():
+            self.console.say(line, hang=sheet_hang(line))
 
     # The human's turn -------------------------------------------------------------------
 
@@ -303,8 +325,50 @@ class TerminalGame:
         timer = m.rules.turn_timer
         deadline = None
         if timer:
-            deadline = self.console.clock() + timer
-            self.say(f"You have {timer} seconds.")
+            kept = self.turn_left_kept(timer)
+            if kept is None:
+                deadline = self.console.clock() + timer
+                self.say(f"You have {timer} seconds.")
+            else:
+                deadline = self.console.clock() + kept
+                self.say(f"You have {kept} seconds left of this turn, as when the game was "
+                         "saved.")
+        self.deadline = deadline  # (kept while the game stops in this turn: keep_turn_left)
+        answer = self.ask_turn(obs, deadline, timer)
+        self.deadline = None
+        return answer
+
+    def turn_left_kept(self, timer: int) -> int | None:
+        """The whole seconds left of this turn when the game was saved in it (at least
+        :data:`LEAST_KEPT`, at most ``timer``), or None: not saved in this turn (a move
+        stored since, or a save made before the time left was kept: the whole timer)."""
+        kept = self.options.get(TURN_LEFT)
+        if not isinstance(kept, dict) or kept.get("seq") != self.session.stored:
+            return None
+        seconds = kept.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            return None
+        return min(timer, max(LEAST_KEPT, math.ceil(seconds)))
+
+    def keep_turn_left(self) -> None:
+        """The game stops in the human's turn under the timer: store what is left of it,
+        for the turn a resume asks (:meth:`turn_left_kept`). The time the game is closed
+        is not counted."""
+        if self.deadline is None:
+            return
+        left = max(0.0, self.deadline - self.console.clock())
+        self.options = {**self.options, TURN_LEFT: {"seq": self.session.stored,
+                                                    "seconds": round(left, 1)}}
+        try:
+            self.store.update_game(self.game_id, options=self.options)
+        except (StoreError, SQLAlchemyError) as exc:  # the moves are saved all the same
+            self.say(f"The time left of this turn could not be kept ({one_line(exc)}): "
+                     "a resume gives the whole turn timer.")
+
+    def ask_turn(self, obs: Observation, deadline: float | None,
+                 timer: int | None) -> tuple[int, bool]:
+        """The prompts of the human's turn, until an allowed bid or card or the deadline."""
+        m = self.match
         bidding = obs.phase is BID
         prompt = "Your bid: " if bidding else "Your card: "
         if self.console.rich:
@@ -595,10 +659,7 @@ class TerminalGame:
             for line in text.status_lines(m, self.names, me=self.human):
                 self.say(line)
         elif name == "sheet":
-            from spades.present.sheet import score_sheet
-
-            for line in score_sheet(m, self.names).splitlines():
-                self.say(line)
+            self.show_sheet()
         elif name == "hint":
             self.show_hint(obs)
         elif name == "rules":

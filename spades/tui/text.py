@@ -256,7 +256,8 @@ def bids_so_far(obs: Observation, names: list[str]) -> str:
 
 def trick_sentence(obs: Observation, names: list[str]) -> str:
     """The cards played to the open trick and whether spades are broken (seed 002's key);
-    the seats named as the play-by-play names them (``your partner North played ...``)."""
+    the seats named as the play-by-play names them, the first said to have led it (``your
+    partner North led the ..., East played the ...``), as the colour view marks it."""
     broken = "Spades are broken." if obs.spades_broken else "Spades are not broken yet."
     if obs.phase == "bid":
         done = bids_so_far(obs, names)
@@ -269,8 +270,8 @@ def trick_sentence(obs: Observation, names: list[str]) -> str:
     if not obs.trick:
         leads = "you lead" if obs.leader == obs.seat else f"{called(obs, obs.leader, names)} leads"
         return f"No card has been played to this trick yet; {leads}. {broken}"
-    played = ", ".join(f"{called(obs, s, names)} played the {card_name(c)}"
-                       for s, c in obs.trick)
+    played = ", ".join(f"{called(obs, s, names)} {'led' if i == 0 else 'played'} the "
+                       f"{card_name(c)}" for i, (s, c) in enumerate(obs.trick))
     return f"This trick: {played}. {broken}"
 
 

@@ -81,7 +81,8 @@ def test_a_continued_records_cpus_are_said_to_be_cpus_once_in_the_terminal(
                   input="6\n7\ns\nq\n").stdout
     opening, _, rest = out.partition("Your card: ")
     assert ("Spades, cardems rules: Nora (CPU) and Sofia against Emil (CPU) and Walt (CPU), "
-            "to 500 points.\nYou are Sofia and sit South; your partner is Nora. CPU level: intermediate.\n"
+            "to 500 points.\nYou are Sofia and sit South; your partner Nora sits North; Emil sits "
+            "East and Walt sits West. CPU level: intermediate.\n"
             "Scores: Your side (Nora and Sofia): 81 points, 1 bag; Emil and Walt: 31 points, 1 bag.\n"
             in opening), opening
     play, _, details = rest.partition("Hand 2 in detail:\n")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from spades.engine import NIL, OVER
 from spades.tui import text
+from tests.terminal.driver import run_cli
 from tests.terminal.test_console_text import make_game
 
 
@@ -63,11 +64,24 @@ def test_the_trick_sentence_names_your_partner_as_the_play_by_play_does() -> Non
     match.apply(match.legal_actions()[0])
     match.apply(match.legal_actions()[0])
     said = text.trick_sentence(match.observation(2), names)
-    assert said.startswith("This trick: your partner North played the "), said
+    assert said.startswith("This trick: your partner North led the "), said
     assert ", East played the " in said, said
     said = text.trick_sentence(match.observation(1), names)  # to East: North is no partner
-    assert said.startswith("This trick: North played the "), said
+    assert said.startswith("This trick: North led the "), said
     assert ", you played the " in said, said
+
+
+def test_the_trick_sentence_says_who_led(tmp_path: Path) -> None:
+    """The plain mode's "This trick: your partner North played the three of diamonds, East
+    played the queen of diamonds." said "played" of every seat: only the order told who
+    led, which decides the suit to follow. It says "led" of the first card, as the colour
+    view marks it ("North 3♦ led")."""
+    out = run_cli("play", "--plain", "--db", str(tmp_path / "t.sqlite3"), "--seed", "3",
+                  "--cpu", "random", input="3\nt\nq\n").stdout
+    said = re.findall(r"This trick: [^\n]*", out)
+    assert len(said) == 2 and said[0] == said[1], out  # at the turn, then `t`
+    assert said[0] == ("This trick: your partner North led the three of diamonds, East played "
+                       "the queen of diamonds. Spades are not broken yet."), out
 
 
 def test_a_bid_typed_as_a_word_is_read(tmp_path: Path) -> None:

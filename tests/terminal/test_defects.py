@@ -496,7 +496,7 @@ def test_your_own_card_in_the_trick_is_told_as_yours() -> None:
         match.apply(match.legal_actions()[0])
     match.apply(match.legal_actions()[0])
     said = text.trick_sentence(match.observation(2), ["North", "East", "South", "West"])
-    assert said.startswith("This trick: you played the "), said
+    assert said.startswith("This trick: you led the "), said
 
 
 def test_the_cpu_line_says_which_seat_plays_at_which_level(tmp_path: Path) -> None:

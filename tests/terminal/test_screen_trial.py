@@ -5,6 +5,7 @@ a card, and the open trick laid out so that each seat's card stays with its name
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import sys
@@ -14,10 +15,11 @@ import pexpect
 
 from spades.engine import mask_of, parse_card
 from spades.tui import text
-from spades.tui.console import Console, LineReader
+from spades.tui.console import Console, LineReader, sheet_hang
 from tests.terminal.driver import BID_PROMPT, MATCH_OVER, env, run_cli, spawn
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
 
 
 def rich(db: Path, *args: str, columns: int) -> pexpect.spawn:
@@ -191,14 +193,16 @@ def test_history_show_and_stats_break_between_words_at_a_terminal(tmp_path: Path
         assert all(len(line) <= 60 for line in lines), lines
         assert len(lines) > len(whole), (command, lines)
         # each whole line is its broken lines put together again, an item's going on two
-        # columns further in than it starts
+        # columns further in than it starts; in the score sheet (show's lines after its
+        # first) every line goes on further in than any row starts
         rest = iter(lines)
-        for original in whole:
+        for at, original in enumerate(whole):
             line = next(rest)
             indent = len(line) - len(line.lstrip(" "))
+            hang = sheet_hang(line) if command[0] == "show" and at else indent + 2 if indent else 0
             while len(line) < len(original):
                 more = next(rest)
-                assert more.startswith(" " * (indent + 2 if indent else 0) + more.lstrip(" ")[:1])
+                assert more.startswith(" " * hang + more.lstrip(" ")[:1])
                 line += " " + more.lstrip(" ")
             assert line == original, (command, lines)
         assert next(rest, None) is None
@@ -252,3 +256,74 @@ def test_the_trick_in_colour_marks_who_led_it(tmp_path: Path) -> None:
     assert re.fullmatch(r" *South \S+", table[2]), table
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def continued_game(tmp_path: Path, names: list[str] | None = None) -> Path:
+    """A database holding the example match stopped in hand 2, Sofia (South) to lead (the
+    players named ``names`` when given)."""
+    tmp_path.mkdir(exist_ok=True)
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    if names:
+        record["names"] = names
+    record["human"] = 2
+    record["hands"] = record["hands"][:2]
+    record["hands"][1]["plays"] = record["hands"][1]["plays"][:44]  # Sofia leads trick 12
+    path = tmp_path / "continued.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    db = tmp_path / "c.sqlite3"
+    assert run_cli("import", str(path), "--db", str(db)).returncode == 0
+    return db
+
+
+def test_the_score_sheet_in_a_narrow_terminal_goes_on_further_in(tmp_path: Path) -> None:
+    # At 40 columns `p` broke a side's line ("  Nora and Sofia: Nora bid 4 took 5, Sofia")
+    # and went on at the column it starts at ("  bid 4 took 4; points +81, ..."): a line
+    # that looked like a row of its own. A line goes on further in than any row starts.
+    db = continued_game(tmp_path)
+    whole = run_cli("play", "--resume", "last", "--db", str(db), "--plain",
+                    input="p\nq\n").stdout
+    sheet = whole[whole.index("Score sheet: "):].splitlines()
+    sheet = sheet[:next(i for i, line in enumerate(sheet) if "Your card: " in line)]
+    for view in ("--plain", "--rich"):
+        e = env()
+        e["TERM"] = "xterm"
+        child = pexpect.spawn(sys.executable, ["-m", "spades", "play", view, "--resume", "last",
+                                               "--db", str(db)],
+                              env=e, encoding="utf-8", timeout=30, dimensions=(50, 40))
+        child.expect(r"(?:Sofia, y|Y)our card: ")
+        child.sendline("p")
+        child.expect(r"(?:Sofia, y|Y)our card: ")
+        lines = shown(child.before)
+        lines = lines[next(i for i, line in enumerate(lines) if line.startswith("Score sheet")):]
+        lines = [line for line in lines if line]
+        assert all(len(line) <= 40 for line in lines), lines
+        assert len(lines) > len(sheet), lines
+        rest = iter(lines)
+        for original in sheet:  # each row starts where it does, and goes on at column 4 or 6
+            line = next(rest)
+            assert line.startswith(original[:20]), (original, lines)
+            indent = len(line) - len(line.lstrip(" "))
+            while len(line) < len(original):
+                more = next(rest)
+                assert re.match(" " * (indent + 2 if indent else 4) + r"\S", more), (more, lines)
+                line += " " + more.lstrip(" ")
+            assert line == original, lines
+        assert next(rest, None) is None, lines
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+
+
+def test_the_opening_says_where_each_named_player_sits(tmp_path: Path) -> None:
+    # A continued record's opening said "You are Sofia and sit South; your partner is
+    # Nora.": Nora, Emil and Walt by their names alone, nowhere where they sit, while the
+    # seats are how the table is laid out (the colour view's trick, the hints). Each named
+    # player's seat is said once, in the opening.
+    db = continued_game(tmp_path, names=["Nora (CPU)", "Emil (CPU)", "Sofia", "Walt (CPU)"])
+    out = run_cli("play", "--resume", "last", "--db", str(db), "--plain", input="q\n").stdout
+    assert ("\nYou are Sofia and sit South; your partner Nora sits North; Emil sits East and "
+            "Walt sits West. CPU level: intermediate.\n") in out, out
+    # a player named by the seat is not said to sit there ("North sits North")
+    db = continued_game(tmp_path / "seats", names=["North", "Emil", "Sofia", "West"])
+    out = run_cli("play", "--resume", "last", "--db", str(db), "--plain", input="q\n").stdout
+    assert ("\nYou are Sofia and sit South; your partner is North; Emil sits East. "
+            "CPU level: intermediate.\n") in out, out
