@@ -50,6 +50,7 @@ from spades.server.limits import (
     Buckets,
     check_address,
     check_programs,
+    check_sitting,
     check_tables,
     check_upload,
     client_limits,
@@ -1503,6 +1504,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.ended = None
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
+        if msg.role == "player" and table.place_of(conn.user_id) is None:
+            check_sitting(hub, conn.user_id, conn.address)  # (a new place: the caps)
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
         # A join that seats or watches, or takes back a seat a CPU covers (not one back to
         # one's own seat within its grace: a reconnect, a reload) counts for the address

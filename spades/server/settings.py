@@ -80,8 +80,14 @@ class Settings:
     #: within it are one frame (its latest state).
     lobby_notice_ms: int = 250
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
-    #: or uploading another.
+    #: or uploading another, or sitting down at another's (``join`` as a player).
     tables_per_user: int = 5
+    #: Places at tables not yet started that one client address's users hold, having sat
+    #: down by ``join`` (a table's owner's own place is not counted; 0: no cap): one
+    #: address's guests, each sitting at every open table in turn, held every open place of
+    #: the lobby (a place is kept for ``grace_seconds`` after its connection went on to the
+    #: next table).
+    places_per_address: int = 20
     #: Unfinished tables (waiting or active) made from one client address (created on the
     #: WebSocket or by a ``continue`` upload) this process holds: guests cost one request
     #: each, and each may hold ``tables_per_user``.

@@ -294,6 +294,9 @@ class Table:
         #: were): they may not sit at this table again until the owner lets them back in
         #: (:meth:`readmit`); they may still watch it, if it allows spectators
         self.removed: dict[int, RemovedInfo] = {}
+        #: the client address (``Member.address``) from which each user sat down here by
+        #: ``join`` (user id: address; in memory only), for ``places_per_address``
+        self.joined_from: dict[int, str] = {}
         #: a rematch: the players of the finished table it follows (user id: their place
         #: there). They may sit down without the invite code, at that place when it is free
         self.invited: dict[int, int] = {}
@@ -807,6 +810,7 @@ class Table:
                 free.insert(0, was)
             self.places[free[0]] = Place("human", conn.user_id, conn.name,
                                          guest=conn.guest)
+            self.joined_from[conn.user_id] = conn.address
             self.members[conn.user_id] = conn
             self.spectators.discard(conn)
             conn.table = self

@@ -1,0 +1,66 @@
+"""Hostile clients, a seventh round: what the rounds before did not cover (places taken by
+``join``, the lobby over HTTP, ...). Each test reproduces a finding and fails without its
+fix. In process, loopback only, bounded in count; conditions waited for, never a fixed
+time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+from tests.server.helpers import NO_RATES, Player, hub_of
+from tests.server.test_attack_owner import far_client
+from tests.server.test_tables import new_table
+
+#: joins at the pace of the test (the rates on joins are tested elsewhere)
+FREE_JOINS = {"join_rate": 100.0, "join_burst": 100.0, "join_address_rate": 100.0,
+              "join_address_burst": 100.0}
+
+
+def _open_tables(client: TestClient, count: int, first: int = 10) -> list[str]:
+    """``count`` public tables, each made by its own owner at an address of its own."""
+    return [new_table(Player(far_client(client, first + i), f"Own{i}"), {})
+            for i in range(count)]
+
+
+def test_one_guest_cannot_sit_at_every_open_table(make: Callable[..., TestClient]) -> None:
+    """A ``join`` as a player took a place whatever the places its user held: the cap on
+    unfinished tables where one user holds a place (``tables_per_user``) held ``create``
+    and uploads only. One guest's connection sat at every open table of the lobby in turn
+    (12 of 12 here), each place kept for its grace (30 s) after the connection went on to
+    the next, so that nobody else found a place. Now the join past the cap is refused,
+    saying so; watching is not."""
+    client = make(tables_per_user=5, places_per_address=0, **FREE_JOINS, **NO_RATES)
+    tids = _open_tables(client, 7)
+    eve = Player(client, "Eve")
+    answers = [eve.request({"type": "join", "table_id": t}) for t in tids[:6]]
+    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"], answers
+    assert answers[5]["code"] == "limit", answers[5]
+    assert "5 unfinished tables" in answers[5]["message"], answers[5]
+    held = [t for t in hub_of(client).tables.values()
+            if any(p.user_id == eve.welcome["user"]["id"] for p in t.places)]
+    assert len(held) == 5
+    watch = eve.request({"type": "join", "table_id": tids[6], "role": "spectator"})
+    assert watch["type"] == "ack", watch
+
+
+def test_one_address_cannot_hold_every_open_place(make: Callable[..., TestClient]) -> None:
+    """Each guest costs one request, and may hold ``tables_per_user`` places: one
+    address's guests held every open place of the lobby. ``places_per_address`` caps the
+    places at tables not yet started that an address's users took by ``join``; another
+    address still sits down."""
+    client = make(tables_per_user=5, places_per_address=6, **FREE_JOINS, **NO_RATES)
+    tids = _open_tables(client, 3)  # 3 open places each: 9
+    guests = [Player(client, f"Eve{i}") for i in range(3)]
+    answers = [g.request({"type": "join", "table_id": t}) for g in guests for t in tids]
+    assert [a["type"] for a in answers] == ["ack"] * 6 + ["error"] * 3, answers
+    assert answers[6]["code"] == "limit", answers[6]
+    assert "from your address hold 6 places" in answers[6]["message"], answers[6]
+    far = Player(far_client(client, 99), "Far")
+    assert far.request({"type": "join", "table_id": tids[0]})["type"] == "ack"
+    # a place given up makes room for the address again
+    last = guests[1]
+    assert last.request({"type": "leave"})["type"] == "ack"
+    assert guests[2].request({"type": "join", "table_id": tids[2]})["type"] == "ack"
