@@ -459,7 +459,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def tables(hub: HubDep, response: Response,
                      offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
                      limit: Annotated[int | None, Query(ge=1, le=1000)] = None
-                     ) -> list[dict[str, Any]]:
+                     ) -> Any:
+        if limit is None and offset == 0:  # the whole lobby: written once, shared
+            body, total = hub.lobby_cache.body()
+            return Response(body, media_type="application/json",
+                            headers={"X-Total-Count": str(total)})
         if limit is not None:
             limit = min(limit, settings.lobby_page_max)
         rows, total = hub.lobby_cache.page(offset, limit)
