@@ -993,6 +993,12 @@ def _member(game: GameRow, viewer: UserRow | None) -> bool:
 
 #: When each refused origin was last logged (at most one line a minute for each).
 _REFUSED: dict[str, float] = {}
+#: Lines about refused origins logged a minute, all origins together: the ``Origin`` is the
+#: client's to choose, and one new each time wrote a warning for each handshake (at the
+#: HTTP rate, 10 a second from each address: 4 KB a second of log).
+REFUSED_LINES = 10
+#: When this minute of refused-origin lines began, and how many were logged or left out.
+_REFUSED_MINUTE: list[float] = [-math.inf, 0, 0]
 
 
 def refused_origin(ws: WebSocket) -> None:
@@ -1003,6 +1009,16 @@ def refused_origin(ws: WebSocket) -> None:
     now = time.monotonic()
     if now - _REFUSED.get(origin, -math.inf) < 60:
         return
+    minute = _REFUSED_MINUTE
+    if now - minute[0] >= 60:
+        if minute[2]:
+            log.warning("%d more WebSockets from pages of other origins were refused (403) "
+                        "within a minute, not logged one by one", minute[2])
+        minute[:] = [now, 0, 0]
+    if minute[1] >= REFUSED_LINES:
+        minute[2] += 1  # (said in one line when the minute is over)
+        return
+    minute[1] += 1
     if len(_REFUSED) >= 1000:
         _REFUSED.clear()
     _REFUSED[origin] = now

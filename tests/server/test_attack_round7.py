@@ -6,9 +6,13 @@ time.
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Callable
 
+import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.helpers import NO_RATES, Player, hub_of, spied
 from tests.server.test_attack_owner import far_client
@@ -88,3 +92,39 @@ def test_the_whole_lobby_over_http_is_written_once_for_each_state(
     assert page.json() == first.json()[1:3] and page.headers["x-total-count"] == "3"
     Player(far_client(client, 50), "Late").request({"type": "create", "options": {}})
     assert len(client.get("/api/tables").json()) == 4  # a change is seen
+
+
+def test_origins_of_the_clients_choosing_do_not_fill_the_log(
+        client: TestClient, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A WebSocket refused for its ``Origin`` was logged once a minute for each origin:
+    the origin is the client's to choose, and a new one at each handshake wrote a warning
+    each time (at the HTTP rate, 10 a second from one address: 4 KB a second of log at the
+    default ``--log-level warning``, where no access log is written). Now at most
+    ``REFUSED_LINES`` such lines a minute, all origins together, and then one line
+    counting the rest."""
+    from spades.server import app as app_module
+
+    clock = [1000.0]
+    monkeypatch.setattr(app_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(app_module, "_REFUSED", {})
+    monkeypatch.setattr(app_module, "_REFUSED_MINUTE", [-math.inf, 0, 0], raising=False)
+    most = getattr(app_module, "REFUSED_LINES", 10)
+    caplog.set_level(logging.WARNING, logger="spades.server")
+
+    def refused(i: int) -> None:
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+                "/ws", headers={"origin": f"https://evil{i}.example"}) as ws:
+            ws.receive_text()
+
+    def lines() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+
+    for i in range(40):
+        refused(i)
+    assert len(lines()) == most, f"{len(lines())} lines for 40 origins"
+    clock[0] += 61  # the next minute: the rest counted in one line, then one by one again
+    refused(99)
+    said = lines()[most:]
+    assert len(said) == 2 and said[0].startswith("30 more WebSockets"), said
+    assert "evil99.example" in said[1], said
