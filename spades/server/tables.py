@@ -1332,12 +1332,30 @@ class Table:
                     p.team = None
             self.places = places
             said = changes_said(self.options, opts, rules)
+            # Made private, or closed to spectators: those watching (all let in without a
+            # code, or no longer allowed) go, told once. Before, they watched on, the
+            # whole match, as their join would now be refused.
+            why = ("turned spectators off" if self.options.spectators and not opts.spectators
+                   else "made the table private" if opts.private and not self.options.private
+                   else None)
+            told: dict[Member, str] = {}
+            if why is not None:
+                again = ("" if not opts.spectators else
+                         " (join again with its invite code to watch it)")
+                for watcher in list(self.spectators):
+                    self.spectators.discard(watcher)
+                    if watcher.table is self:
+                        watcher.table = None
+                    told[watcher] = (f"{conn.name} {why}: you are no longer watching "
+                                     f"it{again}")
+                if told:
+                    self.hub.spectator_notices.changed(self)
             self.options = opts
             self.rules = rules
             await self.save_meta()
             owner, name = self.place_of(conn.user_id), conn.name
             self.emit({"kind": "options", "text": lambda n: (
-                f"{'you' if n.me == owner else name} {said}")}, with_table=True)
+                f"{'you' if n.me == owner else name} {said}")}, with_table=True, told=told)
             self.hub.lobby_changed(self)
 
     def _require_place(self, seat: int) -> None:

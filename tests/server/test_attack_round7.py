@@ -168,3 +168,35 @@ def test_a_tables_sheet_is_not_made_again_at_each_move(
     assert all(s == sheets[0] for s in sheets)
     assert not sheets[0]["hands"]
     assert len(made) == 1, f"the sheet was made {len(made)} times for 5 moves of one hand"
+
+
+@pytest.mark.parametrize("closing", [{"private": True}, {"spectators": False}])
+def test_spectators_go_when_the_owner_closes_the_table_to_them(
+        make: Callable[..., TestClient], closing: dict[str, bool]) -> None:
+    """An owner who made a public table private, or turned its spectators off, before the
+    start, left every stranger watching it there: they went on hearing every event and
+    chat line of the table, and then the whole match, which their join would now be
+    refused (a private table's record and sheet are for its own people). Now they are
+    told, once, that they no longer watch it (``you.role`` "none"), and hear nothing
+    more of it; a join again is refused as for anyone (or, private, needs the code)."""
+    client = make(**NO_RATES)
+    ann = Player(client, "Ann")
+    tid = new_table(ann, {})
+    spy = Player(far_client(client, 60), "Spy")
+    assert spy.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    spy.until(lambda m: m["type"] == "table")
+    assert ann.request({"type": "options", "options": {"cpu": "random", **closing}}
+                       )["type"] == "ack"
+    gone = spy.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "options")
+    assert gone["you"]["role"] == "none", gone
+    assert "no longer watching" in gone["event"]["text"], gone["event"]
+    assert "invite" not in str(gone.get("table")) or gone["table"]["invite"] is None
+    assert ann.request({"type": "chat", "text": "just us now"})["type"] == "ack"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    copy = spy.request({"type": "resync"})  # (what came before it: nothing of the table)
+    assert copy["type"] == "error" and copy["code"] == "state", copy
+    heard = [m for m in spy.frames[spy.frames.index(gone) + 1:]
+             if m.get("table_id") == tid or m["type"] in ("table", "spectators")]
+    assert heard == [], heard
+    again = spy.request({"type": "join", "table_id": tid, "role": "spectator"})
+    assert again["type"] == "error" and again["code"] == "not_allowed", again
