@@ -647,9 +647,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             finished_records.put(game_id, game, bytes(answer.body))
         return _record_for(answer.body, game, viewer)
 
+    #: Uploads under way, by client address (``uploads_at_once_per_address``).
+    uploading: dict[str, int] = {}
+
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep
                             ) -> RecordOut | JSONResponse:
+        # At most so many from one address at once, counted before the body is read: each
+        # holds up to max_record_bytes while it arrives (up to body_timeout), and the rates
+        # are checked once it has (its size is their cost; a chunked body declares none).
+        address = client_address(request)
+        most = settings.uploads_at_once_per_address
+        under_way = uploading.get(address, 0)
+        if address and most > 0 and under_way >= most:
+            raise HTTPException(429, f"{under_way} uploads from your address are under way "
+                                f"(at most {most} at once): wait for their answers, then "
+                                "send this again", headers={"Retry-After": "1"})
+        uploading[address] = under_way + 1
+        try:
+            return await upload(request, hub, user)
+        finally:
+            left = uploading[address] - 1
+            if left:
+                uploading[address] = left
+            else:
+                del uploading[address]
+
+    async def upload(request: Request, hub: Hub, user: UserRow) -> RecordOut | JSONResponse:
+        """``POST /api/records``, once it may be read."""
         declared = request.headers.get("content-length") or "0"
         if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
             raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "

@@ -114,6 +114,12 @@ class Settings:
     #: store over 1 MB a second.
     upload_address_rate: float = 0.01
     upload_address_burst: float = 30.0
+    #: Record uploads (``POST /api/records``) from one client address under way at once,
+    #: from the reading of their body to the answer (0: no cap): past it, 429 before the
+    #: body is read. Each holds up to ``max_record_bytes`` while it arrives (for up to
+    #: ``body_timeout``), and the rates above are checked once it has: one address's 64
+    #: connections held 64 MB, uploads that were then refused.
+    uploads_at_once_per_address: int = 2
     #: Records kept for review (``POST /api/records`` ``review``) that the database holds
     #: from one client address, and from everyone (0: no cap), each counted once per 100 KB
     #: begun (``limits.RECORD_COST_BYTES``): past either, an upload for review is refused

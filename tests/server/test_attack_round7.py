@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import NO_RATES, Player, hub_of, spied
+from tests.server.helpers import NO_RATES, Player, guest, hub_of, spied
 from tests.server.test_attack_owner import far_client
 from tests.server.test_tables import new_table
 
@@ -200,3 +200,69 @@ def test_spectators_go_when_the_owner_closes_the_table_to_them(
     assert heard == [], heard
     again = spy.request({"type": "join", "table_id": tid, "role": "spectator"})
     assert again["type"] == "error" and again["code"] == "not_allowed", again
+
+
+def test_one_address_cannot_hold_many_uploads_in_memory(
+        make: Callable[..., TestClient]) -> None:
+    """``POST /api/records`` reads the whole body (up to ``max_record_bytes``, 1 MB, for
+    up to ``body_timeout``) before the rates on uploads, whose cost is its size, are
+    checked: one address's 64 connections, each sending a record slowly, held 64 MB of
+    uploads that were then refused. Now at most ``uploads_at_once_per_address`` of an
+    address's uploads are under way: the next is answered 429 before its body is read.
+    (Driven as ASGI calls: the bodies' first parts are given, the rest held back.)"""
+    import anyio
+
+    client = make(uploads_at_once_per_address=2, **NO_RATES)
+    token = guest(client, "Eve")
+    app = client.app
+    most = 4
+    pulled: list[int] = []
+    answers: dict[int, int] = {}
+
+    async def upload(i: int, go_on: anyio.Event) -> None:
+        parts = [b'{"record": {"x": "' + b"a" * 500_000, b'"}}']
+
+        async def receive() -> dict[str, object]:
+            if not parts:
+                await go_on.wait()
+                return {"type": "http.disconnect"}
+            if len(parts) == 1:
+                await go_on.wait()  # (the rest of the body: held back)
+            else:
+                pulled.append(i)
+            return {"type": "http.request", "body": parts.pop(0), "more_body": bool(parts)}
+
+        async def send(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                answers[i] = int(str(message["status"]))
+
+        length = str(sum(map(len, parts))).encode()
+        scope = {"type": "http", "method": "POST", "path": "/api/records",
+                 "raw_path": b"/api/records", "query_string": b"", "root_path": "",
+                 "scheme": "http", "http_version": "1.1", "server": ("testserver", 80),
+                 "client": ("198.51.100.77", 1), "app": app, "state": {},
+                 "headers": [(b"authorization", f"Bearer {token}".encode()),
+                             (b"content-type", b"application/json"),
+                             (b"content-length", length)]}
+        await app(scope, receive, send)  # type: ignore[arg-type]
+
+    async def crowd() -> None:
+        go_on = anyio.Event()
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tasks:
+                for i in range(most):
+                    tasks.start_soon(upload, i, go_on)
+                while len(pulled) + sum(v == 429 for v in answers.values()) < most:
+                    await anyio.sleep(0.01)  # (each of them read, or refused)
+                    if len(pulled) == most:
+                        break
+                go_on.set()
+
+    client.portal.call(crowd)
+    assert len(pulled) == 2, f"{len(pulled)} of {most} uploads from one address were read"
+    assert sorted(i for i, status in answers.items() if status == 429) == sorted(
+        set(range(most)) - set(pulled)), answers
+    # the count goes back down: the address's next upload is read
+    ok = far_client(client, 77).post("/api/records", json={"record": {"x": 1}},
+                     headers={"Authorization": f"Bearer {token}"})
+    assert ok.status_code == 422, ok.text
