@@ -47,7 +47,8 @@ from tests.services import NginxServer, PostgresServer, RedisServer  # noqa: E40
 #: The load comes from one address: lift the per-address limits for the measurement.
 NO_LIMITS = ["--bots", "inline", "--cpu-delay", "0", "--http-rate", "0", "--conns-per-address",
              "0", "--tables-per-user", "0", "--limit", "tables_per_address=0", "--limit",
-             "create_address_rate=0", "--limit", "create_rate=0", "--limit", "signup_rate=0"]
+             "create_address_rate=0", "--limit", "create_rate=0", "--limit", "signup_rate=0",
+             "--limit", "places_per_address=0"]
 
 SITE = """
 upstream spades {{

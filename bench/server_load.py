@@ -212,7 +212,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
            "--db", str(db), "--bots", "inline", "--cpu-delay", "0",
            # every client comes from 127.0.0.1: no per-address rate or connection cap
            "--http-rate", "0", "--conns-per-address", "0", "--limit", "tables_per_address=0",
-           "--limit", "create_address_rate=0", "--limit", "signup_rate=0"]
+           "--limit", "create_address_rate=0", "--limit", "signup_rate=0",
+           "--limit", "places_per_address=0"]
     if args.connect:  # a server already running on 127.0.0.1 (e.g. under a profiler)
         cmd = [sys.executable, "-c", "import time; time.sleep(1e6)"]
     async with serving(cmd, url):

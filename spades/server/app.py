@@ -50,6 +50,7 @@ from spades.server.limits import (
     Buckets,
     check_address,
     check_programs,
+    check_sitting,
     check_tables,
     check_upload,
     client_limits,
@@ -458,7 +459,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def tables(hub: HubDep, response: Response,
                      offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
                      limit: Annotated[int | None, Query(ge=1, le=1000)] = None
-                     ) -> list[dict[str, Any]]:
+                     ) -> Any:
+        if limit is None and offset == 0:  # the whole lobby: written once, shared
+            body, total = hub.lobby_cache.body()
+            return Response(body, media_type="application/json",
+                            headers={"X-Total-Count": str(total)})
         if limit is not None:
             limit = min(limit, settings.lobby_page_max)
         rows, total = hub.lobby_cache.page(offset, limit)
@@ -642,9 +647,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             finished_records.put(game_id, game, bytes(answer.body))
         return _record_for(answer.body, game, viewer)
 
+    #: Uploads under way, by client address (``uploads_at_once_per_address``).
+    uploading: dict[str, int] = {}
+
     @app.post("/api/records", response_model=RecordOut, tags=["records"])
     async def upload_record(request: Request, hub: HubDep, user: UserDep
                             ) -> RecordOut | JSONResponse:
+        # At most so many from one address at once, counted before the body is read: each
+        # holds up to max_record_bytes while it arrives (up to body_timeout), and the rates
+        # are checked once it has (its size is their cost; a chunked body declares none).
+        address = client_address(request)
+        most = settings.uploads_at_once_per_address
+        under_way = uploading.get(address, 0)
+        if address and most > 0 and under_way >= most:
+            raise HTTPException(429, f"{under_way} uploads from your address are under way "
+                                f"(at most {most} at once): wait for their answers, then "
+                                "send this again", headers={"Retry-After": "1"})
+        uploading[address] = under_way + 1
+        try:
+            return await upload(request, hub, user)
+        finally:
+            left = uploading[address] - 1
+            if left:
+                uploading[address] = left
+            else:
+                del uploading[address]
+
+    async def upload(request: Request, hub: Hub, user: UserRow) -> RecordOut | JSONResponse:
+        """``POST /api/records``, once it may be read."""
         declared = request.headers.get("content-length") or "0"
         if not (declared.isascii() and declared.isdigit()):  # httplimits refuses it first
             raise HTTPException(400, f"Content-Length: {declared[:40]!r} is not a number of "
@@ -988,6 +1018,12 @@ def _member(game: GameRow, viewer: UserRow | None) -> bool:
 
 #: When each refused origin was last logged (at most one line a minute for each).
 _REFUSED: dict[str, float] = {}
+#: Lines about refused origins logged a minute, all origins together: the ``Origin`` is the
+#: client's to choose, and one new each time wrote a warning for each handshake (at the
+#: HTTP rate, 10 a second from each address: 4 KB a second of log).
+REFUSED_LINES = 10
+#: When this minute of refused-origin lines began, and how many were logged or left out.
+_REFUSED_MINUTE: list[float] = [-math.inf, 0, 0]
 
 
 def refused_origin(ws: WebSocket) -> None:
@@ -998,6 +1034,16 @@ def refused_origin(ws: WebSocket) -> None:
     now = time.monotonic()
     if now - _REFUSED.get(origin, -math.inf) < 60:
         return
+    minute = _REFUSED_MINUTE
+    if now - minute[0] >= 60:
+        if minute[2]:
+            log.warning("%d more WebSockets from pages of other origins were refused (403) "
+                        "within a minute, not logged one by one", minute[2])
+        minute[:] = [now, 0, 0]
+    if minute[1] >= REFUSED_LINES:
+        minute[2] += 1  # (said in one line when the minute is over)
+        return
+    minute[1] += 1
     if len(_REFUSED) >= 1000:
         _REFUSED.clear()
     _REFUSED[origin] = now
@@ -1503,6 +1549,8 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         conn.ended = None
         table = await find_table(hub, conn, msg.table_id, msg.invite)
         table.check_join(conn, msg.role, msg.invite)  # refuse before anything changes
+        if msg.role == "player" and table.place_of(conn.user_id) is None:
+            check_sitting(hub, conn.user_id, conn.address)  # (a new place: the caps)
         rejoin = rejoin_of(conn, table.id)  # (made by a process when the table moved)
         # A join that seats or watches, or takes back a seat a CPU covers (not one back to
         # one's own seat within its grace: a reconnect, a reload) counts for the address

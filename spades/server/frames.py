@@ -158,6 +158,11 @@ def summaries(rows: Sequence[TableSummary | Mapping[str, Any]]) -> list[TableSum
     return _summaries.validate_python(rows)
 
 
+def summaries_json(rows: Sequence[TableSummary | Mapping[str, Any]]) -> bytes:
+    """Lobby rows as the JSON list ``GET /api/tables`` answers with."""
+    return _summaries.dump_json(summaries(rows))
+
+
 def lobby(rows: Sequence[TableSummary | Mapping[str, Any]], total: int, offset: int,
           limit: int | None, ref: Ref = None) -> str:
     return _dump_answer(LobbyOut(ref=ref, tables=summaries(rows), total=total, offset=offset,

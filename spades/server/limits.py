@@ -184,6 +184,26 @@ def check_address(hub: Holder, address: str, leaving: Table | None = None) -> No
                          f"this server (at most {cap}): finish or leave one first")
 
 
+def check_sitting(hub: Holder, user_id: int, address: str) -> None:
+    """Refuse a ``join`` that would sit ``user_id`` at a new place (from ``address``) to a
+    user who holds a place at ``tables_per_user`` unfinished tables already, as a new
+    table is refused (before, only ``create`` and uploads were: one guest sat at every
+    open table of the lobby in turn, each place kept for its grace after the connection
+    went on), and past ``places_per_address`` places at tables not yet started taken by
+    ``join`` from the address, all its users together (guests cost one request each)."""
+    check_tables(hub, user_id)
+    cap = hub.settings.places_per_address
+    if cap <= 0 or not address:
+        return
+    held = sum(1 for t in hub.tables.values() if t.status == "waiting"
+               for p in t.places if p.kind == "human" and p.user_id is not None
+               and t.joined_from.get(p.user_id) == address)
+    if held >= cap:
+        raise TableError("limit", f"people from your address hold {held} places at tables "
+                         f"not yet started (at most {cap}, all its players together): leave "
+                         "one first")
+
+
 def runs_programs(cpu: str) -> bool:
     """Whether a table of CPU strength ``cpu`` runs outside programs (``--bot``)."""
     try:
@@ -423,7 +443,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "review_uploads", "review_unopened_days", "hint_address_rate", "hint_address_burst",
     "join_address_rate", "join_address_burst", "login_address_rate", "login_address_burst",
     "snapshot_rate", "snapshot_burst", "snapshot_address_rate", "snapshot_address_burst",
-    "watch_finished_minutes",
+    "watch_finished_minutes", "places_per_address", "uploads_at_once_per_address",
 )
 
 
@@ -450,7 +470,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "hint_address_rate", "hint_address_burst", "join_address_rate", "join_address_burst",
     "login_address_rate", "login_address_burst", "snapshot_rate", "snapshot_burst",
     "snapshot_address_rate", "snapshot_address_burst",
-    "watch_finished_minutes",
+    "watch_finished_minutes", "places_per_address", "uploads_at_once_per_address",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -521,7 +541,8 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "sessions_per_user", "program_tables_per_address", "program_tables",
     "upload_address_rate", "review_uploads_per_address", "review_uploads",
     "review_unopened_days", "hint_address_rate", "join_address_rate", "login_address_rate",
-    "snapshot_rate", "snapshot_address_rate",
+    "snapshot_rate", "snapshot_address_rate", "places_per_address",
+    "uploads_at_once_per_address",
 })
 BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",

@@ -44,12 +44,14 @@ class LobbyCache:
         self.clock = clock
         self._rows: list[dict[str, Any]] | None = None
         self._text: str | None = None
+        self._body: bytes | None = None
         self._built = 0.0
         self.builds = 0  # how many times the rows were built (tests and benchmarks)
 
     def invalidate(self) -> None:
         self._rows = None
         self._text = None
+        self._body = None
 
     def rows(self) -> list[dict[str, Any]]:
         """Every listed table's summary, oldest table first. Shared: do not change it."""
@@ -62,6 +64,7 @@ class LobbyCache:
                 self._rows = [t.summary().model_dump() for t in hub.tables.values()
                               if hub.listed(t)]
             self._text = None
+            self._body = None
             self._built = self.clock()
             self.builds += 1
         return self._rows
@@ -72,6 +75,16 @@ class LobbyCache:
         rows = self.rows()
         end = None if limit is None else offset + limit
         return rows[offset:end], len(rows)
+
+    def body(self) -> tuple[bytes, int]:
+        """Every row, and how many, as ``GET /api/tables`` without ``limit`` answers (a JSON list), made
+        once for each state of the lobby and shared, as the ``lobby`` frame is (before, the
+        whole lobby was checked and written out again for each request: at 2,000 tables,
+        480 KB and 5.5 ms of the event loop each, at the HTTP rate)."""
+        rows = self.rows()
+        if self._body is None:
+            self._body = frames.summaries_json(rows)
+        return self._body, len(rows)
 
     def message(self, offset: int = 0, limit: int | None = None,
                 ref: frames.Ref = None) -> str:

@@ -80,8 +80,14 @@ class Settings:
     #: within it are one frame (its latest state).
     lobby_notice_ms: int = 250
     #: Unfinished tables (waiting or active) where one user may hold a place when creating
-    #: or uploading another.
+    #: or uploading another, or sitting down at another's (``join`` as a player).
     tables_per_user: int = 5
+    #: Places at tables not yet started that one client address's users hold, having sat
+    #: down by ``join`` (a table's owner's own place is not counted; 0: no cap): one
+    #: address's guests, each sitting at every open table in turn, held every open place of
+    #: the lobby (a place is kept for ``grace_seconds`` after its connection went on to the
+    #: next table).
+    places_per_address: int = 20
     #: Unfinished tables (waiting or active) made from one client address (created on the
     #: WebSocket or by a ``continue`` upload) this process holds: guests cost one request
     #: each, and each may hold ``tables_per_user``.
@@ -108,6 +114,12 @@ class Settings:
     #: store over 1 MB a second.
     upload_address_rate: float = 0.01
     upload_address_burst: float = 30.0
+    #: Record uploads (``POST /api/records``) from one client address under way at once,
+    #: from the reading of their body to the answer (0: no cap): past it, 429 before the
+    #: body is read. Each holds up to ``max_record_bytes`` while it arrives (for up to
+    #: ``body_timeout``), and the rates above are checked once it has: one address's 64
+    #: connections held 64 MB, uploads that were then refused.
+    uploads_at_once_per_address: int = 2
     #: Records kept for review (``POST /api/records`` ``review``) that the database holds
     #: from one client address, and from everyone (0: no cap), each counted once per 100 KB
     #: begun (``limits.RECORD_COST_BYTES``): past either, an upload for review is refused

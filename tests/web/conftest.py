@@ -44,7 +44,8 @@ def start_serve(port: int, db: str, log: Any, extra: tuple[str, ...] = ()
                             "join_miss_rate", "chat_address_rate", "change_address_rate",
                             "replay_rate", "upload_address_rate", "review_uploads_per_address",
                             "hint_address_rate", "join_address_rate", "login_address_rate",
-                            "snapshot_address_rate")
+                            "snapshot_address_rate", "places_per_address",
+                            "uploads_at_once_per_address")
            for arg in ("--limit", f"{name}=0")), *extra],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     return served(proc, port, log)
