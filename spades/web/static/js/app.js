@@ -260,10 +260,14 @@ class App {
         return;
       }
       if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
-      // (one without a reason of the server's: that much, and the way to the server's table)
+      // (one without a reason of the server's: that much; at a table, the table is fetched
+      // again, as the server has it, and a reload is said only if that fails: TableView.refetch)
       if (m.ref == null) {
-        this.announcer.say(m.message ? `Refused: ${reasonEnd(m.message)}`
-          : `Refused: ${NO_REASON}, nor said what it refused.${this.table ? " If the table seems out of date, reload the page (you keep your seat)." : ""}`, { assertive: true });
+        if (m.message) { this.announcer.say(`Refused: ${reasonEnd(m.message)}`, { assertive: true }); return; }
+        const unexplained = `Refused: ${NO_REASON}, nor said what it refused.`;
+        const table = this.table;
+        if (!table) { this.announcer.say(unexplained, { assertive: true }); return; }
+        table.refetch().then((how) => this.announcer.say(`${unexplained} ${table.refetchWords(how)}`, { assertive: true }));
       }
     });
     c.on("table", (m) => {
