@@ -7,6 +7,7 @@ import {
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
+import { targetHint } from "./content.js";
 import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
@@ -1626,7 +1627,7 @@ export class TableView {
         h("p", { class: "check" }, h("input", { id: "w-timer-on", name: "timer_on", type: "checkbox" }), h("label", { for: "w-timer-on" }, "Use a turn timer")),
         h("p", {}, h("label", { for: "w-turn_timer" }, "Seconds per turn"), h("input", { id: "w-turn_timer", name: "turn_timer", type: "number", inputmode: "numeric", min: "5", max: "600", value: "30" }))),
       h("p", { class: "field" }, h("label", { for: "w-target" }, "Target score"),
-        h("input", { id: "w-target", name: "target", type: "number", inputmode: "numeric", min: "1", max: "10000", placeholder: "profile's" })),
+        h("input", { id: "w-target", name: "target", type: "number", inputmode: "numeric", min: "1", max: "10000" })),
       h("p", { class: "field" }, h("label", { for: "w-cpu" }, "CPU strength for empty seats"), h("span", { id: "w-cpu-slot" })),
       h("p", { class: "field check" }, h("input", { id: "w-private", name: "private", type: "checkbox" }), h("label", { for: "w-private" }, "Private (invite code only)")),
       h("p", { class: "form-error", role: "alert", id: "options-error" }),
@@ -1650,6 +1651,7 @@ export class TableView {
     form.querySelector("#w-timer-on").checked = !!o.turn_timer;
     form.querySelector("#w-turn_timer").value = String(o.turn_timer || 30);
     form.querySelector("#w-target").value = o.target ? String(o.target) : "";
+    form.querySelector("#w-target").placeholder = targetHint(o.profile);
     const cpu = form.querySelector("select#w-cpu");
     if (cpu) {
       if (o.cpu && ![...cpu.options].some((x) => x.value === o.cpu)) cpu.append(h("option", { value: o.cpu }, o.cpu));

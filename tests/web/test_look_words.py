@@ -1,0 +1,67 @@
+"""What a sighted player saw trying the page at 1280x800 and 390x844 (a hand against CPUs, the
+score sheet, the statistics and history):
+
+- the statistics wrote a negative number with the hyphen ("Points -29", "Average points
+  -14.50") where the score sheet and the history write the same points with the minus sign
+  ("−29", as ``scoreText`` writes them);
+- the empty target fields said "profile's" (the quick form's, the create form's, the waiting
+  room's): a word with nothing after it, and a screen reader's hint for the field ("Target,
+  profile's"). They now say what an empty field stands for: "500 if left empty", the chosen
+  profile's own target (400 under race400)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.web.helpers import create_private_table
+
+
+def test_negative_statistics_have_the_minus_sign(new_page: Any, server: str) -> None:
+    page = new_page()
+    page.evaluate("""async () => {  // a session: the statistics page shows its statistics
+        const r = await fetch('/api/guest', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Mina Minus'})});
+        const s = await r.json();
+        localStorage.setItem('spades.token', JSON.stringify(s.token)); }""")
+
+    def negative(route: Any) -> None:  # (a lost match's points, whatever the CPUs did)
+        answer = route.fetch()
+        body = answer.json()
+        body["stats"] = {"total": {"matches_played": 2, "points": -29,
+                                   "average_points": -14.5}}
+        route.fulfill(response=answer, body=json.dumps(body))
+
+    page.route("**/api/users/*/stats", negative)
+    page.goto(server + "#/stats")
+    page.reload()  # (the page reads the session when it loads)
+    page.wait_for_selector("dl.stats")
+    shown = page.evaluate("""Object.fromEntries([...document.querySelectorAll('dl.stats div')]
+        .map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent]))""")
+    # before: "-29", "-14.50"
+    assert shown == {"Matches played": "2", "Points": "−29", "Average points": "−14.50"}, shown
+    assert not page.errors, page.errors
+
+
+def test_an_empty_target_field_says_what_it_stands_for(new_page: Any, server: str) -> None:
+    page = new_page()
+    target = "document.getElementById('quick-target').placeholder"
+    assert page.evaluate(target) == "500 if left empty"  # before: "profile's"
+    page.select_option("#quick-profile", "race400")
+    assert page.evaluate(target) == "400 if left empty"
+
+    page.goto(server + "#/create")
+    page.wait_for_selector("#c-profile")
+    page.select_option("#c-profile", "race400")
+    assert page.evaluate("document.getElementById('c-target').placeholder") == \
+        "400 if left empty"
+    page.select_option("#c-profile", "cardems")
+    assert page.evaluate("document.getElementById('c-target').placeholder") == \
+        "500 if left empty"
+
+    owner = new_page()
+    create_private_table(owner, server, "Tess Target", "Tess's table", "race400")
+    owner.wait_for_selector("#w-target")
+    assert owner.evaluate("document.getElementById('w-target').placeholder") == \
+        "400 if left empty"
+    assert not page.errors and not owner.errors, (page.errors, owner.errors)
