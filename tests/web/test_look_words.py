@@ -7,14 +7,17 @@ score sheet, the statistics and history):
 - the empty target fields said "profile's" (the quick form's, the create form's, the waiting
   room's): a word with nothing after it, and a screen reader's hint for the field ("Target,
   profile's"). They now say what an empty field stands for: "500 if left empty", the chosen
-  profile's own target (400 under race400)."""
+  profile's own target (400 under race400);
+- the score sheet of a finished match was headed "Every hand so far (match over)": "so far"
+  of a match that is over. It is now "Every hand of the finished match" (still "Every hand so
+  far" while the match goes on)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tests.web.helpers import create_private_table
+from tests.web.helpers import create_private_table, play_hinted_to_end, start_quick_match
 
 
 def test_negative_statistics_have_the_minus_sign(new_page: Any, server: str) -> None:
@@ -65,3 +68,15 @@ def test_an_empty_target_field_says_what_it_stands_for(new_page: Any, server: st
     assert owner.evaluate("document.getElementById('w-target').placeholder") == \
         "400 if left empty"
     assert not page.errors and not owner.errors, (page.errors, owner.errors)
+
+
+def test_the_sheet_of_a_finished_match_is_not_headed_so_far(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
+    start_quick_match(page, "Fin Sheet", profile="cardems", one_hand=True)
+    play_hinted_to_end(page)
+    over = page.locator("#match-over button:has-text('Score sheet')")
+    over.click()
+    page.wait_for_selector("#sheet-dialog[open] .sheet-table")
+    said = page.locator("#sheet-dialog .sheet-table caption").inner_text()
+    assert said == "Every hand of the finished match", said  # before: "… so far (match over)"
+    assert not page.errors, page.errors

@@ -135,7 +135,7 @@ export function unmarked(name) { return String(name).replace(/\s*\(CPU\)$/, "");
  * is said to be one in the head only ("Nora (CPU) and you"), its rows name it "Nora". */
 export function sheetContent(d, namer) {
   if (!d.hands.length) return [h("p", {}, "No hand has been scored yet.")];
-  const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
+  const table = h("table", { class: "sheet-table" }, h("caption", {}, d.finished ? "Every hand of the finished match" : "Every hand so far")); // (it was "Every hand so far (match over)")
   const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
   for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, namer.sideTitle(k)));
   table.append(h("thead", {}, head));
