@@ -10,7 +10,10 @@ score sheet, the statistics and history):
   profile's own target (400 under race400);
 - the score sheet of a finished match was headed "Every hand so far (match over)": "so far"
   of a match that is over. It is now "Every hand of the finished match" (still "Every hand so
-  far" while the match goes on)."""
+  far" while the match goes on);
+- the table scrolls the site's name and menu out of sight to show the felt whole; the pages
+  opened after it (the home page after the match's "New match", Settings, Help) kept that scroll, their
+  menu out of sight above their heading. A page now opens at its top."""
 
 from __future__ import annotations
 
@@ -79,4 +82,22 @@ def test_the_sheet_of_a_finished_match_is_not_headed_so_far(new_page: Any) -> No
     page.wait_for_selector("#sheet-dialog[open] .sheet-table")
     said = page.locator("#sheet-dialog .sheet-table caption").inner_text()
     assert said == "Every hand of the finished match", said  # before: "… so far (match over)"
+    assert not page.errors, page.errors
+
+
+def test_the_pages_after_the_table_open_at_their_top(new_page: Any) -> None:
+    page = new_page(viewport={"width": 390, "height": 844})
+    start_quick_match(page, "Tori Top", profile="cardems", one_hand=True)
+    # the table shows the felt whole: the site's name and menu above it out of sight
+    page.wait_for_function("window.scrollY > 0")
+    play_hinted_to_end(page)
+    page.click("#match-over a:has-text('New match')")
+    page.wait_for_selector("#quick-name")
+    page.wait_for_function("document.activeElement && document.activeElement.tagName === 'H1'")
+    # before: the home page opened scrolled as the table was, its menu out of sight
+    assert page.evaluate("window.scrollY") == 0
+    page.evaluate("location.hash = '#/settings'")  # (as the menu's link does)
+    page.wait_for_function("document.activeElement && document.activeElement.textContent"
+                           " === 'Settings'")
+    assert page.evaluate("window.scrollY") == 0
     assert not page.errors, page.errors

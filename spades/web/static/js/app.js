@@ -467,7 +467,12 @@ class App {
     this.currentRoute = name;
     this.routeSeq = (this.routeSeq || 0) + 1;
     const seq = this.routeSeq;
-    if (name !== "table" && name !== "watch") clear(this.main);
+    if (name !== "table" && name !== "watch") {
+      clear(this.main);
+      // a page opens at its top, with the site's name and menu (the table scrolls them out
+      // of sight to show the felt whole: the pages after it kept that scroll)
+      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    }
     const pages = {
       home: () => this.renderHome(),
       lobby: () => this.renderLobby(),
