@@ -13,7 +13,9 @@ score sheet, the statistics and history):
   far" while the match goes on);
 - the table scrolls the site's name and menu out of sight to show the felt whole; the pages
   opened after it (the home page after the match's "New match", Settings, Help) kept that scroll, their
-  menu out of sight above their heading. A page now opens at its top."""
+  menu out of sight above their heading. A page now opens at its top;
+- the settings ran each box into its words ("☐Mute", the box above the middle of their line)
+  and each label into its control ("Volume" against its slider)."""
 
 from __future__ import annotations
 
@@ -101,3 +103,30 @@ def test_the_pages_after_the_table_open_at_their_top(new_page: Any) -> None:
                            " === 'Settings'")
     assert page.evaluate("window.scrollY") == 0
     assert not page.errors, page.errors
+
+
+GAPS = """() => [...document.querySelectorAll('.settings fieldset p')].map((p) => {
+    const label = p.querySelector('label');
+    const control = p.querySelector('input, select');
+    const a = (p.classList.contains('check') ? control : label).getBoundingClientRect();
+    const b = (p.classList.contains('check') ? label : control).getBoundingClientRect();
+    return {id: control.id, gap: b.top >= a.bottom ? null : b.left - a.right,
+            centres: Math.abs((a.top + a.bottom) / 2 - (b.top + b.bottom) / 2)};
+})"""
+
+
+def test_the_settings_keep_each_box_and_control_apart_from_its_words(new_page: Any,
+                                                                     server: str) -> None:
+    """The settings' rows ran a box into its label ("☐Mute") and a label into its control
+    ("Volume" against its slider), the box above the middle of its words' line."""
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        page = new_page(viewport=size)
+        page.goto(server + "#/settings")
+        page.wait_for_selector("#s-muted")
+        rows = page.evaluate(GAPS)
+        assert len(rows) >= 10, rows
+        for row in rows:
+            # side by side: apart (before: 0 px) and centred on each other; a control too
+            # wide for its label's line is under it (gap None)
+            assert row["gap"] is None or (row["gap"] >= 4 and row["centres"] <= 2), (size, row)
+        assert not page.errors, page.errors
