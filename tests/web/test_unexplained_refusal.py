@@ -1,8 +1,8 @@
 """A move the server refuses without a reason of its own (an ``error`` whose ``message`` is
 empty) was said, and listed under "Table talk", as "Refused: That was refused.": nothing
 about what was refused, nor what to do. Now the page says what was refused (your bid of 3,
-the queen of hearts) and what you can do: it is still your turn, move again, and reload the
-page should it be refused again; a refusal of the waiting room's or the chat's says what was
+the queen of hearts) and what you can do: it is still your turn, move again (the table was
+fetched again first: test_refusal_refetch.py); a refusal of the waiting room's or the chat's says what was
 not done; an ``error`` without ``ref`` and without a reason says that much.
 
 This server words every refusal (``TableError`` always has a message), so the test stands
@@ -26,7 +26,7 @@ from tests.web.helpers import (
     wait_turn_passed,
 )
 
-AGAIN = "if it is refused again, reload the page (you keep your seat)."
+FETCHED = "The table was fetched again."  # (test_refusal_refetch.py: asked for anew by the page)
 RANKS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
          "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
          "A": "ace"}
@@ -74,7 +74,7 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
     shown = "Nil" if bid == "nil" else bid
     # before: "Refused: That was refused."
     assert said == (f"Refused: your bid of {shown} was not taken, and the server gave no "
-                    f"reason. It is still your turn to bid: bid again; {AGAIN}"), said
+                    f"reason. {FETCHED} It is still your turn to bid: bid again."), said
     page.wait_for_function("document.getElementById('event-log').textContent"
                            ".includes('was not taken')")
     talk = page.locator("#event-log").inner_text()
@@ -89,7 +89,7 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
     card = play_with_keyboard(page)
     said = speech.wait_for("Refused:")["text"]
     assert said == (f"Refused: the {card_name(card)} was not played, and the server gave no "
-                    f"reason. It is still your turn: play a card again; {AGAIN}"), said
+                    f"reason. {FETCHED} It is still your turn: play a card again."), said
     page.wait_for_function("document.getElementById('event-log').textContent"
                            ".includes('was not played')")
 
@@ -103,6 +103,8 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
     # an error that answers nothing (no ref) and gives no reason
     sockets[-1].send(json.dumps({"type": "error", "code": "state", "message": ""}))
     said = speech.wait_for("Refused:")["text"]
-    assert said == ("Refused: the server gave no reason, nor said what it refused. If the "
-                    "table seems out of date, reload the page (you keep your seat)."), said
+    # (the table was fetched again for the card a moment ago, and no move was taken since)
+    assert said == ("Refused: the server gave no reason, nor said what it refused. The table "
+                    "was fetched again a moment ago. If this keeps happening, reload the page "
+                    "(you keep your seat)."), said
     assert not page.errors, page.errors

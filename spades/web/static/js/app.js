@@ -1,7 +1,7 @@
 // The page: session, routes (#/...), the reading pages, settings, help, and the keyboard.
 
 import { Announcer } from "./announcer.js";
-import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, WAITING_KEYS } from "./content.js";
+import { GLOSSARY, HAND_KEYS, PROFILES, rulesHtml, SHORTCUTS, STRATEGY, targetHint, WAITING_KEYS } from "./content.js";
 import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText } from "./dom.js";
 import { api, Connection } from "./net.js";
 import { SOUND_NAMES, Sounds } from "./sound.js";
@@ -260,10 +260,14 @@ class App {
         return;
       }
       if (m.code === "replaced" && this.table) { this.table.onReplaced(); return; }
-      // (one without a reason of the server's: that much, and the way to the server's table)
+      // (one without a reason of the server's: that much; at a table, the table is fetched
+      // again, as the server has it, and a reload is said only if that fails: TableView.refetch)
       if (m.ref == null) {
-        this.announcer.say(m.message ? `Refused: ${reasonEnd(m.message)}`
-          : `Refused: ${NO_REASON}, nor said what it refused.${this.table ? " If the table seems out of date, reload the page (you keep your seat)." : ""}`, { assertive: true });
+        if (m.message) { this.announcer.say(`Refused: ${reasonEnd(m.message)}`, { assertive: true }); return; }
+        const unexplained = `Refused: ${NO_REASON}, nor said what it refused.`;
+        const table = this.table;
+        if (!table) { this.announcer.say(unexplained, { assertive: true }); return; }
+        table.refetch().then((how) => this.announcer.say(`${unexplained} ${table.refetchWords(how)}`, { assertive: true }));
       }
     });
     c.on("table", (m) => {
@@ -463,7 +467,12 @@ class App {
     this.currentRoute = name;
     this.routeSeq = (this.routeSeq || 0) + 1;
     const seq = this.routeSeq;
-    if (name !== "table" && name !== "watch") clear(this.main);
+    if (name !== "table" && name !== "watch") {
+      clear(this.main);
+      // a page opens at its top, with the site's name and menu (the table scrolls them out
+      // of sight to show the felt whole: the pages after it kept that scroll)
+      window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+    }
     const pages = {
       home: () => this.renderHome(),
       lobby: () => this.renderLobby(),
@@ -538,13 +547,14 @@ class App {
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "target", checked: true }), " To the target score"),
         h("label", { class: "inline" }, h("input", { type: "radio", name: "length", value: "one" }), " One hand"),
         h("label", { class: "inline", for: "quick-target" }, "Target"),
-        h("input", { id: "quick-target", name: "target", type: "number", min: "1", max: "10000", placeholder: "profile's", inputmode: "numeric" })),
+        h("input", { id: "quick-target", name: "target", type: "number", min: "1", max: "10000", placeholder: targetHint("cardgames-club"), inputmode: "numeric" })),
       h("p", { class: "form-error", role: "alert", id: "quick-error" }),
       h("button", { type: "submit", class: "primary big" }, "Deal me in"));
     this.cpuSelect("quick-cpu").then((sel) => { const slot = quick.querySelector("#quick-cpu-slot"); if (slot) slot.replaceWith(sel); });
     // no target for one hand: the field is off (and out of the Tab order)
     quick.addEventListener("change", (e) => {
       if (e.target.name === "length") quick.querySelector("#quick-target").disabled = e.target.value === "one";
+      if (e.target.name === "profile") quick.querySelector("#quick-target").placeholder = targetHint(e.target.value);
     });
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -873,7 +883,7 @@ class App {
       h("p", { class: "field", "data-knob": "players" }, h("label", { for: "c-players" }, "Players"), h("select", { id: "c-players", name: "players" })),
       h("p", { class: "field", "data-knob": "teams" }, h("label", { for: "c-teams" }, "Sides"),
         h("select", { id: "c-teams", name: "teams" }, h("option", { value: "" }, "Profile default"), h("option", { value: "0" }, "Everyone plays alone"), h("option", { value: "2" }, "Two teams"), h("option", { value: "3" }, "Three teams (6 players)"))),
-      num("target", "Target score", { min: "1", max: "10000", placeholder: "profile's" }),
+      num("target", "Target score", { min: "1", max: "10000" }),
       check("one_hand", "One-hand match"),
       num("bag_limit", "Bags before a penalty", { min: "1", max: "100", placeholder: "10" }),
       num("bag_penalty", "Bag penalty (points)", { min: "0", max: "10000", placeholder: "100" }),
@@ -899,6 +909,7 @@ class App {
     const profileSel = form.querySelector("#c-profile");
     const sync = () => {
       const p = known.find((x) => x.name === profileSel.value) || { players: [4], options: [] };
+      form.querySelector("#c-target").placeholder = targetHint(profileSel.value);
       const players = form.querySelector("#c-players");
       clear(players);
       for (const n of p.players) players.append(h("option", { value: String(n), selected: n === 4 }, String(n)));
@@ -1145,7 +1156,11 @@ class App {
     const label = (k) => k.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
     for (const [k, v] of Object.entries(total)) {
       if (v !== null && typeof v === "object") continue;
-      dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v))));
+      // (a negative number with the minus sign, "−29", as the score sheet and the history
+      // write points: it was "-29" here alone)
+      const shown = typeof v !== "number" ? String(v) : Number.isInteger(v) ? scoreText(v)
+        : v.toFixed(2).replace(/^-(?=0\.00$)/, "").replace(/^-/, "−");
+      dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, shown)));
     }
     sec.append(dl);
     // whose counts they are (as spades.stats counts them, and spades stats says in the

@@ -2,6 +2,14 @@
 // Written for this project (seed 001's Rules, Glossary and Strategy pages are the model).
 // Static, trusted HTML: nothing here comes from a player.
 
+/** What an empty target field stands for, as its placeholder: "500 if left empty" (the
+ * profile's own target). Before, "profile's": a word with nothing after it, which a screen
+ * reader read as the field's hint ("Target, profile's"). */
+export function targetHint(profile) {
+  const t = PROFILES[profile] && PROFILES[profile].target;
+  return t ? `${t} if left empty` : "the rules' own if left empty";
+}
+
 export const PROFILES = {
   "cardgames-club": {
     title: "Club (cardgames-club)",

@@ -57,9 +57,45 @@ export function listJoin(items) {
  * code"), ended as a sentence: "." after it unless it ends with one already (or "!", "?").
  * For after the page's own words: `Could not join: ${reasonEnd(message)}`. */
 export function reasonEnd(text) {
-  const s = String(text ?? "").trim();
+  const s = fieldWords(String(text ?? "").trim());
   return !s || /[.!?]$/.test(s) ? s : `${s}.`;
 }
+
+/** The server's names of fields (its knobs, its messages' fields) in words, where the name
+ * alone does not read ("players" is how many); others lose their underscores
+ * ("first_dealer": "first dealer"). */
+const FIELD_WORDS = {
+  players: "number of players", teams: "sides", profile: "rules profile",
+  target: "target score", turn_timer: "turn timer", one_hand: "one-hand match",
+  match: "length of the match", ten_for_200: "ten for 200",
+  table_id: "table", cpus: "CPUs", cpu: "CPU strength",
+};
+
+const FIELD = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*): (?=\S)/;
+
+/** A reason that puts the name of a field first, as the server writes them for scripts
+ * ("record: hand 1, bid 2: …", "record: rules: players: …", "first_dealer: must be …",
+ * "chat: at most 1 lines a second …", a message's field as pydantic names it, "chat.text:
+ * …"), with the names in words, the outermost last: "the record: hand 1, bid 2: …", "the
+ * number of players of the rules of the record: …", "the first dealer: must be …", "the
+ * chat: …", "the text of the chat: …". Before, the page's sentence began with the name
+ * ("Record: …", "First_dealer: …"), and a screen reader read it as a word of its own. */
+export function fieldWords(text) {
+  const names = [];
+  let rest = text;
+  for (let m = FIELD.exec(rest); m; m = FIELD.exec(rest)) {
+    names.push(...m[1].split("."));
+    rest = rest.slice(m[0].length);
+  }
+  if (!names.length) return text;
+  const words = names.reverse().map((n) => (/^\d+$/.test(n) ? `item ${Number(n) + 1}`
+    : FIELD_WORDS[n] || n.replace(/_/g, " ")));
+  // (pydantic's messages begin with a capital: "Input should be …", "String should have …")
+  const said = PYDANTIC.test(rest) ? rest[0].toLowerCase() + rest.slice(1) : rest;
+  return `the ${words.join(" of the ")}: ${said}`;
+}
+
+const PYDANTIC = /^(Input|String|Field|Value|List|Extra|Object|Dictionary|Tuple|Integer|Float|Boolean|Decimal)\b/;
 
 /** What the page says of a refusal of the server's that gives no reason (an `error` whose
  * `message` is empty): after its own words, `Could not join: ${reasonEnd(message || NO_REASON)}`

@@ -7,6 +7,7 @@ import {
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
+import { targetHint } from "./content.js";
 import { guestMark, guestWords } from "./guest.js";
 import { suggestBid, suggestPlay } from "./hint.js";
 import { store } from "./storage.js";
@@ -31,6 +32,10 @@ const turnKeyOf = (v) => `${v.hand_number}:${v.phase}:${v.plays ? v.plays.length
 // frames of game actions: what they tell is in their news
 const GAME_KINDS = new Set(["deal", "bid", "look", "play", "timeout", "hand_scored", "match_over"]);
 const MOVE_KINDS = new Set(["bid", "look", "play"]); // a seat's own move
+// after a refusal without a reason, the table is fetched again (refetch) at most once in
+// this long, unless a move of yours was taken since; and its answer is waited for this long
+const REFETCH_GAP_MS = 10000;
+const REFETCH_WAIT_MS = 10000;
 // the server's short notes ("Kim sits down") as sentences
 // (a sentence that opens with a player's name keeps it as written: "eBay sits down.")
 const opensWith = (t, names) => names.some((n) => n && t.startsWith(n) && !/^[\p{L}\p{N}]/u.test(t.slice(n.length)));
@@ -130,7 +135,7 @@ export function unmarked(name) { return String(name).replace(/\s*\(CPU\)$/, "");
  * is said to be one in the head only ("Nora (CPU) and you"), its rows name it "Nora". */
 export function sheetContent(d, namer) {
   if (!d.hands.length) return [h("p", {}, "No hand has been scored yet.")];
-  const table = h("table", { class: "sheet-table" }, h("caption", {}, `Every hand so far${d.finished ? " (match over)" : ""}`));
+  const table = h("table", { class: "sheet-table" }, h("caption", {}, d.finished ? "Every hand of the finished match" : "Every hand so far")); // (it was "Every hand so far (match over)")
   const head = h("tr", {}, h("th", { scope: "col" }, "Hand"));
   for (let k = 0; k < d.sides.length; k++) head.append(h("th", { scope: "col" }, namer.sideTitle(k)));
   table.append(h("thead", {}, head));
@@ -197,6 +202,9 @@ export class TableView {
     this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
     this.arrivalAt = null; // the seq of the `joined` event that seats you at a continued match (your turn waits for it)
+    this.refetching = null; // the `resync` asked for after a refusal without a reason, until it is answered (refetch)
+    this.refetchedAt = null; // when it was last asked for (Date.now())
+    this.takenSinceRefetch = false; // a move of yours was taken since
   }
 
   /** Why this page cannot act for you now: "replaced" (the table is open in another tab),
@@ -1286,38 +1294,72 @@ export class TableView {
     // the card this page sent, with the state it was sent on: the connection may close
     // before its answer comes (the catch-up then tells it as your own play, not as one
     // made for you, when the server says it was played at your seat: awayParts)
-    const sentOn = this.view;
     if (isCard(action)) this.sentPlay = { card: action, view: this.view };
     else this.sentBid = { bid: action, view: this.view };
     this.keepSent();
     try {
       await this.app.conn.request({ type: "act", action });
+      this.takenSinceRefetch = true; // (a refusal after it may fetch the table again: refetch)
       return true;
     } catch (err) {
       this.actingOn = null;
       // (the connection closed before the answer: made or not, the catch-up says which
       // once the table is back; it was not refused)
       if (err.code === "offline") this.say("The connection was lost before your move was confirmed: when the table is back, it says where the game stands.", { assertive: true });
-      else this.refuse(err.message || this.unexplainedMove(action, sentOn));
+      else if (err.message) this.refuse(err.message);
+      else this.refuse(this.unexplainedMove(action, await this.refetch()));
       return false;
     }
   }
 
+  /** After a refusal without a reason of the server's: the page and the server may not
+   * agree on where the game stands, so the page asks for the table again (`resync`: its
+   * snapshot replaces what the page shows) before it says what was refused. Bounded: one
+   * in flight at a time (refusals that come together share it), and none again until the
+   * server has taken something of yours since (an `ack`) or REFETCH_GAP_MS have passed.
+   * "fetched", "failed" (refused, unanswered, or the connection lost: then a reload is
+   * the way back), or "recent" (the table was fetched just before, and this came all the
+   * same). Before, every such refusal told the player to reload the page. */
+  async refetch() {
+    if (this.refetching) return this.refetching;
+    const now = Date.now();
+    if (this.refetchedAt !== null && !this.takenSinceRefetch && now - this.refetchedAt < REFETCH_GAP_MS) return "recent";
+    this.refetchedAt = now;
+    this.takenSinceRefetch = false;
+    let timer = null;
+    const late = new Promise((resolve) => { timer = setTimeout(() => resolve("failed"), REFETCH_WAIT_MS); });
+    const asked = this.app.conn.request({ type: "resync" })
+      .then((m) => (m && m.type === "table" ? "fetched" : "failed"), () => "failed");
+    this.refetching = Promise.race([asked, late]).finally(() => { clearTimeout(timer); this.refetching = null; });
+    return this.refetching;
+  }
+
+  /** What the page adds to a refusal without a reason of the server's, once `refetch` is
+   * done (`how`, its answer), and the way on (`next`: "play a card again"), if any. */
+  refetchWords(how, next = "") {
+    const reload = "reload the page (you keep your seat).";
+    if (how === "failed") return `The table could not be fetched again: ${reload}`;
+    const on = next ? ` ${next}` : "";
+    if (how === "recent") return `The table was fetched again a moment ago.${on} If this keeps happening, ${reload}`;
+    return `The table was fetched again.${on}`;
+  }
+
   /** A move of yours refused without a reason of the server's (an `error` with an empty
    * `message`): what was refused (your bid of 3, the queen of hearts), and what you can do
-   * now: move again while the page still has it your turn, or reload the page should it
-   * be refused again (the page and the server may not agree on where the game stands: the
-   * reload brings you back to your seat with the server's table); else W says whose turn
-   * it is. Before, "Refused: That was refused." */
-  unexplainedMove(action, sentOn) {
+   * now, on the table fetched again (`how`: `refetch`'s answer): move again while it is
+   * still your turn, else W says whose turn it is; a reload (it brings you back to your
+   * seat with the server's table) only when the table could not be fetched again, or when
+   * it was fetched a moment ago and this comes all the same. Before, "Refused: That was
+   * refused.", then "reload the page" at every such refusal. */
+  unexplainedMove(action, how) {
     const what = isCard(action) ? `the ${cardName(action)} was not played`
       : action === "look" ? "your cards were not shown to you"
         : `your bid of ${this.bidText(action)} was not taken`;
     const again = isCard(action) ? "play a card again" : action === "look" ? "look at them again, or bid" : "bid again";
-    const still = this.view === sentOn && this.myTurn()
-      ? `It is still your turn${isCard(action) ? "" : " to bid"}: ${again}; if it is refused again, reload the page (you keep your seat).`
+    const still = this.myTurn() && (isCard(action) ? this.view.phase === "play" : this.view.phase === "bid")
+      ? `It is still your turn${isCard(action) ? "" : " to bid"}: ${again}.`
       : "W says whose turn it is.";
-    return `${what}, and ${NO_REASON}. ${still}`;
+    return `${what}, and ${NO_REASON}. ${this.refetchWords(how, how === "failed" ? "" : still)}`;
   }
 
   refuse(reason) {
@@ -1585,7 +1627,7 @@ export class TableView {
         h("p", { class: "check" }, h("input", { id: "w-timer-on", name: "timer_on", type: "checkbox" }), h("label", { for: "w-timer-on" }, "Use a turn timer")),
         h("p", {}, h("label", { for: "w-turn_timer" }, "Seconds per turn"), h("input", { id: "w-turn_timer", name: "turn_timer", type: "number", inputmode: "numeric", min: "5", max: "600", value: "30" }))),
       h("p", { class: "field" }, h("label", { for: "w-target" }, "Target score"),
-        h("input", { id: "w-target", name: "target", type: "number", inputmode: "numeric", min: "1", max: "10000", placeholder: "profile's" })),
+        h("input", { id: "w-target", name: "target", type: "number", inputmode: "numeric", min: "1", max: "10000" })),
       h("p", { class: "field" }, h("label", { for: "w-cpu" }, "CPU strength for empty seats"), h("span", { id: "w-cpu-slot" })),
       h("p", { class: "field check" }, h("input", { id: "w-private", name: "private", type: "checkbox" }), h("label", { for: "w-private" }, "Private (invite code only)")),
       h("p", { class: "form-error", role: "alert", id: "options-error" }),
@@ -1609,6 +1651,7 @@ export class TableView {
     form.querySelector("#w-timer-on").checked = !!o.turn_timer;
     form.querySelector("#w-turn_timer").value = String(o.turn_timer || 30);
     form.querySelector("#w-target").value = o.target ? String(o.target) : "";
+    form.querySelector("#w-target").placeholder = targetHint(o.profile);
     const cpu = form.querySelector("select#w-cpu");
     if (cpu) {
       if (o.cpu && ![...cpu.options].some((x) => x.value === o.cpu)) cpu.append(h("option", { value: o.cpu }, o.cpu));
@@ -1821,7 +1864,7 @@ export class TableView {
     try {
       await this.app.conn.request({ type: "join", table_id: this.id, role: "player", ...(this.invite ? { invite: this.invite } : {}) });
     } catch (err) {
-      this.refuse(err.message || `you were not seated, and ${NO_REASON}. You are still watching.`);
+      this.refuse(err.message || `you were not seated, and ${NO_REASON}. You are still watching. ${this.refetchWords(await this.refetch())}`);
       // refused for good (removed from the table, private without its code): the button
       // gives way to the server's reason; a full table or a started match show themselves
       if (err.code === "not_allowed" && !this.isPlayer) {
@@ -1894,13 +1937,18 @@ export class TableView {
       const s = this.msg && this.msg.table.seats[seat];
       const kept = s && s.kind === "empty" ? s.kept_for : null;
       const where = this.compass(seat);
-      if (!kept) { this.refuse(err.message || `no CPU was added at ${where}, and ${NO_REASON}.`); return; }
+      if (!kept) { this.refuse(err.message || `no CPU was added at ${where}, and ${NO_REASON}. ${this.refetchWords(await this.refetch())}`); return; }
       this.refuse(`${where} is kept for ${kept}, who played the match before, until they are back or the match starts. To give it to a CPU all the same, free it first (its button Free ${where}, kept for ${kept}), then add the CPU.`);
     }
   }
 
   async request(msg) {
-    try { await this.app.conn.request(msg); } catch (err) { this.refuse(err.message || `${this.notDone(msg)}, and ${NO_REASON}.`); }
+    try { await this.app.conn.request(msg); } catch (err) {
+      if (err.message) { this.refuse(err.message); return; }
+      // (the page's table may be out of date: fetched again; a chat line is not about it)
+      const how = msg.type === "chat" ? null : await this.refetch();
+      this.refuse(`${this.notDone(msg)}, and ${NO_REASON}.${how ? ` ${this.refetchWords(how)}` : ""}`);
+    }
   }
 
   /** What a request of the waiting room or the chat (`request`) did not do, refused, in
