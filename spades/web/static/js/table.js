@@ -172,6 +172,7 @@ export class TableView {
     this.chat = [];
     this.seq = null;
     this.queue = []; // events waiting to be shown
+    this.awaitingScore = false; // the hand's last card shown, its score not yet
     this.busy = false;
     this.lastTrick = null; // {cards, winner} shown until the next card
     this.selected = null;
@@ -571,6 +572,7 @@ export class TableView {
     this.chat = msg.chat || [];
     this.seq = msg.seq;
     this.queue = [];
+    this.awaitingScore = false;
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
     if (this.isPlayer) store.setLastTable(this.id);
     store.setTableName(this.id, msg.table.name || "a table");
@@ -841,7 +843,7 @@ export class TableView {
           setTimeout(() => sounds.play("trick"), 250);
           pause = 900;
           // the hand's last trick stays in sight with its winner marked before the summary
-          if (this.view && this.view.hand_sizes.every((n) => n === 0)) this.handEnding = true;
+          if (this.view && this.view.hand_sizes.every((n) => n === 0)) { this.handEnding = true; this.awaitingScore = true; }
         } else {
           pause = 280;
         }
@@ -852,6 +854,7 @@ export class TableView {
       case "hand_scored":
         // the hand's summary on the felt; the next events wait until it is put away
         this.summaryRow = ev.result;
+        this.awaitingScore = false;
         this.summaryDetails = ev.details || null; // each side's parts in words (the server's)
         this.summaryHold = true;
         this.sheetData = null;
@@ -1054,8 +1057,11 @@ export class TableView {
   /** A hint holds for this turn only: if the turn has passed before it is read, it is dropped. */
   sayHint(text) {
     const key = this.turnKey;
-    this.say(text, { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(text, { stale: () => this.turnKey !== key || !this.myTurn() || this.moveSent() });
   }
+
+  /** A move of yours is on its way for the state shown (its answer, the event, not yet come). */
+  moveSent() { return !!this.view && this.actingOn === this.view; }
 
   // ------------------------------------------------------------------ texts (what is spoken)
   summary(away = []) {
@@ -1388,7 +1394,9 @@ export class TableView {
     }
     const asked = this.hintAsked;
     const msg = await asked.answer;
-    if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
+    // the turn moved on meanwhile, or your move was sent before the hint came: a hint for a
+    // move made is not said ("It is selected; press Enter to play it" after "You play …")
+    if (this.turnKey !== key || !this.myTurn() || this.moveSent()) return;
     const action = msg && msg.action;
     const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
@@ -2486,6 +2494,11 @@ export class TableView {
     if (panel.dataset.key === key) {
       // only the draft may have changed
       for (const r of panel.querySelectorAll("input[name=bid]")) r.checked = r.value === draft;
+      // (the hint chose it with the focus on another bid: the focus goes with the choice, as
+      // arrows move it, so that Tab goes on to Confirm bid, not to the chosen bid)
+      const at = document.activeElement;
+      const chosen = panel.querySelector("input[name=bid]:checked");
+      if (chosen && at !== chosen && at && at.name === "bid" && panel.contains(at)) chosen.focus();
       return;
     }
     const hadFocus = panel.contains(document.activeElement);
@@ -2703,7 +2716,10 @@ export class TableView {
     for (const el of have.values()) el.remove();
     // the match over and no card left (its last summary put away): no empty box where the
     // hand was
-    hand.hidden = !total && (this.status === "finished" || v.phase === "over") && !this.summaryShown();
+    // (not between the match's last card and its summary: the hand, with the focus, stays)
+    hand.hidden = !total && (this.status === "finished" || v.phase === "over") && !this.summaryShown() && !this.awaitingScore;
+    // hidden with the focus in it: the Score sheet button beside it, as J goes (not the body)
+    if (hand.hidden && document.activeElement === hand) { const sheet = this.el.querySelector("#sheet-btn"); if (sheet) sheet.focus({ preventScroll: true }); }
     hand.style.setProperty("--n", String(total));
     this.fitHand();
     if (this.activeSpecial) hand.setAttribute("aria-activedescendant", `card-${this.activeSpecial}`);
@@ -2908,7 +2924,18 @@ export class TableView {
     const specials = this.specialItems();
     if (specials.length && this.onSpecialKey(e, specials)) return;
     const cards = this.handCards();
-    if (!cards.length) return;
+    if (!cards.length) {
+      // your cards face down (the first bidder, before looking): the hand's keys said
+      // nothing; they say where the way to look is (the buttons a sighted player sees)
+      const handKey = ["Enter", " ", "Home", "End", "ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown"].includes(key)
+        || (key.length === 1 && SUIT_KEYS[key.toLowerCase()]);
+      if (handKey && this.isPlayer && this.view && this.view.hand === null && this.legalBids().includes("look")) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.say("Your cards are face down. B goes to Look at my cards; Shift+B bids Blind Nil.");
+      }
+      return;
+    }
     let i = Math.max(0, cards.indexOf(this.selected));
     let handled = true;
     if (key === "ArrowRight" || key === "ArrowDown") i = Math.min(cards.length - 1, this.selected ? i + 1 : 0);
