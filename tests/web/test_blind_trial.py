@@ -383,3 +383,29 @@ def test_the_keys_of_a_face_down_hand_say_how_to_look(new_page: Any, server: str
                         "Blind Nil."), said
     assert page.evaluate("spadesApp.table.view.hand") is None  # nothing done for her
     assert not page.errors, page.errors
+
+
+def test_w_offline_says_so_and_no_turn_from_before(new_page: Any, server: str) -> None:
+    """Offline at her turn (a turn timer of 60 s): the status line says "Offline", Y that the
+    time left is known again once the table is back; W said "Your turn to bid. 52 seconds
+    left.", from the old deadline, as if she could bid (a bid is refused: offline)."""
+    page = new_page()
+    create_cpu_table(page, server, "Blindoff", profile="game93", timer=60)
+    page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
+    page.keyboard.press("j")
+    heard = Speech(page)
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function(
+        "() => /Offline/.test(document.querySelector('#status-line').textContent)")
+    heard.new()
+    page.keyboard.press("w")
+    said = heard.wait_for("", timeout=3)["text"]
+    assert said == ("Offline: reconnecting… Your moves wait until the connection is back. "
+                    "Where the game stands is said once the table is back."), said
+    page.context.set_offline(False)
+    heard.wait_for("Back at the table", timeout=20)
+    heard.new()
+    page.keyboard.press("w")
+    assert heard.wait_for("", timeout=3)["text"].startswith("Your turn to")
+    assert not page.errors, page.errors

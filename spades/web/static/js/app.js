@@ -1511,7 +1511,8 @@ class App {
       return true;
     }
     const actions = {
-      w: () => say(t.whoseTurnText({ mark: t.firstAnswer("w") })),
+      // (offline, the turn known is the old one, and the status line says only "Offline")
+      w: () => say(t.blocked ? `${t.blockedWords()} Where the game stands is said once the table is back.` : t.whoseTurnText({ mark: t.firstAnswer("w") })),
       t: () => say(t.trickText(true, { mark: t.firstAnswer("t") })),
       r: () => say(t.roundText()),
       p: () => say(t.scoresText({ mark: t.firstAnswer("p") })),
