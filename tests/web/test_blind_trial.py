@@ -409,3 +409,21 @@ def test_w_offline_says_so_and_no_turn_from_before(new_page: Any, server: str) -
     page.keyboard.press("w")
     assert heard.wait_for("", timeout=3)["text"].startswith("Your turn to")
     assert not page.errors, page.errors
+
+
+def test_enter_on_a_bid_confirms_it(new_page: Any) -> None:
+    """B, the arrows to a bid, then Enter: nothing happened and nothing was said (only Tab to
+    Confirm bid and Enter bid). Enter on a bid confirms it, as Enter sends a form."""
+    page = new_page()
+    start_quick_match(page, "Blindenter", profile="game93")
+    _wait_bid_turn(page)
+    heard = Speech(page)
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")
+    bid = page.evaluate("document.activeElement.checked && document.activeElement.value")
+    assert bid, bid
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("You bid", timeout=5)["text"]
+    assert said == f"You bid {'Nil' if bid == 'nil' else bid}.", said
+    assert not page.errors, page.errors

@@ -2520,6 +2520,14 @@ export class TableView {
       const id = `bid-${o}`;
       const input = h("input", { type: "radio", name: "bid", id, value: o, checked: o === draft });
       input.addEventListener("change", () => { this.bidDraft = o; this.saveDraft(); });
+      // Enter on a bid: Confirm bid, as Enter in a form sends it (it did nothing, unsaid)
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+        e.preventDefault();
+        if (!input.checked) { input.checked = true; this.bidDraft = o; this.saveDraft(); }
+        const confirm = panel.querySelector("#bid-confirm");
+        if (confirm) confirm.click();
+      });
       group.append(h("span", { class: `bid-choice${o === "nil" ? " nil" : ""}` }, input, h("label", { for: id }, o === "nil" ? "Nil" : o)));
     }
     panel.append(group);
