@@ -427,3 +427,28 @@ def test_enter_on_a_bid_confirms_it(new_page: Any) -> None:
     said = heard.wait_for("You bid", timeout=5)["text"]
     assert said == f"You bid {'Nil' if bid == 'nil' else bid}.", said
     assert not page.errors, page.errors
+
+
+def test_tab_stays_in_the_score_sheet_and_the_keys(new_page: Any) -> None:
+    """The Score sheet and Keys dialogs are modal, as the end of the match's, which keeps Tab
+    inside; from their Close button Tab went out of the page (the browser's address bar), and
+    back into the dialog only by a second Tab. Tab now goes round inside them."""
+    page = new_page()
+    start_quick_match(page, "Blindtab", profile="game93")
+    page.wait_for_function("spadesApp.table.view", timeout=15000)
+    for opener, dialog in (("#sheet-btn", "sheet-dialog"), ("#help-btn", "help-dialog")):
+        page.focus(opener)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#{dialog}[open]")
+        seen = []
+        for _ in range(4):
+            page.keyboard.press("Tab")
+            seen.append(page.evaluate(f"""(() => {{ const a = document.activeElement;
+              return a && a.closest('#{dialog}') ? (a.id || a.textContent.trim()) : 'out'; }})()"""))
+        assert "out" not in seen, (dialog, seen)
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(f"!!document.activeElement.closest('#{dialog}')"), dialog
+        page.keyboard.press("Escape")
+        page.wait_for_selector(f"#{dialog}", state="hidden")
+        assert page.evaluate("document.activeElement.id") == opener[1:]
+    assert not page.errors, page.errors

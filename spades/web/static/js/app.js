@@ -1404,6 +1404,7 @@ class App {
       dlg = h("dialog", { id: "help-dialog", class: "help-dialog", "aria-labelledby": "help-title" },
         h("h2", { id: "help-title", tabindex: "-1" }, "Keys"), ...this.helpContent(),
         h("form", { method: "dialog", class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Close")));
+      dlg.addEventListener("keydown", (e) => trapTab(e, dlg)); // (modal: Tab goes round inside)
       document.body.append(dlg);
     }
     // at its start (a screen reader reads on from there), not on the first link, "Settings"

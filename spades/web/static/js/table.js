@@ -111,12 +111,15 @@ export function trapTab(e, box) {
 /** The score sheet's dialog (`#sheet-dialog`): at the table, and on the statistics page for
  * a match of the history (the same dialog, filled by :func:`sheetContent`). */
 export function sheetDialog() {
-  return h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
+  const dlg = h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
     // (focused when it opens: read from its start, not from Close after the whole sheet)
     h("h2", { id: "sheet-title", tabindex: "-1" }, "Score sheet"),
     h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
     h("form", { method: "dialog", class: "button-row" },
       h("button", { type: "submit", class: "primary" }, "Close")));
+  // modal: Tab goes round inside it (from Close it left the page, to the browser's bar)
+  dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+  return dlg;
 }
 
 /** A name without the "(CPU)" the server adds to a continued record's CPUs ("Nora (CPU)" →
