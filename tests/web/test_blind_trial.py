@@ -452,3 +452,21 @@ def test_tab_stays_in_the_score_sheet_and_the_keys(new_page: Any) -> None:
         page.wait_for_selector(f"#{dialog}", state="hidden")
         assert page.evaluate("document.activeElement.id") == opener[1:]
     assert not page.errors, page.errors
+
+
+def test_enter_on_a_card_at_your_bid_says_how_to_bid(new_page: Any) -> None:
+    """Enter on a card at her turn to bid said "Cards are played after the bidding." and no
+    more: not that the turn was hers, to bid, nor where (a sighted player sees the bids
+    above the hand)."""
+    page = new_page()
+    start_quick_match(page, "Blindcard", profile="game93")
+    _wait_bid_turn(page)
+    page.keyboard.press("j")
+    page.keyboard.press("End")  # a card (not the Bid or Nil card)
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("after the bidding", timeout=3)["text"]
+    assert said == ("Cards are played after the bidding. Your turn to bid: B goes to the bids, "
+                    "Home to the Bid card."), said
+    assert not page.errors, page.errors

@@ -2968,7 +2968,10 @@ export class TableView {
       if (this.myTurn() && this.view.phase === "play") this.play(this.selected || cards[i]);
       else {
         this.select(this.selected || cards[i]);
-        this.say(this.view.phase === "bid" ? "Cards are played after the bidding." : `Not your turn: ${this.whoseTurnText()}`);
+        // (at your turn to bid: where the bids are, which a sighted player sees above the hand)
+        const how = this.view.phase === "bid" && this.myTurn() && this.legalBids().some((b) => b !== "look" && b !== "blind-nil")
+          ? ` Your turn to bid: B goes to the bids${this.specialItems().includes("BID") ? ", Home to the Bid card" : ""}.` : "";
+        this.say(this.view.phase === "bid" ? `Cards are played after the bidding.${how}` : `Not your turn: ${this.whoseTurnText()}`);
       }
       return;
     } else if (key === " ") {
