@@ -492,3 +492,30 @@ def test_the_play_button_names_its_card_in_words(new_page: Any) -> None:
     assert page.evaluate("document.activeElement.id") == "play-btn"
     expect(page.locator("#play-btn")).to_have_accessible_name(f"Play the {words}")
     assert not page.errors, page.errors
+
+
+def test_the_hint_button_says_how_to_play_the_card_it_chose(new_page: Any) -> None:
+    """Enter on the Hint button: "… It is selected; press Enter to play it." With the focus on
+    that button, Enter asked for the hint again, and again, never playing the card. Away
+    from the hand, the hint says how to get to it."""
+    page = new_page()
+    start_quick_match(page, "Blindhbtn", profile="game93")
+    for _ in range(6):
+        page.wait_for_function("spadesApp.table.turnKey !== null", timeout=30000)
+        if page.evaluate("spadesApp.table.view.phase") == "play":
+            break
+        take_hinted_turn(page, "bid")
+    page.focus("#hint-btn")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("Hint: play", timeout=8)["text"]
+    assert "press Enter to play it" not in said, said
+    assert said.endswith("It is selected in your hand: J goes there, then Enter plays it."), said
+    words = page.evaluate("c => document.getElementById('card-' + c).querySelector('.card-name')"
+                          ".textContent.split(',')[0]", page.evaluate("spadesApp.table.selected"))
+    assert f"play the {words}" in said, (words, said)
+    page.keyboard.press("j")
+    page.keyboard.press("Enter")
+    assert heard.wait_for("You play", timeout=8)["text"] == f"You play the {words}."
+    assert not page.errors, page.errors

@@ -1426,7 +1426,7 @@ export class TableView {
     const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
-      this.sayHint(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
+      this.sayHint(`Hint: play the ${cardName(action)}${reason}. ${this.howToPlaySelected()}`);
     } else if (action === "blind-nil" || action === "look") {
       this.sayHint(`Hint: ${action === "look" ? "look at your cards" : "bid Blind Nil"}${reason}.`);
     } else {
@@ -1457,7 +1457,16 @@ export class TableView {
     const s = suggestPlay(v, partners);
     if (!s) { this.say("No hint."); return; }
     this.select(s.action);
-    this.sayHint(`Hint: play the ${cardName(s.action)}: ${s.why}. It is selected; press Enter to play it.`);
+    this.sayHint(`Hint: play the ${cardName(s.action)}: ${s.why}. ${this.howToPlaySelected()}`);
+  }
+
+  /** How the card a hint selected is played from where the focus is: Enter on your hand; from
+   * elsewhere (the Hint button, where Enter asked for the hint again), J then Enter. */
+  howToPlaySelected() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (hand && document.activeElement === hand) return "It is selected; press Enter to play it.";
+    return this.app.settings.shortcuts ? "It is selected in your hand: J goes there, then Enter plays it."
+      : "It is selected in your hand: the Play button plays it.";
   }
 
   requestSheet() {
