@@ -472,28 +472,6 @@ def test_enter_on_a_card_at_your_bid_says_how_to_bid(new_page: Any) -> None:
     assert not page.errors, page.errors
 
 
-def test_the_play_button_names_its_card_in_words(new_page: Any) -> None:
-    """Tab from the hand reached "Play 5♦", read "Play 5 black diamond suit" (and "J♠: follow
-    hearts", "jay spade suit"), where every other place says the card in words."""
-    from playwright.sync_api import expect
-
-    page = new_page()
-    start_quick_match(page, "Blindbtn", profile="game93")
-    for _ in range(6):
-        page.wait_for_function("spadesApp.table.turnKey !== null", timeout=30000)
-        if page.evaluate("spadesApp.table.view.phase") == "play":
-            break
-        take_hinted_turn(page, "bid")
-    page.keyboard.press("j")
-    card = page.evaluate("spadesApp.table.selected")
-    words = page.evaluate("c => document.getElementById('card-' + c).querySelector('.card-name')"
-                          ".textContent.split(',')[0]", card)
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "play-btn"
-    expect(page.locator("#play-btn")).to_have_accessible_name(f"Play the {words}")
-    assert not page.errors, page.errors
-
-
 def test_the_hint_button_says_how_to_play_the_card_it_chose(new_page: Any) -> None:
     """Enter on the Hint button: "… It is selected; press Enter to play it." With the focus on
     that button, Enter asked for the hint again, and again, never playing the card. Away

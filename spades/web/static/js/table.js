@@ -2766,10 +2766,6 @@ export class TableView {
       else if (!sel) text = "Select a card";
       else text = `${cardShort(sel)}: ${this.shortWhy(sel)}`;
       if (btn.textContent !== text) btn.textContent = text;
-      // read with the card in words, as everywhere else ("Play 5♦" was "Play 5 black diamond
-      // suit"); the words on the screen stay short
-      const words = why || !sel ? null : ok ? `Play the ${cardName(sel)}` : text.replace(cardShort(sel), `The ${cardName(sel)}`);
-      if (words) btn.setAttribute("aria-label", words); else btn.removeAttribute("aria-label");
       btn.setAttribute("aria-disabled", String(!ok));
       btn.classList.toggle("why", !ok);
       btn.hidden = v.phase !== "play" || !this.isPlayer;
