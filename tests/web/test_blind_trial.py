@@ -497,3 +497,31 @@ def test_the_hint_button_says_how_to_play_the_card_it_chose(new_page: Any) -> No
     page.keyboard.press("Enter")
     assert heard.wait_for("You play", timeout=8)["text"] == f"You play the {words}."
     assert not page.errors, page.errors
+
+
+def test_a_turn_held_behind_the_summary_is_told(new_page: Any) -> None:
+    """The hand's summary kept until put away (Settings: 0 seconds): the next hand's deal and
+    bids were said as they came, up to the bid before hers, and then nothing: her turn waited
+    behind the summary, unsaid, until she thought of pressing Escape (a sighted player sees
+    the summary's Next deal button). It is told once, when it comes, with the way on."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    start_quick_match(page, "Blindheld", profile="game93", one_hand=False)
+    heard = Speech(page)
+    for _ in range(20):  # hand 1, by the hints, until its summary is up
+        page.wait_for_function("spadesApp.table.summaryShown()"
+                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
+                               timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    page.wait_for_function("""() => spadesApp.table.queue.some(m => m.event && m.turn
+      && m.turn.seat === spadesApp.table.mySeat)""", timeout=30000)
+    told = heard.wait_for("behind the hand's summary", timeout=5)["text"]
+    assert told == ("Your turn to bid waits behind the hand's summary: Escape puts it away."), told
+    texts = [e["text"] for e in heard.all()]
+    after = texts[next(i for i, t in enumerate(texts) if t.startswith("Hand 1 scored")):]
+    assert not [t for t in after if t.startswith("Your turn to bid:")], after  # (not yet)
+    page.keyboard.press("Escape")
+    heard.wait_for("Your turn to bid:", timeout=5)
+    assert sum("behind the hand's summary" in e["text"] for e in heard.all()) == 1
+    assert not page.errors, page.errors

@@ -695,6 +695,7 @@ export class TableView {
         this.say(this.handSummary(v.hand), { event: true });
       }
     }
+    this.tellHeldTurn(msg);
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
     if (ev.kind === "timer_warning") {
       if (ev.seat === this.mySeat && this.isPlayer) {
@@ -858,6 +859,8 @@ export class TableView {
         // the hand's summary on the felt; the next events wait until it is put away
         this.summaryRow = ev.result;
         this.awaitingScore = false;
+        // (your turn may have come already, its frame waiting behind this one)
+        for (const m of this.queue) if (m.event) this.tellHeldTurn(m);
         this.summaryDetails = ev.details || null; // each side's parts in words (the server's)
         this.summaryHold = true;
         this.sheetData = null;
@@ -922,6 +925,19 @@ export class TableView {
 
   // ------------------------------------------------------------------ the hand's summary
   summaryShown() { return !!this.summaryRow; }
+
+  /** Your turn came (frame `msg`) while the hand's summary holds the next deal behind it:
+   * told once, with the way on ("your turn" itself comes once the summary is put away); it
+   * was silent until then, and a sighted player sees the summary's Next deal button. */
+  tellHeldTurn(msg) {
+    const v = msg && msg.view;
+    if (!this.summaryShown() || !this.isPlayer || !v || !msg.turn || msg.turn.seat !== this.mySeat) return;
+    const key = turnKeyOf(v);
+    if (this.heldTurnTold === key) return;
+    this.heldTurnTold = key;
+    const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
+    this.say(`Your turn to ${doing} waits behind the hand's summary: Escape puts it away.`, { stale: () => !this.summaryShown() });
+  }
 
   /** Put the summary away by itself after the seconds of the setting (0: only when asked);
    * never longer than 3 s at a table with a turn timer. */
