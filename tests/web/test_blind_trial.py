@@ -16,6 +16,7 @@ from tests.web.helpers import (
     SPOKEN,
     Speech,
     continue_upload,
+    create_cpu_table,
     create_private_table,
     join_by_invite,
     settle,
@@ -259,3 +260,268 @@ def test_the_friend_back_at_the_rematch_hears_he_is_back_at_his_place(
     # the owner hears him sit down, as before
     Speech(olga).wait_for("Fredback sits down at North")
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
+
+
+def _wait_bid_turn(page: Any) -> None:
+    page.wait_for_function("spadesApp.table.myTurn() && spadesApp.table.view.phase === 'bid'"
+                           " && !!document.querySelector('#bid-confirm')", timeout=30000)
+
+
+def test_the_hint_moves_the_focus_to_the_bid_it_chose(new_page: Any) -> None:
+    """B, then I: the hint checked its bid ("The bid is chosen for you: confirm it to bid")
+    but the focus stayed on the radio button it was on (unchecked), from which Tab went to
+    the chosen bid, not to Confirm bid: Enter there did nothing. The focus now follows the
+    hint to the bid it chose, and Tab goes on to Confirm bid."""
+    page = new_page()
+    start_quick_match(page, "Blindhint", profile="game93")
+    _wait_bid_turn(page)
+    heard = Speech(page)
+    page.keyboard.press("i")  # the hint's bid, learned (with the focus in the hand)
+    heard.wait_for("Hint: bid")
+    hinted = page.evaluate("document.querySelector('input[name=bid]:checked').id")
+    page.keyboard.press("b")  # the chosen bid
+    assert page.evaluate("document.activeElement.id") == hinted
+    page.keyboard.press("ArrowRight")  # another bid chosen (and focused) by hand
+    other = page.evaluate("document.activeElement.id")
+    assert other != hinted and page.evaluate("document.activeElement.checked")
+    page.keyboard.press("i")  # the hint again, with the focus on that other bid
+    heard.wait_for("Hint: bid")
+    page.wait_for_function("id => document.getElementById(id).checked", arg=hinted)
+    said = page.evaluate("document.activeElement.id")
+    assert said == hinted, f"the focus stayed on {said}, the hint chose {hinted}"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "bid-confirm"
+    assert not page.errors, page.errors
+
+
+FOCUSED = ("(() => { const a = document.activeElement; return !a || a === document.body"
+           " ? 'body' : (a.id || a.tagName); })()")
+
+
+def test_the_focus_stays_at_the_table_when_the_last_card_ends_the_match(
+        new_page: Any) -> None:
+    """The match's last card: the hand (with the focus) was hidden before the hand's summary
+    came, and the focus fell to the page's body: a screen reader said nothing more of where
+    she was, and Enter (which puts the summary away) did nothing. The hand keeps the focus
+    until the summary is put away; Enter there goes on to the result."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    start_quick_match(page, "Blindlast", profile="game93")
+    for _ in range(20):
+        page.wait_for_function("spadesApp.table.summaryShown()"
+                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
+                               timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    assert page.evaluate(FOCUSED) == "hand", page.evaluate(FOCUSED)
+    page.keyboard.press("Enter")  # the summary put away: the result
+    page.wait_for_selector("#match-over[open]")
+    page.wait_for_function("document.activeElement && document.activeElement.id"
+                           " === 'over-title'")
+    assert not page.errors, page.errors
+
+
+SLOW_HINT = """() => { const conn = spadesApp.table.app.conn; const request = conn.request.bind(conn);
+  window.__release = null;
+  conn.request = (msg) => {
+    if (msg.type === 'hint') {
+      const answer = request(msg);
+      return new Promise((resolve, reject) => {
+        window.__release = () => answer.then(resolve, reject); });
+    }
+    if (msg.type === 'act' && window.__release) { const r = window.__release;
+      window.__release = null; const sent = request(msg); r(); return sent; }
+    return request(msg);
+  }; }"""
+
+
+def test_a_hint_that_comes_after_the_card_was_played_is_not_said(new_page: Any) -> None:
+    """I, then Enter before the server's hint came: the card in focus was played, and then the
+    hint said "Hint: play the four of diamonds: … It is selected; press Enter to play it."
+    (and selected it), after "You play" had gone: a hint for a move already made."""
+    page = new_page()
+    start_quick_match(page, "Blindlate", profile="game93")
+    for _ in range(20):
+        state = page.evaluate("spadesApp.table.turnKey !== null && spadesApp.table.view.phase")
+        if state == "play":
+            break
+        if state == "bid":
+            take_hinted_turn(page, "bid")
+        page.wait_for_function("spadesApp.table.turnKey !== null", timeout=30000)
+    page.evaluate(SLOW_HINT)  # the hint's answer held until the card is sent
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("j")
+    page.keyboard.press("i")
+    page.wait_for_function("window.__release !== null")
+    page.keyboard.press("Enter")  # the card in focus, before the hint came
+    heard.wait_for("You play")
+    page.wait_for_function("spadesApp.table.hintAsked === null"
+                           " || spadesApp.table.turnKey !== spadesApp.table.hintAsked.key")
+    said = [e["text"] for e in heard.all()[heard.seen - 1:]]
+    assert not [t for t in heard.all() if t["text"].startswith("Hint: play")], said
+    assert not page.errors, page.errors
+
+
+def test_the_keys_of_a_face_down_hand_say_how_to_look(new_page: Any, server: str) -> None:
+    """The first bidder under Cards4net, her cards face down: J took her to "Your hand, face
+    down", where Enter, the arrows and H said nothing at all (a sighted player sees the Look
+    at my cards button above). They say where the way to look (or bid Blind Nil) is."""
+    page = new_page()
+    # cards4net, East (seat 3) deals: you (South) bid first, before looking
+    create_cpu_table(page, server, "Blindface", profile="cards4net", first_dealer=3)
+    page.wait_for_function("spadesApp.table.myTurn() && spadesApp.table.view.hand === null",
+                           timeout=20000)
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == "hand"
+    heard = Speech(page)
+    for key in ("Enter", "ArrowRight", "h"):
+        heard.new()
+        page.keyboard.press(key)
+        said = heard.wait_for("face down", timeout=3)["text"]
+        assert said == ("Your cards are face down. B goes to Look at my cards; Shift+B bids "
+                        "Blind Nil."), said
+    assert page.evaluate("spadesApp.table.view.hand") is None  # nothing done for her
+    assert not page.errors, page.errors
+
+
+def test_w_offline_says_so_and_no_turn_from_before(new_page: Any, server: str) -> None:
+    """Offline at her turn (a turn timer of 60 s): the status line says "Offline", Y that the
+    time left is known again once the table is back; W said "Your turn to bid. 52 seconds
+    left.", from the old deadline, as if she could bid (a bid is refused: offline)."""
+    page = new_page()
+    create_cpu_table(page, server, "Blindoff", profile="game93", timer=60)
+    page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
+    page.keyboard.press("j")
+    heard = Speech(page)
+    page.context.set_offline(True)
+    page.evaluate("spadesApp.conn.ws && spadesApp.conn.ws.close()")
+    page.wait_for_function(
+        "() => /Offline/.test(document.querySelector('#status-line').textContent)")
+    heard.new()
+    page.keyboard.press("w")
+    said = heard.wait_for("", timeout=3)["text"]
+    assert said == ("Offline: reconnecting… Your moves wait until the connection is back. "
+                    "Where the game stands is said once the table is back."), said
+    page.context.set_offline(False)
+    heard.wait_for("Back at the table", timeout=20)
+    heard.new()
+    page.keyboard.press("w")
+    assert heard.wait_for("", timeout=3)["text"].startswith("Your turn to")
+    assert not page.errors, page.errors
+
+
+def test_enter_on_a_bid_confirms_it(new_page: Any) -> None:
+    """B, the arrows to a bid, then Enter: nothing happened and nothing was said (only Tab to
+    Confirm bid and Enter bid). Enter on a bid confirms it, as Enter sends a form."""
+    page = new_page()
+    start_quick_match(page, "Blindenter", profile="game93")
+    _wait_bid_turn(page)
+    heard = Speech(page)
+    page.keyboard.press("b")
+    page.keyboard.press("ArrowRight")
+    bid = page.evaluate("document.activeElement.checked && document.activeElement.value")
+    assert bid, bid
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("You bid", timeout=5)["text"]
+    assert said == f"You bid {'Nil' if bid == 'nil' else bid}.", said
+    assert not page.errors, page.errors
+
+
+def test_tab_stays_in_the_score_sheet_and_the_keys(new_page: Any) -> None:
+    """The Score sheet and Keys dialogs are modal, as the end of the match's, which keeps Tab
+    inside; from their Close button Tab went out of the page (the browser's address bar), and
+    back into the dialog only by a second Tab. Tab now goes round inside them."""
+    page = new_page()
+    start_quick_match(page, "Blindtab", profile="game93")
+    page.wait_for_function("spadesApp.table.view", timeout=15000)
+    for opener, dialog in (("#sheet-btn", "sheet-dialog"), ("#help-btn", "help-dialog")):
+        page.focus(opener)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#{dialog}[open]")
+        seen = []
+        for _ in range(4):
+            page.keyboard.press("Tab")
+            seen.append(page.evaluate(f"""(() => {{ const a = document.activeElement;
+              return a && a.closest('#{dialog}') ? (a.id || a.textContent.trim()) : 'out'; }})()"""))
+        assert "out" not in seen, (dialog, seen)
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(f"!!document.activeElement.closest('#{dialog}')"), dialog
+        page.keyboard.press("Escape")
+        page.wait_for_selector(f"#{dialog}", state="hidden")
+        assert page.evaluate("document.activeElement.id") == opener[1:]
+    assert not page.errors, page.errors
+
+
+def test_enter_on_a_card_at_your_bid_says_how_to_bid(new_page: Any) -> None:
+    """Enter on a card at her turn to bid said "Cards are played after the bidding." and no
+    more: not that the turn was hers, to bid, nor where (a sighted player sees the bids
+    above the hand)."""
+    page = new_page()
+    start_quick_match(page, "Blindcard", profile="game93")
+    _wait_bid_turn(page)
+    page.keyboard.press("j")
+    page.keyboard.press("End")  # a card (not the Bid or Nil card)
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("after the bidding", timeout=3)["text"]
+    assert said == ("Cards are played after the bidding. Your turn to bid: B goes to the bids, "
+                    "Home to the Bid card."), said
+    assert not page.errors, page.errors
+
+
+def test_the_hint_button_says_how_to_play_the_card_it_chose(new_page: Any) -> None:
+    """Enter on the Hint button: "… It is selected; press Enter to play it." With the focus on
+    that button, Enter asked for the hint again, and again, never playing the card. Away
+    from the hand, the hint says how to get to it."""
+    page = new_page()
+    start_quick_match(page, "Blindhbtn", profile="game93")
+    for _ in range(6):
+        page.wait_for_function("spadesApp.table.turnKey !== null", timeout=30000)
+        if page.evaluate("spadesApp.table.view.phase") == "play":
+            break
+        take_hinted_turn(page, "bid")
+    page.focus("#hint-btn")
+    heard = Speech(page)
+    heard.new()
+    page.keyboard.press("Enter")
+    said = heard.wait_for("Hint: play", timeout=8)["text"]
+    assert "press Enter to play it" not in said, said
+    assert said.endswith("It is selected in your hand: J goes there, then Enter plays it."), said
+    words = page.evaluate("c => document.getElementById('card-' + c).querySelector('.card-name')"
+                          ".textContent.split(',')[0]", page.evaluate("spadesApp.table.selected"))
+    assert f"play the {words}" in said, (words, said)
+    page.keyboard.press("j")
+    page.keyboard.press("Enter")
+    assert heard.wait_for("You play", timeout=8)["text"] == f"You play the {words}."
+    assert not page.errors, page.errors
+
+
+def test_a_turn_held_behind_the_summary_is_told(new_page: Any) -> None:
+    """The hand's summary kept until put away (Settings: 0 seconds): the next hand's deal and
+    bids were said as they came, up to the bid before hers, and then nothing: her turn waited
+    behind the summary, unsaid, until she thought of pressing Escape (a sighted player sees
+    the summary's Next deal button). It is told once, when it comes, with the way on."""
+    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
+    start_quick_match(page, "Blindheld", profile="game93", one_hand=False)
+    heard = Speech(page)
+    for _ in range(20):  # hand 1, by the hints, until its summary is up
+        page.wait_for_function("spadesApp.table.summaryShown()"
+                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
+                               timeout=30000)
+        if page.evaluate("spadesApp.table.summaryShown()"):
+            break
+        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    page.wait_for_function("""() => spadesApp.table.queue.some(m => m.event && m.turn
+      && m.turn.seat === spadesApp.table.mySeat)""", timeout=30000)
+    told = heard.wait_for("behind the hand's summary", timeout=5)["text"]
+    assert told == ("Your turn to bid waits behind the hand's summary: Escape puts it away."), told
+    texts = [e["text"] for e in heard.all()]
+    after = texts[next(i for i, t in enumerate(texts) if t.startswith("Hand 1 scored")):]
+    assert not [t for t in after if t.startswith("Your turn to bid:")], after  # (not yet)
+    page.keyboard.press("Escape")
+    heard.wait_for("Your turn to bid:", timeout=5)
+    assert sum("behind the hand's summary" in e["text"] for e in heard.all()) == 1
+    assert not page.errors, page.errors

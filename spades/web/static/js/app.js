@@ -1419,6 +1419,7 @@ class App {
       dlg = h("dialog", { id: "help-dialog", class: "help-dialog", "aria-labelledby": "help-title" },
         h("h2", { id: "help-title", tabindex: "-1" }, "Keys"), ...this.helpContent(),
         h("form", { method: "dialog", class: "button-row" }, h("button", { type: "submit", class: "primary" }, "Close")));
+      dlg.addEventListener("keydown", (e) => trapTab(e, dlg)); // (modal: Tab goes round inside)
       document.body.append(dlg);
     }
     // at its start (a screen reader reads on from there), not on the first link, "Settings"
@@ -1526,7 +1527,8 @@ class App {
       return true;
     }
     const actions = {
-      w: () => say(t.whoseTurnText({ mark: t.firstAnswer("w") })),
+      // (offline, the turn known is the old one, and the status line says only "Offline")
+      w: () => say(t.blocked ? `${t.blockedWords()} Where the game stands is said once the table is back.` : t.whoseTurnText({ mark: t.firstAnswer("w") })),
       t: () => say(t.trickText(true, { mark: t.firstAnswer("t") })),
       r: () => say(t.roundText()),
       p: () => say(t.scoresText({ mark: t.firstAnswer("p") })),

@@ -116,12 +116,15 @@ export function trapTab(e, box) {
 /** The score sheet's dialog (`#sheet-dialog`): at the table, and on the statistics page for
  * a match of the history (the same dialog, filled by :func:`sheetContent`). */
 export function sheetDialog() {
-  return h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
+  const dlg = h("dialog", { class: "sheet-dialog", id: "sheet-dialog", "aria-labelledby": "sheet-title" },
     // (focused when it opens: read from its start, not from Close after the whole sheet)
     h("h2", { id: "sheet-title", tabindex: "-1" }, "Score sheet"),
     h("div", { id: "sheet-body" }, h("p", {}, "Loading…")),
     h("form", { method: "dialog", class: "button-row" },
       h("button", { type: "submit", class: "primary" }, "Close")));
+  // modal: Tab goes round inside it (from Close it left the page, to the browser's bar)
+  dlg.addEventListener("keydown", (e) => trapTab(e, dlg));
+  return dlg;
 }
 
 /** A name without the "(CPU)" the server adds to a continued record's CPUs ("Nora (CPU)" →
@@ -177,6 +180,7 @@ export class TableView {
     this.chat = [];
     this.seq = null;
     this.queue = []; // events waiting to be shown
+    this.awaitingScore = false; // the hand's last card shown, its score not yet
     this.busy = false;
     this.lastTrick = null; // {cards, winner} shown until the next card
     this.selected = null;
@@ -579,6 +583,7 @@ export class TableView {
     this.chat = msg.chat || [];
     this.seq = msg.seq;
     this.queue = [];
+    this.awaitingScore = false;
     this.app.setTitle(`${msg.table.name || "Table"} — Spades`);
     if (this.isPlayer) store.setLastTable(this.id);
     store.setTableName(this.id, msg.table.name || "a table");
@@ -698,6 +703,7 @@ export class TableView {
         this.say(this.handSummary(v.hand), { event: true });
       }
     }
+    this.tellHeldTurn(msg);
     if (news.length || GAME_KINDS.has(ev.kind)) return; // (the scored hand and the end came in the news)
     if (ev.kind === "timer_warning") {
       if (ev.seat === this.mySeat && this.isPlayer) {
@@ -849,7 +855,7 @@ export class TableView {
           setTimeout(() => sounds.play("trick"), 250);
           pause = 900;
           // the hand's last trick stays in sight with its winner marked before the summary
-          if (this.view && this.view.hand_sizes.every((n) => n === 0)) this.handEnding = true;
+          if (this.view && this.view.hand_sizes.every((n) => n === 0)) { this.handEnding = true; this.awaitingScore = true; }
         } else {
           pause = 280;
         }
@@ -860,6 +866,9 @@ export class TableView {
       case "hand_scored":
         // the hand's summary on the felt; the next events wait until it is put away
         this.summaryRow = ev.result;
+        this.awaitingScore = false;
+        // (your turn may have come already, its frame waiting behind this one)
+        for (const m of this.queue) if (m.event) this.tellHeldTurn(m);
         this.summaryDetails = ev.details || null; // each side's parts in words (the server's)
         this.summaryHold = true;
         this.sheetData = null;
@@ -924,6 +933,19 @@ export class TableView {
 
   // ------------------------------------------------------------------ the hand's summary
   summaryShown() { return !!this.summaryRow; }
+
+  /** Your turn came (frame `msg`) while the hand's summary holds the next deal behind it:
+   * told once, with the way on ("your turn" itself comes once the summary is put away); it
+   * was silent until then, and a sighted player sees the summary's Next deal button. */
+  tellHeldTurn(msg) {
+    const v = msg && msg.view;
+    if (!this.summaryShown() || !this.isPlayer || !v || !msg.turn || msg.turn.seat !== this.mySeat) return;
+    const key = turnKeyOf(v);
+    if (this.heldTurnTold === key) return;
+    this.heldTurnTold = key;
+    const doing = v.phase === "bid" ? "bid" : v.trick.length ? "play" : "lead";
+    this.say(`Your turn to ${doing} waits behind the hand's summary: Escape puts it away.`, { stale: () => !this.summaryShown() });
+  }
 
   /** Put the summary away by itself after the seconds of the setting (0: only when asked);
    * never longer than 3 s at a table with a turn timer. */
@@ -1062,8 +1084,11 @@ export class TableView {
   /** A hint holds for this turn only: if the turn has passed before it is read, it is dropped. */
   sayHint(text) {
     const key = this.turnKey;
-    this.say(text, { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(text, { stale: () => this.turnKey !== key || !this.myTurn() || this.moveSent() });
   }
+
+  /** A move of yours is on its way for the state shown (its answer, the event, not yet come). */
+  moveSent() { return !!this.view && this.actingOn === this.view; }
 
   // ------------------------------------------------------------------ texts (what is spoken)
   summary(away = []) {
@@ -1430,7 +1455,9 @@ export class TableView {
     }
     const asked = this.hintAsked;
     const msg = await asked.answer;
-    if (this.turnKey !== key || !this.myTurn()) return; // the turn moved on meanwhile
+    // the turn moved on meanwhile, or your move was sent before the hint came: a hint for a
+    // move made is not said ("It is selected; press Enter to play it" after "You play …")
+    if (this.turnKey !== key || !this.myTurn() || this.moveSent()) return;
     const action = msg && msg.action;
     const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
@@ -1457,7 +1484,7 @@ export class TableView {
     const reason = text ? `: ${text}` : "";
     if (isCard(action)) {
       this.select(action);
-      this.sayHint(`Hint: play the ${cardName(action)}${reason}. It is selected; press Enter to play it.`);
+      this.sayHint(`Hint: play the ${cardName(action)}${reason}. ${this.howToPlaySelected()}`);
     } else if (action === "blind-nil" || action === "look") {
       this.sayHint(`Hint: ${action === "look" ? "look at your cards" : "bid Blind Nil"}${reason}.`);
     } else {
@@ -1488,7 +1515,16 @@ export class TableView {
     const s = suggestPlay(v, partners);
     if (!s) { this.say("No hint."); return; }
     this.select(s.action);
-    this.sayHint(`Hint: play the ${cardName(s.action)}: ${s.why}. It is selected; press Enter to play it.`);
+    this.sayHint(`Hint: play the ${cardName(s.action)}: ${s.why}. ${this.howToPlaySelected()}`);
+  }
+
+  /** How the card a hint selected is played from where the focus is: Enter on your hand; from
+   * elsewhere (the Hint button, where Enter asked for the hint again), J then Enter. */
+  howToPlaySelected() {
+    const hand = this.el && this.el.querySelector("#hand");
+    if (hand && document.activeElement === hand) return "It is selected; press Enter to play it.";
+    return this.app.settings.shortcuts ? "It is selected in your hand: J goes there, then Enter plays it."
+      : "It is selected in your hand: the Play button plays it.";
   }
 
   requestSheet() {
@@ -2534,6 +2570,11 @@ export class TableView {
     if (panel.dataset.key === key) {
       // only the draft may have changed
       for (const r of panel.querySelectorAll("input[name=bid]")) r.checked = r.value === draft;
+      // (the hint chose it with the focus on another bid: the focus goes with the choice, as
+      // arrows move it, so that Tab goes on to Confirm bid, not to the chosen bid)
+      const at = document.activeElement;
+      const chosen = panel.querySelector("input[name=bid]:checked");
+      if (chosen && at !== chosen && at && at.name === "bid" && panel.contains(at)) chosen.focus();
       return;
     }
     const hadFocus = panel.contains(document.activeElement);
@@ -2555,6 +2596,14 @@ export class TableView {
       const id = `bid-${o}`;
       const input = h("input", { type: "radio", name: "bid", id, value: o, checked: o === draft });
       input.addEventListener("change", () => { this.bidDraft = o; this.saveDraft(); });
+      // Enter on a bid: Confirm bid, as Enter in a form sends it (it did nothing, unsaid)
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+        e.preventDefault();
+        if (!input.checked) { input.checked = true; this.bidDraft = o; this.saveDraft(); }
+        const confirm = panel.querySelector("#bid-confirm");
+        if (confirm) confirm.click();
+      });
       group.append(h("span", { class: `bid-choice${o === "nil" ? " nil" : ""}` }, input, h("label", { for: id }, o === "nil" ? "Nil" : o)));
     }
     panel.append(group);
@@ -2751,7 +2800,10 @@ export class TableView {
     for (const el of have.values()) el.remove();
     // the match over and no card left (its last summary put away): no empty box where the
     // hand was
-    hand.hidden = !total && (this.status === "finished" || v.phase === "over") && !this.summaryShown();
+    // (not between the match's last card and its summary: the hand, with the focus, stays)
+    hand.hidden = !total && (this.status === "finished" || v.phase === "over") && !this.summaryShown() && !this.awaitingScore;
+    // hidden with the focus in it: the Score sheet button beside it, as J goes (not the body)
+    if (hand.hidden && document.activeElement === hand) { const sheet = this.el.querySelector("#sheet-btn"); if (sheet) sheet.focus({ preventScroll: true }); }
     hand.style.setProperty("--n", String(total));
     this.fitHand();
     if (this.activeSpecial) hand.setAttribute("aria-activedescendant", `card-${this.activeSpecial}`);
@@ -2956,7 +3008,18 @@ export class TableView {
     const specials = this.specialItems();
     if (specials.length && this.onSpecialKey(e, specials)) return;
     const cards = this.handCards();
-    if (!cards.length) return;
+    if (!cards.length) {
+      // your cards face down (the first bidder, before looking): the hand's keys said
+      // nothing; they say where the way to look is (the buttons a sighted player sees)
+      const handKey = ["Enter", " ", "Home", "End", "ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown"].includes(key)
+        || (key.length === 1 && SUIT_KEYS[key.toLowerCase()]);
+      if (handKey && this.isPlayer && this.view && this.view.hand === null && this.legalBids().includes("look")) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.say("Your cards are face down. B goes to Look at my cards; Shift+B bids Blind Nil.");
+      }
+      return;
+    }
     let i = Math.max(0, cards.indexOf(this.selected));
     let handled = true;
     if (key === "ArrowRight" || key === "ArrowDown") i = Math.min(cards.length - 1, this.selected ? i + 1 : 0);
@@ -2978,7 +3041,10 @@ export class TableView {
       if (this.myTurn() && this.view.phase === "play") this.play(this.selected || cards[i]);
       else {
         this.select(this.selected || cards[i]);
-        this.say(this.view.phase === "bid" ? "Cards are played after the bidding." : `Not your turn: ${this.whoseTurnText()}`);
+        // (at your turn to bid: where the bids are, which a sighted player sees above the hand)
+        const how = this.view.phase === "bid" && this.myTurn() && this.legalBids().some((b) => b !== "look" && b !== "blind-nil")
+          ? ` Your turn to bid: B goes to the bids${this.specialItems().includes("BID") ? ", Home to the Bid card" : ""}.` : "";
+        this.say(this.view.phase === "bid" ? `Cards are played after the bidding.${how}` : `Not your turn: ${this.whoseTurnText()}`);
       }
       return;
     } else if (key === " ") {
