@@ -811,10 +811,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "no such record of yours: only a record you uploaded "
                                 "for review, or a match you continued from an upload once "
                                 "it has ended, can be deleted")
-        if continued and await open_at_its_table(hub, game_id):
-            raise HTTPException(409, "this match is still open at its table: it can be "
-                                "deleted once everyone there has left it")
-        await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
+        if not continued:
+            await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
+        else:
+            async with closed_table(hub, game_id) as fence:
+                die_at("delete_checked")
+                if not await hub.db(upkeep.delete_uploads, hub.store, [game_id],
+                                    hub.upload_counts, fence=fence):
+                    # brought back to its table meanwhile (by a process that took it
+                    # after this one's hold ran out: this one was cut off, or paused)
+                    raise HTTPException(409, STILL_OPEN)
         hub.games_deleted([game_id])
         return Response(status_code=204)
 
@@ -1192,29 +1198,52 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
-async def open_at_its_table(hub: Hub, game_id: str) -> bool:
-    """Whether the table of ``game_id`` is open: run here, or, with ``--redis``, by
-    another process of the room, the one that holds its lease (``PREFIXowner:ID``, held
-    while the table runs, from before it is made or brought back until its last member
-    leaves it; before, only this process's tables were asked about, and a continued upload
-    open at another process's table was deleted under it). If Redis does not answer (within
+#: The 409 of a DELETE /api/games/{id} of a continued match open at its table.
+STILL_OPEN = ("this match is still open at its table: it can be deleted once everyone "
+              "there has left it")
+
+
+@contextlib.asynccontextmanager
+async def closed_table(hub: Hub, game_id: str) -> AsyncIterator[int]:
+    """Hold the table of ``game_id``, a continued match that ended, closed while it is
+    deleted; yields the game's new fencing number, which the delete is made under. 409 if
+    the table is open: run here, or, with ``--redis``, by another process of the room, the
+    one that holds its lease (``PREFIXowner:ID``, held while the table runs, from before it
+    is made or brought back until its last member leaves it; before, only this process's
+    tables were asked about, and a continued upload open at another process's table was
+    deleted under it). The DELETE takes that lease itself (:meth:`Cluster.hold_closed`),
+    so that no process brings the table back meanwhile (for a client that was at it),
+    and then the game (:meth:`Store.take_game`): a process that brings it back all the
+    same (this one's lease ran out: it was cut off, or paused) raises the fencing number,
+    and the delete, made only under this one, deletes nothing (409). Before, the DELETE
+    only asked who held the lease, and a table brought back between that and the delete
+    ran with its match deleted under it. If Redis does not answer (within
     :data:`OWNER_SECONDS`), 503: the table may be open elsewhere, so nothing is deleted
     (fail safe, as the database not answering is; a rate counted in Redis fails open
-    instead, to each process's own count, which still holds)."""
+    instead, to each process's own count, which still holds). 404: the game is gone."""
     if game_id in hub.tables:
-        return True
-    if hub.cluster is None:
-        return False
-    room = hub.cluster.room
+        raise HTTPException(409, STILL_OPEN)
+    cluster = hub.cluster
+    if cluster is not None:
+        try:
+            held = await asyncio.wait_for(cluster.hold_closed(game_id), OWNER_SECONDS)
+        except Exception as exc:
+            cluster.room.failed("holding a table to delete it", exc)
+            raise HTTPException(503, "cannot tell whether this match is still open at its "
+                                "table (Redis, which says which process runs it, is not "
+                                "answering): nothing was deleted, try again shortly",
+                                headers={"Retry-After": "5"}) from None
+        if not held:
+            raise HTTPException(409, STILL_OPEN)
     try:
-        owner = await asyncio.wait_for(room.owner(game_id), OWNER_SECONDS)
-    except Exception as exc:
-        room.failed("asking which process runs a table", exc)
-        raise HTTPException(503, "cannot tell whether this match is still open at its "
-                            "table (Redis, which says which process runs it, is not "
-                            "answering): nothing was deleted, try again shortly",
-                            headers={"Retry-After": "5"}) from None
-    return owner is not None
+        try:
+            fence = await hub.db(hub.store.take_game, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        yield fence
+    finally:
+        if cluster is not None:
+            await cluster.let_go(game_id)
 
 
 def client_address(request: Request, unknown: str = "") -> str:

@@ -6,10 +6,12 @@ terminal. Each test runs on SQLite and on PostgreSQL (the ``make`` fixture)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
@@ -166,6 +168,22 @@ def test_continued_uploads_are_bounded_after_they_end_too(
     for gid in (opened, live):
         assert hub.store.game(gid).id == gid  # kept
     player.close()
+
+
+def test_a_deleted_match_is_not_brought_back_nor_set_aside(
+        make: Callable[..., TestClient], caplog: pytest.LogCaptureFixture) -> None:
+    """A process asked to bring back a table whose match is no longer stored (a continued
+    match its uploader deleted, as a client that was at it asks for it again) said "cannot
+    be restored and is set aside (status broken)", an error, of a row that was not there;
+    now it is simply not brought back (a line of information)."""
+    client = make(**NO_RATES)
+    hub = hub_of(client)
+    caplog.set_level(logging.INFO, logger="spades.server")
+    for finished in (True, False):
+        assert client.portal.call(  # type: ignore[union-attr]
+            hub.restore_table, "deleted-long-ago", finished) is False
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "is no longer in the store (deleted): not brought back" in caplog.text
 
 
 def _old_continued_upload(client: TestClient, owner: int, record: dict[str, Any],
