@@ -757,32 +757,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           continued: bool = False) -> dict[str, Any]:
         """The 413's body: ``detail`` (the words for API clients and operators, naming the
         limit) and ``room``, the same in numbers for a page to say in its own words
-        (``whose``: "address" or "all"; ``kept`` and ``most``: what is kept and the cap, in
+        (``whose``: "address", the caller's address keeps as many as one may, or "all",
+        the server keeps as many as it may for everyone; ``kept`` and ``most``: what the
+        caller's address keeps and the most one address may keep (0: no such cap), in
         records counted once per 100 KB begun, records kept for review and matches
-        continued from uploads together; ``cost``: this record's count; ``unopened_days``:
-        after how long one nobody opens is deleted, 0: never; ``continued``: the refused
-        upload was to continue the match)."""
-        mine = exc.whose == "address"
+        continued from uploads together; ``cost``: this record's count;
+        ``unopened_days``: after how long one nobody opens is deleted, 0: never;
+        ``continued``: the refused upload was to continue the match). How many the server
+        keeps for everyone, and its cap on them, are not said: before, ``kept`` and
+        ``most`` were those when ``whose`` was "all", and anyone could read how many
+        records the server keeps."""
         return {"detail": uploads_full(exc, cost, continued), "room": {
-            "whose": "address" if mine else "all",
-            "kept": exc.mine if mine else exc.total,
-            "most": settings.review_uploads_per_address if mine else settings.review_uploads,
+            "whose": "address" if exc.whose == "address" else "all",
+            "kept": exc.mine, "most": settings.review_uploads_per_address,
             "cost": cost, "unopened_days": settings.review_unopened_days,
             "continued": continued}}
 
     def uploads_full(exc: upkeep.UploadsFull, cost: int, continued: bool = False) -> str:
         """Why a record cannot be kept for review, or continued (413), and how room is
         made. (Records kept for review and matches continued from uploads are counted
-        together: each is stored for good once it has ended.)"""
+        together: each is stored for good once it has ended.) Of everyone's cap, only its
+        name: not how many the server keeps, nor its cap (which full says as much)."""
         unit = f"{RECORD_COST_BYTES // 1000} KB"
         what = "records uploaded for review or continued" if continued else \
             "records uploaded for review"
+        per_address = settings.review_uploads_per_address
         if exc.whose == "address":
             said = (f"your address keeps {exc.mine} {what}, the most one address may keep "
-                    f"is {settings.review_uploads_per_address} (review_uploads_per_address)")
+                    f"is {per_address} (review_uploads_per_address)")
         else:
-            said = (f"this server keeps {exc.total} {what}, the most it keeps for everyone "
-                    f"is {settings.review_uploads} (review_uploads)")
+            cap = f" of the {per_address} one address may keep" if per_address > 0 else ""
+            said = (f"this server keeps as many {what} as it may for everyone "
+                    f"(review_uploads); your address keeps {exc.mine}{cap}")
         days = settings.review_unopened_days
         freed = (f"a record kept for review, or a continued match that has ended, that "
                  f"nobody opens (downloads, or looks at its score sheet) for {days:g} days "

@@ -48,12 +48,17 @@ def test_a_hostile_address_cannot_keep_records_for_review_without_end(
     there = guest(other, "Elsewhere")
     codes = [keep_for_review(other, there).status_code for _ in range(3)]
     assert codes == [200, 200, 413], codes
+    # the server is full: said, with what this address keeps, never how many the server
+    # keeps for everyone nor its cap (before: "this server keeps 5 records …, the most it
+    # keeps for everyone is 5", and the same in ``room``, to anyone)
     full = keep_for_review(other, there).json()["detail"]
-    assert full.startswith("no room to keep this record for review: this server keeps 5 "
-                           "records uploaded for review, the most it keeps for everyone is 5 "
-                           "(review_uploads)"), full
+    assert full.startswith("no room to keep this record for review: this server keeps as "
+                           "many records uploaded for review as it may for everyone "
+                           "(review_uploads); your address keeps 2 of the 3 one address may "
+                           "keep"), full
+    assert "5" not in full, full
     room = keep_for_review(other, there).json()["room"]
-    assert room == {"whose": "all", "kept": 5, "most": 5, "cost": 1, "unopened_days": 60,
+    assert room == {"whose": "all", "kept": 2, "most": 3, "cost": 1, "unopened_days": 60,
                     "continued": False}, room
     # the uploader deletes one (the others cannot), and there is room again
     first = answers[0].json()["game_id"]
@@ -244,7 +249,7 @@ def test_continued_uploads_stored_before_they_counted_count_and_are_pruned(
     assert upkeep.kept_uploads(hub.store, "testclient") == (0, 3)  # before: (0, 0)
     r = keep_for_review(client, guest(client, "Newcomer"))
     assert r.status_code == 413, r.text  # before: 200
-    assert r.json()["room"]["whose"] == "all" and r.json()["room"]["kept"] == 3, r.text
+    assert r.json()["room"]["whose"] == "all" and r.json()["room"]["kept"] == 0, r.text
     # what they keep for the caps is added; nothing else of them changes
     for gid in (ended, deleted):
         now = hub.store.game(gid)
