@@ -1,5 +1,6 @@
 """What the processes of a room must decide together, not each for itself: a continued
-upload open at another process's table is not deleted under it, and one address's joins
+upload open at another process's table is not deleted under it, nor one brought back there
+while it is being deleted, and one address's joins
 at once at several processes share one burst (their check and count one script in Redis).
 Real processes on a real PostgreSQL and Redis."""
 
