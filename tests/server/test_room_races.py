@@ -161,6 +161,8 @@ def test_a_continued_match_brought_back_while_it_is_deleted_is_not_deleted_under
             c.proc.send_signal(signal.SIGCONT)  # c brings the finished table back for Ann
             wait_until(lambda: shared.get(lease) == node_c, "the table run by c",
                        seconds=60)
+            # Ann at it there again (a fresh snapshot)
+            ann.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
             b.proc.send_signal(signal.SIGCONT)
             answer = deleting.result(timeout=60)
             assert answer.status_code == 409, answer.text  # before: 204
