@@ -787,32 +787,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           continued: bool = False) -> dict[str, Any]:
         """The 413's body: ``detail`` (the words for API clients and operators, naming the
         limit) and ``room``, the same in numbers for a page to say in its own words
-        (``whose``: "address" or "all"; ``kept`` and ``most``: what is kept and the cap, in
+        (``whose``: "address", the caller's address keeps as many as one may, or "all",
+        the server keeps as many as it may for everyone; ``kept`` and ``most``: what the
+        caller's address keeps and the most one address may keep (0: no such cap), in
         records counted once per 100 KB begun, records kept for review and matches
-        continued from uploads together; ``cost``: this record's count; ``unopened_days``:
-        after how long one nobody opens is deleted, 0: never; ``continued``: the refused
-        upload was to continue the match)."""
-        mine = exc.whose == "address"
+        continued from uploads together; ``cost``: this record's count;
+        ``unopened_days``: after how long one nobody opens is deleted, 0: never;
+        ``continued``: the refused upload was to continue the match). How many the server
+        keeps for everyone, and its cap on them, are not said: before, ``kept`` and
+        ``most`` were those when ``whose`` was "all", and anyone could read how many
+        records the server keeps."""
         return {"detail": uploads_full(exc, cost, continued), "room": {
-            "whose": "address" if mine else "all",
-            "kept": exc.mine if mine else exc.total,
-            "most": settings.review_uploads_per_address if mine else settings.review_uploads,
+            "whose": "address" if exc.whose == "address" else "all",
+            "kept": exc.mine, "most": settings.review_uploads_per_address,
             "cost": cost, "unopened_days": settings.review_unopened_days,
             "continued": continued}}
 
     def uploads_full(exc: upkeep.UploadsFull, cost: int, continued: bool = False) -> str:
         """Why a record cannot be kept for review, or continued (413), and how room is
         made. (Records kept for review and matches continued from uploads are counted
-        together: each is stored for good once it has ended.)"""
+        together: each is stored for good once it has ended.) Of everyone's cap, only its
+        name: not how many the server keeps, nor its cap (which full says as much)."""
         unit = f"{RECORD_COST_BYTES // 1000} KB"
         what = "records uploaded for review or continued" if continued else \
             "records uploaded for review"
+        per_address = settings.review_uploads_per_address
         if exc.whose == "address":
             said = (f"your address keeps {exc.mine} {what}, the most one address may keep "
-                    f"is {settings.review_uploads_per_address} (review_uploads_per_address)")
+                    f"is {per_address} (review_uploads_per_address)")
         else:
-            said = (f"this server keeps {exc.total} {what}, the most it keeps for everyone "
-                    f"is {settings.review_uploads} (review_uploads)")
+            cap = f" of the {per_address} one address may keep" if per_address > 0 else ""
+            said = (f"this server keeps as many {what} as it may for everyone "
+                    f"(review_uploads); your address keeps {exc.mine}{cap}")
         days = settings.review_unopened_days
         freed = (f"a record kept for review, or a continued match that has ended, that "
                  f"nobody opens (downloads, or looks at its score sheet) for {days:g} days "
@@ -841,10 +847,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(404, "no such record of yours: only a record you uploaded "
                                 "for review, or a match you continued from an upload once "
                                 "it has ended, can be deleted")
-        if continued and await open_at_its_table(hub, game_id):
-            raise HTTPException(409, "this match is still open at its table: it can be "
-                                "deleted once everyone there has left it")
-        await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
+        if not continued:
+            await hub.db(upkeep.delete_uploads, hub.store, [game_id], hub.upload_counts)
+        else:
+            async with closed_table(hub, game_id) as fence:
+                die_at("delete_checked")
+                if not await hub.db(upkeep.delete_uploads, hub.store, [game_id],
+                                    hub.upload_counts, fence=fence):
+                    # brought back to its table meanwhile (by a process that took it
+                    # after this one's hold ran out: this one was cut off, or paused)
+                    raise HTTPException(409, STILL_OPEN)
         hub.games_deleted([game_id])
         return Response(status_code=204)
 
@@ -1238,29 +1250,52 @@ def _ack(ref: Any, seq: int | None = None) -> str:
     return frames.ack(ref, seq)
 
 
-async def open_at_its_table(hub: Hub, game_id: str) -> bool:
-    """Whether the table of ``game_id`` is open: run here, or, with ``--redis``, by
-    another process of the room, the one that holds its lease (``PREFIXowner:ID``, held
-    while the table runs, from before it is made or brought back until its last member
-    leaves it; before, only this process's tables were asked about, and a continued upload
-    open at another process's table was deleted under it). If Redis does not answer (within
+#: The 409 of a DELETE /api/games/{id} of a continued match open at its table.
+STILL_OPEN = ("this match is still open at its table: it can be deleted once everyone "
+              "there has left it")
+
+
+@contextlib.asynccontextmanager
+async def closed_table(hub: Hub, game_id: str) -> AsyncIterator[int]:
+    """Hold the table of ``game_id``, a continued match that ended, closed while it is
+    deleted; yields the game's new fencing number, which the delete is made under. 409 if
+    the table is open: run here, or, with ``--redis``, by another process of the room, the
+    one that holds its lease (``PREFIXowner:ID``, held while the table runs, from before it
+    is made or brought back until its last member leaves it; before, only this process's
+    tables were asked about, and a continued upload open at another process's table was
+    deleted under it). The DELETE takes that lease itself (:meth:`Cluster.hold_closed`),
+    so that no process brings the table back meanwhile (for a client that was at it),
+    and then the game (:meth:`Store.take_game`): a process that brings it back all the
+    same (this one's lease ran out: it was cut off, or paused) raises the fencing number,
+    and the delete, made only under this one, deletes nothing (409). Before, the DELETE
+    only asked who held the lease, and a table brought back between that and the delete
+    ran with its match deleted under it. If Redis does not answer (within
     :data:`OWNER_SECONDS`), 503: the table may be open elsewhere, so nothing is deleted
     (fail safe, as the database not answering is; a rate counted in Redis fails open
-    instead, to each process's own count, which still holds)."""
+    instead, to each process's own count, which still holds). 404: the game is gone."""
     if game_id in hub.tables:
-        return True
-    if hub.cluster is None:
-        return False
-    room = hub.cluster.room
+        raise HTTPException(409, STILL_OPEN)
+    cluster = hub.cluster
+    if cluster is not None:
+        try:
+            held = await asyncio.wait_for(cluster.hold_closed(game_id), OWNER_SECONDS)
+        except Exception as exc:
+            cluster.room.failed("holding a table to delete it", exc)
+            raise HTTPException(503, "cannot tell whether this match is still open at its "
+                                "table (Redis, which says which process runs it, is not "
+                                "answering): nothing was deleted, try again shortly",
+                                headers={"Retry-After": "5"}) from None
+        if not held:
+            raise HTTPException(409, STILL_OPEN)
     try:
-        owner = await asyncio.wait_for(room.owner(game_id), OWNER_SECONDS)
-    except Exception as exc:
-        room.failed("asking which process runs a table", exc)
-        raise HTTPException(503, "cannot tell whether this match is still open at its "
-                            "table (Redis, which says which process runs it, is not "
-                            "answering): nothing was deleted, try again shortly",
-                            headers={"Retry-After": "5"}) from None
-    return owner is not None
+        try:
+            fence = await hub.db(hub.store.take_game, game_id)
+        except StoreError:
+            raise HTTPException(404, "no such game") from None
+        yield fence
+    finally:
+        if cluster is not None:
+            await cluster.let_go(game_id)
 
 
 def client_address(request: Request, unknown: str = "") -> str:

@@ -367,6 +367,38 @@ class Cluster:
             done.set_result(result)
         return result
 
+    async def hold_closed(self, table_id: str) -> bool:
+        """Hold the table ``table_id``, which runs nowhere, so that no process brings it
+        back (``DELETE /api/games/{id}`` of a continued match that ended, from its check to
+        its delete): its lease, taken only if no process holds it (this one neither), and
+        here a restore of it waits (:meth:`_take`) until :meth:`let_go`. False: it runs
+        here or elsewhere, or is being brought back. Before, the DELETE only asked who
+        held the lease, and a process that brought the table back between that and the
+        delete (for a client that was at it) ran it with its match deleted under it."""
+        if table_id in self.hub.tables or table_id in self._taking:
+            return False
+        if not await self.room.hold(table_id):
+            return False
+        if table_id in self.hub.tables or table_id in self._taking:  # (meanwhile, here)
+            await self.room.release(table_id)
+            return False
+        self._taking[table_id] = asyncio.get_running_loop().create_future()
+        return True
+
+    async def let_go(self, table_id: str) -> None:
+        """Let go of a table held by :meth:`hold_closed`: its lease, and the restores of
+        it here that waited, which then find it where it runs (nowhere: deleted)."""
+        done = self._taking.pop(table_id, None)
+        owner: str | None = None
+        try:
+            await self.room.release(table_id)  # (else it runs out: renewed no more)
+            owner = await self.room.owner(table_id)
+        except Exception as exc:
+            self.room.failed("letting go of a table held to delete it", exc)
+        finally:
+            if done is not None and not done.done():
+                done.set_result(owner)
+
     async def relinked(self) -> None:
         """This node hears the room again after its link to Redis was lost: what was
         published to it meanwhile (frames for its clients, take-overs, lobby changes) is

@@ -49,7 +49,7 @@ from spades.server.settings import Settings
 from spades.server.tables import Ended, Table, TableError
 from spades.server.text import names_a_seat
 from spades.server.throttle import TokenBucket
-from spades.store import ConflictError, Store, UserRow, upkeep
+from spades.store import ConflictError, Store, StoreError, UserRow, upkeep
 
 if TYPE_CHECKING:  # several processes need the redis package (the cluster extra) only
     from spades.server.room import Room, SharedJoins, SharedLogins, SharedMisses
@@ -79,7 +79,10 @@ UPLOAD_KEPT = ("upload_cost", "upload_address", "upload_by")
 #: continued upload) is stored, its lease not checked again yet, the table not run nor its
 #: owner answered;
 #: ``rematch_half``: between a rematch's two writes (its id stored with the finished table,
-#: and the new table); ``rematch_made``: both stored, the owner not answered yet.
+#: and the new table); ``rematch_made``: both stored, the owner not answered yet;
+#: ``delete_checked``: a ``DELETE /api/games/{id}`` of a continued match that ended holds
+#: its table closed (its lease and fencing number taken), the match not deleted yet
+#: (tests/server/test_room_races.py).
 #: ``stop:POINT``: pauses itself there (SIGSTOP) instead, as a process cut off from the
 #: others would be, until the test lets it go on (SIGCONT).
 DIE_AT = "SPADES_TEST_DIE_AT"
@@ -115,6 +118,8 @@ class Peers(Protocol):
     async def abandon_stale(self, before: datetime) -> list[str]: ...
     async def reserve(self, table_id: str, wait: bool = False) -> None: ...
     async def claimed(self, table: Table) -> bool: ...
+    async def hold_closed(self, table_id: str) -> bool: ...
+    async def let_go(self, table_id: str) -> None: ...
     def released(self, table: Table) -> None: ...
     def lost_table(self, table: Table, conns: list[Conn]) -> None: ...
     def lobby_changed(self, table: Table, row: dict[str, Any] | None) -> None: ...
@@ -818,9 +823,17 @@ class Hub:
         cleanly abandoned table ``broken``). ``finished``: a finished table is brought
         back too, its match over (with several processes, one whose process stopped while
         people were at it: they see its end, and its owner may ask for a rematch); one that
-        cannot be read is left as it is (False, logged), never set aside."""
+        cannot be read is left as it is (False, logged), never set aside. A game no longer
+        in the store (a continued match its uploader deleted once it ended) is not brought
+        back: False, and nothing set aside (before: "cannot be restored and is set aside",
+        logged as an error, for a row that was not there)."""
         try:
-            fence = await self.db(self.store.take_game, gid)
+            try:
+                fence = await self.db(self.store.take_game, gid)
+            except StoreError:
+                log.info("table %s is no longer in the store (deleted): not brought back",
+                         gid)
+                return False
             stored = await self.db(load_table, self.store, gid, self.settings.chat_history,
                                    finished)
         except FinishedUnreadable as exc:

@@ -274,6 +274,16 @@ class Room:
             return True
         return False
 
+    async def hold(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it, this node neither (``claim`` takes
+        one this node holds again): to do something to a table that no process may bring
+        back meanwhile (``DELETE /api/games/{id}``); let go with :meth:`release`."""
+        if await self.redis.set(self._key("owner", table_id), self.node, nx=True,
+                                px=self.lease_ms):
+            self.owned.add(table_id)
+            return True
+        return False
+
     async def owner(self, table_id: str) -> str | None:
         value = await self.redis.get(self._key("owner", table_id))
         return None if value is None else str(value)

@@ -320,15 +320,21 @@ def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
 
 
 def delete_uploads(store: Store, ids: Collection[str],
-                   counts: UploadCounts | None = None) -> int:
+                   counts: UploadCounts | None = None, fence: int | None = None) -> int:
     """Delete records kept for review and continued uploads that ended (their events,
     chat and players with them); ids that are neither are left alone. How many went.
-    ``counts``: the process's :class:`UploadCounts`, which they are taken off."""
+    ``counts``: the process's :class:`UploadCounts`, which they are taken off. ``fence``:
+    only a game whose fencing number is still that (the deleter took it with
+    :meth:`Store.take_game`; a process that brought its table back since took it after:
+    left alone), its row locked until it is deleted (PostgreSQL)."""
     if not ids:
         return 0
     with store.engine.begin() as conn:
-        found = conn.execute(select(games.c.id, games.c.options).where(
-            games.c.id.in_(list(ids)), _uploads_prunable())).all()
+        query = select(games.c.id, games.c.options).where(games.c.id.in_(list(ids)),
+                                                          _uploads_prunable())
+        if fence is not None:
+            query = query.where(func.coalesce(games.c.fence, 0) == fence).with_for_update()
+        found = conn.execute(query).all()
         gone = [str(g) for g, _ in found]
         if not gone:
             return 0

@@ -22,13 +22,10 @@ codes a rematch follows are capped at 8. Uploads: ``DELETE /api/games/{id}`` del
 the caller's own (a record they uploaded for review, or a match they continued once it has
 ended; 404 for anything else, 401 unsigned), user ids are random up to 2**53 (a new guest
 does not come by an old one's id, nor its uploads), a refused upload spends the rates before
-it is replayed, the 413's ``room`` tells an address only its own count (and everyone's
-total), and a continued match's memory is small (374 hands: 0.56 MB) and bounded by the
-caps. A continued match still going is never served as a record to its uploader (hidden CPU
-hands).
-
-Found and not fixed: the 413's ``room`` says how many records the server keeps for
-everyone (``whose`` "all"): a number, for the page's words.
+it is replayed, the 413's ``room`` tells an address only its own count (and, since, not
+everyone's total either: tests/server/test_review_store.py), and a continued match's memory
+is small (374 hands: 0.56 MB) and bounded by the caps. A continued match still going is
+never served as a record to its uploader (hidden CPU hands).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """What the processes of a room must decide together, not each for itself: a continued
-upload open at another process's table is not deleted under it, and one address's joins
+upload open at another process's table is not deleted under it, nor one brought back there
+while it is being deleted, and one address's joins
 at once at several processes share one burst (their check and count one script in Redis).
 Real processes on a real PostgreSQL and Redis."""
 
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -14,7 +17,7 @@ import pytest
 
 from spades.server.limits import Buckets
 from spades.server.room import SharedJoins, SharedMisses
-from spades.store import Store
+from spades.store import Store, StoreError
 from tests.server.helpers import finished_record, wait_until
 from tests.server.netclient import NetPlayer, Server, card_room, free_port, new_table, step
 from tests.services import PostgresServer, RedisServer
@@ -97,6 +100,89 @@ def test_a_continued_match_open_at_another_process_s_table_is_not_deleted(
             assert gone.status_code == 404, gone.text
             assert "Traceback" not in b.log(), b.log()[-3000:]
         finally:
+            shared.close()
+            store.close()
+
+
+def _stopped(server: Server) -> bool:
+    """Whether ``server``'s process is stopped (SIGSTOP)."""
+    assert server.proc is not None
+    with open(f"/proc/{server.proc.pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] == "T"
+
+
+def test_a_continued_match_brought_back_while_it_is_deleted_is_not_deleted_under_it(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """Ann, connected to c, finished a continued match that a ran; a stops (a deploy) and
+    c is paused a moment. Her DELETE of the match reaches b, which finds the table run
+    nowhere, and is held there (the test hook ``stop:delete_checked`` stops b between its
+    check and its delete). c goes on and brings the finished table back for Ann (she was
+    at it). b goes on: before, it deleted the match under the table c runs (204); now the
+    DELETE holds the table's lease and its fencing number from its check to its delete, so
+    a table brought back meanwhile (here once b's lease ran out, b being stopped) makes it
+    refuse: 409, nothing deleted, the table runs on at c."""
+    import redis
+
+    from spades.server.hub import DIE_AT
+
+    cut = finished_record(100, 11)
+    last = cut["hands"][-1]
+    cut["hands"][-1] = dict(last, plays=last["plays"][:-4])
+    with card_room(3, postgres, redis_server, "delrace", "--bots", "inline", "--cpu-delay",
+                   "0", envs=[{}, {DIE_AT: "stop:delete_checked"}, {}]) as (a, b, c):
+        ann = NetPlayer(c, "Ann")
+        r = httpx.post(a.url + "/api/records", json={"record": cut, "mode": "continue",
+                                                      "seat": 0, "options": {"cpu": "random"}},
+                       headers={"Authorization": f"Bearer {ann.token}"}, timeout=60)
+        assert r.status_code == 200, r.text
+        tid: str = r.json()["table_id"]
+        assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+        for _ in range(2000):
+            if ann.view is not None and ann.view["phase"] == "over":
+                break
+            step([ann])
+        assert ann.view is not None and ann.view["phase"] == "over", ann.view
+        store = Store.open(a.db)
+        shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
+        assert b.proc is not None and c.proc is not None
+        node_c = httpx.get(c.url + "/api/health", timeout=30).json()["node"]
+        pool = ThreadPoolExecutor(1)
+        try:
+            wait_until(lambda: store.game(tid).status == "finished", "the result stored",
+                       seconds=60)
+            lease = _prefix(a) + "owner:" + tid
+            assert shared.get(lease) is not None  # run by a
+            c.proc.send_signal(signal.SIGSTOP)
+            a.stop()  # its leases let go: the finished table runs nowhere now
+            assert shared.get(lease) is None
+            deleting = pool.submit(_delete, b, tid, ann.token)
+            wait_until(lambda: _stopped(b), "b stopped between its check and its delete",
+                       seconds=60)
+            c.proc.send_signal(signal.SIGCONT)  # c brings the finished table back for Ann
+            wait_until(lambda: shared.get(lease) == node_c, "the table run by c",
+                       seconds=60)
+            # Ann at it there again (a fresh snapshot)
+            ann.until(lambda m: m["type"] == "table" and m["table"]["id"] == tid)
+            b.proc.send_signal(signal.SIGCONT)
+            answer = deleting.result(timeout=60)
+            assert answer.status_code == 409, answer.text  # before: 204
+            assert "still open at its table" in answer.json()["detail"], answer.text
+            assert store.game(tid).id == tid  # not deleted
+            assert shared.get(lease) == node_c
+            # Ann leaves; once the table has closed, the match is deleted
+            ann.close()
+            wait_until(lambda: shared.get(lease) is None, "the table's lease let go",
+                       seconds=60)
+            assert _delete(c, tid, ann.token).status_code == 204  # (b would stop again)
+            with pytest.raises(StoreError):
+                store.game(tid)
+            for s in (b, c):
+                assert "Traceback" not in s.log(), s.log()[-3000:]
+        finally:
+            for s in (b, c):  # (never left stopped)
+                if s.proc is not None and s.proc.poll() is None:
+                    s.proc.send_signal(signal.SIGCONT)
+            pool.shutdown(wait=False, cancel_futures=True)
             shared.close()
             store.close()
 

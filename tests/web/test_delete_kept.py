@@ -177,3 +177,27 @@ def test_a_record_kept_for_review_is_deleted_from_the_history_by_keyboard(
     page.locator("#history").get_by_text("No matches yet.").wait_for()
     assert page.evaluate("document.activeElement.id") == "hist-title"
     assert not page.errors, page.errors
+
+
+def test_a_server_full_of_records_is_said_without_how_many_it_keeps(
+        new_page: Any, server: str, tmp_path: Path) -> None:
+    """A server that keeps as many records for review as it may for everyone
+    (``review_uploads``): the 413 said how many it keeps for everyone, and the page said
+    it ("The server keeps 1 record uploaded by everyone, the most it may keep"), to anyone.
+    Now the server says only that it is full and what your address keeps, and so does the
+    page, with the way to make room."""
+    with serving(tmp_path, "--limit", "review_uploads=1") as full:
+        page = new_page()
+        page.goto(full + "#/stats")
+        page.fill("#rec-name", "Fulvia")
+        _kept(page, full, _record(tmp_path, "Ada"))
+        upload(page, full, _record(tmp_path, "Eva"), "review")
+        error = page.locator("#rec-error")
+        error.get_by_role("button", name="Go to the records you kept").wait_for()
+        said = error.inner_text()
+        assert said.startswith("No room to keep this record for review. The server keeps as "
+                               "many records uploaded by everyone as it may. Your address "
+                               "keeps 1 record uploaded (1 of them yours). Delete some of "
+                               "yours to make room (each has a Delete button in your match "
+                               "history, above)."), said
+        assert "review_uploads" not in said, said

@@ -1268,7 +1268,10 @@ class App {
           ? `You keep ${records(room.kept)} uploaded, the most one address may keep: delete some to make room (each has a Delete button in your match history, above).`
           : `Your address keeps ${records(room.kept)} uploaded${mine ? ` (${mine} of them yours)` : ""}, the most one address may keep: ${yours}`;
       } else {
-        reason = `The server keeps ${records(room.kept)} uploaded by everyone, the most it may keep: ${yours}`;
+        // (how many the server keeps for everyone is not said: only that it is full, and
+        // what your address keeps)
+        const ours = room.kept > 0 ? ` Your address keeps ${records(room.kept)} uploaded${mine ? ` (${mine} of them yours)` : ""}${room.most > 0 ? `, of the ${room.most} one address may keep` : ""}.` : "";
+        reason = `The server keeps as many records uploaded by everyone as it may.${ours} ${yours.replace(/^./, (c) => c.toUpperCase())}`;
       }
       if (room.cost > 1) reason += ` This record counts as ${room.cost} (a record counts once for each 100 KB begun).`;
       if (room.unopened_days > 0) pruned = ` The server deletes a record kept for review that nobody opens (downloads, or looks at its score sheet) for ${plural(room.unopened_days, "day")}.`;
