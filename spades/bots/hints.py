@@ -120,7 +120,7 @@ def explain(obs: Observation, action: int, names: Sequence[str] | None = None) -
             if obs.rules.bidding == "standard":
                 return "This is the only bid allowed here."
             return f"{obs.rules.bidding.capitalize()} bidding leaves only this bid."
-        return f"The {card_name(action)} is your only legal card."
+        return f"Play the {card_name(action)}: it is the only card you may play."
     if action == LOOK:
         return "Look at your cards: at this score a Blind Nil is not worth the risk."
     if action == BLIND_NIL:

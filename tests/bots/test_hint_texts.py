@@ -403,3 +403,24 @@ def test_spades_hint_of_a_record_after_a_broken_nil(tmp_path: Path,
         assert main(["hint", str(record)]) == 0
         text = capsys.readouterr().out
         assert "Hint: Play the " in text and "your Nil is broken" in text, text
+
+
+def test_a_single_legal_card_is_said_in_one_wording() -> None:
+    """A player's report: the hint said the same thing two ways, "is your only legal card"
+    and "it is the only card you may play". One wording, the latter, wherever it is said
+    (the page's own hint, spades/web/static/js/hint.js, says it too)."""
+    clubs = " ".join(r + "C" for r in "3456789TJQKA")
+    match = Match(profile("cardems"), dealer=3)
+    match.deal(_deal({0: "2H", 1: "3S", 2: "5H " + clubs}, no_hearts=1))
+    for bid in (3, 4, 4, 2):
+        match.apply(NIL + bid)
+    match.apply(parse_card("2H"))  # North leads a heart, East trumps: South's one heart
+    match.apply(parse_card("3S"))
+    obs = match.observation(2)
+    assert list(obs.legal_actions) == [parse_card("5H")]
+    reason = explain(obs, parse_card("5H"))
+    assert reason == "Play the five of hearts: it is the only card you may play."
+    assert hint(obs).reason == reason
+    js = Path(__file__).resolve().parents[2] / "spades/web/static/js/hint.js"
+    assert "it is the only card you may play" in js.read_text()
+    assert "only legal card" not in reason
