@@ -317,6 +317,17 @@ class ExpertBot:
             best = self._prefer(candidates, values, best, candidates.index(default))
         return candidates[best]
 
+    def bid_without_nil(self, obs: Observation) -> int:
+        """The bid this bot would choose at ``obs`` (a turn to bid) were Nil not allowed
+        (the hints' choice when they do not suggest the Nil the search prefers)."""
+        check_turn(obs)
+        legal = tuple(a for a in obs.legal_actions if a != NIL)
+        if len(legal) == 1:
+            return legal[0]
+        self._models = (self._tendencies.models(obs, self.read_spread) if self.adapt
+                        else None)
+        return self._bid(obs, legal)
+
     def _rescore_bids(self, obs: Observation, candidates: list[int], default: int) -> list[float]:
         """Mean utility of each candidate bid, number bids scored on one play-out per deal.
 

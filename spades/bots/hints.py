@@ -86,7 +86,39 @@ def hint(obs: Observation, worlds: int = HINT_WORLDS, seed: int = 0,
         raise TypeError(f"seed: must be a whole number, not {seed!r}"[:200])
     bot = ExpertBot(number, worlds=worlds)
     action = nil_duck(obs, bot.act(obs))
+    if action == NIL and _ace_king(obs) is not None and not _nil_needed(obs):
+        # the search's play-outs make a Nil with an ace-king far too often (their
+        # opponents hardly attack it); a person is not told to bid one but when the side
+        # needs it: then the best number bid instead
+        action = bot.bid_without_nil(obs)
     return Hint(action, explain(obs, action, names))
+
+
+def _ace_king(obs: Observation) -> int | None:
+    """The side suit (not spades) in which the seat holds both the ace and the king, under
+    standard bidding (where Nil is a choice), else None: a Nil with these two cards is lost
+    whenever the suit is led once the lower ones are gone, unless both can be discarded."""
+    hand = obs.hand or 0
+    if obs.rules.bidding != "standard":
+        return None
+    for suit in range(3):
+        if hand >> (suit * 13 + 12) & 1 and hand >> (suit * 13 + 11) & 1:
+            return suit
+    return None
+
+
+def _nil_needed(obs: Observation) -> int:
+    """The points the seat's side is behind when only a Nil is likely to catch up: at least
+    a Nil's worth behind the leading side, in a one-hand match or with that side a Nil's
+    worth or less from the target (else 0)."""
+    rules = obs.rules
+    leader = max(obs.scores)
+    behind = leader - obs.scores[obs.my_side]
+    if behind < rules.nil_points:
+        return 0
+    if rules.one_hand or leader >= rules.target - rules.nil_points:
+        return behind
+    return 0
 
 
 def nil_duck(obs: Observation, action: int) -> int:
@@ -120,7 +152,7 @@ def explain(obs: Observation, action: int, names: Sequence[str] | None = None) -
             if obs.rules.bidding == "standard":
                 return "This is the only bid allowed here."
             return f"{obs.rules.bidding.capitalize()} bidding leaves only this bid."
-        return f"The {card_name(action)} is your only legal card."
+        return f"Play the {card_name(action)}: it is the only card you may play."
     if action == LOOK:
         return "Look at your cards: at this score a Blind Nil is not worth the risk."
     if action == BLIND_NIL:
@@ -154,6 +186,16 @@ def _explain_bid(obs: Observation, action: int, who: list[str]) -> str:
             spades = (hand & SPADE_MASK).bit_count()
             return (f"Bid Nil: Whiz allows only Nil or your {spades} spades, and Nil is "
                     "the better contract here.")
+        top = _ace_king(obs)
+        if top is not None:
+            behind = _nil_needed(obs)
+            held = f"your ace and king of {SUIT_NAMES[top]}"
+            if behind:
+                return (f"Bid Nil: {held} make it a long shot, but your side is {behind} "
+                        f"points behind and needs the {rules.nil_points} a Nil is worth "
+                        "to catch up.")
+            return (f"Bid Nil: a risky bid, as {held} take a trick whenever "
+                    f"{SUIT_NAMES[top]} are led after your lower ones are gone.")
         risk = nil_risk(hand, rules)
         return (f"Bid Nil: few high cards (about {est:.1f} likely tricks) and "
                 f"{'no' if risk < 1 else 'few'} dangerous ones, so taking no trick is realistic.")

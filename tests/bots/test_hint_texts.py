@@ -403,3 +403,63 @@ def test_spades_hint_of_a_record_after_a_broken_nil(tmp_path: Path,
         assert main(["hint", str(record)]) == 0
         text = capsys.readouterr().out
         assert "Hint: Play the " in text and "your Nil is broken" in text, text
+
+
+def test_a_single_legal_card_is_said_in_one_wording() -> None:
+    """A player's report: the hint said the same thing two ways, "is your only legal card"
+    and "it is the only card you may play". One wording, the latter, wherever it is said
+    (the page's own hint, spades/web/static/js/hint.js, says it too)."""
+    clubs = " ".join(r + "C" for r in "3456789TJQKA")
+    match = Match(profile("cardems"), dealer=3)
+    match.deal(_deal({0: "2H", 1: "3S", 2: "5H " + clubs}, no_hearts=1))
+    for bid in (3, 4, 4, 2):
+        match.apply(NIL + bid)
+    match.apply(parse_card("2H"))  # North leads a heart, East trumps: South's one heart
+    match.apply(parse_card("3S"))
+    obs = match.observation(2)
+    assert list(obs.legal_actions) == [parse_card("5H")]
+    reason = explain(obs, parse_card("5H"))
+    assert reason == "Play the five of hearts: it is the only card you may play."
+    assert hint(obs).reason == reason
+    js = Path(__file__).resolve().parents[2] / "spades/web/static/js/hint.js"
+    assert "it is the only card you may play" in js.read_text()
+    assert "only legal card" not in reason
+
+
+def _seed8_ace_king_position(scores: tuple[int, int] = (0, 0)) -> Observation:
+    """Hand 1 of ``spades play --seed 8`` dealt by East: South bids first holding the ace,
+    king, eight, four and three of diamonds, the ace, ten, six and four of clubs, the seven
+    and five of hearts, the eight and six of spades; the sides' scores ``scores``."""
+    from spades.tui.game import deal_masks
+
+    match = Match(profile("cardems"), dealer=1)
+    match.deal(deal_masks(match, 8))
+    match.scores = list(scores)
+    assert match.current_player == 2
+    obs = match.observation(2)
+    assert obs.hand == _mask("AD KD 8D 4D 3D AC TC 6C 4C 7H 5H 8S 6S")
+    return obs
+
+
+def test_no_nil_hint_with_an_ace_king_of_a_side_suit() -> None:
+    """A player's report: the hint suggested Nil on a hand holding the ace and king of
+    diamonds. The search's play-outs made this Nil 71 times in 80 (their opponents hardly
+    attack a Nil); a person is told the best number bid instead, at an even score."""
+    obs = _seed8_ace_king_position()
+    got = hint(obs)
+    assert got.action != NIL, got
+    assert NIL < got.action <= NIL + 4, got
+    assert not got.reason.startswith("Bid Nil"), got
+
+
+def test_a_nil_with_an_ace_king_is_hinted_only_when_the_side_needs_it() -> None:
+    """Far behind with the opponents near the target (500), a Nil may be the side's only
+    way back: then the hint may say Nil, and its reason says why, naming the ace-king."""
+    obs = _seed8_ace_king_position((180, 450))  # South's side (North-South) is side 0
+    got = hint(obs)
+    assert got.action == NIL, got
+    assert got.reason == ("Bid Nil: your ace and king of diamonds make it a long shot, but "
+                          "your side is 270 points behind and needs the 100 a Nil is worth "
+                          "to catch up.")
+    assert explain(_seed8_ace_king_position(), NIL).startswith(
+        "Bid Nil: a risky bid, as your ace and king of diamonds take a trick")
