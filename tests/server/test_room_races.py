@@ -42,6 +42,26 @@ def _delete(server: Server, game_id: str, token: str) -> httpx.Response:
                         headers={"Authorization": f"Bearer {token}"})
 
 
+def _continue_to_the_end(server: Server, ann: NetPlayer) -> str:
+    """Ann uploads a finished match cut four cards before its end to ``server``, to continue
+    it, sits down and plays it to its end (she stays at its table): the table's id."""
+    cut = finished_record(100, 11)
+    last = cut["hands"][-1]
+    cut["hands"][-1] = dict(last, plays=last["plays"][:-4])
+    r = httpx.post(server.url + "/api/records", json={"record": cut, "mode": "continue",
+                                                       "seat": 0, "options": {"cpu": "random"}},
+                   headers={"Authorization": f"Bearer {ann.token}"}, timeout=60)
+    assert r.status_code == 200, r.text
+    tid: str = r.json()["table_id"]
+    assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
+    for _ in range(2000):
+        if ann.view is not None and ann.view["phase"] == "over":
+            break
+        step([ann])
+    assert ann.view is not None and ann.view["phase"] == "over", ann.view
+    return tid
+
+
 def test_a_continued_match_open_at_another_process_s_table_is_not_deleted(
         postgres: PostgresServer, redis_server: RedisServer) -> None:
     """Ann continues an upload at a, and plays it to its end; she is still at its table
@@ -51,23 +71,10 @@ def test_a_continued_match_open_at_another_process_s_table_is_not_deleted(
     once she has left the table, 204 at b."""
     import redis
 
-    cut = finished_record(100, 11)
-    last = cut["hands"][-1]
-    cut["hands"][-1] = dict(last, plays=last["plays"][:-4])
     with card_room(2, postgres, redis_server, "delopen", "--bots", "inline", "--cpu-delay",
                    "0", users=True) as (a, b):
         ann = NetPlayer(a, "Ann")
-        r = httpx.post(a.url + "/api/records", json={"record": cut, "mode": "continue",
-                                                      "seat": 0, "options": {"cpu": "random"}},
-                       headers={"Authorization": f"Bearer {ann.token}"}, timeout=60)
-        assert r.status_code == 200, r.text
-        tid: str = r.json()["table_id"]
-        assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
-        for _ in range(2000):
-            if ann.view is not None and ann.view["phase"] == "over":
-                break
-            step([ann])
-        assert ann.view is not None and ann.view["phase"] == "over", ann.view
+        tid = _continue_to_the_end(a, ann)
         store = Store.open(a.db)
         shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
         try:
@@ -125,23 +132,10 @@ def test_a_continued_match_brought_back_while_it_is_deleted_is_not_deleted_under
 
     from spades.server.hub import DIE_AT
 
-    cut = finished_record(100, 11)
-    last = cut["hands"][-1]
-    cut["hands"][-1] = dict(last, plays=last["plays"][:-4])
     with card_room(3, postgres, redis_server, "delrace", "--bots", "inline", "--cpu-delay",
                    "0", envs=[{}, {DIE_AT: "stop:delete_checked"}, {}]) as (a, b, c):
         ann = NetPlayer(c, "Ann")
-        r = httpx.post(a.url + "/api/records", json={"record": cut, "mode": "continue",
-                                                      "seat": 0, "options": {"cpu": "random"}},
-                       headers={"Authorization": f"Bearer {ann.token}"}, timeout=60)
-        assert r.status_code == 200, r.text
-        tid: str = r.json()["table_id"]
-        assert ann.request({"type": "join", "table_id": tid})["type"] == "ack"
-        for _ in range(2000):
-            if ann.view is not None and ann.view["phase"] == "over":
-                break
-            step([ann])
-        assert ann.view is not None and ann.view["phase"] == "over", ann.view
+        tid = _continue_to_the_end(a, ann)
         store = Store.open(a.db)
         shared = redis.Redis.from_url(redis_server.url, decode_responses=True)
         assert b.proc is not None and c.proc is not None

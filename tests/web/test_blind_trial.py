@@ -142,20 +142,28 @@ def test_the_owner_hears_the_places_kept_at_a_rematch(new_page: Any, server: str
     assert not olga.errors and not fred.errors, (olga.errors, fred.errors)
 
 
-def test_w_behind_the_summary_says_the_next_hand_is_dealt(new_page: Any) -> None:
-    """With the hand's summary kept until put away (Settings: 0 seconds), the next hand's
-    deal and bids are said as they come; W then said "Waiting for the next deal.", against
-    what had just been heard. It says the next hand is dealt and how to go on to it."""
+def _to_the_first_summary(new_page: Any, name: str) -> tuple[Any, Speech]:
+    """``name`` plays hand 1 of a game93 match by the hints, with the hand's summary kept
+    until put away (Settings: 0 seconds), until that summary is up: the page and what it
+    said from the start."""
     page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
-    start_quick_match(page, "Blindwait", profile="game93", one_hand=False)
+    start_quick_match(page, name, profile="game93", one_hand=False)
     heard = Speech(page)
-    for _ in range(20):  # hand 1, by the hints, until its summary is up
+    for _ in range(20):
         page.wait_for_function("spadesApp.table.summaryShown()"
                                " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
                                timeout=30000)
         if page.evaluate("spadesApp.table.summaryShown()"):
             break
         take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    return page, heard
+
+
+def test_w_behind_the_summary_says_the_next_hand_is_dealt(new_page: Any) -> None:
+    """With the hand's summary kept until put away (Settings: 0 seconds), the next hand's
+    deal and bids are said as they come; W then said "Waiting for the next deal.", against
+    what had just been heard. It says the next hand is dealt and how to go on to it."""
+    page, heard = _to_the_first_summary(new_page, "Blindwait")
     heard.wait_for("Hand 2:")  # the next deal is said as it comes
     page.wait_for_function("spadesApp.table.view.current_player < 0")
     page.keyboard.press("j")
@@ -504,16 +512,7 @@ def test_a_turn_held_behind_the_summary_is_told(new_page: Any) -> None:
     bids were said as they came, up to the bid before hers, and then nothing: her turn waited
     behind the summary, unsaid, until she thought of pressing Escape (a sighted player sees
     the summary's Next deal button). It is told once, when it comes, with the way on."""
-    page = new_page(settings=json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0}))
-    start_quick_match(page, "Blindheld", profile="game93", one_hand=False)
-    heard = Speech(page)
-    for _ in range(20):  # hand 1, by the hints, until its summary is up
-        page.wait_for_function("spadesApp.table.summaryShown()"
-                               " || (spadesApp.table.view && spadesApp.table.turnKey !== null)",
-                               timeout=30000)
-        if page.evaluate("spadesApp.table.summaryShown()"):
-            break
-        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+    page, heard = _to_the_first_summary(new_page, "Blindheld")
     page.wait_for_function("""() => spadesApp.table.queue.some(m => m.event && m.turn
       && m.turn.seat === spadesApp.table.mySeat)""", timeout=30000)
     told = heard.wait_for("behind the hand's summary", timeout=5)["text"]
