@@ -2812,6 +2812,9 @@ export class TableView {
     const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
       : `Your hand, ${plural(cards.length, "card")}${myPlay ? `, ${legal.size} playable` : ""}`;
     hand.setAttribute("aria-label", label);
+    // a spectator's hand is an empty list: no Tab stop of its own (J and the page's arrival
+    // go to the table's heading instead), a player's again once they sit down
+    hand.tabIndex = this.isPlayer ? 0 : -1;
     if (v.hand === null && !hand.querySelector(".facedown-note")) {
       hand.append(h("p", { class: "facedown-note", "aria-hidden": "true" }, this.isPlayer ? "Cards face down" : "Watching"));
     } else if (v.hand !== null) {
