@@ -1785,7 +1785,10 @@ export class TableView {
     this.renderRemoved(amOwner);
     const title = this.el.querySelector("#waiting-title");
     if (title) title.textContent = t.name || "A table"; // the owner's words: text only
-    const info = clear(this.el.querySelector("#waiting-info"));
+    const infoBox = this.el.querySelector("#waiting-info");
+    // the invite link's field or Copy button with the focus: redrawn, it keeps it
+    const infoHeld = infoBox.contains(document.activeElement) ? document.activeElement.id || null : null;
+    const info = clear(infoBox);
     const o = t.options;
     const cpu = o.cpu ? `${o.cpu[0].toUpperCase()}${o.cpu.slice(1)} CPU players` : null;
     const chosen = [this.rulesText(), `${t.seats.length} players`,
@@ -1796,8 +1799,16 @@ export class TableView {
       h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
       ...(this.rules && this.rules.deck_words ? [h("p", { id: "waiting-deck" }, this.rules.deck_words)] : []),
       ...(t.partners && t.partners.length ? [h("p", { id: "partners" }, this.partnersText())] : []),
-      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
-        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
+      // the link as an address to copy, named for what it is (a link named by its address
+      // was spelled out by a screen reader, character by character)
+      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite)),
+        h("p", { class: "invite-row" },
+          h("label", { for: "invite-link" }, "Invite link (copy it for a friend):"), " ",
+          h("input", { type: "text", id: "invite-link", class: "invite-link", readonly: true,
+            value: this.inviteAddress(t.invite), onfocus: (e) => e.target.select() }), " ",
+          h("button", { type: "button", id: "invite-copy", onclick: () => this.copyInvite(t.invite) },
+            "Copy the invite link"))] : []));
+    if (infoHeld) { const back = info.querySelector(`#${infoHeld}`); if (back) back.focus({ preventScroll: true }); }
     const optionsForm = this.el.querySelector("#table-options");
     if (optionsForm) {
       optionsForm.hidden = !amOwner;
@@ -2705,6 +2716,22 @@ export class TableView {
       if (back && document.contains(back)) back.focus(); else this.focusBid();
     });
     return dlg;
+  }
+
+  /** The address that joins the table by its invite code. */
+  inviteAddress(code) { return `${location.origin}/#/join/${code}`; }
+
+  /** Copy the invite link; where the page may not (no clipboard: a page not served over
+   * HTTPS, say), the address is selected in its field for the keyboard's copy. */
+  copyInvite(code) {
+    const field = this.el && this.el.querySelector("#invite-link");
+    const selected = () => {
+      if (field) { field.focus(); field.select(); }
+      this.say("The invite link could not be copied here: it is selected, copy it with Control+C (Command+C on a Mac).");
+    };
+    const clip = navigator.clipboard;
+    if (!clip || !clip.writeText) { selected(); return; }
+    clip.writeText(this.inviteAddress(code)).then(() => this.say("Invite link copied: paste it to a friend."), selected);
   }
 
   focusHand() {
