@@ -55,6 +55,7 @@ from spades.server.limits import (
     check_upload,
     client_limits,
     close_socket,
+    how_many,
     record_cost,
     replay_cost,
     retry_after,
@@ -1668,15 +1669,18 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         s = hub.settings
         wait = hub.chat_address_buckets.wait(conn.address) if conn.address else 0.0
         if wait > 0:  # each line is a row kept while its table lives
-            raise TableError("rate_limit", f"chat: at most {s.chat_address_rate:g} lines a "
-                             "second from your address, all its players together: try "
+            raise TableError("rate_limit", "chat: at most "
+                             f"{how_many(s.chat_address_rate, 'line')} a second from your address, "
+                             "all its players together: try "
                              f"again in {retry_after(wait)} s")
         if not hub.chat_buckets.take(conn.user_id):
-            raise TableError("rate_limit", f"chat: at most {s.chat_rate:g} lines a second "
-                             "from you, all your connections together")
+            raise TableError("rate_limit", "chat: at most "
+                             f"{how_many(s.chat_rate, 'line')} a second from you, "
+                             "all your connections together")
         if not hub.table_chat_buckets.take(table.id):
             raise TableError("rate_limit", f"chat: this table takes at most "
-                             f"{s.table_chat_rate:g} lines a second from everyone; wait a moment")
+                             f"{how_many(s.table_chat_rate, 'line')} a second from everyone; "
+                             "wait a moment")
         if conn.address:
             hub.chat_address_buckets.take(conn.address)
         async with table.lock:  # kept before anyone sees it, in the order it is shown

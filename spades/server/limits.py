@@ -69,6 +69,12 @@ class Buckets:
         return len(self._buckets)
 
 
+def how_many(n: float, noun: str) -> str:
+    """``n`` and its noun, plural unless ``n`` is 1: "1 line", "2 lines", "0.5 lines"
+    (before, "at most 1 lines a second")."""
+    return f"{n:g} {noun}{'' if n == 1 else 's'}"
+
+
 def retry_after(seconds: float) -> str:
     """A ``Retry-After`` header value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
@@ -395,13 +401,15 @@ class HintGate:
                              "a moment")
         b = self.buckets.get(user_id)
         if b.wait() > 0:
-            raise TableError("rate_limit", f"at most {s.hint_rate:g} hints a second: try "
+            raise TableError("rate_limit", "at most "
+                             f"{how_many(s.hint_rate, 'hint')} a second: try "
                              f"again in {retry_after(b.wait())} s")
         if address:
             wait = self.address_buckets.wait(address)
             if wait > 0:
-                raise TableError("rate_limit", f"at most {s.hint_address_rate:g} hints a "
-                                 "second from your address, all its players together: try "
+                raise TableError("rate_limit", "at most "
+                                 f"{how_many(s.hint_address_rate, 'hint')} a second from your address, "
+                                 "all its players together: try "
                                  f"again in {retry_after(wait)} s")
             self.address_buckets.take(address)
             self.addresses[address] = self.addresses.get(address, 0) + 1

@@ -383,6 +383,35 @@ def test_chat_and_joins_are_rate_limited_per_user_and_chat_per_table(
     assert len(lines) == 5, lines
 
 
+def test_the_chat_rate_refusals_say_line_or_lines(make: Callable[..., TestClient]) -> None:
+    """The refusal said "at most 1 lines a second": now "1 line", "2 lines" (the code,
+    rate_limit, is kept)."""
+    client = make(chat_rate=1, chat_burst=1, table_chat_rate=2, table_chat_burst=2)
+    ann = Player(client, "Ann")
+    assert create(ann)["type"] == "ack"
+    tid = ann.table["id"] if ann.table else ""
+    bob = Player(client, "Bob")
+    assert bob.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    said = [ann.request({"type": "chat", "text": f"hi {i}"}) for i in range(2)]
+    assert said[0]["type"] == "ack" and said[1]["code"] == "rate_limit", said
+    assert said[1]["message"] == ("chat: at most 1 line a second from you, all your "
+                                  "connections together"), said
+    cat = Player(client, "Cat")
+    assert cat.request({"type": "join", "table_id": tid, "role": "spectator"})["type"] == "ack"
+    # Ann's line and Bob's take the table's burst of 2
+    said = [bob.request({"type": "chat", "text": "hi"}), cat.request({"type": "chat",
+                                                                      "text": "hi"})]
+    assert said[0]["type"] == "ack" and said[1]["code"] == "rate_limit", said
+    assert said[1]["message"] == ("chat: this table takes at most 2 lines a second from "
+                                  "everyone; wait a moment"), said
+
+
+def test_how_many_says_one_thing_or_many() -> None:
+    from spades.server.limits import how_many
+    assert [how_many(n, "hint") for n in (1, 1.0, 2, 0.5, 0)] == [
+        "1 hint", "1 hint", "2 hints", "0.5 hints", "0 hints"]
+
+
 def test_the_spectator_cap_counts_people_not_connections(
         make: Callable[..., TestClient]) -> None:
     """One guest watching from three connections takes one of three places (before: all

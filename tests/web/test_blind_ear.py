@@ -153,3 +153,35 @@ def test_a_spectator_lands_on_the_tables_heading_not_an_empty_hand(
     watcher.wait_for_function("document.activeElement && document.activeElement.id === 'table-title'")
     assert watcher.evaluate("document.activeElement.textContent") == "Spectator ear table"
     assert not watcher.errors, watcher.errors
+
+
+def test_a_spectators_tab_does_not_stop_on_the_empty_hand(new_page: Any, server: str) -> None:
+    """A spectator's Tab stopped on an empty list, "Spectating: no hand" (the hand, which a
+    spectator does not have): now it goes by; J still goes to the table's heading."""
+    host = new_page()
+    create_cpu_table(host, server, "Tabhost", table_name="Spectator tab table")
+    wait_my_turn_or_over(host)
+    table = host.evaluate("spadesApp.table.id")
+    watcher = new_page()
+    watcher.goto(f"{server}#/watch/{table}")
+    watcher.fill("#table-name", "Tabwatcher")
+    watcher.keyboard.press("Enter")
+    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    watcher.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'table-title'")
+    stops = []
+    for _ in range(40):  # from the heading on, through the hand's section and past it
+        watcher.keyboard.press("Tab")
+        stops.append(watcher.evaluate("document.activeElement.id"))
+        if stops[-1] == "leave-btn":
+            break
+    assert "play-btn" in stops or "hint-btn" in stops or "sheet-btn" in stops, stops
+    assert "hand" not in stops, stops
+    watcher.focus("#chat-log")
+    watcher.keyboard.press("j")
+    watcher.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'table-title'")
+    # the host's hand is still a Tab stop
+    host.focus("#table-title")
+    tab_to(host, "hand", presses=20)
+    assert not watcher.errors, watcher.errors

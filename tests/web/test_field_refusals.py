@@ -1,7 +1,7 @@
 """The server writes many refusals for scripts with the name of a field first: the record
 upload's ("record: hand 1, bid 1: …", "record: rules: name: …"), the table options'
 ("first_dealer: must be a seat from 0 to 3", "profile: unknown …", "bag_limit: …"), the
-chat's rate ("chat: at most 1 lines a second from you, …"), a message's field as pydantic
+chat's rate ("chat: at most 1 line a second from you, …"), a message's field as pydantic
 names it ("chat.text: String should have …"). The page made a sentence of them by a capital
 letter alone: "Record: hand 1, …", "First_dealer: must be …", and said "Refused: chat: at
 most …"; a screen reader read the field's name as a word of its own. Now the names are words
@@ -37,8 +37,8 @@ SENTENCES = {
                                              "one_hand: true.",
     "join: give the table's table_id or its invite code":
         "The join: give the table's table_id or its invite code.",
-    "chat: at most 1 lines a second from you, all your connections together":
-        "The chat: at most 1 lines a second from you, all your connections together.",
+    "chat: at most 1 line a second from you, all your connections together":
+        "The chat: at most 1 line a second from you, all your connections together.",
     "chat.text: String should have at most 300 characters":
         "The text of the chat: string should have at most 300 characters.",
     "mode: Input should be 'review' or 'continue'":

@@ -4,9 +4,10 @@ players, timer and privacy."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from tests.web.helpers import create_private_table, wait_table_opened
+from tests.web.helpers import Speech, create_private_table, join_by_invite, wait_table_opened
 
 
 def test_the_waiting_room_names_the_table_and_every_option_chosen(new_page: Any,
@@ -49,3 +50,32 @@ def test_the_waiting_room_says_which_cards_leave_the_deck(new_page: Any, server:
     said = page.text_content("#waiting-deck")
     assert said == deck_sentence(profile("race400", players=3)), said
     assert said == "The two of clubs is removed so that the deck divides evenly: 51 cards, 17 each."
+
+
+def test_the_invite_link_is_named_for_what_it_is(new_page: Any, server: str,
+                                                axe_source: str) -> None:
+    """The waiting room's invite link was a link named by its address, which a screen reader
+    spelled out character by character: now the address is in a field named "Invite link
+    (copy it for a friend)" (its visible label), with a "Copy the invite link" button."""
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    speech = Speech(page)
+    code = create_private_table(page, server, "Ivy Invitelink", "Invite link table", "cardems")
+    field = page.get_by_role("textbox", name="Invite link (copy it for a friend)")
+    assert field.input_value() == f"{server.rstrip('/')}/#/join/{code}"
+    assert page.get_by_role("link", name=re.compile("http")).count() == 0
+    copy = page.get_by_role("button", name="Copy the invite link")
+    copy.click()
+    speech.wait_for("Invite link copied")
+    assert page.evaluate("navigator.clipboard.readText()") == field.input_value()
+    page.add_script_tag(content=axe_source)
+    found = page.evaluate("""async () => {
+      const r = await axe.run(document.getElementById('waiting-info'), { runOnly: { type: 'rule',
+        values: ['label-content-name-mismatch', 'label', 'link-name', 'button-name'] } });
+      return r.violations.map(v => v.id); }""")
+    assert found == [], found
+    # the room redrawn (a friend sits down): the focus stays on the button
+    copy.focus()
+    join_by_invite(page, new_page(), server, code, "Ike Invitee")
+    assert page.evaluate("document.activeElement.id") == "invite-copy"
+    assert not page.errors, page.errors

@@ -75,7 +75,7 @@ const FIELD = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*): (?=\S)/;
 
 /** A reason that puts the name of a field first, as the server writes them for scripts
  * ("record: hand 1, bid 2: …", "record: rules: players: …", "first_dealer: must be …",
- * "chat: at most 1 lines a second …", a message's field as pydantic names it, "chat.text:
+ * "chat: at most 1 line a second …", a message's field as pydantic names it, "chat.text:
  * …"), with the names in words, the outermost last: "the record: hand 1, bid 2: …", "the
  * number of players of the rules of the record: …", "the first dealer: must be …", "the
  * chat: …", "the text of the chat: …". Before, the page's sentence began with the name

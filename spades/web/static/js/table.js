@@ -1785,7 +1785,10 @@ export class TableView {
     this.renderRemoved(amOwner);
     const title = this.el.querySelector("#waiting-title");
     if (title) title.textContent = t.name || "A table"; // the owner's words: text only
-    const info = clear(this.el.querySelector("#waiting-info"));
+    const infoBox = this.el.querySelector("#waiting-info");
+    // the invite link's field or Copy button with the focus: redrawn, it keeps it
+    const infoHeld = infoBox.contains(document.activeElement) ? document.activeElement.id || null : null;
+    const info = clear(infoBox);
     const o = t.options;
     const cpu = o.cpu ? `${o.cpu[0].toUpperCase()}${o.cpu.slice(1)} CPU players` : null;
     const chosen = [this.rulesText(), `${t.seats.length} players`,
@@ -1796,8 +1799,16 @@ export class TableView {
       h("p", { id: "waiting-rules" }, `Rules: ${chosen.filter(Boolean).join(", ")}.`),
       ...(this.rules && this.rules.deck_words ? [h("p", { id: "waiting-deck" }, this.rules.deck_words)] : []),
       ...(t.partners && t.partners.length ? [h("p", { id: "partners" }, this.partnersText())] : []),
-      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite), " — or share this link: ",
-        h("a", { href: `#/join/${t.invite}` }, `${location.origin}/#/join/${t.invite}`))] : []));
+      // the link as an address to copy, named for what it is (a link named by its address
+      // was spelled out by a screen reader, character by character)
+      ...(t.invite ? [h("p", {}, "Invite code: ", h("strong", { class: "invite" }, t.invite)),
+        h("p", { class: "invite-row" },
+          h("label", { for: "invite-link" }, "Invite link (copy it for a friend):"), " ",
+          h("input", { type: "text", id: "invite-link", class: "invite-link", readonly: true,
+            value: this.inviteAddress(t.invite), onfocus: (e) => e.target.select() }), " ",
+          h("button", { type: "button", id: "invite-copy", onclick: () => this.copyInvite(t.invite) },
+            "Copy the invite link"))] : []));
+    if (infoHeld) { const back = info.querySelector(`#${infoHeld}`); if (back) back.focus({ preventScroll: true }); }
     const optionsForm = this.el.querySelector("#table-options");
     if (optionsForm) {
       optionsForm.hidden = !amOwner;
@@ -2707,6 +2718,22 @@ export class TableView {
     return dlg;
   }
 
+  /** The address that joins the table by its invite code. */
+  inviteAddress(code) { return `${location.origin}/#/join/${code}`; }
+
+  /** Copy the invite link; where the page may not (no clipboard: a page not served over
+   * HTTPS, say), the address is selected in its field for the keyboard's copy. */
+  copyInvite(code) {
+    const field = this.el && this.el.querySelector("#invite-link");
+    const selected = () => {
+      if (field) { field.focus(); field.select(); }
+      this.say("The invite link could not be copied here: it is selected, copy it with Control+C (Command+C on a Mac).");
+    };
+    const clip = navigator.clipboard;
+    if (!clip || !clip.writeText) { selected(); return; }
+    clip.writeText(this.inviteAddress(code)).then(() => this.say("Invite link copied: paste it to a friend."), selected);
+  }
+
   focusHand() {
     const hand = this.el && this.el.querySelector("#hand");
     if (!hand) return;
@@ -2812,6 +2839,9 @@ export class TableView {
     const label = v.hand === null ? (this.isPlayer ? "Your hand, face down" : "Spectating: no hand")
       : `Your hand, ${plural(cards.length, "card")}${myPlay ? `, ${legal.size} playable` : ""}`;
     hand.setAttribute("aria-label", label);
+    // a spectator's hand is an empty list: no Tab stop of its own (J and the page's arrival
+    // go to the table's heading instead), a player's again once they sit down
+    hand.tabIndex = this.isPlayer ? 0 : -1;
     if (v.hand === null && !hand.querySelector(".facedown-note")) {
       hand.append(h("p", { class: "facedown-note", "aria-hidden": "true" }, this.isPlayer ? "Cards face down" : "Watching"));
     } else if (v.hand !== null) {
