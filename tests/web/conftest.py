@@ -8,6 +8,7 @@ skipped with that reason (``scripts/test`` installs it).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -168,8 +169,14 @@ def axe_source() -> str:
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("axe-core is not installed and npm is missing (cd tests/web && npm install)")
-        subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=AXE.parents[2],
-                       check=True, capture_output=True, timeout=300)
+        # every pytest-xdist worker may get here at once on a fresh clone: one installs, the
+        # others wait for it (two npm installs into one folder break each other)
+        AXE.parents[1].mkdir(exist_ok=True)
+        with open(AXE.parents[1] / ".spades-install.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not AXE.exists():
+                subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=AXE.parents[2],
+                               check=True, capture_output=True, timeout=300)
     return AXE.read_text()
 
 
