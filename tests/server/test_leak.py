@@ -87,10 +87,15 @@ def check_frames(frames: list[Msg], seat: int | None, record: dict[str, Any]) ->
 
 
 def chooser(rng: random.Random) -> Any:
+    """The two people bid 2 each and play at random. A side that bids 1 each takes about 4
+    bags a hand at random play, loses 20 points a hand on average, and in about 1 match in
+    250 neither side ever reaches a target of 1: the match went on past the test's 20,000
+    steps (seen in CI). Bidding 2 each, their score climbs, and of 25,000 matches played
+    by the engine at random the longest took 13 hands."""
     def pick(view: Msg) -> str:
         legal = view["legal_actions"]
-        if view["phase"] == "bid" and "1" in legal:
-            return "1"
+        if view["phase"] == "bid" and "2" in legal:
+            return "2"
         return str(rng.choice(legal))
     return pick
 
