@@ -187,7 +187,9 @@ export class TableView {
     this.warned = null; // turn key already warned about
     this.warnAfterTurn = null; // a turn whose server warning waits for "your turn" to be said
     this.turnKey = null; // last turn announced to me
-    this.hintAsked = null; // this turn's request for the server's hint: {key, answer}
+    // this turn's request for the server's hint: {key, answer}; an answer that is null or not
+    // legal (slow, refused) gives the page's own hint for the whole turn
+    this.hintAsked = null;
     this.sheetData = null;
     this.pendingSheet = false;
     this.timerHandle = null;
@@ -1461,7 +1463,9 @@ export class TableView {
     const action = msg && msg.action;
     const why = msg && msg.reason;
     if (!action || !this.view.legal_actions.includes(action) && !(action === "0" && this.view.legal_actions.includes("nil"))) {
-      if (this.hintAsked === asked) this.hintAsked = null; // (asked the server again next time)
+      // The page's own hint, and for the rest of this turn too: asked again, the server
+      // answered in time and its hint, often another bid or card, was said after the page's
+      // ("bid 4", then "bid 3"; a busy server's hint can take more than the 4 seconds).
       this.localHint();
       return;
     }
