@@ -381,3 +381,44 @@ SPOKEN = """(el) => {
   };
   return walk(el).replace(/\\s+/g, ' ').trim();
 }"""
+
+
+def refuse_between(page: Any, refuse: dict[str, bool],
+                   heard: Callable[[dict[str, Any]], None] | None = None,
+                   told: Callable[[dict[str, Any]], None] | None = None) -> list[Any]:
+    """Stand between the page and the server (Playwright's ``route_web_socket``), as a server
+    of another version, or something on the way that rewrites frames, could: the page's next
+    message of a type set true in ``refuse`` is answered with an ``error`` without a reason
+    (and not sent on; the flag goes back to false). ``heard`` sees each of the page's
+    messages, ``told`` each of the server's. The page is reloaded, since the socket opened
+    before the route is not routed. Returns the routed sockets (the latest last)."""
+    sockets: list[Any] = []
+
+    def between(ws: Any) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if heard is not None:
+                heard(data)
+            kind = data.get("type")
+            if refuse.get(kind):
+                refuse[kind] = False
+                ws.send(json.dumps({"type": "error", "ref": data.get("ref"),
+                                    "code": "illegal", "message": ""}))
+                return
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if told is not None:
+                told(json.loads(message))
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws$"), between)
+    page.reload()
+    page.wait_for_selector("#quick-name")
+    return sockets

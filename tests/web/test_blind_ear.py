@@ -133,21 +133,31 @@ def test_the_tables_heading_is_its_name(new_page: Any, server: str) -> None:
         "document.getElementById('table-title')?.textContent === 'Heading ear table'")
 
 
+def _arrive_as_spectator(new_page: Any, server: str, name: str, table_name: str
+                         ) -> tuple[Any, Any]:
+    """``name`` makes a CPU table named ``table_name``, and ``name`` + "watcher" arrives
+    there as a spectator (by its watch link), with the focus on the table's heading:
+    the host's and the watcher's pages."""
+    host = new_page()
+    create_cpu_table(host, server, name, table_name=table_name)
+    wait_my_turn_or_over(host)
+    table = host.evaluate("spadesApp.table.id")
+    watcher = new_page()
+    watcher.goto(f"{server}#/watch/{table}")
+    watcher.fill("#table-name", f"{name}watcher")
+    watcher.keyboard.press("Enter")
+    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
+    watcher.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'table-title'")
+    return host, watcher
+
+
 def test_a_spectator_lands_on_the_tables_heading_not_an_empty_hand(
         new_page: Any, server: str) -> None:
     """A spectator arrived with the focus on an empty list, "Spectating: no hand", and J went
     there too (Escape from the chat went to the table's heading): both go to the heading, the
     table's name, from which the felt reads on."""
-    host = new_page()
-    create_cpu_table(host, server, "Spechost", table_name="Spectator ear table")
-    wait_my_turn_or_over(host)
-    table = host.evaluate("spadesApp.table.id")
-    watcher = new_page()
-    watcher.goto(f"{server}#/watch/{table}")
-    watcher.fill("#table-name", "Specwatcher")
-    watcher.keyboard.press("Enter")
-    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
-    watcher.wait_for_function("document.activeElement && document.activeElement.id === 'table-title'")
+    _, watcher = _arrive_as_spectator(new_page, server, "Spec", "Spectator ear table")
     watcher.focus("#chat-log")
     watcher.keyboard.press("j")
     watcher.wait_for_function("document.activeElement && document.activeElement.id === 'table-title'")
@@ -158,17 +168,7 @@ def test_a_spectator_lands_on_the_tables_heading_not_an_empty_hand(
 def test_a_spectators_tab_does_not_stop_on_the_empty_hand(new_page: Any, server: str) -> None:
     """A spectator's Tab stopped on an empty list, "Spectating: no hand" (the hand, which a
     spectator does not have): now it goes by; J still goes to the table's heading."""
-    host = new_page()
-    create_cpu_table(host, server, "Tabhost", table_name="Spectator tab table")
-    wait_my_turn_or_over(host)
-    table = host.evaluate("spadesApp.table.id")
-    watcher = new_page()
-    watcher.goto(f"{server}#/watch/{table}")
-    watcher.fill("#table-name", "Tabwatcher")
-    watcher.keyboard.press("Enter")
-    watcher.wait_for_function("window.spadesApp && spadesApp.table && spadesApp.table.view")
-    watcher.wait_for_function(
-        "document.activeElement && document.activeElement.id === 'table-title'")
+    host, watcher = _arrive_as_spectator(new_page, server, "Tab", "Spectator tab table")
     stops = []
     for _ in range(40):  # from the heading on, through the hand's section and past it
         watcher.keyboard.press("Tab")

@@ -12,7 +12,6 @@ As in test_unexplained_refusal.py, the test stands between the page and the serv
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from tests.web.helpers import (
@@ -20,6 +19,7 @@ from tests.web.helpers import (
     bid_with_keyboard,
     my_turn_key,
     play_with_keyboard,
+    refuse_between,
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
@@ -30,39 +30,19 @@ RELOAD = "reload the page (you keep your seat)."
 
 def test_a_refusal_without_a_reason_fetches_the_table_again(new_page: Any) -> None:
     page = new_page()
-    refuse: dict[str, Any] = {"act": False, "resync": False}  # answer the next one with a bare error
+    refuse = {"act": False, "resync": False}  # answer the next one with a bare error
     resyncs: list[Any] = []  # the refs of the page's resyncs
     answered: list[Any] = []  # the refs of the snapshots the server sent to the page
-    sockets: list[Any] = []
 
-    def between(ws: Any) -> None:
-        server = ws.connect_to_server()
-        sockets.append(ws)
+    def heard(data: dict[str, Any]) -> None:
+        if data.get("type") == "resync":
+            resyncs.append(data.get("ref"))
 
-        def from_page(message: str | bytes) -> None:
-            data = json.loads(message)
-            kind = data.get("type")
-            if kind == "resync":
-                resyncs.append(data.get("ref"))
-            if refuse.get(kind):
-                refuse[kind] = False
-                ws.send(json.dumps({"type": "error", "ref": data.get("ref"),
-                                    "code": "illegal", "message": ""}))
-                return
-            server.send(message)
+    def told(data: dict[str, Any]) -> None:
+        if data.get("type") == "table" and data.get("ref") is not None:
+            answered.append(data["ref"])
 
-        def from_server(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") == "table" and data.get("ref") is not None:
-                answered.append(data["ref"])
-            ws.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    page.route_web_socket(re.compile(r"/ws$"), between)
-    page.reload()  # (the socket opened before the route is not routed)
-    page.wait_for_selector("#quick-name")
+    sockets = refuse_between(page, refuse, heard, told)
     speech = Speech(page)
     start_quick_match(page, "Rhea Refetch", profile="game93", one_hand=True)
     assert sockets, "the page's WebSocket was not routed"

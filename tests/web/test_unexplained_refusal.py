@@ -13,7 +13,6 @@ that rewrites frames, could."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from tests.web.helpers import (
@@ -21,6 +20,7 @@ from tests.web.helpers import (
     bid_with_keyboard,
     my_turn_key,
     play_with_keyboard,
+    refuse_between,
     start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
@@ -41,34 +41,15 @@ def card_name(card: str) -> str:
 def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
         new_page: Any) -> None:
     page = new_page()
-    refuse: dict[str, Any] = {"type": None}  # the message type to answer with a bare error
-    sockets: list[Any] = []
-
-    def between(ws: Any) -> None:
-        server = ws.connect_to_server()
-        sockets.append(ws)
-
-        def from_page(message: str | bytes) -> None:
-            data = json.loads(message)
-            if refuse["type"] is not None and data.get("type") == refuse["type"]:
-                refuse["type"] = None
-                ws.send(json.dumps({"type": "error", "ref": data.get("ref"),
-                                    "code": "illegal", "message": ""}))
-                return
-            server.send(message)
-
-        ws.on_message(from_page)
-
-    page.route_web_socket(re.compile(r"/ws$"), between)
-    page.reload()  # (the socket opened before the route is not routed)
-    page.wait_for_selector("#quick-name")
+    refuse: dict[str, bool] = {}  # the message types to answer with a bare error, once
+    sockets = refuse_between(page, refuse)
     speech = Speech(page)
     start_quick_match(page, "Una Bare", profile="game93", one_hand=True)
     assert sockets, "the page's WebSocket was not routed"
 
     # the bid
     assert wait_my_turn_or_over(page) == "bid"
-    refuse["type"] = "act"
+    refuse["act"] = True
     bid = bid_with_keyboard(page)
     said = speech.wait_for("Refused:")["text"]
     shown = "Nil" if bid == "nil" else bid
@@ -85,7 +66,7 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
 
     # a card
     assert wait_my_turn_or_over(page) == "play"
-    refuse["type"] = "act"
+    refuse["act"] = True
     card = play_with_keyboard(page)
     said = speech.wait_for("Refused:")["text"]
     assert said == (f"Refused: the {card_name(card)} was not played, and the server gave no "
@@ -94,7 +75,7 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
                            ".includes('was not played')")
 
     # a chat line
-    refuse["type"] = "chat"
+    refuse["chat"] = True
     page.fill("#chat-input", "hello")
     page.press("#chat-input", "Enter")
     said = speech.wait_for("Refused:")["text"]
