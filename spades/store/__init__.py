@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Engine,
+    String,
     cast,
     create_engine,
     event,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -472,23 +474,8 @@ class Store:
         read (by the database: ``{"scores": ..., "winner": ...}``), not the whole summary,
         whose ``hands`` holds every hand's result (a long match's: hundreds of KB, decoded
         in Python on the thread that reads it)."""
-        q = (select(*_game_columns(result_keys)).order_by(games.c.updated_at.desc(), games.c.id)
-             .limit(limit).offset(offset))
-        if kind is not None:
-            q = q.where(games.c.kind == kind)
-        if isinstance(status, str):
-            q = q.where(games.c.status == status)
-        elif status is not None:
-            q = q.where(games.c.status.in_(list(status)))
-        whose: list[Any] = []
-        if user_id is not None:
-            whose.append(games.c.id.in_(
-                select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
-        if uploader is not None:
-            whose.append((games.c.kind == "import")
-                         & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))
-        if whose:
-            q = q.where(or_(*whose))
+        q = _listing(select(*_game_columns(result_keys)), kind=kind, status=status,
+                     user_id=user_id, uploader=uploader, limit=limit, offset=offset)
         with self.engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         out = []
@@ -502,6 +489,22 @@ class Store:
                 else:
                     unreadable.append((r["id"], exc))
         return out
+
+    def game_marks(self, *, user_id: int | None = None, uploader: int | None = None,
+                   limit: int = 100) -> list[tuple[str, object, str]]:
+        """What :meth:`list_games` given the same arguments lists, as each game's id,
+        ``updated_at`` and status, newest first, and no more: no JSON column is read, so it
+        costs a small part of the listing. Whether a listing changed shows in them: every
+        write of a game's row sets its ``updated_at`` (each move stored, a seat, its options,
+        its end), but for the status of a table abandoned unused (which keeps it) and the
+        options of an older version's continued uploads (:func:`upkeep.adopt_old_uploads`);
+        a game deleted, or new, is gone from them, or in them."""
+        # (``updated_at`` as the database gives it: SQLite's text is not parsed)
+        stamp = type_coerce(games.c.updated_at, String)
+        q = _listing(select(games.c.id, stamp, games.c.status), kind=None,
+                     status=None, user_id=user_id, uploader=uploader, limit=limit, offset=0)
+        with self.engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(q).all()]
 
     def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:
         """The ids of games of ``kind`` in one of the statuses, oldest first (read without
@@ -843,6 +846,30 @@ def storable_rules(rules: Rules) -> Rules:
     if back != rules:
         raise StoreError("rules: they would not come back the same after a restart")
     return back
+
+
+def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
+             user_id: int | None, uploader: int | None, limit: int, offset: int) -> Any:
+    """``q`` (a select of ``games``) narrowed and ordered as :meth:`Store.list_games`
+    lists: newest first, the games ``user_id`` sat at and (or) the records ``uploader``
+    uploaded for review."""
+    q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit).offset(offset)
+    if kind is not None:
+        q = q.where(games.c.kind == kind)
+    if isinstance(status, str):
+        q = q.where(games.c.status == status)
+    elif status is not None:
+        q = q.where(games.c.status.in_(list(status)))
+    whose: list[Any] = []
+    if user_id is not None:
+        whose.append(games.c.id.in_(
+            select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
+    if uploader is not None:
+        whose.append((games.c.kind == "import")
+                     & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))
+    if whose:
+        q = q.where(or_(*whose))
+    return q
 
 
 def _game_columns(result_keys: Sequence[str] | None) -> list[Any]:
