@@ -19,6 +19,7 @@ it (:func:`spades.server.app._member`), and left out of the answer for anyone el
 from __future__ import annotations
 
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ HISTORY_KEPT = 2_000
 #: :func:`spades.store.upkeep.adopt_old_uploads`, change whether it shows as ``continued``)
 #: show after this at the latest.
 HISTORY_KEPT_SECONDS = 60.0
-#: Bytes a kept history counts for besides its answers (its key, stamp and offsets).
+#: Bytes a kept history counts for besides its answers and offsets (its key and stamp).
 _OVERHEAD = 200
 
 
@@ -46,13 +47,14 @@ def stamp_of(marks: Sequence[tuple[str, object, str]]) -> int:
 
 @dataclass(slots=True)
 class Kept:
-    """One history as written: ``body`` every item (a JSON list), ``spans`` where each
-    item is in it, ``hidden`` the private items (their index, and the ids of the people who
-    may see them), ``public`` the body without them (``body`` itself when there are none)."""
+    """One history as written: ``body`` every item (a JSON list), ``starts`` where each
+    item begins in it (it ends before the next one's comma, the last before the ``]``),
+    ``hidden`` the private items (their index, and the ids of the people who may see
+    them), ``public`` the body without them (``body`` itself when there are none)."""
 
     stamp: int
     body: bytes
-    spans: list[tuple[int, int]]
+    starts: array[int]
     hidden: dict[int, frozenset[object]]
     public: bytes
     #: Every unfinished match that is worked out has the scores of its latest move.
@@ -62,7 +64,8 @@ class Kept:
     @property
     def size(self) -> int:
         extra = len(self.public) if self.public is not self.body else 0
-        return len(self.body) + extra + 16 * len(self.spans) + _OVERHEAD
+        return (len(self.body) + extra + self.starts.itemsize * len(self.starts)
+                + 100 * len(self.hidden) + _OVERHEAD)
 
     def for_viewer(self, viewer: object | None) -> bytes:
         """The answer for ``viewer`` (a user id, None unsigned): the private matches left
@@ -71,7 +74,8 @@ class Kept:
             return self.body
         if viewer is None or not any(viewer in people for people in self.hidden.values()):
             return self.public
-        parts = [self.body[a:b] for i, (a, b) in enumerate(self.spans)
+        ends = [*self.starts[1:], len(self.body)]
+        parts = [self.body[a:b - 1] for i, (a, b) in enumerate(zip(self.starts, ends, strict=True))
                  if i not in self.hidden or viewer in self.hidden[i]]
         return b"[" + b",".join(parts) + b"]"
 
@@ -81,12 +85,12 @@ def written(stamp: int, items: Sequence[tuple[bytes, frozenset[object] | None]],
     """A history from its items in order, each its JSON and, if its match is private, who
     may see it."""
     body = bytearray(b"[")
-    spans = []
+    starts = array("I")
     hidden: dict[int, frozenset[object]] = {}
     for i, (text, people) in enumerate(items):
         if i:
             body += b","
-        spans.append((len(body), len(body) + len(text)))
+        starts.append(len(body))
         body += text
         if people is not None:
             hidden[i] = people
@@ -95,7 +99,7 @@ def written(stamp: int, items: Sequence[tuple[bytes, frozenset[object] | None]],
     public = whole
     if hidden:
         public = b"[" + b",".join(text for text, people in items if people is None) + b"]"
-    return Kept(stamp, whole, spans, hidden, public, complete)
+    return Kept(stamp, whole, starts, hidden, public, complete)
 
 
 class HistoryCache:

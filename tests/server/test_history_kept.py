@@ -199,3 +199,17 @@ def test_histories_kept_are_bounded() -> None:
 def _record() -> dict[str, Any]:
     from tests.server.test_record_upload import GOOD
     return GOOD
+
+
+def test_a_kept_history_is_cut_for_each_viewer_at_its_items_edges() -> None:
+    """Private items first, between and last: each viewer's answer is the items they may
+    see, whole, in order."""
+    import json
+
+    items: list[tuple[bytes, frozenset[object] | None]] = [
+        (b'{"n":0}', frozenset({5})), (b'{"n":1,"s":"\xc3\xa9"}', None),
+        (b'{"n":2}', frozenset({6})), (b'{"n":3}', None), (b'{"n":4}', frozenset({5, 6}))]
+    kept = written(1, items, True)
+    shown = {viewer: [i["n"] for i in json.loads(kept.for_viewer(viewer))]
+             for viewer in (None, 5, 6, 7)}
+    assert shown == {None: [1, 3], 5: [0, 1, 3, 4], 6: [1, 2, 3, 4], 7: [1, 3]}, shown
