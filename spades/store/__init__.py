@@ -12,6 +12,7 @@ committed before the caller acknowledges the action, so a killed process loses n
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -27,6 +28,7 @@ from sqlalchemy import (
     BigInteger,
     Engine,
     String,
+    bindparam,
     cast,
     create_engine,
     event,
@@ -499,12 +501,10 @@ class Store:
         its end), but for the status of a table abandoned unused (which keeps it) and the
         options of an older version's continued uploads (:func:`upkeep.adopt_old_uploads`);
         a game deleted, or new, is gone from them, or in them."""
-        # (``updated_at`` as the database gives it: SQLite's text is not parsed)
-        stamp = type_coerce(games.c.updated_at, String)
-        q = _listing(select(games.c.id, stamp, games.c.status), kind=None,
-                     status=None, user_id=user_id, uploader=uploader, limit=limit, offset=0)
+        q = _marks_query(user_id is not None, uploader is not None, limit)
         with self.engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(q).all()]
+            rows = conn.execute(q, {"user_id": user_id, "uploader": uploader}).all()
+        return [tuple(r) for r in rows]
 
     def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:
         """The ids of games of ``kind`` in one of the statuses, oldest first (read without
@@ -849,10 +849,10 @@ def storable_rules(rules: Rules) -> Rules:
 
 
 def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
-             user_id: int | None, uploader: int | None, limit: int, offset: int) -> Any:
+             user_id: Any, uploader: Any, limit: int, offset: int) -> Any:
     """``q`` (a select of ``games``) narrowed and ordered as :meth:`Store.list_games`
     lists: newest first, the games ``user_id`` sat at and (or) the records ``uploader``
-    uploaded for review."""
+    uploaded for review (each an id, or a bound parameter)."""
     q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit).offset(offset)
     if kind is not None:
         q = q.where(games.c.kind == kind)
@@ -870,6 +870,18 @@ def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
     if whose:
         q = q.where(or_(*whose))
     return q
+
+
+@functools.cache
+def _marks_query(by_user: bool, by_uploader: bool, limit: int) -> Any:
+    """:meth:`Store.game_marks`' query, made once (its ids bound at each call): it is read
+    at every request for a history, and making it took longer than the database's work."""
+    # (``updated_at`` as the database gives it: SQLite's text is not parsed)
+    stamp = type_coerce(games.c.updated_at, String)
+    return _listing(select(games.c.id, stamp, games.c.status), kind=None, status=None,
+                    user_id=bindparam("user_id") if by_user else None,
+                    uploader=bindparam("uploader") if by_uploader else None,
+                    limit=limit, offset=0)
 
 
 def _game_columns(result_keys: Sequence[str] | None) -> list[Any]:
