@@ -12,6 +12,7 @@ committed before the caller acknowledges the action, so a killed process loses n
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -26,6 +27,8 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Engine,
+    String,
+    bindparam,
     cast,
     create_engine,
     event,
@@ -36,6 +39,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -472,23 +476,8 @@ class Store:
         read (by the database: ``{"scores": ..., "winner": ...}``), not the whole summary,
         whose ``hands`` holds every hand's result (a long match's: hundreds of KB, decoded
         in Python on the thread that reads it)."""
-        q = (select(*_game_columns(result_keys)).order_by(games.c.updated_at.desc(), games.c.id)
-             .limit(limit).offset(offset))
-        if kind is not None:
-            q = q.where(games.c.kind == kind)
-        if isinstance(status, str):
-            q = q.where(games.c.status == status)
-        elif status is not None:
-            q = q.where(games.c.status.in_(list(status)))
-        whose: list[Any] = []
-        if user_id is not None:
-            whose.append(games.c.id.in_(
-                select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
-        if uploader is not None:
-            whose.append((games.c.kind == "import")
-                         & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))
-        if whose:
-            q = q.where(or_(*whose))
+        q = _listing(select(*_game_columns(result_keys)), kind=kind, status=status,
+                     user_id=user_id, uploader=uploader, limit=limit, offset=offset)
         with self.engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         out = []
@@ -502,6 +491,20 @@ class Store:
                 else:
                     unreadable.append((r["id"], exc))
         return out
+
+    def game_marks(self, *, user_id: int | None = None, uploader: int | None = None,
+                   limit: int = 100) -> list[tuple[str, object, str]]:
+        """What :meth:`list_games` given the same arguments lists, as each game's id,
+        ``updated_at`` and status, newest first, and no more: no JSON column is read, so it
+        costs a small part of the listing. Whether a listing changed shows in them: every
+        write of a game's row sets its ``updated_at`` (each move stored, a seat, its options,
+        its end), but for the status of a table abandoned unused (which keeps it) and the
+        options of an older version's continued uploads (:func:`upkeep.adopt_old_uploads`);
+        a game deleted, or new, is gone from them, or in them."""
+        q = _marks_query(user_id is not None, uploader is not None, limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q, {"user_id": user_id, "uploader": uploader}).all()
+        return [tuple(r) for r in rows]
 
     def game_ids(self, *, kind: str, status: Iterable[str]) -> list[str]:
         """The ids of games of ``kind`` in one of the statuses, oldest first (read without
@@ -843,6 +846,42 @@ def storable_rules(rules: Rules) -> Rules:
     if back != rules:
         raise StoreError("rules: they would not come back the same after a restart")
     return back
+
+
+def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
+             user_id: Any, uploader: Any, limit: int, offset: int) -> Any:
+    """``q`` (a select of ``games``) narrowed and ordered as :meth:`Store.list_games`
+    lists: newest first, the games ``user_id`` sat at and (or) the records ``uploader``
+    uploaded for review (each an id, or a bound parameter)."""
+    q = q.order_by(games.c.updated_at.desc(), games.c.id).limit(limit).offset(offset)
+    if kind is not None:
+        q = q.where(games.c.kind == kind)
+    if isinstance(status, str):
+        q = q.where(games.c.status == status)
+    elif status is not None:
+        q = q.where(games.c.status.in_(list(status)))
+    whose: list[Any] = []
+    if user_id is not None:
+        whose.append(games.c.id.in_(
+            select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
+    if uploader is not None:
+        whose.append((games.c.kind == "import")
+                     & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))
+    if whose:
+        q = q.where(or_(*whose))
+    return q
+
+
+@functools.cache
+def _marks_query(by_user: bool, by_uploader: bool, limit: int) -> Any:
+    """:meth:`Store.game_marks`' query, made once (its ids bound at each call): it is read
+    at every request for a history, and making it took longer than the database's work."""
+    # (``updated_at`` as the database gives it: SQLite's text is not parsed)
+    stamp = type_coerce(games.c.updated_at, String)
+    return _listing(select(games.c.id, stamp, games.c.status), kind=None, status=None,
+                    user_id=bindparam("user_id") if by_user else None,
+                    uploader=bindparam("uploader") if by_uploader else None,
+                    limit=limit, offset=0)
 
 
 def _game_columns(result_keys: Sequence[str] | None) -> list[Any]:
