@@ -9,6 +9,7 @@ import pkgutil
 import sys
 import textwrap
 from collections.abc import Sequence
+from typing import NoReturn
 
 import spades
 
@@ -36,6 +37,20 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def error(self, message: str) -> NoReturn:
+        """A bad command line: the usage and ``spades play: error: ...`` on standard error,
+        exit status 2, as argparse says them, but through :func:`print_error`: broken
+        between words at the terminal's width (the usage laid out for that width too)."""
+        from spades.tui.console import error_columns, print_error
+
+        columns, kind = error_columns(), self.formatter_class
+        formatter = (kind(prog=self.prog, width=max(columns - 2, 11))
+                     if columns and isinstance(kind, type) and issubclass(kind, _Help)
+                     else self._get_formatter())
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        print_error(f"{formatter.format_help().rstrip()}\n{self.prog}: error: {message}")
+        raise SystemExit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:

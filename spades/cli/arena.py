@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
@@ -23,6 +22,7 @@ from spades.bots.arena_results import LoadedResults, ResultsError, ResultsWriter
 from spades.cli.checks import positive_int
 from spades.cli.play import UsageError, parse_teams
 from spades.engine import PROFILES, SpadesError
+from spades.tui.console import print_error
 
 
 def register(sub: Any) -> None:
@@ -86,19 +86,19 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.deals < 1:
-        print("spades arena: --deals must be 1 or more", file=sys.stderr)
+        print_error("spades arena: --deals must be 1 or more")
         return 2
     for side, side_spec in (("--a", args.a), ("--b", args.b)):
         try:
             specs = seat_specs(side_spec)
         except ValueError as exc:
-            print(f"spades arena: {side}: {exc}", file=sys.stderr)
+            print_error(f"spades arena: {side}: {exc}")
             return 2
         for spec in specs:
             try:
                 bot = make_player(spec, 0)  # an external program is not started yet
             except ValueError as exc:
-                print(f"spades arena: {side}: {exc}", file=sys.stderr)
+                print_error(f"spades arena: {side}: {exc}")
                 return 2
             close = getattr(bot, "close", None)
             if close is not None:
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     check_program(spec[4:])
                 except ValueError as exc:
-                    print(f"spades arena: {side}: {exc}", file=sys.stderr)
+                    print_error(f"spades arena: {side}: {exc}")
                     return 2
     try:
         teams: tuple[tuple[int, ...], ...] | EllipsisType | None = ...  # the profile's
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         cfg = config_from(args.a, args.b, args.rules, args.players, args.deals, args.seed,
                           args.matches, bool(args.save), teams)
     except (SpadesError, ValueError, UsageError) as exc:
-        print(f"spades arena: {exc}", file=sys.stderr)
+        print_error(f"spades arena: {exc}")
         return 2
     jobs = args.jobs or default_jobs()
     loaded: LoadedResults | None = None
@@ -127,17 +127,17 @@ def run(args: argparse.Namespace) -> int:
         try:
             loaded = load_results(Path(args.results), cfg)
         except ResultsError as exc:
-            print(f"spades arena: {exc}", file=sys.stderr)
+            print_error(f"spades arena: {exc}")
             return 2
         for warning in loaded.warnings:
-            print(f"spades arena: warning: {warning}", file=sys.stderr)
+            print_error(f"spades arena: warning: {warning}")
         resumed = sum(1 for i in loaded.done if i < args.deals)
         beyond = len(loaded.done) - resumed
         if beyond or (resumed and not args.quiet):
             extra = (f"; {beyond} deal{'s' if beyond != 1 else ''} with index {args.deals} "
                      "or more left out of this report" if beyond else "")
-            print(f"arena: {resumed} of {args.deals} deals taken from {args.results}"
-                  f"{extra}", file=sys.stderr, flush=True)
+            print_error(f"arena: {resumed} of {args.deals} deals taken from {args.results}"
+                        f"{extra}")
     progress = None if args.quiet else stderr_progress(args.deals, resumed=resumed)
     # A program that fails voids its deal, and the report lists why: not also the bot's log.
     logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
@@ -146,8 +146,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             writer = ResultsWriter(loaded, cfg)
         except OSError as exc:
-            print(f"spades arena: {args.results}: cannot write: {exc.strerror or exc}",
-                  file=sys.stderr)
+            print_error(f"spades arena: {args.results}: cannot write: {exc.strerror or exc}")
             return 2
     save = None
     if args.save:
@@ -156,8 +155,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             if writer is not None:
                 writer.close()
-            print(f"spades arena: {args.save}: cannot write: {exc.strerror or exc}",
-                  file=sys.stderr)
+            print_error(f"spades arena: {args.save}: cannot write: {exc.strerror or exc}")
             return 2
     try:
         def on_outcome(outcome: DealOutcome) -> None:
@@ -180,8 +178,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
     if not result["deals"]:
         reasons = result.get("void_reasons") or ["no deal was played"]
-        print(f"spades arena: every deal failed ({result['void']} void), so there is no "
-              f"result; the first error: {reasons[0]}", file=sys.stderr)
+        print_error(f"spades arena: every deal failed ({result['void']} void), so there is no "
+                    f"result; the first error: {reasons[0]}")
         return 1
     return 0
 

@@ -28,7 +28,7 @@ from spades.present.sheet import look_note, score_sheet, side_name, unmarked
 from spades.stats import Stats, compute
 from spades.store import GameRow, Store, StoreError, record_of
 from spades.tui import cpu, text
-from spades.tui.console import print_wrapped
+from spades.tui.console import print_error, print_wrapped
 from spades.tui.text import spoken_time
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ def register(sub: Any) -> None:
 
 
 def _fail(command: str, message: str, status: int = 1) -> int:
-    print(f"spades {command}: {message}", file=sys.stderr)
+    print_error(f"spades {command}: {message}")
     return status
 
 
@@ -180,9 +180,8 @@ def run_export(args: argparse.Namespace) -> int:
         return _fail("export", f"{args.file} exists; use --force to replace it")
     except OSError as exc:
         return _fail("export", f"cannot write {args.file}: {exc.strerror}")
-    print(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}"
-          f"{', as far as it can be read' if damage is not None else ''}) to {args.file}.",
-          file=sys.stderr)
+    print_error(f"Wrote game {game.id[:8]} ({'finished' if match.is_over() else 'unfinished'}"
+                f"{', as far as it can be read' if damage is not None else ''}) to {args.file}.")
     return status
 
 
@@ -221,14 +220,14 @@ def run_import(args: argparse.Namespace) -> int:
             gid = import_match(store, record, match, args.seat, notes)
         except (SpadesError, StoreError) as exc:
             status = 1
-            print(f"spades import: {where}{args.file}: {exc}", file=sys.stderr)
+            print_error(f"spades import: {where}{args.file}: {exc}")
             continue
         state = "finished" if match.is_over() else unfinished_state(match)
         print(f"{where}Imported as game {gid[:8]} ({state}). Review it with: spades show "
               f"{gid[:8]}" + ("" if match.is_over() else
                               f"; continue it with: spades play --resume {gid[:8]}"))
         for note in notes:
-            print(f"spades import: {where}{args.file}: {note}", file=sys.stderr)
+            print_error(f"spades import: {where}{args.file}: {note}")
     return status
 
 
@@ -406,8 +405,8 @@ def played_games(store: Store) -> list[tuple[Match, int]]:
             continue
         loaded.append((_match_moves(match), match, human_seat(g)))
     for gid, error in unreadable:  # said, not counted in silence
-        print(f"spades stats: game {gid[:8]} cannot be read ({why_unreadable(gid, error)}); it "
-              "is left out of the statistics", file=sys.stderr)
+        print_error(f"spades stats: game {gid[:8]} cannot be read ({why_unreadable(gid, error)}); it "
+                    "is left out of the statistics")
     # In the order of their moves, a match whose moves begin another's comes just before the
     # first of those that continue it (a stable sort: equal ones keep their order).
     order = sorted(range(len(loaded)), key=lambda i: loaded[i][0])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from typing import Any
 
 from spades.bots.hints import HINT_WORLDS, hint
@@ -27,6 +26,7 @@ from spades.engine import (
     replay,
     sorted_for_display,
 )
+from spades.tui.console import print_error
 from spades.tui.text import default_names
 
 
@@ -63,7 +63,7 @@ def register(sub: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"spades hint: {message}", file=sys.stderr)
+    print_error(f"spades hint: {message}")
     return 2
 
 

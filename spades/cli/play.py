@@ -15,7 +15,13 @@ from spades.cli.checks import db_is_a_folder, missing_db_folder, seconds_or_zero
 from spades.engine import PROFILES, Match, Rules, RulesError, profile
 from spades.store import AmbiguousId, GameRow, Store, StoreError, default_path, rebuild
 from spades.tui import cpu
-from spades.tui.console import Console, InputClosed, supports_rich, supports_symbols
+from spades.tui.console import (
+    Console,
+    InputClosed,
+    print_error,
+    supports_rich,
+    supports_symbols,
+)
 from spades.tui.game import TerminalGame
 from spades.tui.text import default_names, short_quote, spoken_time
 
@@ -43,18 +49,18 @@ def open_store(args: argparse.Namespace, read_only: bool = False) -> Store:
     refused = (db_is_a_folder(args.db, args.command) if read_only
                else missing_db_folder(args.db, args.command))
     if refused:
-        print(refused, file=sys.stderr)
+        print_error(refused)
         raise SystemExit(2)
     if read_only and local and not Path(where).expanduser().exists():
         where = ":memory:"
     try:
         return Store.open(where)
     except StoreError as exc:  # a folder that cannot be made, a file that is not a database
-        raise SystemExit(f"spades {args.command}: {str(exc).splitlines()[0]}") from None
+        print_error(f"spades {args.command}: {str(exc).splitlines()[0]}")
     except Exception as exc:
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise SystemExit(f"spades {args.command}: cannot open the database {where}: "
-                         f"{reason}") from None
+        print_error(f"spades {args.command}: cannot open the database {where}: {reason}")
+    raise SystemExit(1)
 
 
 def register(sub: Any) -> None:
@@ -550,16 +556,16 @@ def run(args: argparse.Namespace) -> int:
     # A program that fails is told once, by the table (not also by the bot's log).
     logging.getLogger("spades.bots.external").addHandler(logging.NullHandler())
     if args.resume is not None and new_game_options(args, rules=True):
-        print(f"spades play: {', '.join(new_game_options(args, rules=True))}: a resumed game "
-              "keeps the rules it was started with; leave these options out to resume it, "
-              "or start a new game without --resume", file=sys.stderr)
+        print_error(f"spades play: {', '.join(new_game_options(args, rules=True))}: a resumed game "
+                    "keeps the rules it was started with; leave these options out to resume it, "
+                    "or start a new game without --resume")
         return 2
     plan = None
     if args.resume is None:
         try:
             plan = plan_game(args)
         except UsageError as exc:
-            print(f"spades play: {exc}", file=sys.stderr)
+            print_error(f"spades play: {exc}")
             return 2
     store = open_store(args)
     console = make_console(args)
@@ -582,7 +588,7 @@ def run(args: argparse.Namespace) -> int:
             stored = 0
             resumed = False
     except (UsageError, StoreError) as exc:
-        print(f"spades play: {exc}", file=sys.stderr)
+        print_error(f"spades play: {exc}")
         return 2 if isinstance(exc, UsageError) else 1
     except InputClosed:
         return 0

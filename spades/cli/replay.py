@@ -13,6 +13,7 @@ from spades.engine import Event, HandDealt, RecordError, replay, summary
 from spades.engine.records import record_names, record_rules
 from spades.present.narrate import Narrator, seat_names
 from spades.present.sheet import score_sheet
+from spades.tui.console import print_error
 
 
 def register(sub: Any) -> None:
@@ -41,8 +42,8 @@ def read_input(path: str, command: str) -> bytes | str:
         with open(path, "rb") as f:  # the reader says where a file is not UTF-8
             return f.read()
     if sys.stdin.isatty():
-        print(f"spades {command}: reading a record from standard input: paste it, then press "
-              "Enter and Ctrl-D (Ctrl-C stops)", file=sys.stderr)
+        print_error(f"spades {command}: reading a record from standard input: paste it, then press "
+                    "Enter and Ctrl-D (Ctrl-C stops)")
     stdin = getattr(sys.stdin, "buffer", None)
     return stdin.read() if stdin is not None else sys.stdin.read()
 
@@ -176,13 +177,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = read_input(args.file, "replay")
     except OSError as exc:
-        print(f"spades replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print_error(f"spades replay: cannot read {args.file}: {exc.strerror}")
         return 2
     status = 0
     records = read_records(data)
     if args.events:
         if args.json:
-            print("spades replay: choose --json or --events, not both", file=sys.stderr)
+            print_error("spades replay: choose --json or --events, not both")
             return 2
         return run_events(records)
     for i, record in enumerate(records, start=1):

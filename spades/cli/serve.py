@@ -28,6 +28,7 @@ from spades.cli.checks import (
     seconds_or_zero,
     sqlite_file,
 )
+from spades.tui.console import print_error
 
 #: uvicorn's log levels (``--log-level``).
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -147,10 +148,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             register_external(name.strip(), spec.strip())
         except ValueError as exc:
-            print(f"spades serve: {exc}", file=sys.stderr)
+            print_error(f"spades serve: {exc}")
             return 2
     if refused := missing_db_folder(args.db, "serve"):
-        print(refused, file=sys.stderr)
+        print_error(refused)
         return 2
     from spades.server.settings import Settings
     from spades.store import default_path
@@ -164,27 +165,27 @@ def run(args: argparse.Namespace) -> int:
         for name, value in limits_of(args):
             setattr(settings, name, value)
     except ValueError as exc:
-        print(f"spades serve: {exc}", file=sys.stderr)
+        print_error(f"spades serve: {exc}")
         return 2
     if settings.redis is not None:
         try:
             import redis  # noqa: F401
         except ImportError:
-            print("spades serve: --redis needs the redis package: install the cluster extra "
-                  "(pip install '.[cluster]' in the spades clone)", file=sys.stderr)
+            print_error("spades serve: --redis needs the redis package: install the cluster extra "
+                        "(pip install '.[cluster]' in the spades clone)")
             return 2
     # The address first: a port already in use (another server running?) stops the start
     # before anything is read from the database, let alone written.
     try:
         sockets = listen(args.host, args.port)
     except OSError as exc:
-        print(f"spades serve: {exc}", file=sys.stderr)
+        print_error(f"spades serve: {exc}")
         return 2
     if settings.redis is not None and (refused := redis_refusal(settings.redis,
                                                                  settings.redis_prefix)):
         for sock in sockets:
             sock.close()
-        print(f"spades serve: {refused}", file=sys.stderr)
+        print_error(f"spades serve: {refused}")
         return 2
     from spades.store import Store, StoreError
 
@@ -205,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
         for sock in sockets:
             sock.close()
         held.close()
-        print(f"spades serve: {refused}", file=sys.stderr)
+        print_error(f"spades serve: {refused}")
         return 2
     port = sockets[0].getsockname()[1]
     settings.port = port
@@ -799,7 +800,7 @@ def check_db(args: argparse.Namespace) -> int:
 
     db = str(args.db or default_path())
     if refused := db_is_a_folder(args.db, "serve"):
-        print(refused, file=sys.stderr)
+        print_error(refused)
         return 2
     if (path := sqlite_file(db)) is not None and not Path(path).expanduser().exists():
         # Opening it would make a new, empty database, and "0 tables" would hide the typo.
@@ -807,13 +808,13 @@ def check_db(args: argparse.Namespace) -> int:
         folder = Path(path).expanduser().parent
         then = ("the first start of spades serve creates it" if folder.is_dir() else
                 f"make its folder {folder} first; the first start of spades serve creates it")
-        print(f"spades serve: there is no database at {path} (if that is where you want it, "
-              f"{then})", file=sys.stderr)
+        print_error(f"spades serve: there is no database at {path} (if that is where you want it, "
+                    f"{then})")
         return 2
     try:  # a look that writes nothing: an older schema is said, not upgraded
         store = Store.open(db, upgrade=False)
     except StoreError as exc:  # as at a start: one line, status 2 (1 means broken tables)
-        print(f"spades serve: {exc}", file=sys.stderr)
+        print_error(f"spades serve: {exc}")
         return 2
     try:
         broken = broken_tables(store)
@@ -821,6 +822,5 @@ def check_db(args: argparse.Namespace) -> int:
         store.close()
     for gid, why in broken:
         print(f"{gid}\t{why}")
-    print(f"{len(broken)} table(s) cannot be restored (database {_shown(db)})",
-          file=sys.stderr)
+    print_error(f"{len(broken)} table(s) cannot be restored (database {_shown(db)})")
     return 1 if broken else 0

@@ -203,9 +203,13 @@ class Narrator:
             case SpadesBroken():
                 return "spades are broken"
             case TrickWon():
+                # whose count it is, said: "3 tricks so far" after "East wins" was read as
+                # the side's in a partnership game, where the contract said next is the
+                # side's ("East and West's contract of 5 is made"); the player's own it is
+                whose = "you" if self._is_me(e.winner) else self.names[e.winner]
                 return (f"{self.seat(e.winner)} {self._verb(e.winner, 'win', 'wins')} "
                         f"trick {e.trick} with the {card_name(e.card)}, "
-                        f"{plural(e.taken, 'trick')} so far")
+                        f"{plural(e.taken, 'trick')} so far for {whose}")
             case NilDecided():
                 kind = bid_words(0, e.blind)
                 return f"{self.seat_poss(e.seat)} {kind} is {'made' if e.made else 'broken'}"

@@ -12,6 +12,7 @@ import codecs
 import os
 import re
 import select
+import shutil
 import sys
 import termios
 import textwrap
@@ -345,13 +346,38 @@ def print_wrapped(text: str = "", out: TextIO | None = None, *, sheet: bool = Fa
     further in (with ``sheet``, a score sheet: every line as :func:`sheet_hang` says); to
     anything else (a pipe, a file) as it is (``spades history``, ``show``, ``stats``)."""
     out = out if out is not None else sys.stdout
-    width = _columns(out)
+    print(_wrap_lines(text, _columns(out), sheet=sheet), file=out)
+
+
+def print_error(text: str) -> None:
+    """Print a message on standard error (a bad option, a record that cannot be read, a
+    database that cannot be opened: every message the ``spades`` commands write there), each
+    line longer than the terminal broken between words, as :func:`print_wrapped` does; the
+    words are the same. To anything that is not a terminal (a pipe, a file) it goes as it
+    is, each message on its own line, so that a script that reads the messages line by line
+    (``grep "record 2:"``) is not broken by a width the reader never sees."""
+    print(_wrap_lines(text, error_columns()), file=sys.stderr, flush=True)
+
+
+def error_columns() -> int | None:
+    """The width :func:`print_error` breaks its lines at: standard error's terminal's; when
+    that terminal does not say (some report a width of 0), :func:`shutil.get_terminal_size`'s
+    (``$COLUMNS``, else standard output's terminal, else 80); None when standard error is no
+    terminal. (Not shutil's first: it measures standard output, and ``spades export last >
+    match.json`` would then break the errors at 80 in a narrower terminal.)"""
+    if not _is_tty(sys.stderr):
+        return None
+    return _columns(sys.stderr) or shutil.get_terminal_size((80, 24)).columns
+
+
+def _wrap_lines(text: str, width: int | None, *, sheet: bool = False) -> str:
+    """``text`` broken as :func:`print_wrapped` says, at ``width`` (None: as it is)."""
     lines = []
     for line in text.split("\n"):
         indent = len(line) - len(line.lstrip(" "))
         hang = sheet_hang(line) if sheet else indent + 2 if indent else 0
         lines.append(wrap_text(line, width, hang=hang))
-    print("\n".join(lines), file=out)
+    return "\n".join(lines)
 
 
 #: A colour code of the richer view (it takes no room on the screen).

@@ -121,9 +121,16 @@ def test_deal_look_play_trick_and_spades() -> None:
     assert n.say(CardPlayed(3, parse_card("2C"), 1)) == "You play the two of clubs."
     assert n.say(SpadesBroken(3, parse_card("AS"), 4)) == "Spades are broken."
     won = TrickWon(1, 5, ((0, 1), (1, 51)), 51, 3)
-    assert n.say(won) == "Your partner East wins trick 5 with the ace of spades, 3 tricks so far."
+    # whose count it is, said: East's own, not East and West's (the contract's)
+    assert n.say(won) == ("Your partner East wins trick 5 with the ace of spades, 3 tricks so "
+                          "far for East.")
     assert Narrator(CARDEMS, me=1).say(TrickWon(1, 1, (), 51, 1)) == (
-        "You win trick 1 with the ace of spades, 1 trick so far.")
+        "You win trick 1 with the ace of spades, 1 trick so far for you.")
+    assert Narrator(CARDEMS).say(won) == (
+        "East wins trick 5 with the ace of spades, 3 tricks so far for East.")
+    # everyone alone (race400): the same words
+    alone = Narrator(profile("race400"), me=0)
+    assert alone.say(won) == "East wins trick 5 with the ace of spades, 3 tricks so far for East."
 
 
 def test_bidding_closed_by_sides() -> None:
