@@ -9,7 +9,9 @@ is not brought back at the next start. A finished table that only spectators hav
 ``prune_minutes`` expired sessions, idle guests, old chat of ended tables and records kept
 for review that nobody opened for ``review_unopened_days`` are deleted; at the start and
 before each pruning, continued uploads stored by an older version (no ``upload_cost``) are
-given what new ones keep for the caps on uploads, so they count and go as those do.
+given what new ones keep for the caps on uploads, so they count and go as those do. A
+continued match is pruned only if no process of the room has its table open: under its
+table's lease and a new fencing number (:meth:`Janitor.prune_table`).
 
 Every write of a table is made like the table's own writes, under its fencing number
 (``Store.take_game``): with several processes (``--redis``) a table that another live
@@ -27,13 +29,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from spades.store import upkeep
+from spades.store import StoreError, upkeep
 
 if TYPE_CHECKING:
     from spades.server.hub import Hub
     from spades.server.tables import Table
 
 log = logging.getLogger("spades.server")
+
+#: how long pruning waits for Redis to hold a continued match's table (:meth:`Janitor.
+#: prune_table`) before it leaves the match for a later round
+HOLD_SECONDS = 5.0
 
 
 class Janitor:
@@ -190,15 +196,57 @@ class Janitor:
         at most ``upkeep.PRUNE_UPLOADS_AT_ONCE`` a round), and the matches continued from
         uploads (``continue``) that ended and that nobody has opened since: how many went.
         Only such games: no table still going, no other table, no game imported in the
-        terminal, nothing running here."""
+        terminal, nothing running here, and with several processes (``--redis``) no table
+        open at any process of the room: each continued match is deleted under its table's
+        lease and a new fencing number (:meth:`prune_table`), as ``DELETE /api/games/{id}``
+        deletes one. Before, only the tables open here were left alone, and a finished
+        table open at another process (brought back for someone who was at it) had its
+        match deleted under it."""
         hub, days = self.hub, self.hub.settings.review_unopened_days
         if days <= 0:
             return 0
         ids = await hub.db(upkeep.unopened_uploads, hub.store, now - timedelta(days=days),
                            set(hub.tables))
-        gone = await hub.db(upkeep.delete_uploads, hub.store, ids, hub.upload_counts)
-        hub.games_deleted(ids)
+        tables: set[str] = set()
+        if hub.cluster is not None and ids:
+            tables = await hub.db(upkeep.tables_among, hub.store, ids)
+        records = [gid for gid in ids if gid not in tables]
+        gone = await hub.db(upkeep.delete_uploads, hub.store, records, hub.upload_counts)
+        deleted = list(records)
+        for gid in (gid for gid in ids if gid in tables):
+            if await self.prune_table(gid):
+                gone += 1
+                deleted.append(gid)
+        hub.games_deleted(deleted)
         return gone
+
+    async def prune_table(self, game_id: str) -> bool:
+        """Delete the continued match ``game_id``, which ended, if no process of the room
+        has its table open (True if it went). Its table's lease is taken first
+        (:meth:`Cluster.hold_closed`: none is if a process holds it, this one neither), so
+        that no process brings the table back meanwhile, then the game's fencing number
+        (:meth:`Store.take_game`), which the delete is made under: a process that brings
+        the table back all the same (this one's lease ran out: it was cut off, or paused)
+        raises that number, and nothing is deleted. Redis not answering (within
+        :data:`HOLD_SECONDS`): left for a later round (the table may be open elsewhere)."""
+        hub, cluster = self.hub, self.hub.cluster
+        assert cluster is not None
+        try:
+            held = await asyncio.wait_for(cluster.hold_closed(game_id), HOLD_SECONDS)
+        except Exception as exc:
+            cluster.room.failed("holding a table to prune its continued match", exc)
+            return False
+        if not held:
+            return False  # open at its table, here or at another process
+        try:
+            try:
+                fence = await hub.db(hub.store.take_game, game_id)
+            except StoreError:
+                return False  # (deleted meanwhile)
+            return bool(await hub.db(upkeep.delete_uploads, hub.store, [game_id],
+                                     hub.upload_counts, fence=fence))
+        finally:
+            await cluster.let_go(game_id)
 
     async def prune(self) -> dict[str, int]:
         s = self.hub.settings

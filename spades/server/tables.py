@@ -739,6 +739,13 @@ class Table:
                 conn.send(self.snapshot(conn, back=back, arrival=arrival))
 
         async with self.lock:
+            if getattr(conn, "closed", False):
+                # Its socket has ended, and that end has been dealt with: a join made for
+                # it by its process (the table brought back, or moved, while it closed)
+                # would keep it at the table for good, a member nobody takes off; a table
+                # never empty is never let go of (its lease held for as long as the process
+                # runs). Refused: the table lets go as if it had left.
+                raise TableError("state", "this connection has closed")
             await self._join(conn, role, invite, if_free, back, answer)
             answer()
 

@@ -319,6 +319,16 @@ def unopened_uploads(store: Store, before: datetime, keep: Collection[str] = (),
     return out
 
 
+def tables_among(store: Store, ids: Collection[str]) -> set[str]:
+    """Those of ``ids`` that are tables (continued uploads: a process may run their table,
+    finished ones too), not records kept for review."""
+    if not ids:
+        return set()
+    with store.engine.connect() as conn:
+        return {str(g) for g in conn.execute(select(games.c.id).where(
+            games.c.id.in_(list(ids)), games.c.kind == "table")).scalars()}
+
+
 def delete_uploads(store: Store, ids: Collection[str],
                    counts: UploadCounts | None = None, fence: int | None = None) -> int:
     """Delete records kept for review and continued uploads that ended (their events,

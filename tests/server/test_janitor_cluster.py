@@ -10,6 +10,7 @@ and a new fencing number, so an old instance still running somewhere writes noth
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 from spades.server.app import dispatch
@@ -146,4 +147,66 @@ def test_the_janitor_touches_only_the_instance_that_runs_the_table(
             assert a.tables.get(old.id) is not old  # the instance stopped
         finally:
             await a.close()
+    run(go())
+
+
+def _continued_and_ended(hub: Hub, owner: int) -> str:
+    """A match continued from an upload (``continue``) that has ended, as a process stores
+    one: a table of ``owner`` at seat 0 and CPUs, counted in the caps on uploads. Its id."""
+    from spades.engine import replay
+    from spades.server.seating import Place
+    from tests.server.helpers import GOOD
+
+    opts = hub.default_options().model_copy(update={"private": True})
+    seats = [Place("human", owner, "Olden", guest=True).to_db()] + [
+        Place("cpu", None, f"CPU {i + 1}", "random").to_db() for i in range(1, 4)]
+    options = {"table": opts.model_dump(), "owner": owner, "invite": hub.new_invite(),
+               "epoch": 1, "upload": True, "upload_cost": 1, "upload_by": owner}
+    gid: str = hub.store.save_record(replay(GOOD), kind="table", seats=seats,
+                                     options=options)
+    assert hub.store.game(gid).status == "finished"
+    return gid
+
+
+async def _ids(hub: Hub) -> list[str]:
+    ids: list[str] = await hub.db(hub.store.game_ids, kind="table", status=["finished"])
+    return ids
+
+
+def test_pruning_leaves_alone_a_continued_match_open_at_another_process(
+        postgres: PostgresServer, redis_server: RedisServer) -> None:
+    """A continued match that ended, unopened for ``review_unopened_days``, whose finished
+    table A runs (brought back for someone who was at it): B's pruning left alone only the
+    tables open at B, and deleted the match under the table A runs. Now B's pruning takes
+    the table's lease first, as ``DELETE /api/games/{id}`` does: held by A, the match is
+    kept; one whose table runs nowhere is still pruned, and so is the first once A has
+    let its table go."""
+    room = (postgres.create_database("janitor"), redis_server.url, f"p{free_port()}:")
+
+    async def go() -> None:
+        a, b = await _node(*room), await _node(*room)
+        try:
+            olden = a.store.create_user("Olden", guest=True)
+            open_at_a, idle = (_continued_and_ended(a, olden) for _ in range(2))
+            assert sorted(await _ids(b)) == sorted([open_at_a, idle])
+            assert await _cl(a)._take(open_at_a, finished=True) == _cl(a).node
+            table = a.tables[open_at_a]
+            assert await _cl(b).room.owner(open_at_a) == _cl(a).node
+            later = datetime.now(UTC) + timedelta(days=b.settings.review_unopened_days + 1)
+            assert await Janitor(b).prune_uploads(later) == 1
+            assert (await b.db(b.store.game, open_at_a)).id == open_at_a  # before: deleted
+            assert await _ids(b) == [open_at_a]  # the idle one went: run nowhere
+            assert a.tables.get(open_at_a) is table
+            assert await _cl(b).room.owner(open_at_a) == _cl(a).node  # A's lease untouched
+            # A lets its table go (nobody at it): B's next pruning deletes the match
+            a.forget(table)
+            async with asyncio.timeout(30):
+                while await _cl(b).room.owner(open_at_a) is not None:
+                    await asyncio.sleep(0.01)
+            assert await Janitor(b).prune_uploads(later) == 1
+            assert await _ids(b) == []
+            assert await _cl(b).room.owner(open_at_a) is None  # B let go of it too
+        finally:
+            await a.close()
+            await b.close()
     run(go())
