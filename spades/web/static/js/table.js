@@ -344,7 +344,7 @@ export class TableView {
     parts.splice(ended, 0, `Hand ${v.hand_number}${trick}.`);
     const standing = this.standingText();
     if (standing) parts.push(standing);
-    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
+    parts.push(this.myTurn() ? this.turnText() + this.turnTimeText(turnKeyOf(v)) : this.whoseTurnText());
     parts.push(this.scoresText());
     return parts.join(" ");
   }
@@ -1066,7 +1066,7 @@ export class TableView {
       this.clearDraft();
     }
     // after everything said before it (polite, in order); dropped if the turn has passed
-    this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(this.turnText() + dropped + this.turnTimeText(key), { stale: () => this.turnKey !== key || !this.myTurn() });
     if (this.warnAfterTurn === key) { // the server's warning came before the turn was shown
       this.warnAfterTurn = null;
       const left = this.timeLeft();
@@ -1079,6 +1079,21 @@ export class TableView {
       if (legal.length === 1) setTimeout(() => { if (this.view === at && this.actingOn !== at) this.play(legal[0]); }, 400);
     }
   }
+
+  /** At a table with a turn timer, how long your turn (`key`) has, as W and Y say it (" 30
+   * seconds left."); "" without a timer, and "" when the timer's warning follows at once
+   * (the server's came already, or the time is already that short): not said twice. */
+  turnTimeText(key) {
+    const turn = this.clockTurn();
+    const left = this.timeLeft();
+    if (left === null || left <= 0 || this.warnAfterTurn === key) return "";
+    if (left <= this.warnAt(turn)) return "";
+    return ` ${plural(left, "second")} left.`;
+  }
+
+  /** The seconds left at which the page warns that your time runs out (and the countdown
+   * turns urgent): 10, or half the turn's time if shorter. */
+  warnAt(turn) { return Math.min(10, (turn && turn.seconds || 30) / 2); }
 
   /** Everything the table says goes through here (then the announcer's one queue). */
   say(text, opts) { this.app.announcer.say(text, opts); }
@@ -3230,7 +3245,7 @@ export class TableView {
     if (!drawn && this.summaryShown() && !this.el.querySelector("#timer-chip")) { this.renderStatus(); return; }
     const left = this.timeLeft();
     const total = turn.seconds || 30;
-    const warnAt = Math.min(10, total / 2);
+    const warnAt = this.warnAt(turn);
     const urgent = left <= warnAt;
     const tag = this.el.querySelector(".seat.turn .turn-tag");
     if (tag) { tag.textContent = `${left} s`; tag.classList.add("time"); tag.classList.toggle("urgent", urgent); }
