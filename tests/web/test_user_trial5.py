@@ -33,3 +33,30 @@ def test_your_turn_without_a_timer_says_no_time(new_page: Any, server: str) -> N
     turn = speech.wait_for("Your turn to bid", timeout=20)["text"]
     assert "second" not in turn, turn
     assert not page.errors, page.errors
+
+
+def test_the_bid_box_says_the_same_error_again(new_page: Any, server: str) -> None:
+    """The same refused bid typed twice: its error was set to the words it held already, and
+    a screen reader heard it once. Now each one is said (and shown)."""
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, "Ivy", profile="cardgames-club")
+    page.wait_for_function("spadesApp.table.view.hand && spadesApp.table.view.phase === 'bid'")
+    open_bid_box(page)
+    page.evaluate(HEARD)
+    for n in (1, 2):
+        page.keyboard.type("99")
+        page.keyboard.press("Enter")
+        wait_heard(page, "99 is not a bid you can make", n)  # before: once only
+        assert page.text_content("#bid-number-error").startswith("99 is not a bid"), n
+        page.keyboard.press("Control+A")
+    for _ in (1, 2):  # at once (assertive), through the page's announcer
+        said = speech.wait_for("99 is not a bid you can make", timeout=5)
+        assert said["kind"] == "assertive", said
+    for n in (1, 2):  # nothing typed, twice
+        page.keyboard.press("Delete")
+        page.keyboard.press("Enter")
+        wait_heard(page, "Type your bid", n)
+    # each said once, not twice (the box's text is no live region of its own)
+    assert len([t for t in heard(page) if "99 is not" in t]) == 2, heard(page)
+    assert not page.errors, page.errors

@@ -3021,7 +3021,9 @@ export class TableView {
       h("h2", { id: "bid-dialog-title" }, "Bid"),
       h("p", { class: "field" }, h("label", { for: "bid-number", id: "bid-number-label" }, "Your bid"),
         h("input", { id: "bid-number", type: "number", inputmode: "numeric", min: "1", step: "1", autocomplete: "off", "aria-describedby": "bid-number-error" })),
-      h("p", { class: "form-error", role: "alert", id: "bid-number-error" }),
+      // (shown here and said through the announcer, not a role=alert of its own: the same
+      // error twice set the same words, and a live region says nothing when its words stay)
+      h("p", { class: "form-error", id: "bid-number-error" }),
       h("div", { class: "button-row" },
         h("button", { type: "submit", class: "primary", value: "bid" }, "Bid"),
         h("button", { type: "button", onclick: () => dlg.close("cancel") }, "Cancel")));
@@ -3033,9 +3035,13 @@ export class TableView {
       const n = Number(raw);
       const can = this.choicesText(nums);
       if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
-        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        const error = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        form.querySelector("#bid-number-error").textContent = error;
         input.setAttribute("aria-invalid", "true");
         input.focus();
+        // a new addition each time (in the box's dialog): said again when it is the same
+        this.app.sounds.play("refused");
+        this.say(error, { assertive: true });
         return;
       }
       input.removeAttribute("aria-invalid");
