@@ -62,8 +62,10 @@ function pointsWords(row, k) {
   const text = row.parts_text && row.parts_text[k];
   return text ? minusSigned(text) : "";
 }
-/** The server's words with the page's minus sign: "bag penalty -100" → "bag penalty −100". */
-const minusSigned = (text) => String(text).replace(/-(?=\d)/g, "−");
+/** The server's words with the page's minus sign: "bag penalty -100" → "bag penalty −100",
+ * "-128 in all" → "−128 in all" (a hyphen inside a word, "Bot-2", stays). The server writes
+ * the hyphen, as the terminal's sheet does. */
+const minusSigned = (text) => String(text).replace(/(?<![\p{L}\p{N}_-])-(?=\d)/gu, "−");
 /** Signed numbers as words, for the voice: "+70" → "plus 70", "−100" → "minus 100". */
 const signsSaid = (text) => text.replace(/([+−])(\d)/g, (_, sign, d) => `${sign === "+" ? "plus" : "minus"} ${d}`);
 // the shortcut keys as on-screen buttons (the fallback for gestures)
@@ -693,7 +695,8 @@ export class TableView {
     const ev = msg.event;
     const news = ev.news; // (every event frame has it; [] when it is not a game action)
     for (const item of news) {
-      this.say(this.newsText(item.text), { event: true });
+      // (the scores in it with the minus sign, as the score sheet and the page write them)
+      this.say(minusSigned(this.newsText(item.text)), { event: true });
       // what you hold, once you can see it (a description of your cards, not of the event)
       const v = msg.view;
       if (item.type === "deal" && v && this.isPlayer) {
@@ -725,7 +728,7 @@ export class TableView {
     if (ev.kind === "returned" && ev.seat === this.mySeat && this.isPlayer && this.backSaidAt === msg.seq - 1) return;
     // (a frame that seats someone carries the table that names them: this.msg is older)
     const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
-    if (ev.text) this.say(this.newsText(sentence(ev.text, this.playerNames().concat(seated))), { event: true });
+    if (ev.text) this.say(minusSigned(this.newsText(sentence(ev.text, this.playerNames().concat(seated)))), { event: true });
     if (this.arrivalAt === msg.seq) { // sat down at a continued match: now the game, your turn
       this.arrivalAt = null;
       this.say(this.summary());
