@@ -78,7 +78,7 @@ class Speech:
         raise AssertionError("the end of the match was never announced")
 
 
-MATCH_OVER = re.compile(r"\bthe match with -?\d+ points|\bthe match is a draw", re.I)
+MATCH_OVER = re.compile(r"\bthe match with [-−]?\d+ points|\bthe match is a draw", re.I)
 
 
 def start_quick_match(page: Any, name: str, profile: str = "game93", one_hand: bool = True

@@ -98,7 +98,7 @@ def test_whole_match_with_the_keyboard_alone(new_page: Any, artifacts: Any) -> N
     # the last trick, then the hand's summary on the felt, read once; Escape puts it away
     page.wait_for_selector(".felt .hand-summary")
     scored = speech.wait_for("Hand 1 scored")
-    assert re.search(r"Hand 1 scored: your side [+-]\d+", scored["text"]), scored
+    assert re.search(r"Hand 1 scored: your side [+−-]\d+", scored["text"]), scored
     assert "in all" in scored["text"] and "bag" in scored["text"], scored
     # one row of figures a side (each followed by a row of how its points came)
     rows = page.locator(".hand-summary tbody tr:not(.summary-detail)").count()

@@ -68,6 +68,7 @@ def test_one_second_left_is_said_in_the_singular(new_page: Any, server: str) -> 
     create_cpu_table(page, server, "Tsg", profile="race400", timer=5)
     page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
     page.wait_for_function(f"{CHIP} === '1 s left'", timeout=8000)
+    speech.new()  # ("Your turn to bid: … 5 seconds left." before it)
     page.keyboard.press("y")
     told = speech.wait_for("left.", timeout=3)
     assert told["text"] == "You have 1 second left.", told

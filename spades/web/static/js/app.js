@@ -146,6 +146,7 @@ class App {
     this.voice.attach(this.announcer);
     this.applySettings();
     this.wire();
+    this.wireMenu();
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.onKey(e));
     // record links download with the session (an uploaded unfinished record is the uploader's)
@@ -159,6 +160,32 @@ class App {
     if (store.token()) this.conn.open();
     else this.showConn();
     this.route();
+  }
+
+  /** The top bar's Menu button (shown on narrow screens only, where the menu's links fold
+   * behind it so that the top bar takes one row): a disclosure (aria-expanded). Escape
+   * closes it and gives the focus back to the button; it closes too when a link is chosen,
+   * or the focus or a click goes elsewhere. */
+  wireMenu() {
+    const bar = document.querySelector(".topbar");
+    const button = document.getElementById("menu-toggle");
+    if (!bar || !button) return;
+    const isOpen = () => button.getAttribute("aria-expanded") === "true";
+    const set = (open) => {
+      button.setAttribute("aria-expanded", String(open));
+      bar.classList.toggle("menu-open", open);
+    };
+    button.addEventListener("click", () => set(!isOpen()));
+    bar.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || !isOpen()) return;
+      e.preventDefault();
+      e.stopPropagation(); // (not the table's Escape as well)
+      set(false);
+      button.focus();
+    });
+    bar.addEventListener("focusout", (e) => { if (isOpen() && e.relatedTarget && !bar.contains(e.relatedTarget)) set(false); });
+    document.addEventListener("click", (e) => { if (isOpen() && !bar.contains(e.target)) set(false); });
+    window.addEventListener("hashchange", () => set(false));
   }
 
   /** Does the server answer `{"type":"hint"}` with the bots' hint? An unknown message type is

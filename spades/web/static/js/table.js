@@ -62,8 +62,10 @@ function pointsWords(row, k) {
   const text = row.parts_text && row.parts_text[k];
   return text ? minusSigned(text) : "";
 }
-/** The server's words with the page's minus sign: "bag penalty -100" → "bag penalty −100". */
-const minusSigned = (text) => String(text).replace(/-(?=\d)/g, "−");
+/** The server's words with the page's minus sign: "bag penalty -100" → "bag penalty −100",
+ * "-128 in all" → "−128 in all" (a hyphen inside a word, "Bot-2", stays). The server writes
+ * the hyphen, as the terminal's sheet does. */
+const minusSigned = (text) => String(text).replace(/(?<![\p{L}\p{N}_-])-(?=\d)/gu, "−");
 /** Signed numbers as words, for the voice: "+70" → "plus 70", "−100" → "minus 100". */
 const signsSaid = (text) => text.replace(/([+−])(\d)/g, (_, sign, d) => `${sign === "+" ? "plus" : "minus"} ${d}`);
 // the shortcut keys as on-screen buttons (the fallback for gestures)
@@ -344,7 +346,7 @@ export class TableView {
     parts.splice(ended, 0, `Hand ${v.hand_number}${trick}.`);
     const standing = this.standingText();
     if (standing) parts.push(standing);
-    parts.push(this.myTurn() ? this.turnText() : this.whoseTurnText());
+    parts.push(this.myTurn() ? this.turnText() + this.turnTimeText(turnKeyOf(v)) : this.whoseTurnText());
     parts.push(this.scoresText());
     return parts.join(" ");
   }
@@ -693,7 +695,8 @@ export class TableView {
     const ev = msg.event;
     const news = ev.news; // (every event frame has it; [] when it is not a game action)
     for (const item of news) {
-      this.say(this.newsText(item.text), { event: true });
+      // (the scores in it with the minus sign, as the score sheet and the page write them)
+      this.say(minusSigned(this.newsText(item.text)), { event: true });
       // what you hold, once you can see it (a description of your cards, not of the event)
       const v = msg.view;
       if (item.type === "deal" && v && this.isPlayer) {
@@ -725,7 +728,7 @@ export class TableView {
     if (ev.kind === "returned" && ev.seat === this.mySeat && this.isPlayer && this.backSaidAt === msg.seq - 1) return;
     // (a frame that seats someone carries the table that names them: this.msg is older)
     const seated = msg.table ? msg.table.seats.map((p) => p && p.name) : [];
-    if (ev.text) this.say(this.newsText(sentence(ev.text, this.playerNames().concat(seated))), { event: true });
+    if (ev.text) this.say(minusSigned(this.newsText(sentence(ev.text, this.playerNames().concat(seated)))), { event: true });
     if (this.arrivalAt === msg.seq) { // sat down at a continued match: now the game, your turn
       this.arrivalAt = null;
       this.say(this.summary());
@@ -1066,7 +1069,7 @@ export class TableView {
       this.clearDraft();
     }
     // after everything said before it (polite, in order); dropped if the turn has passed
-    this.say(this.turnText() + dropped, { stale: () => this.turnKey !== key || !this.myTurn() });
+    this.say(this.turnText() + dropped + this.turnTimeText(key), { stale: () => this.turnKey !== key || !this.myTurn() });
     if (this.warnAfterTurn === key) { // the server's warning came before the turn was shown
       this.warnAfterTurn = null;
       const left = this.timeLeft();
@@ -1079,6 +1082,21 @@ export class TableView {
       if (legal.length === 1) setTimeout(() => { if (this.view === at && this.actingOn !== at) this.play(legal[0]); }, 400);
     }
   }
+
+  /** At a table with a turn timer, how long your turn (`key`) has, as W and Y say it (" 30
+   * seconds left."); "" without a timer, and "" when the timer's warning follows at once
+   * (the server's came already, or the time is already that short): not said twice. */
+  turnTimeText(key) {
+    const turn = this.clockTurn();
+    const left = this.timeLeft();
+    if (left === null || left <= 0 || this.warnAfterTurn === key) return "";
+    if (left <= this.warnAt(turn)) return "";
+    return ` ${plural(left, "second")} left.`;
+  }
+
+  /** The seconds left at which the page warns that your time runs out (and the countdown
+   * turns urgent): 10, or half the turn's time if shorter. */
+  warnAt(turn) { return Math.min(10, (turn && turn.seconds || 30) / 2); }
 
   /** Everything the table says goes through here (then the announcer's one queue). */
   say(text, opts) { this.app.announcer.say(text, opts); }
@@ -3006,7 +3024,9 @@ export class TableView {
       h("h2", { id: "bid-dialog-title" }, "Bid"),
       h("p", { class: "field" }, h("label", { for: "bid-number", id: "bid-number-label" }, "Your bid"),
         h("input", { id: "bid-number", type: "number", inputmode: "numeric", min: "1", step: "1", autocomplete: "off", "aria-describedby": "bid-number-error" })),
-      h("p", { class: "form-error", role: "alert", id: "bid-number-error" }),
+      // (shown here and said through the announcer, not a role=alert of its own: the same
+      // error twice set the same words, and a live region says nothing when its words stay)
+      h("p", { class: "form-error", id: "bid-number-error" }),
       h("div", { class: "button-row" },
         h("button", { type: "submit", class: "primary", value: "bid" }, "Bid"),
         h("button", { type: "button", onclick: () => dlg.close("cancel") }, "Cancel")));
@@ -3018,9 +3038,13 @@ export class TableView {
       const n = Number(raw);
       const can = this.choicesText(nums);
       if (!/^\d+$/.test(raw) || !nums.includes(String(n))) {
-        form.querySelector("#bid-number-error").textContent = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        const error = raw === "" ? `Type your bid: ${can}.` : `${raw} is not a bid you can make: you can bid ${can}${this.bidChoices().includes("nil") ? " (Nil has its own card)" : ""}.`;
+        form.querySelector("#bid-number-error").textContent = error;
         input.setAttribute("aria-invalid", "true");
         input.focus();
+        // a new addition each time (in the box's dialog): said again when it is the same
+        this.app.sounds.play("refused");
+        this.say(error, { assertive: true });
         return;
       }
       input.removeAttribute("aria-invalid");
@@ -3230,7 +3254,7 @@ export class TableView {
     if (!drawn && this.summaryShown() && !this.el.querySelector("#timer-chip")) { this.renderStatus(); return; }
     const left = this.timeLeft();
     const total = turn.seconds || 30;
-    const warnAt = Math.min(10, total / 2);
+    const warnAt = this.warnAt(turn);
     const urgent = left <= warnAt;
     const tag = this.el.querySelector(".seat.turn .turn-tag");
     if (tag) { tag.textContent = `${left} s`; tag.classList.add("time"); tag.classList.toggle("urgent", urgent); }
