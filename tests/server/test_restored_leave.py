@@ -34,6 +34,22 @@ def _socket_ends(hub: Hub, conn: Conn) -> None:
         hub.spawn(conn.table.detach(conn, leaving=False))
 
 
+def _at_a_stopped_table(b: Hub) -> tuple[Conn, str]:
+    """Ann, a client of ``b``, and the finished table (a continued match) she was at, run by a
+    process that has stopped since (its lease let go)."""
+    ann = _client(b, "Ann")
+    tid = _continued_and_ended(b, ann.user_id)
+    ann.remote_table, ann.remote_node = tid, "stopped-node"
+    return ann, tid
+
+
+async def _let_go(b: Hub, tid: str) -> None:
+    """Wait (30 s at most) until no process of ``b``'s room holds the table's lease."""
+    async with asyncio.timeout(30):
+        while await _cl(b).room.owner(tid) is not None:
+            await asyncio.sleep(0.01)
+
+
 def test_a_finished_table_brought_back_for_someone_gone_meanwhile_lets_its_lease_go(
         postgres: PostgresServer, redis_server: RedisServer,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,10 +64,7 @@ def test_a_finished_table_brought_back_for_someone_gone_meanwhile_lets_its_lease
     async def go() -> None:
         b = await _node(*room)
         try:
-            ann = _client(b, "Ann")
-            tid = _continued_and_ended(b, ann.user_id)
-            # she was at it, run by a process that has stopped since (its lease let go)
-            ann.remote_table, ann.remote_node = tid, "stopped-node"
+            ann, tid = _at_a_stopped_table(b)
             joins: list[Any] = []
             join = Table.join
 
@@ -75,9 +88,7 @@ def test_a_finished_table_brought_back_for_someone_gone_meanwhile_lets_its_lease
             # before: still run here, her closed connection at it, and its lease held
             assert tid not in b.tables, table.members
             assert ann.table is None and not table.members
-            async with asyncio.timeout(30):
-                while await _cl(b).room.owner(tid) is not None:
-                    await asyncio.sleep(0.01)
+            await _let_go(b, tid)
         finally:
             await b.close()
     run(go())
@@ -94,9 +105,7 @@ def test_a_finished_table_brought_back_for_nobody_lets_its_lease_go_a_sweep_late
     async def go() -> None:
         b = await _node(*room)
         try:
-            ann = _client(b, "Ann")
-            tid = _continued_and_ended(b, ann.user_id)
-            ann.remote_table, ann.remote_node = tid, "stopped-node"
+            ann, tid = _at_a_stopped_table(b)
             restore = b.restore_table
 
             async def closing_restore(gid: str, finished: bool = False) -> bool:
@@ -112,9 +121,7 @@ def test_a_finished_table_brought_back_for_nobody_lets_its_lease_go_a_sweep_late
             assert b.tables.get(tid) is table  # (a sweep's time for whoever is on the way)
             await janitor.sweep()
             assert tid not in b.tables and not table.members
-            async with asyncio.timeout(30):
-                while await _cl(b).room.owner(tid) is not None:
-                    await asyncio.sleep(0.01)
+            await _let_go(b, tid)
         finally:
             await b.close()
     run(go())

@@ -54,17 +54,25 @@ def test_the_hint_request_carries_the_names_on_the_felt(new_page: Any, server: s
     assert not page.errors, page.errors
 
 
+def _to_my_bid_hints_recorded(new_page: Any, server: str, name: str) -> tuple[Any, Speech]:
+    """``name`` at a CPU table, at her turn to bid, once the page knows the server answers
+    hints, with the page's hint requests recorded (``window.__hintAsks``): the page and what
+    it says from the start."""
+    page = new_page()
+    speech = Speech(page)
+    create_cpu_table(page, server, name)
+    assert wait_my_turn_or_over(page) == "bid"
+    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
+    page.evaluate(RECORD)
+    return page, speech
+
+
 def test_a_hint_asked_again_in_one_turn_is_the_same_hint(new_page: Any, server: str) -> None:
     # Pressed again while the first was worked out (or past the hint rate), the server
     # refused the second request, and the page's own hint, often another card or bid, was
     # said instead: a player who asked twice heard "play the king of clubs", then "play the
     # three of clubs". Now a turn's hint is asked once and said again.
-    page = new_page()
-    speech = Speech(page)
-    create_cpu_table(page, server, "Twice")
-    assert wait_my_turn_or_over(page) == "bid"
-    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
-    page.evaluate(RECORD)
+    page, speech = _to_my_bid_hints_recorded(new_page, server, "Twice")
     page.keyboard.press("j")
     n = page.evaluate(HINTS)
     for _ in range(3):
@@ -82,12 +90,7 @@ def test_a_turn_whose_hint_was_the_pages_own_keeps_it(new_page: Any, server: str
     # said its own hint. Asked again in the same turn, the page asked the server anew and said
     # its hint, often another bid ("bid 4", then "bid 3": seen in CI as a hint that chose one
     # bid and then another). Now the page's own hint holds for the rest of the turn.
-    page = new_page()
-    speech = Speech(page)
-    create_cpu_table(page, server, "Slowhint")
-    assert wait_my_turn_or_over(page) == "bid"
-    page.wait_for_function("spadesApp.serverHints === true", timeout=20000)
-    page.evaluate(RECORD)
+    page, speech = _to_my_bid_hints_recorded(new_page, server, "Slowhint")
     # the first request fails as a slow one does (after the page's 4 s, as `null`); a second
     # would be answered at once, with another bid than the page's
     page.evaluate("""() => { let asked = 0; spadesApp.table.hintAsked = null;
