@@ -422,3 +422,27 @@ def refuse_between(page: Any, refuse: dict[str, bool],
     page.reload()
     page.wait_for_selector("#quick-name")
     return sockets
+
+
+def a_first_bid_refused_bare(page: Any, name: str, refuse: dict[str, bool],
+                             heard: Callable[[dict[str, Any]], None] | None = None,
+                             told: Callable[[dict[str, Any]], None] | None = None
+                             ) -> tuple[Speech, list[Any], str]:
+    """``name`` starts a one-hand game93 match behind :func:`refuse_between`, and her first
+    bid is answered with an ``error`` without a reason: what the page says of it (what was
+    refused, that the table was fetched again, that it is still her turn) is checked here.
+    What the page said from the start, the routed sockets and the bid (as its page names it:
+    "Nil" for nil)."""
+    sockets = refuse_between(page, refuse, heard, told)
+    speech = Speech(page)
+    start_quick_match(page, name, profile="game93", one_hand=True)
+    assert sockets, "the page's WebSocket was not routed"
+    assert wait_my_turn_or_over(page) == "bid"
+    refuse["act"] = True
+    bid = bid_with_keyboard(page)
+    said = speech.wait_for("Refused:")["text"]
+    shown = "Nil" if bid == "nil" else bid
+    assert said == (f"Refused: your bid of {shown} was not taken, and the server gave no "
+                    "reason. The table was fetched again. It is still your turn to bid: "
+                    "bid again."), said
+    return speech, sockets, shown

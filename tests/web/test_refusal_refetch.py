@@ -15,12 +15,10 @@ import json
 from typing import Any
 
 from tests.web.helpers import (
-    Speech,
+    a_first_bid_refused_bare,
     bid_with_keyboard,
     my_turn_key,
     play_with_keyboard,
-    refuse_between,
-    start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
 )
@@ -42,22 +40,10 @@ def test_a_refusal_without_a_reason_fetches_the_table_again(new_page: Any) -> No
         if data.get("type") == "table" and data.get("ref") is not None:
             answered.append(data["ref"])
 
-    sockets = refuse_between(page, refuse, heard, told)
-    speech = Speech(page)
-    start_quick_match(page, "Rhea Refetch", profile="game93", one_hand=True)
-    assert sockets, "the page's WebSocket was not routed"
-
     # a bid refused without a reason: the table is fetched again, no reload is advised
-    assert wait_my_turn_or_over(page) == "bid"
-    refuse["act"] = True
-    bid = bid_with_keyboard(page)
-    said = speech.wait_for("Refused:")["text"]
-    shown = "Nil" if bid == "nil" else bid
-    # before: "... It is still your turn to bid: bid again; if it is refused again, reload
-    # the page (you keep your seat)." and no resync
-    assert said == (f"Refused: your bid of {shown} was not taken, and the server gave no "
-                    "reason. The table was fetched again. It is still your turn to bid: "
-                    "bid again."), said
+    # (before: "... It is still your turn to bid: bid again; if it is refused again, reload
+    # the page (you keep your seat)." and no resync)
+    speech, sockets, _ = a_first_bid_refused_bare(page, "Rhea Refetch", refuse, heard, told)
     assert len(resyncs) == 1 and answered == resyncs, (resyncs, answered)
 
     # refused again at once: no second resync (bounded); now a reload is the way on

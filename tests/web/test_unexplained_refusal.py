@@ -16,12 +16,10 @@ import json
 from typing import Any
 
 from tests.web.helpers import (
-    Speech,
+    a_first_bid_refused_bare,
     bid_with_keyboard,
     my_turn_key,
     play_with_keyboard,
-    refuse_between,
-    start_quick_match,
     wait_my_turn_or_over,
     wait_turn_passed,
 )
@@ -42,20 +40,8 @@ def test_a_move_refused_without_a_reason_says_what_was_refused_and_what_to_do(
         new_page: Any) -> None:
     page = new_page()
     refuse: dict[str, bool] = {}  # the message types to answer with a bare error, once
-    sockets = refuse_between(page, refuse)
-    speech = Speech(page)
-    start_quick_match(page, "Una Bare", profile="game93", one_hand=True)
-    assert sockets, "the page's WebSocket was not routed"
-
-    # the bid
-    assert wait_my_turn_or_over(page) == "bid"
-    refuse["act"] = True
-    bid = bid_with_keyboard(page)
-    said = speech.wait_for("Refused:")["text"]
-    shown = "Nil" if bid == "nil" else bid
-    # before: "Refused: That was refused."
-    assert said == (f"Refused: your bid of {shown} was not taken, and the server gave no "
-                    f"reason. {FETCHED} It is still your turn to bid: bid again."), said
+    # the bid (before: "Refused: That was refused.")
+    speech, sockets, shown = a_first_bid_refused_bare(page, "Una Bare", refuse)
     page.wait_for_function("document.getElementById('event-log').textContent"
                            ".includes('was not taken')")
     talk = page.locator("#event-log").inner_text()
