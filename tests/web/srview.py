@@ -129,6 +129,12 @@ def heard(page: Any) -> Heard:
     return Heard(r["adds"], r["frames"], r["seat"], r["sent"])
 
 
+def as_said(text: str) -> str:
+    """A news text as the page says it: a negative score with the minus sign ("-68 in all" →
+    "−68 in all"; a hyphen inside a word, "Bot-2", stays), as the page writes scores."""
+    return re.sub(r"(?<![\w-])-(?=\d)", "\u2212", text)
+
+
 def match_news(h: Heard) -> list[int | None]:
     """For each news item (in frame order), the index of the live-region addition that said
     it (news said in order, each once), or None where it was never said."""
@@ -137,7 +143,7 @@ def match_news(h: Heard) -> list[int | None]:
     for f in h.frames:
         for n in f["news"]:
             j = i
-            while j < len(h.adds) and h.adds[j]["text"] != n["text"]:
+            while j < len(h.adds) and h.adds[j]["text"] != as_said(n["text"]):
                 j += 1
             if j < len(h.adds):
                 where.append(j)
@@ -161,7 +167,7 @@ def check_order(h: Heard) -> list[str]:
         problems.append(f"{len(missing)} news texts not said (in order): {missing[:5]}")
     counts: dict[str, int] = {}
     for _, n in news:
-        counts[n["text"]] = counts.get(n["text"], 0) + 1
+        counts[as_said(n["text"])] = counts.get(as_said(n["text"]), 0) + 1
     for text, k in counts.items():
         said = sum(a["text"] == text for a in h.adds)
         if said != k:

@@ -12,10 +12,12 @@ from typing import Any
 from tests.web.helpers import (
     Speech,
     create_cpu_table,
+    my_turn_key,
     open_bid_box,
     play_hinted_to_end,
     start_quick_match,
     wait_my_turn_or_over,
+    wait_turn_passed,
 )
 from tests.web.test_axe_and_screenshots import audit
 from tests.web.test_user_trial4 import HEARD, heard, wait_heard
@@ -79,10 +81,14 @@ def test_the_table_talk_writes_a_negative_score_with_the_minus_sign(new_page: An
     speech = Speech(page)
     start_quick_match(page, "Minus Talk", profile="game93", one_hand=True)
     assert wait_my_turn_or_over(page) == "bid"
+    key = my_turn_key(page)
     open_bid_box(page)
     page.keyboard.type("13")
     page.keyboard.press("Enter")
     page.wait_for_selector("#bid-dialog:not([open])", state="attached")
+    # (the bid taken first: before, the hints went on at the same turn, whose hint the page
+    # no longer says once a move is sent, and the test waited for it in vain)
+    wait_turn_passed(page, key)
     play_hinted_to_end(page)
     scored = speech.wait_for("Hand 1 scored")["text"]
     assert re.search(r"your side −\d+", scored) and re.search(r"−\d+ in all", scored), scored
