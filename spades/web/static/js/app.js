@@ -262,7 +262,12 @@ class App {
       }
       this.joinQueued = null;
       if (this.currentRoute === "lobby") c.send({ type: "lobby", subscribe: true });
-      if (this.currentRoute === "home") this.renderHome();
+      if (this.currentRoute === "home") {
+        this.refreshYourTables();
+        // the name the session has, where none was typed yet
+        const name = this.main.querySelector("#quick-name");
+        if (name && !name.value && this.user && this.user.name) name.value = this.user.name;
+      }
     });
     c.on("status", ({ status }) => {
       this.showConn();
@@ -614,16 +619,7 @@ class App {
       }
       location.hash = `#/join/${encodeURIComponent(code)}`;
     });
-    // tables of the same name ("Olga's table" five times) are told apart by their ids
-    const yours = [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])];
-    const named = yours.map((id) => store.tableName(id));
-    const linkText = (id, i) => named[i] && named.filter((n) => n === named[i]).length === 1
-      ? `Return to ${named[i]}` : `Return to ${named[i] || "a table"} (${id.slice(0, 8)})`;
-    const mine = yours.length
-      ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
-        h("h2", { id: "back-title" }, "Your tables"),
-        h("ul", { class: "links" }, yours.map((id, i) => h("li", {}, h("a", { href: `#/table/${id}` }, linkText(id, i))))))
-      : null;
+    const mine = this.yourTables();
     this.page("Spades",
       h("p", { class: "lede" }, "Bid your tricks, trump with spades, and mind the bags. Play against the computer at once, or open a table for friends."),
       h("div", { class: "home-grid" }, mine, quick,
@@ -640,6 +636,38 @@ class App {
             h("li", {}, h("a", { href: "#/strategy" }, "Strategy guide")),
             h("li", {}, h("a", { href: "#/help" }, "Keyboard and screen reader help")))),
         join));
+  }
+
+  /** The home page's "Your tables" (null when there are none). */
+  yourTables() {
+    // tables of the same name ("Olga's table" five times) are told apart by their ids
+    const yours = [...new Set([...this.myTables, ...(store.lastTable() ? [store.lastTable()] : [])])];
+    const named = yours.map((id) => store.tableName(id));
+    const linkText = (id, i) => named[i] && named.filter((n) => n === named[i]).length === 1
+      ? `Return to ${named[i]}` : `Return to ${named[i] || "a table"} (${id.slice(0, 8)})`;
+    return yours.length
+      ? h("section", { class: "panel highlight", "aria-labelledby": "back-title" },
+        h("h2", { id: "back-title" }, "Your tables"),
+        h("ul", { class: "links" }, yours.map((id, i) => h("li", {}, h("a", { href: `#/table/${id}` }, linkText(id, i))))))
+      : null;
+  }
+
+  /** "Your tables" drawn again once the server's welcome says which they are, and nothing else:
+   * the home page drawn anew lost the focus (Enter on "Return to …" then did nothing) and what
+   * had been typed in its fields. A focused link that is still there keeps the focus. */
+  refreshYourTables() {
+    const grid = this.main.querySelector(".home-grid");
+    if (!grid) return;
+    const old = grid.querySelector("#back-title")?.closest("section") || null;
+    const focused = old && old.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
+    const mine = this.yourTables();
+    if (old && mine) old.replaceWith(mine);
+    else if (old) old.remove();
+    else if (mine) grid.prepend(mine);
+    if (!focused) return;
+    const same = mine && [...mine.querySelectorAll("a")].find((a) => a.getAttribute("href") === focused);
+    // (its table ended meanwhile: the next of "Your tables", else the quick match's name field)
+    (same || mine?.querySelector("a") || grid.querySelector("#quick-name"))?.focus();
   }
 
   async createTable(options, cpus) {
