@@ -451,13 +451,13 @@ class JoinMsg(_Msg):
     table_id: str | None = Field(default=None, max_length=40)
     invite: str | None = Field(default=None, max_length=40)
     role: Literal["player", "spectator"] = "player"
-    if_free: bool = Field(
+    if_free: Flag = Field(
         default=False, description="for a tab that another tab of yours replaced (error "
         "`replaced`), joining again after its own reconnect: take your seat back only if no "
         "other open connection of yours holds it. If one does, nothing changes for it: this "
         "connection gets `error replaced` (with this ref) and is handed the seat when that "
         "one closes")
-    back: bool = Field(
+    back: Flag = Field(
         default=False, description="take your seat back from the CPU that plays for you "
         "because your turn waited `idle_seconds` (the page's Take my seat back). Without it, "
         "joining again (a reconnect, a reload) leaves the CPU playing for you, so a "

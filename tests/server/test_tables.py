@@ -281,6 +281,26 @@ def test_numbers_in_messages_are_strict_integers_and_refs_are_bounded(
             ans["type"] == "pong" and ans["ref"] == ref), (ref, ans)
 
 
+def test_flags_in_messages_are_json_booleans(client: TestClient) -> None:
+    """Every yes-or-no field of a message is a JSON true or false, not "yes", "false" or 1:
+    `join`'s `if_free` and `back` took "yes" (and "false"!) as true, unlike the other flags."""
+    ann = Player(client, "Ann")
+    for value in ("yes", "false", 1, 0):
+        for field, msg in (
+                ("if_free", {"type": "join", "table_id": "nope", "if_free": value}),
+                ("back", {"type": "join", "table_id": "nope", "back": value}),
+                ("subscribe", {"type": "lobby", "subscribe": value}),
+                ("cpus", {"type": "create", "cpus": value}),
+                ("private", {"type": "create", "options": {"private": value}})):
+            ans = ann.request(msg)
+            assert ans["type"] == "error" and ans["code"] == "bad_message", (msg, ans)
+            assert field in ans["message"] and "boolean" in ans["message"], (msg, ans)
+    # true and false themselves are taken: here the table's own refusal
+    for flag in ("if_free", "back"):
+        ans = ann.request({"type": "join", "table_id": "nope", flag: True})
+        assert ans["type"] == "error" and ans["code"] == "not_found", ans
+
+
 def test_resync_and_lobby_answers_echo_the_ref(settings: Settings) -> None:
     """The ``table`` answering a ``resync`` and the ``lobby`` answering a ``lobby`` carry the
     request's ``ref``, as ``ack``/``error``/``hint`` do (before: none, so a client could not
