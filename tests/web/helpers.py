@@ -334,6 +334,11 @@ def continue_upload(page: Any, server: str, name: str, path: Any, seat: int) -> 
     page.check("input[name=mode][value=continue]")
     page.select_option("#rec-seat", str(seat))
     page.click("form[aria-labelledby=rec-title] button[type=submit]")
+    # the table's route, or the form's refusal in words (e.g. a name another test registered)
+    page.wait_for_function("location.hash.startsWith('#/table/')"
+                           " || document.getElementById('rec-error').textContent !== ''")
+    refused = page.text_content("#rec-error") if page.is_visible("#rec-error") else ""
+    assert not refused, f"{name}'s upload was refused: {refused}"
 
 
 def finish_continued(page: Any, server: str, name: str, record: dict[str, Any],

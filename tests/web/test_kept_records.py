@@ -108,7 +108,7 @@ def test_the_score_sheet_says_what_points_are_made_of(new_page: Any, server: str
     path = tmp_path / "seven.json"
     path.write_text(json.dumps(part), encoding="utf-8")
     page = new_page()
-    continue_upload(page, server, "Rhea", path, 2)
+    continue_upload(page, server, "Rhea Sheet", path, 2)  # ("Rhea": an account of test_user_trial2)
     page.wait_for_function("spadesApp.table && spadesApp.table.view"
                            " && spadesApp.table.view.hand_number === 8", timeout=15000)
     page.click("#sheet-btn")
