@@ -331,3 +331,37 @@ def test_a_record_file_of_the_largest_size_is_taken(new_page: Any, server: str,
     assert page.text_content("#rec-error") == ("A record file may be at most 1000000 bytes; "
                                                "this one is 1000001.")
     assert not page.errors, page.errors
+
+
+def test_a_seat_chosen_while_the_file_is_read_is_kept(new_page: Any, server: str,
+                                                      tmp_path: Path) -> None:
+    """The page reads a chosen record (to offer its seats by name) and then drew the seats
+    anew: a seat chosen meanwhile (a big file, a slow machine) went back to the record's own,
+    and the match went on from a hand the user had not chosen."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "spades" / "data"
+                         / "example-match.json").read_text(encoding="utf-8"))
+    first = record["hands"][0]
+    part = {**record, "hands": [{**first, "plays": first["plays"][:6]}], "human": 2}
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(part), encoding="utf-8")
+    page = new_page()
+    page.goto(server + "#/stats")
+    page.wait_for_selector("#rec-file")
+    # the file's reading waits until the test lets it go on
+    page.evaluate("""() => {
+        const read = spadesApp.readRecord.bind(spadesApp);
+        window.letRead = null;
+        spadesApp.readRecord = (file) => new Promise((ok) => { window.letRead = ok; })
+            .then(() => read(file));
+    }""")
+    page.set_input_files("#rec-file", str(path))
+    page.check("input[name=mode][value=continue]")
+    page.wait_for_function("window.letRead !== null")
+    page.select_option("#rec-seat", "1")
+    page.evaluate("window.letRead()")
+    page.wait_for_function("document.querySelector('#rec-seat option[value=\"1\"]')"
+                           ".textContent.includes('(')")  # the seats named from the record
+    assert page.input_value("#rec-seat") == "1"
+    assert page.eval_on_selector("#rec-seat", "s => s.selectedOptions[0].textContent") \
+        == f"Seat 1 ({record['names'][1]})"
+    assert not page.errors, page.errors

@@ -1240,9 +1240,12 @@ class App {
       h("button", { type: "submit" }, "Upload"));
     const seatField = form.querySelector("#rec-seat-field");
     const syncMode = () => { seatField.hidden = new FormData(form).get("mode") !== "continue"; };
+    let seatChosen = false; // a seat chosen by hand while the file was read is kept
     form.addEventListener("change", async (e) => {
       syncMode();
+      if (e.target.id === "rec-seat") seatChosen = true;
       if (e.target.id !== "rec-file") return;
+      seatChosen = false;
       // offer the record's seats by name
       const file = e.target.files[0];
       form.querySelector("#rec-error").textContent = "";
@@ -1256,11 +1259,14 @@ class App {
         const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
         const names = rec.names || rec.players || [];
         // seats numbered from 0, as the record (and the server's reasons about it) number them
+        if (form.querySelector("#rec-file").files[0] !== file) return; // another file chosen since: its own read names the seats
+        const chosen = seatChosen ? Number(sel.value) : null;
         clear(sel);
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
+        if (chosen !== null && chosen < n) sel.value = String(chosen);
         // a record exported by the terminal (spades export) says whose seat it was: "human"
-        if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
-      } catch (ex) { form.querySelector("#rec-error").textContent = reasonSentence(ex.message); }
+        else if (Number.isInteger(rec.human) && rec.human >= 0 && rec.human < n) sel.value = String(rec.human);
+      } catch (ex) { if (form.querySelector("#rec-file").files[0] === file) form.querySelector("#rec-error").textContent = reasonSentence(ex.message); }
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
