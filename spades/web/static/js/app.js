@@ -1255,11 +1255,11 @@ class App {
       if (!file) return;
       try {
         const rec = await this.readRecord(file);
+        if (form.querySelector("#rec-file").files[0] !== file) return; // another file chosen since: its own read names the seats
         const deal = rec.hands && rec.hands[0] && rec.hands[0].deal;
         const n = (rec.rules && rec.rules.players) || (deal && deal.length) || 4;
         const names = rec.names || rec.players || [];
         // seats numbered from 0, as the record (and the server's reasons about it) number them
-        if (form.querySelector("#rec-file").files[0] !== file) return; // another file chosen since: its own read names the seats
         const chosen = seatChosen ? Number(sel.value) : null;
         clear(sel);
         for (let i = 0; i < n; i++) sel.append(h("option", { value: String(i) }, names[i] ? `Seat ${i} (${names[i]})` : `Seat ${i}`));
