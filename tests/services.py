@@ -12,6 +12,7 @@ import contextlib
 import glob
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -25,10 +26,39 @@ class ServiceMissing(RuntimeError):
     """The service's programs are not installed on this machine."""
 
 
+#: Where test servers and services listen: under the ephemeral range (32768 on), where the
+#: system picks the local ports of outgoing connections, so that none of those takes a port
+#: between its choice and the server's bind.
+TEST_PORTS = (10000, 32000)
+_handed_out: set[int] = set()
+_pick = random.SystemRandom()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free port on 127.0.0.1 for a test's own server or service. Under pytest-xdist each
+    worker chooses in a band of its own: with ports the system hands out (bind to 0), two
+    workers could both be given one port, and a server that then lost the race was found
+    "started" by another worker's server answering there. A port is not handed out twice in
+    one process."""
+    low, high = TEST_PORTS
+    worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get(
+        "PYTEST_XDIST_WORKER_COUNT", "")
+    if worker.startswith("gw") and worker[2:].isdigit() and count.isdigit() and int(count) > 0:
+        band = (high - low) // int(count)
+        low += int(worker[2:]) % int(count) * band
+        high = low + band
+    for _ in range(1000):
+        port = _pick.randrange(low, high)
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port on 127.0.0.1 between {low} and {high}")
 
 
 def stop_process(proc: subprocess.Popen[bytes] | None, folder: Path, wait: float = 10.0) -> None:
