@@ -22,6 +22,8 @@ from tests.server.helpers import wait_until
 from tests.server.netclient import NetPlayer, Server, card_room, free_port, new_table, step
 from tests.services import NginxServer, PostgresServer, RedisServer
 
+pytestmark = pytest.mark.alone
+
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx-spades.conf"
 
 
