@@ -395,8 +395,8 @@ def refuse_between(page: Any, refuse: dict[str, bool],
     of another version, or something on the way that rewrites frames, could: the page's next
     message of a type set true in ``refuse`` is answered with an ``error`` without a reason
     (and not sent on; the flag goes back to false). ``heard`` sees each of the page's
-    messages, ``told`` each of the server's. The page is reloaded, since the socket opened
-    before the route is not routed. Returns the routed sockets (the latest last)."""
+    messages, ``told`` each of the server's. The page is reloaded (:func:`route_socket`).
+    Returns the routed sockets (the latest last)."""
     sockets: list[Any] = []
 
     def between(ws: Any) -> None:
@@ -423,10 +423,16 @@ def refuse_between(page: Any, refuse: dict[str, bool],
         ws.on_message(from_page)
         server.on_message(from_server)
 
-    page.route_web_socket(re.compile(r"/ws$"), between)
-    page.reload()
+    route_socket(page, between)
     page.wait_for_selector("#quick-name")
     return sockets
+
+
+def route_socket(page: Any, between: Callable[[Any], None]) -> None:
+    """Send the page's socket through ``between`` (Playwright's ``route_web_socket``) and
+    reload the page, since the socket opened before the route is not routed."""
+    page.route_web_socket(re.compile(r"/ws$"), between)
+    page.reload()
 
 
 def a_first_bid_refused_bare(page: Any, name: str, refuse: dict[str, bool],

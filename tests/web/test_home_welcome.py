@@ -7,15 +7,15 @@ again, and the focus stays on the same link."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from tests.web.helpers import start_quick_match
+from tests.web.helpers import route_socket, start_quick_match
 
 
-def _welcome_held(page: Any) -> list[Any]:
+def _welcome_held(page: Any) -> Callable[[], None]:
     """Route the page's socket so that the server's frames wait (in order) until the returned
-    list's release function is called; the page is reloaded, since the socket opened before the
-    route is not routed. Returns [release]."""
+    function is called; the page is reloaded on its home page (:func:`route_socket`)."""
     held: list[tuple[Any, str | bytes]] = []
     holding = [True]
 
@@ -37,10 +37,9 @@ def _welcome_held(page: Any) -> list[Any]:
             ws.send(message)
         held.clear()
 
-    page.route_web_socket(re.compile(r"/ws$"), between)
     page.goto(page.url.split("#")[0] + "#/")
-    page.reload()
-    return [release]
+    route_socket(page, between)
+    return release
 
 
 def test_a_late_welcome_keeps_the_focus_and_what_was_typed(new_page: Any, server: str) -> None:
@@ -49,7 +48,7 @@ def test_a_late_welcome_keeps_the_focus_and_what_was_typed(new_page: Any, server
     page.wait_for_selector("#quick-name")
     start_quick_match(page, "Hollis")
     table_id = page.evaluate("spadesApp.table.id")
-    [release] = _welcome_held(page)
+    release = _welcome_held(page)
     back = page.get_by_role("link", name=re.compile("^Return to Hollis"))
     back.wait_for()
     page.fill("#invite", "ABC")
