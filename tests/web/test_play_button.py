@@ -1,6 +1,8 @@
 """The Play button never offers a play that would be refused: with an unplayable card selected
 on your turn it says why ("5♥: follow diamonds") and is disabled; with a playable one it plays
-it. At phone size, with the pointer (taps)."""
+it. At phone size, with the pointer (taps). It shows the card's suit by its symbol and is named
+with the suit in words ("Play 5♦" is "Play 5 of diamonds"), the shown rank first: screen readers
+read the symbols unevenly or not at all, and a voice user says what they see."""
 
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
             led = page.evaluate("spadesApp.table.view.trick[0][1].slice(-1)")
             expect(btn).to_have_attribute("aria-disabled", "true")
             expect(btn).to_contain_text(f"follow {SUITS[led]}")
+            expect(btn).to_have_accessible_name(f"{said(card)}: follow {SUITS[led]}")
             assert not btn.text_content().startswith("Play")
             before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
             btn.click(force=True)  # (aria-disabled, yet clickable) says why, out loud, and nothing changes
@@ -61,6 +64,7 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
         btn = page.locator("#play-btn")
         expect(btn).to_have_attribute("aria-disabled", "false")
         expect(btn).to_have_text(re.compile(r"^Play "))
+        expect(btn).to_have_accessible_name(f"Play {said(card)}")
         btn.click()
         wait_turn_passed(page, key)
         if not checked_waiting:
@@ -79,6 +83,19 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
     assert checked, "never had an unplayable card while following"
     check_hint_sources(page, speech)
     assert not page.errors, page.errors
+
+
+RANKS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def said(card: str) -> str:
+    """How the Play button names ``card`` (as the engine writes it: "5D", "10H", "QS")."""
+    if card in ("BJ", "LJ"):
+        return "Big Joker" if card == "BJ" else "Little Joker"
+    rank, suit = card[:-1], SUITS[card[-1]]
+    if rank == "T":
+        rank = "10"
+    return f"{rank} of {suit}" if rank.isdigit() else f"{rank}, {RANKS[rank]} of {suit}"
 
 
 def tap_to_select(page: Any, card: str) -> None:

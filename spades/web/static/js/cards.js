@@ -36,6 +36,16 @@ export function cardShort(card) {
   return RANK_SHORT[rankOf(card)] + SUIT_SYMBOLS[suitOf(card)];
 }
 
+/** cardShort as it is said (the accessible name of a button that shows cardShort): the
+ * visible rank first, so that a voice user can say what they see ("Play 5"), then the suit in
+ * words instead of its symbol, which screen readers read unevenly or not at all: "5 of
+ * diamonds", "Q, queen of spades", "Big Joker". */
+export function cardShortSaid(card) {
+  if (isJoker(card)) return cardShort(card);
+  const rank = RANK_SHORT[rankOf(card)];
+  return /\d/.test(rank) ? `${rank} of ${SUIT_NAMES[suitOf(card)]}` : `${rank}, ${cardName(card)}`;
+}
+
 export function rankShort(card) {
   return isJoker(card) ? "★" : RANK_SHORT[rankOf(card)];
 }

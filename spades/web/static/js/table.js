@@ -3,7 +3,7 @@
 // about them (announcements) and heard (sounds).
 
 import {
-  cardBack, cardFace, cardName, cardShort, isCard, sortForDisplay, suitOf,
+  cardBack, cardFace, cardName, cardShort, cardShortSaid, isCard, sortForDisplay, suitOf,
   SUIT_NAMES, SUIT_SINGULAR, trickWinner,
 } from "./cards.js";
 import { clear, h, listJoin, NO_REASON, plural, reasonEnd, reasonSentence, scoreText, svgUse } from "./dom.js";
@@ -2875,13 +2875,18 @@ export class TableView {
       const sel = this.selected;
       const why = this.blocked;
       const ok = !why && myPlay && sel && legal.has(sel);
-      let text;
-      if (why) text = why === "replaced" ? "Open in another tab" : "Offline: wait";
-      else if (ok) text = `Play ${cardShort(sel)}`;
-      else if (!myPlay) text = sel ? `${cardShort(sel)}: not your turn` : "Not your turn";
-      else if (!sel) text = "Select a card";
-      else text = `${cardShort(sel)}: ${this.shortWhy(sel)}`;
+      // shown with the card's suit symbol, named with the suit in words (cardShortSaid)
+      const label = (card) => {
+        if (why) return why === "replaced" ? "Open in another tab" : "Offline: wait";
+        if (ok) return `Play ${card(sel)}`;
+        if (!myPlay) return sel ? `${card(sel)}: not your turn` : "Not your turn";
+        if (!sel) return "Select a card";
+        return `${card(sel)}: ${this.shortWhy(sel)}`;
+      };
+      const text = label(cardShort), said = label(cardShortSaid);
       if (btn.textContent !== text) btn.textContent = text;
+      if (said === text) btn.removeAttribute("aria-label");
+      else if (btn.getAttribute("aria-label") !== said) btn.setAttribute("aria-label", said);
       btn.setAttribute("aria-disabled", String(!ok));
       btn.classList.toggle("why", !ok);
       btn.hidden = v.phase !== "play" || !this.isPlayer;
