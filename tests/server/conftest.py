@@ -69,3 +69,18 @@ def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
     for c in opened:
         with contextlib.suppress(Exception):  # a test may have stopped it already
             c.__exit__(None, None, None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Iterator[None]:
+    """A failed test behind nginx (test_deploy's ``front``) reports what nginx and the
+    server processes logged, read before they are stopped and their folders removed."""
+    report: Any = yield
+    if report.when == "call" and report.failed:
+        front = getattr(item, "funcargs", {}).get("front")
+        if front is not None and hasattr(front, "logs"):
+            for name, text in front.logs():
+                report.sections.append((f"Captured {name}", text))
+    return report  # type: ignore[no-any-return]
+

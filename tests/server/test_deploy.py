@@ -30,12 +30,21 @@ SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx-spades.conf"
 class Front:
     """nginx with TLS in front of the servers: what a player's browser talks to."""
 
-    def __init__(self, nginx: NginxServer, tls: ssl.SSLContext) -> None:
+    def __init__(self, nginx: NginxServer, tls: ssl.SSLContext,
+                 servers: list[Server] | None = None) -> None:
         self.nginx = nginx
         self.ssl = tls
+        self.servers = servers or []
         self.url = f"https://localhost:{nginx.port}"
         self.ws_url = f"wss://localhost:{nginx.port}/ws"
         self.origin: Any = self.url
+
+    def logs(self) -> list[tuple[str, str]]:
+        """What nginx and each server process logged (the ends), for a failed test's report
+        (tests/server/conftest.py)."""
+        out = [(f"nginx {name}", (self.nginx.dir / name).read_text(errors="replace")[-6000:])
+               for name in ("error.log", "stderr.log") if (self.nginx.dir / name).exists()]
+        return out + [(f"server on port {s.port}", s.log()[-6000:]) for s in self.servers]
 
 
 def site_for_test(upstreams: list[int], https_port: int, http_port: int, cert: Path,
@@ -86,7 +95,7 @@ def front(tmp_path: Path, postgres: PostgresServer, redis_server: RedisServer
         nginx = start_nginx(lambda port: site_for_test([s.port for s in servers], port,
                                                        free_port(), cert, key))
         try:
-            yield Front(nginx, ssl.create_default_context(cafile=str(cert)))
+            yield Front(nginx, ssl.create_default_context(cafile=str(cert)), servers)
         finally:
             nginx.stop()
 
