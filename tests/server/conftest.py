@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,14 +73,14 @@ def make(tmp_path: Path, database: str) -> Iterator[Callable[..., TestClient]]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
-                              ) -> Iterator[None]:
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """A failed test behind nginx (test_deploy's ``front``) reports what nginx and the
     server processes logged, read before they are stopped and their folders removed."""
-    report: Any = yield
+    report = yield
     if report.when == "call" and report.failed:
         front = getattr(item, "funcargs", {}).get("front")
         if front is not None and hasattr(front, "logs"):
             for name, text in front.logs():
                 report.sections.append((f"Captured {name}", text))
-    return report  # type: ignore[no-any-return]
+    return report
 
