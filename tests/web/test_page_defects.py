@@ -217,12 +217,41 @@ def test_the_chosen_bids_tick_is_beside_its_number(new_page: Any, server: str,
     assert not page.errors, page.errors
 
 
+def test_w_marks_a_cpu_at_its_first_answer_that_names_one(new_page: Any, server: str,
+                                                          tmp_path: Path) -> None:
+    """W's first answer at the table was the one that said "Nora (CPU)", whoever it named:
+    pressed first on your own turn ("Your turn to play."), W never said which players were
+    CPUs (a CI run pressed it as the turn came back to you). Its first answer that names a
+    CPU says so now."""
+    page = new_page()
+    heard = Speech(page)
+    _continue_example(page, server, tmp_path, "Wfirst")
+    state = wait_my_turn_or_over(page)
+    assert state in ("bid", "play"), state
+    page.keyboard.press("w")
+    while not re.fullmatch(r"Your turn to (bid|play|lead)\.", heard.wait_for("Your turn to ")["text"]):
+        pass  # (the turn's own prompt, "Your turn to bid: Nil or 1 to 13.", may come first)
+    named: list[str] = []
+    for _ in range(40):
+        take_hinted_turn(page, wait_my_turn_or_over(page))
+        while not named and page.evaluate("spadesApp.table.view.current_player") != 2:
+            page.keyboard.press("w")
+            text = heard.wait_for(" to ")["text"]
+            if text.startswith(("Nora", "Emil", "Walt")):
+                named.append(text)
+        if named:
+            break
+    assert named and re.fullmatch(r"(Nora|Emil|Walt) \(CPU\) to (bid|play|lead)\..*",
+                                  named[0]), named
+    assert not page.errors, page.errors
+
+
 def test_w_p_and_the_news_say_a_cpu_is_one_once(new_page: Any, server: str,
                                                 tmp_path: Path) -> None:
     """A continued record's CPUs are "Nora (CPU)": W and P said "Nora (CPU)" at every press,
     and the news ("Nora (CPU) bids 3.", "Emil (CPU) plays …") at every event. As R, the score
-    sheet and O do, W and P say the mark at their first answer at the table, then the plain
-    name; the news says it the first time it names that player, then "Nora"."""
+    sheet and O do, W and P say the mark at their first answer at the table that names a CPU,
+    then the plain name; the news says it the first time it names that player, then "Nora"."""
     page = new_page()
     heard = Speech(page)
     _continue_example(page, server, tmp_path, "Newscpu")
@@ -246,7 +275,7 @@ def test_w_p_and_the_news_say_a_cpu_is_one_once(new_page: Any, server: str,
         text = heard.wait_for(" to ")["text"]
         if text.startswith(("Nora", "Emil", "Walt")):
             said.append(text)
-    assert len(said) == 2, said
+    assert len(said) == 2, said  # (its first answer naming a CPU: test_w_marks_a_cpu_…)
     assert re.fullmatch(r"(Nora|Emil|Walt) \(CPU\) to (bid|play|lead)\..*", said[0]), said
     assert "(CPU)" not in said[1], said
     # T: the same
@@ -266,7 +295,10 @@ def test_w_p_and_the_news_say_a_cpu_is_one_once(new_page: Any, server: str,
     for cpu in ("Nora", "Emil", "Walt"):
         assert news.count(f"{cpu} (CPU)") == 1, news
         assert news.count(cpu) > 2, news
-    # T's first answer marked the CPUs it named, its second did not
+    # T's first answer that named CPUs marked them, the one after did not
     trick = [x for x in told if re.match(r"(No card played|\w+ led\.)", x)]
-    assert len(trick) == 2 and "(CPU)" not in trick[1], trick
+    assert len(trick) == 2, trick
+    naming = [x for x in trick if re.search(r"\b(Nora|Emil|Walt)\b", x)]
+    assert not naming or "(CPU)" in naming[0], trick
+    assert all("(CPU)" not in x for x in naming[1:]), trick
     assert not page.errors, page.errors

@@ -1592,10 +1592,10 @@ class App {
     }
     const actions = {
       // (offline, the turn known is the old one, and the status line says only "Offline")
-      w: () => say(t.blocked ? `${t.blockedWords()} Where the game stands is said once the table is back.` : t.whoseTurnText({ mark: t.firstAnswer("w") })),
-      t: () => say(t.trickText(true, { mark: t.firstAnswer("t") })),
-      r: () => say(t.roundText()),
-      p: () => say(t.scoresText({ mark: t.firstAnswer("p") })),
+      w: () => say(t.blocked ? `${t.blockedWords()} Where the game stands is said once the table is back.` : t.markedOnce("w", (mark) => t.whoseTurnText({ mark }))),
+      t: () => say(t.markedOnce("t", (mark) => t.trickText(true, { mark }))),
+      r: () => say(t.markedOnce("r", (mark) => t.roundText({ mark }))),
+      p: () => say(t.markedOnce("p", (mark) => t.scoresText({ mark }))),
       o: () => t.readSheet(),
       l: () => this.announcer.repeat(),
       x: () => this.voice.stop(),

@@ -206,7 +206,7 @@ export class TableView {
     this.idleBefore = null; // {view, score} when a CPU took your seat for being idle
     this.sentPlay = null; // {card, view}: the last card this page sent, and the state it was sent on
     this.sentBid = null; // {bid, view}: the last bid this page sent, and the state it was sent on
-    this.answered = new Set(); // the keys (W, R, P) that have answered once: they said which players are CPUs ("Nora (CPU)")
+    this.answered = new Set(); // the keys (W, T, R, P) whose answer named a CPU once: it said which players are CPUs ("Nora (CPU)")
     this.newsMarked = new Set(); // the CPUs the news has named marked ("Nora (CPU)") once: "Nora" after
     this.backSaidAt = null; // the seq of a snapshot that said you are back (its returned event is not said again)
     this.arrivalAt = null; // the seq of the `joined` event that seats you at a continued match (your turn waits for it)
@@ -1188,7 +1188,7 @@ export class TableView {
   }
 
   /** Whose turn it is. `mark: false`: a continued record's CPU by its plain name ("Nora to
-   * bid."), W's answers after its first (`firstAnswer`). */
+   * bid."), W's answers after its first naming one (`markedOnce`). */
   whoseTurnText({ time = true, mark = true } = {}) {
     const v = this.view;
     if (!v || this.status === "waiting") return "The match has not started.";
@@ -1222,13 +1222,16 @@ export class TableView {
     return `${SUIT_NAMES[suitOf(v.trick[0][1])].replace(/^./, (x) => x.toUpperCase())} led. ${plays.join(", ")}.${withBroken ? ` ${broken}` : ""}`;
   }
 
-  /** Whether the key `key` answers for the first time at this table (then it says which
-   * players are a continued record's CPUs, "Nora (CPU)"; after, "Nora", as the score sheet
-   * says it once, in its head). */
-  firstAnswer(key) {
-    if (this.answered.has(key)) return false;
-    this.answered.add(key);
-    return true;
+  /** The key `key`'s answer, `text(mark)`: its first answer at this table that names a
+   * continued record's CPU says it is one ("Nora (CPU)"), the ones after say "Nora", as the
+   * score sheet says it once, in its head. An answer naming none ("Your turn to play.") does
+   * not count: W's first answer was that, and W never said which players were CPUs. */
+  markedOnce(key, text) {
+    const plain = text(false);
+    if (this.answered.has(key)) return plain;
+    const marked = text(true);
+    if (marked !== plain) this.answered.add(key);
+    return marked;
   }
 
   /** The server's news (an event's sentence) with a continued record's CPU said to be one
@@ -1252,12 +1255,11 @@ export class TableView {
   }
 
   /** Seed 002's round status: bids and tricks of everyone. A continued record's CPU is said
-   * to be one ("Nora (CPU)") the first time R answers at this table, "Nora" after (as the
+   * to be one ("Nora (CPU)") with `mark` (R's first answer at this table, `markedOnce`), "Nora" without (as the
    * score sheet says it once, in its head). */
-  roundText() {
+  roundText({ mark = true } = {}) {
     const v = this.view;
     if (!v) return "No hand in play.";
-    const mark = this.firstAnswer("r");
     const rows = v.bids.map((b, s) => {
       const bid = this.bidText(b);
       return `${this.seatName(s, { mark })}: ${bid === null ? "no bid yet" : `bid ${bid}`}, ${plural(v.tricks[s], "trick")}`;
@@ -1268,7 +1270,7 @@ export class TableView {
   }
 
   /** Each side's points and bags (P's answer). `mark: false`: a continued record's CPU by its
-   * plain name (P's answers after its first, `firstAnswer`). */
+   * plain name (P's answers after its first, `markedOnce`). */
   scoresText({ mark = true } = {}) {
     const sc = this.score; // (with the view: both come with the match)
     if (!sc) return "No scores yet.";
