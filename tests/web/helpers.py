@@ -145,9 +145,13 @@ def bid_with_keyboard(page: Any) -> str:
             " spadesApp.table.view.legal_actions, document.getElementById('bid-panel').dataset.key]"))
         ) from exc
     bid = page.evaluate("document.querySelector('input[name=bid]:checked').value")
+    key = page.evaluate("document.getElementById('bid-panel').dataset.key")
     page.keyboard.press("b")
     page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.id") == "bid-confirm"
+    at = page.evaluate("""[document.activeElement.id, document.activeElement.tagName,
+      document.getElementById('bid-panel').dataset.key, spadesApp.announcer.said.slice(-6),
+      [...document.querySelectorAll('dialog[open]')].map((d) => d.id)]""")
+    assert at[0] == "bid-confirm", f"Tab from bid {bid} (panel {key}) went to {at}"
     page.keyboard.press("Enter")
     return str(bid)
 

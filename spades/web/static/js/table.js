@@ -193,7 +193,6 @@ export class TableView {
     // legal (slow, refused) gives the page's own hint for the whole turn
     this.hintAsked = null;
     this.sheetData = null;
-    this.pendingSheet = false;
     this.timerHandle = null;
     this.el = null;
     this.draftLoaded = false;
@@ -774,10 +773,6 @@ export class TableView {
     if (this.readSheetOnArrival) {
       this.readSheetOnArrival = false;
       this.say(this.sheetText());
-    }
-    if (this.pendingSheet) {
-      this.pendingSheet = false;
-      this.openSheet();
     }
   }
 
@@ -2122,7 +2117,7 @@ export class TableView {
             h("ol", { class: "event-log", id: "event-log", "aria-live": "off", tabindex: "0", "aria-labelledby": "events-title" })),
           this.buildChat())),
       h("dialog", { class: "match-over", id: "match-over", hidden: true, "aria-labelledby": "over-title" }),
-      this.buildSheetDialog(),
+      sheetDialog(),
       this.buildBlindNilDialog(),
       this.buildBidDialog(),
     );
@@ -3203,17 +3198,13 @@ export class TableView {
   }
 
   // ---------- score sheet
-  buildSheetDialog() {
-    const dlg = sheetDialog();
-    // closed before the sheet came: it must not open itself again when it does
-    dlg.addEventListener("close", () => { this.pendingSheet = false; });
-    return dlg;
-  }
-
+  /** The sheet opens at once, "Loading…" until the sheet comes. The sheet coming never opens
+   * it: closed before then, it opened again when the sheet came before the dialog's close
+   * event, which is fired a task later. */
   openSheet() {
     const dlg = this.el && this.el.querySelector("#sheet-dialog");
     if (!dlg) return;
-    if (!this.sheetData) { this.pendingSheet = true; this.requestSheet(); }
+    if (!this.sheetData) this.requestSheet();
     this.renderSheet();
     if (!dlg.open) { dlg.showModal(); dlg.querySelector("#sheet-title").focus(); }
   }
