@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.helpers import (
+    Speech,
     continue_upload,
     create_cpu_table,
     play_to_mid_trick,
@@ -161,6 +162,12 @@ def test_the_summary_fits_its_content_and_the_empty_hand_goes(
     assert page.locator("#hint-btn").is_hidden() and page.locator("#play-btn").is_hidden()
     # J (to the hand) goes to the Score sheet button beside where the hand was
     page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == "sheet-btn"
+    # pressed again there, where the focus cannot move, J says why (it said nothing)
+    speech = Speech(page)
+    speech.seen = len(speech.all())
+    page.keyboard.press("j")
+    assert speech.wait_for("The match is over")["text"] == "The match is over: you hold no cards."
     assert page.evaluate("document.activeElement.id") == "sheet-btn"
     assert not page.errors, page.errors
 

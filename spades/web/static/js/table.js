@@ -2779,6 +2779,8 @@ export class TableView {
     const join = this.el.querySelector("#rematch-join");
     const title = !this.isPlayer && this.el.querySelector("#table-title"); // (no hand: as focusHand)
     const to = hand.hidden ? (join && !join.closest("dialog") ? join : this.el.querySelector("#sheet-btn")) || hand : title || hand;
+    // (pressed again there, the focus stays and nothing was said: J went unanswered)
+    if (hand.hidden && to === document.activeElement) this.say("The match is over: you hold no cards.");
     to.focus({ preventScroll: true });
     this.showTable();
     hand.scrollIntoView({ block: "nearest", behavior: "instant" });
