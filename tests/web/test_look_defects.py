@@ -139,6 +139,8 @@ def test_the_summary_fits_its_content_and_the_empty_hand_goes(
     start_quick_match(page, "Summa Looker", profile="game93", one_hand=True)
     play_to_summary(page)  # the match's only hand
     page.wait_for_selector(".hand-summary")
+    # the match is over behind its last summary: nothing to play or to be advised on
+    assert page.locator("#hint-btn").is_hidden() and page.locator("#play-btn").is_hidden()
     for size, viewport in (("1280x800", LAPTOP), ("390x844", PHONE)):
         _show(page, viewport)
         page.locator(".hand-summary").scroll_into_view_if_needed()
