@@ -2255,14 +2255,14 @@ export class TableView {
   renderLeave() {
     const btn = this.el.querySelector("#leave-btn");
     // (the last hand's summary up: the match is over, its end waits behind the summary)
-    const playing = this.isPlayer && this.status === "active" && !(this.view && this.view.phase === "over");
+    const over = this.status === "finished" || (this.view && this.view.phase === "over");
+    const playing = this.isPlayer && this.status === "active" && !over;
     const text = this.isPlayer ? "Leave the table" : "Stop watching";
     if (btn.textContent !== text) btn.textContent = text;
     this.el.querySelector("#leave-note").textContent = playing
       ? "A CPU plays for you until you come back (Your tables, on the home page)." : "";
     // a spectator has no hand to play or to be advised on, nor anyone after the match (its
     // last hand's summary up included: Hint was there, to say "No hint now: The match is over.")
-    const over = this.status === "finished" || (this.view && this.view.phase === "over");
     for (const id of ["#play-btn", "#hint-btn"]) this.el.querySelector(id).hidden = !this.isPlayer || over;
     this.renderWatchers();
   }
