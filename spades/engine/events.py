@@ -82,16 +82,22 @@ class BidMade:
 
 @dataclass(frozen=True, slots=True)
 class BiddingClosed:
-    """Every seat has bid: each side's contract, and the seat that leads the first trick."""
+    """Every seat has bid: each side's contract, the seat that leads the first trick, and the
+    seats that bid Nil and Blind Nil (a contract counts no Nil, so these say who is playing
+    to take nothing)."""
 
     kind: ClassVar[str] = "bidding_closed"
     contracts: tuple[int, ...]  # per side
     leader: int
+    nils: tuple[int, ...] = ()  # seats that bid Nil, in seat order
+    blind_nils: tuple[int, ...] = ()  # seats that bid Blind Nil, in seat order
 
     def to_json(self) -> dict[str, Any]:
-        """``{"type": "bidding_closed", "contracts": [7, 5], "leader": 1}``: ``contracts`` per
-        side, ``leader`` the seat that leads the first trick."""
-        return {"type": self.kind, "contracts": list(self.contracts), "leader": self.leader}
+        """``{"type": "bidding_closed", "contracts": [7, 5], "leader": 1, "nils": [2],
+        "blind_nils": []}``: ``contracts`` per side, ``leader`` the seat that leads the first
+        trick, ``nils`` and ``blind_nils`` the seats that bid them."""
+        return {"type": self.kind, "contracts": list(self.contracts), "leader": self.leader,
+                "nils": list(self.nils), "blind_nils": list(self.blind_nils)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -406,7 +406,9 @@ class Match(HandState):
 
     def _bidding_closed_events(self, events: list[Event]) -> None:
         contracts = tuple(self._contract(k)[0] for k in range(len(self.sides)))
-        events.append(BiddingClosed(contracts, self.leader))
+        nils = tuple(s for s in range(self.n) if self.bids[s] == 0 and not self.blind[s])
+        blind = tuple(s for s in range(self.n) if self.bids[s] == 0 and self.blind[s])
+        events.append(BiddingClosed(contracts, self.leader, nils, blind))
         for k, contract in enumerate(contracts):
             if contract > self.hand_size:  # more than the hand holds: set before a card
                 events.append(ContractDecided(k, False, contract, 0, 0))

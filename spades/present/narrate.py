@@ -232,12 +232,21 @@ class Narrator:
         total = sum(e.contracts)
         lead = f"{self.seat(e.leader)} {self._verb(e.leader, 'lead', 'leads')}"
         head = f"bidding is over with {total} of {rules.hand_size} tricks bid"
+        # the Nils again, by name: a contract counts none, so "East and West bid 2" alone
+        # hides that East plays to take nothing (said once, lines before, at East's bid)
+        nils = {s: bid_words(0) for s in e.nils} | {s: bid_words(0, True) for s in e.blind_nils}
         if rules.teams is None:
+            if nils:
+                head += " and " + listing([f"{self.seat_poss(s)} {nils[s]}" for s in sorted(nils)])
             return f"{head}; {lead}"
-        sides = ", ".join(
-            f"{self._side_subject(k)} {'bid' if self._side_plural(k) else 'bids'} {c}"
-            for k, c in enumerate(e.contracts))
-        return f"{head}: {sides}; {lead}"
+        parts = []
+        for k, c in enumerate(e.contracts):
+            part = f"{self._side_subject(k)} {'bid' if self._side_plural(k) else 'bids'} {c}"
+            side_nils = [f"{self.seat_poss(s)} {nils[s]}" for s in rules.sides[k] if s in nils]
+            if side_nils:
+                part += " with " + listing(side_nils)
+            parts.append(part)
+        return f"{head}: {', '.join(parts)}; {lead}"
 
     def _contract(self, e: ContractDecided) -> str:
         whose = self.side_poss(e.side)

@@ -255,6 +255,9 @@ class BiddingClosedNews(_News):
     type: Literal["bidding_closed"]
     contracts: list[int] = Field(description="per side")
     leader: int
+    nils: list[int] = Field(default_factory=list, description="the seats that bid Nil")
+    blind_nils: list[int] = Field(default_factory=list,
+                                  description="the seats that bid Blind Nil")
 
 
 class PlayNews(_News):

@@ -119,6 +119,11 @@ def test_failed_nil_tricks_count_toward_the_contract_under_cardems() -> None:
         match.apply(bid(b))
     play_out(match)
     events = match.take_events()
+    # the close of the bidding names the Nil, which North and South's contract of 4 hides
+    closed = of_type(events, BiddingClosed)[0]
+    assert closed == BiddingClosed((4, 2), 0, nils=(0,))
+    assert closed.to_json() == {"type": "bidding_closed", "contracts": [4, 2], "leader": 0,
+                                "nils": [0], "blind_nils": []}
     assert of_type(events, NilDecided) == [NilDecided(0, False, False, 1)]
     assert of_type(events, ContractDecided)[0] == ContractDecided(0, True, 4, 4, 4)
 
@@ -160,6 +165,10 @@ def test_blind_nil_look_and_timeout_events() -> None:
     assert isinstance(events[2], BidMade) and events[2].seat == 1
     assert events[2].bid == timed.action - bid(0) > 0
     assert timed.to_json()["action"] == events[2].bid
+    match.apply(bid(0))  # South a Nil as well, West 3: North and South bid no trick
+    match.apply(bid(3))
+    closed = of_type(match.take_events(), BiddingClosed)
+    assert closed == [BiddingClosed((0, events[2].bid + 3), 0, nils=(2,), blind_nils=(0,))]
 
 
 def test_a_timer_that_looks_for_the_player_says_so() -> None:
@@ -334,6 +343,9 @@ def check_hand_events(match: Match, index: int, events: list[Event]) -> None:
     assert tuple(b.blind for b in sorted(bids, key=lambda b: b.seat)) == result.blind
     closed = of_type(events, BiddingClosed)
     assert len(closed) == 1 and closed[0].leader == (log.dealer + 1) % n
+    assert closed[0].nils == tuple(
+        s for s in range(n) if result.bids[s] == 0 and not result.blind[s])
+    assert closed[0].blind_nils == tuple(s for s in range(n) if result.blind[s])
     # Plays and tricks, against an independent count of the trick winners.
     plays = of_type(events, CardPlayed)
     assert [p.card for p in plays] == log.plays

@@ -146,6 +146,25 @@ def test_bidding_closed_by_sides() -> None:
         "Bidding is over with 15 of 17 tricks bid; Seat 2 leads.")
 
 
+def test_the_close_of_the_bidding_names_the_nils_that_no_contract_counts() -> None:
+    """"Your side bids 6" after "You bid Nil" hid, at the one line that sums up the bidding,
+    that you play to take nothing (the golden story's hand 7); now each Nil is named."""
+    north = Narrator(CARDEMS, me=0)
+    assert north.say(BiddingClosed((6, 4), 3, nils=(0,))) == (
+        "Bidding is over with 10 of 13 tricks bid: your side bids 6 with your Nil, East and "
+        "West bid 4; West leads.")
+    assert Narrator(CARDEMS, me=1).say(BiddingClosed((0, 5), 1, (2,), (0,))) == (
+        "Bidding is over with 5 of 13 tricks bid: North and South bid 0 with North's Blind Nil "
+        "and South's Nil, your side bids 5; you lead.")
+    assert Narrator(CARDEMS, me=3).say(BiddingClosed((7, 2), 0, (1,))) == (
+        "Bidding is over with 9 of 13 tricks bid: North and South bid 7, your side bids 2 with "
+        "your partner East's Nil; North leads.")
+    solo = profile("race400", players=3)
+    assert Narrator(solo, me=1).say(BiddingClosed((5, 0, 0), 2, (1,), (2,))) == (
+        "Bidding is over with 5 of 17 tricks bid and your Nil and Seat 2's Blind Nil; Seat 2 "
+        "leads.")
+
+
 def test_nil_and_contract_outcomes() -> None:
     n = Narrator(CARDEMS, me=0)
     assert n.say(NilDecided(0, True, False, 13)) == "Your Nil is made."
