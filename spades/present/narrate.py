@@ -234,15 +234,16 @@ class Narrator:
         head = f"bidding is over with {total} of {rules.hand_size} tricks bid"
         # the Nils again, by name: a contract counts none, so "East and West bid 2" alone
         # hides that East plays to take nothing (said once, lines before, at East's bid)
-        nils = {s: bid_words(0) for s in e.nils} | {s: bid_words(0, True) for s in e.blind_nils}
+        nils = {s: f"{self.seat_poss(s)} {bid_words(0, s in e.blind_nils)}"
+                for s in sorted(e.nils + e.blind_nils)}
         if rules.teams is None:
             if nils:
-                head += " and " + listing([f"{self.seat_poss(s)} {nils[s]}" for s in sorted(nils)])
+                head += " and " + listing(list(nils.values()))
             return f"{head}; {lead}"
         parts = []
         for k, c in enumerate(e.contracts):
             part = f"{self._side_subject(k)} {'bid' if self._side_plural(k) else 'bids'} {c}"
-            side_nils = [f"{self.seat_poss(s)} {nils[s]}" for s in rules.sides[k] if s in nils]
+            side_nils = [nils[s] for s in rules.sides[k] if s in nils]
             if side_nils:
                 part += " with " + listing(side_nils)
             parts.append(part)
