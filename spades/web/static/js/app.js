@@ -156,6 +156,17 @@ class App {
       e.preventDefault();
       this.downloadRecord(a.dataset.record, a);
     });
+    // A link within the page ("Skip to the page": #main) moves the focus there and nothing
+    // else: the address's hash names the page shown (route), so letting it change would
+    // blank the page, and at a table leave it.
+    document.addEventListener("click", (e) => {
+      const a = e.target.closest && e.target.closest('a[href^="#"]:not([href^="#/"])');
+      const target = a && a.getAttribute("href").length > 1 && document.getElementById(a.getAttribute("href").slice(1));
+      if (!target) return;
+      e.preventDefault();
+      if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+      target.focus();
+    });
     matchMedia("(prefers-reduced-motion: reduce)").addEventListener?.("change", () => this.applySettings());
     if (store.token()) this.conn.open();
     else this.showConn();
