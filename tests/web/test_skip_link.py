@@ -44,4 +44,6 @@ def test_skip_to_the_page_at_a_table_does_not_leave_it(new_page: Any) -> None:
     said = page.evaluate("[...document.querySelectorAll('[aria-live]')].map(e => e.textContent)"
                          ".join(' ')")
     assert "You left" not in said, said
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.querySelector('main').contains(document.activeElement)")
     assert not page.errors, page.errors
