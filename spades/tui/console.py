@@ -199,14 +199,45 @@ class LineReader:
 
     def drop_partial(self) -> str:
         """Forget the line being typed (its keys, a piped line without its newline yet, or
-        what a terminal holds unread) and return what is known of it."""
+        what a terminal holds unread) and return it."""
         dropped, self.partial = self.partial, ""
+        self.buffer += self._held_by_terminal()
         with suppress(termios.error, OSError):  # not a terminal: nothing held there
             termios.tcflush(self.fd, termios.TCIFLUSH)
         if b"\n" not in self.buffer and self.buffer:
             dropped += self.buffer.decode("utf-8", "replace")
             self.buffer = b""
         return dropped
+
+
+    def _held_by_terminal(self) -> bytes:
+        """What a terminal in its own line editing (keys not taken one by one: the output
+        is a pipe or a log) holds of a line not entered yet: read by turning that editing
+        off for a moment, which hands it over; nothing elsewhere."""
+        try:
+            old = termios.tcgetattr(self.fd)
+        except (termios.error, OSError):
+            return b""
+        if not old[3] & termios.ICANON:
+            return b""
+        new = termios.tcgetattr(self.fd)
+        new[3] &= ~termios.ICANON
+        new[6][termios.VMIN] = 0
+        new[6][termios.VTIME] = 0
+        held = b""
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, new)
+            while select.select([self.fd], [], [], 0)[0]:
+                chunk = os.read(self.fd, 4096)
+                if not chunk:
+                    break
+                held += chunk
+        except OSError:
+            pass
+        finally:
+            with suppress(termios.error, OSError):
+                termios.tcsetattr(self.fd, termios.TCSANOW, old)
+        return held
 
 
 class Console:

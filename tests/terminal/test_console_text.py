@@ -357,7 +357,13 @@ def test_a_terminal_line_left_unfinished_is_dropped_when_keys_are_not_echoed() -
     console, _out, keys = pty_console()
     console.echo_keys = False
     os.write(keys, b"1")
+    echoed = b""
+    while b"1" not in echoed:  # the terminal's echo: it holds the key now
+        echoed += os.read(keys, 100)
     assert console.ask("> ", deadline=time.monotonic() + 0.2) is None
+    # the terminal's unfinished line is read before it is flushed, so that the game can say
+    # what was not used ("What you had typed (1) was not used."), as when it takes the keys
+    assert console.dropped == "1"
     os.write(keys, b"2\n")
     assert console.ask("> ", deadline=time.monotonic() + 30) == "2"
 
