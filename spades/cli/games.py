@@ -15,9 +15,11 @@ from spades.cli.play import (
     add_db_option,
     describe_game,
     find_game,
+    human_seat,
     is_last,
     is_local,
     open_store,
+    outcome,
     seat_names,
     unfinished_state,
 )
@@ -133,12 +135,6 @@ def find(store: Store, key: str, command: str) -> GameRow:
             raise StoreError("there are no saved games yet; play one with: spades play")
         return games[0]
     return find_game(store, key, command)
-
-
-def human_seat(game: GameRow) -> int:
-    default = 2 if game.rules.players == 4 else 0
-    value = game.options.get("human", default)
-    return int(value) if isinstance(value, int) else default
 
 
 # export / import --------------------------------------------------------------------------
@@ -304,15 +300,6 @@ def import_match(store: Store, record: dict[str, Any], match: Match, seat: str |
 
 
 # history / show ---------------------------------------------------------------------------
-
-
-def outcome(game: GameRow, match: Match) -> str:
-    """``won``, ``lost``, ``draw`` or ``unfinished``, from the human's side."""
-    if not match.is_over():
-        return "unfinished"
-    if match.winner is None:
-        return "draw"
-    return "won" if match.winner == match.rules.side_of[human_seat(game)] else "lost"
 
 
 def run_history(args: argparse.Namespace) -> int:

@@ -348,6 +348,21 @@ def unfinished_state(match: Match) -> str:
     return f"unfinished, hand {match.hand_number}"
 
 
+def human_seat(game: GameRow) -> int:
+    default = 2 if game.rules.players == 4 else 0
+    value = game.options.get("human", default)
+    return int(value) if isinstance(value, int) else default
+
+
+def outcome(game: GameRow, match: Match) -> str:
+    """``won``, ``lost``, ``draw`` or ``unfinished``, from the human's side."""
+    if not match.is_over():
+        return "unfinished"
+    if match.winner is None:
+        return "draw"
+    return "won" if match.winner == match.rules.side_of[human_seat(game)] else "lost"
+
+
 def describe_game(game: GameRow, match: Match, state: str | None = None) -> str:
     """``1a2b3c4d, 2 Jun 2026 14:05, cardems, hand 3: North & South 120 to East & West 80``."""
     from spades.present.sheet import side_name
@@ -411,8 +426,11 @@ def ambiguous_message(store: Store, exc: AmbiguousId, command: str) -> str:
             continue
         mark = ("" if game.kind == "terminal" else " (imported)" if is_local(game)
                 else " (of the game server)")
-        state = ("finished" if match.is_over()  # (as spades history says it)
-                 else unfinished_state(match))
+        state = outcome(game, match)  # (as spades history says it)
+        if state == "unfinished":
+            state = unfinished_state(match)
+        elif not is_local(game):  # a server's table: no one side is "yours"
+            state = "finished"
         lines.append(f"  {describe_game(game, match, state)}{mark}")
     lines.append(f"Type more of the id to choose one, such as {command} {exc.ids[0][:8]}"
                  + (" (spades history lists the others)" if exc.more else "") + ".")

@@ -541,6 +541,28 @@ def test_an_id_prefix_of_several_games_lists_them(tmp_path: Path) -> None:
         r"Type more of the id to choose one, such as spades show 2c[01]d0000\.", lines[3]), lines
 
 
+def test_finished_games_of_an_id_prefix_are_listed_as_spades_history_lists_them(
+        tmp_path: Path) -> None:
+    """The games an ambiguous id names said "finished" where ``spades history`` says "won" or
+    "lost" (from your side), though the list is to be read as history's."""
+    from spades.engine import replay
+    from spades.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    store = Store.open(db)
+    seats = [{"name": n} for n in example()["names"]]
+    for human in (0, 1):  # the same finished match, from either side
+        store.save_record(replay(example()), kind="import", seats=seats,
+                          options={"human": human},
+                          game_id=f"3d{human}e0000-0000-4000-8000-000000000000")
+    store.close()
+    listed = run_cli("show", "3d", "--db", str(db)).stderr.splitlines()[1:3]
+    history = run_cli("history", "--db", str(db)).stdout.splitlines()
+    assert len(listed) == 2 and all(line in history for line in listed), (listed, history)
+    assert {"won", "lost"} == {re.search(r", (won|lost|finished):", line)[1]  # type: ignore[index]
+                               for line in listed}, listed
+
+
 def test_a_game_between_hands_is_said_after_its_hand_everywhere(tmp_path: Path) -> None:
     """A record of a first hand played to its end (the next not dealt yet) was imported as
     "unfinished, hand 1" and listed so by ``spades history``, though ``spades play --resume``
