@@ -450,6 +450,10 @@ def counted_line(stats: Stats, unfinished: tuple[int, int] = (0, 0)) -> str:
     matches, hands = unfinished
     if not matches:
         return f"  Counted: {done}, no unfinished one."
+    if not hands:  # ("whose 0 hands so far are in Hands" said nothing they add)
+        return (f"  Counted: {done} and {_count(matches, 'unfinished one', 'unfinished ones')}, "
+                f"{'which has' if matches == 1 else 'which have'} no hand scored yet "
+                "(Matches counts finished ones only).")
     return (f"  Counted: {done} and {_count(matches, 'unfinished one', 'unfinished ones')}, "
             f"whose {_count(hands, 'hand', 'hands')} so far "
             f"{'is' if hands == 1 else 'are'} in Hands, Bids, Nil and Bags (Matches counts "

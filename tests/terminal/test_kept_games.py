@@ -609,3 +609,12 @@ def test_stats_say_that_unfinished_games_count_their_hands_so_far(tmp_path: Path
     assert "  Counted: 1 finished match, no unfinished one.\n" in text, text
     book = stats(db)["total"]
     assert (book["matches_unfinished"], book["hands_unfinished"]) == (0, 0), book
+    # an unfinished match with no hand scored yet adds no hands: said so, not "whose 0 hands"
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({**record, "hands": [{**record["hands"][0], "plays": []}]}),
+                    encoding="utf-8")
+    other = tmp_path / "other.sqlite3"  # (here it would be a copy of the match's beginning)
+    assert run_cli("import", str(none), "--db", str(other)).returncode == 0
+    text = run_cli("stats", "--db", str(other)).stdout
+    assert ("  Counted: 0 finished matches and 1 unfinished one, which has no hand scored yet "
+            "(Matches counts finished ones only).\n") in text, text
