@@ -482,6 +482,8 @@ class TerminalGame:
             for row in text.hand_rich(obs.hand, legal, symbols=self.console.symbols,
                                       numbers=text.card_numbers(self.dealt())):
                 self.console.say(row, hang=text.HAND_HANG)
+            if legal and legal != obs.hand:  # (in words too: not every terminal dims text)
+                self.say(f"You can play: {text.number_ranges(self.dealt(), legal)}.")
         else:
             # the whole hand once a hand at least, before what may be played of it (after
             # blind nil, a bid the rules made, or a resume, no bid prompt had read it)

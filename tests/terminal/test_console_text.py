@@ -28,7 +28,7 @@ from spades.engine import (
 from spades.store import Store, rebuild
 from spades.tui import text
 from spades.tui.console import Console, InputClosed, LineReader
-from spades.tui.game import TerminalGame, deal_masks
+from spades.tui.game import TerminalGame, deal_masks, playable
 from tests.tables import scored_hands
 
 
@@ -470,6 +470,41 @@ def test_cards_are_read_with_suit_symbols_as_the_rich_view_shows_them(tmp_path: 
             assert game.parse_entry(typed, obs) == card, typed
     with pytest.raises(SpadesError, match="not a card or a command"):
         game.parse_entry("3★", obs)
+
+
+def test_the_rich_view_says_in_words_which_cards_may_be_played(tmp_path: Path) -> None:
+    """The colour view showed the cards you may not play dimmed, and nothing else: on a
+    terminal that does not show dim text, nothing told them apart. A line names what may be
+    played, by the cards' numbers."""
+    import re
+
+    from spades.engine.cards import SUIT_OF
+
+    game = make_game(tmp_path, "cardems")
+    game.pause = False  # (no "Press Enter for the next hand" at the end)
+    game.deal()
+    while game.match.phase == "bid":
+        game.commit(game.match.current_player, NIL + 3)
+    checked = 0
+    while game.match.phase == "play":
+        if game.match.current_player == 2:
+            obs = game.match.observation(2)
+            legal = playable(obs)
+            console, out, _w = pipe_console(rich=True)
+            game.console = console
+            game.show_turn(obs)
+            said = out.getvalue()
+            if legal != obs.hand:
+                line = re.search(r"^You can play: (.*)\.$", said, re.M)
+                assert line, said
+                suits = {SUIT_OF[c] for c in range(52) if legal >> c & 1}
+                assert line[1] == text.number_ranges(game.dealt(), legal), said
+                assert len(line[1].split(", ")) == len(suits), said
+                checked += 1
+            else:
+                assert "You can play" not in said, said
+        game.commit(game.match.current_player, game.match.legal_actions()[0])
+    assert checked, "no turn with cards that may not be played"
 
 
 def test_the_pause_between_hands_refuses_what_is_not_a_command(tmp_path: Path) -> None:
