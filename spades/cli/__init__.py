@@ -8,7 +8,7 @@ import importlib
 import pkgutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 import spades
@@ -37,6 +37,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: The parser of each command (``spades`` itself: its subcommands').
+        self.commands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> NoReturn:
         """A bad command line: the usage and ``spades play: error: ...`` on standard error,
@@ -53,7 +55,7 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     parser = _Parser(
         prog="spades",
         description="Spades: play against CPU players, replay and check match records, "
@@ -64,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"spades {spades.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = sub.choices  # (each command's own parser, for its errors)
     # The commands a newcomer starts with come first in the list, then the rest by name.
     for info in sorted(pkgutil.iter_modules(__path__),
                        key=lambda m: (m.name not in FIRST, FIRST.index(m.name)
@@ -87,8 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in getattr(args, "late_positionals", ()):
         if extra and getattr(args, name) is None and not extra[0].startswith("-"):
             setattr(args, name, extra.pop(0))
-    if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:  # said with the usage of the command they were given to (spades play ...)
+        parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

@@ -231,6 +231,9 @@ def test_turn_timer_counts_down_and_plays_with_a_penalty_bag(tmp_path: Path) -> 
     (["--rules", "race400", "--players", "5", "--teams", "teams"], "not possible with 5"),
     (["--set", "bogus=1"], "--set bogus=1: unknown rules knob"),
     (["--resume", "ffffffff"], "no game with id 'ffffffff'"),
+    # said with spades play's usage, not the top-level one ("usage: spades [-h] ... COMMAND")
+    (["--bogus"], "usage: spades play [-h]"),
+    (["--bogus"], "spades play: error: unrecognized arguments: --bogus"),
 ])
 def test_bad_options_get_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
     out = run_cli("play", "--db", str(tmp_path / "x.sqlite3"), *args)
