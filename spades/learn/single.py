@@ -48,6 +48,9 @@ IllegalMode = Literal["end", "raise"]
 
 
 NOT_RESET = "call reset() before step()"
+#: Why step() is refused once the episode has ended (the match's end, an illegal action in
+#: ``illegal_action="end"``, or ``max_hands``).
+OVER = "the episode is over: call reset()"
 
 
 class BotError(RuntimeError):
@@ -135,8 +138,10 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
         return self._obs(), {"points_before_first_turn": points}
 
     def _obs(self) -> dict[str, Vector | Mask]:
+        """The learner's observation; once the episode is over, no action in its mask."""
+        mask = action_mask(self.match, self.seat)
         return {"observation": encode(self.match, self.seat, self._played_by),
-                "action_mask": action_mask(self.match, self.seat)}
+                "action_mask": np.zeros_like(mask) if self._halted == OVER else mask}
 
     def _apply(self, action: int) -> None:
         match = self.match
@@ -216,7 +221,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
             raise IllegalAction(self._halted)
         match = self.match
         if match.is_over() or match.current_player != self.seat:
-            raise IllegalAction("the episode is over: call reset()")
+            raise IllegalAction(OVER)
         try:
             index = as_action(action)
         except TypeError as exc:  # not an action at all: refused in either mode
@@ -236,10 +241,13 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
             message = f"seat {self.seat} cannot take action {action!r}: {why}"
             if self.illegal_action == "raise":
                 raise IllegalAction(message)
+            self._halted = OVER
             return (self._obs(), self.illegal_reward * self.reward_scale, True, False,
                     {"illegal_action": message})
         self._apply(engine_action)
         reward, cut = self._advance()
+        if match.is_over() or cut:
+            self._halted = OVER
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, match.is_over(), cut, {}

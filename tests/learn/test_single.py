@@ -18,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 
 from spades.engine import IllegalAction
 from spades.learn import single_agent_env
+from spades.learn.encoding import action_mask
 from spades.learn.single import BotError, SingleAgentEnv
 
 #: PettingZoo and Gymnasium checkers warn about style choices shared with their own card
@@ -77,6 +78,37 @@ def test_match_rewards_come_once_at_the_end() -> None:
     scores = e.match.scores
     assert len(e.match.results) == 3
     assert total == pytest.approx(scores[0] - (scores[1] + scores[2]) / 2)
+
+
+def test_an_episode_that_ended_takes_no_more_steps() -> None:
+    """An episode ended by an illegal action (``illegal_action="end"``) went on: the next
+    step played the action and said ``terminated`` False again, and the final observation
+    still offered 14 actions. Ended that way, or truncated by ``max_hands``, it now refuses
+    steps until ``reset()``, as an episode that ended by the match's end does, and its last
+    observation offers no action."""
+    e = single_agent_env("cardems", opponents="beginner")
+    e.reset(seed=1)
+    record = e.match.to_record()
+    obs, _, terminated, _, info = e.step(0)  # a card while bidding: ends the episode
+    assert terminated and "illegal_action" in info
+    assert not obs["action_mask"].any()
+    with pytest.raises(IllegalAction, match=r"the episode is over: call reset\(\)"):
+        e.step(54)
+    assert e.match.to_record() == record  # nothing was played
+    e.reset(seed=1)
+    assert e.step(54)[2] is False  # a new episode plays on
+    cut = single_agent_env("race400", players=3, one_hand=False, max_hands=2,
+                           opponents="beginner")
+    obs, _ = cut.reset(seed=2)  # (cut where the learner bids first in the hand after)
+    truncated = False
+    while not truncated:
+        obs, _, terminated, truncated, _ = cut.step(
+            int(np.flatnonzero(obs["action_mask"])[0]))
+        assert not terminated
+    assert not obs["action_mask"].any()
+    assert cut.match.current_player == cut.seat and not cut.match.is_over()
+    with pytest.raises(IllegalAction, match=r"the episode is over: call reset\(\)"):
+        cut.step(int(np.flatnonzero(action_mask(cut.match, cut.seat))[0]))  # (a legal one)
 
 
 def test_same_seed_same_episode() -> None:
