@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from spades.bots import make_bot
 from spades.bots.base import Bot
+from spades.bots.external import check_program
 from spades.engine import IllegalAction, Match, Rules
 from spades.engine.actions import whole_number
 from spades.learn.aec import (
@@ -93,6 +94,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], int]):
             if spec is not None and spec in self.specs:
                 try:
                     make_bot(spec, 0)
+                    if spec.startswith("cmd:"):  # a program that cannot be started, too
+                        check_program(spec[4:])
                 except ValueError as exc:
                     raise ValueError(f"{arg}: {exc}") from None
                 except TypeError as exc:

@@ -80,6 +80,21 @@ def test_match_rewards_come_once_at_the_end() -> None:
     assert total == pytest.approx(scores[0] - (scores[1] + scores[2]) / 2)
 
 
+def test_a_program_that_cannot_be_started_is_refused_when_the_env_is_built(
+        tmp_path: Path) -> None:
+    """``opponents="cmd:./nope"`` was taken, and failed only at ``reset()`` (BotError: cannot
+    start './nope'), though a bad spec is refused when the environment is built, as the
+    arena refuses it."""
+    missing = tmp_path / "nope"
+    with pytest.raises(ValueError, match=rf"^opponents: cmd:{re.escape(str(missing))}: cannot "
+                       r"run the program .*: not found$"):
+        single_agent_env("cardems", opponents=f"cmd:{missing}")
+    text = tmp_path / "bot.py"
+    text.write_text("print('hi')\n", encoding="utf-8")  # not executable
+    with pytest.raises(ValueError, match=r"^partner: cmd:.*: not executable"):
+        single_agent_env("cardems", opponents="random", partner=f"cmd:{text}")
+
+
 def test_an_episode_that_ended_takes_no_more_steps() -> None:
     """An episode ended by an illegal action (``illegal_action="end"``) went on: the next
     step played the action and said ``terminated`` False again, and the final observation
