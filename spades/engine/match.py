@@ -141,11 +141,12 @@ class Match(HandState):
         (numpy's is that int), text, or None; anything else is a ``TypeError`` naming
         ``seed``."""
         number = whole_number(seed)
-        try:
-            rng = random.Random(seed if number is None else number)
-        except TypeError:
+        if number is None and seed is not None and not isinstance(seed, str):
+            # (random.Random takes a bool, a float or bytes too: True dealt as 1, 1.5 by
+            # its hash)
             raise TypeError(f"seed must be a whole number or text, like Match.new(rules, 7), "
-                            f"not {seed!r}"[:200]) from None
+                            f"not {seed!r}"[:200])
+        rng = random.Random(seed if number is None else number)
         return cls(rules, rng=rng, dealer=dealer, events=events)
 
     def _reset_hand(self, hands: list[int] | None = None, first: int = -1) -> None:

@@ -410,6 +410,12 @@ def test_a_numpy_seed_deals_as_that_int_and_a_seed_of_no_kind_is_refused_by_name
     with pytest.raises(TypeError, match=r"^seed must be a whole number or text, like "
                                         r"Match\.new\(rules, 7\), not \[3\]$"):
         Match.new(profile("cardems"), [3])
+    # True and 1.0 dealt as seed 1, and 1.5 by its hash: taken though the message rules them
+    # out (make_bot refuses them); None still deals at random, as documented
+    for wrong in (True, np.bool_(False), 1.0, 1.5, b"7"):
+        with pytest.raises(TypeError, match=r"^seed must be a whole number or text"):
+            Match.new(profile("cardems"), wrong)
+    assert Match.new(profile("cardems"), None).hands
 
 
 def test_a_text_seed_deals_in_either_build() -> None:
