@@ -1272,7 +1272,7 @@ export class TableView {
     const target = this.rules && this.rules.match === "one-hand" ? "one-hand match" : `playing to ${this.target()}`;
     return `Scores, ${target}: ` + sc.scores.map((p, k) => {
       const warn = sc.bag_warning && sc.bag_warning[k] ? `, ${sc.bag_warning[k]}` : "";
-      return `${this.sideTitle(k, { mark })} ${p} points, ${plural(sc.bags[k], "bag")}${warn}`;
+      return `${this.sideTitle(k, { mark })} ${plural(p, "point")}, ${plural(sc.bags[k], "bag")}${warn}`;
     }).join("; ") + ".";
   }
 
