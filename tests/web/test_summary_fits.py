@@ -71,3 +71,35 @@ def test_the_scores_headers_stay_whole_beside_a_bag_warning(new_page: Any, serve
     lines = page.evaluate(HEADER_LINES)
     assert [name for name, _ in lines] == ["Player", "Score", "Bags"], lines
     assert all(n == 1 for _, n in lines), f"a header broken over lines: {lines}"
+
+
+def test_the_summary_at_200_percent_zoom_has_every_column_without_sideways_scroll(
+        new_page: Any, server: str, tmp_path: Path, artifacts: Path) -> None:
+    """At 200 % zoom of a 1280x800 window (640x400 CSS pixels: short and wide, the felt in
+    the window's left half) the summary sat in the felt, 240 px wide for 333 px of table: it
+    scrolled sideways, "Score" and "Bags" cut to "Sc", its lines cut mid-word. It goes over
+    the whole window there."""
+    match, _ = bonus_before_last_card()
+    page, _ = summary_of(new_page, server, tmp_path, "Zoomed Summary", match)
+    page.set_viewport_size({"width": 640, "height": 400})
+    page.wait_for_function("document.documentElement.clientWidth <= 640")
+    settle(page)
+    page.screenshot(path=str(artifacts / "summary-race400-640x400.png"))
+    got = page.evaluate("""(() => {
+      const box = document.querySelector('.hand-summary');
+      const b = box.getBoundingClientRect();
+      const heads = [...box.querySelectorAll('.summary-table thead th')].map((th) => {
+        const r = th.getBoundingClientRect();
+        return [th.textContent, r.left >= b.left - 1 && r.right <= b.right + 1];
+      });
+      return {scroll: [box.scrollWidth, box.clientWidth], box: [b.left, b.right],
+              page: document.documentElement.scrollWidth, heads};
+    })()""")
+    sw, cw = got["scroll"]
+    assert sw <= cw + 1, f"the summary scrolls sideways: {got}"  # before: 333 > 239
+    assert got["box"][0] >= 0 and got["box"][1] <= 640 and got["page"] <= 640, got
+    assert all(inside for _, inside in got["heads"]), got
+    assert {"Score", "Bags"} <= {text for text, _ in got["heads"]}, got
+    page.locator("#summary-next").scroll_into_view_if_needed()
+    assert page.locator("#summary-next").is_visible()
+    assert not page.errors, page.errors

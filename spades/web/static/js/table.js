@@ -2404,6 +2404,7 @@ export class TableView {
    * type smaller. Called by fitSeats, which first takes back what it grew before. */
   fitSummary(felt, area) {
     const box = felt.querySelector(".hand-summary");
+    if (box && getComputedStyle(box).position === "fixed") return; // over the window (short and wide)
     for (let i = 0; box && area && i < 4; i++) {
       const over = box.scrollHeight - box.clientHeight;
       if (over <= 1) break;
