@@ -49,6 +49,11 @@ def test_every_bid_is_on_a_phone_screen(new_page: Any, server: str, artifacts: P
     assert not off, f"bids off the {PHONE['width']} px screen: {off} (see {shot})"
     hidden = [b["value"] for b in bids if not b["shown"]]
     assert not hidden, f"bids covered or clipped: {hidden} (see {shot})"
+    # as big as docs/keyboard.md says: 37 px high (2.3rem), and never under WCAG's 24 px
+    small = [f"{b['value']}: {b['right'] - b['left']:.0f}x{b['bottom'] - b['top']:.0f}"
+             for b in bids if min(b["right"] - b["left"], b["bottom"] - b["top"]) < 24
+             or b["bottom"] - b["top"] < 36.5]
+    assert not small, f"bid buttons smaller than docs/keyboard.md says: {small} (see {shot})"
     wide = page.evaluate(SIDEWAYS)
     assert wide["page"][0] <= wide["page"][1], f"the page scrolls sideways: {wide['page']}"
     assert wide["row"][0] <= wide["row"][1], f"the bids scroll sideways: {wide['row']}"
