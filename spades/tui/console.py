@@ -19,7 +19,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext, suppress
-from typing import TextIO
+from typing import Any, TextIO
 
 #: ANSI colours used by the richer view.
 RED = "\x1b[31m"
@@ -134,20 +134,8 @@ class LineReader:
     def keys(self) -> Iterator[bool]:
         """On a terminal, take keys one at a time without the terminal's echo for the time
         of the block (True); elsewhere (a pipe, a file) change nothing (False)."""
-        try:
-            old = termios.tcgetattr(self.fd)
-        except (termios.error, OSError):
-            yield False
-            return
-        new = termios.tcgetattr(self.fd)
-        new[3] &= ~(termios.ICANON | termios.ECHO)
-        new[6][termios.VMIN] = 1
-        new[6][termios.VTIME] = 0
-        termios.tcsetattr(self.fd, termios.TCSANOW, new)
-        try:
-            yield True
-        finally:
-            termios.tcsetattr(self.fd, termios.TCSANOW, old)
+        with _line_editing_off(self.fd, echo=False, wait=True) as changed:
+            yield changed is not None
 
     def read_keys(self, deadline: float | None, echo: Callable[[str], None]) -> str | None:
         """The next line typed key by key (inside :meth:`keys`), echoed through ``echo``
@@ -209,36 +197,45 @@ class LineReader:
             self.buffer = b""
         return dropped
 
-
     def _held_by_terminal(self) -> bytes:
         """What a terminal in its own line editing (keys not taken one by one: the output
         is a pipe or a log) holds of a line not entered yet: read by turning that editing
         off for a moment, which hands it over; nothing elsewhere."""
-        try:
-            old = termios.tcgetattr(self.fd)
-        except (termios.error, OSError):
-            return b""
-        if not old[3] & termios.ICANON:
-            return b""
-        new = termios.tcgetattr(self.fd)
-        new[3] &= ~termios.ICANON
-        new[6][termios.VMIN] = 0
-        new[6][termios.VTIME] = 0
         held = b""
-        try:
-            termios.tcsetattr(self.fd, termios.TCSANOW, new)
-            while select.select([self.fd], [], [], 0)[0]:
-                chunk = os.read(self.fd, 4096)
-                if not chunk:
-                    break
-                held += chunk
-        except OSError:
-            pass
-        finally:
-            with suppress(termios.error, OSError):
-                termios.tcsetattr(self.fd, termios.TCSANOW, old)
+        with _line_editing_off(self.fd, echo=True, wait=False) as before:
+            if before is None or not before[3] & termios.ICANON:
+                return b""  # not a terminal, or keys are already taken one by one
+            try:
+                while select.select([self.fd], [], [], 0)[0]:
+                    chunk = os.read(self.fd, 4096)
+                    if not chunk:
+                        break
+                    held += chunk
+            except OSError:
+                pass
         return held
 
+
+@contextmanager
+def _line_editing_off(fd: int, *, echo: bool, wait: bool) -> Iterator[list[Any] | None]:
+    """For the time of the block, the terminal ``fd`` hands over each key as it comes (and
+    echoes it only with ``echo``; a read waits for a key only with ``wait``). Gives the
+    settings it had, which come back afterwards, or ``None`` when ``fd`` is no terminal."""
+    try:
+        old = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        yield None
+        return
+    new = termios.tcgetattr(fd)
+    new[3] &= ~(termios.ICANON if echo else termios.ICANON | termios.ECHO)
+    new[6][termios.VMIN] = 1 if wait else 0
+    new[6][termios.VTIME] = 0
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, new)
+        yield old
+    finally:
+        with suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, old)
 
 class Console:
     """Where the game writes its lines and reads its answers."""
