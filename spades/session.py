@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from spades.engine import DEAL, Event, IllegalAction, Match, Rules
+from spades.engine import BID, DEAL, LOOK, Event, IllegalAction, Match, Rules
 
 MoveKind = Literal["deal", "act", "timeout"]
 
@@ -53,6 +53,17 @@ class Move:
     def stored_value(self) -> int | list[int]:
         """The value as the store keeps it (a deal as a list of masks)."""
         return list(self.value) if isinstance(self.value, tuple) else self.value
+
+
+def forced_bid(match: Match) -> int | None:
+    """The bid the rules leave the seat to act no choice in, which the game makes for a
+    person at once (rules-profiles.md: Mirror bidding is "automatic"): the number of spades
+    held under Mirror, Nil with no spade under Whiz, Nil under Suicide when no partner bid
+    it. ``None`` when there is a choice, and for a card (a person plays even their last)."""
+    if match.phase is not BID:
+        return None
+    legal = match.legal_actions()
+    return legal[0] if len(legal) == 1 and legal[0] != LOOK else None
 
 
 class Session:
@@ -143,4 +154,4 @@ class Session:
         return m.take_events()
 
 
-__all__ = ["Move", "MoveKind", "Session", "StaleMove"]
+__all__ = ["Move", "MoveKind", "Session", "StaleMove", "forced_bid"]

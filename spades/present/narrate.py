@@ -40,7 +40,7 @@ from spades.engine import (
     is_bid,
 )
 from spades.engine.actions import whole_number
-from spades.present.rules import bonus_note, ten_for_200_note
+from spades.present.rules import bonus_note, forced_bid_sentence, ten_for_200_note
 from spades.present.sheet import bid_words, seat_name
 from spades.present.words import listing, plural
 
@@ -176,6 +176,14 @@ class Narrator:
             case _:
                 return self.say(event)
         return _sentence(words, self.names)
+
+    def say_forced(self, event: Event) -> str:
+        """The sentence for the listener's own bid that the rules left no choice in, made
+        for them by the game (:func:`spades.session.forced_bid`): why, then the bid, as the
+        terminal says them ("Mirror bidding: ... for you. You bid 4.")."""
+        if isinstance(event, BidMade) and self._is_me(event.seat):
+            return f"{forced_bid_sentence(self.rules.bidding, event.bid)} {self.say(event)}"
+        return self.say(event)
 
     def _words(self, e: Event) -> str:
         match e:

@@ -116,6 +116,22 @@ def winning_rule(rules: Rules) -> str:
             "tie at the top plays on.")
 
 
+def forced_bid_sentence(bidding: str, bid: int) -> str:
+    """Why the game bids ``bid`` for you, your only bid under ``bidding`` (before "You bid
+    4."): the rule that leaves you no choice, in words."""
+    if bidding == "mirror":
+        if bid == 0:
+            return "Mirror bidding: you hold no spades, so the game bids Nil for you."
+        return ("Mirror bidding: your bid is the number of spades you hold, so the game bids "
+                "it for you.")
+    if bidding == "whiz" and bid == 0:
+        return "Whiz bidding: you hold no spades, so your only bid is Nil; the game bids it for you."
+    if bidding == "suicide" and bid == 0:
+        return ("Suicide bidding: nobody else on your side has bid Nil, so you must; the game "
+                "bids it for you.")
+    return f"Only one bid is allowed ({bidding} bidding), so the game bids it for you."
+
+
 __all__ = ["HARD_BONUS_EACH", "TEN_FOR_200", "bonus_note", "bonus_rules", "bonus_words",
-           "deck_sentence", "hard_bonus_words", "small_bonus_words", "ten_for_200_note",
-           "ten_for_200_words", "winning_rule"]
+           "deck_sentence", "forced_bid_sentence", "hard_bonus_words", "small_bonus_words",
+           "ten_for_200_note", "ten_for_200_words", "winning_rule"]

@@ -526,7 +526,7 @@ class Table:
 
     def emit(self, event: dict[str, Any], *, news: Sequence[Event] = (),
              with_table: bool = False, told: Mapping[Member, str] | None = None,
-             by_cpu: int | None = None) -> int:
+             by_cpu: int | None = None, forced: int | None = None) -> int:
         """Send an event (numbered) to every member, each with its own view and with
         ``news`` (the engine's events it caused) told in words for that member. An event's
         ``text`` may be a function of the member's narrator, for words about a seat ("your
@@ -534,8 +534,9 @@ class Table:
         (a scored hand's parts in words, for a ``hand_scored`` event). ``told``: connections
         that hear their own words instead (one just removed from its seat: also when it is
         no longer at the table). ``by_cpu``: the seat a CPU covered for this move, whose
-        player hears it as the CPU's ("a CPU plays ... for you"). The frames are built by
-        :class:`spades.server.frames.EventFrames` from the protocol's models."""
+        player hears it as the CPU's ("a CPU plays ... for you"); ``forced``: the seat whose
+        bid the game made, the rules leaving no choice, whose player hears why. The frames
+        are built by :class:`spades.server.frames.EventFrames` from the protocol's models."""
         self.seq += 1
         text: str | Callable[[Narrator], str] = event.get("text", "")
         # a scored hand's parts in words, for each member as its narrator names the seats
@@ -565,8 +566,9 @@ class Table:
                 told_parts = details(self.narrator(seat, places)) if details else None
                 if news:
                     narrator = self.narrator(seat, places)
-                    say = narrator.say_by_cpu if seat is not None and seat == by_cpu \
-                        else narrator.say
+                    say = narrator.say if seat is None \
+                        else narrator.say_by_cpu if seat == by_cpu \
+                        else narrator.say_forced if seat == forced else narrator.say
                     texts = [say(e) for e in news]
                     said = out.said(" ".join(texts), texts, told_parts)
                 elif callable(text):  # about a seat: named for this member
@@ -1621,7 +1623,8 @@ class Table:
 
     async def act(self, conn: Member | None, seat: int, action: int | None, source: str,
                   version: int | None = None) -> int:
-        """Take an action for ``seat`` (``source``: human, cpu, timer). Returns its event
+        """Take an action for ``seat`` (``source``: human, cpu, timer, or forced: the bid
+        the rules leave a person no choice in, made for them). Returns its event
         number. Refused actions raise :class:`TableError` and change nothing."""
         async with self.lock:
             m = self.match
@@ -1684,7 +1687,8 @@ class Table:
                     over = True
             # a person a CPU covers, still here (idle), hears that the CPU made the move
             covering = seat if source == "cpu" and self.places[seat].kind == "human" else None
-            seq = self.emit(ev, news=news, by_cpu=covering)
+            seq = self.emit(ev, news=news, by_cpu=covering,
+                            forced=seat if source == "forced" else None)
             if back:
                 self.emit({"kind": "returned", "seat": seat, "text": lambda n:
                            f"{n.seat(seat)} {'are' if n.me == seat else 'is'} back"},

@@ -23,6 +23,7 @@ from spades.present.narrate import Narrator
 from spades.server.cpu import default_strength, is_external, spec_of
 from spades.server.seating import Place
 from spades.server.settings import Settings
+from spades.session import forced_bid
 
 log = logging.getLogger("spades.server")
 
@@ -158,6 +159,12 @@ class Turns:
                 loop = asyncio.get_running_loop()
                 self._cpu_task = loop.create_task(self._cpu_turn(seat, version))
             return
+        forced = forced_bid(m)
+        if forced is not None:  # no choice (Mirror bidding): made for the person at once
+            if self._cpu_task is None or self._cpu_task.done():
+                loop = asyncio.get_running_loop()
+                self._cpu_task = loop.create_task(self._forced_turn(seat, version, forced))
+            return
         seconds = t.turn_timer
         if seconds is None:
             self.watch_idle(seat, version)
@@ -245,6 +252,29 @@ class Turns:
                   "trying again in %.1f s", self.table.id, what, why, delay)
         return delay
 
+    async def _forced_turn(self, seat: int, version: int, bid: int) -> None:
+        """Make the bid the rules leave ``seat``'s person no choice in (before, the table
+        waited for them to confirm it, and a turn timer made it with a penalty bag)."""
+        retry_in: float | None = None
+        try:
+            await self.table.act(None, seat, bid, "forced", version)
+            self.store_failures = 0
+        except self.refused:
+            pass
+        except SQLAlchemyError as exc:
+            retry_in = self._not_stored(f"the bid made for seat {seat}", exc)
+        finally:
+            self._turn_done(retry_in)
+
+    def _turn_done(self, retry_in: float | None) -> None:
+        """A CPU's turn (or a bid made for a person) ended: the next turn begins, or this
+        one is tried again after ``retry_in`` seconds (its move could not be stored)."""
+        self._cpu_task = None
+        if retry_in is None:
+            self.schedule_soon()  # not once closed: no turn is begun that will not run
+        elif not self.closed:
+            self._retry = asyncio.get_running_loop().call_later(retry_in, self._try_again)
+
     async def _cpu_turn(self, seat: int, version: int) -> None:
         t = self.table
         retry_in: float | None = None
@@ -302,8 +332,4 @@ class Turns:
                 except SQLAlchemyError as exc:
                     retry_in = self._not_stored(f"the move of the CPU at seat {seat}", exc)
         finally:
-            self._cpu_task = None
-            if retry_in is None:
-                self.schedule_soon()  # not once closed: no turn is begun that will not run
-            elif not self.closed:
-                self._retry = asyncio.get_running_loop().call_later(retry_in, self._try_again)
+            self._turn_done(retry_in)

@@ -58,7 +58,7 @@ from spades.engine import (
 from spades.engine.actions import MAX_BID
 from spades.present.narrate import Narrator, bid_words
 from spades.present.sheet import unmarked
-from spades.session import Move, Session
+from spades.session import Move, Session, forced_bid
 from spades.store import ConflictError, Store, StoreError, one_line
 from spades.tui import cpu, text
 from spades.tui.console import BOLD, RED, Console, InputClosed, sheet_hang
@@ -179,11 +179,11 @@ class TerminalGame:
                     self.deal()
                     continue
                 seat = m.current_player
-                legal = m.legal_actions()
-                if seat == self.human and m.phase is BID and len(legal) == 1:
+                forced = forced_bid(m)
+                if seat == self.human and forced is not None:
                     # Mirror bidding (or a forced suicide nil): the bid is automatic.
-                    self.say(text.forced_bid_sentence(m.rules.bidding, legal[0] - NIL))
-                    self.commit(seat, legal[0])
+                    self.say(text.forced_bid_sentence(m.rules.bidding, forced - NIL))
+                    self.commit(seat, forced)
                     continue
                 if seat == self.human:
                     action, timed_out = self.human_turn()

@@ -34,6 +34,7 @@ from spades.present.rules import (
     ten_for_200_words,
     winning_rule,
 )
+from spades.present.rules import forced_bid_sentence as forced_bid_sentence  # (the terminal's)
 from spades.present.sheet import (
     and_list,
     bag_warning,
@@ -465,22 +466,6 @@ def match_end_reason(match: Match, names: list[str], me: int | None = None) -> s
             it = ("you" if solo[k] else "it") if k == mine else "them"
             reason += f"; {whose} bag penalty this hand cost {it} {cost} points"
     return reason + "."
-
-
-def forced_bid_sentence(bidding: str, bid: int) -> str:
-    """Why the game bids ``bid`` for you, your only bid under ``bidding`` (before "You bid
-    4."): the rule that leaves you no choice, in words."""
-    if bidding == "mirror":
-        if bid == 0:
-            return "Mirror bidding: you hold no spades, so the game bids Nil for you."
-        return ("Mirror bidding: your bid is the number of spades you hold, so the game bids "
-                "it for you.")
-    if bidding == "whiz" and bid == 0:
-        return "Whiz bidding: you hold no spades, so your only bid is Nil; the game bids it for you."
-    if bidding == "suicide" and bid == 0:
-        return ("Suicide bidding: nobody else on your side has bid Nil, so you must; the game "
-                "bids it for you.")
-    return f"Only one bid is allowed ({bidding} bidding), so the game bids it for you."
 
 
 def rules_lines(rules: Rules, names: list[str]) -> list[str]:

@@ -229,7 +229,11 @@ def test_record_upload_form_name_seats_json_errors_and_size(new_page: Any, serve
     assert not page.errors, page.errors
 
 
-def test_the_mirror_turn_is_said_once(new_page: Any, server: str) -> None:
+def test_a_mirror_bid_is_made_for_you_and_said_why(new_page: Any, server: str) -> None:
+    # rules-profiles.md: Mirror bids are "automatic". Before, the page said "Your turn to
+    # bid: your bid can only be 3" and waited for Confirm bid (a turn timer then bid it with
+    # a penalty bag); the terminal made it at once. Now the server makes it, as the
+    # terminal does, and the page says why and the bid, not "your turn".
     page = new_page()
     page.goto(server + "#/create")
     page.fill("#c-your-name", "Mirra")
@@ -238,15 +242,54 @@ def test_the_mirror_turn_is_said_once(new_page: Any, server: str) -> None:
     page.select_option("#c-first_dealer", "3")  # the creator bids first
     page.click("#c-cpus")
     speech = Speech(page)
-    assert wait_my_turn_or_over(page) == "bid"
-    speech.wait_for("Your turn to bid: your bid can only be")
-    # one bid, then the next turn (a CPU's) shows the first was said once
-    page.keyboard.press("b")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Enter")
-    speech.wait_for("You bid")
+    said = speech.wait_for("Mirror bidding: ")["text"]
+    assert re.search(r"so the game bids (it|Nil) for you\. You bid (\d+|Nil)\.", said), said
+    page.wait_for_function("spadesApp.table.view.bids.every((b) => b !== null)"
+                           " || spadesApp.table.view.phase !== 'bid'")
     turns = [e["text"] for e in speech.all() if e["text"].startswith("Your turn to bid")]
-    assert len(turns) == 1, turns
+    assert not turns, turns
+    # B says the bid is not yours to make (before the bid: "Your only bid is …")
+    page.keyboard.press("b")
+    speech.wait_for("no bid to make now")
+    assert not page.errors, page.errors
+
+
+def test_before_your_turn_a_bid_with_no_choice_is_said_to_be_made_for_you(
+        new_page: Any, server: str) -> None:
+    page = new_page()
+    create_cpu_table(page, server, "Suzy", profile="cards4net")
+    page.wait_for_function("spadesApp.table.view && spadesApp.table.mySeat !== null")
+    # the page's own reading of the rules before your turn, at a table whose bidding it is
+    # told (the view as the server sends it, with partners' bids set)
+    got = page.evaluate("""() => {
+      const t = spadesApp.table, v = t.view, me = t.mySeat, mate = (me + 2) % 4;
+      const hand = ["AH", "KH", "2C", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD"];
+      const saved = [t.msg.table.rules, t.view];
+      const out = {};
+      const bids = (b) => v.bids.map((x, s) => (s === mate ? b : s === me ? null : x));
+      t.view = { ...v, phase: "bid", current_player: (me + 1) % 4, hand, bids: bids("blind-nil") };
+      t.msg.table.rules = { ...saved[0], bidding: "suicide" };
+      out.suicideAfterBlindNil = t.bidChoices();
+      t.view = { ...t.view, bids: bids(4) };
+      out.suicideAfterFour = [t.bidChoices(), t.forcedBid()];
+      t.msg.table.rules = { ...saved[0], bidding: "whiz" };
+      out.whizNoSpade = [t.bidChoices(), t.forcedBid(), t.forcedBidText(t.forcedBid())];
+      t.msg.table.rules = { ...saved[0], bidding: "mirror" };
+      out.mirror = t.forcedBid();
+      out.mirrorCards = t.specialItems();  // no Bid or Nil card in the hand for it
+      t.msg.table.rules = { ...saved[0], bidding: "standard" };
+      out.standard = t.forcedBid();
+      [t.msg.table.rules, t.view] = saved;
+      return out;
+    }""")
+    # Suicide: a partner's Blind Nil is their side's Nil, as a Nil is (before: "Nil" only,
+    # and the page offered a second Nil)
+    assert got["suicideAfterBlindNil"] == [str(n) for n in range(1, 14)], got
+    assert got["suicideAfterFour"] == [["nil"], "nil"], got
+    assert got["whizNoSpade"] == [["nil"], "nil", "Your only bid is Nil (whiz bidding): the"
+                                  " game bids it for you on your turn."], got
+    assert got["mirror"] == "nil" and got["mirrorCards"] == [] and got["standard"] is None, got
+    assert not page.errors, page.errors
 
 
 def test_a_finished_match_leaves_your_tables(new_page: Any, server: str) -> None:

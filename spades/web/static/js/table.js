@@ -540,10 +540,29 @@ export class TableView {
     if (r.bidding === "whiz" && trumps !== null) return trumps ? ["nil", String(trumps)] : ["nil"];
     if (r.bidding === "suicide") {
       const mates = (this.sides[this.mySide] || []).filter((s) => s !== this.mySeat).map((s) => this.bidText(v.bids[s]));
-      if (mates.some((b) => b === "Nil")) return nums;
+      if (mates.some((b) => b === "Nil" || b === "Blind Nil")) return nums;
       if (mates.length && mates.every((b) => b !== null)) return ["nil"];
     }
     return [...(r.nil !== false ? ["nil"] : []), ...nums];
+  }
+
+  /** Your one bid when the rules leave you no choice (Mirror bidding; Whiz or Suicide with
+   * Nil the only bid left), which the server makes for you on your turn ("nil" or "1".."13");
+   * else null. */
+  forcedBid() {
+    const v = this.view;
+    if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || !v.hand.length) return null;
+    if (v.bids[this.mySeat] !== null && v.bids[this.mySeat] !== undefined) return null;
+    if (this.legalBids().includes("look")) return null;
+    const choices = this.bidChoices();
+    return choices.length === 1 ? choices[0] : null;
+  }
+
+  /** The bid made for you, in words: "Your only bid is 3 (Mirror bidding): the game bids
+   * it for you on your turn." */
+  forcedBidText(bid) {
+    const r = this.rules || {};
+    return `Your only bid is ${this.bidText(bid)} (${r.bidding || "standard"} bidding): the game bids it for you on your turn.`;
   }
 
   /** Bids in words: "Nil or 5", "Nil or 1 to 13", "4". */
@@ -1055,6 +1074,9 @@ export class TableView {
     // a CPU plays for you (idle): not "your turn" at each of its moves (its move is said:
     // "A CPU plays … for you"); Take my seat back says where the game stands
     if (this.idleCovered) return;
+    // a bid the rules leave you no choice in: the server makes it at once, and says why
+    // ("Mirror bidding: … You bid 3."), not "your turn" and then the bid
+    if (this.forcedBid() !== null) return;
     this.app.sounds.play("turn");
     // a bid chosen before your turn that the turn does not allow (the variant, a partner's
     // bid) is dropped, and said to be
@@ -1165,6 +1187,8 @@ export class TableView {
     if (v.phase === "bid") {
       const bids = this.legalBids();
       if (bids.includes("look")) return "Your turn to bid. You may bid Blind Nil before looking, or look at your cards.";
+      const forced = this.forcedBid();
+      if (forced !== null) return `Your turn to bid: your only bid, ${this.bidText(forced)}, is made for you.`;
       const choices = this.bidChoices();
       const range = choices.length === 1 ? `your bid can only be ${this.choicesText(choices)}` : this.choicesText(choices);
       return `Your turn to bid: ${range}.`;
@@ -2617,6 +2641,12 @@ export class TableView {
     panel.append(title);
     const variant = BIDDING_WORDS[this.rules && this.rules.bidding];
     if (variant) panel.append(h("p", { class: "note bid-variant" }, `${variant}.`));
+    const forced = this.forcedBid();
+    if (forced !== null) {  // nothing to choose or confirm: the server bids it
+      title.textContent = "Your bid";
+      panel.append(h("p", { id: "bid-forced" }, this.forcedBidText(forced)));
+      return;
+    }
     if (legal.includes("look")) {
       panel.append(h("p", {}, "Your cards are face down. Bid Blind Nil (", this.rules && this.rules.blind_nil_points ? `±${this.rules.blind_nil_points}` : "±200", ") before looking, or look at them and bid as usual."),
         h("div", { class: "button-row" },
@@ -2701,6 +2731,8 @@ export class TableView {
   focusBid() {
     const panel = this.el && this.el.querySelector("#bid-panel");
     if (!panel || panel.hidden) { this.say("There is no bid to make now."); return; }
+    const forced = this.forcedBid();
+    if (forced !== null) { this.say(this.forcedBidText(forced)); return; }
     // never the Blind Nil button: that decision has its own key (Shift+B) and a confirmation
     const target = panel.querySelector("input[name=bid]:checked") || panel.querySelector("input[name=bid]")
       || panel.querySelector("#look-btn") || panel.querySelector("#bid-confirm");
@@ -2994,7 +3026,7 @@ export class TableView {
   specialItems() {
     const v = this.view;
     if (!v || v.phase !== "bid" || !this.isPlayer || !v.hand || v.bids[this.mySeat] !== null) return [];
-    if (this.legalBids().includes("look")) return [];
+    if (this.legalBids().includes("look") || this.forcedBid() !== null) return []; // (made for you)
     const choices = this.bidChoices();
     return [...(choices.some((b) => b !== "nil") ? ["BID"] : []), ...(choices.includes("nil") ? ["NIL"] : [])];
   }
