@@ -392,7 +392,8 @@ def test_the_catch_up_says_a_hand_ended_while_away(new_page: Any, server: str) -
     text = _catch_up_after(page, to_hand_2)
     assert "Hand 1 ended while you were away" in text, text
     points = page.evaluate("spadesApp.table.view.results[0].points")
-    assert f"{points[0]} point" in text and f"{points[1]} point" in text, (points, text)
+    for p in points:  # (a negative one with the minus sign)
+        assert f"{p} point".replace("-", "−") in text, (points, text)
     for card in held:  # every card held then was played for us before the hand ended
         assert _words(card) in text.lower(), (card, text)
     assert "Hand 2" in text and "Scores" in text, text
@@ -411,3 +412,43 @@ def test_the_catch_up_says_a_hand_ended_while_away(new_page: Any, server: str) -
         assert _words(card) in text.lower(), (card, text)
     assert "The match is over" in text, text
     assert not page.errors and not one.errors, (page.errors, one.errors)
+
+
+def test_the_catch_up_names_the_bids_made_for_you_in_every_hand_you_missed(
+        new_page: Any, server: str) -> None:
+    """Back after hands ended: "Bid and played for you in hand 1" named no bid, the hands
+    after the first were not said at all, nor the bid and cards made for you in the hand under
+    way, and a hand's negative points had a hyphen ("-58 points")."""
+    page = new_page()
+    create_cpu_table(page, server, "Bram", profile="game93")
+    page.wait_for_function("spadesApp.table.view && spadesApp.table.mySeat !== null")
+    said = page.evaluate("""() => {
+      const t = spadesApp.table, v = t.view, me = t.mySeat, other = (me + 1) % 4;
+      const bids = (b) => [0, 1, 2, 3].map((s) => (s === me ? b : 3));
+      const row = (b, pts) => ({ bids: bids(b), points: pts });
+      // when you went: your turn to bid in hand 1, two cards held
+      const away = { hand_number: 1, phase: "bid", bids: [null, null, null, null],
+                     hand: ["AH", "KH"], results: [] };
+      const saved = t.view, out = {};
+      t.view = { ...v, hand_number: 4, phase: "play", results: [row("nil", [-58, 60]),
+        row(4, [40, -30]), row("blind-nil", [200, 50])], bids: bids("nil"),
+        plays: [[me, "2C"], [other, "3C"]] };
+      out.several = t.awayParts(away);
+      t.view = { ...v, hand_number: 2, phase: "bid", results: [row(5, [-58, 60])],
+        bids: [null, null, null, null], plays: [] };
+      out.one = t.awayParts(away);
+      t.view = saved;
+      return out;
+    }""")
+    assert said["several"] == [
+        "Hands 1 to 3 ended while you were away.",
+        "Bid Nil and played for you in hand 1: ace of hearts and king of hearts.",
+        "Bid for you: 4 in hand 2 and Blind Nil in hand 3.",
+        "Bid for you in hand 4: Nil.",
+        "Played for you in hand 4: two of clubs.",
+    ], said
+    assert said["one"][0].startswith("Hand 1 ended while you were away: ") and \
+        "−58 points" in said["one"][0], said
+    assert said["one"][1] == ("Bid 5 and played for you in hand 1: ace of hearts and king of"
+                              " hearts."), said
+    assert not page.errors, page.errors

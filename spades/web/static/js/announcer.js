@@ -26,6 +26,8 @@ export class Announcer {
     this.listeners = [];
     this.counter = 0;
     this.said = []; // every message as it was queued (the visible "Table talk" list)
+    this.saidWhere = []; // the table each of them was said at (`where` then)
+    this.where = null; // the table the page is at (its id), set by the app
     this.queuedListeners = new Set();
     // a dialog opened or closed: the regions follow (emit() checks again before each addition)
     new MutationObserver(() => this.placeRegions())
@@ -46,6 +48,12 @@ export class Announcer {
     }
   }
 
+  /** The last `n` messages said at the table `where` (not another table's: a new match's
+   * "Table talk" began with the lines of the match before). */
+  saidAt(where, n) {
+    return this.said.filter((_, i) => this.saidWhere[i] === where).slice(-n);
+  }
+
   /** Queue a message: the one way text reaches the live regions (and the voice), in order.
    * `assertive` for refused actions and the timer's last warning only. `stale`, if given, is
    * asked just before the message goes out: a message that no longer holds (your turn, a hint
@@ -58,7 +66,8 @@ export class Announcer {
     const kind = assertive ? "assertive" : "polite";
     if (!event && !assertive && this.queue.some((m) => m.text === text)) return;
     this.said.push(text);
-    if (this.said.length > 200) this.said.shift();
+    this.saidWhere.push(this.where);
+    if (this.said.length > 200) { this.said.shift(); this.saidWhere.shift(); }
     for (const fn of this.queuedListeners) fn(text, kind);
     if (assertive) {
       if (!(stale && stale())) this.emit("assertive", text);

@@ -506,6 +506,7 @@ class App {
       if (this.table.unlisten) this.table.unlisten();
       this.table.unmount();
       this.table = null;
+      this.announcer.where = null;
     }
     this.currentRoute = name;
     this.routeSeq = (this.routeSeq || 0) + 1;
@@ -765,6 +766,7 @@ class App {
     if (!id) { location.hash = "#/"; return; }
     if (this.table && this.table.id === id) return;
     clear(this.main);
+    this.announcer.where = id; // (what is said from now on is this table's Table talk)
     this.table = new TableView(this, id);
     this.table.watching = watch;
     // (a private table's, when you had it: watched, or followed to its rematch with the
@@ -1224,8 +1226,11 @@ class App {
       if (v !== null && typeof v === "object") continue;
       // (a negative number with the minus sign, "−29", as the score sheet and the history
       // write points: it was "-29" here alone)
-      const shown = typeof v !== "number" ? String(v) : Number.isInteger(v) ? scoreText(v)
-        : v.toFixed(2).replace(/^-(?=0\.00$)/, "").replace(/^-/, "−");
+      // the average as the server rounds it, to one decimal as spades stats says it (it was
+      // "39.20" for 39.25, and "32" for 32.0)
+      const decimal = k === "average_points" || !Number.isInteger(v);
+      const shown = typeof v !== "number" ? String(v) : !decimal ? scoreText(v)
+        : v.toFixed(1).replace(/^-(?=0\.0$)/, "").replace(/^-/, "−");
       dl.append(h("div", {}, h("dt", {}, label(k)), h("dd", {}, shown)));
     }
     sec.append(dl);

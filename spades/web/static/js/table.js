@@ -363,12 +363,26 @@ export class TableView {
     if (scored >= from) {
       parts.push(scored === from ? `Hand ${from} ended while you were away: ${this.handPointsText(v.results[from - 1])}.`
         : `Hands ${from} to ${scored} ended while you were away.`);
+      const bidOf = (n) => this.bidText(v.results[n - 1].bids ? v.results[n - 1].bids[me] : null);
+      const later = [];  // the hands after it: bid (and played) for you, their cards unknown here
       if (this.isPlayer && (b.phase === "bid" || b.phase === "play")) {
-        // every card you held then was played for you before that hand ended
+        // every card you held then was played for you before that hand ended, and the bid
+        // named when it was made for you (before: "Bid and played for you", the bid unsaid)
         const unbid = b.bids[me] === null || b.bids[me] === undefined;
+        const bid = unbid ? bidOf(from) : null;
         const cards = b.hand && b.hand.length ? listJoin(b.hand.map((c) => cardName(c))) : "";
-        if (cards) parts.push(`${unbid ? "Bid and played" : "Played"} for you in hand ${from}: ${cards}.`);
-        else if (unbid) parts.push(`Bid and played for you in hand ${from}.`);
+        const what = bid ? `Bid ${bid} and played` : unbid ? "Bid and played" : "Played";
+        if (cards) parts.push(`${what} for you in hand ${from}: ${cards}.`);
+        else if (unbid) parts.push(`${what} for you in hand ${from}.`);
+      } else if (this.isPlayer) later.push(from);
+      if (this.isPlayer) for (let n = from + 1; n <= scored; n++) later.push(n);
+      const bids = later.map((n) => [n, bidOf(n)]).filter(([, bid]) => bid);
+      if (bids.length) parts.push(`Bid for you: ${listJoin(bids.map(([n, bid]) => `${bid} in hand ${n}`))}.`);
+      // the hand under way, begun while you were away: its bid and cards made for you
+      if (this.isPlayer && v.hand_number > scored && (v.phase === "bid" || v.phase === "play")) {
+        if (v.bids[me] !== null && v.bids[me] !== undefined) parts.push(`Bid for you in hand ${v.hand_number}: ${this.bidText(v.bids[me])}.`);
+        const mine = (v.plays || []).filter((p) => p[0] === me).map((p) => cardName(p[1]));
+        if (mine.length) parts.push(`Played for you in hand ${v.hand_number}: ${listJoin(mine)}.`);
       }
     }
     if (b.hand_number === v.hand_number && scored < from && this.isPlayer
@@ -447,7 +461,8 @@ export class TableView {
   handPointsText(r) {
     return this.sides.map((_, k) => {
       const who = this.sideName(k);
-      return `${who === "You" ? "you" : who} ${plural(r.points[k], "point")}`;
+      // (with the minus sign, as the page writes every score: it was "-58 points" here)
+      return `${who === "You" ? "you" : who} ${minusSigned(plural(r.points[k], "point"))}`;
     }).join(", ");
   }
 
@@ -1586,7 +1601,10 @@ export class TableView {
 
   saveDraft() {
     if (!this.view) return;
-    store.saveDraft(this.id, { hand: this.view.hand_number, bid: this.bidDraft ?? undefined, card: this.selected || undefined });
+    // (a card the page chose is not kept: after a reload it was taken for yours, and stayed
+    // on a card that cannot be played when your turn came)
+    const card = this.autoSelected ? undefined : this.selected || undefined;
+    store.saveDraft(this.id, { hand: this.view.hand_number, bid: this.bidDraft ?? undefined, card });
   }
 
   clearDraft() {
@@ -1600,10 +1618,10 @@ export class TableView {
     this.renderBidPanel();
   }
 
-  select(card) {
+  select(card, auto = false) {
     this.activeSpecial = null;
     this.selected = card;
-    this.autoSelected = false;
+    this.autoSelected = auto; // (`auto`: the page chose it, not you)
     this.saveDraft();
     this.renderHand();
   }
@@ -2152,7 +2170,7 @@ export class TableView {
     const hand = this.el.querySelector("#hand");
     hand.addEventListener("keydown", (e) => this.onHandKey(e));
     hand.addEventListener("focus", () => {
-      if (!this.selected && this.handCards().length) { this.select(this.defaultCard()); this.autoSelected = true; }
+      if (!this.selected && this.handCards().length) this.select(this.defaultCard(), true);
     });
     hand.addEventListener("click", (e) => {
       const opt = e.target.closest("[role=option]");
@@ -2170,9 +2188,9 @@ export class TableView {
       if (this.selected === card && !this.autoSelected && this.myTurn() && this.view.phase === "play") this.play(card);
       else this.select(card);
     });
-    // the recent announcements are shown too, for everyone
+    // the recent announcements at this table are shown too, for everyone
     const log = this.el.querySelector("#event-log");
-    for (const text of this.app.announcer.said.slice(-30)) this.logLine(log, text);
+    for (const text of this.app.announcer.saidAt(this.id, 30)) this.logLine(log, text);
     this.unlisten = this.app.onQueued((text) => { if (this.el) this.logLine(this.el.querySelector("#event-log"), text); });
   }
 
@@ -3131,7 +3149,9 @@ export class TableView {
         e.preventDefault();
         return;
       }
-      const cur = this.selected && suitOf(this.selected) === suit ? inSuit.findIndex(([c]) => c === this.selected) : -1;
+      // (from a card the page chose, not you: the suit's first card, not its second)
+      const cur = this.selected && !this.autoSelected && suitOf(this.selected) === suit
+        ? inSuit.findIndex(([c]) => c === this.selected) : -1;
       i = inSuit[(cur + 1) % inSuit.length][1];
     } else if (key === "Enter") {
       e.preventDefault();
