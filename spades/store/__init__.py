@@ -398,7 +398,10 @@ class Store:
             uid = info.get("user_id")
             if uid is not None and uid not in seen:
                 seen.add(uid)
-                conn.execute(insert(game_players).values(game_id=game_id, user_id=uid, seat=seat))
+                conn.execute(insert(game_players).values(
+                    game_id=game_id, user_id=uid, seat=seat,
+                    since=select(games.c.created_at).where(games.c.id == game_id)
+                    .scalar_subquery()))
 
     def finish_game(self, game_id: str, match: Match, *, result: dict[str, Any],
                     seats: Sequence[dict[str, Any]], fence: int | None = None) -> None:
@@ -848,6 +851,17 @@ def storable_rules(rules: Rules) -> Rules:
     return back
 
 
+#: How many of a user's newest games (by when each was made) a listing of their games reads
+#: at least: it lists the ones changed last among them, so a game made longer ago than these
+#: is no longer listed for them (it is kept, and its statistics count).
+USER_GAMES_READ = 1000
+
+
+def user_games_read(limit: int, offset: int) -> int:
+    """How many of a user's newest games a listing of ``limit`` from ``offset`` reads."""
+    return max(USER_GAMES_READ, 2 * (limit + offset))
+
+
 def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
              user_id: Any, uploader: Any, limit: int, offset: int) -> Any:
     """``q`` (a select of ``games``) narrowed and ordered as :meth:`Store.list_games`
@@ -862,8 +876,12 @@ def _listing(q: Any, *, kind: str | None, status: str | Iterable[str] | None,
         q = q.where(games.c.status.in_(list(status)))
     whose: list[Any] = []
     if user_id is not None:
-        whose.append(games.c.id.in_(
-            select(game_players.c.game_id).where(game_players.c.user_id == user_id)))
+        # among the user's newest games only (by the index on ``since``): before, every game
+        # they ever sat at was read and sorted, so one user's history took the database
+        # seconds once an attacker had played tens of thousands of short matches as them
+        newest = (select(game_players.c.game_id).where(game_players.c.user_id == user_id)
+                  .order_by(game_players.c.since.desc()).limit(user_games_read(limit, offset)))
+        whose.append(games.c.id.in_(newest))
     if uploader is not None:
         whose.append((games.c.kind == "import")
                      & (cast(games.c.options["uploader"].as_string(), BigInteger) == uploader))

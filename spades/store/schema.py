@@ -117,8 +117,13 @@ game_players = Table(
            primary_key=True),
     Column("user_id", UserId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, nullable=False),
+    # The game's ``created_at``, kept here so that a user's newest games are read from an
+    # index (``ix_game_players_user_since``) without reading all of them: a user's history
+    # cost in proportion to all the games they ever sat at (NULL: not known, oldest).
+    Column("since", DateTime(timezone=True), nullable=True),
 )
 Index("ix_game_players_user", game_players.c.user_id)
+Index("ix_game_players_user_since", game_players.c.user_id, game_players.c.since)
 
 
 chat_lines = Table(
@@ -211,9 +216,21 @@ def _session_users(conn: Connection) -> None:
         conn, checkfirst=True)
 
 
+def _player_since(conn: Connection) -> None:
+    """A user's newest games are found by an index: each seat kept takes its game's
+    ``created_at`` (:data:`game_players` ``since``)."""
+    _add_column(conn, game_players, "since")
+    conn.execute(update(game_players).where(game_players.c.since.is_(None)).values(
+        since=select(games.c.created_at).where(games.c.id == game_players.c.game_id)
+        .scalar_subquery()))
+    next(i for i in game_players.indexes if i.name == "ix_game_players_user_since").create(
+        conn, checkfirst=True)
+
+
 #: Ordered schema changes; append, never edit or reorder.
 MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys,
-                                                  _big_user_ids, _fence, _session_users]
+                                                  _big_user_ids, _fence, _session_users,
+                                                  _player_since]
 
 
 class SchemaTooNew(RuntimeError):
