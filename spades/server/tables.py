@@ -1641,7 +1641,15 @@ class Table:
                     who = m.current_player
                     raise TableError("illegal", f"it is not your turn: {names[who]} is to act"
                                      if who >= 0 else "nobody is to act now")
-                self.back_from_idle.discard(seat)  # here and playing: not idle
+                held = self.places[seat]
+                if held.covered and held.idle:
+                    # a move made only once a CPU covered the turn: the seat is theirs
+                    # again, but their next turn waits as after Take my seat back (before:
+                    # the whole ``idle_seconds`` again, so waiting out every turn until
+                    # covered, then moving, stalled the table that long each turn)
+                    self.back_from_idle.add(seat)
+                else:
+                    self.back_from_idle.discard(seat)  # here and playing: not idle
             elif source == "cpu":
                 p = self.places[seat]
                 if not (p.kind == "cpu" or p.covered) or m.current_player != seat:

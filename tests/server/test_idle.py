@@ -242,6 +242,11 @@ def test_acting_again_takes_the_seat_back(settings: Settings) -> None:
         assert move["seat"] == seat and move["action"] == action
         theirs = drive(ann, event("returned", seat))
         assert theirs["event"]["text"] in ("Bob is back", "your partner Bob is back")
+        # a move made only once covered: his next turn waits a fifth, as after Take my seat
+        # back (hostile-guest trial: waiting out each turn until covered, then moving, made
+        # every one of them wait the whole ``idle_seconds``)
+        from spades.server.tables import IDLE_AGAIN
+        assert seat is not None and table.idle_wait(seat) == 3600 * IDLE_AGAIN
         hub.cpu.decide = real  # type: ignore[method-assign]
         assert play_to_end([ann, bob])["event"]["kind"] == "match_over"
 
