@@ -1699,7 +1699,15 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
             action = parse_action(msg.action)
         except SpadesError as exc:
             raise TableError("illegal", str(exc)) from None
+        moves = hub.move_address_buckets
+        wait = moves.wait(conn.address) if conn.address else 0.0
+        if wait > 0:  # (refused: nothing changed, the turn still theirs)
+            raise TableError("rate_limit", "your address may make at most "
+                             f"{how_many(hub.settings.move_address_rate, 'move')} a second, "
+                             f"all its players together: try again in {retry_after(wait)} s")
         seq = await table.act(conn, seat, action, "human")
+        if conn.address:
+            moves.take(conn.address)
         conn.send(_ack(ref, seq))
     elif kind == "chat":
         table = _table(conn)

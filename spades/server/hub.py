@@ -382,6 +382,9 @@ class Hub:
         #: several processes, counted in Redis for all of them: ``shared_joins``).
         self.join_address_buckets = Buckets(settings.join_address_rate,
                                             settings.join_address_burst)
+        #: Moves per client address, all its players together.
+        self.move_address_buckets = Buckets(settings.move_address_rate,
+                                            settings.move_address_burst)
         #: Chat lines per client address, all its users together.
         self.chat_address_buckets = Buckets(settings.chat_address_rate,
                                             settings.chat_address_burst)

@@ -452,6 +452,7 @@ LIMIT_FIELDS: tuple[str, ...] = (
     "join_address_rate", "join_address_burst", "login_address_rate", "login_address_burst",
     "snapshot_rate", "snapshot_burst", "snapshot_address_rate", "snapshot_address_burst",
     "watch_finished_minutes", "places_per_address", "uploads_at_once_per_address",
+    "move_address_rate", "move_address_burst",
 )
 
 
@@ -479,6 +480,7 @@ CLIENT_LIMITS: tuple[str, ...] = (
     "login_address_rate", "login_address_burst", "snapshot_rate", "snapshot_burst",
     "snapshot_address_rate", "snapshot_address_burst",
     "watch_finished_minutes", "places_per_address", "uploads_at_once_per_address",
+    "move_address_rate", "move_address_burst",
 )
 #: Limits of ``--limit`` that only shape the server's own work (no client is refused by
 #: them): every ``--limit`` is in one of the two lists.
@@ -550,9 +552,10 @@ ZERO_ALLOWED: frozenset[str] = frozenset({
     "upload_address_rate", "review_uploads_per_address", "review_uploads",
     "review_unopened_days", "hint_address_rate", "join_address_rate", "login_address_rate",
     "snapshot_rate", "snapshot_address_rate", "places_per_address",
-    "uploads_at_once_per_address",
+    "uploads_at_once_per_address", "move_address_rate",
 })
-BURSTS: frozenset[str] = frozenset({"rate_burst", "lobby_burst", "hint_burst", "http_burst",
+BURSTS: frozenset[str] = frozenset({"move_address_burst", "rate_burst", "lobby_burst",
+                                    "hint_burst", "http_burst",
                                     "chat_burst", "table_chat_burst", "join_burst",
                                     "create_burst", "create_address_burst", "join_miss_burst",
                                     "signup_burst", "chat_address_burst", "change_burst",

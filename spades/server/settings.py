@@ -178,6 +178,15 @@ class Settings:
     #: row kept while its table lives, and guests of one address can sit at many tables.
     chat_address_rate: float = 3.0
     chat_address_burst: float = 30.0
+    #: Moves (bids and cards) a second per client address, all its players together
+    #: (bursts): each is stored on the database thread every table's moves use and sent to
+    #: everyone at its table. One address seating its own guests at 16 tables without CPUs
+    #: made about 295 moves a second (the server's whole measured capacity), and everyone
+    #: else's moves waited (hostile-guest trial, 2026-12-07). People play far slower: a
+    #: whole school behind one address stays under it. A CPU's or the timer's move is not
+    #: counted.
+    move_address_rate: float = 30.0
+    move_address_burst: float = 120.0
     #: Table joins a second per user, all of their connections together (bursts): each
     #: is told to the table ("sits down") and written to the database.
     join_rate: float = 1.0

@@ -22,6 +22,7 @@ def settings(database: str, tmp_path: Path) -> Settings:
     So is the rate of ``resync`` and ``sheet`` (tests ask for a snapshot after a step;
     test_attack_round5 sets it)."""
     return Settings(db=database, bot_executor="inline", cpu_delay=0.0, rate_per_second=0.0,
+                    move_address_rate=0.0,
                     snapshot_rate=0.0, snapshot_address_rate=0.0,
                     web_static=str(tmp_path / "noweb"))
 

@@ -265,7 +265,7 @@ def limited(tmp_path: Path, db: str | None = None, **limits: Any) -> Settings:
     """Test settings with some limits changed (a limit this code does not know is left out,
     so the same test shows what happens without it)."""
     s = Settings(db=db or str(tmp_path / "a.sqlite3"), bot_executor="inline", cpu_delay=0.0,
-                 web_static=str(tmp_path / "noweb"))
+                 web_static=str(tmp_path / "noweb"), move_address_rate=0.0)
     for name, value in limits.items():
         if name in Settings.__dataclass_fields__:
             setattr(s, name, value)

@@ -35,7 +35,7 @@ def test_a_mirror_bid_is_made_at_once_without_the_timers_penalty(
         assert ev["kind"] == "bid", ev  # not the timer's, with its penalty bag
         assert not ev.get("penalty_bags"), ev
         # said as the terminal says it: why, then the bid
-        bid = "Nil" if ev["action"] == "0" else ev["action"]
+        bid = "Nil" if ev["action"] in ("0", "nil") else ev["action"]  # (no spade held)
         assert ev["text"].startswith("Mirror bidding: "), ev["text"]
         assert f"for you. You bid {bid}" in ev["text"], ev["text"]
         assert ann.view is not None

@@ -26,7 +26,7 @@ from tests.web.helpers import (
 
 FETCHED = "The table was fetched again."  # (test_refusal_refetch.py: asked for anew by the page)
 RANKS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-         "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
+         "8": "eight", "9": "nine", "10": "ten", "T": "ten", "J": "jack", "Q": "queen", "K": "king",
          "A": "ace"}
 SUITS = {"H": "hearts", "S": "spades", "D": "diamonds", "C": "clubs"}
 
