@@ -651,12 +651,17 @@ class Match(HandState):
 
     # Views ------------------------------------------------------------------------------
 
-    def observation(self, seat: object, *, past: bool = True) -> Observation:
+    def observation(self, seat: object, *, past: bool = True,
+                    recent: int | None = None) -> Observation:
         """What ``seat`` may see now: its own hand (once looked at) and public information.
         ``past=False``: without the scored hands' deals and actions (``past_deals`` and
         ``past_actions`` empty, as they are not in :meth:`Observation.to_json`), which take
-        time in proportion to the hands scored: for a view that does not read them."""
-        return observe(self, seat, past=past)
+        time in proportion to the hands scored: for a view that does not read them.
+        ``recent``: only the last ``recent`` scored hands in ``results``, ``past_deals`` and
+        ``past_actions`` (``results_from`` says how many are left out), so that the
+        observation of a match of very many hands costs no more than that of a short one
+        (the server's CPU players see the last 100); None, every one."""
+        return observe(self, seat, past=past, recent=recent)
 
     def to_record(self, **extra: Any) -> dict[str, Any]:
         """The match as a ``spades-record/1`` dictionary (see docs/records.md)."""
@@ -676,8 +681,12 @@ def _not_an_action(given: object) -> str:
     return why
 
 
-def observe(match: Match, seat: object, *, past: bool = True) -> Observation:
+def observe(match: Match, seat: object, *, past: bool = True,
+            recent: int | None = None) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
+    if recent is not None and (type(recent) is not int or recent < 0):
+        raise ValueError(f"recent must be a number of hands, 0 or more, or None, "
+                         f"not {recent!r}")
     if type(seat) is not int:  # another integer type (numpy's) is that int; never a bool
         given = seat
         seat = whole_number(seat)
@@ -710,8 +719,10 @@ def observe(match: Match, seat: object, *, past: bool = True) -> Observation:
     mine = match.current_player == seat
     past_deals: tuple[tuple[int, ...], ...] = ()
     past_actions: tuple[tuple[int, ...], ...] = ()
+    scored_count = len(match.results)
+    first = 0 if recent is None else max(0, scored_count - recent)
     if past:
-        scored = match.log[:len(match.results)]
+        scored = match.log[first:scored_count]
         past_deals = tuple(h.deal for h in scored)
         past_actions = tuple(tuple(h.actions) for h in scored)
     return Observation(
@@ -732,11 +743,12 @@ def observe(match: Match, seat: object, *, past: bool = True) -> Observation:
         plays=tuple(plays),
         scores=tuple(match.scores),
         bags=tuple(match.bags),
-        results=tuple(match.results),
+        results=tuple(match.results[first:]),
         legal_actions=match.legal_actions() if mine else (),
         winner=match.winner,
         past_deals=past_deals,
         past_actions=past_actions,
+        results_from=first,
     )
 
 

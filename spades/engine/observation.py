@@ -37,7 +37,7 @@ class Observation:
     plays: tuple[tuple[int, int], ...]  # every (seat, card) played this hand, in order
     scores: tuple[int, ...]  # per side
     bags: tuple[int, ...]  # per side
-    results: tuple[HandResult, ...]  # every scored hand
+    results: tuple[HandResult, ...]  # every scored hand (from hand ``results_from`` on)
     legal_actions: tuple[int, ...]  # empty unless it is this seat's turn
     winner: int | None
     #: Every scored hand's deal (card mask per seat) and its actions in order (bids, LOOK
@@ -45,6 +45,9 @@ class Observation:
     #: a card's player is the seat it was dealt to.
     past_deals: tuple[tuple[int, ...], ...] = ()
     past_actions: tuple[tuple[int, ...], ...] = ()
+    #: How many scored hands, the first ones, are left out of ``results``, ``past_deals``
+    #: and ``past_actions`` (``Match.observation(seat, recent=n)``): 0, every one.
+    results_from: int = 0
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -70,14 +73,19 @@ class Observation:
         ``results_from``: for a client that keeps the scored hands itself, ``results`` only
         from that hand on (0-based: the first ``results_from`` hands are left out, and not
         converted), and last ``results_from`` (that number). None (the default): every
-        scored hand, and no ``results_from``. A number below 0 or above the scored hands
-        is a ``ValueError``."""
+        scored hand the observation has, and ``results_from`` only when it leaves some out
+        (:attr:`results_from` above 0). A number below :attr:`results_from` or above the
+        scored hands is a ``ValueError``."""
         results = self.results
+        first = self.results_from
         if results_from is not None:
-            if not 0 <= results_from <= len(results):
-                raise ValueError(f"results_from must be 0 to {len(results)} (the scored "
-                                 f"hands), not {results_from}")
-            results = results[results_from:]
+            last = first + len(results)
+            if not first <= results_from <= last:
+                raise ValueError(f"results_from must be {first} to {last} (the scored "
+                                 f"hands{' this observation has' if first else ''}), not "
+                                 f"{results_from}")
+            results = results[results_from - first:]
+            first = results_from
         view: dict[str, Any] = {
             "seat": self.seat,
             "phase": self.phase.value,
@@ -100,8 +108,8 @@ class Observation:
             "legal_actions": [action_str(a) for a in self.legal_actions],
             "winner": self.winner,
         }
-        if results_from is not None:
-            view["results_from"] = results_from
+        if results_from is not None or first:
+            view["results_from"] = first
         return view
 
 

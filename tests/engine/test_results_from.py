@@ -39,6 +39,17 @@ def _check(match: Match, seat: int) -> None:
     assert bare == dataclasses.replace(obs, past_deals=(), past_actions=())
     assert bare.to_json() == full
     assert bare.to_json(len(match.results)) == _tail(full, len(match.results))
+    # the last hands alone: the observation's tail, saying where it begins
+    scored = len(match.results)
+    for recent in (0, 1, 2, scored + 1):
+        first = max(0, scored - recent)
+        some = match.observation(seat, recent=recent)
+        assert some == dataclasses.replace(
+            obs, results=obs.results[first:], past_deals=obs.past_deals[first:],
+            past_actions=obs.past_actions[first:], results_from=first)
+        assert some.to_json() == (_tail(full, first) if first else full)
+        for k in range(first, scored + 1):
+            assert some.to_json(k) == _tail(full, k)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.label)
@@ -55,6 +66,26 @@ def test_the_view_from_a_hand_on_is_the_full_views_tail(variant: Variant, seed: 
                 _check(match, seat)
     for seat in range(match.n):
         _check(match, seat)
+
+
+def test_a_number_of_recent_hands_is_a_whole_number_not_below_zero() -> None:
+    match = Match(VARIANTS[0].rules(), rng=random.Random(3))
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match=f"recent must be a number of hands, 0 or more, "
+                           f"or None, not {bad!r}"):
+            match.observation(0, recent=bad)  # type: ignore[arg-type]
+
+
+def test_a_start_before_the_hands_an_observation_has_is_refused() -> None:
+    match = Match(VARIANTS[0].rules(), rng=random.Random(3))
+    rng = random.Random(3)
+    while len(match.results) < 3:
+        step(match, rng, False)
+    obs = match.observation(0, recent=1)
+    for k in (0, 1, 4):
+        with pytest.raises(ValueError, match=f"results_from must be 2 to 3 \\(the scored "
+                           f"hands this observation has\\), not {k}"):
+            obs.to_json(results_from=k)
 
 
 def test_a_start_past_the_scored_hands_is_refused() -> None:
