@@ -40,7 +40,7 @@ from spades.names import look_alike, name_key
 from spades.server import frames, httplimits, views
 from spades.server.addresses import address_key
 from spades.server.auth import LoginGuard, Passwords, TooMany
-from spades.server.cpu import default_strength, strengths
+from spades.server.cpu import PAST_HANDS, default_strength, strengths
 from spades.server.headers import SecurityHeaders
 from spades.server.history import HistoryCache, Kept, stamp_of, written
 from spades.server.hub import SIGNED_OUT, Conn, Hub, LeaseLost, die_at
@@ -1754,7 +1754,7 @@ async def dispatch(hub: Hub, conn: Conn, msg: Any) -> None:
         m = table.match
         if seat is None or m is None or m.current_player != seat or table.status != "active":
             raise TableError("state", "a hint is for the player whose turn it is")
-        obs = m.observation(seat)
+        obs = m.observation(seat, recent=PAST_HANDS)
         # the seats named as the asking page shows them, when it says (one name a seat)
         names = tuple(msg.names) if msg.names and len(msg.names) == m.rules.players \
             and all(msg.names) else None

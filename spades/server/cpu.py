@@ -30,6 +30,11 @@ _LOCK = threading.Lock()
 #: mid-match without releasing it (an abandoned one releases its programs:
 #: ``Table.release_programs``). Asked again, it starts anew.
 EXTERNAL_IDLE = 600.0
+#: The scored hands a CPU player (and a hint) is shown: the last 100 (``Match.observation``'s
+#: ``recent``). What it learns of the other seats it learns from them. Before, it was shown
+#: every hand: a match of 1,600 hands (a long record continued) cost 45 ms to send each
+#: decision to a worker process and about 100 ms more to read there.
+PAST_HANDS = 100
 #: External programs the operator offers as CPU strengths (``spades serve --bot NAME=cmd:...``).
 _EXTERNAL: dict[str, str] = {}
 

@@ -146,6 +146,15 @@ def sheet_answer(model: SheetOut, ref: Ref = None) -> str:
     return _dump_answer(model.model_copy(update={"ref": ref}), ref)
 
 
+def sheet_text(table_id: str, fields: Mapping[str, Any], hands: str, text: str) -> str:
+    """The ``sheet`` frame without a ref (:func:`with_ref` adds one) from its fields but
+    ``hands`` and ``text`` (checked by its model) and those two as they are kept, ``hands``
+    already JSON text (``spades.server.views.SheetParts``)."""
+    model = SheetOut(table_id=table_id, hands=[], text="", **fields)
+    out = model.model_dump_json(exclude={"ref", "hands", "text"})
+    return f'{out[:-1]},"hands":{hands},"text":{json.dumps(text)}}}'
+
+
 def sheet_body(model: SheetOut) -> dict[str, Any]:
     """The HTTP sheet's body: the frame's fields without ``ref`` (it answers no message)."""
     return model.model_dump(exclude={"ref"})
@@ -179,18 +188,20 @@ def lobby_remove(table_id: str) -> str:
 
 # A table --------------------------------------------------------------------------------------
 
-def table(seq: int, state: TableState, you: YouInfo, view: dict[str, Any] | None,
+def table(seq: int, state: TableState, you: YouInfo, view: str,
           turn: TurnInfo | None, score: ScoreInfo | None, chat: Sequence[ChatLine],
           ref: Ref = None, *, back: bool = False, arrival: bool = False) -> str:
-    """The ``table`` snapshot for one client (``ref``: of the resync it answers; ``back``:
-    the join it answers brings the client back to its seat; ``arrival``: it seats the
-    client at a continued record's table for the first time)."""
-    out = TableOut(ref=ref, seq=seq, table=state, you=you, view=view, turn=turn,
+    """The ``table`` snapshot for one client (``view``: its view as JSON text,
+    ``Table.view_text``; ``ref``: of the resync it answers; ``back``: the join it answers
+    brings the client back to its seat; ``arrival``: it seats the client at a continued
+    record's table for the first time)."""
+    out = TableOut(ref=ref, seq=seq, table=state, you=you, view=None, turn=turn,
                    score=score, chat=list(chat), back=back, arrival=arrival)
-    exclude: dict[str, Any] = {"you": _you_unsaid(you)}
+    exclude: dict[str, Any] = {"you": _you_unsaid(you), "view": True}
     if ref is None:
         exclude["ref"] = True
-    return out.model_dump_json(exclude=exclude)
+    text = out.model_dump_json(exclude=exclude)
+    return f'{text[:-1]},"view":{view}}}'
 
 
 def _you_unsaid(you: YouInfo) -> set[str]:

@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from spades.engine import Match, Observation
 from spades.present.narrate import Narrator
-from spades.server.cpu import default_strength, is_external, spec_of
+from spades.server.cpu import PAST_HANDS, default_strength, is_external, spec_of
 from spades.server.seating import Place
 from spades.server.settings import Settings
 from spades.session import forced_bid
@@ -288,7 +288,7 @@ class Turns:
                     return
                 place = t.places[seat]
                 spec = spec_of(place.cpu or t.cpu_default)
-                obs = m.observation(seat)
+                obs = m.observation(seat, recent=PAST_HANDS)
                 try:
                     # the workers are shared fairly between the addresses that made the
                     # tables (a table of unknown origin, restored: its own share)

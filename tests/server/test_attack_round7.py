@@ -179,7 +179,7 @@ def test_a_tables_sheet_is_not_made_again_at_each_move(
     table = hub_of(client).tables[tid]
     assert table.match is not None
     sheets = []
-    with spied(views, "sheet") as made:
+    with spied(views, "sheet_fields") as made:  # (made once for each sheet made)
         for _ in range(200):
             if len(sheets) == 5:
                 break

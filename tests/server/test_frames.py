@@ -83,9 +83,9 @@ def test_a_lobby_or_table_answer_carries_its_ref_only_when_asked_with_one() -> N
         assert _frame(frames.with_ref(plain, ref)) == asked
     assert frames.with_ref(plain, None) == plain
     you = YouInfo(role="player", seat=0)
-    table = _frame(frames.table(3, _state(None), you, None, None, None, []))
+    table = _frame(frames.table(3, _state(None), you, "null", None, None, []))
     assert "ref" not in table
-    assert _frame(frames.table(3, _state(None), you, None, None, None, [], "r")) == {
+    assert _frame(frames.table(3, _state(None), you, "null", None, None, [], "r")) == {
         **table, "ref": "r"}
 
 
