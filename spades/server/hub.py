@@ -264,8 +264,11 @@ class Conn:
         if 0 < s.send_queue <= self.queue.qsize():
             self.drop(f"too slow reading: {s.send_queue} frames are waiting")
             return
-        if 0 < s.send_queue_bytes < self.queued_bytes + size:
-            self.drop(f"too slow reading: {s.send_queue_bytes} bytes are waiting")
+        # more than the cap already waiting (one frame may take it past the cap: the sheet,
+        # or the table with every scored hand, of a very long match is larger than it, and
+        # asking for it dropped the asker however fast it read)
+        if 0 < s.send_queue_bytes < self.queued_bytes:
+            self.drop(f"too slow reading: more than {s.send_queue_bytes} bytes are waiting")
             return
         if self.budget is not None and not self.budget.reserve(self, size):
             return

@@ -50,7 +50,8 @@ class Settings:
     #: Frames queued for one connection before it is dropped as too slow to read (1008).
     send_queue: int = 256
     # Limits on what a client can make the server hold or do (docs/server.md, "Limits").
-    #: Bytes queued for one connection before it is dropped (1008).
+    #: Bytes queued for one connection before it is dropped (1008) at its next frame (that
+    #: frame may take it past the cap: one frame larger than it is sent).
     send_queue_bytes: int = 1_000_000
     #: Bytes queued across all connections: above it the connection holding most is dropped.
     send_total_bytes: int = 32_000_000

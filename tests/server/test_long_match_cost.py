@@ -154,3 +154,33 @@ def test_a_cpu_at_a_long_match_is_shown_its_last_hands(
     assert seen and all(s == (20, PAST_HANDS, PAST_HANDS) for s in seen), seen[:3]
     assert hints == [(20, PAST_HANDS)], hints
     assert len(long.results) == hands  # (the player's own view has every hand)
+
+
+def test_a_long_matchs_sheet_larger_than_the_send_queue_is_sent(
+        make: Callable[..., TestClient]) -> None:
+    """One frame larger than ``send_queue_bytes`` (the sheet of a very long match: 1.24 MB
+    at 1,600 hands, over the 1 MB cap) is sent when no more than the cap waits before it;
+    the connection is dropped only once more than the cap waits. Before, asking for such a
+    sheet (the page's score sheet) dropped the asker at once (1008, "too slow reading"),
+    however fast it read."""
+    cap = 12_000  # (above the table's snapshot at 40 hands, below its sheet)
+    client = make(send_queue_bytes=cap, upload_address_rate=0.0, create_address_rate=0.0,
+                  create_rate=0.0)
+    record = long_unfinished(40)
+    token = guest(client, "Reader")
+    auth = {"Authorization": f"Bearer {token}"}
+    up = client.post("/api/records", json={"record": record, "mode": "continue", "seat": 0,
+                                           "options": {"cpu": "random"}}, headers=auth)
+    assert up.status_code == 200, up.text
+    reader = Player(client, "Reader", token, results="new")  # (as the page asks)
+    ack = reader.request({"type": "join", "table_id": up.json()["table_id"],
+                          "role": "player"})
+    assert ack["type"] == "ack", ack
+    reader.play_first_until(lambda p: p.my_turn())
+    reader.send({"type": "sheet", "ref": "s"})
+    sheet = reader.until(lambda m: m.get("ref") == "s")
+    assert sheet["type"] == "sheet" and len(sheet["hands"]) == 40, sheet.get("message")
+    assert len(json.dumps(sheet)) > cap
+    assert reader.view is not None
+    assert reader.request({"type": "act", "action": reader.view["legal_actions"][0]}
+                          )["type"] == "ack"  # and it goes on playing
