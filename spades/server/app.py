@@ -293,7 +293,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         signup(request)  # before the argon2 hash
         if await hub.db(hub.store.account, name) is not None:
             raise HTTPException(409, "that name is taken")
-        digest = await passwords.hashed(body.password)
+        digest = await passwords.hashed(body.password, client_address(request, "?"))
         try:  # the database decides between concurrent registrations of one name
             uid = await hub.db(hub.store.create_user, name, digest)
         except NameTaken:
@@ -335,7 +335,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sign_ins.charge(address, 1.0)  # (after an await: sign-ins at once may overdraw it)
         user = await hub.db(hub.store.account, body.name)
         digest = user.password_hash if user is not None else None
-        ok = await passwords.verified(digest, body.password)  # as slow for
+        ok = await passwords.verified(digest, body.password, address)  # as slow for
         if not ok or user is None:  # an unknown name as for a known one
             raise HTTPException(401, "wrong name or password")
         if shared is None:

@@ -26,11 +26,14 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import Argon2Error, InvalidHashError
 
+from spades.server.fair import FairGate
+
 MAX_KEYS = 100_000  # bounded memory under a spray of addresses or names
 #: Passwords hashed or checked at once (argon2id: 64 MiB and four threads each, so a
 #: quarter of the cores keeps them all busy; at least 2); more wait their turn. Before, as
 #: many as the default thread pool's workers ran at once (6 on two cores, up to 32): ten
-#: sign-ins sent together grew the server by 380 MB.
+#: sign-ins sent together grew the server by 380 MB. Shared fairly between client
+#: addresses (:class:`Passwords`).
 PASSWORD_WORKERS = max(2, (os.cpu_count() or 1) // 4)
 
 
@@ -145,32 +148,46 @@ class LoginGuard:
 
 class Passwords:
     """argon2 hashing; checking a password takes as long whether the name exists or not
-    (an unknown name is checked against a hash of a random password)."""
+    (an unknown name is checked against a hash of a random password). At most ``workers``
+    hash or check at once, shared fairly between client addresses (:class:`FairGate`): a
+    burst of sign-ups and sign-ins from one address waits behind another address's
+    sign-in, not the other way round (first come, first served, 20 of each from one
+    address held another's sign-in 3.4 s)."""
 
     def __init__(self, workers: int = PASSWORD_WORKERS) -> None:
         self.hasher = PasswordHasher()
         self.dummy = self.hasher.hash("not a password: " + str(time.time_ns()))
         self.workers = workers
-        self._gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+        self._gates: dict[asyncio.AbstractEventLoop, FairGate] = {}
 
-    def _gate(self) -> asyncio.Semaphore:
-        """The running loop's semaphore (an app may be run by one loop, then another)."""
+    def _gate(self) -> FairGate:
+        """The running loop's gate (an app may be run by one loop, then another)."""
         loop = asyncio.get_running_loop()
         gate = self._gates.get(loop)
         if gate is None:
             self._gates = {k: v for k, v in self._gates.items() if not k.is_closed()}
-            gate = self._gates[loop] = asyncio.Semaphore(self.workers)
+            gate = self._gates[loop] = FairGate(self.workers)
         return gate
 
-    async def hashed(self, password: str) -> str:
-        """:meth:`hash` on a worker thread, at most ``workers`` at once."""
-        async with self._gate():
+    async def hashed(self, password: str, key: str = "") -> str:
+        """:meth:`hash` on a worker thread, at most ``workers`` at once; ``key`` (the
+        client's address): whose turn it is when several wait."""
+        gate = self._gate()
+        await gate.enter(key)
+        try:
             return await asyncio.to_thread(self.hash, password)
+        finally:
+            gate.leave(key)
 
-    async def verified(self, digest: str | None, password: str) -> bool:
-        """:meth:`verify` on a worker thread, at most ``workers`` at once."""
-        async with self._gate():
+    async def verified(self, digest: str | None, password: str, key: str = "") -> bool:
+        """:meth:`verify` on a worker thread, at most ``workers`` at once; ``key`` as for
+        :meth:`hashed`."""
+        gate = self._gate()
+        await gate.enter(key)
+        try:
             return await asyncio.to_thread(self.verify, digest, password)
+        finally:
+            gate.leave(key)
 
     def hash(self, password: str) -> str:
         return self.hasher.hash(password)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,6 +139,81 @@ def _signs_in_within_the_address_rates(owner_host: TestClient, password: str = P
                    "the owner's sign-in", seconds=10, every=0.25)
     else:
         assert first.status_code == answer, first.text
+
+
+def _at(client: TestClient, host: str) -> TestClient:
+    """A client of the same running app (the same event loop) from address ``host``."""
+    other = TestClient(client.app, client=(host, 1))
+    other.portal = client.portal
+    return other
+
+
+def test_a_burst_of_password_work_from_one_address_does_not_queue_another_address(
+        light_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every argon2 hash (a sign-up) and check (a sign-in) waited for the password workers
+    first come, first served: 20 sign-ups and 20 sign-ins sent together from one address
+    held another address's sign-in 3.4 s (hostile-guest trial, low). The workers are now
+    shared fairly between addresses (``fair.FairGate``): the first worker to come free goes
+    to the other address, before the rest of the burst. Here every hash and check is held
+    until the test lets it go, one at a time, and the order they start in is read."""
+    client = light_client
+    assert _register(client, "Bob").status_code == 200  # (before any is held)
+    workers = auth.PASSWORD_WORKERS
+    arrived: list[str] = []  # the passwords of the requests at the workers' gate
+    started: list[str] = []  # and of those hashed or checked, in order
+    permits = threading.Semaphore(0)
+    real_hashed, real_verified = auth.Passwords.hashed, auth.Passwords.verified
+    real_hash, real_verify = auth.Passwords.hash, auth.Passwords.verify
+
+    async def hashed(self: auth.Passwords, password: str, *rest: Any) -> str:
+        arrived.append(password)  # (on the loop, with no await before the gate)
+        return await real_hashed(self, password, *rest)
+
+    async def verified(self: auth.Passwords, digest: str | None, password: str,
+                       *rest: Any) -> bool:
+        arrived.append(password)
+        return await real_verified(self, digest, password, *rest)
+
+    def held(real: Any) -> Any:
+        def run(self: auth.Passwords, *args: Any) -> Any:
+            started.append(args[-1])
+            assert permits.acquire(timeout=60)
+            return real(self, *args)
+        return run
+
+    monkeypatch.setattr(auth.Passwords, "hashed", hashed)
+    monkeypatch.setattr(auth.Passwords, "verified", verified)
+    monkeypatch.setattr(auth.Passwords, "hash", held(real_hash))
+    monkeypatch.setattr(auth.Passwords, "verify", held(real_verify))
+    codes: dict[str, int] = {}
+
+    def send(host: str, path: str, name: str, password: str) -> None:
+        codes[name] = _at(client, host).post(
+            path, json={"name": name, "password": password}).status_code
+
+    burst = workers + 8  # half sign-ups, half sign-ins (of names that are no accounts)
+    threads = [threading.Thread(target=send, args=(
+        "203.0.113.1", "/api/register" if i % 2 else "/api/login",
+        f"Mallory {chr(65 + i)}", f"mallory's password {i}")) for i in range(burst)]
+    try:
+        for t in threads:
+            t.start()
+        wait_until(lambda: len(arrived) == burst and len(started) == workers,
+                   "the burst at the password workers")
+        threads.append(threading.Thread(target=send, args=(
+            "198.51.100.2", "/api/login", "Bob", PASSWORD)))
+        threads[-1].start()
+        wait_until(lambda: len(arrived) == burst + 1, "Bob's sign-in at the workers")
+        permits.release()  # one worker comes free
+        wait_until(lambda: len(started) == workers + 1, "the next password check")
+        print("order:", started)
+        assert started[workers] == PASSWORD, started  # Bob's, before the rest of the burst
+    finally:
+        permits.release(2 * burst)
+        for t in threads:
+            t.join(60)
+    assert codes["Bob"] == 200
+    assert sorted(codes.values()) == [200] * (burst // 2 + 1) + [401] * (burst - burst // 2), codes
 
 
 def test_unknown_names_are_checked_as_slowly_as_known_ones(
