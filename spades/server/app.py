@@ -81,7 +81,15 @@ from spades.server.protocol import (
 from spades.server.seating import SEAT_NAMES_4, default_name, history_names
 from spades.server.settings import Settings
 from spades.server.tables import Table, TableError, rejoin_of
-from spades.server.text import TextError, check_password, clean_chat, clean_label, clean_name
+from spades.server.text import (
+    NAME_MAX,
+    TextError,
+    check_password,
+    clean_chat,
+    clean_label,
+    clean_name,
+    narrowed,
+)
 from spades.store import GameRow, NameTaken, StoreError, UserRow, one_line, record_of, upkeep
 
 log = logging.getLogger("spades.server")
@@ -774,8 +782,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(422, why if why.startswith("record:") else f"record: {why}"
                                 ) from None
         # shown at the table and in histories as people's names are: without runs of
-        # stacked combining marks (record_names keeps printable characters only)
-        names = [clean_label(n) for n in record_names(body.record, match.rules.players)]
+        # stacked combining marks (record_names keeps printable characters only), and no
+        # wider than a name may be (24 of ﷽ ran across the table as 480 letters would)
+        names = [narrowed(clean_label(n), NAME_MAX)
+                 for n in record_names(body.record, match.rules.players)]
         if body.mode == "review":
             # A seat the record names not stays unnamed: its download names no one there
             # (not "Seat 1" for seat 0, North, which the record's readers would then show).

@@ -18,11 +18,12 @@ from pydantic import (
     PlainValidator,
     Strict,
     TypeAdapter,
+    ValidationInfo,
     WithJsonSchema,
 )
 from pydantic_core import PydanticCustomError
 
-from spades.server.text import clean_label
+from spades.server.text import LABEL_MAX, clean_label, too_wide
 
 #: The largest integer a JavaScript number holds exactly (Number.MAX_SAFE_INTEGER).
 SAFE_INT = 2 ** 53 - 1
@@ -75,12 +76,24 @@ class _Strict(BaseModel):
 
 # Table options ------------------------------------------------------------------------------
 
+def _label_narrow(label: str, info: ValidationInfo) -> str:
+    """A table name a client gives is at most :data:`LABEL_MAX` letters wide
+    (:func:`spades.server.text.width`); one read back from the store (``context``
+    ``{"stored": True}``: restore.py) is taken as it was stored."""
+    why = too_wide(label, LABEL_MAX)
+    if why and not (info.context or {}).get("stored"):
+        raise PydanticCustomError("too_wide", "this table name is too wide to show: {why}",
+                                  {"why": why})
+    return label
+
+
 class TableOptions(_Strict):
     """What the owner may set before the start. ``None`` means "the profile's value"."""
 
-    name: Annotated[str, AfterValidator(clean_label)] = Field(
-        default="", max_length=40, description="table name shown in the lobby (control, "
-        "format and bidi characters removed, spaces collapsed)")
+    name: Annotated[str, AfterValidator(clean_label), AfterValidator(_label_narrow)] = Field(
+        default="", max_length=LABEL_MAX, description="table name shown in the lobby (control, "
+        "format and bidi characters removed, spaces collapsed; at most 40 characters and 40 "
+        "letters wide: a Chinese character or an emoji counts 2, U+FDFD counts 20)")
     profile: str = Field(default="cardems", description="rules profile: cardems, cardgames-club, "
                          "race400, game93, cards4net")
     players: Int | None = Field(default=None, ge=3, le=6, description="3-6 where the profile allows")

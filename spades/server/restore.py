@@ -95,8 +95,9 @@ def load_table(store: Store, game_id: str, chat_lines: int,
 
 def _load(store: Store, row: GameRow, game_id: str, chat_lines: int) -> StoredTable:
     try:
-        options: TableOptions | None = TableOptions.model_validate(row.options.get("table")
-                                                                    or {})
+        options: TableOptions | None = TableOptions.model_validate(  # (as stored: a name
+            row.options.get("table") or {}, context={"stored": True})  # wide before the
+        # width was limited is kept, not the options lost)
     except ValueError:
         options = None
     owner = row.options.get("owner")

@@ -9,6 +9,8 @@ from spades.names import name_key
 from spades.server.seating import PLACES
 
 NAME_MAX = 24
+#: The longest table name, in characters and in letters' width (:func:`width`).
+LABEL_MAX = 40
 CHAT_MAX = 300
 _NAME_EXTRA = frozenset(" _.-'’")  # ' and ’ for O'Brien, D’Angelo
 #: Words the tables use for seats and players (the page names seats by compass points and
@@ -30,8 +32,66 @@ _DROPPED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 _BLANKS = str.maketrans(dict.fromkeys("\u115f\u1160\u3164\uffa0\u2800", " "))
 
 
+#: Characters drawn much wider than a letter, and how many letters wide each counts in
+#: :func:`width` (generously: in the fonts pages fall back to). ﷽ (the whole basmala in
+#: one character) is drawn as wide as some 20 letters where a font has it (a table name of
+#: 40 of them ran far across the lobby); the other Arabic ligatures of whole phrases, ‱,
+#: the two- and three-em dashes and the cuneiform signs three to six.
+_VERY_WIDE: tuple[tuple[int, int, int], ...] = (
+    (0xFDFD, 0xFDFD, 20),  # ﷽ ARABIC LIGATURE BISMILLAH AR-RAHMAN AR-RAHEEM
+    (0xFD40, 0xFD4F, 4),  # ARABIC LIGATURE RAHIMAHU ALLAAH...
+    (0xFDCF, 0xFDCF, 4),  # ARABIC LIGATURE SALAAMUHU ALAYNAA
+    (0xFDFA, 0xFDFB, 4),  # ﷺ ﷻ
+    (0xFDFE, 0xFDFF, 4),  # ARABIC LIGATURE SUBHAANAHU WA TAAALAA, AZZA WA JALL
+    (0x2031, 0x2031, 3),  # ‱ PER TEN THOUSAND SIGN
+    (0x2E3A, 0x2E3A, 4),  # ⸺ TWO-EM DASH
+    (0x2E3B, 0x2E3B, 6),  # ⸻ THREE-EM DASH
+    (0x12000, 0x1254F, 4),  # cuneiform signs and numbers
+)
+
+
 class TextError(ValueError):
     pass
+
+
+def char_width(ch: str) -> int:
+    """How many letters wide ``ch`` is drawn, roughly: 0 for a combining mark, 2 for a
+    wide or full-width character (Chinese, Japanese, Korean, most emoji), more for those
+    of :data:`_VERY_WIDE`, else 1."""
+    cp = ord(ch)
+    for first, last, wide in _VERY_WIDE:
+        if first <= cp <= last:
+            return wide
+    if unicodedata.category(ch) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """How many letters wide ``text`` is drawn, roughly (:func:`char_width`): a name or
+    table name is held to a width, not only to a count of characters."""
+    return sum(char_width(ch) for ch in text)
+
+
+def too_wide(text: str, most: int) -> str:
+    """Why ``text`` is too wide to show in ``most`` letters' width ("" if it is not): how
+    wide it is, and its widest character."""
+    wide = width(text)
+    if wide <= most:
+        return ""
+    widest = max(text, key=char_width)
+    return (f"at most {most} letters wide, and this is {wide} ({widest!r} counts as "
+            f"{char_width(widest)})")
+
+
+def narrowed(text: str, most: int) -> str:
+    """``text`` cut to at most ``most`` letters' width (:func:`width`)."""
+    wide = 0
+    for i, ch in enumerate(text):
+        wide += char_width(ch)
+        if wide > most:
+            return text[:i].rstrip()
+    return text
 
 
 def _shown(raw: str) -> str:
@@ -56,8 +116,8 @@ def _shown(raw: str) -> str:
 
 def clean_name(raw: str) -> str:
     """A display name: letters, digits, space, ``_ . - '`` (letters drawn as nothing read
-    as spaces); 1 to 24 characters; not a word the tables use for a seat or a player
-    (North, Partner, CPU...)."""
+    as spaces); 1 to 24 characters, at most 24 letters wide (:func:`width`: ﷺ counts 4);
+    not a word the tables use for a seat or a player (North, Partner, CPU...)."""
     name = " ".join(unicodedata.normalize("NFC", raw).translate(_BLANKS).split())
     if not name:
         raise TextError("a name cannot be empty")
@@ -67,6 +127,9 @@ def clean_name(raw: str) -> str:
     if bad:
         raise TextError("a name may hold letters, digits, spaces and _ . - ' only, not "
                         + " ".join(repr(ch) for ch in bad[:5]))
+    why = too_wide(name, NAME_MAX)
+    if why:
+        raise TextError(f"a name is too wide to show: {why}")
     if names_a_seat(name):
         raise TextError(f"{name!r} is what the tables call a seat or a CPU player, so "
                         "people would take it for one: choose another name")
