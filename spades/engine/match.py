@@ -652,7 +652,7 @@ class Match(HandState):
     # Views ------------------------------------------------------------------------------
 
     def observation(self, seat: object, *, past: bool = True,
-                    recent: int | None = None) -> Observation:
+                    recent: object = None) -> Observation:
         """What ``seat`` may see now: its own hand (once looked at) and public information.
         ``past=False``: without the scored hands' deals and actions (``past_deals`` and
         ``past_actions`` empty, as they are not in :meth:`Observation.to_json`), which take
@@ -682,11 +682,16 @@ def _not_an_action(given: object) -> str:
 
 
 def observe(match: Match, seat: object, *, past: bool = True,
-            recent: int | None = None) -> Observation:
+            recent: object = None) -> Observation:
     """What ``seat`` may see of ``match`` now (see :meth:`Match.observation`)."""
-    if recent is not None and (type(recent) is not int or recent < 0):
-        raise ValueError(f"recent must be a number of hands, 0 or more, or None, "
-                         f"not {recent!r}")
+    last: int | None = None
+    if recent is not None:
+        if type(recent) is not int:  # (never a bool)
+            raise TypeError(f"recent must be a whole number of hands or None, not "
+                            f"{recent!r}")
+        if recent < 0:
+            raise ValueError(f"recent must be 0 or more hands, not {recent}")
+        last = recent
     if type(seat) is not int:  # another integer type (numpy's) is that int; never a bool
         given = seat
         seat = whole_number(seat)
@@ -720,7 +725,7 @@ def observe(match: Match, seat: object, *, past: bool = True,
     past_deals: tuple[tuple[int, ...], ...] = ()
     past_actions: tuple[tuple[int, ...], ...] = ()
     scored_count = len(match.results)
-    first = 0 if recent is None else max(0, scored_count - recent)
+    first = 0 if last is None else max(0, scored_count - last)
     if past:
         scored = match.log[first:scored_count]
         past_deals = tuple(h.deal for h in scored)
