@@ -272,15 +272,13 @@ class EventFrames:
         return (f'{self._event},"details":{_json(details)},"text":{_json(text)},'
                 f'"news":[{items}]}}')
 
-    def frame(self, said: str, view: dict[str, Any] | None, you: YouInfo | None = None,
-              *, view_json: str | None = None, owner: bool = False) -> str:
+    def frame(self, said: str, view: str, you: YouInfo | None = None, *,
+              owner: bool = False) -> str:
         """The frame for one member: the event as its seat hears it (:meth:`said`), its
-        view (or that view already serialised, shared by the spectators) and, with the
+        view as JSON text (``Table.view_text``; the spectators' shared) and, with the
         table's state, its role. ``owner``: the member is the table's owner (it gets the
         owner's copy of the state, when there is one)."""
-        if view_json is None:
-            view_json = _json(view)
-        tail = f',"event":{said},{self._rest},"view":{view_json}'
+        tail = f',"event":{said},{self._rest},"view":{view}'
         if self._tables is not None:
             if you is None:
                 raise FrameError("the table's state goes with the member's role")
@@ -291,5 +289,3 @@ class EventFrames:
         return self._head + tail + "}"
 
 
-def view_json(view: dict[str, Any] | None) -> str:
-    return _json(view)

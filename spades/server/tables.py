@@ -455,20 +455,12 @@ class Table:
                            kept=kept[0] if kept else None)
         return YouInfo(role="spectator", seat=None)
 
-    def view_for(self, seat: int | None, results_from: int | None = None
-                 ) -> dict[str, Any] | None:
-        """The view of a client at ``seat`` (None: a spectator). ``results_from``: for a
-        client that keeps the scored hands itself, only those from that one on (see
-        :func:`spades.server.views.seat_view`); None: every one."""
-        m = self.match
-        if m is None:
-            return None
-        return views.seat_view(m, seat, results_from) if seat is not None \
-            else views.public_view(m, results_from)
-
     def view_text(self, seat: int | None, results_from: int | None = None) -> str:
-        """:meth:`view_for` as JSON text (``"null"`` before the match), each scored hand's
-        JSON made once for every view sent (:class:`spades.server.views.ResultsJson`)."""
+        """The view of a client at ``seat`` (None: a spectator) as JSON text (``"null"``
+        before the match). ``results_from``: for a client that keeps the scored hands
+        itself, only those from that one on (see :func:`spades.server.views.seat_view`);
+        None: every one, each hand's JSON made once for every view sent
+        (:class:`spades.server.views.ResultsJson`)."""
         m = self.match
         if m is None:
             return "null"
@@ -594,9 +586,9 @@ class Table:
                 shared = public.get(new)
                 if shared is None:
                     shared = public[new] = self.view_text(None, results_from)
-                conn.send(out.frame(said, None, you, view_json=shared))
+                conn.send(out.frame(said, shared, you))
             else:
-                conn.send(out.frame(said, None, you, view_json=self.view_text(seat, results_from),
+                conn.send(out.frame(said, self.view_text(seat, results_from), you,
                                     owner=owners is not None and self.is_owner(conn, seat)))
         return self.seq
 

@@ -108,9 +108,8 @@ def test_event_frames_share_their_parts_and_word_each_seat() -> None:
                              [fact], TurnInfo(seat=2, deadline=None, seconds=None), None,
                              (_state("ABC"), _state(None)))
     said = out.said("West plays 3C", ["West plays 3C"])
-    player = _frame(out.frame(said, {"hand": []}, YouInfo(role="player", seat=0)))
-    watcher = _frame(out.frame(said, None, YouInfo(role="spectator", seat=None),
-                               view_json="null"))
+    player = _frame(out.frame(said, '{"hand": []}', YouInfo(role="player", seat=0)))
+    watcher = _frame(out.frame(said, "null", YouInfo(role="spectator", seat=None)))
     assert player["seq"] == 5 and player["event"]["news"] == [{**fact, "text": "West plays 3C"}]
     assert player["event"]["text"] == "West plays 3C" and player["event"]["trick"] is None
     assert player["table"]["invite"] == "ABC" and watcher["table"]["invite"] is None
@@ -118,7 +117,7 @@ def test_event_frames_share_their_parts_and_word_each_seat() -> None:
     bare = frames.EventFrames(6, "t1", {"kind": "started"}, [], None,
                               ScoreInfo(scores=[0, 0], bags=[0, 0], bag_warning=["", ""],
                                         near_bag_limit=[False, False], sides=[[0, 2], [1, 3]]))
-    frame = _frame(bare.frame(bare.said("the match starts"), None))
+    frame = _frame(bare.frame(bare.said("the match starts"), "null"))
     assert "table" not in frame and "you" not in frame and frame["event"]["news"] == []
 
 
@@ -137,7 +136,7 @@ def test_a_field_the_model_lacks_cannot_be_sent() -> None:
                              [{"type": "deal", "hand": 1, "dealer": 0}], None, None)
     with pytest.raises(frames.FrameError):
         out.said("words")  # one text for each item of the news
-    news = json.loads(out.frame(out.said("x", ["y"]), None))["event"]["news"]
+    news = json.loads(out.frame(out.said("x", ["y"]), "null"))["event"]["news"]
     assert news == [{"type": "deal", "hand": 1, "dealer": 0, "text": "y"}]
 
 
