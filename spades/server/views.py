@@ -141,35 +141,30 @@ class SheetParts:
     def __init__(self) -> None:
         self._for: tuple[Match, list[str]] | None = None
         self._rows: list[str] = []
+        self._hands = "[]"
         self._writer: SheetWriter | None = None
 
     def parts(self, match: Match, names: list[str]) -> tuple[dict[str, Any], str, str]:
         """:func:`sheet_fields`, ``hands`` as JSON text and ``text``."""
         if (self._for is None or self._for[0] is not match or self._for[1] != names
                 or len(match.results) < len(self._rows)):
-            self._for, self._rows = (match, list(names)), []
+            self._for, self._rows, self._hands = (match, list(names)), [], "[]"
             self._writer = SheetWriter(match.rules, names)
         assert self._writer is not None
         rows = self._rows
-        for r in match.results[len(rows):]:
-            rows.append(json.dumps(sheet_row(match.rules, r)))
-        return (sheet_fields(match, names), "[" + ", ".join(rows) + "]",
-                self._writer.text(match))
+        if len(match.results) > len(rows):
+            rows.extend(json.dumps(sheet_row(match.rules, r))
+                        for r in match.results[len(rows):])
+            self._hands = "[" + ", ".join(rows) + "]"
+        return sheet_fields(match, names), self._hands, self._writer.text(match)
 
 
 def sheet(match: Match, names: list[str]) -> dict[str, Any]:
-    info = score_info(match)
-    return {
-        "hands": [sheet_row(match.rules, r) for r in match.results],
-        "scores": info["scores"],
-        "bags": info["bags"],
-        "bag_warning": info["bag_warning"],
-        "sides": info["sides"],
-        "names": names,
-        "text": score_sheet(match, names),
-        "finished": match.is_over(),
-        "winner": match.winner,
-    }
+    """The whole sheet at once (a finished game's, or a table's that another process runs):
+    :func:`sheet_fields` with every hand's row and the text."""
+    return {**sheet_fields(match, names),
+            "hands": [sheet_row(match.rules, r) for r in match.results],
+            "text": score_sheet(match, names)}
 
 
 def rules_info(rules: Rules) -> dict[str, Any]:
