@@ -4,13 +4,15 @@
 Builds once a record of a cardems match going on, ``--hands`` hands scored (1,600: about
 930 KB of JSON, as tests/server/test_long_match_cost.py's ``long_unfinished`` makes it),
 then, for each run, starts a real ``spades serve`` (127.0.0.1, a fresh SQLite file in a
-temporary folder, the default bot executor; only the limits that would refuse the uploads
-relaxed) and measures:
+temporary folder, the default bot executor; only the limits that would refuse the uploads,
+or the bystander's probes, relaxed) and measures:
 
 * a bystander from 127.0.0.2, a signed-in guest: every ``--interval`` seconds (0.02) a
   WebSocket ping on its connection (the event loop) and a ``GET /api/health`` (the event
-  loop and the database thread), each sent on its own schedule whether or not the last
-  one has come back, so that a stall counts once for every probe it holds up;
+  loop and the database thread every table's moves are stored on, a ``SELECT 1`` there),
+  each sent on its own schedule whether or not the last one has come back (up to
+  ``HEALTH_CONNECTIONS`` health checks at once), so that a stall counts once for every
+  probe it holds up;
 * an uploader from 127.0.0.3, a guest that uploads the record ``--uploads`` times (3), one
   after another, each to continue the match at a table of its own (random CPUs);
 
@@ -70,6 +72,11 @@ UPLOADER = "127.0.0.3"
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds a probe may wait for its answer (then it counts as lost).
 PROBE_TIMEOUT = 10.0
+#: Health checks the bystander may have under way at once, each on a connection of its own:
+#: at 50 a second, a 2 s stall of the database thread. One more waits for a connection and
+#: reaches the server after the stall, maybe behind the next upload's work (over the
+#: ``conns_per_address`` default, 64: the server is let take them).
+HEALTH_CONNECTIONS = 100
 #: Seconds one upload may take.
 UPLOAD_TIMEOUT = 180.0
 #: Seconds the server may take to start answering /api/health.
@@ -99,10 +106,13 @@ def free_port() -> int:
 def relaxed_limits(uploads: int, cost: int, body: int) -> list[str]:
     """The server options that let one guest from one address upload ``uploads`` records of
     ``cost`` (in the create and upload rates: one per 100 KB begun) and ``body`` bytes one
-    after another: only the limits that would refuse them are changed."""
+    after another, and the bystander probe the server: only the limits that would refuse
+    them are changed."""
     s = Settings()
     total = uploads * cost
     out = ["--http-rate", "1000"]  # the bystander's probes: 2 / --interval a second
+    if s.conns_per_address < HEALTH_CONNECTIONS + 1:  # (its WebSocket too)
+        out += ["--conns-per-address", str(HEALTH_CONNECTIONS + 8)]
     if body > s.max_record_bytes + 4096:
         out += ["--limit", f"max_record_bytes={body}"]
     if total > s.upload_address_burst:
@@ -219,7 +229,7 @@ class Bystander:
         self.http = httpx.AsyncClient(
             base_url=server.url, timeout=PROBE_TIMEOUT,
             transport=httpx.AsyncHTTPTransport(local_address=BYSTANDER,
-                                               limits=httpx.Limits(max_connections=8)))
+                                               limits=httpx.Limits(max_connections=HEALTH_CONNECTIONS)))
         self.ws: ClientConnection | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.probes: set[asyncio.Task[None]] = set()
