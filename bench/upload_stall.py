@@ -457,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("warmup", "idle", "after"):
         setattr(args, name, min(max(getattr(args, name), 0.0), MAX_SECONDS))
     signal.signal(signal.SIGTERM, _stop)
-    trees = [t.resolve() for t in (args.python_path or [ROOT])]
+    trees = list(dict.fromkeys(t.resolve() for t in (args.python_path or [ROOT])))
 
     start = time.perf_counter()
     record = long_unfinished(args.hands)
