@@ -53,8 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cpu-delay", type=seconds_or_zero, default=0.6,
                    help="seconds a CPU waits before acting (0.6)")
     p.add_argument("--bots", choices=("process", "thread", "inline"), default="process",
-                   help="where CPU players think (default process: a process pool; uploaded "
-                        "records are then stored by a worker process too)")
+                   help="where CPU players think (default process: a process pool)")
     p.add_argument("--bot-workers", type=positive_int, default=2, metavar="N",
                    help="processes (or threads, with --bots thread) where CPU players think (2)")
     p.add_argument("--bot", action="append", default=[], metavar="NAME=cmd:PROGRAM",

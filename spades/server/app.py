@@ -794,8 +794,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 gid = await hub.db(upkeep.keep_upload, hub.store, match, seats=seats,
                                    uploader=user.id, address=address, cost=int(cost),
                                    per_address=settings.review_uploads_per_address,
-                                   most=settings.review_uploads, counts=hub.upload_counts,
-                                   save=functools.partial(hub.records.save, raw=raw))
+                                   most=settings.review_uploads, counts=hub.upload_counts)
             except upkeep.UploadsFull as exc:
                 return JSONResponse(uploads_full_body(exc, int(cost)), status_code=413)
             return RecordOut(game_id=gid, summary=summary(match))
@@ -813,7 +812,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  most=settings.review_uploads, counts=hub.upload_counts)
         try:
             table = await hub.continue_match(user, match, seat, body.options, address,
-                                             names, cost=int(cost), room=room, raw=raw)
+                                             names, cost=int(cost), room=room)
         except upkeep.UploadsFull as exc:
             return JSONResponse(uploads_full_body(exc, int(cost), continued=True),
                                 status_code=413)

@@ -36,7 +36,6 @@ from spades.server.limits import (
 from spades.server.lobby import LobbyCache, LobbyNotices
 from spades.server.options import OVERRIDES, build_rules, invite_code, restartable
 from spades.server.protocol import RemovedInfo, TableOptions
-from spades.server.recordwriter import RecordWriter
 from spades.server.restore import (
     TABLE_STATUSES,
     FinishedUnreadable,
@@ -357,8 +356,6 @@ class Hub:
         self.store = Store.open(settings.db)
         self.cpu = CpuPool(settings.bot_executor, settings.bot_workers, settings.hint_workers)
         self.db_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="db")
-        #: uploaded records stored by a worker process (with ``--bots process``)
-        self.records = RecordWriter(self.store, settings.bot_executor)
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, Table] = {}
         self.lobby_subs: set[Conn] = set()
@@ -541,7 +538,6 @@ class Hub:
             task.cancel()
         self.cpu.close()
         self.db_pool.shutdown(wait=True)
-        self.records.close()
         self.store.close()
 
     # Sessions ---------------------------------------------------------------------------
@@ -745,16 +741,13 @@ class Hub:
     async def continue_match(self, user: UserRow, match: Match, seat: int,
                              options: TableOptions | None, address: str = "",
                              names: Sequence[str] = (), cost: int = 0,
-                             room: Callable[[], None] | None = None, raw: bytes = b""
-                             ) -> Table:
+                             room: Callable[[], None] | None = None) -> Table:
         """A private table that carries on an uploaded match: the user at ``seat``
         (uploading from ``address``), CPUs at the others under the record's ``names``
         (:func:`continued_cpu_name`). ``cost``: the upload's, in units of
         ``RECORD_COST_BYTES``, stored with it for the caps on uploads, which ``room``
         checks (raising :class:`upkeep.UploadsFull`) on the database thread just before
-        the table is stored; ``raw``: the upload's body (``{"record": ...}``), from which
-        a worker process stores it (:class:`RecordWriter`), else stored here.
-        :class:`LeaseLost`: stored, but run by another process (this
+        the table is stored. :class:`LeaseLost`: stored, but run by another process (this
         one lost its lease before it ran it)."""
         rules = match.rules
         try:
@@ -789,12 +782,8 @@ class Hub:
         def store() -> None:
             if room is not None:  # (on the one database thread: no other upload between)
                 room()
-            kwargs: dict[str, Any] = {"kind": "table", "game_id": gid,
-                                      "seats": [p.to_db() for p in places], "options": meta}
-            if raw:
-                self.records.save(match, raw, **kwargs)
-            else:
-                self.store.save_record(match, **kwargs)
+            self.store.save_record(match, kind="table", game_id=gid,
+                                   seats=[p.to_db() for p in places], options=meta)
 
         try:
             await self.db(store)

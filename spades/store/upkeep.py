@@ -260,20 +260,18 @@ def check_room(store: Store, *, address: str, cost: int, per_address: int,
 
 def keep_upload(store: Store, match: Match, *, seats: list[dict[str, Any]], uploader: int,
                 address: str, cost: int, per_address: int, most: int,
-                counts: UploadCounts | None = None,
-                save: Callable[..., str] | None = None) -> str:
+                counts: UploadCounts | None = None) -> str:
     """Store a record kept for review (its game's id), unless it would take what
     ``address`` keeps past ``per_address`` or what everyone keeps past ``most`` (cost
     units; 0: no cap): :class:`UploadsFull`. Run on the one database thread of a process,
     the count and the write are not interleaved with another upload's there (processes of
-    one room may each go past a cap by an upload at once). ``save``: what stores it, given
-    the match and :meth:`Store.save_record`'s keywords (default: that method)."""
+    one room may each go past a cap by an upload at once)."""
     check_room(store, address=address, cost=cost, per_address=per_address, most=most,
                counts=counts)
     options: dict[str, Any] = {"uploader": uploader, "cost": cost}
     if address:
         options["address"] = address_tag(address)
-    return (save or store.save_record)(match, kind="import", seats=seats, options=options)
+    return store.save_record(match, kind="import", seats=seats, options=options)
 
 
 def mark_opened(store: Store, game_id: str, now: datetime | None = None) -> None:
