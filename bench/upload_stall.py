@@ -32,6 +32,10 @@ against this one:
     PYTHONPATH=. python3 bench/upload_stall.py --runs 3 \\
         --python-path /tmp/spades-old --python-path .
 
+A worktree has no compiled engine: copy this checkout's (``find spades -name '*.so' -exec cp
+--parents {} /tmp/spades-old/ \\;`` and the ``*__mypyc*.so`` at the top) when the engine's
+modules are the same, or the old tree runs on the pure-Python engine.
+
 About a minute a run on a 2-core machine; loopback only, every wait bounded, the server
 always stopped (Ctrl-C too).
 """
