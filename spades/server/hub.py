@@ -799,7 +799,7 @@ class Hub:
         table = Table(self, gid, opts, rules, places, user.id, invite, "active")
         table.address = address
         table.upload_kept = kept
-        table.seq = len(await self.db(self.store.events, gid))
+        table.seq = await self.db(self.store.last_seq, gid)
         table.resume(match, table.seq)
         table.unseated.add(seat)
         self._register(table)

@@ -544,8 +544,7 @@ class Store:
             return []
         now = _now()
         with self.engine.begin() as conn:
-            last = conn.execute(select(func.max(events.c.seq))
-                                .where(events.c.game_id == game_id)).scalar() or 0
+            last = self._last_seq(conn, game_id)
             _insert_events(conn, game_id, last + 1, items, now)
             conn.execute(update(games).where(games.c.id == game_id).values(updated_at=now))
         return list(range(last + 1, last + 1 + len(items)))
@@ -652,6 +651,19 @@ class Store:
             raise StoreError(f"no game {game_id!r}")
         raise FencedError(f"game {game_id[:8]}: taken over by another writer (fence "
                           f"{now[0] or 0}, this writer's {fence}); nothing was written")
+
+    def last_seq(self, game_id: str) -> int:
+        """The number of the game's last event (0: none), which is how many it has: what a
+        writer counts on from (reading them all to count them took 0.4 s at a record of
+        1,600 hands continued, on the database thread)."""
+        with self.engine.connect() as conn:
+            return self._last_seq(conn, game_id)
+
+    @staticmethod
+    def _last_seq(conn: Connection, game_id: str) -> int:
+        last = conn.execute(select(func.max(events.c.seq))
+                            .where(events.c.game_id == game_id)).scalar()
+        return int(last or 0)
 
     def events(self, game_id: str, after: int = 0) -> list[EventRow]:
         """The game's events, in order; with ``after``: those numbered above it only."""
