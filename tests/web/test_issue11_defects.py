@@ -5,8 +5,10 @@ after the "only legal card" autoplay."""
 from __future__ import annotations
 
 import json
+import types
 from typing import Any
 
+from tests.server.netclient import NetPlayer
 from tests.web.helpers import (
     ACTIVE_LABEL,
     Speech,
@@ -233,3 +235,35 @@ def test_your_own_seat_says_your_turn_not_their_turn(new_page: Any) -> None:
     assert label.startswith("Namer (you)"), label
     assert label.endswith(", your turn") and "their turn" not in label, label
     assert not page.errors, page.errors
+
+
+def test_back_is_said_after_a_reload_the_server_took_for_another_tab(
+        new_page: Any, server: str) -> None:
+    """A reload whose old page's connection the server has not seen close when the new page
+    joins (a busy machine: the project's CI once) is taken for another tab: the join brings
+    no ``back`` and no ``returned`` event, and the page said nothing of being back. Here
+    another connection of the same player holds the seat when the page reloads, as the old
+    page's did then; the page says "You are back" once all the same."""
+    page = new_page()
+    start_quick_match(page, "Fay", one_hand=False)
+    page.wait_for_function("spadesApp.table && spadesApp.table.view")
+    table_id = page.evaluate("spadesApp.table.id")
+    token = json.loads(page.evaluate("localStorage.getItem('spades.token')"))
+    at = types.SimpleNamespace(url=server.rstrip("/"),
+                               ws_url=server.replace("http", "ws", 1) + "ws")
+    other = NetPlayer(at, "Fay", token)
+    try:
+        assert other.request({"type": "join", "table_id": table_id})["type"] == "ack"
+        other.until(lambda m: m["type"] == "table")
+        page.reload()
+        page.wait_for_function("spadesApp.table && spadesApp.table.view")
+        speech = Speech(page)
+        speech.wait_for("You are back")
+        assert other.until(lambda m: m["type"] == "error")["code"] == "replaced"
+        page.evaluate("spadesApp.conn.request({type: 'chat', text: 'ping'})")
+        speech.wait_for("say: ping")
+        backs = [e["text"] for e in speech.all() if "are back" in e["text"]]
+        assert len(backs) == 1, backs
+        assert not page.errors, page.errors
+    finally:
+        other.close()

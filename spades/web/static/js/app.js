@@ -140,6 +140,10 @@ class App {
     this.lobby = [];
     this.table = null;
     this.pendingFrames = []; // frames for the table being opened (pendingTable)
+    // a page opened by a reload at a table (its address): that table's id
+    const nav = (performance.getEntriesByType && performance.getEntriesByType("navigation")[0]) || null;
+    const [page, arg] = location.hash.replace(/^#\/?/, "").split("/");
+    this.reloadedAt = nav && nav.type === "reload" && page === "table" && arg ? arg : null;
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
     this.voice = new Voice(this.settings);

@@ -640,7 +640,14 @@ export class TableView {
       if (msg.back && this.isPlayer) {
         this.say("You are back.", { event: true });
         this.backSaidAt = msg.seq;
+      } else if (this.app.reloadedAt === this.id && this.isPlayer && !msg.arrival
+                 && !(msg.table.seats[this.mySeat] || {}).covered) {
+        // a reload whose old page's connection the server had not seen close when this one
+        // joined (a busy machine): taken for another tab, the join brings no `back` and no
+        // `returned` event, though you are back all the same (before: nothing was said)
+        this.say("You are back.", { event: true });
       }
+      this.app.reloadedAt = null; // (once: the table's first snapshot on this page)
       // seated at a continued record's table: the `joined` event next says so ("You sit
       // down at the continued match"); where the game stands and your turn come after it
       if (msg.arrival && this.isPlayer) this.arrivalAt = msg.seq + 1;
