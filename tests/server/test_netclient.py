@@ -45,5 +45,6 @@ def test_a_frame_that_never_comes_fails_the_test_instead_of_holding_it(
     monkeypatch.setattr(helpers, "RECV_SECONDS", 0.5)
     with pytest.raises(AssertionError, match=r"^Ann: no frame came in 0.5 s \(at seq None\)"):
         ann.recv()  # signed in, at no table: the server has nothing more to say
+    monkeypatch.undo()  # a busy machine's database may take longer than 0.5 s to answer
     answer = ann.request({"type": "create", "options": {"profile": "cardems"}})
     assert answer["type"] == "ack", answer  # and the connection still works
