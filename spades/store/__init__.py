@@ -18,7 +18,7 @@ import logging
 import os
 import secrets
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -835,13 +835,14 @@ def _insert_events(conn: Connection, game_id: str, first: int,
     to_json = events.c.value.type.dialect_impl(dialect).bind_processor(dialect)
     to_time = events.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
     when = to_time(now) if to_time is not None else now
-    digits = to_json is not None and to_json(12) == "12"  # (JSON text: an int's digits)
-
-    def value(v: Any) -> Any:
-        if to_json is None:
-            return v
-        return str(v) if digits and type(v) is int else to_json(v)
-
+    value: Callable[[Any], Any]
+    if to_json is None:  # (a driver that takes the values as they are)
+        value = _as_is
+    elif to_json(12) == "12":  # JSON text, where an int's JSON is its digits
+        json_text = to_json
+        value = lambda v: str(v) if type(v) is int else json_text(v)  # noqa: E731
+    else:
+        value = to_json
     rows = [(game_id, first + i, kind, seat, value(v), when)
             for i, (kind, v, seat) in enumerate(items)]
     params: list[Any] = rows
@@ -851,6 +852,10 @@ def _insert_events(conn: Connection, game_id: str, first: int,
     elif not compiled.positional:
         params = [dict(zip(_EVENT_COLUMNS, row, strict=True)) for row in rows]
     conn.exec_driver_sql(compiled.string, params)
+
+
+def _as_is(v: Any) -> Any:
+    return v
 
 
 def _fenced(fence: int | None) -> list[Any]:
