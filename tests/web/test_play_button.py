@@ -1,8 +1,10 @@
 """The Play button never offers a play that would be refused: with an unplayable card selected
-on your turn it says why ("5♥: follow diamonds") and is disabled; with a playable one it plays
+on your turn it says why ("Follow diamonds: 5♥") and is disabled; with a playable one it plays
 it. At phone size, with the pointer (taps). It shows the card's suit by its symbol and is named
-with the suit in words ("Play 5♦" is "Play 5 of diamonds"), the shown rank first: screen readers
-read the symbols unevenly or not at all, and a voice user says what they see."""
+with the suit in words ("Play 5♦" is "Play 5 of diamonds"), the shown words first and in their
+order (the card last): screen readers read the symbols unevenly or not at all, and a voice user
+says what they see. "5♥: follow diamonds", named "5 of hearts: follow diamonds", failed axe's
+check that the shown words are in the name in their order (a CI run's audit caught it)."""
 
 from __future__ import annotations
 
@@ -19,11 +21,13 @@ from tests.web.helpers import (
     wait_my_turn_or_over,
     wait_turn_passed,
 )
+from tests.web.test_axe_and_screenshots import audit
 
 SUITS = {"H": "hearts", "S": "spades", "D": "diamonds", "C": "clubs"}
 
 
-def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page: Any) -> None:
+def test_play_button_says_why_an_unplayable_selection_cannot_be_played(
+        new_page: Any, axe_source: str) -> None:
     page = new_page(viewport={"width": 390, "height": 844})
     speech = Speech(page)
     start_quick_match(page, "Pat", profile="cardgames-club", one_hand=False)
@@ -47,8 +51,9 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
             btn = page.locator("#play-btn")
             led = page.evaluate("spadesApp.table.view.trick[0][1].slice(-1)")
             expect(btn).to_have_attribute("aria-disabled", "true")
-            expect(btn).to_contain_text(f"follow {SUITS[led]}")
-            expect(btn).to_have_accessible_name(f"{said(card)}: follow {SUITS[led]}")
+            expect(btn).to_contain_text(f"Follow {SUITS[led]}: ")
+            expect(btn).to_have_accessible_name(f"Follow {SUITS[led]}: {said(card)}")
+            audit(page, axe_source, "the Play button saying why a card cannot be played")
             assert not btn.text_content().startswith("Play")
             before = page.evaluate("JSON.stringify([spadesApp.table.view.hand, spadesApp.table.seq])")
             btn.click(force=True)  # (aria-disabled, yet clickable) says why, out loud, and nothing changes
@@ -75,8 +80,13 @@ def test_play_button_says_why_an_unplayable_selection_cannot_be_played(new_page:
                 "[spadesApp.table.myTurn(), document.getElementById('play-btn').textContent,"
                 " document.getElementById('play-btn').getAttribute('aria-disabled')]")
             if not mine:
-                assert "not your turn" in text.lower()
+                assert text.startswith("Not your turn"), text
                 assert disabled == "true"
+                selected = page.evaluate("spadesApp.table.selected")
+                if selected:
+                    expect(page.locator("#play-btn")).to_have_accessible_name(
+                        re.compile(r"^Not your turn(: .+)?$"))
+                    audit(page, axe_source, "the Play button while it is not your turn")
                 checked_waiting = True
         if checked and checked_waiting:
             break

@@ -2934,13 +2934,17 @@ export class TableView {
       const sel = this.selected;
       const why = this.blocked;
       const ok = !why && myPlay && sel && legal.has(sel);
-      // shown with the card's suit symbol, named with the suit in words (cardShortSaid)
+      // shown with the card's suit symbol, named with the suit in words (cardShortSaid). The
+      // card comes last, so that the words shown are the name's first words, in their order
+      // (what a voice user says to press it; "5♥: follow diamonds" was named "5 of hearts:
+      // follow diamonds", the shown words apart)
       const label = (card) => {
         if (why) return why === "replaced" ? "Open in another tab" : "Offline: wait";
         if (ok) return `Play ${card(sel)}`;
-        if (!myPlay) return sel ? `${card(sel)}: not your turn` : "Not your turn";
+        if (!myPlay) return sel ? `Not your turn: ${card(sel)}` : "Not your turn";
         if (!sel) return "Select a card";
-        return `${card(sel)}: ${this.shortWhy(sel)}`;
+        const because = this.shortWhy(sel);
+        return `${because[0].toUpperCase()}${because.slice(1)}: ${card(sel)}`;
       };
       const text = label(cardShort), said = label(cardShortSaid);
       if (btn.textContent !== text) btn.textContent = text;
