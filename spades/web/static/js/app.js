@@ -125,6 +125,11 @@ export function historyNamer(it) {
   };
 }
 
+/** The page and its argument in the address ("#/table/ID": ["table", "ID"]; "" at home). */
+function hashRoute() {
+  return location.hash.replace(/^#\/?/, "").split("/");
+}
+
 class App {
   constructor() {
     this.settings = store.settings();
@@ -142,7 +147,7 @@ class App {
     this.pendingFrames = []; // frames for the table being opened (pendingTable)
     // a page opened by a reload at a table (its address): that table's id
     const nav = (performance.getEntriesByType && performance.getEntriesByType("navigation")[0]) || null;
-    const [page, arg] = location.hash.replace(/^#\/?/, "").split("/");
+    const [page, arg] = hashRoute();
     this.reloadedAt = nav && nav.type === "reload" && page === "table" && arg ? arg : null;
     this.announceListeners = new Set();
     this.announcer.onAnnounce((e) => { for (const fn of this.announceListeners) fn(e); });
@@ -502,8 +507,7 @@ class App {
 
   // ------------------------------------------------------------------ routes
   route() {
-    const hash = location.hash.replace(/^#\/?/, "");
-    const [page, arg] = hash.split("/");
+    const [page, arg] = hashRoute();
     const name = page || "home";
     if (this.table && !(name === (this.table.watching ? "watch" : "table") && arg === this.table.id)) {
       this.table.depart();
