@@ -4,11 +4,15 @@ text are ignored."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
+
+from spades.server import app
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "spades" / "data" / "example-match.json"
 GOOD: dict[str, Any] = json.loads(EXAMPLE.read_text(encoding="utf-8"))
@@ -356,3 +360,29 @@ def test_a_continue_upload_without_a_seat_takes_the_records_human_or_asks_for_on
         assert answer["detail"].startswith('seat is needed: the record\'s "human", '), answer
         assert answer["detail"].endswith("is not a seat at its table of 4; give seat, a number "
                                          "from 0 to 3 (0 North, 1 East, 2 South, 3 West)")
+
+
+def test_an_upload_is_read_off_the_event_loop(client: TestClient,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record of 1 MB took about 50 ms to read into its message, on the event loop: every
+    table's moves waited behind it (found by sampling the server during
+    bench/upload_stall.py). It is read in a thread now, as it was already replayed there."""
+    where: list[bool] = []
+    real = app.RecordIn
+
+    class Spied(real):  # type: ignore[misc,valid-type]
+        @classmethod
+        def model_validate_json(cls, *a: Any, **k: Any) -> Any:  # type: ignore[override]
+            try:
+                asyncio.get_running_loop()
+                where.append(True)
+            except RuntimeError:  # no loop runs on this thread
+                where.append(False)
+            return real.model_validate_json(*a, **k)
+
+    monkeypatch.setattr(app, "RecordIn", Spied)
+    status, body = upload(client, json.dumps({"record": GOOD, "mode": "review"}).encode())
+    assert status == 200, body
+    assert where == [False]  # read once, and not on the loop
+    status, body = upload(client, b'{"record": {"rules": "cardems"}, "mode": 1}')
+    assert status == 422 and "mode" in body["detail"], body  # the errors are as before
