@@ -802,6 +802,7 @@ class Hub:
         table.seq = await self.db(self.store.last_seq, gid)
         table.resume(match, table.seq)
         table.unseated.add(seat)
+        await table.make_sheet()
         self._register(table)
         if self.cluster is not None:  # other processes find it (by id and invite) from now
             await self.cluster.claimed(table)
@@ -928,6 +929,7 @@ class Hub:
             table.rematched_by = by if isinstance(by, str) else ""
         if stored.match is not None:
             table.resume(stored.match, stored.stored)
+            await table.make_sheet()
         table.chat.extend(stored.chat)
         table.fence = fence
         if meta.get("upload"):  # before its options are written again, with this mark in them

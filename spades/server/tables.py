@@ -81,6 +81,10 @@ FREE_FOR_CPU = ("to give {place} to a CPU all the same, free it first (remove {w
 #: ``Table.invited``'s place of a rematch's player whose kept place the owner freed
 FREED = -1
 
+#: From how many scored hands a table coming into this process (a continued record, a
+#: restored table) makes its score sheet in a thread first (:meth:`Table.make_sheet`).
+SHEET_IN_THREAD = 100
+
 #: Why a player the owner removed before the start may not sit at that table again.
 REMOVED = "the owner removed you from this table: you cannot sit at it again"
 
@@ -338,6 +342,15 @@ class Table:
         """Carry on ``match``, of which the store holds the first ``stored`` moves."""
         self.session = Session(match, stored)
         self._results_told = (match, len(match.results))
+
+    async def make_sheet(self) -> None:
+        """Make the score sheet's hands in a thread, for a table not yet registered (nothing
+        else reads its match meanwhile): a continued record's or a restored table's first
+        sheet was made on the event loop, every table's moves waiting, about 200 ms at
+        1,600 hands. A short match's is left to its first request."""
+        m = self.match
+        if m is not None and len(m.results) >= SHEET_IN_THREAD:
+            await asyncio.to_thread(self._sheet_parts.parts, m, self.names())
 
     # Who is who -----------------------------------------------------------------------
 

@@ -146,9 +146,12 @@ class SheetParts:
 
     def parts(self, match: Match, names: list[str]) -> tuple[dict[str, Any], str, str]:
         """:func:`sheet_fields`, ``hands`` as JSON text and ``text``."""
-        if (self._for is None or self._for[0] is not match or self._for[1] != names
+        if (self._for is None or self._for[0] is not match
                 or len(match.results) < len(self._rows)):
             self._for, self._rows, self._hands = (match, list(names)), [], "[]"
+            self._writer = SheetWriter(match.rules, names)
+        elif self._for[1] != names:  # (the rows name nobody: only the lines are new)
+            self._for = (match, list(names))
             self._writer = SheetWriter(match.rules, names)
         assert self._writer is not None
         rows = self._rows

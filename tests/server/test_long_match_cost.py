@@ -10,6 +10,7 @@ sheet was made again from every hand."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import types
@@ -23,12 +24,12 @@ import spades.present.sheet as sheet_module
 from spades.engine import PLAY, Match, profile, to_record
 from spades.engine.hands import HandResult
 from spades.present.sheet import score_sheet
-from spades.server import views
+from spades.server import tables, views
 from spades.server.cpu import PAST_HANDS, bot_act
 from spades.server.protocol import TableOptions
 from spades.server.settings import Settings
 from spades.server.tables import Place, Table
-from tests.server.helpers import Player, guest, hub_of, spied
+from tests.server.helpers import Player, close_all, guest, hub_of, spied
 
 
 def played(hands: int, seed: int = 3) -> Match:
@@ -83,6 +84,74 @@ def test_a_scored_hand_adds_its_own_row_and_lines_to_the_sheet(
     assert sheet == {"type": "sheet", "table_id": "g1",
                      **json.loads(json.dumps(views.sheet(m, names)))}
     assert len(sheet["hands"]) == 41
+
+
+def test_new_names_at_the_table_write_the_sheets_lines_again_but_not_its_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone sitting down changes the names the sheet's lines say, not its rows (which
+    name nobody): those were made again for every hand too."""
+    m = played(40)
+    table = detached_table(m)
+    table.sheet_text()
+    rows = count_calls(monkeypatch, views, "sheet_row")
+    table.places[2] = Place("human", 9, "Newcomer")
+    sheet = json.loads(table.sheet_text())
+    assert rows == [], f"{len(rows)} rows made again for a new name"
+    assert sheet["text"] == score_sheet(m, table.names()) and "Newcomer" in sheet["text"]
+    assert sheet == {"type": "sheet", "table_id": "g1",
+                     **json.loads(json.dumps(views.sheet(m, table.names())))}
+
+
+def on_loop() -> bool:
+    """Is this code running on a thread whose event loop runs (the server's)?"""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def test_a_long_records_sheet_is_made_off_the_event_loop_when_it_comes_in(
+        make: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A continued record's table, and a long table restored after a restart, made their
+    first score sheet from every hand on the event loop (about 200 ms at 1,600 hands, every
+    table's moves waiting): it is made in a thread before the table is served, and the
+    first sheet asked for makes no hand's row on the loop."""
+    monkeypatch.setattr(tables, "SHEET_IN_THREAD", 20, raising=False)
+    where: list[bool] = []
+    real = views.sheet_row
+
+    def sheet_row(*a: Any, **k: Any) -> Any:
+        where.append(on_loop())
+        return real(*a, **k)
+
+    monkeypatch.setattr(views, "sheet_row", sheet_row)
+    client = make(upload_address_rate=0.0, create_address_rate=0.0, create_rate=0.0)
+    token = guest(client, "Sheet")
+    auth = {"Authorization": f"Bearer {token}"}
+    up = client.post("/api/records", json={"record": long_unfinished(30), "mode": "continue",
+                                           "seat": 0, "options": {"cpu": "random"}},
+                     headers=auth)
+    assert up.status_code == 200, up.text
+    table_id = up.json()["table_id"]
+    assert where == [False] * 30  # each hand's row, in a thread
+    player = Player(client, "Sheet", token)
+    assert player.request({"type": "join", "table_id": table_id, "role": "player"}
+                          )["type"] == "ack"
+    player.send({"type": "sheet", "ref": "s"})
+    sheet = player.until(lambda m: m.get("ref") == "s")
+    assert sheet["type"] == "sheet" and len(sheet["hands"]) == 30, str(sheet)[:300]
+    assert sheet["table_id"] == table_id
+    assert where == [False] * 30, "rows made again on the event loop"
+    close_all()
+    client.__exit__(None, None, None)
+    where.clear()
+    again = make(upload_address_rate=0.0, create_address_rate=0.0, create_rate=0.0)
+    assert table_id in hub_of(again).tables  # restored after the restart
+    assert where == [False] * 30
+    sheet = again.get(f"/api/tables/{table_id}/sheet", headers=auth)
+    assert sheet.status_code == 200 and len(sheet.json()["hands"]) == 30, sheet.text
+    assert where == [False] * 30, "rows made again on the event loop"
 
 
 def test_a_view_sent_to_every_member_converts_no_hand_scored_before(
