@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from spades.server.app import create_app
 from spades.server.hub import Hub
 from spades.server.settings import Settings
+from tests.server.netclient import to_move
 
 Msg = dict[str, Any]
 OPEN: list[Player] = []
@@ -197,9 +198,7 @@ class Player:
         return None if self.you is None else self.you["seat"]
 
     def my_turn(self) -> bool:
-        v = self.view
-        return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
-                    and v["legal_actions"])
+        return to_move(self.view)
 
     def play_first_until(self, done: Callable[[Player], bool], limit: int = 5000) -> None:
         """At each of her turns, play the first legal action (each answered by an ack),

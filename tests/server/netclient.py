@@ -147,12 +147,22 @@ class NetPlayer:
             self.recv()
 
     def my_turn(self) -> bool:
-        v = self.view
-        return bool(v and v["seat"] is not None and v["current_player"] == v["seat"]
-                    and v["legal_actions"])
+        return to_move(self.view)
 
     def close(self) -> None:
         self.ws.close()
+
+
+def to_move(view: Msg | None) -> bool:
+    """Is it the turn of ``view``'s seat to send a move? Not when the rules leave it one bid
+    (Mirror, or Nil with no spade under Whiz): the server makes that bid for a person
+    (docs/protocol.md), and a client that sent it too was refused once the server's came
+    first ("it is not your turn": a CI run of test_leak failed so)."""
+    if not (view and view["seat"] is not None and view["current_player"] == view["seat"]):
+        return False
+    legal = view["legal_actions"]
+    return bool(legal) and not (view["phase"] == "bid" and len(legal) == 1
+                                and legal[0] != "look")
 
 
 def catch_up_all(players: list[NetPlayer]) -> None:
