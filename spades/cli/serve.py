@@ -215,9 +215,10 @@ def run(args: argparse.Namespace) -> int:
     # uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler it
     # found. Killed by it, the process would skip its exit clean-up: the CPU worker pools'
     # semaphores would be left to the resource tracker, which warns of them as leaked. So the
-    # handler it finds ends the process normally, with status 0 (a graceful stop).
+    # handler it finds lets the process end normally, with status 0 (a graceful stop).
     # Set before the start line: whoever stops the server once it has said so gets that.
-    signal.signal(signal.SIGTERM, _exit_quietly)
+    stop = _Stop()
+    signal.signal(signal.SIGTERM, stop.handle)
     print(f"spades server on http://{_host_in_url(args.host)}:{port}/ (database "
           f"{_shown(settings.db)}; {engine_line()})", flush=True)
     _log_to_stderr(args.log_level)
@@ -235,15 +236,17 @@ def run(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     server = uvicorn.Server(config)
+    stop.server = server
     try:
-        server.run(sockets=sockets)
+        if not stop.asked:  # (else stopped before it began: nothing to run)
+            server.run(sockets=sockets)
     except KeyboardInterrupt:  # Ctrl-C: uvicorn has stopped gracefully
         pass
     finally:
         for sock in sockets:
             sock.close()
         held.close()
-    return 0 if server.started else 3  # 3: the application did not start (uvicorn's code)
+    return 0 if server.started or stop.asked else 3  # 3: the application did not start
 
 
 #: The PostgreSQL advisory lock that says which kind of spades serve serves a database: one
@@ -797,8 +800,23 @@ def _redis_rights(client: Any, prefix: str, timeout: float) -> str | None:
     return None
 
 
-def _exit_quietly(signum: int, frame: object) -> None:
-    sys.exit(0)
+class _Stop:
+    """SIGTERM until uvicorn takes it over, and again when uvicorn raises it after its
+    graceful stop: noted, and told to the server (``should_exit``, what uvicorn's own
+    handler sets), never raised. It raised ``SystemExit`` before, and a signal that came
+    while a weakref callback or a ``__del__`` ran (the ``gc.collect`` just before serving,
+    SQLAlchemy's callbacks) had it swallowed ("Exception ignored in ..."): the server served
+    on, and a stop right after the start line waited for ever (most of the time on
+    PostgreSQL; a CI run failed so)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.server: Any = None  # the uvicorn.Server, once made
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.asked = True
+        if self.server is not None:
+            self.server.should_exit = True
 
 
 def check_db(args: argparse.Namespace) -> int:

@@ -122,6 +122,32 @@ def test_check_db_leaves_an_older_database_as_it_is(tmp_path: Path) -> None:
     assert "0 table(s) cannot be restored" in done.stderr
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_stop_right_after_the_start_line_stops_the_server(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """SIGTERM just after the start line raised SystemExit from the process's own handler,
+    wherever the main thread was: inside the collection made just before serving, a weakref
+    callback of SQLAlchemy's swallowed it ("Exception ignored in ..."), and the server served
+    on, deaf to that stop (most of the time on PostgreSQL; a CI run failed so, waiting on
+    the password test's stop). Each try stops within seconds, with status 0."""
+    for i in range(3):
+        db = (str(tmp_path / f"s{i}.sqlite3") if backend == "sqlite"
+              else request.getfixturevalue("postgres").create_database("stop"))
+        proc = subprocess.Popen([sys.executable, "-m", "spades", "serve", "--port",
+                                 str(free_port()), "--db", db, "--bots", "inline"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().startswith("spades server on")
+            proc.terminate()
+            _out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        assert proc.returncode == 0 and "Exception ignored" not in err, (i, err[-2000:])
+
+
 def test_the_start_line_does_not_print_the_database_password(postgres: PostgresServer) -> None:
     url = postgres.create_database("banner").replace("spades@", "spades:hunter2@")
     port = free_port()
