@@ -122,7 +122,8 @@ game_players = Table(
     # cost in proportion to all the games they ever sat at (NULL: not known, oldest).
     Column("since", DateTime(timezone=True), nullable=True),
 )
-Index("ix_game_players_user", game_players.c.user_id)
+# (no index of ``user_id`` alone: this one leads with it, so it serves those lookups too,
+# a user's seats and the cascade when a user is deleted; migration ``_one_player_index``)
 Index("ix_game_players_user_since", game_players.c.user_id, game_players.c.since)
 
 
@@ -227,10 +228,19 @@ def _player_since(conn: Connection) -> None:
         conn, checkfirst=True)
 
 
+def _one_player_index(conn: Connection) -> None:
+    """The index of ``game_players.user_id`` alone goes: ``ix_game_players_user_since``
+    leads with that column and serves every lookup it served, and each seat stored wrote
+    both."""
+    if any(i["name"] == "ix_game_players_user"
+           for i in inspect(conn).get_indexes(game_players.name)):
+        conn.execute(text("DROP INDEX ix_game_players_user"))
+
+
 #: Ordered schema changes; append, never edit or reorder.
 MIGRATIONS: list[Callable[[Connection], None]] = [_initial, _chat, _broken, _stats, _name_keys,
                                                   _big_user_ids, _fence, _session_users,
-                                                  _player_since]
+                                                  _player_since, _one_player_index]
 
 
 class SchemaTooNew(RuntimeError):

@@ -95,7 +95,7 @@ def test_an_older_database_gets_the_seats_dates(tmp_path: Any) -> None:
         conn.execute(text("DROP INDEX ix_game_players_user_since"))
         conn.execute(text("ALTER TABLE game_players DROP COLUMN since"))
         conn.execute(text("UPDATE schema_version SET version = :v"),
-                     {"v": len(schema.MIGRATIONS) - 1})
+                     {"v": schema.MIGRATIONS.index(schema._player_since)})
     engine.dispose()
     store = Store.open(path)
     try:

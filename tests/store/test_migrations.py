@@ -49,3 +49,33 @@ def test_a_newer_database_is_refused_with_the_reason(database: str) -> None:
     engine.dispose()
     with pytest.raises(RuntimeError, match="newer than this program"):
         Store.open(path)
+
+
+def _player_indexes(store: Store) -> set[str]:
+    return {i["name"] for i in inspect(store.engine).get_indexes("game_players")}
+
+
+def test_the_index_of_a_players_games_is_one_after_the_upgrade(database: str) -> None:
+    # A database of the version before: ix_game_players_user beside the index that leads
+    # with the same column, each seat written to both.
+    Store.open(database).close()
+    engine = _engine(database)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE INDEX ix_game_players_user ON game_players (user_id)"))
+        conn.execute(text("UPDATE schema_version SET version = :v"),
+                     {"v": schema.MIGRATIONS.index(schema._one_player_index)})
+    engine.dispose()
+    store = Store.open(database)
+    try:
+        assert _player_indexes(store) == {"ix_game_players_user_since"}
+        uid = store.create_user("Ann")
+        assert store.game_marks(user_id=uid) == []
+        if store.engine.dialect.name == "sqlite":  # a user's seats are still found by index
+            with store.engine.connect() as conn:
+                plan = conn.execute(text("EXPLAIN QUERY PLAN SELECT game_id FROM game_players"
+                                         " WHERE user_id = 1")).all()
+            assert any("ix_game_players_user_since" in str(r) for r in plan), plan
+    finally:
+        store.close()
+    # and a new database is made without it
+    assert {i.name for i in schema.game_players.indexes} == {"ix_game_players_user_since"}
