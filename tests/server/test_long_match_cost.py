@@ -281,3 +281,34 @@ def test_a_continued_record_is_not_read_back_to_count_its_events(
     player.play_first_until(lambda p: hub.tables[table_id].seq > stored + 4)
     seqs = [e.seq for e in hub.store.events(table_id)]
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_sheet_made_hand_by_hand_is_the_sheet_made_at_once(seed: int) -> None:
+    """Whatever comes between two sheets (hands scored, a name changed, another match, or
+    an earlier one again, with fewer hands), the sheet made from what was kept is the one
+    made anew from the match: its rows and its lines are of the same match and names."""
+    rng = random.Random(seed)
+    parts = views.SheetParts()
+    matches = [Match(profile("cardems", target=rng.choice([300, 100000])), dealer=0,
+                     rng=random.Random(rng.random())) for _ in range(2)]
+    names, match = ["A", "B", "C", "D"], matches[0]
+    for step in range(25):
+        op = rng.random()
+        if op < 0.5:  # up to three more hands
+            until = len(match.results) + rng.randint(0, 3)
+            while len(match.results) < until and not match.is_over():
+                match.apply(bot_act("random", 1, match.observation(match.current_player,
+                                                                   past=False)))
+        elif op < 0.7:
+            names = [*names]
+            names[rng.randrange(4)] = rng.choice(["X", "Y", "A"])
+        elif op < 0.85:
+            match = rng.choice(matches)
+        else:
+            match = Match(profile("cardems", target=100000), dealer=1,
+                          rng=random.Random(rng.random()))
+            matches.append(match)
+        fields, hands, text = parts.parts(match, names)
+        got = json.loads(json.dumps({**fields, "hands": json.loads(hands), "text": text}))
+        assert got == json.loads(json.dumps(views.sheet(match, names))), (seed, step)
