@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.web.helpers import create_cpu_table, take_hinted_turn
+from tests.web.helpers import create_cpu_table, take_hinted_turn, wait_turn_passed
 
 KEEP = json.dumps({"pace": 0, "volume": 0.4, "summarySeconds": 0})  # "until I put it away"
 
@@ -22,13 +22,22 @@ MY_TURN_OR_SUMMARY = """() => { const t = spadesApp.table;
   return !!t && !!t.view && (t.summaryShown() || t.turnKey !== null); }"""
 
 
-def play_to_summary(page: Any) -> None:
-    """Take our hinted turns (our bid and 13 cards at most) until the hand's summary shows."""
+def play_to_summary(page: Any, at_once: bool = False) -> None:
+    """Take our hinted turns (our bid and 13 cards at most) until the hand's summary shows.
+    ``at_once``: each turn's first legal action, sent at once (at a table with a short turn
+    timer: a hinted turn takes a few keys and may wait seconds for the server's hint, so the
+    timer could act in its midst)."""
     for _ in range(20):
         page.wait_for_function(MY_TURN_OR_SUMMARY, timeout=30000)
         if page.evaluate("spadesApp.table.summaryShown()"):
             return
-        take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+        if not at_once:
+            take_hinted_turn(page, page.evaluate("spadesApp.table.view.phase"))
+            continue
+        key = page.evaluate("""() => { const t = spadesApp.table, k = t.turnKey;
+          if (k !== null) t.act(t.view.legal_actions[0]); return k; }""")
+        if key is not None:  # (else the timer took the turn meanwhile)
+            wait_turn_passed(page, key)
     raise AssertionError("the hand did not end")
 
 

@@ -22,7 +22,7 @@ def test_the_warning_of_a_turn_held_behind_the_summary_comes_after_your_turn(
     speech = Speech(page)
     # cards4net, first dealer seat 2: the second hand's first bid is yours
     create_cpu_table(page, server, "Tor", profile="cards4net", timer=5, first_dealer=2)
-    play_to_summary(page)
+    play_to_summary(page, at_once=True)
     # the summary stays until put away (its own 3 s at a timed table, stopped here), so the
     # server's warning for your first bid of hand 2 comes while the deal waits behind it
     page.evaluate("clearTimeout(spadesApp.table.summaryTimer)")
@@ -46,7 +46,7 @@ def test_the_clock_behind_the_summary_is_shown_and_told(new_page: Any, server: s
     page = new_page(settings=KEEP)
     speech = Speech(page)
     create_cpu_table(page, server, "Tos", profile="cards4net", timer=5, first_dealer=2)
-    play_to_summary(page)
+    play_to_summary(page, at_once=True)
     page.evaluate("clearTimeout(spadesApp.table.summaryTimer)")
     page.wait_for_function("""() => spadesApp.table.queue.some(
       m => m.event && m.event.kind === 'deal')""", timeout=10000)
@@ -65,11 +65,18 @@ def test_one_second_left_is_said_in_the_singular(new_page: Any, server: str) -> 
     """Y in the last second of your turn said "You have 1 seconds left."."""
     page = new_page()
     speech = Speech(page)
-    create_cpu_table(page, server, "Tsg", profile="race400", timer=5)
-    page.wait_for_function("spadesApp.table.myTurn()", timeout=20000)
+    create_cpu_table(page, server, "Tsg", profile="race400", timer=30)
+    page.wait_for_function("spadesApp.table.myTurn() && spadesApp.table.timeLeft() > 2",
+                           timeout=20000)
+    # the page's clock set on to the last second of the turn, and held there while Y is
+    # pressed and answered (on a busy machine the real last second may pass before Y is
+    # handled; the server's clock, 30 s, is not touched)
+    page.evaluate("""() => { const at = spadesApp.table.clockTurn().deadline * 1000 - 1000;
+      window.__realNow = Date.now; Date.now = () => at; }""")
     page.wait_for_function(f"{CHIP} === '1 s left'", timeout=8000)
-    speech.new()  # ("Your turn to bid: … 5 seconds left." before it)
+    speech.new()  # ("Your turn to bid: … 30 seconds left." before it)
     page.keyboard.press("y")
     told = speech.wait_for("left.", timeout=3)
+    page.evaluate("Date.now = window.__realNow")
     assert told["text"] == "You have 1 second left.", told
     assert not page.errors, page.errors
