@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from spades.server import tables
 from spades.server.limits import parse_limit
 from spades.server.settings import Settings
 from tests.server import helpers
@@ -27,6 +28,21 @@ IDLE = 0.5
 def _bounded_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stalled table sends nothing more: fail within 30 s, not the helpers' 120 s."""
     monkeypatch.setattr(helpers, "RECV_SECONDS", 30.0)
+
+
+@pytest.fixture(autouse=True)
+def _ann_is_never_idle(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Ann plays her turns as they come, yet a pause of this test's thread (a busy machine)
+    past ``IDLE`` had a CPU cover her too, and her next move was answered as a move back:
+    only Bob idles here (and Ann, in the one test that waits for her to)."""
+    if request.function.__name__ == "test_nobody_waiting_nobody_is_covered":
+        return
+    real = tables.Table.idle_wait
+
+    def idle_wait(table: tables.Table, seat: int) -> float:
+        return 3600.0 if table.places[seat].name == "Ann" else real(table, seat)
+
+    monkeypatch.setattr(tables.Table, "idle_wait", idle_wait)
 
 
 def event(kind: str, seat: int | None = None) -> Callable[[Msg], bool]:
