@@ -45,7 +45,7 @@ def test_the_clock_behind_the_summary_is_shown_and_told(new_page: Any, server: s
     running." while your time ran out. Both follow the turn waiting behind the summary."""
     page = new_page(settings=KEEP)
     speech = Speech(page)
-    create_cpu_table(page, server, "Tos", profile="cards4net", timer=5, first_dealer=2)
+    create_cpu_table(page, server, "Tos", profile="cards4net", timer=10, first_dealer=2)
     play_to_summary(page, at_once=True)
     page.evaluate("clearTimeout(spadesApp.table.summaryTimer)")
     page.wait_for_function("""() => spadesApp.table.queue.some(
@@ -57,7 +57,7 @@ def test_the_clock_behind_the_summary_is_shown_and_told(new_page: Any, server: s
     told = speech.wait_for("left", timeout=3)
     assert told["text"].startswith("You have ") and told["text"].endswith("seconds left."), told
     page.keyboard.press("Escape")
-    speech.wait_for("Time is up for you", timeout=10)
+    speech.wait_for("Time is up for you", timeout=20)
     assert not page.errors, page.errors
 
 

@@ -81,7 +81,7 @@ def test_the_bid_box_closes_when_the_timer_has_bid_for_you(new_page: Any, server
     stayed open, and the number typed into it came back as "Refused: it is not your turn to
     bid" (or as a draft to confirm on a turn that would never come)."""
     page = new_page()
-    create_cpu_table(page, server, "Tia", profile="cardgames-club", timer=5)
+    create_cpu_table(page, server, "Tia", profile="cardgames-club", timer=10)
     speech = Speech(page)
     # the Bid card, first in the hand, before or on the turn to bid: Enter opens the box
     page.wait_for_function("spadesApp.table.view.hand && spadesApp.table.view.phase === 'bid'")
@@ -103,7 +103,7 @@ def test_the_blind_nil_question_closes_when_the_turn_has_passed(new_page: Any,
     says why (its Yes could only be refused now)."""
     page = new_page()
     # East (seat 3) deals: you bid first, with your cards face down (Cards4net)
-    create_cpu_table(page, server, "Bea", profile="cards4net", timer=5, first_dealer=3)
+    create_cpu_table(page, server, "Bea", profile="cards4net", timer=10, first_dealer=3)
     speech = Speech(page)
     page.wait_for_function("spadesApp.table.turnKey !== null"
                            " && spadesApp.table.legalBids().includes('blind-nil')")
